@@ -1,0 +1,117 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
+import pg from 'pg';
+
+export interface Result<T> {
+  rows: T[];
+  rowCount: number;
+}
+
+/** Something that runs SQL: the database itself or an open transaction. */
+export interface Queryable {
+  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<Result<T>>;
+}
+
+export interface Db extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  /**
+   * Runs `fn` in one database transaction: committed when it resolves, rolled back when it throws.
+   * On PGlite (one connection shared by every request) this goes through PGlite's own
+   * `transaction()`, which holds the connection for the whole transaction, so no other request's
+   * statement can land inside it. On PostgreSQL it takes a pooled connection of its own.
+   */
+  tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
+  /** Runs several statements separated by semicolons (migrations), no parameters. */
+  exec(sql: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+// int8 → number (minor units stay far below 2^53), numeric and date → string (no float, no local midnight).
+const INT8 = 20;
+const NUMERIC = 1700;
+const DATE = 1082;
+
+function rowCountOf(r: { affectedRows?: number; rows: unknown[] }): number {
+  return r.affectedRows ?? r.rows.length;
+}
+
+export async function openPglite(dataDir?: string): Promise<Db> {
+  if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
+  const pglite = await PGlite.create(dataDir, {
+    parsers: {
+      [INT8]: (v: string) => Number(v),
+      [NUMERIC]: (v: string) => v,
+      [DATE]: (v: string) => v,
+    },
+    serializers: { [pgliteTypes.INT8]: (v: unknown) => String(v) },
+  });
+  await pglite.exec("SET TIME ZONE 'UTC'");
+  const wrap = (q: { query: PGlite['query'] }): Queryable => ({
+    async query<T>(text: string, params?: unknown[]) {
+      const r = await q.query<T>(text, params as never);
+      return { rows: r.rows, rowCount: rowCountOf(r) };
+    },
+  });
+  const base = wrap(pglite);
+  return {
+    kind: 'pglite',
+    query: base.query,
+    tx: (fn) => pglite.transaction((t) => fn(wrap(t))),
+    exec: async (sql) => {
+      await pglite.exec(sql);
+    },
+    close: () => pglite.close(),
+  };
+}
+
+export async function openPostgres(url: string, opts: { searchPath?: string; max?: number } = {}): Promise<Db> {
+  const typeParsers: Record<number, (v: string) => unknown> = {
+    [INT8]: (v) => Number(v),
+    [NUMERIC]: (v) => v,
+    [DATE]: (v) => v,
+  };
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: opts.max ?? 10,
+    options: opts.searchPath ? `-c search_path=${opts.searchPath} -c TimeZone=UTC` : '-c TimeZone=UTC',
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        typeParsers[oid] ?? pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+    },
+  });
+  const wrap = (c: pg.Pool | pg.PoolClient): Queryable => ({
+    async query<T>(text: string, params?: unknown[]) {
+      const r = await c.query(text, params as unknown[]);
+      return { rows: r.rows as T[], rowCount: r.rowCount ?? r.rows.length };
+    },
+  });
+  const base = wrap(pool);
+  return {
+    kind: 'postgres',
+    query: base.query,
+    async tx(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const out = await fn(wrap(client));
+        await client.query('COMMIT');
+        return out;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+    exec: async (sql) => {
+      await pool.query(sql);
+    },
+    close: () => pool.end(),
+  };
+}
+
+export async function openDb(opts: { databaseUrl?: string; dataDir?: string }): Promise<Db> {
+  if (opts.databaseUrl) return openPostgres(opts.databaseUrl);
+  return openPglite(opts.dataDir ? path.join(opts.dataDir, 'pg') : undefined);
+}

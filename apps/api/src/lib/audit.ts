@@ -1,0 +1,44 @@
+import type { Queryable } from '../db/db';
+
+export interface AuditEntry {
+  action: string;
+  outcome?: 'success' | 'failure';
+  userId?: number | null;
+  username?: string | null;
+  merId?: string | null;
+  target?: string | null;
+  detail?: Record<string, unknown>;
+  ip?: string | null;
+  userAgent?: string | null;
+}
+
+/** Audit actions: every sign-in, money movement and security event is written here. */
+export const AuditAction = {
+  loginSuccess: 'auth.login',
+  loginFailure: 'auth.login.failure',
+  lockout: 'auth.lockout',
+  logout: 'auth.logout',
+  emailCode: 'auth.email_code',
+  refresh: 'auth.refresh',
+  refreshReuse: 'auth.refresh.reuse',
+  passwordCheck: 'auth.password_check',
+  refund: 'txn.refund',
+} as const;
+
+export async function audit(q: Queryable, e: AuditEntry): Promise<void> {
+  await q.query(
+    `INSERT INTO audit_log (user_id, username, mer_id, action, outcome, target, detail, ip, user_agent)
+     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9)`,
+    [
+      e.userId ?? null,
+      e.username ?? null,
+      e.merId ?? null,
+      e.action,
+      e.outcome ?? 'success',
+      e.target ?? null,
+      JSON.stringify(e.detail ?? {}),
+      e.ip ?? null,
+      e.userAgent?.slice(0, 300) ?? null,
+    ],
+  );
+}

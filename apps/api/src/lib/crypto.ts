@@ -1,0 +1,18 @@
+import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { hash, verify } from '@node-rs/argon2';
+
+/** 256 random bits, base64url: access and refresh tokens, pay links. */
+export const newToken = () => randomBytes(32).toString('base64url');
+export const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+export const sixDigitCode = () => String(randomInt(0, 1_000_000)).padStart(6, '0');
+
+export function safeEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** argon2id (the library's default algorithm), OWASP parameters (19 MiB, 2 iterations). */
+export const hashPassword = (pw: string) =>
+  hash(pw, { memoryCost: 19456, timeCost: 2, parallelism: 1 });
+export const verifyPassword = (hashed: string, pw: string) => verify(hashed, pw).catch(() => false);

@@ -1,0 +1,120 @@
+import { Code, LIMITS } from '@portal/contract';
+import type { Queryable } from '../../db/db';
+import { AppError } from '../../lib/errors';
+import { newToken, sha256 } from '../../lib/crypto';
+import { audit, AuditAction } from '../../lib/audit';
+import { endSession } from '../../plugins/auth';
+import type { Deps } from '../../plugins/context';
+
+export interface TokenPair {
+  token: string;
+  refreshToken: string;
+  expiresIn: number;
+}
+
+async function issuePair(q: Queryable, sessionId: number, now: Date, parentHash: string | null): Promise<TokenPair> {
+  const token = newToken();
+  const refreshToken = newToken();
+  await q.query('INSERT INTO access_token (token_hash, session_id, expires_at) VALUES ($1,$2,$3)', [
+    sha256(token),
+    sessionId,
+    new Date(now.getTime() + LIMITS.accessTokenSeconds * 1000),
+  ]);
+  await q.query('INSERT INTO refresh_token (token_hash, session_id, parent_hash, created_at) VALUES ($1,$2,$3,$4)', [
+    sha256(refreshToken),
+    sessionId,
+    parentHash,
+    now,
+  ]);
+  return { token, refreshToken, expiresIn: LIMITS.accessTokenSeconds };
+}
+
+export async function startSession(
+  q: Queryable,
+  now: Date,
+  userId: number,
+  meta: { ip?: string; userAgent?: string },
+): Promise<TokenPair> {
+  const { rows } = await q.query<{ id: number }>(
+    `INSERT INTO user_session (user_id, created_at, last_seen_at, absolute_expires_at, ip, user_agent)
+     VALUES ($1,$2,$2,$3,$4,$5) RETURNING id`,
+    [userId, now, new Date(now.getTime() + LIMITS.absoluteSeconds * 1000), meta.ip ?? null, meta.userAgent?.slice(0, 300) ?? null],
+  );
+  return issuePair(q, rows[0].id, now, null);
+}
+
+interface RefreshRow {
+  session_id: number;
+  used_at: Date | null;
+  revoked_at: Date | null;
+  last_seen_at: Date;
+  absolute_expires_at: Date;
+  user_id: number;
+  username: string;
+  mer_id: string;
+  status: string;
+}
+
+/**
+ * Rotates a refresh token. A token used a second time within the grace window (two tabs
+ * refreshing at once) gets a fresh pair of its own; used again later, it is treated as stolen and
+ * its whole chain — the session — is revoked.
+ */
+export async function refresh(deps: Deps, refreshToken: string, meta: { ip?: string; userAgent?: string }): Promise<TokenPair> {
+  const now = deps.clock.now();
+  const hash = sha256(refreshToken);
+  return deps.db.tx(async (q) => {
+    const { rows } = await q.query<RefreshRow>(
+      `SELECT r.session_id, r.used_at, s.revoked_at, s.last_seen_at, s.absolute_expires_at,
+              u.id AS user_id, u.username, u.mer_id, u.status
+         FROM refresh_token r JOIN user_session s ON s.id = r.session_id JOIN app_user u ON u.id = s.user_id
+        WHERE r.token_hash = $1 FOR UPDATE OF r`,
+      [hash],
+    );
+    const r = rows[0];
+    if (!r) throw new AppError(Code.TOKEN_INVALID, 'refreshInvalid', {}, 401);
+    if (r.revoked_at) throw new AppError(Code.SESSION_ENDED, 'sessionEnded', {}, 401);
+    const idle = now.getTime() - new Date(r.last_seen_at).getTime() > LIMITS.idleSeconds * 1000;
+    if (idle || now >= new Date(r.absolute_expires_at) || r.status !== 'ACTIVE') {
+      await endSession(q, r.session_id, idle ? 'idle' : 'absolute');
+      throw new AppError(Code.SESSION_ENDED, 'sessionEnded', {}, 401);
+    }
+    if (r.used_at) {
+      const age = now.getTime() - new Date(r.used_at).getTime();
+      if (age > LIMITS.refreshGraceSeconds * 1000) {
+        await endSession(q, r.session_id, 'refresh-reuse');
+        await audit(q, {
+          action: AuditAction.refreshReuse,
+          outcome: 'failure',
+          userId: r.user_id,
+          username: r.username,
+          merId: r.mer_id,
+          detail: { sessionId: r.session_id, usedSecondsAgo: Math.round(age / 1000) },
+          ip: meta.ip,
+          userAgent: meta.userAgent,
+        });
+        throw new AppError(Code.SESSION_ENDED, 'sessionEnded', {}, 401);
+      }
+    } else {
+      await q.query('UPDATE refresh_token SET used_at = $2 WHERE token_hash = $1', [hash, now]);
+    }
+    await q.query('UPDATE user_session SET last_seen_at = $2 WHERE id = $1', [r.session_id, now]);
+    return issuePair(q, r.session_id, now, hash);
+  });
+}
+
+/** Revokes the session behind an access token (expired or not). */
+export async function logout(deps: Deps, token: string, meta: { ip?: string; userAgent?: string }): Promise<void> {
+  await deps.db.tx(async (q) => {
+    const { rows } = await q.query<{ session_id: number; user_id: number; username: string; mer_id: string }>(
+      `SELECT a.session_id, u.id AS user_id, u.username, u.mer_id FROM access_token a
+         JOIN user_session s ON s.id = a.session_id JOIN app_user u ON u.id = s.user_id
+        WHERE a.token_hash = $1 AND s.revoked_at IS NULL`,
+      [sha256(token)],
+    );
+    const r = rows[0];
+    if (!r) return;
+    await endSession(q, r.session_id, 'logout');
+    await audit(q, { action: AuditAction.logout, userId: r.user_id, username: r.username, merId: r.mer_id, ip: meta.ip, userAgent: meta.userAgent });
+  });
+}

@@ -1,0 +1,85 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { checkPasswordSchema, getEmailCodeSchema, loginSchema, refreshTokenSchema, routersFor } from '@portal/contract';
+import type { Deps } from '../../plugins/context';
+import { userOf } from '../../plugins/auth';
+import { ok, envelope } from '../../lib/envelope';
+import { checkPassword, login, sendEmailCode } from './login.service';
+import { logout, refresh } from './session.service';
+
+const meta = (req: FastifyRequest) => ({ ip: req.ip, userAgent: req.headers['user-agent'] });
+const tokenPair = z.object({ token: z.string(), refreshToken: z.string(), expiresIn: z.number() });
+const authLimit = { rateLimit: { max: 30, timeWindow: '1 minute' } };
+
+export const userInfoSchema = z.object({
+  username: z.string(),
+  userAdmin: z.boolean(),
+  merName: z.string(),
+  merId: z.string(),
+  routers: z.array(z.any()),
+  permissions: z.array(z.string()),
+  email: z.string(),
+});
+
+export function userRoutes(app: FastifyInstance, deps: Deps) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.post('/api/user/getEmailCode', {
+    config: { auth: 'public', ...authLimit },
+    schema: {
+      tags: ['user'],
+      summary: 'E-mail a 6-digit sign-in code (valid 5 min; a new one after 60 s; 5 wrong tries)',
+      body: getEmailCodeSchema,
+      response: { 200: envelope(z.object({ resendAfter: z.number(), expiresIn: z.number() }).or(z.object({ wait: z.number() }))) },
+    },
+    handler: async (req) => ok(await sendEmailCode(deps, req.lang, req.body.username, meta(req))),
+  });
+
+  r.post('/api/user/login', {
+    config: { auth: 'public', ...authLimit },
+    schema: { tags: ['user'], summary: 'Sign in with user name, password and e-mailed code', body: loginSchema, response: { 200: envelope(tokenPair.or(z.object({ remaining: z.number() }))) } },
+    handler: async (req) => ok(await login(deps, req.body, meta(req))),
+  });
+
+  r.post('/api/user/refreshToken', {
+    config: { auth: 'public', ...authLimit },
+    schema: { tags: ['user'], summary: 'Rotate the token pair; a refresh token reused after the grace window revokes the session', body: refreshTokenSchema, response: { 200: envelope(tokenPair) } },
+    handler: async (req) => ok(await refresh(deps, req.body.refreshToken, meta(req))),
+  });
+
+  r.post('/api/user/logout', {
+    config: { auth: 'public' },
+    schema: { tags: ['user'], summary: 'End the session of X-Token (even an expired one)', response: { 200: envelope(z.null()) } },
+    handler: async (req) => {
+      const token = req.headers['x-token'];
+      if (typeof token === 'string' && token) await logout(deps, token, meta(req));
+      return ok(null);
+    },
+  });
+
+  r.get('/api/user/info', {
+    schema: { tags: ['user'], summary: 'The signed-in user, the routers and permissions it holds', querystring: z.object({ flag: z.string().optional() }), response: { 200: envelope(userInfoSchema) } },
+    handler: async (req) => {
+      const u = userOf(req);
+      return ok({
+        username: u.username,
+        userAdmin: u.userAdmin,
+        merName: u.merName,
+        merId: u.merId,
+        routers: routersFor(u.permissions),
+        permissions: u.permissions,
+        email: u.email,
+      });
+    },
+  });
+
+  r.post('/api/user/checkPassword', {
+    config: authLimit,
+    schema: { tags: ['user'], summary: 'Re-check the password: allows refunds for 5 minutes; wrong ones count toward lockout', body: checkPasswordSchema, response: { 200: envelope(z.boolean().or(z.object({ remaining: z.number() }))) } },
+    handler: async (req) => {
+      const u = userOf(req);
+      return ok(await checkPassword(deps, u.id, u.sessionId, req.body.password, meta(req)));
+    },
+  });
+}

@@ -1,0 +1,136 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Code, LIMITS, pickLanguage } from '@portal/contract';
+import { AppError, forbidden, notFound } from '../lib/errors';
+import { sha256 } from '../lib/crypto';
+import type { Deps, SessionUser } from './context';
+import type { Queryable } from '../db/db';
+
+interface SessionRow {
+  session_id: number;
+  expires_at: Date;
+  revoked_at: Date | null;
+  last_seen_at: Date;
+  absolute_expires_at: Date;
+  step_up_until: Date | null;
+  user_id: number;
+  username: string;
+  email: string;
+  mer_id: string;
+  mer_name: string;
+  attribute: string;
+  user_type: 'MAIN' | 'SUB';
+  user_admin: boolean;
+  status: string;
+  permissions: string[];
+  locked_until: Date | null;
+}
+
+/** The merchant ids a user of `merId` may see: a group sees itself and its sub-merchants. */
+export async function merchantScope(q: Queryable, merId: string): Promise<string[]> {
+  const { rows } = await q.query<{ mer_id: string }>(
+    `SELECT mer_id FROM merchant WHERE mer_id = $1
+     UNION ALL
+     SELECT c.mer_id FROM merchant c JOIN merchant p ON p.mer_id = c.parent_id
+      WHERE p.mer_id = $1 AND p.attribute = 'GROUP'
+     ORDER BY 1`,
+    [merId],
+  );
+  return rows.map((r) => r.mer_id);
+}
+
+export async function endSession(q: Queryable, sessionId: number, reason: string): Promise<void> {
+  await q.query('UPDATE user_session SET revoked_at = now(), revoke_reason = $2 WHERE id = $1 AND revoked_at IS NULL', [
+    sessionId,
+    reason,
+  ]);
+}
+
+/**
+ * Resolves X-Token into the caller. Order: unknown token (50012), session ended — revoked, idle
+ * 15 min, absolute 12 h, user disabled or locked — (50014), access token expired (3).
+ */
+export async function resolveSession(deps: Deps, token: string): Promise<SessionUser> {
+  const { rows } = await deps.db.query<SessionRow>(
+    `SELECT s.id AS session_id, a.expires_at, s.revoked_at, s.last_seen_at, s.absolute_expires_at, s.step_up_until,
+            u.id AS user_id, u.username, u.email, u.mer_id, m.name AS mer_name, m.attribute, u.user_type, u.user_admin,
+            u.status, u.permissions, u.locked_until
+       FROM access_token a JOIN user_session s ON s.id = a.session_id
+       JOIN app_user u ON u.id = s.user_id JOIN merchant m ON m.mer_id = u.mer_id
+      WHERE a.token_hash = $1`,
+    [sha256(token)],
+  );
+  const r = rows[0];
+  if (!r) throw new AppError(Code.TOKEN_INVALID, 'tokenInvalid', {}, 401);
+  const now = deps.clock.now();
+  if (r.revoked_at) throw new AppError(Code.SESSION_ENDED, 'sessionEnded', {}, 401);
+  const idle = now.getTime() - new Date(r.last_seen_at).getTime() > LIMITS.idleSeconds * 1000;
+  const absolute = now >= new Date(r.absolute_expires_at);
+  const blocked = r.status !== 'ACTIVE' || (r.locked_until && new Date(r.locked_until) > now);
+  if (idle || absolute || blocked) {
+    await endSession(deps.db, r.session_id, idle ? 'idle' : absolute ? 'absolute' : 'user-blocked');
+    throw new AppError(Code.SESSION_ENDED, 'sessionEnded', {}, 401);
+  }
+  if (now >= new Date(r.expires_at)) throw new AppError(Code.TOKEN_EXPIRED, 'tokenExpired', {}, 401);
+  if (now.getTime() - new Date(r.last_seen_at).getTime() > 30_000) {
+    await deps.db.query('UPDATE user_session SET last_seen_at = $2 WHERE id = $1', [r.session_id, now]);
+  }
+  return {
+    id: r.user_id,
+    username: r.username,
+    email: r.email,
+    merId: r.mer_id,
+    merName: r.mer_name,
+    userType: r.user_type,
+    userAdmin: r.user_admin,
+    permissions: r.permissions,
+    sessionId: r.session_id,
+    scope: await merchantScope(deps.db, r.mer_id),
+    stepUpUntil: r.step_up_until ? new Date(r.step_up_until) : null,
+  };
+}
+
+/**
+ * The one mechanism every module uses: each request gets its language and time-zone offset; every
+ * route that is not `config.auth = 'public'` gets a resolved user, and `config.permission` is
+ * checked (the user must hold at least one of the listed permissions).
+ */
+export function registerAuth(app: FastifyInstance, deps: Deps) {
+  app.decorateRequest('lang', 'en');
+  app.decorateRequest('tzOffset', 8);
+  app.decorateRequest('user', null);
+  app.addHook('onRequest', async (req) => {
+    req.lang = pickLanguage(req.headers['accept-language']);
+    const tz = Number(req.headers['x-timezone-offset']);
+    req.tzOffset = Number.isFinite(tz) && tz >= -12 && tz <= 14 ? tz : 8;
+  });
+  app.addHook('preHandler', async (req) => {
+    const cfg = req.routeOptions.config;
+    if (!req.url.startsWith('/api/') || cfg.auth === 'public') return;
+    const token = req.headers['x-token'];
+    if (typeof token !== 'string' || !token) throw new AppError(Code.NOT_LOGGED_IN, 'notLoggedIn', {}, 401);
+    req.user = await resolveSession(deps, token);
+    const need = cfg.permission ? ([] as string[]).concat(cfg.permission) : [];
+    if (need.length && !need.some((p) => req.user!.permissions.includes(p))) throw forbidden();
+  });
+}
+
+/** The signed-in caller (routes behind the auth hook). */
+export function userOf(req: FastifyRequest): SessionUser {
+  if (!req.user) throw new AppError(Code.NOT_LOGGED_IN, 'notLoggedIn', {}, 401);
+  return req.user;
+}
+
+/**
+ * Merchant ids a query may read: all of the caller's scope, or the one asked for when it is in
+ * scope, or none at all when it is not (another merchant's data answers as if it did not exist).
+ */
+export function scopeFor(req: FastifyRequest, requested?: string | null): string[] {
+  const scope = userOf(req).scope;
+  if (!requested) return scope;
+  return scope.includes(requested) ? [requested] : [];
+}
+
+/** Throws not-found when `merId` is outside the caller's scope. */
+export function assertInScope(req: FastifyRequest, merId: string): void {
+  if (!userOf(req).scope.includes(merId)) throw notFound();
+}

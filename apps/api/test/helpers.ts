@@ -1,0 +1,121 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { openPglite, openPostgres, type Db } from '../src/db/db';
+import { migrate } from '../src/db/migrate';
+import { TestClock } from '../src/lib/clock';
+import { createMailer, readOutbox, type Mailer } from '../src/plugins/mail';
+import { buildApp } from '../src/app';
+import { loadConfig, type Config } from '../src/config';
+import { DEMO, seedFoundation } from '../src/seed/foundation.seed';
+import type { Deps } from '../src/plugins/context';
+
+export { DEMO };
+
+/** The databases tests run on: PGlite always, PostgreSQL when TEST_DATABASE_URL is set. */
+export const DB_KINDS: ('pglite' | 'postgres')[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+
+/** A fresh, migrated database: in-memory PGlite, or a new schema on the PostgreSQL server. */
+export async function freshDb(kind: 'pglite' | 'postgres' = 'pglite'): Promise<Db & { drop(): Promise<void> }> {
+  if (kind === 'pglite') {
+    const db = await openPglite();
+    await migrate(db);
+    return Object.assign(db, { drop: () => db.close() });
+  }
+  const url = process.env.TEST_DATABASE_URL!;
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const admin = await openPostgres(url, { max: 1 });
+  await admin.exec(`CREATE SCHEMA ${schema}`);
+  await admin.close();
+  const db = await openPostgres(url, { searchPath: schema, max: 20 });
+  await migrate(db);
+  return Object.assign(db, {
+    async drop() {
+      await db.close();
+      const a = await openPostgres(url, { max: 1 });
+      await a.exec(`DROP SCHEMA ${schema} CASCADE`);
+      await a.close();
+    },
+  });
+}
+
+export interface TestCtx {
+  app: FastifyInstance;
+  db: Db;
+  clock: TestClock;
+  mailer: Mailer;
+  config: Config;
+  deps: Deps;
+  outbox: string;
+  close(): Promise<void>;
+  /** inject with JSON parsing of the envelope. */
+  call<T = any>(opts: InjectOptions): Promise<{ status: number; body: { code: number; msg: string; data: T }; headers: Record<string, unknown> }>;
+  /** Signs in through the real flow (code read from the outbox) and returns the token pair. */
+  login(username?: string, password?: string): Promise<{ token: string; refreshToken: string }>;
+  lastCode(to?: string): Promise<string>;
+}
+
+export async function createTestApp(opts: { kind?: 'pglite' | 'postgres'; seed?: boolean; smtpUrl?: string } = {}): Promise<TestCtx> {
+  const db = await freshDb(opts.kind ?? 'pglite');
+  if (opts.seed !== false) await seedFoundation(db, { env: 'test' });
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-test-'));
+  const config = { ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir }), smtpUrl: opts.smtpUrl };
+  const outbox = path.join(dataDir, 'outbox');
+  const mailer = createMailer({ smtpUrl: opts.smtpUrl, outboxDir: outbox, from: config.mailFrom });
+  const clock = new TestClock(new Date());
+  const deps: Deps = { config, db, clock, mailer };
+  const app = await buildApp(deps);
+  await app.ready();
+  const call: TestCtx['call'] = async (o) => {
+    const res = await app.inject(o);
+    let body: any = null;
+    try {
+      body = res.json();
+    } catch {
+      body = { raw: res.body };
+    }
+    return { status: res.statusCode, body, headers: res.headers };
+  };
+  const lastCode = async (to?: string) => {
+    const items = await readOutbox(outbox);
+    const m = items.find((i) => !to || i.to.includes(to));
+    const code = m && /\b(\d{6})\b/.exec(m.text)?.[1];
+    if (!code) throw new Error('no code in outbox');
+    return code;
+  };
+  const ctx: TestCtx = {
+    app,
+    db,
+    clock,
+    mailer,
+    config,
+    deps,
+    outbox,
+    call,
+    lastCode,
+    async login(username = DEMO.users.demo, password = DEMO.password) {
+      const sent = await call({ method: 'POST', url: '/api/user/getEmailCode', payload: { username } });
+      if (sent.body.code !== 0) throw new Error(`getEmailCode: ${sent.body.msg}`);
+      const verifyCode = await lastCode();
+      const res = await call({ method: 'POST', url: '/api/user/login', payload: { username, password, verifyCode } });
+      if (res.body.code !== 0) throw new Error(`login: ${res.body.msg}`);
+      // The next code for this user may be asked for at once in tests.
+      clock.advance(61_000);
+      return res.body.data;
+    },
+    async close() {
+      await app.close();
+      await db.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return ctx;
+}
+
+/** Form-encoded POST body. */
+export const form = (o: Record<string, string | number>) => ({
+  headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  payload: new URLSearchParams(Object.entries(o).map(([k, v]) => [k, String(v)])).toString(),
+});
