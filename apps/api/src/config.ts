@@ -19,6 +19,8 @@ const envSchema = z.object({
   SEED_DEMO: z.enum(['true', 'false']).default('true'),
   /** Days of demo transactions to generate on first start. */
   SEED_DAYS: z.coerce.number().int().min(0).max(400).default(90),
+  /** Access-token lifetime; 15 minutes unless shortened for end-to-end tests. */
+  ACCESS_TOKEN_SECONDS: z.coerce.number().int().min(1).max(3600).default(15 * 60),
 });
 
 export interface Config {
@@ -34,6 +36,7 @@ export interface Config {
   logLevel: string;
   seedDemo: boolean;
   seedDays: number;
+  accessTokenSeconds: number;
   webDist: string;
 }
 
@@ -57,6 +60,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     seedDemo: e.SEED_DEMO === 'true' && e.NODE_ENV !== 'production',
     seedDays: e.SEED_DAYS,
+    accessTokenSeconds: e.ACCESS_TOKEN_SECONDS,
     webDist: path.resolve(import.meta.dirname, '../../web/dist'),
   };
 }

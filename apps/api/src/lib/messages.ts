@@ -1,4 +1,6 @@
 import type { Language } from '@portal/contract';
+import { TXN_MESSAGES } from '../modules/txn/txn.messages';
+import { PAYMENTS_MESSAGES } from '../modules/payments/payments.messages';
 
 type Msg = Record<Language, string>;
 
@@ -84,6 +86,8 @@ export const MESSAGES = {
     ko: '{user}님 안녕하세요.\n\n인증 코드는 {code}입니다. 5분간 유효합니다.\n로그인을 시도하지 않았다면 이 메일을 무시하고 비밀번호 변경을 고려하세요.',
     ja: '{user} 様\n\n認証コードは {code} です。有効期限は 5 分です。\nお心当たりのない場合はこのメールを破棄し、パスワードの変更をご検討ください。',
   },
+  ...TXN_MESSAGES,
+  ...PAYMENTS_MESSAGES,
 } satisfies Record<string, Msg>;
 
 export type MessageKey = keyof typeof MESSAGES;

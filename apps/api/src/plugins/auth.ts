@@ -105,7 +105,7 @@ export function registerAuth(app: FastifyInstance, deps: Deps) {
   });
   app.addHook('preHandler', async (req) => {
     const cfg = req.routeOptions.config;
-    if (!req.url.startsWith('/api/') || cfg.auth === 'public') return;
+    if (req.is404 || !req.url.startsWith('/api/') || req.url.startsWith('/api/docs') || cfg.auth === 'public') return;
     const token = req.headers['x-token'];
     if (typeof token !== 'string' || !token) throw new AppError(Code.NOT_LOGGED_IN, 'notLoggedIn', {}, 401);
     req.user = await resolveSession(deps, token);

@@ -148,7 +148,7 @@ export async function login(
     }
     await q.query('UPDATE email_code SET consumed_at = $2 WHERE id = $1', [c.id, now]);
     await q.query('UPDATE app_user SET failed_logins = 0, locked_until = NULL WHERE id = $1', [user.id]);
-    const issued = await startSession(q, now, user.id, meta);
+    const issued = await startSession(q, now, user.id, meta, deps.config.accessTokenSeconds);
     await audit(q, { action: AuditAction.loginSuccess, userId: user.id, username: user.username, merId: user.mer_id, ...meta });
     return issued;
   });

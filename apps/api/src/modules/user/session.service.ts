@@ -12,13 +12,13 @@ export interface TokenPair {
   expiresIn: number;
 }
 
-async function issuePair(q: Queryable, sessionId: number, now: Date, parentHash: string | null): Promise<TokenPair> {
+async function issuePair(q: Queryable, sessionId: number, now: Date, parentHash: string | null, ttl: number): Promise<TokenPair> {
   const token = newToken();
   const refreshToken = newToken();
   await q.query('INSERT INTO access_token (token_hash, session_id, expires_at) VALUES ($1,$2,$3)', [
     sha256(token),
     sessionId,
-    new Date(now.getTime() + LIMITS.accessTokenSeconds * 1000),
+    new Date(now.getTime() + ttl * 1000),
   ]);
   await q.query('INSERT INTO refresh_token (token_hash, session_id, parent_hash, created_at) VALUES ($1,$2,$3,$4)', [
     sha256(refreshToken),
@@ -26,7 +26,7 @@ async function issuePair(q: Queryable, sessionId: number, now: Date, parentHash:
     parentHash,
     now,
   ]);
-  return { token, refreshToken, expiresIn: LIMITS.accessTokenSeconds };
+  return { token, refreshToken, expiresIn: ttl };
 }
 
 export async function startSession(
@@ -34,13 +34,14 @@ export async function startSession(
   now: Date,
   userId: number,
   meta: { ip?: string; userAgent?: string },
+  ttl: number,
 ): Promise<TokenPair> {
   const { rows } = await q.query<{ id: number }>(
     `INSERT INTO user_session (user_id, created_at, last_seen_at, absolute_expires_at, ip, user_agent)
      VALUES ($1,$2,$2,$3,$4,$5) RETURNING id`,
     [userId, now, new Date(now.getTime() + LIMITS.absoluteSeconds * 1000), meta.ip ?? null, meta.userAgent?.slice(0, 300) ?? null],
   );
-  return issuePair(q, rows[0].id, now, null);
+  return issuePair(q, rows[0].id, now, null, ttl);
 }
 
 interface RefreshRow {
@@ -63,7 +64,9 @@ interface RefreshRow {
 export async function refresh(deps: Deps, refreshToken: string, meta: { ip?: string; userAgent?: string }): Promise<TokenPair> {
   const now = deps.clock.now();
   const hash = sha256(refreshToken);
-  return deps.db.tx(async (q) => {
+  // The transaction commits whatever the outcome (a revoked chain must stay revoked), so failures
+  // are returned from it and thrown after.
+  const out = await deps.db.tx(async (q): Promise<TokenPair | AppError> => {
     const { rows } = await q.query<RefreshRow>(
       `SELECT r.session_id, r.used_at, s.revoked_at, s.last_seen_at, s.absolute_expires_at,
               u.id AS user_id, u.username, u.mer_id, u.status
@@ -72,12 +75,12 @@ export async function refresh(deps: Deps, refreshToken: string, meta: { ip?: str
       [hash],
     );
     const r = rows[0];
-    if (!r) throw new AppError(Code.TOKEN_INVALID, 'refreshInvalid', {}, 401);
-    if (r.revoked_at) throw new AppError(Code.SESSION_ENDED, 'sessionEnded', {}, 401);
+    if (!r) return new AppError(Code.TOKEN_INVALID, 'refreshInvalid', {}, 401);
+    if (r.revoked_at) return new AppError(Code.SESSION_ENDED, 'sessionEnded', {}, 401);
     const idle = now.getTime() - new Date(r.last_seen_at).getTime() > LIMITS.idleSeconds * 1000;
     if (idle || now >= new Date(r.absolute_expires_at) || r.status !== 'ACTIVE') {
       await endSession(q, r.session_id, idle ? 'idle' : 'absolute');
-      throw new AppError(Code.SESSION_ENDED, 'sessionEnded', {}, 401);
+      return new AppError(Code.SESSION_ENDED, 'sessionEnded', {}, 401);
     }
     if (r.used_at) {
       const age = now.getTime() - new Date(r.used_at).getTime();
@@ -93,14 +96,16 @@ export async function refresh(deps: Deps, refreshToken: string, meta: { ip?: str
           ip: meta.ip,
           userAgent: meta.userAgent,
         });
-        throw new AppError(Code.SESSION_ENDED, 'sessionEnded', {}, 401);
+        return new AppError(Code.SESSION_ENDED, 'sessionEnded', {}, 401);
       }
     } else {
       await q.query('UPDATE refresh_token SET used_at = $2 WHERE token_hash = $1', [hash, now]);
     }
     await q.query('UPDATE user_session SET last_seen_at = $2 WHERE id = $1', [r.session_id, now]);
-    return issuePair(q, r.session_id, now, hash);
+    return issuePair(q, r.session_id, now, hash, deps.config.accessTokenSeconds);
   });
+  if (out instanceof AppError) throw out;
+  return out;
 }
 
 /** Revokes the session behind an access token (expired or not). */
