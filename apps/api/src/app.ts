@@ -3,6 +3,7 @@ import path from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import helmet from '@fastify/helmet';
 import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
@@ -59,6 +60,8 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
     crossOriginEmbedderPolicy: false,
   });
   await app.register(formbody);
+  // Uploads (logistics import, statements, attachments): 5 MiB per file (spec §9), one file per request.
+  await app.register(multipart, { limits: { fileSize: 5 * 1024 * 1024, files: 1, fields: 20 } });
   await app.register(rateLimit, { global: false });
   await app.register(swagger, {
     openapi: {

@@ -1,6 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Deps } from './plugins/context';
 import { isEmpty, seedFoundation } from './seed/foundation.seed';
+import { startExportWorker } from './modules/export/export.service';
+import { seedFirstStart } from './seed/demo-data';
+import { startJobRunner } from './jobs/start';
+import { setUpPaymentJobs } from './modules/payments/payments.background';
+import { seedPayByLinkDemo } from './modules/paybylink/paybylink.seed';
 
 /**
  * First start on an empty database: the development seed (never in production). Returns whether
@@ -9,6 +14,10 @@ import { isEmpty, seedFoundation } from './seed/foundation.seed';
 export async function firstStart(deps: Deps): Promise<boolean> {
   if (!deps.config.seedDemo || !(await isEmpty(deps.db))) return false;
   await seedFoundation(deps.db, { env: deps.config.env });
+  // Payment core: fee schedules, bank accounts, FX, config.seedDays of transactions, settled.
+  await seedFirstStart(deps.db, { days: deps.config.seedDays, platformTz: deps.config.platformTz, now: deps.clock.now() });
+  // Pay by link: a few orders in every state (one paid through the sandbox, so it is a transaction too).
+  await seedPayByLinkDemo(deps);
   return true;
 }
 
@@ -16,5 +25,6 @@ export async function firstStart(deps: Deps): Promise<boolean> {
 export function startBackground(deps: Deps, log: FastifyBaseLogger): () => void {
   void deps;
   void log;
-  return () => undefined;
+  const stops = [startExportWorker(deps, log), startJobRunner(deps, log, [setUpPaymentJobs])];
+  return () => stops.forEach((stop) => stop());
 }

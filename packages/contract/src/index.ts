@@ -4,3 +4,8 @@ export * from './permissions';
 export * from './notice';
 export * from './money';
 export * from './brands';
+export * from './txn';
+export * from './files';
+export * from './payments';
+export * from './paybylink';
+export * from './report';

@@ -1,6 +1,8 @@
 import type { Language } from '@portal/contract';
 import { TXN_MESSAGES } from '../modules/txn/txn.messages';
 import { PAYMENTS_MESSAGES } from '../modules/payments/payments.messages';
+import { PBL_MESSAGES } from '../modules/paybylink/paybylink.messages';
+import { REPORT_MESSAGES } from '../modules/report/report.messages';
 
 type Msg = Record<Language, string>;
 
@@ -88,6 +90,8 @@ export const MESSAGES = {
   },
   ...TXN_MESSAGES,
   ...PAYMENTS_MESSAGES,
+  ...PBL_MESSAGES,
+  ...REPORT_MESSAGES,
 } satisfies Record<string, Msg>;
 
 export type MessageKey = keyof typeof MESSAGES;

@@ -1,5 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../plugins/context';
+import { txnModule } from './txn/txn.module';
+import { exportRoutes } from './export/export.routes';
+import { payByLinkModule } from './paybylink/paybylink.module';
+import { reportModule } from './report/report.module';
 
 /**
  * Registers the domain modules (transactions, reports, pay by link …). Each module adds its own
@@ -8,4 +12,8 @@ import type { Deps } from '../plugins/context';
 export function registerModules(app: FastifyInstance, deps: Deps): void {
   void app;
   void deps;
+  txnModule(app, deps);
+  exportRoutes(app, deps);
+  payByLinkModule(app, deps);
+  reportModule(app, deps);
 }

@@ -26,6 +26,8 @@ describe.each(DB_KINDS)('sign-in on %s', (kind) => {
     expect(res.body.data.token).toMatch(/^[A-Za-z0-9_-]{43}$/); // 256 bits
     expect(res.body.data.refreshToken).not.toBe(res.body.data.token);
     expect(await auditActions(DEMO.users.demo)).toContainEqual({ action: 'auth.login', outcome: 'success' });
+    const pw = await ctx.db.query<{ password_hash: string }>('SELECT password_hash FROM app_user WHERE username = $1', [DEMO.users.demo]);
+    expect(pw.rows[0].password_hash).toMatch(/^\$argon2id\$/);
     // tokens are stored hashed only
     const stored = await ctx.db.query<{ token_hash: string }>('SELECT token_hash FROM access_token');
     expect(stored.rows.map((r) => r.token_hash)).not.toContain(res.body.data.token);

@@ -1,0 +1,63 @@
+/**
+ * The daily settlement run from the command line:
+ *   npm run settle                                   catch up every date not run, through yesterday
+ *   npm run settle -- --from 2026-01-01 --to 2026-03-31
+ * Uses DATABASE_URL (PostgreSQL) or the PGlite data directory, like the server. Idempotent.
+ */
+import { loadConfig } from '../config';
+import { openDb } from '../db/db';
+import { migrate } from '../db/migrate';
+import { settleRange, settleThrough, type RunResult } from '../modules/payments/settlement/settle.run';
+import { addDays, isDate, platformDate } from '../modules/payments/time';
+import { AppError } from '../lib/errors';
+import { t } from '../lib/messages';
+import { parseArgs, progressBar } from './args';
+
+const args = parseArgs(process.argv.slice(2));
+if (args.help) {
+  console.log('usage: npm run settle -- [--from YYYY-MM-DD] [--to YYYY-MM-DD]   (default: catch up through yesterday)');
+  process.exit(0);
+}
+const config = loadConfig();
+const yesterday = addDays(platformDate(new Date(), config.platformTz), -1);
+const from = typeof args.from === 'string' ? args.from : undefined;
+const to = typeof args.to === 'string' ? args.to : yesterday;
+for (const [k, v] of [['from', from], ['to', to]] as const) {
+  if (v !== undefined && !isDate(v)) {
+    console.error(`--${k} must be a date YYYY-MM-DD`);
+    process.exit(2);
+  }
+}
+if (from && from > to) {
+  console.error('--from is after --to');
+  process.exit(2);
+}
+const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+try {
+  await migrate(db);
+  const bar = progressBar('settle');
+  let txns = 0;
+  const onDate = (r: RunResult, i: number, n: number) => {
+    txns += r.txnCount;
+    bar.update(i + 1, n, `${r.date} · ${txns} txns`);
+  };
+  const t0 = Date.now();
+  const runs = from ? await settleRange(db, from, to, onDate) : await settleThrough(db, to, onDate);
+  bar.done();
+  const ran = runs.filter((r) => !r.skipped);
+  const rows = ran.reduce((a, r) => a + r.rowCount, 0);
+  const transfers = ran.reduce((a, r) => a + r.transfers, 0);
+  const unconverted = ran.reduce((a, r) => a + r.unconverted, 0);
+  console.log(
+    ran.length
+      ? `Settled ${ran.length} date(s) ${ran[0].date} … ${ran[ran.length - 1].date}: ${txns} transactions, ${rows} settlement rows, ${transfers} transfers` +
+          (unconverted ? `, ${unconverted} waiting for an FX rate` : '') +
+          ` (${runs.length - ran.length} already done) in ${((Date.now() - t0) / 1000).toFixed(1)} s`
+      : `Nothing to settle: every date through ${to} was already run.`,
+  );
+} catch (err) {
+  console.error(`settle failed: ${err instanceof AppError ? t('en', err.key, err.params) : err instanceof Error ? err.message : String(err)}`);
+  process.exitCode = 1;
+} finally {
+  await db.close();
+}

@@ -1,0 +1,26 @@
+import type { Deps } from '../plugins/context';
+import { createJobRunner, type JobHandler, type JobLog, type JobRunner } from './runner';
+
+/** A module's background set-up: makes sure its schedules exist and returns its job handlers by kind. */
+export type JobSetup = (deps: Deps) => Promise<Record<string, JobHandler>>;
+
+/**
+ * Starts the durable job runner of this process: first each module's set-up (its schedules, its
+ * handlers), then polling. Returns a stop function.
+ */
+export function startJobRunner(deps: Deps, log: JobLog, setups: JobSetup[]): () => void {
+  let runner: JobRunner | null = null;
+  let stopped = false;
+  const ready = (async () => {
+    const handlers: Record<string, JobHandler> = {};
+    for (const setUp of setups) Object.assign(handlers, await setUp(deps));
+    if (stopped) return;
+    runner = createJobRunner({ db: deps.db, clock: deps.clock, log, handlers });
+    runner.start();
+    void runner.tick();
+  })().catch((err) => log.error({ err }, 'job runner failed to start'));
+  return () => {
+    stopped = true;
+    void ready.then(() => runner?.stop());
+  };
+}

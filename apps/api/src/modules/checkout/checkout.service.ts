@@ -1,0 +1,125 @@
+import { Code, toDecimal, type CheckoutOrder, type CheckoutPayResult, type Language } from '@portal/contract';
+import type { Deps } from '../../plugins/context';
+import { AppError, notFound } from '../../lib/errors';
+import { methodsFor } from '../paybylink/channels';
+import { addEvent, claimForPayment, expireDue, findOrder, lastOpened, settlePayment, type PblDbRow } from '../paybylink/paybylink.repo';
+import { acquirerOf, outcomeOf, syncProcessing } from '../paybylink/paybylink.sync';
+import { orderChanged } from '../paybylink/paybylink.service';
+
+const OPENED_EVERY_MS = 10 * 60_000;
+
+/** The order behind a token, brought up to date (expiry, a processing payment). Unknown → 404. */
+async function current(deps: Deps, token: string): Promise<PblDbRow> {
+  const o = await findOrder(deps.db, { token });
+  if (!o) throw notFound();
+  const changed = (await expireDue(deps.db, deps.clock.now(), { id: o.id })) > 0 || (await syncProcessing(deps, o));
+  return changed ? (await findOrder(deps.db, { id: o.id }))! : o;
+}
+
+async function channelsOf(deps: Deps, merId: string): Promise<string[]> {
+  const { rows } = await deps.db.query<{ channels: string[] }>('SELECT channels FROM merchant WHERE mer_id = $1', [merId]);
+  return rows[0]?.channels ?? [];
+}
+
+/** What the buyer's page shows. Records 'opened by the buyer' on the timeline (at most every 10 minutes). */
+export async function checkoutView(deps: Deps, token: string, opts: { lang: Language; record: boolean }): Promise<CheckoutOrder> {
+  const o = await current(deps, token);
+  const now = deps.clock.now();
+  if (opts.record && o.status === '04') {
+    const last = await lastOpened(deps.db, o.id);
+    if (!last || now.getTime() - new Date(last).getTime() >= OPENED_EVERY_MS) await addEvent(deps.db, o.id, 'opened', 'buyer', now, { lang: opts.lang });
+  }
+  let payment: CheckoutOrder['payment'] = null;
+  if (o.txn_id) {
+    const { rows } = await deps.db.query<{ gw_response: string | null; resp_msg: string | null; payment_brand: string | null; txn_time: Date }>(
+      'SELECT gw_response, resp_msg, payment_brand, txn_time FROM txn WHERE id = $1',
+      [o.txn_id],
+    );
+    const t = rows[0];
+    if (t) payment = { result: outcomeOf(t.gw_response), respMsg: t.resp_msg, brand: t.payment_brand, time: new Date(t.txn_time).toISOString() };
+  }
+  const cur = o.order_currency;
+  return {
+    orderno: o.order_no,
+    merName: o.mer_name,
+    reconId: o.recon_id,
+    goodsName: o.goods_name,
+    goodsPrice: toDecimal(o.goods_price, cur),
+    goodsQuantity: o.goods_quantity,
+    logFee: toDecimal(o.log_fee, cur),
+    totalAmount: toDecimal(o.total_amount, cur),
+    orderCurrency: cur,
+    remarks: o.remarks,
+    status: o.status,
+    openStatus: o.open_status,
+    closeReason: o.close_reason,
+    expireTime: new Date(o.expires_at).toISOString(),
+    methods: o.status === '04' ? methodsFor(cur, await channelsOf(deps, o.mer_id)) : [],
+    payment,
+  };
+}
+
+/** Luhn check of a 12–19 digit card number. */
+export function validCard(n: string): boolean {
+  if (!/^\d{12,19}$/.test(n)) return false;
+  let sum = 0;
+  for (let i = 0; i < n.length; i++) {
+    let d = Number(n[n.length - 1 - i]);
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+/**
+ * The buyer pays: one database transaction takes the order (open, unpaid, unexpired → processing),
+ * runs the sandbox acquirer — which writes the transaction through ingestion, so it is in the
+ * merchant's transaction list — and records the result. A close that raced it waits for the row
+ * and then finds the order no longer open; if the close came first, this fails with 'Order status
+ * has changed, operation failed'.
+ */
+export async function payCheckout(deps: Deps, token: string, body: { method: string; cardNumber?: string }): Promise<CheckoutPayResult> {
+  const o = await current(deps, token);
+  const m = methodsFor(o.order_currency, await channelsOf(deps, o.mer_id)).find((x) => x.code === body.method);
+  if (o.status === '04' && o.open_status === '02' && !m) throw new AppError(Code.BAD_REQUEST, 'pblMethodUnavailable', {}, 400);
+  const card = body.cardNumber?.replace(/[\s-]/g, '') ?? '';
+  if (m?.card && !validCard(card)) throw new AppError(Code.BAD_REQUEST, 'pblCardNumber', {}, 400, { field: 'cardNumber' });
+  const now = deps.clock.now();
+  const res = await deps.db.tx(async (q) => {
+    if (!m || !(await claimForPayment(q, o.id, now))) return null;
+    const r = await acquirerOf(deps).pay(q, {
+      merId: o.mer_id,
+      orderNo: o.order_no,
+      amount: o.total_amount,
+      currency: o.order_currency,
+      channel: m.channel,
+      brand: m.code,
+      cardNumber: m.card ? card : null,
+      source: 'paybylink',
+      merReserve: o.recon_id,
+      orderAmount: o.total_amount,
+      orderCurrency: o.order_currency,
+    });
+    const outcome = outcomeOf(r.gwResponse);
+    await settlePayment(q, o.id, outcome, r.id, now);
+    await addEvent(q, o.id, 'payment', 'buyer', now, {
+      result: outcome,
+      gwResponse: r.gwResponse,
+      respMsg: r.respMsg,
+      brand: m.code,
+      channel: m.channel,
+      gwTransId: r.gwTransId,
+      card: m.card ? `****${card.slice(-4)}` : null,
+    });
+    return { outcome, respMsg: r.respMsg };
+  });
+  if (!res) {
+    if (new Date(o.expires_at) <= now || o.close_reason === 'expired') throw new AppError(Code.CONFLICT, 'pblLinkExpired', {}, 409);
+    throw orderChanged();
+  }
+  const after = (await findOrder(deps.db, { id: o.id }))!;
+  return { result: res.outcome, respMsg: res.respMsg, status: after.status, openStatus: after.open_status };
+}

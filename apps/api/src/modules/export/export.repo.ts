@@ -1,0 +1,116 @@
+import type { ExportFile } from '@portal/contract';
+import type { Queryable } from '../../db/db';
+
+export interface ExportFileRow {
+  id: number;
+  user_id: number;
+  mer_id: string;
+  kind: string;
+  params: unknown;
+  scope: string[];
+  lang: string;
+  tz_offset: string;
+  format: 'xlsx' | 'csv';
+  file_name: string;
+  status: 'queued' | 'running' | 'ready' | 'failed';
+  progress: number;
+  row_count: number | null;
+  size_bytes: number | null;
+  path: string | null;
+  error: string | null;
+  attempts: number;
+  created_at: Date;
+  finished_at: Date | null;
+}
+
+export function toExportFile(r: ExportFileRow): ExportFile {
+  return {
+    id: r.id,
+    kind: r.kind,
+    fileName: r.file_name,
+    format: r.format,
+    status: r.status,
+    progress: r.progress,
+    rowCount: r.row_count,
+    sizeBytes: r.size_bytes,
+    error: r.error,
+    createdAt: new Date(r.created_at).toISOString(),
+    finishedAt: r.finished_at ? new Date(r.finished_at).toISOString() : null,
+  };
+}
+
+export async function insertExport(
+  q: Queryable,
+  v: { userId: number; merId: string; kind: string; params: unknown; scope: string[]; lang: string; tzOffset: number; format: string; fileName: string },
+): Promise<ExportFileRow> {
+  const { rows } = await q.query<ExportFileRow>(
+    `INSERT INTO export_file (user_id, mer_id, kind, params, scope, lang, tz_offset, format, file_name)
+     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9) RETURNING *`,
+    [v.userId, v.merId, v.kind, JSON.stringify(v.params), v.scope, v.lang, v.tzOffset, v.format, v.fileName],
+  );
+  return rows[0];
+}
+
+/** Seconds after which a running export whose worker stopped beating is taken over. */
+export const STALE_SECONDS = 120;
+export const MAX_ATTEMPTS = 3;
+
+/** Claims the oldest queued export (or a stale running one) for this worker. */
+export async function claimNext(q: Queryable): Promise<ExportFileRow | undefined> {
+  const { rows } = await q.query<ExportFileRow>(
+    `UPDATE export_file SET status = 'running', attempts = attempts + 1, started_at = now(), heartbeat_at = now(), progress = 0
+      WHERE id = (
+        SELECT id FROM export_file
+         WHERE deleted_at IS NULL AND attempts < ${MAX_ATTEMPTS}
+           AND (status = 'queued' OR (status = 'running' AND heartbeat_at < now() - interval '${STALE_SECONDS} seconds'))
+         ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
+      RETURNING *`,
+  );
+  return rows[0];
+}
+
+export async function beat(q: Queryable, id: number, progress: number): Promise<void> {
+  await q.query('UPDATE export_file SET progress = $2, heartbeat_at = now() WHERE id = $1', [id, progress]);
+}
+
+/** Marks the export ready; false when the user deleted it meanwhile (the caller removes the file). */
+export async function finish(q: Queryable, id: number, v: { path: string; rowCount: number; sizeBytes: number }): Promise<boolean> {
+  const r = await q.query(
+    `UPDATE export_file SET status = 'ready', progress = 100, path = $2, row_count = $3, size_bytes = $4, finished_at = now(), error = NULL
+      WHERE id = $1 AND deleted_at IS NULL RETURNING id`,
+    [id, v.path, v.rowCount, v.sizeBytes],
+  );
+  return r.rowCount > 0;
+}
+
+export async function fail(q: Queryable, id: number, error: string): Promise<void> {
+  await q.query(`UPDATE export_file SET status = 'failed', error = $2, finished_at = now() WHERE id = $1`, [id, error.slice(0, 500)]);
+}
+
+/** Running exports that used up their attempts are marked failed (a worker died each time). */
+export async function failExhausted(q: Queryable): Promise<void> {
+  await q.query(
+    `UPDATE export_file SET status = 'failed', error = 'interrupted', finished_at = now()
+      WHERE status = 'running' AND attempts >= ${MAX_ATTEMPTS} AND heartbeat_at < now() - interval '${STALE_SECONDS} seconds'`,
+  );
+}
+
+export async function listFiles(q: Queryable, userId: number, page: number, size: number) {
+  const [list, count] = await Promise.all([
+    q.query<ExportFileRow>(
+      `SELECT * FROM export_file WHERE user_id = $1 AND deleted_at IS NULL ORDER BY created_at DESC, id DESC LIMIT ${size} OFFSET ${page * size}`,
+      [userId],
+    ),
+    q.query<{ n: number }>('SELECT count(*)::int AS n FROM export_file WHERE user_id = $1 AND deleted_at IS NULL', [userId]),
+  ]);
+  return { rows: list.rows, total: count.rows[0].n };
+}
+
+export async function findFile(q: Queryable, id: number, userId: number): Promise<ExportFileRow | undefined> {
+  const { rows } = await q.query<ExportFileRow>('SELECT * FROM export_file WHERE id = $1 AND user_id = $2 AND deleted_at IS NULL', [id, userId]);
+  return rows[0];
+}
+
+export async function markDeleted(q: Queryable, id: number): Promise<void> {
+  await q.query('UPDATE export_file SET deleted_at = now() WHERE id = $1', [id]);
+}

@@ -1,0 +1,165 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { PassThrough, type Writable } from 'node:stream';
+import type { Language } from '@portal/contract';
+import type { Deps } from '../../plugins/context';
+import { badRequest, forbidden } from '../../lib/errors';
+import type { ExportContext, ExportFormat, ExportSource } from './export.types';
+import { writeExport } from './export.writer';
+import { formatInZone } from '../txn/time';
+import { beat, claimNext, fail, failExhausted, finish, insertExport, type ExportFileRow } from './export.repo';
+
+const sources = new Map<string, ExportSource<any, any>>();
+
+/** Plugs a row source in under `kind` (transactions, settle list, reports, pay by link …). */
+export function registerExportSource<P, R>(kind: string, source: ExportSource<P, R>): void {
+  sources.set(kind, source);
+}
+export function exportSource(kind: string): ExportSource<any, any> {
+  const s = sources.get(kind);
+  if (!s) throw new Error(`unknown export kind ${kind}`);
+  return s;
+}
+
+export const exportDir = (deps: Deps) => path.join(deps.config.dataDir, 'files', 'exports');
+const CONTENT_TYPE: Record<ExportFormat, string> = {
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  csv: 'text/csv; charset=utf-8',
+};
+export const contentTypeOf = (f: ExportFormat) => CONTENT_TYPE[f];
+/** Content-Disposition with an ASCII fallback and the UTF-8 name (RFC 6266 / 5987). */
+export function disposition(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+/** 'YYYYMMDD_HHmmss' of `d` in the user's zone (hours east of UTC). */
+const stamp = (d: Date, tz: number | string) => formatInZone(d, Number(tz)).replace(/[-:]/g, '').replace(' ', '_');
+
+export interface EnqueueInput {
+  userId: number;
+  merId: string;
+  /** The session's merchant scope: what the export may read. */
+  scope: string[];
+  permissions: string[];
+  kind: string;
+  params: unknown;
+  lang: Language;
+  tzOffset: number;
+  format?: ExportFormat;
+}
+
+/** Queues an export as a durable job; the worker writes it. Returns the file row (status queued). */
+export async function enqueueExport(deps: Deps, input: EnqueueInput): Promise<ExportFileRow> {
+  const source = exportSource(input.kind);
+  const need = ([] as string[]).concat(source.permission);
+  if (!need.some((p) => input.permissions.includes(p))) throw forbidden();
+  const params = source.parse(input.params);
+  const format = input.format ?? 'xlsx';
+  const ctx = contextOf(deps, { lang: input.lang, tzOffset: input.tzOffset, scope: input.scope, userId: input.userId });
+  const fileName = `${source.fileName(ctx, params)}_${stamp(deps.clock.now(), input.tzOffset)}.${format}`;
+  const row = await insertExport(deps.db, { ...input, params, format, fileName });
+  wake(deps);
+  return row;
+}
+
+function contextOf(deps: Deps, v: { lang: string; tzOffset: number | string; scope: string[]; userId: number }): ExportContext {
+  return { deps, lang: v.lang as Language, zone: Number(v.tzOffset), scope: v.scope, userId: v.userId };
+}
+
+/** Writes one export straight into `out` (the synchronous file download). */
+export async function streamExport(
+  deps: Deps,
+  v: { kind: string; params: unknown; lang: Language; tzOffset: number; scope: string[]; userId: number; format: ExportFormat },
+): Promise<{ stream: PassThrough; fileName: string; contentType: string }> {
+  const source = exportSource(v.kind);
+  let params: unknown;
+  try {
+    params = source.parse(v.params);
+  } catch (e) {
+    throw e instanceof Error && 'code' in e ? e : badRequest(String(e));
+  }
+  const ctx = contextOf(deps, v);
+  const stream = new PassThrough();
+  const fileName = `${source.fileName(ctx, params)}_${stamp(deps.clock.now(), v.tzOffset)}.${v.format}`;
+  const sheet = source.fileName(ctx, params);
+  writeExport(v.format, stream, source.columns(ctx, params), ctx.zone, sheet, source.rows(ctx, params)).catch((err) => stream.destroy(err));
+  return { stream, fileName, contentType: CONTENT_TYPE[v.format] };
+}
+
+/** Claims and writes the next queued export. False when there was none. */
+export async function runNextExport(deps: Deps): Promise<boolean> {
+  await failExhausted(deps.db);
+  const job = await claimNext(deps.db);
+  if (!job) return false;
+  const dir = exportDir(deps);
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${job.id}-${randomBytes(8).toString('hex')}.${job.format}`);
+  try {
+    const source = exportSource(job.kind);
+    const params = source.parse(job.params);
+    const ctx = contextOf(deps, { lang: job.lang, tzOffset: job.tz_offset, scope: job.scope, userId: job.user_id });
+    const total = source.count ? await source.count(ctx, params) : 0;
+    const out: Writable = fs.createWriteStream(file, { highWaterMark: 1 << 20 });
+    let last = 0;
+    const n = await writeExport(job.format, out, source.columns(ctx, params), ctx.zone, source.fileName(ctx, params), source.rows(ctx, params), async (done) => {
+      const now = Date.now();
+      if (now - last < 500) return;
+      last = now;
+      await beat(deps.db, job.id, total ? Math.min(99, Math.floor((done / total) * 100)) : 50);
+    });
+    const size = fs.statSync(file).size;
+    const kept = await finish(deps.db, job.id, { path: path.basename(file), rowCount: n, sizeBytes: size });
+    if (!kept) fs.rmSync(file, { force: true });
+  } catch (err) {
+    fs.rmSync(file, { force: true });
+    await fail(deps.db, job.id, err instanceof Error ? err.message : String(err));
+  }
+  return true;
+}
+
+/** Runs every queued export now (tests, the command line). */
+export async function drainExports(deps: Deps): Promise<number> {
+  let n = 0;
+  while (await runNextExport(deps)) n++;
+  return n;
+}
+
+const wakers = new WeakMap<Deps, () => void>();
+function wake(deps: Deps) {
+  wakers.get(deps)?.();
+}
+
+/**
+ * The export worker of a running server: polls every few seconds and at once when an export is
+ * queued. Any number of server processes may run it (claims use SKIP LOCKED).
+ */
+export function startExportWorker(deps: Deps, log: { error: (o: unknown, m: string) => void }, pollMs = 3000): () => void {
+  let stopped = false;
+  let busy = false;
+  let timer: NodeJS.Timeout | undefined;
+  const tick = async () => {
+    if (stopped || busy) return;
+    busy = true;
+    try {
+      while (!stopped && (await runNextExport(deps)));
+    } catch (err) {
+      log.error({ err }, 'export worker');
+    } finally {
+      busy = false;
+      if (!stopped) timer = setTimeout(tick, pollMs);
+    }
+  };
+  wakers.set(deps, () => {
+    if (!busy) {
+      clearTimeout(timer);
+      setImmediate(tick);
+    }
+  });
+  timer = setTimeout(tick, 50);
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+    wakers.delete(deps);
+  };
+}

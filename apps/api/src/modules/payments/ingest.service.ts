@@ -1,0 +1,171 @@
+import type { Queryable } from '../../db/db';
+import type { IngestInput, IngestOptions, Ingested, TxnRow } from './ingest.types';
+import { TXN_COLUMNS } from './ingest.types';
+import {
+  ORIGIN_COLUMNS,
+  checkMerchant,
+  checkOrigin,
+  loadMerchants,
+  mapDbError,
+  shapeRow,
+  type OriginRow,
+} from './ingest.validate';
+
+import { lateRows, queueLate } from './late';
+
+export type { IngestInput, IngestOptions, Ingested } from './ingest.types';
+
+const COLS = TXN_COLUMNS.map(([c]) => c).join(', ');
+
+/**
+ * THE only way a transaction row is created (domain.md). Validates — merchant exists and is
+ * enabled, channel enabled for it, currency allowed, order number unique per merchant, amount a
+ * positive safe integer of minor units, brand known, type valid, a REFD/VOID names a successful
+ * purchase of the same merchant, currency and channel (a VOID: same day, full amount, unsettled,
+ * unrefunded) — and writes one row with its business line, platform-zone date and a fresh gateway
+ * id. Every failure is an AppError with a message in en/zh/ko/ja, thrown before anything is
+ * written. It does not touch the purchase's `return_amount`: the refund caller owns that guard.
+ */
+export async function ingestTransaction(q: Queryable, input: IngestInput, opts: IngestOptions): Promise<Ingested> {
+  const row = shapeRow(input, opts);
+  const { rows } = await q.query<{ enabled: boolean; locked: boolean; channels: string[]; currencies: string[]; taken: boolean }>(
+    `SELECT m.enabled, m.locked, m.channels, m.currencies,
+            EXISTS (SELECT 1 FROM txn WHERE mer_id = m.mer_id AND order_no = $2) AS taken
+       FROM merchant m WHERE m.mer_id = $1`,
+    [row.mer_id, row.order_no],
+  );
+  const m = rows[0];
+  checkMerchant(row, m && { mer_id: row.mer_id, ...m, currencies: m.currencies.map((c) => c.trim()) });
+  if (m.taken) throw mapDbError({ code: '23505', constraint: 'order_no' }, { merId: row.mer_id, orderNo: row.order_no });
+  if (row.origin_txn_id !== null || row.origin_order_no !== null) {
+    const byId = row.origin_txn_id !== null;
+    const { rows: o } = await q.query<OriginRow>(
+      `SELECT ${ORIGIN_COLUMNS} FROM txn WHERE ${byId ? 'id = $1' : 'mer_id = $2 AND order_no = $1'}`,
+      byId ? [row.origin_txn_id] : [row.origin_order_no, row.mer_id],
+    );
+    checkOrigin(row, o[0]);
+  } else checkOrigin(row, undefined);
+  const late = await lateRows(q, [row], opts);
+  const params = TXN_COLUMNS.map(([c]) => row[c]);
+  const values = TXN_COLUMNS.map(([c, type], i) => (c === 'txn_time' ? `to_timestamp($${i + 1}::float8 / 1000)` : `$${i + 1}::${type}`));
+  try {
+    const res = await q.query<{ id: number; gw_trans_id: string }>(
+      `INSERT INTO txn (${COLS}) VALUES (${values.join(', ')}) RETURNING id, gw_trans_id`,
+      params,
+    );
+    if (late.length) await queueLate(q, [res.rows[0].id]);
+    return { id: res.rows[0].id, gwTransId: res.rows[0].gw_trans_id };
+  } catch (err) {
+    throw mapDbError(err, { merId: row.mer_id, orderNo: row.order_no });
+  }
+}
+
+/**
+ * Bulk ingestion (the demo generator, imports): the same validation, multi-row INSERTs of arrays
+ * (`INSERT … SELECT FROM unnest(…)`). All or nothing only inside a transaction: call it with the
+ * `q` of `db.tx`. A row may refer by `originOrderNo` to a purchase earlier in the same batch.
+ * Returns the number of rows written.
+ */
+export async function ingestBatch(q: Queryable, inputs: IngestInput[], opts: IngestOptions): Promise<number> {
+  if (!inputs.length) return 0;
+  const rows = inputs.map((i) => shapeRow(i, opts));
+  const merchants = await loadMerchants(q, [...new Set(rows.map((r) => r.mer_id))]);
+  const seen = new Set<string>();
+  for (const r of rows) {
+    checkMerchant(r, merchants.get(r.mer_id));
+    const key = `${r.mer_id}|${r.order_no}`;
+    if (seen.has(key)) throw mapDbError({ code: '23505', constraint: 'order_no' }, { merId: r.mer_id, orderNo: r.order_no });
+    seen.add(key);
+  }
+  // Rows whose origin is an order number in this batch go in a second statement, once it exists.
+  const later = rows.filter((r) => r.origin_txn_id === null && r.origin_order_no !== null && seen.has(`${r.mer_id}|${r.origin_order_no}`));
+  const laterSet = new Set(later);
+  const first = later.length ? rows.filter((r) => !laterSet.has(r)) : rows;
+  try {
+    await resolveOrigins(q, first);
+    await insertRows(q, first);
+    if (later.length) {
+      await resolveOrigins(q, later);
+      await insertRows(q, later);
+    }
+    const late = await lateRows(q, rows, opts);
+    if (late.length) {
+      const { rows: ids } = await q.query<{ id: number }>(
+        'SELECT t.id FROM unnest($1::text[], $2::text[]) AS u(m, o) JOIN txn t ON t.mer_id = u.m AND t.order_no = u.o',
+        [late.map((r) => r.mer_id), late.map((r) => r.order_no)],
+      );
+      await queueLate(q, ids.map((r) => r.id));
+    }
+  } catch (err) {
+    throw mapDbError(err);
+  }
+  return rows.length;
+}
+
+async function resolveOrigins(q: Queryable, rows: TxnRow[]): Promise<void> {
+  const byId = rows.filter((r) => r.origin_txn_id !== null);
+  const byNo = rows.filter((r) => r.origin_txn_id === null && r.origin_order_no !== null);
+  const found = new Map<string, OriginRow>();
+  if (byId.length) {
+    const { rows: o } = await q.query<OriginRow>(`SELECT ${ORIGIN_COLUMNS} FROM txn WHERE id = ANY($1::int8[])`, [byId.map((r) => r.origin_txn_id)]);
+    for (const x of o) found.set(`#${x.id}`, x);
+  }
+  if (byNo.length) {
+    const { rows: o } = await q.query<OriginRow>(
+      `SELECT ${ORIGIN_COLUMNS.split(', ').map((c) => `t.${c}`).join(', ')}
+         FROM unnest($1::text[], $2::text[]) AS u(m, o) JOIN txn t ON t.mer_id = u.m AND t.order_no = u.o`,
+      [byNo.map((r) => r.mer_id), byNo.map((r) => r.origin_order_no)],
+    );
+    for (const x of o) found.set(`${x.mer_id}|${x.order_no}`, x);
+  }
+  for (const r of rows) {
+    const o = r.origin_txn_id !== null ? found.get(`#${r.origin_txn_id}`) : r.origin_order_no !== null ? found.get(`${r.mer_id}|${r.origin_order_no}`) : undefined;
+    checkOrigin(r, o);
+  }
+}
+
+/** One INSERT … SELECT FROM unnest: a column equal on every row goes as one value, not an array. */
+async function insertRows(q: Queryable, rows: TxnRow[]): Promise<void> {
+  const CHUNK = 20_000;
+  for (let start = 0; start < rows.length; start += CHUNK) {
+    const part = rows.slice(start, start + CHUNK);
+    const params: unknown[] = [];
+    const arrays: string[] = [];
+    const names: string[] = [];
+    const exprs: string[] = [];
+    for (const [c, type] of TXN_COLUMNS) {
+      const first = part[0][c];
+      const same = c !== 'gw_trans_id' && part.every((r) => r[c] === first);
+      if (same) {
+        params.push(first);
+        exprs.push(c === 'txn_time' ? `to_timestamp($${params.length}::float8 / 1000)` : `$${params.length}::${type}`);
+      } else {
+        params.push(pgArray(part.map((r) => r[c])));
+        arrays.push(`$${params.length}::${type}[]`);
+        names.push(c);
+        exprs.push(c === 'txn_time' ? 'to_timestamp(u.txn_time / 1000)' : `u.${c}`);
+      }
+    }
+    await q.query(`INSERT INTO txn (${COLS}) SELECT ${exprs.join(', ')} FROM unnest(${arrays.join(', ')}) AS u(${names.join(', ')})`, params);
+  }
+}
+
+const PLAIN = /^[A-Za-z0-9_.:@+\/-]+$/;
+
+/**
+ * A PostgreSQL array literal of the values, built here rather than by the driver: most values are
+ * plain (codes, digits, hex) and need no quoting, which makes large batches markedly cheaper.
+ */
+export function pgArray(values: readonly unknown[]): string {
+  const parts = new Array<string>(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (v === null || v === undefined) parts[i] = 'NULL';
+    else if (typeof v === 'number') parts[i] = String(v);
+    else {
+      const s = String(v);
+      parts[i] = PLAIN.test(s) && s.toUpperCase() !== 'NULL' ? s : `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+    }
+  }
+  return `{${parts.join(',')}}`;
+}

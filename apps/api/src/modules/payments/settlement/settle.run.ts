@@ -1,0 +1,115 @@
+import { Code, CURRENCY_EXPONENT, SETTLING_TYPES } from '@portal/contract';
+import type { Db, Queryable } from '../../../db/db';
+import { AppError } from '../../../lib/errors';
+import { addDays, isDate, nextBusinessDay } from '../time';
+import {
+  ADVANCE_CURSORS, CANDIDATES, DROP_IDLE, DROP_UNCONVERTED, GROUPS, INSERT_SETTLEMENT, LATE_QUEUE, MARK_TXNS, PICK, RATES, RESERVES, SCAN_FROM, SUMMARY,
+} from './settle.sql';
+
+export interface RunResult {
+  date: string;
+  /** Already run before: nothing changed. */
+  skipped: boolean;
+  txnCount: number;
+  rowCount: number;
+  transfers: number;
+  /** Transactions left unsettled for want of a rate of their currency pair. */
+  unconverted: number;
+  ms: number;
+}
+
+const CODES = Object.keys(CURRENCY_EXPONENT);
+const EXPONENTS = CODES.map((c) => CURRENCY_EXPONENT[c]);
+
+/** The last settlement date the run completed, or null. */
+export async function lastRunDate(q: Queryable): Promise<string | null> {
+  const { rows } = await q.query<{ d: string | null }>('SELECT max(run_date) AS d FROM settlement_run');
+  return rows[0].d;
+}
+
+/**
+ * The daily settlement run for settlement date `date` (platform zone), in one transaction.
+ * Idempotent: a date already run changes nothing. Runs go forward: a date before the last completed
+ * run is refused (it would break the pending roll-forward of the later rows).
+ */
+export async function settleDate(db: Db, date: string): Promise<RunResult> {
+  if (!isDate(date)) throw new AppError(Code.BAD_REQUEST, 'badRequest', { detail: `date ${date}` }, 400);
+  const t0 = performance.now();
+  return db.tx(async (q) => {
+    // One run at a time per database schema, across API processes (a table lock, not an advisory
+    // lock: those are shared by every schema of the database).
+    await q.query('LOCK TABLE settlement_run IN SHARE ROW EXCLUSIVE MODE');
+    const { rows } = await q.query<{ last: string | null; done: boolean }>(
+      'SELECT max(run_date) AS last, coalesce(bool_or(run_date = $1::date), false) AS done FROM settlement_run',
+      [date],
+    );
+    const out: RunResult = { date, skipped: true, txnCount: 0, rowCount: 0, transfers: 0, unconverted: 0, ms: 0 };
+    if (rows[0].done) return { ...out, ms: performance.now() - t0 };
+    if (rows[0].last && rows[0].last > date) {
+      throw new AppError(Code.CONFLICT, 'paySettleBackwards', { date, last: rows[0].last }, 409);
+    }
+    const last = rows[0].last;
+    await q.query(RATES, [date, CODES, EXPONENTS]);
+    const from = last ? (await q.query<{ d: string | null }>(SCAN_FROM, [last])).rows[0].d : null;
+    await q.query(CANDIDATES, [date, SETTLING_TYPES, from]);
+    // The candidates meet small tables (merchants, schedules, rates, queue): hash joins, not a probe per row.
+    await q.query('SET LOCAL enable_nestloop = off');
+    await q.query(PICK, [date, last]);
+    await q.query('SET LOCAL enable_nestloop = on');
+    await q.query(LATE_QUEUE[0]);
+    out.unconverted = (await q.query(DROP_UNCONVERTED)).rowCount;
+    await q.query(GROUPS, [date, nextBusinessDay(date)]);
+    await q.query(DROP_IDLE);
+    out.rowCount = (await q.query(INSERT_SETTLEMENT, [date])).rowCount;
+    for (const sql of RESERVES) await q.query(sql, [date]);
+    out.txnCount = (await q.query(MARK_TXNS[0], [date])).rowCount;
+    await q.query(MARK_TXNS[1], [date]);
+    await q.query(SUMMARY, [date]);
+    await q.query(LATE_QUEUE[1]);
+    await q.query(ADVANCE_CURSORS, [date]);
+    const tr = await q.query<{ n: number }>('SELECT count(*)::int AS n FROM s_grp WHERE transfer');
+    out.transfers = tr.rows[0].n;
+    await q.query('INSERT INTO settlement_run (run_date, txn_count, row_count) VALUES ($1, $2, $3)', [date, out.txnCount, out.rowCount]);
+    return { ...out, skipped: false, ms: performance.now() - t0 };
+  });
+}
+
+/** The first date a catch-up should run: the day after the last run, else the oldest settleable transaction's date. */
+export async function firstPendingDate(q: Queryable): Promise<string | null> {
+  const last = await lastRunDate(q);
+  if (last) return addDays(last, 1);
+  const { rows } = await q.query<{ d: string | null }>(
+    `SELECT min(txn_date) AS d FROM txn WHERE settle_date IS NULL AND gw_response = '00' AND tran_type = ANY($1::text[])`,
+    [SETTLING_TYPES],
+  );
+  return rows[0].d;
+}
+
+/**
+ * Runs every date from `from` to `to` in order. Dates already run are skipped; a gap between the
+ * last completed run and `from` is run first, so no date is ever left behind.
+ */
+export async function settleRange(
+  db: Db,
+  from: string,
+  to: string,
+  onDate?: (r: RunResult, index: number, total: number) => void | Promise<void>,
+): Promise<RunResult[]> {
+  const pending = await firstPendingDate(db);
+  const start = pending && pending < from ? pending : from;
+  const out: RunResult[] = [];
+  const total = Math.max(0, Math.round((Date.parse(to) - Date.parse(start)) / 86_400_000) + 1);
+  for (let d = start, i = 0; d <= to; d = addDays(d, 1), i++) {
+    const r = await settleDate(db, d);
+    out.push(r);
+    await onDate?.(r, i, total);
+  }
+  return out;
+}
+
+/** Catch-up: runs every date not yet run up to `through` (normally yesterday). */
+export async function settleThrough(db: Db, through: string, onDate?: (r: RunResult, i: number, n: number) => void | Promise<void>): Promise<RunResult[]> {
+  const from = await firstPendingDate(db);
+  if (!from || from > through) return [];
+  return settleRange(db, from, through, onDate);
+}

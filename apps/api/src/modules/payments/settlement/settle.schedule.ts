@@ -1,0 +1,40 @@
+import type { Db } from '../../../db/db';
+import type { Clock } from '../../../lib/clock';
+import { ensureRecurringJob } from '../../../jobs/queue';
+import type { JobHandler } from '../../../jobs/runner';
+import { addDays, platformDate, zonedInstant } from '../time';
+import { settleThrough } from './settle.run';
+
+export const SETTLE_JOB = 'settlement.daily';
+/** The daily run starts at 00:30 platform time, for the day before. */
+export const SETTLE_AT_MINUTES = 30;
+
+/** The next 00:30 in the platform zone strictly after `now`. */
+export function nextSettleRunAt(now: Date, tz: string): Date {
+  const today = platformDate(now, tz);
+  const at = zonedInstant(today, tz, SETTLE_AT_MINUTES);
+  return at > now ? at : zonedInstant(addDays(today, 1), tz, SETTLE_AT_MINUTES);
+}
+
+/**
+ * The job: catches up every settlement date not yet run through yesterday (platform zone), one
+ * transaction per date, then re-queues itself for the next 00:30.
+ */
+export function settlementJob(tz: string): JobHandler {
+  return async ({ db, clock, heartbeat, log }) => {
+    const through = addDays(platformDate(clock.now(), tz), -1);
+    let txns = 0;
+    const runs = await settleThrough(db, through, async (r, i, n) => {
+      txns += r.txnCount;
+      await heartbeat(Math.floor(((i + 1) / Math.max(n, 1)) * 100));
+    });
+    const ran = runs.filter((r) => !r.skipped);
+    if (ran.length) log.info({ from: ran[0].date, through, dates: ran.length, txns }, 'settlement run');
+    return { result: { through, dates: ran.length, txns }, nextRunAt: nextSettleRunAt(clock.now(), tz) };
+  };
+}
+
+/** Makes sure the recurring settlement job exists; when the process starts, a missed run is due at once. */
+export async function ensureSettlementSchedule(db: Db, clock: Clock): Promise<void> {
+  await ensureRecurringJob(db, { kind: SETTLE_JOB, uniqueKey: SETTLE_JOB, runAt: clock.now() });
+}

@@ -1,0 +1,192 @@
+/**
+ * The statements of one settlement run (domain.md, "The daily settlement run"), set-based, run in
+ * order inside one transaction. Parameters: $1 settlement date D. Temp tables live until commit.
+ */
+
+/** Fee schedule used when a merchant has none for a business line (the column defaults of 002). */
+export const FEE_DEFAULTS = { mdrBp: 250, fixedFee: 0, cycleDays: 1, reserveBp: 0, holdDays: 0, threshold: 0, tranFee: 0, period: 'D' } as const;
+const D = FEE_DEFAULTS;
+
+/** A rate older than this many days is not used: the transactions wait for a fresh one. */
+export const RATE_MAX_AGE_DAYS = 31;
+
+/** Per currency pair, the rate of D (else the latest of the month before) and the factor for minor units. $2 codes, $3 exponents. */
+export const RATES = `
+CREATE TEMP TABLE s_rate ON COMMIT DROP AS
+SELECT l.from_cur, l.to_cur, l.rate, l.rate * (10::numeric ^ (et.e - ef.e)) AS factor
+  FROM (SELECT DISTINCT ON (from_cur, to_cur) from_cur::text AS from_cur, to_cur::text AS to_cur, rate
+          FROM fx_rate WHERE rate_date <= $1::date AND rate_date > $1::date - ${RATE_MAX_AGE_DAYS}
+         ORDER BY from_cur, to_cur, rate_date DESC) l
+  JOIN unnest($2::text[], $3::int[]) AS ef(c, e) ON ef.c = l.from_cur
+  JOIN unnest($2::text[], $3::int[]) AS et(c, e) ON et.c = l.to_cur`;
+
+/**
+ * Step 1a, the candidates: unsettled successful transactions of a settling type dated between the
+ * earliest schedule window's start ($3) and D — one index range scan of txn_to_settle_idx, which
+ * never reaches the dates earlier runs have finished — plus the late queue. $2 settling types.
+ */
+export const CANDIDATES = `
+CREATE TEMP TABLE s_cand ON COMMIT DROP AS
+SELECT t.id, t.mer_id, t.bus_line, t.txn_date, t.tran_type, t.currency, t.amount, t.amount_sign, t.payment_brand
+  FROM txn t
+ WHERE t.settle_date IS NULL AND t.gw_response = '00' AND t.tran_type = ANY($2::text[])
+   AND t.txn_date >= coalesce($3::date, '-infinity'::date) AND t.txn_date <= $1::date
+UNION ALL
+SELECT t.id, t.mer_id, t.bus_line, t.txn_date, t.tran_type, t.currency, t.amount, t.amount_sign, t.payment_brand
+  FROM settle_late l JOIN txn t ON t.id = l.txn_id
+ WHERE t.settle_date IS NULL AND t.gw_response = '00' AND t.tran_type = ANY($2::text[])
+   AND NOT (t.txn_date >= coalesce($3::date, '-infinity'::date) AND t.txn_date <= $1::date)`;
+
+/**
+ * Step 1b: the transactions settling on D — per (merchant, business line) those dated after the
+ * schedule's cursor (settled_through; unknown: as if the cycle had not changed since the last run
+ * $3) up to D − cycle days, plus late-queued ones already due. Converted with half-even rounding;
+ * MDR fee on PURC only. $2 the last completed run date.
+ */
+export const PICK = `
+CREATE TEMP TABLE s_pick ON COMMIT DROP AS
+SELECT c.id, c.mer_id, c.bus_line, c.set_cur, c.brand, c.tran_type, c.cur, c.amount, c.rate, c.conv, c.conv * c.sign AS signed,
+       CASE WHEN c.tran_type = 'PURC' THEN div_half_even(c.conv * c.mdr_bp, 10000) + c.fixed_fee ELSE 0 END AS fee
+  FROM (
+    SELECT t.id, t.mer_id, t.bus_line, m.settle_currency::text AS set_cur, coalesce(t.payment_brand, '') AS brand, t.tran_type,
+           t.currency::text AS cur, t.amount,
+           CASE WHEN t.currency = m.settle_currency THEN 1::numeric ELSE r.rate END AS rate,
+           CASE WHEN t.currency = m.settle_currency THEN t.amount ELSE round_half_even(t.amount * r.factor) END AS conv,
+           CASE WHEN t.tran_type IN ('PURC', 'UNFREEZE', 'PROFIT_INCOME') THEN 1 WHEN t.tran_type = 'MANENTD' THEN t.amount_sign ELSE -1 END AS sign,
+           coalesce(f.mdr_bp, ${D.mdrBp}) AS mdr_bp, coalesce(f.fixed_fee, ${D.fixedFee}) AS fixed_fee
+      FROM s_cand t
+      JOIN merchant m ON m.mer_id = t.mer_id
+      LEFT JOIN merchant_fee f ON f.mer_id = t.mer_id AND f.bus_line = t.bus_line
+      LEFT JOIN s_rate r ON r.from_cur = t.currency::text AND r.to_cur = m.settle_currency::text
+      LEFT JOIN settle_late l ON l.txn_id = t.id
+     WHERE t.txn_date <= $1::date - coalesce(f.cycle_days, ${D.cycleDays})
+       AND (l.txn_id IS NOT NULL
+            OR t.txn_date > coalesce(f.settled_through, $2::date - greatest(coalesce(f.cycle_days, ${D.cycleDays}), 1), '-infinity'::date))
+    OFFSET 0) c`;
+
+/** Where the candidate scan starts: the earliest schedule window's first date (null before any run). $1 last run. */
+export const SCAN_FROM = `
+SELECT least(min(coalesce(settled_through, $1::date - greatest(cycle_days, 1))), $1::date - ${D.cycleDays}) + 1 AS d FROM merchant_fee`;
+
+/** Every schedule's cursor moves to D − cycle (never back: a lengthened cycle waits for it). */
+export const ADVANCE_CURSORS = `
+UPDATE merchant_fee SET settled_through = greatest(settled_through, $1::date - cycle_days)
+ WHERE settled_through IS DISTINCT FROM greatest(settled_through, $1::date - cycle_days)`;
+
+/** The late queue after the run: settled entries leave; transactions waiting for a rate join it. */
+export const LATE_QUEUE = [
+  `INSERT INTO settle_late (txn_id) SELECT id FROM s_pick WHERE conv IS NULL ON CONFLICT DO NOTHING`,
+  `DELETE FROM settle_late l USING txn t WHERE t.id = l.txn_id AND (t.settle_date IS NOT NULL OR t.gw_response IS DISTINCT FROM '00')`,
+];
+
+/** Transactions without a rate for their pair wait (flag N) for a run that has one. */
+export const DROP_UNCONVERTED = `DELETE FROM s_pick WHERE conv IS NULL`;
+
+/**
+ * Steps 2–3 per (merchant, business line, settlement currency): reconSetAmount, reserve held and
+ * released, net, the pending roll-forward and the transfer decision. A group gets a row when it has
+ * transactions, a reserve release due on D, or a carried balance that transfers on D.
+ * $2 remit date (next business day after D).
+ */
+export const GROUPS = `
+CREATE TEMP TABLE s_grp ON COMMIT DROP AS
+WITH agg AS (
+  SELECT mer_id, bus_line, set_cur, count(*)::int AS n, sum(signed - fee)::bigint AS recon, sum(fee)::bigint AS fee
+    FROM s_pick GROUP BY mer_id, bus_line, set_cur),
+rel AS (
+  SELECT mer_id, bus_line, set_cur::text AS set_cur, sum(amount)::bigint AS rel
+    FROM reserve WHERE release_date = $1::date AND NOT released GROUP BY mer_id, bus_line, set_cur),
+prev AS (
+  SELECT DISTINCT ON (mer_id, bus_line, set_cur) mer_id, bus_line, set_cur::text AS set_cur, txn_set_date, total_pending, trans_amount, recon_search_date
+    FROM settlement WHERE txn_set_date < $1::date ORDER BY mer_id, bus_line, set_cur, txn_set_date DESC),
+keys AS (
+  SELECT mer_id, bus_line, set_cur FROM agg
+  UNION SELECT mer_id, bus_line, set_cur FROM rel
+  UNION SELECT mer_id, bus_line, set_cur FROM prev WHERE total_pending > 0),
+base AS (
+  SELECT k.mer_id, k.bus_line, k.set_cur, coalesce(a.n, 0) AS n, coalesce(a.recon, 0) AS recon, coalesce(a.fee, 0) AS fee,
+         coalesce(r.rel, 0) AS rel_prev,
+         coalesce(f.reserve_bp, ${D.reserveBp}) AS reserve_bp, coalesce(f.reserve_hold_days, ${D.holdDays}) AS hold_days,
+         coalesce(f.tran_threshold, ${D.threshold}) AS threshold, coalesce(f.tran_fee, ${D.tranFee}) AS tran_fee,
+         coalesce(f.transfer_period, '${D.period}') AS period,
+         p.txn_set_date AS prev_date, coalesce(p.total_pending, 0) AS history, coalesce(p.trans_amount, 0) AS prev_trans, p.recon_search_date AS prev_search
+    FROM keys k
+    LEFT JOIN agg a ON a.mer_id = k.mer_id AND a.bus_line = k.bus_line AND a.set_cur = k.set_cur
+    LEFT JOIN rel r ON r.mer_id = k.mer_id AND r.bus_line = k.bus_line AND r.set_cur = k.set_cur
+    LEFT JOIN prev p ON p.mer_id = k.mer_id AND p.bus_line = k.bus_line AND p.set_cur = k.set_cur
+    LEFT JOIN merchant_fee f ON f.mer_id = k.mer_id AND f.bus_line = k.bus_line),
+held AS (
+  SELECT b.*, CASE WHEN b.recon > 0 THEN round_half_even(b.recon * b.reserve_bp / 10000.0) ELSE 0 END AS serv FROM base b),
+calc AS (
+  SELECT h.*, h.rel_prev + CASE WHEN h.hold_days = 0 THEN h.serv ELSE 0 END AS released,
+         CASE WHEN h.period = 'D' THEN true
+              WHEN h.period LIKE 'W%' THEN extract(isodow FROM $1::date) = substr(h.period, 2)::int
+              ELSE extract(day FROM $1::date) = substr(h.period, 2)::int END AS transfer_day
+    FROM held h),
+net AS (
+  SELECT c.*, c.recon - c.serv + c.released AS net, c.history + c.recon - c.serv + c.released AS due FROM calc c)
+SELECT n.*,
+       (n.transfer_day AND n.due > 0 AND n.due >= n.threshold AND n.due >= n.tran_fee) AS transfer,
+       CASE WHEN n.prev_date IS NULL THEN $1::date WHEN n.prev_trans > 0 THEN n.prev_date + 1 ELSE n.prev_search END AS search_date,
+       $2::date AS remit
+  FROM net n`;
+
+/** Drops carried-only groups that do not transfer today (they get no row). */
+export const DROP_IDLE = `DELETE FROM s_grp WHERE n = 0 AND released = 0 AND NOT transfer`;
+
+/** Step 4: the bill / transfer-settlement row of each group. */
+export const INSERT_SETTLEMENT = `
+INSERT INTO settlement (txn_set_date, mer_id, bus_line, set_cur, txn_count, recon_set_amount, fee_amount, serv_amount, released_amount,
+  net_amount, history_pending, total_pending, trans_amount, real_trans_before_fee, tran_fee, real_trans_amount, tran_threshold,
+  trans_period, remit_date, recon_search_date)
+SELECT $1::date, mer_id, bus_line, set_cur, n, recon, fee, serv, released, net, history,
+       CASE WHEN transfer THEN 0 ELSE due END, CASE WHEN transfer THEN due ELSE 0 END, CASE WHEN transfer THEN due ELSE 0 END,
+       CASE WHEN transfer THEN tran_fee ELSE 0 END, CASE WHEN transfer THEN due - tran_fee ELSE 0 END, threshold, period,
+       CASE WHEN transfer THEN remit END, search_date
+  FROM s_grp`;
+
+/** Reserve held today (released on D + hold days), releases due today, transfer dates of carried releases. */
+export const RESERVES = [
+  `INSERT INTO reserve (mer_id, bus_line, set_cur, txn_set_date, amount, release_date, released, transfer_date)
+   SELECT mer_id, bus_line, set_cur, $1::date, serv, $1::date + hold_days, hold_days = 0, CASE WHEN hold_days = 0 AND transfer THEN remit END
+     FROM s_grp WHERE serv > 0`,
+  `UPDATE reserve r SET released = true, transfer_date = CASE WHEN g.transfer THEN g.remit END
+     FROM s_grp g
+    WHERE r.release_date = $1::date AND NOT r.released AND r.mer_id = g.mer_id AND r.bus_line = g.bus_line AND r.set_cur = g.set_cur`,
+  `UPDATE reserve r SET transfer_date = g.remit
+     FROM s_grp g
+    WHERE g.transfer AND r.mer_id = g.mer_id AND r.bus_line = g.bus_line AND r.set_cur = g.set_cur
+      AND r.released AND r.transfer_date IS NULL AND r.release_date >= g.search_date AND r.release_date < $1::date`,
+];
+
+/**
+ * The transactions' settlement fields and flag, in one write per row: a transaction is reconciled
+ * (Y) and cleared into the day's row (S) inside this transaction, so it commits as S — or as T
+ * when its group transfers today. Earlier S rows of a transferring group's range become T.
+ */
+export const MARK_TXNS = [
+  `UPDATE txn t SET settle_flag = CASE WHEN g.transfer THEN 'T' ELSE 'S' END, settle_date = $1::date, settle_currency = p.set_cur,
+          fx_rate = p.rate, settle_amount = p.signed, settle_fee = p.fee
+     FROM s_pick p JOIN s_grp g ON g.mer_id = p.mer_id AND g.bus_line = p.bus_line AND g.set_cur = p.set_cur
+    WHERE t.id = p.id`,
+  `UPDATE txn t SET settle_flag = 'T'
+     FROM s_grp g
+    WHERE g.transfer AND g.search_date < $1::date AND t.mer_id = g.mer_id AND t.bus_line = g.bus_line AND t.settle_currency = g.set_cur
+      AND t.settle_date >= g.search_date AND t.settle_date < $1::date AND t.settle_flag = 'S'`,
+];
+
+/** The daily summary by brand and type, plus the day's reserve held (M-DEPOSIT, negative) and released (M-DEPOSIT-RELEASE). */
+export const SUMMARY = `
+INSERT INTO settlement_summary (txn_set_date, mer_id, acquirer, payment_brand, txn_type, txn_cur, set_cur, txn_count, txn_amount,
+  mdr_amount, settle_amount, fee)
+SELECT $1::date, p.mer_id, coalesce(a.brief_name, ''), p.brand, p.tran_type, p.cur, p.set_cur, count(*), sum(p.amount), sum(p.conv),
+       sum(p.signed), sum(p.fee)
+  FROM s_pick p JOIN merchant m ON m.mer_id = p.mer_id LEFT JOIN acquirer a ON a.id = m.acquirer_id
+ GROUP BY p.mer_id, a.brief_name, p.brand, p.tran_type, p.cur, p.set_cur
+UNION ALL
+SELECT $1::date, g.mer_id, coalesce(a.brief_name, ''), '', d.type, g.set_cur, g.set_cur, count(*), sum(d.amount), sum(d.amount),
+       sum(d.amount) * d.sign, 0
+  FROM s_grp g JOIN merchant m ON m.mer_id = g.mer_id LEFT JOIN acquirer a ON a.id = m.acquirer_id
+  CROSS JOIN LATERAL (VALUES ('M-DEPOSIT', g.serv, -1), ('M-DEPOSIT-RELEASE', g.released, 1)) AS d(type, amount, sign)
+ WHERE d.amount > 0
+ GROUP BY g.mer_id, a.brief_name, d.type, d.sign, g.set_cur`;

@@ -1,0 +1,21 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { Perm, cashCalendarQuerySchema, cashCalendarSchema } from '@portal/contract';
+import type { Deps } from '../../plugins/context';
+import { scopeFor } from '../../plugins/auth';
+import { envelope, ok } from '../../lib/envelope';
+import { cashCalendar } from './calendar.service';
+
+/** The dashboard's cash calendar (beyond the spec; documented in docs/api.md and /api/docs). */
+export function dashboardRoutes(app: FastifyInstance, deps: Deps) {
+  app.withTypeProvider<ZodTypeProvider>().get('/api/dashboard/cashCalendar', {
+    config: { permission: Perm.dashboard },
+    schema: {
+      tags: ['report'],
+      summary: 'Cash calendar: per day (from today, platform zone) and settlement currency, transfers decided by the settlement run (by remit date), carried balances projected onto their next transfer, and reserve releases',
+      querystring: cashCalendarQuerySchema,
+      response: { 200: envelope(cashCalendarSchema) },
+    },
+    handler: async (req) => ok(await cashCalendar(deps, scopeFor(req, req.query.merId), req.query.days)),
+  });
+}

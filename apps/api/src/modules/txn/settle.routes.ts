@@ -1,0 +1,147 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  Code,
+  DATE_RE,
+  Perm,
+  blendResultSchema,
+  exportQueuedSchema,
+  logisticsImportResultSchema,
+  logisticsQuerySchema,
+  logisticsRowSchema,
+  settleExportQuerySchema,
+  settleQuerySchema,
+  settleRowSchema,
+  settleSumSchema,
+} from '@portal/contract';
+import type { Deps } from '../../plugins/context';
+import { scopeFor, userOf } from '../../plugins/auth';
+import { envelope, ok, pageOf } from '../../lib/envelope';
+import { AppError } from '../../lib/errors';
+import { t } from '../../lib/messages';
+import { disposition, contentTypeOf } from '../export/export.service';
+import { writeExport } from '../export/export.writer';
+import { settleList } from './settle.service';
+import { importLogistics, logisticsList, logisticsTemplate } from './logistics.service';
+import { manualBlend } from './blend.service';
+import { isSheetFile, readSheet, UPLOAD_MAX_BYTES } from './sheet.reader';
+import { FILE_TITLES } from './txn.labels';
+import { queueExport, sendExport } from './txn.routes';
+import { PassThrough } from 'node:stream';
+
+/** Reads a multipart upload: the file (XLSX or CSV, ≤ 5 MiB) and the text fields. */
+async function readUpload(req: FastifyRequest): Promise<{ sheet: string[][]; fields: Record<string, string> }> {
+  if (!req.isMultipart()) throw new AppError(Code.BAD_REQUEST, 'uploadFileMissing', {}, 400);
+  const fields: Record<string, string> = {};
+  let file: { name: string; buf: Buffer } | null = null;
+  try {
+    for await (const part of req.parts({ limits: { fileSize: UPLOAD_MAX_BYTES, files: 1, fields: 10 } })) {
+      if (part.type === 'file') {
+        if (!isSheetFile(part.filename)) {
+          await part.toBuffer().catch(() => undefined);
+          throw new AppError(Code.BAD_REQUEST, 'uploadFileType', {}, 400);
+        }
+        file = { name: part.filename, buf: await part.toBuffer() };
+      } else fields[part.fieldname] = String(part.value ?? '');
+    }
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(Code.BAD_REQUEST, 'uploadFileTooLarge', {}, 400);
+    throw err;
+  }
+  if (!file) throw new AppError(Code.BAD_REQUEST, 'uploadFileMissing', {}, 400);
+  try {
+    return { sheet: await readSheet(file.buf, file.name), fields };
+  } catch {
+    throw new AppError(Code.BAD_REQUEST, 'uploadFileType', {}, 400);
+  }
+}
+
+const multipartDoc = { consumes: ['multipart/form-data'] };
+
+export function settleRoutes(app: FastifyInstance, deps: Deps) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get('/api/txn/settleList', {
+    config: { permission: Perm.settleList },
+    schema: {
+      tags: ['txn'],
+      summary: 'Transactions behind a settlement row (settlement date in [beginDate, endDate]) with their sum',
+      querystring: settleQuerySchema,
+      response: { 200: envelope(pageOf(settleRowSchema).extend({ sum: settleSumSchema })) },
+    },
+    handler: async (req) => ok(await settleList(deps, scopeFor(req, req.query.clientid), req.query)),
+  });
+
+  r.get('/api/txn/settleExport', {
+    config: { permission: Perm.settleList },
+    schema: { tags: ['txn'], summary: 'The settle list as an XLSX or CSV file, streamed', querystring: settleExportQuerySchema },
+    handler: async (req, reply) => {
+      const { format, ...params } = req.query;
+      return sendExport(deps, req, reply, 'settle', params, format, scopeFor(req, params.clientid));
+    },
+  });
+
+  r.get('/api/txn/settleExportBack', {
+    config: { permission: Perm.settleList },
+    schema: { tags: ['txn'], summary: 'Queue the settle list export; the file appears in /report/file', querystring: settleExportQuerySchema, response: { 200: envelope(exportQueuedSchema) } },
+    handler: async (req) => {
+      const { format, ...params } = req.query;
+      return queueExport(deps, req, 'settle', params, format, scopeFor(req, params.clientid));
+    },
+  });
+
+  r.get('/api/txn/settleLogisticsList', {
+    config: { permission: Perm.logisticsList },
+    schema: { tags: ['txn'], summary: 'Shipping (logistics) records of the caller\'s merchants', querystring: logisticsQuerySchema, response: { 200: envelope(pageOf(logisticsRowSchema)) } },
+    handler: async (req) => ok(await logisticsList(deps, scopeFor(req, req.query.merId), req.query)),
+  });
+
+  r.get('/api/txn/logisticsTemplate', {
+    config: { permission: Perm.logisticsImport },
+    schema: { tags: ['txn'], summary: 'The logistics import template (header in the caller\'s language, one example row)', querystring: z.object({ format: z.enum(['xlsx', 'csv']).default('xlsx') }) },
+    handler: async (req, reply) => {
+      const { header, example } = logisticsTemplate(req.lang);
+      const name = `${FILE_TITLES.logisticsTemplate[req.lang]}.${req.query.format}`;
+      const stream = new PassThrough();
+      const cols = header.map((label, i) => ({ key: String(i), label, type: 'text' as const, width: 20, value: (row: string[]) => row[i] }));
+      void writeExport(req.query.format, stream, cols, 0, FILE_TITLES.logisticsTemplate[req.lang], (async function* () { yield [example]; })()).catch((e) => stream.destroy(e));
+      reply.header('Content-Type', contentTypeOf(req.query.format));
+      reply.header('Content-Disposition', disposition(name));
+      return reply.send(stream);
+    },
+  });
+
+  r.post('/api/txn/uploadLogisticsInfo', {
+    config: { permission: Perm.logisticsImport },
+    schema: {
+      tags: ['txn'],
+      summary: 'Import shipping info (multipart file: XLSX/CSV with order number, shipment number, company, date, status). All rows or none.',
+      ...multipartDoc,
+      response: { 200: envelope(logisticsImportResultSchema) },
+    },
+    handler: async (req) => {
+      const { sheet } = await readUpload(req);
+      const res = await importLogistics(deps, userOf(req).scope, sheet, req.lang);
+      if (res.errors.length) return { code: 0, msg: t(req.lang, 'uploadRowsInvalid', { n: new Set(res.errors.map((e) => e.row)).size }), data: res };
+      return ok(res);
+    },
+  });
+
+  r.post('/api/txn/manualBlend', {
+    config: { permission: Perm.manualBlend },
+    schema: {
+      tags: ['txn'],
+      summary: 'Match a bank or channel statement (multipart file: order number, amount, currency[, merchant id]; fields beginDate, endDate) against settled transactions',
+      ...multipartDoc,
+      response: { 200: envelope(blendResultSchema) },
+    },
+    handler: async (req) => {
+      const { sheet, fields } = await readUpload(req);
+      const range = { beginDate: fields.beginDate, endDate: fields.endDate };
+      for (const v of Object.values(range)) if (v && !DATE_RE.test(v)) throw new AppError(Code.BAD_REQUEST, 'badRequest', { detail: 'beginDate/endDate: YYYY-MM-DD' }, 400);
+      return ok(await manualBlend(deps, userOf(req).scope, sheet, req.lang, range));
+    },
+  });
+}

@@ -1,0 +1,85 @@
+/**
+ * Wall-clock conversions between UTC instants and a zone: the platform zone (an IANA name, the
+ * wire's zone) or a fixed offset in hours (the user's selector, UTC−12…UTC+14).
+ */
+const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+const dtf = new Map<string, Intl.DateTimeFormat>();
+const offsetCache = new Map<string, number>();
+
+/** Minutes east of UTC that `tz` is at instant `ms`. */
+export function zoneOffsetMinutes(tz: string, ms: number): number {
+  const hour = Math.floor(ms / 3_600_000);
+  const key = `${tz}|${hour}`;
+  const hit = offsetCache.get(key);
+  if (hit !== undefined) return hit;
+  let f = dtf.get(tz);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: tz, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
+    });
+    dtf.set(tz, f);
+  }
+  const p = Object.fromEntries(f.formatToParts(new Date(hour * 3_600_000)).map((x) => [x.type, x.value]));
+  const asUtc = Date.UTC(+p.year, +p.month - 1, +p.day, +p.hour, +p.minute, +p.second);
+  const off = Math.round((asUtc - hour * 3_600_000) / 60_000);
+  if (offsetCache.size > 50_000) offsetCache.clear();
+  offsetCache.set(key, off);
+  return off;
+}
+
+/** A zone: IANA name or fixed hours east of UTC. */
+export type Zone = string | number;
+
+function offsetOf(zone: Zone, ms: number): number {
+  return typeof zone === 'number' ? Math.round(zone * 60) : zoneOffsetMinutes(zone, ms);
+}
+
+/** 'YYYY-MM-DD HH:mm:ss' of instant `d` in `zone`. */
+export function formatInZone(d: Date | string | number, zone: Zone): string {
+  const ms = typeof d === 'number' ? d : new Date(d).getTime();
+  const x = new Date(ms + offsetOf(zone, ms) * 60_000);
+  return `${x.getUTCFullYear()}-${pad(x.getUTCMonth() + 1)}-${pad(x.getUTCDate())} ${pad(x.getUTCHours())}:${pad(x.getUTCMinutes())}:${pad(x.getUTCSeconds())}`;
+}
+
+/** The instant of wall time 'YYYY-MM-DD HH:mm:ss' (or 'YYYY-MM-DD') in `zone`. */
+export function zonedToUtc(s: string, zone: Zone): Date {
+  const m = /^(\d{4})-(\d{2})-(\d{2})(?: (\d{2}):(\d{2}):(\d{2}))?$/.exec(s.trim());
+  if (!m) throw new RangeError(`not a date-time: ${s}`);
+  const wall = Date.UTC(+m[1], +m[2] - 1, +m[3], +(m[4] ?? 0), +(m[5] ?? 0), +(m[6] ?? 0));
+  let t = wall - offsetOf(zone, wall) * 60_000;
+  t = wall - offsetOf(zone, t) * 60_000;
+  return new Date(t);
+}
+
+/** 'UTC+08:00' for a zone at an instant. */
+export function offsetLabel(zone: Zone, ms = Date.now()): string {
+  const off = offsetOf(zone, ms);
+  const sign = off < 0 ? '−' : '+';
+  const a = Math.abs(off);
+  return `UTC${sign}${pad(Math.floor(a / 60))}:${pad(a % 60)}`;
+}
+
+/**
+ * Reads the list's time-zone selector: hours ('8', '-5', 'UTC+8', 'UTC−12') or an IANA name.
+ * Falls back to `fallback` for anything else.
+ */
+export function parseZone(s: string | undefined | null, fallback: Zone): Zone {
+  if (!s) return fallback;
+  const m = /^(?:UTC|GMT)?\s*([+\-−]?\d{1,2}(?:\.\d+)?)(?::(\d{2}))?$/i.exec(s.trim());
+  if (m) {
+    const h = Number(m[1].replace('−', '-'));
+    const v = h + (m[2] ? Math.sign(h || 1) * Number(m[2]) / 60 : 0);
+    return v >= -12 && v <= 14 ? v : fallback;
+  }
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: s });
+    return s;
+  } catch {
+    return fallback;
+  }
+}
+
+/** Days between two 'YYYY-MM-DD…' strings (b − a). */
+export function daysBetween(a: string, b: string): number {
+  return (Date.parse(b.slice(0, 10)) - Date.parse(a.slice(0, 10))) / 86_400_000;
+}

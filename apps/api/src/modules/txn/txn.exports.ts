@@ -1,0 +1,85 @@
+import { MAX_RANGE_DAYS, Perm, brandName, resultStateOf, settleFilterSchema, txnFilterSchema, type TxnFilter } from '@portal/contract';
+import type { ExportColumn, ExportContext, ExportSource } from '../export/export.types';
+import { registerExportSource } from '../export/export.service';
+import { badRequest } from '../../lib/errors';
+import { COLUMN_LABELS as C, FILE_TITLES, RESULT_LABELS, SETTLE_LABELS, typeLabel } from './txn.labels';
+import { countTxn, iterateTxn, money, txnWhere, type TxnDbRow } from './txn.repo';
+import { iterateSettle, settleWhere, sumSettle, type SettleFilter } from './settle.repo';
+import { checkRange } from './txn.service';
+import { daysBetween } from './time';
+import { settleStateOf } from '@portal/contract';
+
+/** The list's columns, labels and values in the user's language. */
+export function txnColumns(ctx: ExportContext): ExportColumn<TxnDbRow>[] {
+  const { lang } = ctx;
+  return [
+    { key: 'orderNo', label: C.orderNo[lang], type: 'text', width: 26, value: (r) => r.order_no },
+    { key: 'txnTime', label: C.txnTime[lang], type: 'time', value: (r) => r.txn_time },
+    { key: 'result', label: C.result[lang], type: 'text', width: 12, value: (r) => RESULT_LABELS[resultStateOf(r.gw_response)][lang] },
+    { key: 'merId', label: C.merId[lang], type: 'text', width: 17, value: (r) => r.mer_id },
+    { key: 'merName', label: C.merName[lang], type: 'text', width: 24, value: (r) => r.mer_name },
+    { key: 'originOrderNo', label: C.originOrderNo[lang], type: 'text', width: 26, value: (r) => r.origin_order_no },
+    { key: 'type', label: C.type[lang], type: 'text', width: 14, value: (r) => typeLabel(r.tran_type, lang) },
+    { key: 'amount', label: C.amount[lang], type: 'money', width: 14, value: (r) => money(r.tran_type === 'MANENTD' ? r.amount * r.amount_sign : r.amount, r.currency) },
+    { key: 'currency', label: C.currency[lang], type: 'text', width: 9, value: (r) => r.currency },
+    { key: 'returnAmount', label: C.returnAmount[lang], type: 'money', width: 14, value: (r) => money(r.return_amount, r.currency) },
+    { key: 'brand', label: C.brand[lang], type: 'text', width: 16, value: (r) => brandName(r.payment_brand) },
+    { key: 'channel', label: C.channel[lang], type: 'text', width: 12, value: (r) => r.payment_schema },
+    {
+      key: 'settleFlag', label: C.settleFlag[lang], type: 'text', width: 16,
+      value: (r) => { const s = settleStateOf(r.settle_flag, r.gw_response); return s ? SETTLE_LABELS[s][lang] : ''; },
+    },
+  ];
+}
+
+/** The export period rule of spec §5: neither end more than three months before the end date. */
+export function parseTxnExportParams(params: unknown): TxnFilter {
+  const p = txnFilterSchema.safeParse(params);
+  if (!p.success) throw badRequest(p.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+  checkRange(p.data.beginDate, p.data.endDate);
+  if (!p.data.beginDate || !p.data.endDate) throw badRequest('beginDate and endDate are required for an export');
+  if (daysBetween(p.data.beginDate, p.data.endDate) > MAX_RANGE_DAYS) throw badRequest('the selected time range cannot exceed three months');
+  return p.data;
+}
+
+export const txnExportSource: ExportSource<TxnFilter, TxnDbRow> = {
+  permission: Perm.txnExport,
+  parse: parseTxnExportParams,
+  fileName: (ctx) => FILE_TITLES.txn[ctx.lang],
+  columns: txnColumns,
+  rows: (ctx, p) => iterateTxn(ctx.deps.db, txnWhere(p, ctx.scope, ctx.deps.config.platformTz), ctx.scope),
+  count: (ctx, p) => countTxn(ctx.deps.db, txnWhere(p, ctx.scope, ctx.deps.config.platformTz)),
+};
+
+export const settleExportSource: ExportSource<SettleFilter, TxnDbRow> = {
+  permission: [Perm.settleList, Perm.txnExport],
+  parse: (params) => {
+    const p = settleFilterSchema.safeParse(params);
+    if (!p.success) throw badRequest(p.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+    if (p.data.beginDate > p.data.endDate) throw badRequest('beginDate must not be after endDate');
+    return p.data;
+  },
+  fileName: (ctx, p) => `${FILE_TITLES.settle[ctx.lang]}_${p.clientid}_${p.busLine}_${p.setCur}`,
+  columns: (ctx) => {
+    const { lang } = ctx;
+    return [
+      ...txnColumns(ctx).filter((c) => c.key !== 'returnAmount'),
+      { key: 'settleDate', label: C.settleDate[lang], type: 'date', width: 12, value: (r) => r.settle_date },
+      { key: 'settleCurrency', label: C.settleCurrency[lang], type: 'text', width: 9, value: (r) => r.settle_currency },
+      { key: 'settleAmount', label: C.settleAmount[lang], type: 'money', width: 14, value: (r) => money(r.settle_amount, r.settle_currency) },
+      { key: 'settleFee', label: C.settleFee[lang], type: 'money', width: 12, value: (r) => money(r.settle_fee, r.settle_currency) },
+      { key: 'settleNet', label: C.settleNet[lang], type: 'money', width: 14, value: (r) => money((r.settle_amount ?? 0) - (r.settle_fee ?? 0), r.settle_currency) },
+    ];
+  },
+  rows: (ctx, p) => iterateSettle(ctx.deps.db, settleWhere(p, ctx.scope), ctx.scope),
+  count: async (ctx, p) => (await sumSettle(ctx.deps.db, settleWhere(p, ctx.scope))).n,
+};
+
+let registered = false;
+/** Plugs the transaction row sources into the export queue (once per process). */
+export function registerTxnExports(): void {
+  if (registered) return;
+  registered = true;
+  registerExportSource('txn', txnExportSource);
+  registerExportSource('settle', settleExportSource);
+}

@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { CURRENCIES, toDecimal } from '@portal/contract';
+import { createTestApp, DB_KINDS, DEMO, type TestCtx } from '../../../test/helpers';
+import { iterateTxn, money, pgTimestampMs, txnWhere } from './txn.repo';
+import { iterateSettle, settleWhere } from './settle.repo';
+import { addTxn, settle } from './txn.fixtures';
+import { formatInZone, parseZone, zonedToUtc } from './time';
+
+describe('money and time helpers', () => {
+  it('formats minor units exactly like toDecimal', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -1e15, max: 1e15 }), fc.constantFrom(...CURRENCIES), (n, cur) => {
+        expect(money(n, cur)).toBe(toDecimal(n, cur));
+      }),
+    );
+  });
+  it('reads the server\'s timestamptz text', () => {
+    expect(pgTimestampMs('2026-11-21 10:48:28.532+00')).toBe(Date.parse('2026-11-21T10:48:28.532Z'));
+    expect(pgTimestampMs('2026-11-21 10:48:28+00')).toBe(Date.parse('2026-11-21T10:48:28Z'));
+    expect(pgTimestampMs('2026-11-21 18:48:28.5+08')).toBe(Date.parse('2026-11-21T10:48:28.500Z'));
+    expect(pgTimestampMs('2026-11-21 05:18:28.123456-05:30')).toBe(Date.parse('2026-11-21T10:48:28.123Z'));
+  });
+  it('converts between zones', () => {
+    expect(zonedToUtc('2026-11-21 08:00:00', 'Asia/Shanghai').toISOString()).toBe('2026-11-21T00:00:00.000Z');
+    expect(formatInZone(Date.parse('2026-11-21T00:00:00Z'), 'Asia/Shanghai')).toBe('2026-11-21 08:00:00');
+    expect(formatInZone(Date.parse('2026-11-21T00:00:00Z'), -5)).toBe('2026-11-20 19:00:00');
+    expect(zonedToUtc('2026-07-01 12:00:00', 'Europe/Berlin').toISOString()).toBe('2026-07-01T10:00:00.000Z');
+    expect(parseZone('UTC+9', 8)).toBe(9);
+    expect(parseZone('-12', 8)).toBe(-12);
+    expect(parseZone('15', 8)).toBe(8);
+    expect(parseZone('Asia/Tokyo', 8)).toBe('Asia/Tokyo');
+    expect(parseZone('Nowhere/City', 8)).toBe(8);
+  });
+});
+
+describe.each(DB_KINDS)('keyset walks (%s)', (kind) => {
+  let ctx: TestCtx;
+  beforeAll(async () => {
+    ctx = await createTestApp({ kind });
+    const same = new Date('2026-11-10T04:00:00.123Z');
+    for (let i = 0; i < 7; i++) {
+      const t = await addTxn(ctx, { orderNo: `K-${i}`, txnTime: i < 5 ? same : new Date(same.getTime() - i * 1000), paymentSchema: 'UP', paymentBrand: 'unionpay' });
+      await settle(ctx.db, t.id, { date: '2026-11-11', currency: 'CNY', amount: 100, fee: 1 });
+    }
+  });
+  afterAll(() => ctx?.close());
+
+  it('returns every row once across batch boundaries, even with equal times', async () => {
+    const w = txnWhere({}, [DEMO.subA], 'Asia/Shanghai');
+    const seen: string[] = [];
+    for await (const b of iterateTxn(ctx.db, w, [DEMO.subA], 2)) seen.push(...b.map((r) => r.order_no));
+    expect(seen).toHaveLength(7);
+    expect(new Set(seen).size).toBe(7);
+    const s: string[] = [];
+    for await (const b of iterateSettle(ctx.db, settleWhere({ beginDate: '2026-11-01', endDate: '2026-11-30', busLine: 'UP', setCur: 'CNY', clientid: DEMO.subA }, [DEMO.subA]), [DEMO.subA], 3)) {
+      s.push(...b.map((r) => r.order_no));
+      expect(typeof b[0].txn_time).toBe('number');
+    }
+    expect(new Set(s).size).toBe(7);
+  });
+});

@@ -1,0 +1,244 @@
+import { CURRENCY_EXPONENT, settleStateOf, toDecimal, type TxnFilter, type TxnRow } from '@portal/contract';
+import type { Queryable } from '../../db/db';
+import { formatInZone, zonedToUtc, type Zone } from './time';
+
+/** Columns of txn (t) and merchant (m) a row needs. */
+export const ROW_COLUMNS = `t.id, t.gw_trans_id, t.mer_id, m.name AS mer_name, t.order_no, t.origin_order_no, t.origin_txn_id,
+  t.channel_order_no, t.tran_type, t.gw_response, t.resp_msg, t.amount, t.amount_sign, t.currency, t.order_amount, t.order_currency,
+  t.return_amount, t.payment_schema, t.bus_line, t.payment_brand, t.txn_time, t.settle_flag, t.settle_date, t.settle_currency,
+  t.settle_amount, t.settle_fee, t.mer_reserve`;
+
+export interface TxnDbRow {
+  id: number;
+  gw_trans_id: string;
+  mer_id: string;
+  mer_name: string;
+  order_no: string;
+  origin_order_no: string | null;
+  origin_txn_id: number | null;
+  channel_order_no: string | null;
+  tran_type: string;
+  gw_response: string | null;
+  resp_msg: string | null;
+  amount: number;
+  amount_sign: number;
+  currency: string;
+  order_amount: number;
+  order_currency: string;
+  return_amount: number;
+  payment_schema: string;
+  bus_line: string;
+  payment_brand: string | null;
+  /** A Date from the list queries; epoch milliseconds from the export walk. */
+  txn_time: Date | number;
+  /** The exact timestamptz text (export walk only: the keyset). */
+  txn_ts?: string;
+  settle_flag: string;
+  settle_date: string | null;
+  settle_currency: string | null;
+  settle_amount: number | null;
+  settle_fee: number | null;
+  mer_reserve: string | null;
+}
+
+export interface Where {
+  sql: string;
+  params: unknown[];
+}
+
+/**
+ * The WHERE clause of a transaction query (spec §3) over `t`, always limited to `scope`. Times are
+ * wall times of the platform zone.
+ */
+export function txnWhere(f: TxnFilter, scope: string[], platformTz: Zone): Where {
+  const params: unknown[] = [scope];
+  const c: string[] = ['t.mer_id = ANY($1::text[])'];
+  const add = (sql: string, v: unknown) => {
+    params.push(v);
+    c.push(sql.replaceAll('?', `$${params.length}`));
+  };
+  if (f.beginDate) add('t.txn_time >= ?', zonedToUtc(f.beginDate, platformTz));
+  if (f.endDate) add('t.txn_time <= ?', zonedToUtc(f.endDate, platformTz));
+  if (f.orderNum) add('t.order_no = ?', f.orderNum);
+  if (f.channelOrderNum) add('t.channel_order_no = ?', f.channelOrderNum);
+  if (f.originOrderNum) add('t.origin_order_no = ?', f.originOrderNum);
+  if (f.gwGTransId) add('t.gw_trans_id = ?', f.gwGTransId);
+  if (f.gwTranType) add('t.tran_type = ?', f.gwTranType);
+  if (f.merReserve) add('t.mer_reserve = ?', f.merReserve);
+  if (f.paymentSchema) add('t.payment_schema = ?', f.paymentSchema);
+  if (f.paymentBrand) add('t.payment_brand = ANY(?::text[])', f.paymentBrand.split(','));
+  if (f.gwResponse === '00') c.push(`t.gw_response = '00'`);
+  else if (f.gwResponse === '04') c.push(`(t.gw_response IS NULL OR t.gw_response IN ('04', ''))`);
+  else if (f.gwResponse === '01') c.push(`t.gw_response NOT IN ('00', '04', '')`);
+  return { sql: c.join(' AND '), params };
+}
+
+const POW10 = [1, 10, 100, 1000, 10000];
+/** Minor units → decimal string in the currency's exponent (integer arithmetic, no float, no BigInt on the hot path). */
+export function money(minor: number | null | undefined, cur: string | null | undefined): string {
+  if (minor === null || minor === undefined || !cur) return '0';
+  const c = cur.length === 3 ? cur : cur.trim();
+  const e = CURRENCY_EXPONENT[c];
+  if (e === undefined || !Number.isSafeInteger(minor)) return toDecimal(minor, c);
+  if (e === 0) return String(minor);
+  const abs = Math.abs(minor);
+  const p = POW10[e];
+  const frac = String(abs % p).padStart(e, '0');
+  return `${minor < 0 ? '-' : ''}${Math.floor(abs / p)}.${frac}`;
+}
+
+/** Milliseconds of a timestamptz rendered as text by the server ('2026-11-21 10:48:28.532+00'). */
+export function pgTimestampMs(s: string): number {
+  const m = /^(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d+))?([+-]\d\d)(?::?(\d\d))?$/.exec(s);
+  if (!m) return Date.parse(s);
+  const ms = m[7] ? Number((m[7] + '00').slice(0, 3)) : 0;
+  const off = (Number(m[8]) * 60 + Math.sign(Number(m[8]) || 1) * Number(m[9] ?? 0)) * 60_000;
+  return Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +m[6], ms) - off;
+}
+
+/** DB row → the spec's transaction row; times in `zone` (the wire: the platform zone). */
+export function toTxnRow(r: TxnDbRow, zone: Zone): TxnRow {
+  return {
+    id: r.id,
+    mrequest: {
+      orderno: r.order_no,
+      originorderno: r.origin_order_no,
+      orderCurrency: r.order_currency,
+      orderAmount: money(r.order_amount, r.order_currency),
+    },
+    currentTime: formatInZone(r.txn_time, zone),
+    gwResponse: r.gw_response,
+    respMsg: r.resp_msg,
+    merId: r.mer_id,
+    merName: r.mer_name,
+    gwTranType: r.tran_type,
+    gwAmount: money(r.amount * (r.tran_type === 'MANENTD' ? r.amount_sign : 1), r.currency),
+    gwCurrency: r.currency,
+    returnAmount: money(r.return_amount, r.currency),
+    paymentBrand: r.payment_brand,
+    paymentSchema: r.payment_schema,
+    settleFlag: r.settle_flag,
+    settleState: settleStateOf(r.settle_flag, r.gw_response),
+  };
+}
+
+export async function listTxn(q: Queryable, w: Where, page: number, size: number): Promise<TxnDbRow[]> {
+  const { rows } = await q.query<TxnDbRow>(
+    `SELECT ${ROW_COLUMNS} FROM txn t JOIN merchant m ON m.mer_id = t.mer_id
+      WHERE ${w.sql} ORDER BY t.txn_time DESC, t.id DESC LIMIT ${size} OFFSET ${page * size}`,
+    w.params,
+  );
+  return rows;
+}
+
+export async function countTxn(q: Queryable, w: Where): Promise<number> {
+  const { rows } = await q.query<{ n: number }>(`SELECT count(*)::int8 AS n FROM txn t WHERE ${w.sql}`, w.params);
+  return rows[0].n;
+}
+
+/** Per-currency totals of the rows matching: count, Σ amount as listed, Σ signed amount of successful settling types. */
+export async function totalsTxn(q: Queryable, w: Where) {
+  const { rows } = await q.query<{ currency: string; n: number; amount: number; net: number }>(
+    `SELECT t.currency, count(*)::int8 AS n, coalesce(sum(t.amount), 0)::int8 AS amount,
+            coalesce(sum(CASE WHEN t.gw_response <> '00' THEN 0
+                              WHEN t.tran_type IN ('PURC','UNFREEZE','PROFIT_INCOME') THEN t.amount
+                              WHEN t.tran_type = 'MANENTD' THEN t.amount * t.amount_sign
+                              WHEN t.tran_type IN ('REFD','VOID','DISPUTE','FREEZE','PROFIT_OUTGO','FEE_COLLECTION') THEN -t.amount
+                              ELSE 0 END), 0)::int8 AS net
+       FROM txn t WHERE ${w.sql} GROUP BY t.currency ORDER BY t.currency`,
+    w.params,
+  );
+  return rows.map((r) => ({ currency: r.currency, count: r.n, amount: money(r.amount, r.currency), net: money(r.net, r.currency) }));
+}
+
+/**
+ * The columns an export needs, with the time as text (parsed by hand, and reused exactly as the
+ * keyset) and without the merchant join (names come from a map): the driver's per-row cost is most
+ * of an export's time.
+ */
+export const TXN_EXPORT_COLUMNS = `t.id, t.mer_id, t.order_no, t.origin_order_no, t.tran_type, t.gw_response, t.amount, t.amount_sign, t.currency,
+  t.return_amount, t.payment_schema, t.payment_brand, t.txn_time::text AS txn_ts, t.settle_flag`;
+export const SETTLE_EXPORT_COLUMNS = `${TXN_EXPORT_COLUMNS}, t.settle_date, t.settle_currency, t.settle_amount, t.settle_fee`;
+export const EXPORT_BATCH = 5000;
+
+export async function merchantNames(q: Queryable, scope: string[]): Promise<Map<string, string>> {
+  const { rows } = await q.query<{ mer_id: string; name: string }>('SELECT mer_id, name FROM merchant WHERE mer_id = ANY($1::text[])', [scope]);
+  return new Map(rows.map((r) => [r.mer_id, r.name]));
+}
+
+/**
+ * Walks rows in keyset batches (constant memory whatever the count), fetching the next batch while
+ * the caller writes the current one. `order` is the ORDER BY; `keyOf`/`keyset` express "after".
+ */
+export async function* walk(
+  q: Queryable,
+  w: Where,
+  o: { columns: string; order: string; keyset: (n: number) => string; keyOf: (r: TxnDbRow) => unknown[]; batch?: number; names: Map<string, string> },
+): AsyncGenerator<TxnDbRow[]> {
+  const batch = o.batch ?? EXPORT_BATCH;
+  const fetch = (after: unknown[] | null) => {
+    const params = after ? [...w.params, ...after] : w.params;
+    const keyset = after ? ` AND ${o.keyset(w.params.length)}` : '';
+    return q.query<TxnDbRow>(`SELECT ${o.columns} FROM txn t WHERE ${w.sql}${keyset} ORDER BY ${o.order} LIMIT ${batch}`, params);
+  };
+  let next: Promise<{ rows: TxnDbRow[] }> | null = fetch(null);
+  while (next) {
+    const rows: TxnDbRow[] = (await next).rows;
+    next = rows.length === batch ? fetch(o.keyOf(rows[rows.length - 1])) : null;
+    for (const r of rows) {
+      r.txn_time = pgTimestampMs(r.txn_ts!);
+      r.mer_name = o.names.get(r.mer_id) ?? '';
+    }
+    if (rows.length) yield rows;
+  }
+}
+
+/** The matching rows newest first, for the transactions export. */
+export async function* iterateTxn(q: Queryable, w: Where, scope: string[], batch = EXPORT_BATCH): AsyncGenerator<TxnDbRow[]> {
+  yield* walk(q, w, {
+    columns: TXN_EXPORT_COLUMNS,
+    order: 't.txn_time DESC, t.id DESC',
+    keyset: (n) => `(t.txn_time, t.id) < ($${n + 1}::timestamptz, $${n + 2})`,
+    keyOf: (r) => [r.txn_ts, r.id],
+    batch,
+    names: await merchantNames(q, scope),
+  });
+}
+
+export interface DetailDbRow extends TxnDbRow {
+  version: string;
+  sub_brand_code: string | null;
+  store_name: string | null;
+  store_id: string | null;
+  back_url: string | null;
+  front_url: string | null;
+  card_first6: string | null;
+  card_last4: string | null;
+  shipment_no: string | null;
+  company: string | null;
+  ship_date: string | null;
+  ship_status: string | null;
+}
+
+export async function findDetail(q: Queryable, id: number, scope: string[]): Promise<DetailDbRow | undefined> {
+  const { rows } = await q.query<DetailDbRow>(
+    `SELECT ${ROW_COLUMNS}, t.version, t.sub_brand_code, t.store_name, t.store_id, t.back_url, t.front_url, t.card_first6, t.card_last4,
+            l.shipment_no, l.company, l.ship_date, l.status AS ship_status
+       FROM txn t JOIN merchant m ON m.mer_id = t.mer_id
+       LEFT JOIN logistics l ON l.mer_id = t.mer_id AND l.order_no = t.order_no
+      WHERE t.id = $1 AND t.mer_id = ANY($2::text[])`,
+    [id, scope],
+  );
+  return rows[0];
+}
+
+/** The purchase at the root of `id`'s family and every transaction pointing at it. */
+export async function findFamily(q: Queryable, rootId: number, scope: string[]): Promise<TxnDbRow[]> {
+  const { rows } = await q.query<TxnDbRow>(
+    `SELECT ${ROW_COLUMNS} FROM txn t JOIN merchant m ON m.mer_id = t.mer_id
+      WHERE (t.id = $1 OR t.origin_txn_id = $1) AND t.mer_id = ANY($2::text[])
+      ORDER BY (t.id = $1) DESC, t.txn_time, t.id`,
+    [rootId, scope],
+  );
+  return rows;
+}

@@ -1,0 +1,126 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  Perm,
+  exportQueuedSchema,
+  queryResultQuerySchema,
+  refundBodySchema,
+  refundResultSchema,
+  txnDetailSchema,
+  txnExportQuerySchema,
+  txnFilterSchema,
+  txnQuerySchema,
+  txnRowSchema,
+  txnTotalsSchema,
+} from '@portal/contract';
+import type { Deps } from '../../plugins/context';
+import { scopeFor, userOf } from '../../plugins/auth';
+import { envelope, ok, pageOf } from '../../lib/envelope';
+import { enqueueExport, disposition, streamExport } from '../export/export.service';
+import { listTransactions, txnDetail, txnTotals } from './txn.service';
+import { refund } from './refund.service';
+import { queryResult } from './query-result.service';
+import { parseTxnExportParams, registerTxnExports } from './txn.exports';
+import { parseZone } from './time';
+
+const idParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+
+/** The zone an export's times are shown in: the list's time-zone selector (hours), else the browser's offset. */
+function zoneOf(req: FastifyRequest, params: Record<string, unknown>): number {
+  const z = parseZone(typeof params.timeZone === 'string' ? params.timeZone : undefined, req.tzOffset);
+  return typeof z === 'number' ? z : req.tzOffset;
+}
+
+/** Sends a streamed export as the response (a file: non-JSON, named by Content-Disposition). */
+export async function sendExport(
+  deps: Deps,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  kind: string,
+  params: Record<string, unknown>,
+  format: 'xlsx' | 'csv',
+  scope: string[],
+) {
+  const u = userOf(req);
+  const out = await streamExport(deps, { kind, params, format, lang: req.lang, tzOffset: zoneOf(req, params), scope, userId: u.id });
+  reply.header('Content-Type', out.contentType);
+  reply.header('Content-Disposition', disposition(out.fileName));
+  reply.header('Cache-Control', 'no-store');
+  return reply.send(out.stream);
+}
+
+/** Queues an export in the caller's name; the file appears in /report/file. */
+export async function queueExport(deps: Deps, req: FastifyRequest, kind: string, params: unknown, format: 'xlsx' | 'csv', scope: string[]) {
+  const u = userOf(req);
+  const row = await enqueueExport(deps, {
+    userId: u.id, merId: u.merId, scope, permissions: u.permissions, kind, params, format, lang: req.lang, tzOffset: zoneOf(req, params as Record<string, unknown>),
+  });
+  return ok({ id: row.id, status: row.status });
+}
+
+export function txnRoutes(app: FastifyInstance, deps: Deps) {
+  registerTxnExports();
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get('/api/txn/list', {
+    config: { permission: Perm.txnList },
+    schema: {
+      tags: ['txn'],
+      summary: 'Transactions of the caller\'s merchants (spec §3 query; times in the platform zone; page 0-based)',
+      querystring: txnQuerySchema,
+      response: { 200: envelope(pageOf(txnRowSchema)) },
+    },
+    handler: async (req) => ok(await listTransactions(deps, scopeFor(req, req.query.merId), req.query)),
+  });
+
+  r.get('/api/txn/totals', {
+    config: { permission: Perm.txnList },
+    schema: { tags: ['txn'], summary: 'Per-currency totals of the transactions matching the list\'s filter', querystring: txnFilterSchema, response: { 200: envelope(txnTotalsSchema) } },
+    handler: async (req) => ok(await txnTotals(deps, scopeFor(req, req.query.merId), req.query)),
+  });
+
+  r.get('/api/txn/queryResult', {
+    config: { permission: Perm.txnQueryResult },
+    schema: { tags: ['txn'], summary: 'Ask the acquirer for a processing transaction\'s result and update it', querystring: queryResultQuerySchema, response: { 200: envelope(txnRowSchema) } },
+    handler: async (req) => ok(await queryResult(deps, userOf(req).scope, req.query.id)),
+  });
+
+  r.get('/api/txn/export', {
+    config: { permission: Perm.txnExport },
+    schema: { tags: ['txn'], summary: 'The filtered transactions as an XLSX or CSV file, streamed (3-month period rule)', querystring: txnExportQuerySchema },
+    handler: async (req, reply) => {
+      const { format, ...params } = req.query;
+      parseTxnExportParams(params);
+      return sendExport(deps, req, reply, 'txn', params, format, scopeFor(req, params.merId));
+    },
+  });
+
+  r.get('/api/txn/exportBack', {
+    config: { permission: Perm.txnExport },
+    schema: { tags: ['txn'], summary: 'Queue the transactions export; the file appears in /report/file', querystring: txnExportQuerySchema, response: { 200: envelope(exportQueuedSchema) } },
+    handler: async (req) => {
+      const { format, ...params } = req.query;
+      return queueExport(deps, req, 'txn', params, format, scopeFor(req, params.merId));
+    },
+  });
+
+  r.post('/api/txn/refund', {
+    config: { permission: Perm.txnRefund, rateLimit: { max: 120, timeWindow: '1 minute' } },
+    schema: {
+      tags: ['txn'],
+      summary: 'Refund a purchase (form: id = gateway transaction id, amount, txnschema, requestKey). Needs a password check within 5 minutes.',
+      description: 'data.code 0 = refunded (or processing); 1 not refundable, 2 over the refundable amount, 3 declined by the acquirer, 4 request key reused with another amount. A repeat with the same requestKey returns the first result.',
+      body: refundBodySchema,
+      response: { 200: envelope(refundResultSchema) },
+    },
+    handler: async (req) =>
+      ok(await refund(deps, userOf(req), req.lang, req.body, { ip: req.ip, userAgent: req.headers['user-agent'] })),
+  });
+
+  r.get('/api/txn/:id', {
+    config: { permission: Perm.txnDetail },
+    schema: { tags: ['txn'], summary: 'Transaction detail with associated orders and shipping info (card number masked)', params: idParam, response: { 200: envelope(txnDetailSchema) } },
+    handler: async (req) => ok(await txnDetail(deps, userOf(req).scope, req.params.id)),
+  });
+}

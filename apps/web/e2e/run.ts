@@ -1,0 +1,157 @@
+/**
+ * The e2e runner (`npm run test:e2e`, after the web build): starts the real server
+ * (`tsx apps/api/src/server.ts`) on a free port with a fresh temporary DATA_DIR, SEED_DAYS=7 and
+ * 5-second access tokens (ACCESS_TOKEN_SECONDS, so the silent refresh is exercised for real);
+ * with E2E_DATABASE_URL set it creates a fresh database `e2e_<random>` on that server, points
+ * DATABASE_URL at it and drops it afterwards. Then Playwright runs apps/web/e2e/*.spec.ts with
+ * one worker. Extra arguments go to Playwright (e.g. a spec file or `-g pattern`).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+
+const root = path.resolve(import.meta.dirname, '../../..');
+const artifacts = path.join(root, 'e2e-artifacts');
+const READY_TIMEOUT_MS = 300_000;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function createDatabase(adminUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `e2e_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: adminUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+async function waitReady(base: string, server: ChildProcess, logFile: string): Promise<void> {
+  const until = Date.now() + READY_TIMEOUT_MS;
+  while (Date.now() < until) {
+    if (server.exitCode !== null) throw new Error(`server exited (${server.exitCode}); log:\n${fs.readFileSync(logFile, 'utf8').slice(-4000)}`);
+    try {
+      const res = await fetch(`${base}/api/dev/mailbox`);
+      const index = await fetch(`${base}/login`);
+      if (res.ok && index.ok && (await index.text()).includes('id="root"')) return;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`server not ready after ${READY_TIMEOUT_MS / 1000} s; log:\n${fs.readFileSync(logFile, 'utf8').slice(-4000)}`);
+}
+
+function stop(server: ChildProcess): Promise<void> {
+  if (server.exitCode !== null || !server.pid) return Promise.resolve();
+  return new Promise((resolve) => {
+    const kill = setTimeout(() => {
+      try {
+        process.kill(-server.pid!, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
+    }, 10_000);
+    server.once('exit', () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    try {
+      process.kill(-server.pid!, 'SIGTERM'); // the server's own process group (tsx and its child)
+    } catch {
+      resolve();
+    }
+  });
+}
+
+/** Run folders older than a day go. */
+function pruneOldRuns() {
+  const runs = path.join(artifacts, 'runs');
+  if (!fs.existsSync(runs)) return;
+  for (const name of fs.readdirSync(runs)) {
+    const dir = path.join(runs, name);
+    if (Date.now() - fs.statSync(dir).mtimeMs > 24 * 3600 * 1000) fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<number> {
+  if (!fs.existsSync(path.join(root, 'apps/web/dist/index.html'))) throw new Error('apps/web/dist is missing: run `npm run build` first');
+  fs.mkdirSync(artifacts, { recursive: true });
+  pruneOldRuns();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-e2e-'));
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const db = process.env.E2E_DATABASE_URL ? await createDatabase(process.env.E2E_DATABASE_URL) : null;
+  // Each run has its own folder (server log, Playwright's failure screenshots): runs may overlap.
+  const runDir = path.join(artifacts, 'runs', `${new Date().toISOString().replace(/[:.]/g, '-')}-${port}`);
+  fs.mkdirSync(runDir, { recursive: true });
+  const logFile = path.join(runDir, 'server.log');
+  const log = fs.openSync(logFile, 'w');
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'development',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    SEED_DAYS: '7',
+    ACCESS_TOKEN_SECONDS: '5',
+    LOG_LEVEL: 'warn',
+    SMTP_URL: '',
+  };
+  delete env.DATABASE_URL;
+  if (db) env.DATABASE_URL = db.url;
+  console.log(`e2e: server on ${base}, DATA_DIR ${dataDir}, database ${db ? new URL(db.url).pathname.slice(1) + ' (PostgreSQL)' : 'PGlite'}`);
+  const started = Date.now();
+  const server = spawn(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'apps/api/src/server.ts'], {
+    cwd: root,
+    env,
+    stdio: ['ignore', log, log],
+    detached: true,
+  });
+  try {
+    await waitReady(base, server, logFile);
+    console.log(`e2e: artifacts in ${path.relative(root, runDir)}`);
+    console.log(`e2e: server ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    const pw = spawn(process.execPath, [path.join(root, 'node_modules/@playwright/test/cli.js'), 'test', '-c', 'apps/web/playwright.config.ts', ...process.argv.slice(2)], {
+      cwd: root,
+      env: { ...process.env, E2E_BASE_URL: base, E2E_RUN_DIR: runDir },
+      stdio: 'inherit',
+    });
+    return await new Promise<number>((resolve) => pw.once('exit', (code) => resolve(code ?? 1)));
+  } finally {
+    await stop(server);
+    fs.closeSync(log);
+    if (db) await db.drop().catch((e) => console.error('e2e: could not drop the database:', e));
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

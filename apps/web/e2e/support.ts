@@ -1,0 +1,164 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, type APIRequestContext, type Page, type Response } from '@playwright/test';
+import type { RouterItem, UserInfo } from '@portal/contract';
+
+export const ARTIFACTS = path.resolve(import.meta.dirname, '../../../e2e-artifacts');
+export const PASSWORD = 'Demo1234';
+/** The seeded users' e-mail addresses (apps/api/src/seed/foundation.seed.ts). */
+export const EMAIL: Record<string, string> = {
+  demo: 'demo@demo-group.example',
+  'demo-sub': 'demo-sub@demo-group.example',
+  'other-main': 'main@other.example',
+};
+export const LANGS = ['en', 'zh', 'ko', 'ja'] as const;
+export type Lang = (typeof LANGS)[number];
+export const LANGUAGE_LABELS: Record<Lang, string> = { zh: '简体中文', en: 'English', ko: '한국어', ja: '日本語' };
+
+const LOCALES = path.resolve(import.meta.dirname, '../src/locales');
+/** A UI string as the app shows it: `tr('ja', 'menu', 'notice')`. */
+export function tr(lng: Lang, ns: string, key: string, vars: Record<string, string | number> = {}): string {
+  const data = JSON.parse(fs.readFileSync(path.join(LOCALES, lng, `${ns}.json`), 'utf8')) as Record<string, unknown>;
+  const value = key.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown>)?.[k], data);
+  if (typeof value !== 'string') throw new Error(`no ${lng}/${ns}:${key}`);
+  return value.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, v: string) => String(vars[v] ?? ''));
+}
+
+/** The newest sign-in code mailed to `email` after `since` (ms), read from the development outbox. */
+export async function codeFromMailbox(request: APIRequestContext, email: string, since: number): Promise<string> {
+  let code: string | undefined;
+  await expect
+    .poll(
+      async () => {
+        const res = await request.get('/api/dev/mailbox');
+        const body = (await res.json()) as { data: { file: string; to: string; text: string }[] };
+        const mail = body.data.find((m) => m.to.includes(email) && Number(m.file.split('-')[0]) >= since - 1000);
+        code = mail ? /\b(\d{6})\b/.exec(mail.text)?.[1] : undefined;
+        return code;
+      },
+      { message: `sign-in code for ${email} in /api/dev/mailbox`, timeout: 20_000 },
+    )
+    .toBeTruthy();
+  return code!;
+}
+
+/**
+ * Clicks 'Send code'. When another spec asked for this user's code less than 60 s ago, the server
+ * says how long to wait (the button counts it down): wait, then ask again, as a person would.
+ * Returns the time the code was asked for.
+ */
+async function requestCode(page: Page): Promise<number> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const since = Date.now();
+    const answer = page.waitForResponse((r) => r.url().includes('/api/user/getEmailCode'));
+    await page.getByTestId('send-code').click();
+    const body = (await (await answer).json()) as { code: number; data: { wait?: number } | null };
+    if (body.code === 0) {
+      await expect(page.getByText(tr('en', 'login', 'codeSent'))).toBeVisible();
+      await expect(page.getByTestId('send-code')).toBeDisabled();
+      return since;
+    }
+    expect(body.code, 'getEmailCode: only "resend too soon" is waited out').toBe(1007);
+    await expect(page.getByTestId('send-code')).toBeDisabled();
+    await expect(page.getByTestId('send-code')).toBeEnabled({ timeout: ((body.data?.wait ?? 60) + 5) * 1000 });
+  }
+  throw new Error('no sign-in code after three tries');
+}
+
+export interface SignedIn {
+  user: UserInfo;
+  expiresIn: number;
+}
+
+const isOk = async (r: Response) => {
+  try {
+    return (await r.json()).code === 0;
+  } catch {
+    return false;
+  }
+};
+
+/** Signs in through the login form as a person would: code sent by e-mail, read from the mailbox. */
+export async function signIn(page: Page, username: string): Promise<SignedIn> {
+  await expect(page.getByRole('heading', { name: tr('en', 'login', 'title') })).toBeVisible();
+  await page.getByLabel(tr('en', 'login', 'username')).fill(username);
+  await page.getByLabel(tr('en', 'login', 'password'), { exact: true }).fill(PASSWORD);
+  const since = await requestCode(page);
+  const code = await codeFromMailbox(page.request, EMAIL[username], since);
+  await page.getByLabel(tr('en', 'login', 'verifyCode')).fill(code);
+  const loginResponse = page.waitForResponse((r) => r.url().includes('/api/user/login'));
+  const infoResponse = page.waitForResponse((r) => r.url().includes('/api/user/info') && isOk(r));
+  await page.getByRole('button', { name: tr('en', 'login', 'submit'), exact: true }).click();
+  const login = (await (await loginResponse).json()) as { code: number; data: { expiresIn: number } };
+  expect(login.code, 'login answered code 0').toBe(0);
+  const info = (await (await infoResponse).json()) as { data: UserInfo };
+  await expect(page.getByTestId('user-menu')).toContainText(username);
+  return { user: info.data, expiresIn: login.data.expiresIn };
+}
+
+/** The side menu. */
+export const sideMenu = (page: Page, lng: Lang = 'en') => page.getByRole('navigation', { name: tr(lng, 'layout', 'mainMenu') });
+
+/** The top bar's breadcrumb. */
+export const breadcrumb = (page: Page) => page.locator('.top-bar__breadcrumb');
+
+/** Top-level entries and the leaf pages of a routers tree, as the menu shows them (hidden ones left out). */
+export function visibleTree(routers: RouterItem[]): { top: RouterItem[]; leaves: RouterItem[] } {
+  const top = routers.filter((r) => !r.hidden);
+  const leaves = top.flatMap((r) => (r.children?.length ? r.children.filter((c) => !c.hidden) : [r]));
+  return { top, leaves };
+}
+
+/** Opens a menu entry (expanding its group first when it has one). */
+export async function openMenu(page: Page, routers: RouterItem[], leafName: string, lng: Lang = 'en') {
+  const menu = sideMenu(page, lng);
+  const group = routers.find((r) => r.children?.some((c) => c.name === leafName));
+  const leaf = menu.getByRole('menuitem', { name: tr(lng, 'menu', leafName), exact: true });
+  if (group && !(await leaf.isVisible())) await menu.getByRole('menuitem', { name: tr(lng, 'menu', group.name), exact: true }).click();
+  await leaf.click();
+}
+
+export async function shot(page: Page, name: string) {
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  await expect(page.locator('.ant-spin-spinning')).toHaveCount(0); // no half-faded loading overlay
+  await page.waitForTimeout(300); // let antd's enter transitions finish
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) });
+}
+
+/** Picks a language in the selector and waits for the success message and the reload. */
+export async function switchLanguage(page: Page, lng: Lang) {
+  await page.getByTestId('language-select').click();
+  const reloaded = page.waitForEvent('load');
+  await page.getByRole('menuitem', { name: LANGUAGE_LABELS[lng] }).click();
+  await expect(page.getByText(tr(lng, 'common', 'switchLanguageSuccess'))).toBeVisible();
+  await reloaded;
+  await expect(page.locator('html')).toHaveAttribute('lang', lng);
+}
+
+/** Writes every API call and page load of `page` to <run folder>/<name>-network.log (for diagnosing failures). */
+export function recordNetwork(page: Page, name: string) {
+  const dir = process.env.E2E_RUN_DIR ?? ARTIFACTS;
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${name}-network.log`);
+  fs.writeFileSync(file, '');
+  const at = () => new Date().toISOString().slice(11, 23);
+  const write = (line: string) => fs.appendFileSync(file, `${at()} ${line}\n`);
+  page.on('request', (r) => {
+    if (r.url().includes('/api/')) write(`> ${r.method()} ${new URL(r.url()).pathname}${new URL(r.url()).search}`);
+  });
+  page.on('response', async (r) => {
+    if (!r.url().includes('/api/')) return;
+    const body = await r.text().catch(() => '(no body)');
+    write(`< ${r.status()} ${new URL(r.url()).pathname} ${body.replace(/"(token|refreshToken)":"[^"]+"/g, '"$1":"…"').slice(0, 100)}`);
+  });
+  page.on('requestfailed', (r) => {
+    if (r.url().includes('/api/')) write(`x ${r.method()} ${new URL(r.url()).pathname} ${r.failure()?.errorText}`);
+  });
+  page.on('framenavigated', (f) => {
+    if (f === page.mainFrame()) write(`@ ${f.url()}`);
+  });
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') write(`! console.${m.type()} ${m.text().slice(0, 300)}`);
+  });
+  page.on('pageerror', (e) => write(`! pageerror ${e.message.slice(0, 300)}`));
+}

@@ -1,0 +1,141 @@
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { PASSWORD, recordNetwork, shot, signIn, tr } from './support';
+
+/**
+ * The transactions module as a merchant uses it, in one signed-in context (one e-mailed code per
+ * minute): filter → detail → partial refund with the password → the list shows the refund;
+ * export → file area → download; logistics import refused for a bad row, then accepted.
+ * Signs in as other-main (a main user with refund rights, its own demo transactions), so it does
+ * not race the demo user's session spec for a sign-in code.
+ */
+test.describe.configure({ mode: 'serial' });
+
+const T = (key: string, vars?: Record<string, string | number>) => tr('en', 'txn', key, vars);
+const F = (key: string) => tr('en', 'files', key);
+let context: BrowserContext;
+let page: Page;
+let purchaseOrderNo = '';
+
+test.beforeAll(async ({ browser }) => {
+  context = await browser.newContext({ acceptDownloads: true });
+  page = await context.newPage();
+  recordNetwork(page, 'txn-flows');
+  await page.goto('/login');
+  await signIn(page, 'other-main');
+});
+/** Chooses an option of an antd Select found by its label (the visible item, not the a11y shadow). */
+async function pick(label: string, option: string) {
+  await page.getByLabel(label, { exact: true }).click();
+  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: option }).first().click();
+}
+
+test.afterAll(async () => {
+  await context.close();
+});
+
+test('filter → detail → partial refund with the password → the list shows the refund', async () => {
+  await page.goto('/txn/list');
+  await expect(page.getByRole('columnheader', { name: T('col.orderNo'), exact: true })).toBeVisible();
+  // Filter: purchases that succeeded.
+  await pick(T('filter.type'), `PURC · ${T('type.PURC')}`);
+  await pick(T('filter.result'), T('resultFilter.00'));
+  await page.getByRole('button', { name: T('action.search') }).click();
+  await expect(page).toHaveURL(/gwTranType=PURC/);
+  await expect(page).toHaveURL(/gwResponse=00/);
+  const rows = page.locator('.ant-table-tbody tr.ant-table-row');
+  await expect(rows.first()).toBeVisible();
+  await expect(page.getByText(T('totals.title'))).toBeVisible();
+  await shot(page, 'txn-list-filtered');
+  // Reload keeps the filter (URL state).
+  await page.reload();
+  await expect(page).toHaveURL(/gwTranType=PURC/);
+  await expect(rows.first()).toBeVisible();
+
+  // The detail of a purchase that can still be refunded.
+  const links = page.locator('.txn-order-link');
+  let opened = false;
+  for (let i = 0; i < Math.min(await links.count(), 10) && !opened; i++) {
+    purchaseOrderNo = (await links.nth(i).textContent())!.trim();
+    await links.nth(i).click();
+    await expect(page.getByText(T('detail.main'))).toBeVisible();
+    if (await page.getByRole('button', { name: T('action.refund') }).isVisible()) opened = true;
+    else await page.goBack();
+  }
+  expect(opened, 'a refundable purchase in the list').toBe(true);
+  for (const block of ['detail.associated', 'detail.more', 'detail.shipping']) await expect(page.getByText(T(block), { exact: true })).toBeVisible();
+  await page.getByText(T('detail.more'), { exact: true }).click();
+  await expect(page.getByText(T('detail.card'))).toBeVisible();
+  await expect(page.getByText(/\d{6}\*{6}\d{4}|—/).first()).toBeVisible();
+  await shot(page, 'txn-detail');
+
+  // Amount dialog, then password dialog (confirm disabled while empty), then the refund.
+  await page.getByRole('button', { name: T('action.refund') }).click();
+  const amountDialog = page.getByRole('dialog', { name: T('refund.amountTitle') });
+  await expect(amountDialog.getByRole('button', { name: T('refund.next') })).toBeDisabled();
+  await amountDialog.getByRole('spinbutton', { name: T('refund.amount') }).fill('1');
+  await amountDialog.getByRole('button', { name: T('refund.next') }).click();
+  const pwDialog = page.getByRole('dialog', { name: T('refund.passwordTitle') });
+  const confirm = pwDialog.getByRole('button', { name: T('refund.confirm') });
+  await expect(confirm).toBeDisabled();
+  await pwDialog.getByRole('textbox', { name: T('refund.password') }).fill(PASSWORD);
+  await expect(confirm).toBeEnabled();
+  await shot(page, 'txn-refund-password');
+  await confirm.click();
+  await expect(page.getByText(T('refund.success')).or(page.getByText('Refund successful'))).toBeVisible();
+  await expect(page).toHaveURL(/\/txn\/list$/);
+
+  // The list shows the refund of that purchase.
+  await page.getByLabel(T('filter.originOrderNum'), { exact: true }).fill(purchaseOrderNo);
+  await page.getByRole('button', { name: T('action.search') }).click();
+  const refundRow = page.locator('.ant-table-tbody tr.ant-table-row').filter({ hasText: `${purchaseOrderNo}-R` });
+  await expect(refundRow.first()).toBeVisible();
+  await expect(refundRow.first()).toContainText(T('type.REFD'));
+  await shot(page, 'txn-list-refund');
+});
+
+test('export → the file area → download', async () => {
+  await page.goto('/txn/list');
+  await page.getByRole('button', { name: T('action.export') }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toContainText(T('export.operationTips'));
+  await dialog.getByRole('button', { name: T('export.ok') }).click();
+  await expect(page).toHaveURL(/\/report\/file$/);
+  const row = page.locator('.ant-table-tbody tr.ant-table-row').first();
+  await expect(row).toContainText(/Transactions_\d{8}_\d{6}\.xlsx/);
+  await expect(row).toContainText(F('status.ready'), { timeout: 60_000 });
+  await shot(page, 'txn-file-area');
+  const download = page.waitForEvent('download');
+  await row.getByRole('button', { name: F('download') }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/^Transactions_\d{8}_\d{6}\.xlsx$/);
+  const buf = await file.createReadStream().then(async (s) => {
+    const chunks: Buffer[] = [];
+    for await (const c of s) chunks.push(c as Buffer);
+    return Buffer.concat(chunks);
+  });
+  expect(buf.subarray(0, 2).toString()).toBe('PK');
+});
+
+test('logistics import: a bad row refuses the whole file, a good file is imported', async () => {
+  expect(purchaseOrderNo).not.toBe('');
+  await page.goto('/txn/logistics');
+  const header = 'Order number,Merchant ID,Shipment number,Logistics company,Shipping date,Status\r\n';
+  const good = `${purchaseOrderNo},,E2E-SHIP-1,SF Express,2026-01-15,SHIPPED\r\n`;
+  const bad = 'NO-SUCH-ORDER,,E2E-SHIP-2,SF Express,2026-01-15,SHIPPED\r\n';
+  const input = page.locator('input[type=file]');
+  await input.setInputFiles({ name: 'ship.csv', mimeType: 'text/csv', buffer: Buffer.from(header + good + bad) });
+  const errors = page.getByRole('dialog', { name: T('logistics.errorsTitle') });
+  await expect(errors).toBeVisible();
+  await expect(errors).toContainText('Order NO-SUCH-ORDER not found');
+  await expect(errors.locator('.ant-table-tbody tr.ant-table-row').first()).toContainText('3');
+  await shot(page, 'txn-logistics-errors');
+  await errors.getByRole('button', { name: 'Close' }).first().click();
+  await expect(errors).toBeHidden();
+  const table = page.locator('.logistics-table .ant-table-tbody');
+  await expect(table).not.toContainText('E2E-SHIP-1');
+
+  await input.setInputFiles({ name: 'ship.csv', mimeType: 'text/csv', buffer: Buffer.from(header + good) });
+  await expect(page.getByText(T('logistics.imported', { count: 1 }))).toBeVisible();
+  await expect(table).toContainText('E2E-SHIP-1');
+  await shot(page, 'txn-logistics');
+});

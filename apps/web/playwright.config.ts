@@ -1,0 +1,39 @@
+import path from 'node:path';
+import { defineConfig } from '@playwright/test';
+
+/**
+ * End-to-end specs in Debian's Chromium against the real server. Run them with
+ * `npm run test:e2e` — apps/web/e2e/run.ts builds nothing itself but starts the server on a free
+ * port with a fresh DATA_DIR (and a fresh PostgreSQL database when E2E_DATABASE_URL is set),
+ * passes its URL in E2E_BASE_URL, runs these specs with one worker and cleans up.
+ */
+const baseURL = process.env.E2E_BASE_URL;
+if (!baseURL) throw new Error('E2E_BASE_URL is not set: run the suite with `npm run test:e2e` (apps/web/e2e/run.ts starts the server)');
+
+export const ARTIFACTS = path.resolve(import.meta.dirname, '../../e2e-artifacts');
+
+export default defineConfig({
+  testDir: './e2e',
+  testMatch: '*.spec.ts',
+  workers: 1,
+  fullyParallel: false,
+  retries: 0,
+  timeout: 120_000,
+  expect: { timeout: 15_000 },
+  outputDir: path.join(process.env.E2E_RUN_DIR ?? ARTIFACTS, 'test-results'),
+  reporter: [['list']],
+  use: {
+    baseURL,
+    browserName: 'chromium',
+    headless: true,
+    locale: 'en-US',
+    timezoneId: 'Asia/Shanghai',
+    viewport: { width: 1366, height: 820 },
+    screenshot: 'only-on-failure',
+    trace: 'off',
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    },
+  },
+});

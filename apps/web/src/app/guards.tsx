@@ -1,0 +1,65 @@
+import { lazy, useEffect, useState, type ReactNode } from 'react';
+import { Navigate, useLocation, useNavigate } from 'react-router';
+import { App } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { cookieTokens } from '../lib/tokens';
+import { useSession } from '../lib/session';
+import { RequestError } from '../lib/request';
+import { loginPath } from '../lib/redirect';
+import { loadSession } from './session-bootstrap';
+import { FullPageSpin } from '../components/full-page-spin';
+
+const ServerUnreachable = lazy(() => import('../components/server-unreachable'));
+
+/** With a token, /login goes to / (spec §4). */
+export function PublicOnly({ children }: { children: ReactNode }) {
+  if (cookieTokens.getToken()) return <Navigate to="/" replace />;
+  return children;
+}
+
+/** No answer from the server (offline, timeout, proxy error, or a request cut by leaving the page). */
+const isTransport = (err: unknown) => err instanceof RequestError && err.code === null;
+
+/**
+ * Without a token: /login?redirect={path}. With one, on first entry: merchant info, then user
+ * info, then the server's routes are in place (spec §4). When the server refuses (session ended,
+ * any error code): token cleared, error shown, back to /login?redirect={path}. When it cannot be
+ * reached at all, the session is kept and the page offers to try again.
+ */
+export function RequireAuth({ children }: { children: ReactNode }) {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const { message } = App.useApp();
+  const { t } = useTranslation();
+  const { user } = useSession();
+  const token = cookieTokens.getToken();
+  const [failed, setFailed] = useState(false);
+  const [unreachable, setUnreachable] = useState(false);
+  const [attempt, setAttempt] = useState(0);
+
+  useEffect(() => {
+    if (!token || user) return;
+    let cancelled = false;
+    setUnreachable(false);
+    loadSession().catch((err: Error) => {
+      if (cancelled) return;
+      if (isTransport(err)) {
+        setUnreachable(true);
+        return;
+      }
+      cookieTokens.clear();
+      setFailed(true);
+      message.error(err?.message || t('error.hasError'));
+      navigate(loginPath(location), { replace: true });
+    });
+    return () => {
+      cancelled = true;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- load once per token (or retry)
+  }, [token, user, attempt]);
+
+  if (!token && !failed) return <Navigate to={loginPath(location)} replace />;
+  if (unreachable) return <ServerUnreachable onRetry={() => setAttempt((n) => n + 1)} />;
+  if (!user) return <FullPageSpin />;
+  return children;
+}

@@ -1,0 +1,47 @@
+import { Suspense, useMemo, type ComponentType } from 'react';
+import { Navigate, Route, Routes } from 'react-router';
+import type { RouterItem } from '@portal/contract';
+import { flattenRouters, hasAny, pageRouters } from '../../lib/permissions';
+import { featureRoutes } from '../feature-routes';
+import { ComingSoonPage } from '../../components/coming-soon';
+import { NotFoundResult } from '../../features/errors/not-found-result';
+import { FullPageSpin } from '../../components/full-page-spin';
+
+interface ShellRoute {
+  path: string;
+  Screen?: ComponentType;
+  redirect?: string;
+}
+
+/**
+ * The routes of the signed-in shell ("the server's routes added", spec §4): registered screens
+ * the user may open, the server's remaining menu pages as 'coming soon', menu groups → their
+ * first page, / → /dashboard (or the first page when the dashboard is not granted), else 404.
+ */
+export function buildShellRoutes(routers: RouterItem[], permissions: readonly string[]): ShellRoute[] {
+  const registered = new Set(featureRoutes.map((r) => r.path));
+  const out: ShellRoute[] = featureRoutes.filter((r) => hasAny(permissions, r.permission)).map((r) => ({ path: r.path, Screen: r.element }));
+  for (const r of pageRouters(routers)) if (!registered.has(r.path)) out.push({ path: r.path, Screen: ComingSoonPage });
+  for (const group of flattenRouters(routers)) {
+    const first = group.children?.find((c) => !c.hidden && !c.children?.length);
+    if (first) out.push({ path: group.path, redirect: first.path });
+  }
+  const pages = out.filter((r) => r.Screen);
+  const home = pages.some((r) => r.path === '/dashboard') ? '/dashboard' : pageRouters(routers).find((r) => !r.hidden)?.path;
+  if (home) out.push({ path: '/', redirect: home });
+  return out;
+}
+
+export function ShellRoutes({ routers, permissions }: { routers: RouterItem[]; permissions: readonly string[] }) {
+  const routes = useMemo(() => buildShellRoutes(routers, permissions), [routers, permissions]);
+  return (
+    <Suspense fallback={<FullPageSpin />}>
+      <Routes>
+        {routes.map(({ path, Screen, redirect }) => (
+          <Route key={path} path={path} element={Screen ? <Screen /> : <Navigate to={redirect!} replace />} />
+        ))}
+        <Route path="*" element={<NotFoundResult />} />
+      </Routes>
+    </Suspense>
+  );
+}

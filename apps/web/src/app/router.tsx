@@ -1,0 +1,41 @@
+import { lazy } from 'react';
+import { Route, Routes } from 'react-router';
+import { RequireAuth, PublicOnly } from './guards';
+
+const LoginPage = lazy(() => import('../features/auth/login-page'));
+const NotFoundPage = lazy(() => import('../features/errors/not-found-page'));
+const UserActivePage = lazy(() => import('../features/user/user-active-page'));
+const UserPasswordPage = lazy(() => import('../features/user/user-password-page'));
+/** The signed-in shell (layout, menu, every feature screen) loads only after sign-in. */
+const AppShell = lazy(() => import('./layout/app-shell'));
+
+/**
+ * Public: /login, /404, /user/active, /user/password (spec §4). Everything else needs a token
+ * (else /login?redirect={path}) and renders inside the shell, whose routes come from the
+ * server's routers and the feature registry (feature-routes.tsx).
+ */
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route
+        path="/login"
+        element={
+          <PublicOnly>
+            <LoginPage />
+          </PublicOnly>
+        }
+      />
+      <Route path="/404" element={<NotFoundPage />} />
+      <Route path="/user/active" element={<UserActivePage />} />
+      <Route path="/user/password" element={<UserPasswordPage />} />
+      <Route
+        path="*"
+        element={
+          <RequireAuth>
+            <AppShell />
+          </RequireAuth>
+        }
+      />
+    </Routes>
+  );
+}

@@ -1,0 +1,23 @@
+import type { MerchantInfo, UserInfo } from '@portal/contract';
+import { http } from '../lib/http';
+import { getSession, setSession } from '../lib/session';
+
+let loading: Promise<void> | null = null;
+
+/**
+ * First entry after sign-in (spec §4): merchant info when the merchant id list is still empty,
+ * then user info (its routers become the shell's routes). Quiet: the caller shows the failure.
+ * Concurrent callers share one load.
+ */
+export function loadSession(): Promise<void> {
+  loading ??= (async () => {
+    if (!getSession().merchant?.subMerIdList.length) {
+      setSession({ merchant: await http.get<MerchantInfo>('/merchant/info', undefined, { quiet: true }) });
+    }
+    const user = await http.get<UserInfo>('/user/info', { flag: 'N' }, { quiet: true });
+    setSession({ user });
+  })().finally(() => {
+    loading = null;
+  });
+  return loading;
+}

@@ -1,0 +1,69 @@
+import type { CSSProperties } from 'react';
+import { DatePicker } from 'antd';
+import type { Dayjs } from 'dayjs';
+import { useTranslation } from 'react-i18next';
+import { MAX_RANGE_DAYS } from '@portal/contract';
+import { dayjs } from '../lib/time';
+
+export type DateRange = [Dayjs, Dayjs];
+
+/** Days after today still selectable (spec §5, §9: beyond today + 2 days is disabled). */
+const FUTURE_DAYS = 2;
+
+/** Shortcuts of spec §5: today, last week, last month, last three months. */
+export function rangePresets(t: (k: string) => string, withTime: boolean): { label: string; value: DateRange }[] {
+  const end = withTime ? dayjs().endOf('day') : dayjs();
+  const start = (d: Dayjs) => (withTime ? d.startOf('day') : d);
+  return [
+    { label: t('txn:range.today'), value: [start(dayjs()), end] },
+    { label: t('txn:range.lastWeek'), value: [start(dayjs().subtract(6, 'day')), end] },
+    { label: t('txn:range.lastMonth'), value: [start(dayjs().subtract(1, 'month')), end] },
+    { label: t('txn:range.lastThreeMonths'), value: [start(dayjs().subtract(3, 'month')), end] },
+  ];
+}
+
+/** True when a range spans more than three months (spec §5). */
+export const exceedsThreeMonths = (r: DateRange | null | undefined) => !!r && r[1].diff(r[0], 'day', true) > MAX_RANGE_DAYS;
+
+/**
+ * A date (or date-time) range with the spec's shortcuts; days beyond today + 2 and ranges longer
+ * than three months cannot be picked.
+ */
+export function DateRangeFilter({
+  value,
+  onChange,
+  withTime = false,
+  allowClear = true,
+  id,
+  style,
+  'aria-label': ariaLabel,
+}: {
+  value?: DateRange | null;
+  onChange?: (v: DateRange | null) => void;
+  withTime?: boolean;
+  allowClear?: boolean;
+  id?: string;
+  style?: CSSProperties;
+  'aria-label'?: string;
+}) {
+  const { t } = useTranslation('txn');
+  const limit = dayjs().add(FUTURE_DAYS, 'day').endOf('day');
+  return (
+    <DatePicker.RangePicker
+      id={id}
+      style={style}
+      aria-label={ariaLabel}
+      value={value ?? null}
+      onChange={(v) => onChange?.(v && v[0] && v[1] ? [v[0], v[1]] : null)}
+      showTime={withTime ? { defaultValue: [dayjs().startOf('day'), dayjs().endOf('day')] } : false}
+      format={withTime ? 'YYYY-MM-DD HH:mm:ss' : 'YYYY-MM-DD'}
+      allowClear={allowClear}
+      presets={rangePresets(t, withTime)}
+      disabledDate={(current, info) => {
+        if (current.isAfter(limit)) return true;
+        const from = info?.from;
+        return !!from && Math.abs(current.diff(from, 'day')) > MAX_RANGE_DAYS;
+      }}
+    />
+  );
+}

@@ -1,0 +1,44 @@
+import type { ReactNode } from 'react';
+import { Button, Card, Flex, Typography } from 'antd';
+import { ArrowLeftOutlined } from '@ant-design/icons';
+import { useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { useNav } from '../lib/nav';
+
+export interface PageContainerProps {
+  /** Defaults to the current menu entry's title. */
+  title?: ReactNode;
+  /** Buttons on the right of the title. */
+  extra?: ReactNode;
+  /** Show a Return button: back in history, else to `/` (spec §2). */
+  back?: boolean;
+  /** Wrap children in a card (default) or leave them bare (several cards of their own). */
+  card?: boolean;
+  children: ReactNode;
+}
+
+/** The frame of every signed-in screen: title row and a content card. */
+export function PageContainer({ title, extra, back, card = true, children }: PageContainerProps) {
+  const { t } = useTranslation(['menu', 'common']);
+  const { trail } = useNav();
+  const navigate = useNavigate();
+  const current = trail.at(-1);
+  const heading = title ?? (current ? t(`menu:${current.name}`) : null);
+  const goBack = () => (window.history.length > 1 ? navigate(-1) : navigate('/'));
+  return (
+    <section className="page-container">
+      <Flex align="center" justify="space-between" gap={12} wrap className="page-container__head">
+        <Flex align="center" gap={8}>
+          {back && <Button type="text" icon={<ArrowLeftOutlined />} onClick={goBack} aria-label={t('common:back')} />}
+          {heading && (
+            <Typography.Title level={4} style={{ margin: 0 }}>
+              {heading}
+            </Typography.Title>
+          )}
+        </Flex>
+        {extra && <Flex gap={8}>{extra}</Flex>}
+      </Flex>
+      {card ? <Card variant="borderless">{children}</Card> : children}
+    </section>
+  );
+}

@@ -1,0 +1,46 @@
+import { useEffect, useState } from 'react';
+import { App, Button } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { RequestError } from '../../lib/request';
+import { getEmailCode } from './api/login';
+
+const RESEND_SECONDS = 60;
+
+/**
+ * Sends the e-mailed sign-in code for the username the form holds, then counts down 60 s before
+ * another may be asked. When the server says to wait (code resent too soon), it counts down from that.
+ */
+export function SendCodeButton({ getUsername }: { getUsername: () => Promise<string | null> }) {
+  const { t } = useTranslation('login');
+  const { message } = App.useApp();
+  const [left, setLeft] = useState(0);
+  const [sending, setSending] = useState(false);
+
+  useEffect(() => {
+    if (left <= 0) return;
+    const timer = setTimeout(() => setLeft((s) => s - 1), 1000);
+    return () => clearTimeout(timer);
+  }, [left]);
+
+  async function send() {
+    const username = await getUsername();
+    if (!username) return;
+    setSending(true);
+    try {
+      const r = await getEmailCode(username);
+      message.success(t('codeSent'));
+      setLeft(r.resendAfter || RESEND_SECONDS);
+    } catch (err) {
+      const wait = err instanceof RequestError ? (err.data as { wait?: number } | null)?.wait : undefined;
+      if (wait) setLeft(wait);
+    } finally {
+      setSending(false);
+    }
+  }
+
+  return (
+    <Button onClick={send} loading={sending} disabled={left > 0} className="send-code-button" data-testid="send-code">
+      {left > 0 ? t('resendIn', { s: left }) : t('sendCode')}
+    </Button>
+  );
+}

@@ -1,0 +1,44 @@
+import { Alert, Divider, Flex, Skeleton, Typography } from 'antd';
+import { ClockCircleOutlined } from '@ant-design/icons';
+import { useParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { PageContainer } from '../../components/page-container';
+import { NotFoundResult } from '../errors/not-found-result';
+import { formatInstant } from '../../lib/time';
+import { useNotice } from './api/get-notice';
+import { NoticeLevelTag } from './notice-level-tag';
+import { NoticeLink } from './notice-link';
+
+/** /notice/detail/{id}: one notice in the user's language. */
+export function NoticeDetailPage() {
+  const { t } = useTranslation('notice');
+  const { id = '' } = useParams();
+  const { data: notice, isPending, isError, error } = useNotice(id);
+
+  if (isError && (error as { code?: number })?.code === 404) return <NotFoundResult />;
+  return (
+    <PageContainer back>
+      {isPending || !notice ? (
+        isError ? <Alert type="error" showIcon title={t('loadFailed')} /> : <Skeleton active paragraph={{ rows: 4 }} />
+      ) : (
+        <article className="notice-detail">
+          <Flex align="center" gap={8} wrap>
+            <NoticeLevelTag level={notice.level} />
+            <Typography.Title level={3} style={{ margin: 0 }}>
+              {notice.title}
+            </Typography.Title>
+          </Flex>
+          <Typography.Text type="secondary">
+            <ClockCircleOutlined /> {t('publishedAt', { at: formatInstant(notice.publishedAt) })}
+          </Typography.Text>
+          <Divider />
+          <Typography.Paragraph strong>{notice.summary}</Typography.Paragraph>
+          {notice.content.split(/\n{2,}/).map((para, i) => (
+            <Typography.Paragraph key={i}>{para}</Typography.Paragraph>
+          ))}
+          {notice.link && <NoticeLink href={notice.link} />}
+        </article>
+      )}
+    </PageContainer>
+  );
+}

@@ -1,0 +1,39 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { PayMethod } from '@portal/contract';
+import { http, saveFile } from '../../../lib/http';
+
+export interface UploadResult {
+  attachment: string;
+  fileName: string;
+  size: number;
+  type: string;
+}
+
+/** POST /payByLink/uploadFile (multipart `file`): msg 'success', data the stored attachment. */
+export function uploadFile(file: File): Promise<UploadResult> {
+  const fd = new FormData();
+  fd.append('file', file, file.name);
+  return http.upload<UploadResult>('/payByLink/uploadFile', fd, { quiet: true });
+}
+
+/** GET /payByLink/attachmentDownload?attachment=… (a file named by Content-Disposition). */
+export const downloadAttachment = async (attachment: string) => saveFile(await http.file('/payByLink/attachmentDownload', { attachment }));
+
+/** GET /payByLink/export with the list filters (a file). */
+export const exportPbl = async (q: Record<string, string | number | undefined>) => saveFile(await http.file('/payByLink/export', { ...q, format: 'xlsx' }));
+
+/** POST /payByLink/qrList (form link, orderCurrency): the payment methods and their logos. */
+export const qrListQuery = (link: string, orderCurrency: string) =>
+  queryOptions({ queryKey: ['payByLink', 'qrList', link, orderCurrency], queryFn: () => http.post<PayMethod[]>('/payByLink/qrList', { link, orderCurrency }), staleTime: 60_000 });
+export const useQrList = (link: string, orderCurrency: string) => useQuery({ ...qrListQuery(link, orderCurrency), enabled: !!link && !!orderCurrency });
+
+export interface PblOptions {
+  currencies: string[];
+  validDays: number[];
+  defaultValidDays: number;
+  attachmentMaxBytes: number;
+  attachmentTypes: string[];
+  accept: string;
+}
+/** GET /payByLink/options: the merchant's currencies (default first) and the form's choices. */
+export const usePblOptions = () => useQuery({ queryKey: ['payByLink', 'options'], queryFn: () => http.get<PblOptions>('/payByLink/options'), staleTime: 300_000 });

@@ -1,0 +1,13 @@
+import { http } from '../../../lib/http';
+
+export interface PblOrderStatus {
+  orderno: string;
+  reconId: string;
+  status: string;
+  openStatus: string;
+  closeReason: string | null;
+}
+
+/** GET /payByLink/orderno/{no}: what the QR dialog polls every 3 s ('00' paid, '01' ended). Quiet: a failed poll is retried by the next one. */
+export const getOrderStatus = (orderNo: string, signal?: AbortSignal) =>
+  http.get<PblOrderStatus>(`/payByLink/orderno/${encodeURIComponent(orderNo)}`, undefined, { signal, quiet: true });

@@ -1,0 +1,77 @@
+import { Button, Divider, Flex, Modal, QRCode, Skeleton, Space, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { LIMITS } from '@portal/contract';
+import { formatAmount } from '../../../components/money';
+import { useQrList } from '../api/files';
+import { useQrPolling } from '../use-qr-polling';
+
+/** What the QR dialog shows of an order. */
+export interface QrOrder {
+  orderno: string;
+  reconId: string;
+  merName: string;
+  orderCurrency: string;
+  totalAmount: string;
+  link: string;
+}
+
+/**
+ * The payment QR (spec §2): merchant name, currency and amount, the QR of the link at 220 px, the
+ * bilingual scan hint and the payment channel logos 5 per row; polls the status every 3 s (§4).
+ */
+export function QrDialog({ order, onClose, onResult }: { order: QrOrder | null; onClose: () => void; onResult: (status: '00' | '01', order: QrOrder) => void }) {
+  const { t, i18n } = useTranslation('payByLink');
+  const logos = useQrList(order?.link ?? '', order?.orderCurrency ?? '');
+  const poll = useQrPolling(order?.orderno ?? null, !!order, (s) => order && onResult(s, order));
+
+  return (
+    <Modal open={!!order} title={t('qr.title')} footer={null} onCancel={onClose} width={440} destroyOnHidden centered>
+      {order && (
+        <Flex vertical align="center" gap={8} data-testid="qr-dialog">
+          <Typography.Text type="secondary">{t('qr.merchant')}</Typography.Text>
+          <Typography.Title level={5} style={{ margin: 0 }} data-testid="qr-merchant">
+            {order.merName}
+          </Typography.Title>
+          <Typography.Title level={3} style={{ margin: '4px 0 8px' }} data-testid="qr-amount">
+            <span style={{ fontSize: 16, color: 'rgba(0,0,0,0.55)', marginRight: 6 }}>{order.orderCurrency}</span>
+            {formatAmount(order.totalAmount, order.orderCurrency, i18n.language)}
+          </Typography.Title>
+          <QRCode value={order.link} size={LIMITS.qrSize} bordered errorLevel="M" data-testid="qr-code" />
+          <Flex vertical align="center" style={{ textAlign: 'center' }}>
+            <Typography.Text strong>{t('qr.scanHint')}</Typography.Text>
+            <Typography.Text type="secondary">{t('qr.scanHintOther')}</Typography.Text>
+          </Flex>
+          <Divider plain style={{ margin: '8px 0' }}>
+            {t('qr.methods')}
+          </Divider>
+          {logos.isPending ? (
+            <Skeleton.Button active block />
+          ) : (
+            <div
+              data-testid="qr-logos"
+              style={{ display: 'grid', gridTemplateColumns: `repeat(${LIMITS.logosPerRow}, 70px)`, gap: 8, justifyContent: 'center' }}
+            >
+              {(logos.data ?? []).map((m) => (
+                <img key={m.code} src={m.logo} alt={m.name} title={m.name} width={70} height={28} />
+              ))}
+            </div>
+          )}
+          <Space style={{ marginTop: 8 }}>
+            {poll.stopped ? (
+              <>
+                <Typography.Text type="secondary">{t('qr.stopped')}</Typography.Text>
+                <Button size="small" onClick={poll.restart}>
+                  {t('qr.checkAgain')}
+                </Button>
+              </>
+            ) : (
+              <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="qr-countdown">
+                {t('qr.waiting', { count: poll.countdown })}
+              </Typography.Text>
+            )}
+          </Space>
+        </Flex>
+      )}
+    </Modal>
+  );
+}

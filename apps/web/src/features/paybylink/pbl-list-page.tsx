@@ -1,0 +1,60 @@
+import { useMemo } from 'react';
+import { Button, Divider, Table } from 'antd';
+import { PlusOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { Perm, type PayByLinkRow } from '@portal/contract';
+import { PageContainer } from '../../components/page-container';
+import { ExportButton } from '../../components/export-button';
+import { Can, useCan } from '../../components/can';
+import { usePblList } from './api/get-pbl-list';
+import { exportPbl } from './api/files';
+import { PblFilterForm } from './components/pbl-filter-form';
+import { pblColumns } from './pbl.columns';
+import { toWire, usePblFilters } from './use-pbl-filters';
+import { usePblFlow } from './use-pbl-flow';
+
+/** /payByLink/list (spec §2): filters in the URL, export, new order, close / update / details per row. */
+export function PblListPage() {
+  const { t } = useTranslation('payByLink');
+  const { filters, apply, page, size, pagination } = usePblFilters();
+  const wire = useMemo(() => toWire(filters), [filters]);
+  const { data, isFetching } = usePblList({ ...wire, page, size });
+  const flow = usePblFlow();
+  const canDetail = useCan(Perm.payByLinkDetail);
+  const canClose = useCan(Perm.payByLinkClose);
+  const canUpdate = useCan(Perm.payByLinkUpdate);
+  const columns = useMemo(
+    () => pblColumns(t, { canDetail, canClose, canUpdate, onClose: flow.confirmClose, onUpdate: (r) => flow.openUpdate(r.id) }),
+    [t, canDetail, canClose, canUpdate, flow.confirmClose, flow.openUpdate],
+  );
+
+  return (
+    <PageContainer>
+      <PblFilterForm
+        value={filters}
+        onSearch={apply}
+        extra={
+          <>
+            <ExportButton onClick={() => void exportPbl(wire).catch(() => undefined)}>{t('action.export')}</ExportButton>
+            <Can permission={Perm.payByLinkCreate}>
+              <Button type="primary" icon={<PlusOutlined />} onClick={flow.openCreate}>
+                {t('action.newOrder')}
+              </Button>
+            </Can>
+          </>
+        }
+      />
+      <Divider style={{ margin: '16px 0' }} />
+      <Table<PayByLinkRow>
+        rowKey="id"
+        size="middle"
+        columns={columns}
+        dataSource={data?.content ?? []}
+        loading={isFetching}
+        scroll={{ x: 1100 }}
+        pagination={pagination(data?.totalElements ?? 0, { showTotal: (n) => t('total', { count: n }) })}
+      />
+      {flow.dialogs}
+    </PageContainer>
+  );
+}

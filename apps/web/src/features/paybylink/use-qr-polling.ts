@@ -1,0 +1,62 @@
+import { useEffect, useRef, useState } from 'react';
+import { LIMITS } from '@portal/contract';
+import { getOrderStatus } from './api/get-order-status';
+
+/** One poll of the countdown (spec §4): down by one; on reaching 1 polling stops and the count resets to 600. */
+export function countdownTick(n: number): { next: number; stop: boolean } {
+  const next = n - 1;
+  return next <= 1 ? { next: LIMITS.qrCountdown, stop: true } : { next, stop: false };
+}
+
+/**
+ * The QR dialog's polling (spec §4, §9): every 3 s the order status is fetched while `active`.
+ * '00' (paid) and '01' (ended) stop it and are handed to `onResult`. A countdown starts at 600
+ * and goes down by one per poll; on reaching 1 polling stops and the countdown resets (`stopped`
+ * until `restart`).
+ */
+export function useQrPolling(orderNo: string | null, active: boolean, onResult: (status: '00' | '01') => void) {
+  const [countdown, setCountdown] = useState<number>(LIMITS.qrCountdown);
+  const [stopped, setStopped] = useState(false);
+  const [round, setRound] = useState(0);
+  const cb = useRef(onResult);
+  cb.current = onResult;
+
+  useEffect(() => {
+    if (!orderNo || !active) return;
+    let n: number = LIMITS.qrCountdown;
+    let done = false;
+    setCountdown(n);
+    setStopped(false);
+    const ctl = new AbortController();
+    const timer = setInterval(async () => {
+      if (done) return;
+      const step = countdownTick(n);
+      n = step.next;
+      setCountdown(n);
+      if (step.stop) {
+        done = true;
+        clearInterval(timer);
+        setStopped(true);
+        return;
+      }
+      try {
+        const s = await getOrderStatus(orderNo, ctl.signal);
+        if (done) return;
+        if (s.status === '00' || s.status === '01') {
+          done = true;
+          clearInterval(timer);
+          cb.current(s.status);
+        }
+      } catch {
+        /* the next poll tries again */
+      }
+    }, LIMITS.qrPollMs);
+    return () => {
+      done = true;
+      clearInterval(timer);
+      ctl.abort();
+    };
+  }, [orderNo, active, round]);
+
+  return { countdown, stopped, restart: () => setRound((r) => r + 1) };
+}

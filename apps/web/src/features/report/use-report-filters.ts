@@ -1,0 +1,80 @@
+import { useCallback, useMemo } from 'react';
+import { useSearchParams } from 'react-router';
+import { isCalendarDate } from '@portal/contract';
+import { dayjs, WIRE_DATE } from '../../lib/time';
+import { usePageParams } from '../../lib/paging';
+import type { ReportWireQuery } from './api/report-client';
+
+/** A report's filters as kept in the URL, under the wire's own names (spec §3). */
+export interface ReportFilters {
+  beginDate?: string;
+  endDate?: string;
+  remitBeginDate?: string;
+  remitEndDate?: string;
+  releaseBeginDate?: string;
+  releaseEndDate?: string;
+  merId?: string;
+  gwTranType?: string;
+  paymentBrand: string[];
+}
+
+const DATE_KEYS = ['beginDate', 'endDate', 'remitBeginDate', 'remitEndDate', 'releaseBeginDate', 'releaseEndDate'] as const;
+/** URL parameters a search keeps (the summary's version switch, the page size). */
+const KEPT = ['version', 'size'];
+
+/** The preset every report opens with: the last 7 days, today included. */
+export function lastDays(n = 7): { beginDate: string; endDate: string } {
+  return { beginDate: dayjs().subtract(n - 1, 'day').format(WIRE_DATE), endDate: dayjs().format(WIRE_DATE) };
+}
+
+/**
+ * Reads and writes the filters, page and size in the URL, so reload, back and shared links keep
+ * them. Without dates in the URL the settlement range is `defaults`; a range the user cleared is
+ * kept as an empty value (`beginDate=`), so it stays cleared on reload.
+ */
+export function useReportFilters(defaults: { beginDate?: string; endDate?: string } = lastDays()) {
+  const [params, setParams] = useSearchParams();
+  const paging = usePageParams();
+  const filters = useMemo<ReportFilters>(() => {
+    const f: ReportFilters = { paymentBrand: (params.get('paymentBrand') ?? '').split(',').filter((b) => /^[a-z0-9_]+$/.test(b)) };
+    for (const k of DATE_KEYS) {
+      const v = params.get(k);
+      if (v && isCalendarDate(v)) f[k] = v;
+    }
+    if (!params.has('beginDate') && !params.has('endDate')) Object.assign(f, defaults);
+    const merId = params.get('merId');
+    if (merId && /^\d{15}$/.test(merId)) f.merId = merId;
+    const type = params.get('gwTranType');
+    if (type) f.gwTranType = type;
+    return f;
+  }, [params, defaults.beginDate, defaults.endDate]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  /** A search: new filters, back to the first page. */
+  const apply = useCallback(
+    (next: ReportFilters) =>
+      setParams((prev) => {
+        const out = new URLSearchParams();
+        for (const k of KEPT) if (prev.get(k)) out.set(k, prev.get(k)!);
+        out.set('page', '1');
+        for (const k of DATE_KEYS) if (next[k]) out.set(k, next[k]!);
+        if (!next.beginDate) out.set('beginDate', '');
+        if (next.merId) out.set('merId', next.merId);
+        if (next.gwTranType) out.set('gwTranType', next.gwTranType);
+        if (next.paymentBrand.length) out.set('paymentBrand', next.paymentBrand.join(','));
+        return out;
+      }),
+    [setParams],
+  );
+
+  return { filters, apply, ...paging };
+}
+
+/** The filters as the wire query (without page and size). */
+export function toWire(f: ReportFilters, opts: { brands?: boolean } = {}): ReportWireQuery {
+  const q: ReportWireQuery = {};
+  for (const k of DATE_KEYS) q[k] = f[k];
+  q.merId = f.merId;
+  q.gwTranType = f.gwTranType;
+  if (opts.brands && f.paymentBrand.length) q.paymentBrand = f.paymentBrand.join(',');
+  return q;
+}

@@ -1,0 +1,26 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import type { ExportStatus, Page, SettleRow } from '@portal/contract';
+import { http } from '../../../lib/http';
+
+export interface SettleQuery {
+  beginDate: string;
+  endDate: string;
+  busLine: string;
+  setCur: string;
+  clientid: string;
+}
+export interface SettlePage extends Page<SettleRow> {
+  sum: { currency: string; count: number; settleAmount: string; fee: string; net: string };
+}
+
+/** GET /txn/settleList */
+export const getSettleList = (q: SettleQuery & { page: number; size: number }, signal?: AbortSignal) =>
+  http.get<SettlePage>('/txn/settleList', { ...q }, { signal });
+
+export const settleListQuery = (q: SettleQuery & { page: number; size: number }) =>
+  queryOptions({ queryKey: ['txn', 'settleList', q], queryFn: ({ signal }) => getSettleList(q, signal), placeholderData: keepPreviousData });
+
+export const useSettleList = (q: SettleQuery & { page: number; size: number }, enabled: boolean) => useQuery({ ...settleListQuery(q), enabled });
+
+/** GET /txn/settleExportBack: queues the settle list export. */
+export const settleExportBack = (q: SettleQuery & { format?: 'xlsx' | 'csv' }) => http.get<{ id: number; status: ExportStatus }>('/txn/settleExportBack', { ...q });

@@ -1,0 +1,116 @@
+import { useState } from 'react';
+import { App, Form, Input, InputNumber, Modal, Typography } from 'antd';
+import { useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { exponentOf, toMinor, type TxnDetail } from '@portal/contract';
+import { formatAmount } from '../../../components/money';
+import { checkPassword, useRefund } from '../api/refund';
+
+type Step = 'closed' | 'amount' | 'password';
+
+const newKey = () => (crypto.randomUUID?.() ?? `${Date.now()}-${Math.random()}`).replace(/[^A-Za-z0-9_-]/g, '');
+
+/**
+ * Refund as spec §4: an amount dialog (at most what is still refundable, in the currency's
+ * decimals), then password verification (confirm disabled while empty; /user/checkPassword grants
+ * the session 5 minutes), then /txn/refund. Success: message, then /txn/list; failure: data.msg.
+ */
+export function useRefundDialogs(txn: TxnDetail) {
+  const { t, i18n } = useTranslation('txn');
+  const { message } = App.useApp();
+  const navigate = useNavigate();
+  const [step, setStep] = useState<Step>('closed');
+  const [amount, setAmount] = useState<string>('');
+  const [password, setPassword] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [requestKey, setRequestKey] = useState(newKey);
+  const refund = useRefund();
+  const decimals = exponentOf(txn.gwCurrency);
+  const max = Number(txn.refundable);
+
+  const open = () => {
+    setAmount('');
+    setPassword('');
+    setRequestKey(newKey());
+    setStep('amount');
+  };
+
+  const confirm = async () => {
+    setBusy(true);
+    try {
+      await checkPassword(password);
+      const res = await refund.mutateAsync({ id: txn.gwGTransId, amount, txnschema: txn.mrequest.paymentSchema, requestKey });
+      if (res.code === 0) {
+        setStep('closed');
+        message.success({ content: res.msg || t('refund.success'), duration: 0.8 });
+        setTimeout(() => navigate('/txn/list'), 800);
+      } else message.error(res.msg);
+    } catch {
+      // The request client already showed the error (wrong password, …).
+    } finally {
+      setBusy(false);
+      setPassword('');
+    }
+  };
+
+  const amountValid = (() => {
+    try {
+      const m = toMinor(amount, txn.gwCurrency);
+      return m > 0 && m <= toMinor(txn.refundable, txn.gwCurrency);
+    } catch {
+      return false;
+    }
+  })();
+
+  const dialogs = (
+    <>
+      <Modal
+        open={step === 'amount'}
+        title={t('refund.amountTitle')}
+        okText={t('refund.next')}
+        cancelText={t('export.cancel')}
+        okButtonProps={{ disabled: !amountValid }}
+        onOk={() => setStep('password')}
+        onCancel={() => setStep('closed')}
+        destroyOnHidden
+      >
+        <Typography.Paragraph type="secondary">
+          {t('refund.refundable', { amount: `${formatAmount(txn.refundable, txn.gwCurrency, i18n.language)} ${txn.gwCurrency}` })}
+        </Typography.Paragraph>
+        <Form layout="vertical">
+          <Form.Item label={t('refund.amount')} required>
+            <InputNumber<string>
+              aria-label={t('refund.amount')}
+              style={{ width: '100%' }}
+              stringMode
+              min={decimals ? (1 / 10 ** decimals).toFixed(decimals) : '1'}
+              max={txn.refundable}
+              precision={decimals}
+              step={decimals ? (1 / 10 ** decimals).toFixed(decimals) : '1'}
+              value={amount || null}
+              onChange={(v) => setAmount(v ?? '')}
+              suffix={txn.gwCurrency}
+              autoFocus
+            />
+          </Form.Item>
+        </Form>
+      </Modal>
+      <Modal
+        open={step === 'password'}
+        title={t('refund.passwordTitle')}
+        okText={t('refund.confirm')}
+        cancelText={t('export.cancel')}
+        okButtonProps={{ disabled: !password, loading: busy }}
+        onOk={confirm}
+        onCancel={() => setStep('closed')}
+        destroyOnHidden
+      >
+        <Typography.Paragraph>
+          {t('refund.passwordHint', { amount: `${formatAmount(amount, txn.gwCurrency, i18n.language)} ${txn.gwCurrency}`, order: txn.mrequest.orderNum })}
+        </Typography.Paragraph>
+        <Input.Password aria-label={t('refund.password')} placeholder={t('refund.password')} value={password} onChange={(e) => setPassword(e.target.value)} onPressEnter={() => password && confirm()} autoFocus autoComplete="current-password" />
+      </Modal>
+    </>
+  );
+  return { open, dialogs, canRefund: txn.gwTranType === 'PURC' && txn.gwResponse === '00' && max > 0 };
+}

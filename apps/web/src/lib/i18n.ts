@@ -1,0 +1,67 @@
+import i18n, { type BackendModule } from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { COOKIE, DAY_SECONDS, getCookie, setCookie } from './cookies';
+
+/**
+ * i18n (spec §2 Language switcher): zh, en, ko, ja; one JSON per feature namespace in
+ * `src/locales/<lng>/<ns>.json`, loaded on demand (the login page fetches only what it shows).
+ * Initial language: the `mp_lang` cookie, else the first browser language among the four, else en.
+ */
+export const LANGUAGES = ['zh', 'en', 'ko', 'ja'] as const;
+export type Language = (typeof LANGUAGES)[number];
+export const LANGUAGE_LABELS: Record<Language, string> = { zh: '简体中文', en: 'English', ko: '한국어', ja: '日本語' };
+const LANGUAGE_COOKIE_DAYS = 30;
+
+const isLanguage = (x: unknown): x is Language => (LANGUAGES as readonly unknown[]).includes(x);
+
+export function initialLanguage(cookie = getCookie(COOKIE.language), browser: readonly string[] = typeof navigator === 'undefined' ? [] : navigator.languages ?? [navigator.language]): Language {
+  if (isLanguage(cookie)) return cookie;
+  for (const tag of browser) {
+    const base = tag?.toLowerCase().split('-')[0];
+    if (isLanguage(base)) return base;
+  }
+  return 'en';
+}
+
+export function saveLanguage(lng: Language): void {
+  setCookie(COOKIE.language, lng, LANGUAGE_COOKIE_DAYS * DAY_SECONDS);
+}
+
+export function currentLanguage(): Language {
+  return isLanguage(i18n.language) ? i18n.language : 'en';
+}
+
+const loaders = import.meta.glob<Record<string, unknown>>('../locales/*/*.json', { import: 'default' });
+
+const backend: BackendModule = {
+  type: 'backend',
+  init() {},
+  read(lng, ns, callback) {
+    const load = loaders[`../locales/${lng}/${ns}.json`];
+    if (!load) return callback(new Error(`missing locale ${lng}/${ns}`), false);
+    load().then(
+      (data) => callback(null, data as never),
+      (err: Error) => callback(err, false),
+    );
+  },
+};
+
+export async function initI18n(lng: Language): Promise<typeof i18n> {
+  document.documentElement.lang = lng;
+  await i18n
+    .use(backend)
+    .use(initReactI18next)
+    .init({
+      lng,
+      supportedLngs: [...LANGUAGES],
+      fallbackLng: false,
+      ns: ['common'],
+      defaultNS: 'common',
+      interpolation: { escapeValue: false },
+      returnNull: false,
+      react: { useSuspense: true },
+    });
+  return i18n;
+}
+
+export { i18n };

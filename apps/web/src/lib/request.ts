@@ -1,0 +1,232 @@
+import type { Envelope } from '@portal/contract';
+import type { TokenStore } from './tokens';
+import { filenameFromDisposition } from './download';
+
+/**
+ * The request client of spec §7/§8, built by a factory so tests can give it a fake fetch, an
+ * in-memory token store and a recording UI. The app's instance lives in `http.ts`.
+ *
+ * - base `/api`, cookies sent, 30 s timeout;
+ * - headers: `Accept-Language` always; `X-Token` and `X-Timezone-Offset` (hours) when signed in;
+ * - form posts url-encoded, uploads multipart, non-JSON responses are files named by
+ *   `Content-Disposition`;
+ * - the envelope code decides, whatever the HTTP status: 0 → data; 3 → one refresh of the token
+ *   pair, every request that meets code 3 meanwhile waits for that same refresh and is replayed;
+ *   -1 / 50012 / 50014 (or a failed refresh) → the 'Confirm logout' box; any other code → error
+ *   message, promise rejected. No envelope at all (network, timeout, HTTP error) → a closable
+ *   message that stays until dismissed.
+ */
+
+const TOKEN_EXPIRED = 3;
+const LOGOUT_CODES: readonly number[] = [-1, 50012, 50014];
+export const REFRESH_PATH = '/user/refreshToken';
+
+export type TransportReason = 'network' | 'timeout' | 'http';
+
+/** A rejected request. `code` is the envelope code; null when no envelope came back. */
+export class RequestError extends Error {
+  constructor(
+    message: string,
+    readonly code: number | null,
+    readonly data: unknown = null,
+    readonly status = 0,
+    readonly reason: TransportReason | 'business' | 'logout' | 'aborted' = 'business',
+  ) {
+    super(message);
+    this.name = 'RequestError';
+  }
+}
+
+/** How errors are shown (spec §8); the app wires antd here, tests record the calls. */
+export interface RequestUi {
+  /** Other non-zero codes: message (msg, else 'Error') shown after 500 ms for 30 s. */
+  showError(msg: string): void;
+  /** No envelope: closable message that stays until dismissed. */
+  showTransportError(err: RequestError): void;
+  /** -1 / 50012 / 50014 or a failed refresh: the 'Confirm logout' box (shown once at a time). */
+  confirmLogout(): void;
+}
+
+export interface ClientDeps {
+  fetch: typeof fetch;
+  tokens: TokenStore;
+  ui: RequestUi;
+  language: () => string;
+  /** Hours east of UTC (X-Timezone-Offset). */
+  timezoneOffset: () => number;
+  baseUrl?: string;
+  timeoutMs?: number;
+}
+
+type Params = Record<string, unknown>;
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** Path under the API base, e.g. `/user/info`. */
+  url: string;
+  /** Query string; undefined, null and '' are left out, arrays are comma-joined. */
+  params?: Params;
+  /** Url-encoded form body. */
+  form?: Params;
+  /** Multipart body. */
+  multipart?: FormData;
+  /** The caller shows errors itself: no message, no logout box (the promise still rejects). */
+  quiet?: boolean;
+  signal?: AbortSignal;
+}
+
+export interface FileResult {
+  blob: Blob;
+  filename: string;
+}
+
+type Outcome = { kind: 'envelope'; env: Envelope<unknown>; status: number } | { kind: 'file'; file: FileResult };
+
+function encode(params: Params): URLSearchParams {
+  const out = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) {
+    if (v === undefined || v === null || v === '') continue;
+    out.append(k, Array.isArray(v) ? v.join(',') : String(v));
+  }
+  return out;
+}
+
+function isEnvelope(x: unknown): x is Envelope<unknown> {
+  return typeof x === 'object' && x !== null && typeof (x as { code?: unknown }).code === 'number';
+}
+
+export function createClient(deps: ClientDeps) {
+  const base = deps.baseUrl ?? '/api';
+  const timeoutMs = deps.timeoutMs ?? 30000;
+  let refreshing: Promise<void> | null = null;
+
+  async function transport(opts: RequestOptions, token: string | undefined): Promise<Outcome> {
+    const headers: Record<string, string> = { 'Accept-Language': deps.language() };
+    if (token) {
+      headers['X-Token'] = token;
+      headers['X-Timezone-Offset'] = String(deps.timezoneOffset());
+    }
+    let body: BodyInit | undefined;
+    if (opts.form) {
+      headers['Content-Type'] = 'application/x-www-form-urlencoded;charset=UTF-8';
+      body = encode(opts.form).toString();
+    } else if (opts.multipart) body = opts.multipart;
+    const qs = opts.params ? encode(opts.params).toString() : '';
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(), timeoutMs);
+    const signal = opts.signal ? AbortSignal.any([opts.signal, timeout.signal]) : timeout.signal;
+    try {
+      let res: Response;
+      try {
+        res = await deps.fetch(`${base}${opts.url}${qs ? `?${qs}` : ''}`, {
+          method: opts.method ?? (body ? 'POST' : 'GET'),
+          headers,
+          body,
+          credentials: 'include',
+          signal,
+        });
+      } catch (e) {
+        if (opts.signal?.aborted) throw new RequestError('aborted', null, null, 0, 'aborted');
+        if (timeout.signal.aborted) throw new RequestError(`timeout of ${timeoutMs}ms exceeded`, null, null, 0, 'timeout');
+        throw new RequestError((e as Error)?.message || 'Network Error', null, null, 0, 'network');
+      }
+      const type = res.headers.get('content-type') ?? '';
+      if (type.includes('application/json')) {
+        const json: unknown = await res.json().catch(() => null);
+        if (isEnvelope(json)) return { kind: 'envelope', env: json, status: res.status };
+        const msg = (json as { message?: string } | null)?.message;
+        throw new RequestError(msg || res.statusText || `HTTP ${res.status}`, null, json, res.status, res.ok ? 'network' : 'http');
+      }
+      if (!res.ok) {
+        // A file call that failed: the message is in the error body.
+        const text = await res.text().catch(() => '');
+        throw new RequestError(text.slice(0, 300) || res.statusText || `HTTP ${res.status}`, null, null, res.status, 'http');
+      }
+      const blob = await res.blob();
+      return { kind: 'file', file: { blob, filename: filenameFromDisposition(res.headers.get('content-disposition')) ?? 'download' } };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** One refresh for everybody: requests meeting code 3 meanwhile wait on the same promise. */
+  function refreshOnce(usedToken: string | undefined): Promise<void> {
+    const current = deps.tokens.getToken();
+    if (current && current !== usedToken) return Promise.resolve(); // already refreshed by another request
+    if (!refreshing) {
+      refreshing = doRefresh().finally(() => {
+        refreshing = null;
+      });
+    }
+    return refreshing;
+  }
+
+  async function doRefresh(): Promise<void> {
+    const refreshToken = deps.tokens.getRefreshToken();
+    if (!refreshToken) throw new RequestError('Session expired', TOKEN_EXPIRED, null, 401, 'logout');
+    const out = await transport({ url: REFRESH_PATH, form: { refreshToken } }, undefined);
+    if (out.kind === 'envelope' && out.env.code === 0) {
+      deps.tokens.setTokens(out.env.data as { token: string; refreshToken: string });
+      return;
+    }
+    const env = out.kind === 'envelope' ? out.env : null;
+    throw new RequestError(env?.msg || 'Session expired', env?.code ?? TOKEN_EXPIRED, null, 401, 'logout');
+  }
+
+  async function run(opts: RequestOptions, replayed: boolean): Promise<Outcome> {
+    if (refreshing) await refreshing.catch(() => undefined);
+    const token = deps.tokens.getToken();
+    const out = await transport(opts, token);
+    if (out.kind === 'file') return out;
+    const { env, status } = out;
+    if (env.code === 0) return out;
+    if (env.code === TOKEN_EXPIRED && !replayed && opts.url !== REFRESH_PATH) {
+      await refreshOnce(token);
+      return run(opts, true);
+    }
+    if (LOGOUT_CODES.includes(env.code) || env.code === TOKEN_EXPIRED) {
+      throw new RequestError(env.msg, env.code, env.data, status, 'logout');
+    }
+    throw new RequestError(env.msg || 'Error', env.code, env.data, status, 'business');
+  }
+
+  /** The whole envelope of a JSON call (errors handled per spec §8). */
+  async function envelope<T>(opts: RequestOptions): Promise<Envelope<T>> {
+    const out = await guarded(opts);
+    if (out.kind === 'file') throw new RequestError('Unexpected file response', null, null, 200, 'http');
+    return out.env as Envelope<T>;
+  }
+
+  async function guarded(opts: RequestOptions): Promise<Outcome> {
+    try {
+      return await run(opts, false);
+    } catch (e) {
+      const err = e instanceof RequestError ? e : new RequestError(String((e as Error)?.message ?? e), null, null, 0, 'network');
+      if (!opts.quiet) {
+        if (err.reason === 'logout') deps.ui.confirmLogout();
+        else if (err.reason === 'business') deps.ui.showError(err.message || 'Error');
+        else if (err.reason !== 'aborted') deps.ui.showTransportError(err);
+      }
+      throw err;
+    }
+  }
+
+  return {
+    envelope,
+    request: async <T>(opts: RequestOptions): Promise<T> => (await envelope<T>(opts)).data,
+    get: async <T>(url: string, params?: Params, opts: Partial<RequestOptions> = {}): Promise<T> =>
+      (await envelope<T>({ ...opts, url, params, method: 'GET' })).data,
+    post: async <T>(url: string, form: Params = {}, opts: Partial<RequestOptions> = {}): Promise<T> =>
+      (await envelope<T>({ ...opts, url, form, method: 'POST' })).data,
+    upload: async <T>(url: string, multipart: FormData, opts: Partial<RequestOptions> = {}): Promise<T> =>
+      (await envelope<T>({ ...opts, url, multipart, method: 'POST' })).data,
+    /** A file call: resolves to the blob and its name; an envelope instead of a file is handled as an error. */
+    async file(url: string, params?: Params, opts: Partial<RequestOptions> = {}): Promise<FileResult> {
+      const out = await guarded({ ...opts, url, params, method: opts.method ?? 'GET' });
+      if (out.kind === 'file') return out.file;
+      throw new RequestError(out.env.msg || 'Error', out.env.code, out.env.data, out.status, 'business');
+    },
+  };
+}
+
+export type HttpClient = ReturnType<typeof createClient>;

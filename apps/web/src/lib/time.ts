@@ -1,0 +1,71 @@
+import dayjs, { type Dayjs } from 'dayjs';
+import utc from 'dayjs/plugin/utc';
+import timezone from 'dayjs/plugin/timezone';
+
+dayjs.extend(utc);
+dayjs.extend(timezone);
+
+/** The zone the wire speaks (spec §9): queries are sent in it, displayed times are converted from it. */
+export const PLATFORM_TZ = 'Asia/Shanghai';
+export const WIRE_DATETIME = 'YYYY-MM-DD HH:mm:ss';
+export const WIRE_DATE = 'YYYY-MM-DD';
+
+/** Hours east of UTC of the browser (X-Timezone-Offset); may be fractional (India +5.5). */
+export function browserOffsetHours(at: Date = new Date()): number {
+  return -at.getTimezoneOffset() / 60;
+}
+
+/** The browser's IANA zone, else the platform zone. */
+export function browserZone(): string {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || PLATFORM_TZ;
+  } catch {
+    return PLATFORM_TZ;
+  }
+}
+
+/** UTC-12 … UTC+14, the time-zone selector's choices (spec §9). */
+export const UTC_OFFSETS: number[] = Array.from({ length: 27 }, (_, i) => i - 12);
+
+export function offsetLabel(hours: number): string {
+  const sign = hours < 0 ? '-' : '+';
+  const abs = Math.abs(hours);
+  const h = Math.floor(abs);
+  const m = Math.round((abs - h) * 60);
+  return `UTC${sign}${h}${m ? `:${String(m).padStart(2, '0')}` : ''}`;
+}
+
+/** The selector's default: the browser's whole-hour offset when it is one of the choices, else the platform's (+8). */
+export function defaultOffset(): number {
+  const h = browserOffsetHours();
+  return Number.isInteger(h) && UTC_OFFSETS.includes(h) ? h : 8;
+}
+
+/**
+ * A wall-clock time picked in a zone `hours` east of UTC, as the platform-zone wire string.
+ * e.g. 2024-05-01 09:00 picked at UTC+9 → '2024-05-01 08:00:00'.
+ */
+export function toPlatform(wallClock: Dayjs | string, hours: number): string {
+  const local = typeof wallClock === 'string' ? wallClock : wallClock.format(WIRE_DATETIME);
+  const instant = dayjs.utc(local).subtract(hours * 60, 'minute');
+  return instant.tz(PLATFORM_TZ).format(WIRE_DATETIME);
+}
+
+/** A platform-zone wire string as a time in `zone` (default: the browser's). */
+export function fromPlatform(value: string, zone: string = browserZone()): Dayjs {
+  return dayjs.tz(value, WIRE_DATETIME, PLATFORM_TZ).tz(zone);
+}
+
+/** Shows a platform-zone wire time in the browser's zone. */
+export function formatPlatform(value: string | null | undefined, zone?: string): string {
+  if (!value) return '';
+  return fromPlatform(value, zone).format(WIRE_DATETIME);
+}
+
+/** Shows an ISO instant (e.g. `2024-05-01T02:00:00.000Z`) in the browser's zone. */
+export function formatInstant(iso: string | null | undefined, format = 'YYYY-MM-DD HH:mm'): string {
+  if (!iso) return '';
+  return dayjs(iso).tz(browserZone()).format(format);
+}
+
+export { dayjs };

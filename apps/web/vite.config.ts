@@ -1,0 +1,22 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+const api = process.env.API_URL ?? 'http://localhost:8080';
+
+export default defineConfig({
+  root: import.meta.dirname,
+  plugins: [react()],
+  server: {
+    port: 5173,
+    // The API (npm run dev:api) serves /api and the development mailbox.
+    proxy: { '/api': api, '/dev': api },
+  },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    target: 'es2022',
+    chunkSizeWarningLimit: 900,
+    // Two pages: the portal, and the buyers' hosted checkout (served by the API for GET /pay/*).
+    rollupOptions: { input: { main: `${import.meta.dirname}/index.html`, pay: `${import.meta.dirname}/pay.html` } },
+  },
+});

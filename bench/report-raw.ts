@@ -1,0 +1,137 @@
+/**
+ * The report bench's comparison: each list call's question written by hand in SQL (page of rows
+ * plus the total, in parallel as the API does), sent straight to the database.
+ */
+import type { Db } from '../apps/api/src/db/db';
+
+type Range = { begin: string; end: string };
+
+export interface RawCall {
+  name: string;
+  path: string;
+  size: number;
+  params(r: Range): Record<string, string>;
+  run(db: Db, scope: string[], r: Range, size: number): Promise<number>;
+}
+
+async function pageAndCount(db: Db, list: string, count: string, params: unknown[]): Promise<number> {
+  const [, c] = await Promise.all([db.query(list, params), db.query<{ n: number }>(count, params)]);
+  return c.rows[0].n;
+}
+
+const SETTLEMENT = (size: number) => `
+  SELECT s.txn_set_date, s.mer_id, m.name, a.brief_name, s.bus_line, s.set_cur, s.recon_set_amount, s.history_pending, s.total_pending,
+         s.trans_amount, s.serv_amount, s.released_amount, s.real_trans_before_fee, s.tran_fee, s.real_trans_amount, s.tran_threshold,
+         s.trans_period, s.remit_date, s.recon_search_date
+    FROM settlement s JOIN merchant m ON m.mer_id = s.mer_id LEFT JOIN acquirer a ON a.id = m.acquirer_id
+   WHERE s.mer_id = ANY($1::text[]) AND s.txn_set_date BETWEEN $2::date AND $3::date
+   ORDER BY s.txn_set_date DESC, s.mer_id, s.bus_line, s.set_cur LIMIT ${size}`;
+const SETTLEMENT_COUNT = `SELECT count(*)::int8 AS n FROM settlement WHERE mer_id = ANY($1::text[]) AND txn_set_date BETWEEN $2::date AND $3::date`;
+
+const settlementRange = (r: Range) => ({ beginDate: r.begin, endDate: r.end });
+
+export const RAW: RawCall[] = [
+  {
+    name: 'bill/list',
+    path: 'report/bill/list',
+    size: 10,
+    params: settlementRange,
+    run: (db, scope, r, size) => pageAndCount(db, SETTLEMENT(size), SETTLEMENT_COUNT, [scope, r.begin, r.end]),
+  },
+  {
+    name: 'transfer/list (size 100)',
+    path: 'report/transfer/list',
+    size: 100,
+    params: settlementRange,
+    run: (db, scope, r, size) => pageAndCount(db, SETTLEMENT(size), SETTLEMENT_COUNT, [scope, r.begin, r.end]),
+  },
+  {
+    name: 'txn/newList (by brand)',
+    path: 'report/txn/newList',
+    size: 10,
+    params: settlementRange,
+    run: (db, scope, r, size) =>
+      pageAndCount(
+        db,
+        `SELECT ss.*, m.name FROM settlement_summary ss JOIN merchant m ON m.mer_id = ss.mer_id
+          WHERE ss.mer_id = ANY($1::text[]) AND ss.txn_set_date BETWEEN $2::date AND $3::date
+          ORDER BY ss.txn_set_date DESC, ss.mer_id, ss.payment_brand, ss.txn_type, ss.txn_cur, ss.set_cur, ss.acquirer LIMIT ${size}`,
+        `SELECT count(*)::int8 AS n FROM settlement_summary WHERE mer_id = ANY($1::text[]) AND txn_set_date BETWEEN $2::date AND $3::date`,
+        [scope, r.begin, r.end],
+      ),
+  },
+  {
+    name: 'txn/list (old, summed over brands)',
+    path: 'report/txn/list',
+    size: 10,
+    params: settlementRange,
+    run: (db, scope, r, size) =>
+      pageAndCount(
+        db,
+        `SELECT ss.txn_set_date, ss.mer_id, min(m.name), ss.acquirer, ss.txn_type, ss.txn_cur, ss.set_cur, sum(ss.txn_count), sum(ss.txn_amount),
+                sum(ss.mdr_amount), sum(ss.settle_amount), sum(ss.fee)
+           FROM settlement_summary ss JOIN merchant m ON m.mer_id = ss.mer_id
+          WHERE ss.mer_id = ANY($1::text[]) AND ss.txn_set_date BETWEEN $2::date AND $3::date
+          GROUP BY ss.txn_set_date, ss.mer_id, ss.acquirer, ss.txn_type, ss.txn_cur, ss.set_cur
+          ORDER BY ss.txn_set_date DESC, ss.mer_id, ss.txn_type, ss.txn_cur, ss.set_cur, ss.acquirer LIMIT ${size}`,
+        `SELECT count(*)::int8 AS n FROM (SELECT 1 FROM settlement_summary WHERE mer_id = ANY($1::text[]) AND txn_set_date BETWEEN $2::date AND $3::date
+          GROUP BY txn_set_date, mer_id, acquirer, txn_type, txn_cur, set_cur) x`,
+        [scope, r.begin, r.end],
+      ),
+  },
+  {
+    name: 'reserve/list (settlement range)',
+    path: 'report/reserve/list',
+    size: 10,
+    params: settlementRange,
+    run: (db, scope, r, size) =>
+      pageAndCount(
+        db,
+        `SELECT r.*, m.name FROM reserve r JOIN merchant m ON m.mer_id = r.mer_id
+          WHERE r.mer_id = ANY($1::text[]) AND r.amount > 0 AND r.txn_set_date BETWEEN $2::date AND $3::date
+          ORDER BY r.txn_set_date DESC, r.mer_id, r.bus_line, r.set_cur LIMIT ${size}`,
+        `SELECT count(*)::int8 AS n FROM reserve WHERE mer_id = ANY($1::text[]) AND amount > 0 AND txn_set_date BETWEEN $2::date AND $3::date`,
+        [scope, r.begin, r.end],
+      ),
+  },
+  {
+    name: 'reserve/list (release range, next 90 days)',
+    path: 'report/reserve/list',
+    size: 10,
+    params: (r) => ({ releaseBeginDate: r.end, releaseEndDate: addDay(r.end, 90) }),
+    run: (db, scope, r, size) =>
+      pageAndCount(
+        db,
+        `SELECT r.*, m.name FROM reserve r JOIN merchant m ON m.mer_id = r.mer_id
+          WHERE r.mer_id = ANY($1::text[]) AND r.amount > 0 AND r.release_date BETWEEN $2::date AND $3::date
+          ORDER BY r.txn_set_date DESC, r.mer_id, r.bus_line, r.set_cur LIMIT ${size}`,
+        `SELECT count(*)::int8 AS n FROM reserve WHERE mer_id = ANY($1::text[]) AND amount > 0 AND release_date BETWEEN $2::date AND $3::date`,
+        [scope, r.end, addDay(r.end, 90)],
+      ),
+  },
+  {
+    name: 'cash calendar',
+    path: 'dashboard/cashCalendar',
+    size: 30,
+    params: () => ({}),
+    // The same four reads the service makes (the projection in between is a few microseconds of JavaScript).
+    run: async (db, scope, r) => {
+      const from = addDay(r.end, 1);
+      const to = addDay(from, 29);
+      await Promise.all([
+        db.query(`SELECT remit_date, set_cur, sum(real_trans_amount) FROM settlement WHERE mer_id = ANY($1::text[]) AND remit_date BETWEEN $2::date AND $3::date AND trans_amount > 0 GROUP BY 1, 2`, [scope, from, to]),
+        db.query(`SELECT release_date, set_cur, sum(amount) FROM reserve WHERE mer_id = ANY($1::text[]) AND release_date BETWEEN $2::date AND $3::date AND amount > 0 GROUP BY 1, 2`, [scope, from, to]),
+        db.query(`SELECT DISTINCT ON (mer_id, bus_line, set_cur) mer_id, bus_line, set_cur, txn_set_date, total_pending FROM settlement WHERE mer_id = ANY($1::text[]) ORDER BY mer_id, bus_line, set_cur, txn_set_date DESC`, [scope]),
+        db.query(`SELECT mer_id, bus_line, set_cur, release_date, sum(amount) FROM reserve WHERE mer_id = ANY($1::text[]) AND NOT released AND release_date <= $2::date GROUP BY 1, 2, 3, 4`, [scope, to]),
+        db.query('SELECT max(run_date) FROM settlement_run'),
+      ]);
+      return 30;
+    },
+  },
+];
+
+function addDay(d: string, n: number): string {
+  const x = new Date(`${d}T00:00:00Z`);
+  x.setUTCDate(x.getUTCDate() + n);
+  return x.toISOString().slice(0, 10);
+}

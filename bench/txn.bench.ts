@@ -1,0 +1,245 @@
+/**
+ * Transactions benchmark (issue 4): /txn/list p50/p95 for typical filter sets at 1 and 32
+ * concurrent clients beside the same SQL run raw, and the export of every row (CSV, XLSX) beside
+ * `COPY … TO STDOUT`, with the process's peak RSS.
+ *
+ *   BENCH_DB=pglite|postgres   (default pglite; postgres uses BENCH_DATABASE_URL or TEST_DATABASE_URL)
+ *   BENCH_ROWS=1000000         rows in txn (default 200000)
+ *   BENCH_EXPORT=0 / BENCH_LIST=0  skip the export / the list part
+ * Data is kept between runs (PGlite: bench-results/pglite-<rows>; PostgreSQL: schema bench_txn_<rows>).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { PGlite } from '@electric-sql/pglite';
+import { openPglite, openPostgres, type Db } from '../apps/api/src/db/db';
+import { migrate } from '../apps/api/src/db/migrate';
+import { buildApp } from '../apps/api/src/app';
+import { loadConfig } from '../apps/api/src/config';
+import { systemClock } from '../apps/api/src/lib/clock';
+import { createMailer } from '../apps/api/src/plugins/mail';
+import { newToken, sha256 } from '../apps/api/src/lib/crypto';
+import { DEMO, seedFoundation } from '../apps/api/src/seed/foundation.seed';
+import type { Deps } from '../apps/api/src/plugins/context';
+import { countTxn, listTxn, txnWhere } from '../apps/api/src/modules/txn/txn.repo';
+import { txnExportSource } from '../apps/api/src/modules/txn/txn.exports';
+import { writeExport } from '../apps/api/src/modules/export/export.writer';
+import { formatInZone } from '../apps/api/src/modules/txn/time';
+import { loadBenchData } from './txn-data';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const RESULTS = path.join(ROOT, 'bench-results');
+const kind = (process.env.BENCH_DB ?? 'pglite') as 'pglite' | 'postgres';
+const rows = Number(process.env.BENCH_ROWS ?? 200_000);
+const doExport = process.env.BENCH_EXPORT !== '0';
+const doList = process.env.BENCH_LIST !== '0';
+const pgUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
+const log = (s: string) => console.log(s);
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+};
+const ms = (x: number) => Math.round(x * 10) / 10;
+
+async function openBenchDb(): Promise<{ db: Db; fresh: boolean; pgliteDir?: string; schema?: string }> {
+  if (kind === 'pglite') {
+    const dir = path.join(RESULTS, `pglite-${rows}`);
+    const fresh = !fs.existsSync(dir);
+    return { db: await openPglite(dir), fresh, pgliteDir: dir };
+  }
+  const schema = `bench_txn_${rows}`;
+  const admin = await openPostgres(pgUrl, { max: 1 });
+  const { rows: found } = await admin.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema]);
+  if (!found.length) await admin.exec(`CREATE SCHEMA ${schema}`);
+  await admin.close();
+  return { db: await openPostgres(pgUrl, { searchPath: schema }), fresh: !found.length, schema };
+}
+
+async function signedInToken(db: Db): Promise<string> {
+  const token = newToken();
+  const { rows: u } = await db.query<{ id: number }>('SELECT id FROM app_user WHERE username = $1', [DEMO.users.demo]);
+  const { rows: s } = await db.query<{ id: number }>(
+    `INSERT INTO user_session (user_id, absolute_expires_at) VALUES ($1, now() + interval '12 hours') RETURNING id`,
+    [u[0].id],
+  );
+  await db.query(`INSERT INTO access_token (token_hash, session_id, expires_at) VALUES ($1, $2, now() + interval '12 hours')`, [sha256(token), s[0].id]);
+  return token;
+}
+
+type Filter = Record<string, string | number>;
+
+async function benchList(db: Db, base: string, token: string, platformTz: string) {
+  const now = Date.now();
+  const at = (daysAgo: number, end = false) => formatInZone(now - daysAgo * 86_400_000, platformTz).slice(0, 10) + (end ? ' 23:59:59' : ' 00:00:00');
+  const { rows: sample } = await db.query<{ order_no: string }>(`SELECT order_no FROM txn WHERE mer_id = $1 ORDER BY txn_time DESC LIMIT 1 OFFSET 100`, [DEMO.subA]);
+  const sets: { name: string; q: Filter }[] = [
+    { name: 'default: last 7 days, page 1 of 10', q: { beginDate: at(6), endDate: at(0, true), page: 0, size: 10 } },
+    { name: 'one merchant, successful purchases, 30 days, page 3 of 30', q: { beginDate: at(29), endDate: at(0, true), merId: DEMO.subA, gwTranType: 'PURC', gwResponse: '00', page: 2, size: 30 } },
+    { name: 'order number lookup, 90 days', q: { beginDate: at(89), endDate: at(0, true), orderNum: sample[0]?.order_no ?? 'x', page: 0, size: 10 } },
+    { name: 'two brands, 90 days, page 1 of 50', q: { beginDate: at(89), endDate: at(0, true), paymentBrand: 'visa,mastercard', page: 0, size: 50 } },
+  ];
+  const scope = [DEMO.group, DEMO.subA, DEMO.subB];
+  const out = [];
+  for (const set of sets) {
+    const qs = new URLSearchParams(Object.entries(set.q).map(([k, v]) => [k, String(v)])).toString();
+    const api = async () => {
+      const t0 = performance.now();
+      const r = await fetch(`${base}/api/txn/list?${qs}`, { headers: { 'x-token': token } });
+      const body = (await r.json()) as { code: number; data: { totalElements: number } };
+      if (body.code !== 0) throw new Error(`list: ${JSON.stringify(body).slice(0, 200)}`);
+      return { t: performance.now() - t0, total: body.data.totalElements };
+    };
+    const filter = { ...set.q } as never as Parameters<typeof txnWhere>[0];
+    const raw = async () => {
+      const t0 = performance.now();
+      const w = txnWhere(filter, set.q.merId ? [String(set.q.merId)] : scope, platformTz);
+      await Promise.all([listTxn(db, w, Number(set.q.page), Number(set.q.size)), countTxn(db, w)]);
+      return { t: performance.now() - t0, total: 0 };
+    };
+    const measure = async (fn: () => Promise<{ t: number; total: number }>, conc: number, perClient: number) => {
+      const times: number[] = [];
+      let total = 0;
+      await Promise.all(
+        Array.from({ length: conc }, async () => {
+          for (let i = 0; i < perClient; i++) {
+            const r = await fn();
+            times.push(r.t);
+            total = r.total;
+          }
+        }),
+      );
+      return { p50: pct(times, 50), p95: pct(times, 95), n: times.length, total };
+    };
+    for (let i = 0; i < 3; i++) {
+      await api();
+      await raw();
+    }
+    const row: Record<string, unknown> = { set: set.name };
+    for (const conc of [1, 32]) {
+      const per = conc === 1 ? 20 : 3;
+      const a = await measure(api, conc, per);
+      const r = await measure(raw, conc, per);
+      row[`c${conc}`] = { apiP50: ms(a.p50), apiP95: ms(a.p95), rawP50: ms(r.p50), rawP95: ms(r.p95), ratioP95: Math.round((a.p95 / r.p95) * 100) / 100, requests: a.n };
+      row.totalElements = a.total;
+    }
+    log(`  ${set.name}: ${JSON.stringify(row)}`);
+    out.push(row);
+  }
+  return out;
+}
+
+function rssSampler() {
+  let peak = process.memoryUsage().rss;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 25);
+  return () => {
+    clearInterval(timer);
+    return Math.round(Math.max(peak, process.memoryUsage().rss) / 1024 / 1024);
+  };
+}
+
+async function benchExport(deps: Deps, info: { pgliteDir?: string; schema?: string }) {
+  const platformTz = deps.config.platformTz;
+  const { rows: ms_ } = await deps.db.query<{ mer_id: string }>('SELECT mer_id FROM merchant');
+  const scope = ms_.map((m) => m.mer_id);
+  // About 1M rows: the whole 90 days up to 1M rows in the table, fewer days beyond.
+  const days = Math.min(91, Math.ceil((91 * 1_000_000) / rows));
+  const end = formatInZone(Date.now(), platformTz).slice(0, 10) + ' 23:59:59';
+  const begin = formatInZone(Date.now() - days * 86_400_000, platformTz).slice(0, 10) + ' 00:00:00';
+  const filter = txnExportSource.parse({ beginDate: begin, endDate: end });
+  const ctx = { deps, lang: 'en' as const, zone: 8, scope, userId: 0 };
+  const w = txnWhere(filter, scope, platformTz);
+  const n = await countTxn(deps.db, w);
+  const results: Record<string, unknown> = { rows: n };
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'txn-bench-'));
+  for (const format of ['csv', 'xlsx'] as const) {
+    global.gc?.();
+    const base = Math.round(process.memoryUsage().rss / 1024 / 1024);
+    const stop = rssSampler();
+    const t0 = performance.now();
+    const file = path.join(tmp, `export.${format}`);
+    const written = await writeExport(format, fs.createWriteStream(file, { highWaterMark: 1 << 20 }), txnExportSource.columns(ctx, filter), 8, 'Transactions', txnExportSource.rows(ctx, filter));
+    const secs = (performance.now() - t0) / 1000;
+    const peak = stop();
+    results[format] = { rows: written, seconds: ms(secs), rowsPerSec: Math.round(written / secs), bytes: fs.statSync(file).size, rssBeforeMB: base, peakRssMB: peak };
+    log(`  export ${format}: ${JSON.stringify(results[format])}`);
+    fs.rmSync(file);
+  }
+  // COPY of the same rows (same join, filter and order) as CSV, to the client.
+  const select = `SELECT t.order_no, t.txn_time, t.gw_response, t.mer_id, m.name, t.origin_order_no, t.tran_type, t.amount, t.currency, t.return_amount,
+                         t.payment_brand, t.payment_schema, t.settle_flag
+                    FROM txn t JOIN merchant m ON m.mer_id = t.mer_id
+                   WHERE t.txn_time >= '${new Date(Date.parse(begin.replace(' ', 'T') + '+08:00')).toISOString()}'
+                     AND t.txn_time <= '${new Date(Date.parse(end.replace(' ', 'T') + '+08:00')).toISOString()}'
+                   ORDER BY t.txn_time DESC, t.id DESC`;
+  const t0 = performance.now();
+  if (info.schema) {
+    execFileSync('psql', [pgUrl, '-q', '-c', `SET search_path = ${info.schema}`, '-c', `\\copy (${select.replace(/\s+/g, ' ')}) TO '/dev/null' WITH CSV`], { stdio: 'inherit' });
+  } else {
+    await deps.db.close();
+    const pg = await PGlite.create(info.pgliteDir!);
+    await pg.query(`COPY (${select}) TO '/dev/blob' WITH CSV`);
+    await pg.close();
+  }
+  const secs = (performance.now() - t0) / 1000;
+  results.copy = { seconds: ms(secs), rowsPerSec: Math.round(n / secs) };
+  log(`  COPY TO STDOUT (csv): ${JSON.stringify(results.copy)}`);
+  const copyRate = (results.copy as { rowsPerSec: number }).rowsPerSec;
+  results.ratios = {
+    csvVsCopy: Math.round(((results.csv as { rowsPerSec: number }).rowsPerSec / copyRate) * 100) / 100,
+    xlsxVsCopy: Math.round(((results.xlsx as { rowsPerSec: number }).rowsPerSec / copyRate) * 100) / 100,
+  };
+  log(`  ratios: ${JSON.stringify(results.ratios)}`);
+  fs.rmSync(tmp, { recursive: true, force: true });
+  return results;
+}
+
+export default async function run() {
+  fs.mkdirSync(RESULTS, { recursive: true });
+  log(`txn bench: ${kind}, ${rows.toLocaleString('en')} rows`);
+  const info = await openBenchDb();
+  const { db } = info;
+  await migrate(db);
+  const { rows: c } = await db.query<{ n: number }>('SELECT count(*)::int8 AS n FROM txn');
+  if (c[0].n !== rows) {
+    if (c[0].n !== 0) throw new Error(`bench database holds ${c[0].n} rows, expected 0 or ${rows}: remove it`);
+    const t0 = performance.now();
+    const { rows: m } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM merchant');
+    if (m[0].n === 0) await seedFoundation(db, { env: 'development' });
+    await loadBenchData(db, { rows, extraMerchants: 46, log });
+    log(`  loaded in ${Math.round((performance.now() - t0) / 1000)} s`);
+  }
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'txn-bench-data-'));
+  const config = loadConfig({ NODE_ENV: 'production', DATA_DIR: dataDir, SEED_DEMO: 'false' });
+  const deps: Deps = { config, db, clock: systemClock, mailer: createMailer({ outboxDir: path.join(dataDir, 'outbox'), from: config.mailFrom }) };
+  const app = await buildApp(deps);
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  const token = await signedInToken(db);
+  const result: Record<string, unknown> = { kind, rows, at: new Date().toISOString() };
+  if (doList) {
+    log('list (ms; API over HTTP vs the same SQL raw):');
+    result.list = await benchList(db, address, token, config.platformTz);
+  }
+  await app.close();
+  if (doExport) {
+    log('export of about 1M rows (every row of the last days):');
+    result.export = await benchExport(deps, info);
+    if (kind === 'postgres') await db.close();
+  } else await db.close();
+  fs.writeFileSync(path.join(RESULTS, `txn-${kind}-${rows}.json`), JSON.stringify(result, null, 2));
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  return result;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  run().then(
+    () => process.exit(0),
+    (e) => {
+      console.error(e);
+      process.exit(1);
+    },
+  );
+}
