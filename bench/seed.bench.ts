@@ -9,6 +9,9 @@
  * times the first-start seed (90 days of the demo merchants) on a fresh PGlite.
  */
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { openPglite, openPostgres, type Db } from '../apps/api/src/db/db';
 import { migrate } from '../apps/api/src/db/migrate';
 import { seedFoundation } from '../apps/api/src/seed/foundation.seed';
@@ -28,11 +31,19 @@ interface Bench {
   drop(): Promise<void>;
 }
 
-async function fresh(kind: 'pglite' | 'postgres'): Promise<Bench> {
+async function fresh(kind: 'pglite' | 'postgres', big = false): Promise<Bench> {
   if (kind === 'pglite') {
-    const db = await openPglite();
+    // Large runs keep PGlite's files on disk (a temporary directory) rather than in WASM memory.
+    const dir = big ? fs.mkdtempSync(path.join(os.tmpdir(), 'bench-pglite-')) : undefined;
+    const db = await openPglite(dir);
     await migrate(db);
-    return { db, drop: () => db.close() };
+    return {
+      db,
+      async drop() {
+        await db.close();
+        if (dir) fs.rmSync(dir, { recursive: true, force: true });
+      },
+    };
   }
   const schema = `bench_${randomBytes(4).toString('hex')}`;
   const admin = await openPostgres(PG_URL, { max: 1 });
@@ -77,7 +88,7 @@ async function raw(kind: 'pglite' | 'postgres', n: number) {
 }
 
 async function pipeline(kind: 'pglite' | 'postgres', target: number, verify: boolean) {
-  const b = await fresh(kind);
+  const b = await fresh(kind, target > 300_000);
   try {
     await seedFoundation(b.db, { env: 'test' });
     const merchants = Math.max(0, Math.round(target / DAYS / 100) - 4);

@@ -24,7 +24,6 @@ import { DEMO, seedFoundation } from '../apps/api/src/seed/foundation.seed';
 import type { Deps } from '../apps/api/src/plugins/context';
 import { countTxn, listTxn, txnWhere } from '../apps/api/src/modules/txn/txn.repo';
 import { txnExportSource } from '../apps/api/src/modules/txn/txn.exports';
-import { writeExport } from '../apps/api/src/modules/export/export.writer';
 import { formatInZone } from '../apps/api/src/modules/txn/time';
 import { loadBenchData } from './txn-data';
 
@@ -130,17 +129,6 @@ async function benchList(db: Db, base: string, token: string, platformTz: string
   return out;
 }
 
-function rssSampler() {
-  let peak = process.memoryUsage().rss;
-  const timer = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
-  }, 25);
-  return () => {
-    clearInterval(timer);
-    return Math.round(Math.max(peak, process.memoryUsage().rss) / 1024 / 1024);
-  };
-}
-
 async function benchExport(deps: Deps, info: { pgliteDir?: string; schema?: string }) {
   const platformTz = deps.config.platformTz;
   const { rows: ms_ } = await deps.db.query<{ mer_id: string }>('SELECT mer_id FROM merchant');
@@ -150,23 +138,29 @@ async function benchExport(deps: Deps, info: { pgliteDir?: string; schema?: stri
   const end = formatInZone(Date.now(), platformTz).slice(0, 10) + ' 23:59:59';
   const begin = formatInZone(Date.now() - days * 86_400_000, platformTz).slice(0, 10) + ' 00:00:00';
   const filter = txnExportSource.parse({ beginDate: begin, endDate: end });
-  const ctx = { deps, lang: 'en' as const, zone: 8, scope, userId: 0 };
   const w = txnWhere(filter, scope, platformTz);
   const n = await countTxn(deps.db, w);
   const results: Record<string, unknown> = { rows: n };
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'txn-bench-'));
+  // Each export runs in a process of its own: its peak RSS is the export's, not this benchmark's.
+  if (info.pgliteDir) await deps.db.close();
   for (const format of ['csv', 'xlsx'] as const) {
-    global.gc?.();
-    const base = Math.round(process.memoryUsage().rss / 1024 / 1024);
-    const stop = rssSampler();
-    const t0 = performance.now();
-    const file = path.join(tmp, `export.${format}`);
-    const written = await writeExport(format, fs.createWriteStream(file, { highWaterMark: 1 << 20 }), txnExportSource.columns(ctx, filter), 8, 'Transactions', txnExportSource.rows(ctx, filter));
-    const secs = (performance.now() - t0) / 1000;
-    const peak = stop();
-    results[format] = { rows: written, seconds: ms(secs), rowsPerSec: Math.round(written / secs), bytes: fs.statSync(file).size, rssBeforeMB: base, peakRssMB: peak };
+    const out = execFileSync(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), path.join(import.meta.dirname, 'txn-export.child.ts')], {
+      env: {
+        ...process.env,
+        CHILD_PGLITE: info.pgliteDir ?? '',
+        CHILD_PG_URL: pgUrl,
+        CHILD_SCHEMA: info.schema ?? '',
+        CHILD_BEGIN: begin,
+        CHILD_END: end,
+        CHILD_FORMAT: format,
+        CHILD_FILE: path.join(tmp, `export.${format}`),
+      },
+      encoding: 'utf8',
+      maxBuffer: 1 << 20,
+    });
+    results[format] = JSON.parse(out.trim().split('\n').pop()!);
     log(`  export ${format}: ${JSON.stringify(results[format])}`);
-    fs.rmSync(file);
   }
   // COPY of the same rows (same join, filter and order) as CSV, to the client.
   const select = `SELECT t.order_no, t.txn_time, t.gw_response, t.mer_id, m.name, t.origin_order_no, t.tran_type, t.amount, t.currency, t.return_amount,
@@ -179,7 +173,6 @@ async function benchExport(deps: Deps, info: { pgliteDir?: string; schema?: stri
   if (info.schema) {
     execFileSync('psql', [pgUrl, '-q', '-c', `SET search_path = ${info.schema}`, '-c', `\\copy (${select.replace(/\s+/g, ' ')}) TO '/dev/null' WITH CSV`], { stdio: 'inherit' });
   } else {
-    await deps.db.close();
     const pg = await PGlite.create(info.pgliteDir!);
     await pg.query(`COPY (${select}) TO '/dev/blob' WITH CSV`);
     await pg.close();

@@ -29,6 +29,8 @@ export default defineConfig({
     locale: 'en-US',
     timezoneId: 'Asia/Shanghai',
     viewport: { width: 1366, height: 820 },
+    // The app turns antd's animations off for reduced motion: clicks never land on a moving popup.
+    contextOptions: { reducedMotion: 'reduce' },
     screenshot: 'only-on-failure',
     trace: 'off',
     launchOptions: {

@@ -59,6 +59,7 @@ test("the menu shows exactly the entries of the user's routers", async () => {
 
 test('every menu entry opens a page (a screen or "coming soon"), never a dead link', async () => {
   const { leaves } = visibleTree(session.user.routers);
+  let shotComingSoon = false;
   for (const leaf of leaves) {
     await openMenu(page, session.user.routers, leaf.name);
     await expect(page).toHaveURL(new RegExp(`${leaf.path}(\\?.*)?$`));
@@ -66,7 +67,11 @@ test('every menu entry opens a page (a screen or "coming soon"), never a dead li
     await expect(page.getByText(tr('en', 'common', 'notFound.text'))).toHaveCount(0);
     // A screen still to come says so, in the user's language.
     const soon = page.getByText(tr('en', 'common', 'comingSoon.text'));
-    if (await soon.isVisible()) await expect(page.getByText(tr('en', 'common', 'comingSoon.title', { name: tr('en', 'menu', leaf.name) }))).toBeVisible();
+    if (await soon.isVisible()) {
+      await expect(page.getByText(tr('en', 'common', 'comingSoon.title', { name: tr('en', 'menu', leaf.name) }))).toBeVisible();
+      if (!shotComingSoon) await shot(page, 'coming-soon');
+      shotComingSoon = true;
+    }
   }
 });
 
@@ -97,10 +102,12 @@ test('user dropdown: user information and update password', async () => {
   await expect(page).toHaveURL(/\/user\/info$/);
   await expect(page.locator('.ant-descriptions')).toContainText(session.user.email);
   await expect(page.locator('.ant-descriptions')).toContainText(session.user.merId);
+  await shot(page, 'user-info');
   await page.getByTestId('user-menu').click();
   await page.getByRole('menuitem', { name: tr('en', 'layout', 'updatePassword') }).click();
   await expect(page).toHaveURL(/\/user\/password\?username=demo$/);
   await expect(page.getByText(tr('en', 'user', 'password.title'))).toBeVisible();
+  await shot(page, 'user-password');
   await page.getByRole('button', { name: tr('en', 'user', 'backToPortal') }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
 });
@@ -148,6 +155,7 @@ test('the side menu collapses: the toggle is kept in a cookie, and under 992 px 
 test('404: the public page and unknown paths inside the shell', async () => {
   await page.goto('/404');
   await expect(page.getByText(tr('en', 'common', 'notFound.text'))).toBeVisible();
+  await shot(page, 'not-found');
   await page.goto('/no/such/page');
   await expect(page.getByText(tr('en', 'common', 'notFound.text'))).toBeVisible();
   await expect(sideMenu(page)).toBeVisible();

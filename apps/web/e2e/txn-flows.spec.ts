@@ -120,7 +120,8 @@ test('logistics import: a bad row refuses the whole file, a good file is importe
   expect(purchaseOrderNo).not.toBe('');
   await page.goto('/txn/logistics');
   const header = 'Order number,Merchant ID,Shipment number,Logistics company,Shipping date,Status\r\n';
-  const good = `${purchaseOrderNo},,E2E-SHIP-1,SF Express,2026-01-15,SHIPPED\r\n`;
+  const ship = `E2E-${Date.now().toString(36)}`;
+  const good = `${purchaseOrderNo},,${ship},SF Express,2026-01-15,SHIPPED\r\n`;
   const bad = 'NO-SUCH-ORDER,,E2E-SHIP-2,SF Express,2026-01-15,SHIPPED\r\n';
   const input = page.locator('input[type=file]');
   await input.setInputFiles({ name: 'ship.csv', mimeType: 'text/csv', buffer: Buffer.from(header + good + bad) });
@@ -132,10 +133,10 @@ test('logistics import: a bad row refuses the whole file, a good file is importe
   await errors.getByRole('button', { name: 'Close' }).first().click();
   await expect(errors).toBeHidden();
   const table = page.locator('.logistics-table .ant-table-tbody');
-  await expect(table).not.toContainText('E2E-SHIP-1');
+  await expect(table).not.toContainText(ship);
 
   await input.setInputFiles({ name: 'ship.csv', mimeType: 'text/csv', buffer: Buffer.from(header + good) });
   await expect(page.getByText(T('logistics.imported', { count: 1 }))).toBeVisible();
-  await expect(table).toContainText('E2E-SHIP-1');
+  await expect(table).toContainText(ship);
   await shot(page, 'txn-logistics');
 });

@@ -23,19 +23,7 @@ interface SessionRow {
   status: string;
   permissions: string[];
   locked_until: Date | null;
-}
-
-/** The merchant ids a user of `merId` may see: a group sees itself and its sub-merchants. */
-export async function merchantScope(q: Queryable, merId: string): Promise<string[]> {
-  const { rows } = await q.query<{ mer_id: string }>(
-    `SELECT mer_id FROM merchant WHERE mer_id = $1
-     UNION ALL
-     SELECT c.mer_id FROM merchant c JOIN merchant p ON p.mer_id = c.parent_id
-      WHERE p.mer_id = $1 AND p.attribute = 'GROUP'
-     ORDER BY 1`,
-    [merId],
-  );
-  return rows.map((r) => r.mer_id);
+  scope: string[];
 }
 
 export async function endSession(q: Queryable, sessionId: number, reason: string): Promise<void> {
@@ -53,7 +41,10 @@ export async function resolveSession(deps: Deps, token: string): Promise<Session
   const { rows } = await deps.db.query<SessionRow>(
     `SELECT s.id AS session_id, a.expires_at, s.revoked_at, s.last_seen_at, s.absolute_expires_at, s.step_up_until,
             u.id AS user_id, u.username, u.email, u.mer_id, m.name AS mer_name, m.attribute, u.user_type, u.user_admin,
-            u.status, u.permissions, u.locked_until
+            u.status, u.permissions, u.locked_until,
+            ARRAY(SELECT sm.mer_id::text FROM merchant sm
+                   WHERE sm.mer_id = m.mer_id OR (m.attribute = 'GROUP' AND sm.parent_id = m.mer_id)
+                   ORDER BY sm.mer_id) AS scope
        FROM access_token a JOIN user_session s ON s.id = a.session_id
        JOIN app_user u ON u.id = s.user_id JOIN merchant m ON m.mer_id = u.mer_id
       WHERE a.token_hash = $1`,
@@ -84,7 +75,7 @@ export async function resolveSession(deps: Deps, token: string): Promise<Session
     userAdmin: r.user_admin,
     permissions: r.permissions,
     sessionId: r.session_id,
-    scope: await merchantScope(deps.db, r.mer_id),
+    scope: r.scope,
     stepUpUntil: r.step_up_until ? new Date(r.step_up_until) : null,
   };
 }

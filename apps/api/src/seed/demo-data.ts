@@ -134,7 +134,7 @@ function hexFor(seed: string, date: string): () => string {
 }
 
 /** Transactions per demo merchant and day seeded on first start (four merchants). */
-export const FIRST_START_PER_DAY = 400;
+export const FIRST_START_PER_DAY = 300;
 
 /**
  * First start: fee schedules, bank accounts, FX rates and `days` days of transactions for the demo

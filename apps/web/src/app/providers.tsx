@@ -12,9 +12,13 @@ export const queryClient = new QueryClient({
   },
 });
 
+/** People who ask their system for less motion get none (also makes automated runs deterministic). */
+const reducedMotion = typeof window !== 'undefined' && !!window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
+
 export const theme = {
   algorithm: antTheme.defaultAlgorithm,
   token: {
+    motion: !reducedMotion,
     colorPrimary: '#1456d9',
     colorInfo: '#1456d9',
     borderRadius: 6,

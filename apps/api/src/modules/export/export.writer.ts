@@ -70,8 +70,15 @@ function csvWriter(out: Writable, cols: OutColumn[]): SheetWriter {
     async rows(batch) {
       let s = started ? '' : '\uFEFF' + cols.map((c) => csvField(c.label)).join(',') + '\r\n';
       started = true;
-      for (const r of batch) s += cols.map((c) => csvField(c.get(r))).join(',') + '\r\n';
-      await write(out, s);
+      for (const r of batch) {
+        for (let i = 0; i < cols.length; i++) s += (i ? ',' : '') + csvField(cols[i].get(r));
+        s += '\r\n';
+        if (s.length > 1 << 16) {
+          await write(out, s);
+          s = '';
+        }
+      }
+      if (s) await write(out, s);
     },
     async end() {
       if (!started) await write(out, '\uFEFF' + cols.map((c) => csvField(c.label)).join(',') + '\r\n');
@@ -85,7 +92,10 @@ function csvWriter(out: Writable, cols: OutColumn[]): SheetWriter {
 function xlsxWriter(out: Writable, cols: OutColumn[], sheetName: string): SheetWriter {
   const x = new XlsxStream(out, cols.map((c) => ({ label: c.label, width: c.width, kind: c.kind === 'text' ? 'text' : 'number' })), sheetName);
   return {
-    rows: (batch) => x.rows(batch.map((r) => cols.map((c) => c.get(r)))),
+    rows: (batch) =>
+      x.rows(batch, (r, cells) => {
+        for (let i = 0; i < cols.length; i++) cells[i] = cols[i].get(r);
+      }),
     end: () => x.end(),
   };
 }

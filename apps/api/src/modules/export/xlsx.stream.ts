@@ -151,11 +151,20 @@ export class XlsxStream {
     await this.endEntry();
   }
 
-  /** Writes rows (cells in column order; numbers as numbers, text as inline strings). */
-  async rows(rows: XlsxCell[][]) {
+  /**
+   * Writes rows (cells in column order; numbers as numbers, text as inline strings). With `fill`,
+   * `rows` are source rows and `fill(row, cells)` puts each one's cells into one reused array.
+   */
+  async rows<R = XlsxCell[]>(rows: R[], fill?: (row: R, cells: XlsxCell[]) => void) {
     if (!this.sheets.length) await this.startSheet();
     let xml = '';
-    for (const cells of rows) {
+    const reused: XlsxCell[] = new Array(this.cols.length);
+    for (const row of rows) {
+      let cells: XlsxCell[];
+      if (fill) {
+        fill(row, reused);
+        cells = reused;
+      } else cells = row as XlsxCell[];
       if (this.rowNo > this.maxRows) {
         await this.put(xml);
         xml = '';
@@ -176,7 +185,7 @@ export class XlsxStream {
         } else xml += textCell(ref, v);
       }
       xml += '</row>';
-      if (xml.length > 1 << 20) {
+      if (xml.length > 1 << 16) {
         await this.put(xml);
         xml = '';
       }

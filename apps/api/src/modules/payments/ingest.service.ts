@@ -10,7 +10,6 @@ import {
   shapeRow,
   type OriginRow,
 } from './ingest.validate';
-
 import { lateRows, queueLate } from './late';
 
 export type { IngestInput, IngestOptions, Ingested } from './ingest.types';
@@ -25,6 +24,7 @@ const COLS = TXN_COLUMNS.map(([c]) => c).join(', ');
  * unrefunded) — and writes one row with its business line, platform-zone date and a fresh gateway
  * id. Every failure is an AppError with a message in en/zh/ko/ja, thrown before anything is
  * written. It does not touch the purchase's `return_amount`: the refund caller owns that guard.
+ * A successful row dated before its settlement date's completed run joins the late queue.
  */
 export async function ingestTransaction(q: Queryable, input: IngestInput, opts: IngestOptions): Promise<Ingested> {
   const row = shapeRow(input, opts);

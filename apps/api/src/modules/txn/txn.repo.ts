@@ -159,7 +159,7 @@ export async function totalsTxn(q: Queryable, w: Where) {
 export const TXN_EXPORT_COLUMNS = `t.id, t.mer_id, t.order_no, t.origin_order_no, t.tran_type, t.gw_response, t.amount, t.amount_sign, t.currency,
   t.return_amount, t.payment_schema, t.payment_brand, t.txn_time::text AS txn_ts, t.settle_flag`;
 export const SETTLE_EXPORT_COLUMNS = `${TXN_EXPORT_COLUMNS}, t.settle_date, t.settle_currency, t.settle_amount, t.settle_fee`;
-export const EXPORT_BATCH = 5000;
+export const EXPORT_BATCH = 2000;
 
 export async function merchantNames(q: Queryable, scope: string[]): Promise<Map<string, string>> {
   const { rows } = await q.query<{ mer_id: string; name: string }>('SELECT mer_id, name FROM merchant WHERE mer_id = ANY($1::text[])', [scope]);

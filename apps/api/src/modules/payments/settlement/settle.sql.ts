@@ -7,12 +7,25 @@
 export const FEE_DEFAULTS = { mdrBp: 250, fixedFee: 0, cycleDays: 1, reserveBp: 0, holdDays: 0, threshold: 0, tranFee: 0, period: 'D' } as const;
 const D = FEE_DEFAULTS;
 
+/**
+ * The run's working tables: temporary (per session), created once and emptied at every commit, so
+ * a run does not pay for creating and dropping tables in the catalog each time.
+ */
+export const WORK_TABLES = [
+  `CREATE TEMP TABLE IF NOT EXISTS s_rate (from_cur text, to_cur text, rate numeric, factor numeric) ON COMMIT DELETE ROWS`,
+  `CREATE TEMP TABLE IF NOT EXISTS s_pick (id bigint, mer_id text, bus_line text, set_cur text, brand text, tran_type text, cur text, amount bigint,
+     rate numeric, conv bigint, signed bigint, fee bigint) ON COMMIT DELETE ROWS`,
+  `CREATE TEMP TABLE IF NOT EXISTS s_grp (mer_id text, bus_line text, set_cur text, n int, recon bigint, fee bigint, rel_prev bigint, reserve_bp int,
+     hold_days int, threshold bigint, tran_fee bigint, period text, prev_date date, history bigint, prev_trans bigint, prev_search date, serv bigint,
+     released bigint, transfer_day boolean, net bigint, due bigint, transfer boolean, search_date date, remit date) ON COMMIT DELETE ROWS`,
+];
+
 /** A rate older than this many days is not used: the transactions wait for a fresh one. */
 export const RATE_MAX_AGE_DAYS = 31;
 
 /** Per currency pair, the rate of D (else the latest of the month before) and the factor for minor units. $2 codes, $3 exponents. */
 export const RATES = `
-CREATE TEMP TABLE s_rate ON COMMIT DROP AS
+INSERT INTO s_rate (from_cur, to_cur, rate, factor)
 SELECT l.from_cur, l.to_cur, l.rate, l.rate * (10::numeric ^ (et.e - ef.e)) AS factor
   FROM (SELECT DISTINCT ON (from_cur, to_cur) from_cur::text AS from_cur, to_cur::text AS to_cur, rate
           FROM fx_rate WHERE rate_date <= $1::date AND rate_date > $1::date - ${RATE_MAX_AGE_DAYS}
@@ -21,30 +34,27 @@ SELECT l.from_cur, l.to_cur, l.rate, l.rate * (10::numeric ^ (et.e - ef.e)) AS f
   JOIN unnest($2::text[], $3::int[]) AS et(c, e) ON et.c = l.to_cur`;
 
 /**
- * Step 1a, the candidates: unsettled successful transactions of a settling type dated between the
- * earliest schedule window's start ($3) and D — one index range scan of txn_to_settle_idx, which
- * never reaches the dates earlier runs have finished — plus the late queue. $2 settling types.
- */
-export const CANDIDATES = `
-CREATE TEMP TABLE s_cand ON COMMIT DROP AS
-SELECT t.id, t.mer_id, t.bus_line, t.txn_date, t.tran_type, t.currency, t.amount, t.amount_sign, t.payment_brand
-  FROM txn t
- WHERE t.settle_date IS NULL AND t.gw_response = '00' AND t.tran_type = ANY($2::text[])
-   AND t.txn_date >= coalesce($3::date, '-infinity'::date) AND t.txn_date <= $1::date
-UNION ALL
-SELECT t.id, t.mer_id, t.bus_line, t.txn_date, t.tran_type, t.currency, t.amount, t.amount_sign, t.payment_brand
-  FROM settle_late l JOIN txn t ON t.id = l.txn_id
- WHERE t.settle_date IS NULL AND t.gw_response = '00' AND t.tran_type = ANY($2::text[])
-   AND NOT (t.txn_date >= coalesce($3::date, '-infinity'::date) AND t.txn_date <= $1::date)`;
-
-/**
- * Step 1b: the transactions settling on D — per (merchant, business line) those dated after the
- * schedule's cursor (settled_through; unknown: as if the cycle had not changed since the last run
- * $3) up to D − cycle days, plus late-queued ones already due. Converted with half-even rounding;
- * MDR fee on PURC only. $2 the last completed run date.
+ * Step 1: the transactions settling on D. Candidates: unsettled successful transactions of a
+ * settling type dated between the earliest schedule window's start ($4) and D — one index range
+ * scan of txn_to_settle_idx that never reaches the dates earlier runs have finished — plus the late
+ * queue. Picked: per (merchant, business line) those dated after the schedule's cursor
+ * (settled_through; unknown: as if the cycle had not changed since the last run $2) up to
+ * D − cycle days, and late-queued ones already due. Converted with half-even rounding; MDR fee on
+ * PURC only. $3 settling types.
  */
 export const PICK = `
-CREATE TEMP TABLE s_pick ON COMMIT DROP AS
+WITH cand AS MATERIALIZED (
+  SELECT t.id, t.mer_id, t.bus_line, t.txn_date, t.tran_type, t.currency, t.amount, t.amount_sign, t.payment_brand
+    FROM txn t
+   WHERE t.settle_date IS NULL AND t.gw_response = '00' AND t.tran_type = ANY($3::text[])
+     AND t.txn_date >= coalesce($4::date, '-infinity'::date) AND t.txn_date <= $1::date
+  UNION ALL
+  SELECT t.id, t.mer_id, t.bus_line, t.txn_date, t.tran_type, t.currency, t.amount, t.amount_sign, t.payment_brand
+    FROM txn t
+   WHERE t.id = ANY (ARRAY(SELECT txn_id FROM settle_late))
+     AND t.settle_date IS NULL AND t.gw_response = '00' AND t.tran_type = ANY($3::text[])
+     AND NOT (t.txn_date >= coalesce($4::date, '-infinity'::date) AND t.txn_date <= $1::date))
+INSERT INTO s_pick (id, mer_id, bus_line, set_cur, brand, tran_type, cur, amount, rate, conv, signed, fee)
 SELECT c.id, c.mer_id, c.bus_line, c.set_cur, c.brand, c.tran_type, c.cur, c.amount, c.rate, c.conv, c.conv * c.sign AS signed,
        CASE WHEN c.tran_type = 'PURC' THEN div_half_even(c.conv * c.mdr_bp, 10000) + c.fixed_fee ELSE 0 END AS fee
   FROM (
@@ -54,7 +64,7 @@ SELECT c.id, c.mer_id, c.bus_line, c.set_cur, c.brand, c.tran_type, c.cur, c.amo
            CASE WHEN t.currency = m.settle_currency THEN t.amount ELSE round_half_even(t.amount * r.factor) END AS conv,
            CASE WHEN t.tran_type IN ('PURC', 'UNFREEZE', 'PROFIT_INCOME') THEN 1 WHEN t.tran_type = 'MANENTD' THEN t.amount_sign ELSE -1 END AS sign,
            coalesce(f.mdr_bp, ${D.mdrBp}) AS mdr_bp, coalesce(f.fixed_fee, ${D.fixedFee}) AS fixed_fee
-      FROM s_cand t
+      FROM cand t
       JOIN merchant m ON m.mer_id = t.mer_id
       LEFT JOIN merchant_fee f ON f.mer_id = t.mer_id AND f.bus_line = t.bus_line
       LEFT JOIN s_rate r ON r.from_cur = t.currency::text AND r.to_cur = m.settle_currency::text
@@ -89,7 +99,8 @@ export const DROP_UNCONVERTED = `DELETE FROM s_pick WHERE conv IS NULL`;
  * $2 remit date (next business day after D).
  */
 export const GROUPS = `
-CREATE TEMP TABLE s_grp ON COMMIT DROP AS
+INSERT INTO s_grp (mer_id, bus_line, set_cur, n, recon, fee, rel_prev, reserve_bp, hold_days, threshold, tran_fee, period, prev_date,
+  history, prev_trans, prev_search, serv, released, transfer_day, net, due, transfer, search_date, remit)
 WITH agg AS (
   SELECT mer_id, bus_line, set_cur, count(*)::int AS n, sum(signed - fee)::bigint AS recon, sum(fee)::bigint AS fee
     FROM s_pick GROUP BY mer_id, bus_line, set_cur),
@@ -125,7 +136,8 @@ calc AS (
     FROM held h),
 net AS (
   SELECT c.*, c.recon - c.serv + c.released AS net, c.history + c.recon - c.serv + c.released AS due FROM calc c)
-SELECT n.*,
+SELECT n.mer_id, n.bus_line, n.set_cur, n.n, n.recon, n.fee, n.rel_prev, n.reserve_bp, n.hold_days, n.threshold, n.tran_fee, n.period,
+       n.prev_date, n.history, n.prev_trans, n.prev_search, n.serv, n.released, n.transfer_day, n.net, n.due,
        (n.transfer_day AND n.due > 0 AND n.due >= n.threshold AND n.due >= n.tran_fee) AS transfer,
        CASE WHEN n.prev_date IS NULL THEN $1::date WHEN n.prev_trans > 0 THEN n.prev_date + 1 ELSE n.prev_search END AS search_date,
        $2::date AS remit
