@@ -21,7 +21,8 @@ export default defineConfig({
   timeout: 120_000,
   expect: { timeout: 15_000 },
   outputDir: path.join(process.env.E2E_RUN_DIR ?? ARTIFACTS, 'test-results'),
-  reporter: [['list']],
+  // The JSON report feeds the one-line summary CI prints (scripts/test-summary.ts).
+  reporter: [['list'], ['json', { outputFile: `${path.resolve(import.meta.dirname, '../../test-results')}/${process.env.E2E_REPORT ?? (process.env.E2E_DATABASE_URL ? 'e2e-postgres' : 'e2e-pglite')}.json` }]],
   use: {
     baseURL,
     browserName: 'chromium',
