@@ -46,6 +46,7 @@ export async function ingestTransaction(q: Queryable, input: IngestInput, opts: 
     checkOrigin(row, o[0]);
   } else checkOrigin(row, undefined);
   const late = await lateRows(q, [row], opts);
+  await ensureSchedules(q, [row]);
   const params = TXN_COLUMNS.map(([c]) => row[c]);
   const values = TXN_COLUMNS.map(([c, type], i) => (c === 'txn_time' ? `to_timestamp($${i + 1}::float8 / 1000)` : `$${i + 1}::${type}`));
   try {
@@ -82,6 +83,7 @@ export async function ingestBatch(q: Queryable, inputs: IngestInput[], opts: Ing
   const laterSet = new Set(later);
   const first = later.length ? rows.filter((r) => !laterSet.has(r)) : rows;
   try {
+    await ensureSchedules(q, rows);
     await resolveOrigins(q, first);
     await insertRows(q, first);
     if (later.length) {
@@ -100,6 +102,19 @@ export async function ingestBatch(q: Queryable, inputs: IngestInput[], opts: Ing
     throw mapDbError(err);
   }
   return rows.length;
+}
+
+/**
+ * Every business line a merchant transacts on has a fee schedule row: the default one (column
+ * defaults of merchant_fee) unless the merchant already has its own. The settlement run reads
+ * transactions schedule by schedule.
+ */
+async function ensureSchedules(q: Queryable, rows: TxnRow[]): Promise<void> {
+  const pairs = [...new Set(rows.map((r) => `${r.mer_id}|${r.bus_line}`))].map((p) => p.split('|'));
+  await q.query(
+    'INSERT INTO merchant_fee (mer_id, bus_line) SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT (mer_id, bus_line) DO NOTHING',
+    [pairs.map((p) => p[0]), pairs.map((p) => p[1])],
+  );
 }
 
 async function resolveOrigins(q: Queryable, rows: TxnRow[]): Promise<void> {

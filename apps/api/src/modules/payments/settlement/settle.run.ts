@@ -3,7 +3,7 @@ import type { Db, Queryable } from '../../../db/db';
 import { AppError } from '../../../lib/errors';
 import { addDays, isDate, nextBusinessDay } from '../time';
 import {
-  ADVANCE_CURSORS, WORK_TABLES, DROP_IDLE, DROP_UNCONVERTED, GROUPS, INSERT_SETTLEMENT, LATE_QUEUE, MARK_TXNS, PICK, RATES, RESERVES, SCAN_FROM, SUMMARY,
+  ADVANCE_CURSORS, WORK_TABLES, DROP_IDLE, DROP_UNCONVERTED, GROUPS, INSERT_SETTLEMENT, LATE_QUEUE, MARK_TXNS, PICK, RATES, RESERVES, SUMMARY, CANDIDATES, ENSURE_SCHEDULES,
 } from './settle.sql';
 
 export interface RunResult {
@@ -51,10 +51,11 @@ export async function settleDate(db: Db, date: string): Promise<RunResult> {
     const last = rows[0].last;
     for (const ddl of WORK_TABLES) await q.query(ddl);
     await q.query(RATES, [date, CODES, EXPONENTS]);
-    const from = last ? (await q.query<{ d: string | null }>(SCAN_FROM, [last])).rows[0].d : null;
+    await q.query(ENSURE_SCHEDULES);
+    await q.query(CANDIDATES, [date, last, SETTLING_TYPES]);
     // The candidates meet small tables (merchants, schedules, rates, queue): hash joins, not a probe per row.
     await q.query('SET LOCAL enable_nestloop = off');
-    await q.query(PICK, [date, last, SETTLING_TYPES, from]);
+    await q.query(PICK, [date, last]);
     await q.query('SET LOCAL enable_nestloop = on');
     await q.query(LATE_QUEUE[0]);
     out.unconverted = (await q.query(DROP_UNCONVERTED)).rowCount;

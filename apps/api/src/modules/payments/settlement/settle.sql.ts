@@ -12,6 +12,8 @@ const D = FEE_DEFAULTS;
  * a run does not pay for creating and dropping tables in the catalog each time.
  */
 export const WORK_TABLES = [
+  `CREATE TEMP TABLE IF NOT EXISTS s_cand (id bigint, mer_id text, bus_line text, txn_date date, tran_type text, currency text, amount bigint,
+     amount_sign smallint, payment_brand text) ON COMMIT DELETE ROWS`,
   `CREATE TEMP TABLE IF NOT EXISTS s_rate (from_cur text, to_cur text, rate numeric, factor numeric) ON COMMIT DELETE ROWS`,
   `CREATE TEMP TABLE IF NOT EXISTS s_pick (id bigint, mer_id text, bus_line text, set_cur text, brand text, tran_type text, cur text, amount bigint,
      rate numeric, conv bigint, signed bigint, fee bigint) ON COMMIT DELETE ROWS`,
@@ -33,27 +35,45 @@ SELECT l.from_cur, l.to_cur, l.rate, l.rate * (10::numeric ^ (et.e - ef.e)) AS f
   JOIN unnest($2::text[], $3::int[]) AS ef(c, e) ON ef.c = l.from_cur
   JOIN unnest($2::text[], $3::int[]) AS et(c, e) ON et.c = l.to_cur`;
 
+/** A schedule (the default) for every business line of the merchants' enabled channels that has none. */
+export const ENSURE_SCHEDULES = `
+INSERT INTO merchant_fee (mer_id, bus_line)
+SELECT DISTINCT m.mer_id,
+       CASE WHEN upper(trim(c)) IN ('UP', 'APP', 'EXUP', 'UP_B2B') THEN 'UP' WHEN upper(trim(c)) IN ('AP', 'APDP', 'APMP') THEN 'AP'
+            WHEN upper(trim(c)) LIKE 'PPRO%' THEN 'PPRO' ELSE upper(trim(c)) END
+  FROM merchant m CROSS JOIN LATERAL unnest(m.channels) AS c
+ON CONFLICT (mer_id, bus_line) DO NOTHING`;
+
 /**
- * Step 1: the transactions settling on D. Candidates: unsettled successful transactions of a
- * settling type dated between the earliest schedule window's start ($4) and D — one index range
- * scan of txn_to_settle_idx that never reaches the dates earlier runs have finished — plus the late
- * queue. Picked: per (merchant, business line) those dated after the schedule's cursor
- * (settled_through; unknown: as if the cycle had not changed since the last run $2) up to
- * D − cycle days, and late-queued ones already due. Converted with half-even rounding; MDR fee on
- * PURC only. $3 settling types.
+ * Step 1a, the candidates: for each fee schedule (every business line a merchant has transacted on
+ * has one: ingestion adds the default), its unsettled successful transactions of a settling type
+ * dated after the schedule's cursor (settled_through; unknown: as if the cycle had not changed since
+ * the last run $2) up to D − cycle days — one exact range of txn_to_settle_idx per schedule — plus
+ * the late queue's rows. $3 settling types.
+ */
+export const CANDIDATES = `
+INSERT INTO s_cand (id, mer_id, bus_line, txn_date, tran_type, currency, amount, amount_sign, payment_brand)
+SELECT t.id, t.mer_id, t.bus_line, t.txn_date, t.tran_type, t.currency, t.amount, t.amount_sign, t.payment_brand
+  FROM merchant_fee f
+  JOIN LATERAL (
+    SELECT * FROM txn t
+     WHERE t.mer_id = f.mer_id AND t.bus_line = f.bus_line AND t.settle_date IS NULL AND t.gw_response = '00'
+       AND t.txn_date > coalesce(f.settled_through, $2::date - greatest(f.cycle_days, 1), '-infinity'::date)
+       AND t.txn_date <= $1::date - f.cycle_days AND t.tran_type = ANY($3::text[])) t ON true
+UNION ALL
+SELECT t.id, t.mer_id, t.bus_line, t.txn_date, t.tran_type, t.currency, t.amount, t.amount_sign, t.payment_brand
+  FROM settle_late l JOIN txn t ON t.id = l.txn_id
+  LEFT JOIN merchant_fee f ON f.mer_id = t.mer_id AND f.bus_line = t.bus_line
+ WHERE t.settle_date IS NULL AND t.gw_response = '00' AND t.tran_type = ANY($3::text[]) AND t.txn_date <= $1::date
+   AND NOT coalesce(t.txn_date > coalesce(f.settled_through, $2::date - greatest(f.cycle_days, 1), '-infinity'::date)
+                    AND t.txn_date <= $1::date - f.cycle_days, false)`;
+
+/**
+ * Step 1b: the transactions settling on D — the candidates that are due (a late one: D − cycle or
+ * earlier; a business line without a schedule: T+1 after the last run $2). Converted with
+ * half-even rounding; MDR fee on PURC only.
  */
 export const PICK = `
-WITH cand AS MATERIALIZED (
-  SELECT t.id, t.mer_id, t.bus_line, t.txn_date, t.tran_type, t.currency, t.amount, t.amount_sign, t.payment_brand
-    FROM txn t
-   WHERE t.settle_date IS NULL AND t.gw_response = '00' AND t.tran_type = ANY($3::text[])
-     AND t.txn_date >= coalesce($4::date, '-infinity'::date) AND t.txn_date <= $1::date
-  UNION ALL
-  SELECT t.id, t.mer_id, t.bus_line, t.txn_date, t.tran_type, t.currency, t.amount, t.amount_sign, t.payment_brand
-    FROM txn t
-   WHERE t.id = ANY (ARRAY(SELECT txn_id FROM settle_late))
-     AND t.settle_date IS NULL AND t.gw_response = '00' AND t.tran_type = ANY($3::text[])
-     AND NOT (t.txn_date >= coalesce($4::date, '-infinity'::date) AND t.txn_date <= $1::date))
 INSERT INTO s_pick (id, mer_id, bus_line, set_cur, brand, tran_type, cur, amount, rate, conv, signed, fee)
 SELECT c.id, c.mer_id, c.bus_line, c.set_cur, c.brand, c.tran_type, c.cur, c.amount, c.rate, c.conv, c.conv * c.sign AS signed,
        CASE WHEN c.tran_type = 'PURC' THEN div_half_even(c.conv * c.mdr_bp, 10000) + c.fixed_fee ELSE 0 END AS fee
@@ -64,7 +84,7 @@ SELECT c.id, c.mer_id, c.bus_line, c.set_cur, c.brand, c.tran_type, c.cur, c.amo
            CASE WHEN t.currency = m.settle_currency THEN t.amount ELSE round_half_even(t.amount * r.factor) END AS conv,
            CASE WHEN t.tran_type IN ('PURC', 'UNFREEZE', 'PROFIT_INCOME') THEN 1 WHEN t.tran_type = 'MANENTD' THEN t.amount_sign ELSE -1 END AS sign,
            coalesce(f.mdr_bp, ${D.mdrBp}) AS mdr_bp, coalesce(f.fixed_fee, ${D.fixedFee}) AS fixed_fee
-      FROM cand t
+      FROM s_cand t
       JOIN merchant m ON m.mer_id = t.mer_id
       LEFT JOIN merchant_fee f ON f.mer_id = t.mer_id AND f.bus_line = t.bus_line
       LEFT JOIN s_rate r ON r.from_cur = t.currency::text AND r.to_cur = m.settle_currency::text
@@ -73,10 +93,6 @@ SELECT c.id, c.mer_id, c.bus_line, c.set_cur, c.brand, c.tran_type, c.cur, c.amo
        AND (l.txn_id IS NOT NULL
             OR t.txn_date > coalesce(f.settled_through, $2::date - greatest(coalesce(f.cycle_days, ${D.cycleDays}), 1), '-infinity'::date))
     OFFSET 0) c`;
-
-/** Where the candidate scan starts: the earliest schedule window's first date (null before any run). $1 last run. */
-export const SCAN_FROM = `
-SELECT least(min(coalesce(settled_through, $1::date - greatest(cycle_days, 1))), $1::date - ${D.cycleDays}) + 1 AS d FROM merchant_fee`;
 
 /** Every schedule's cursor moves to D − cycle (never back: a lengthened cycle waits for it). */
 export const ADVANCE_CURSORS = `

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { divRoundHalfEven } from '@portal/contract';
+import { busLineOf, divRoundHalfEven } from '@portal/contract';
 import { DB_KINDS } from '../../../../test/helpers';
 import { settleDate, settleRange, settleThrough } from './settle.run';
 import { checkInvariants } from './invariants';
@@ -168,6 +168,18 @@ describe.each(DB_KINDS)('settlement run on %s', (kind) => {
     await settleDate(db, '2026-03-04');
     expect(await txnRow(db, a)).toMatchObject({ settle_date: '2026-03-04', settle_amount: 1342 }); // 1342.5 → 1342
     await allHold();
+  });
+
+  it('gives every enabled channel\'s business line a schedule, grouped as busLineOf does', async () => {
+    const channels = ['CARD', 'APDP', 'UP_B2B', 'PPRO_SOFORT', 'EXUP', 'WX', 'APP'];
+    await db.query('UPDATE merchant SET channels = $2 WHERE mer_id = $1', [SG, channels]);
+    try {
+      await settleDate(db, '2026-03-02');
+      const { rows } = await db.query<{ bus_line: string }>('SELECT bus_line FROM merchant_fee WHERE mer_id = $1 ORDER BY 1', [SG]);
+      expect(rows.map((r) => r.bus_line)).toEqual([...new Set(channels.map(busLineOf))].sort());
+    } finally {
+      await db.query(`UPDATE merchant SET channels = '{CARD,AP}' WHERE mer_id = $1`, [SG]);
+    }
   });
 
   it('the invariant checker notices tampering', async () => {
