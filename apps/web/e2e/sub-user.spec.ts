@@ -53,7 +53,9 @@ test('the read-only sub-user sees fewer entries; an unknown token brings the Con
   await expect(page).toHaveURL(/\/notice\/list\?page=1&size=5$/);
   await page.goBack(); // the first page again: its data is refetched with the same unknown token
   await expect(page).toHaveURL(/\/notice\/list$/);
-  await page.getByRole('dialog').getByRole('button', { name: 'Re-Login' }).click();
+  // Re-Login clears the token and reloads the page: wait for that reload itself, or the next
+  // navigation of this test races with it.
+  await Promise.all([page.waitForEvent('load'), page.getByRole('dialog').getByRole('button', { name: 'Re-Login' }).click()]);
   await expect(page).toHaveURL(/\/login\?redirect=%2Fnotice%2Flist/);
   expect((await context.cookies()).map((c) => c.name)).not.toContain('mp_token');
 

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { cookieTokens } from '../lib/tokens';
 import { useSession } from '../lib/session';
 import { RequestError } from '../lib/request';
+import { ERROR_SECONDS } from '../lib/http';
 import { loginPath } from '../lib/redirect';
 import { loadSession } from './session-bootstrap';
 import { FullPageSpin } from '../components/full-page-spin';
@@ -49,7 +50,7 @@ export function RequireAuth({ children }: { children: ReactNode }) {
       }
       cookieTokens.clear();
       setFailed(true);
-      message.error(err?.message || t('error.hasError'));
+      message.error({ content: err?.message || t('error.hasError'), duration: ERROR_SECONDS });
       navigate(loginPath(location), { replace: true });
     });
     return () => {

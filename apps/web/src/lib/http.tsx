@@ -6,7 +6,8 @@ import { currentLanguage, i18n } from './i18n';
 import { browserOffsetHours } from './time';
 
 const ERROR_DELAY_MS = 500;
-const ERROR_SECONDS = 30;
+/** Spec §8: an error message stays 30 s (one policy for the request client and session loading). */
+export const ERROR_SECONDS = 30;
 
 let logoutOpen = false;
 
