@@ -4,8 +4,8 @@ import type { ReserveDbRow, SettlementDbRow, SummaryDbRow } from './report.repo'
 /** Minor units → the wire's decimal string in the currency's exponent. */
 export const money = (minor: number, currency: string) => toDecimal(minor, currency.trim());
 
-export function toBillRow(r: SettlementDbRow): BillRow {
-  const cur = r.set_cur.trim();
+/** The columns the bill and the transfer/settlement rows share. */
+function settlementHead(r: SettlementDbRow, cur: string) {
   return {
     txnSetDate: r.txn_set_date,
     clientid: r.mer_id,
@@ -13,6 +13,13 @@ export function toBillRow(r: SettlementDbRow): BillRow {
     instCodeBriefName: r.acquirer,
     merTxnSet: cur,
     reconSetAmount: money(r.recon_set_amount, cur),
+  };
+}
+
+export function toBillRow(r: SettlementDbRow): BillRow {
+  const cur = r.set_cur.trim();
+  return {
+    ...settlementHead(r, cur),
     historyPendingAmount: money(r.history_pending, cur),
     totalPendingAmount: money(r.total_pending, cur),
     transAmount: money(r.trans_amount, cur),
@@ -24,12 +31,7 @@ export function toBillRow(r: SettlementDbRow): BillRow {
 export function toTransferRow(r: SettlementDbRow): TransferRow {
   const cur = r.set_cur.trim();
   return {
-    txnSetDate: r.txn_set_date,
-    clientid: r.mer_id,
-    merName: r.mer_name,
-    instCodeBriefName: r.acquirer,
-    merTxnSet: cur,
-    reconSetAmount: money(r.recon_set_amount, cur),
+    ...settlementHead(r, cur),
     servAmount: money(r.serv_amount, cur),
     releasedAmount: money(r.released_amount, cur),
     realTransAmountBeforeTransFee: money(r.real_trans_before_fee, cur),

@@ -1,4 +1,5 @@
 import { CURRENCY_EXPONENT, settleStateOf, toDecimal, type TxnFilter, type TxnRow } from '@portal/contract';
+import type { TxnRow as StoredTxnRow } from '../payments/ingest.types';
 import type { Queryable } from '../../db/db';
 import { formatInZone, zonedToUtc, type Zone } from './time';
 
@@ -8,27 +9,17 @@ export const ROW_COLUMNS = `t.id, t.gw_trans_id, t.mer_id, m.name AS mer_name, t
   t.return_amount, t.payment_schema, t.bus_line, t.payment_brand, t.txn_time, t.settle_flag, t.settle_date, t.settle_currency,
   t.settle_amount, t.settle_fee, t.mer_reserve`;
 
-export interface TxnDbRow {
+/** The ledger columns the list and export queries read: the stored row (ingest.types) plus joins and settlement. */
+export interface TxnDbRow
+  extends Pick<
+    StoredTxnRow,
+    | 'gw_trans_id' | 'mer_id' | 'order_no' | 'origin_order_no' | 'origin_txn_id' | 'channel_order_no' | 'tran_type'
+    | 'gw_response' | 'resp_msg' | 'amount' | 'amount_sign' | 'currency' | 'order_amount' | 'order_currency'
+    | 'payment_schema' | 'bus_line' | 'payment_brand' | 'mer_reserve'
+  > {
   id: number;
-  gw_trans_id: string;
-  mer_id: string;
   mer_name: string;
-  order_no: string;
-  origin_order_no: string | null;
-  origin_txn_id: number | null;
-  channel_order_no: string | null;
-  tran_type: string;
-  gw_response: string | null;
-  resp_msg: string | null;
-  amount: number;
-  amount_sign: number;
-  currency: string;
-  order_amount: number;
-  order_currency: string;
   return_amount: number;
-  payment_schema: string;
-  bus_line: string;
-  payment_brand: string | null;
   /** A Date from the list queries; epoch milliseconds from the export walk. */
   txn_time: Date | number;
   /** The exact timestamptz text (export walk only: the keyset). */
@@ -38,7 +29,6 @@ export interface TxnDbRow {
   settle_currency: string | null;
   settle_amount: number | null;
   settle_fee: number | null;
-  mer_reserve: string | null;
 }
 
 export interface Where {
