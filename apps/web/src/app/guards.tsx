@@ -1,11 +1,10 @@
 import { lazy, useEffect, useState, type ReactNode } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
-import { App } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { cookieTokens } from '../lib/tokens';
 import { useSession } from '../lib/session';
 import { RequestError } from '../lib/request';
-import { ERROR_SECONDS } from '../lib/http';
+import { rememberSessionError } from '../lib/session-error';
 import { loginPath } from '../lib/redirect';
 import { loadSession } from './session-bootstrap';
 import { FullPageSpin } from '../components/full-page-spin';
@@ -30,7 +29,6 @@ const isTransport = (err: unknown) => err instanceof RequestError && err.code ==
 export function RequireAuth({ children }: { children: ReactNode }) {
   const location = useLocation();
   const navigate = useNavigate();
-  const { message } = App.useApp();
   const { t } = useTranslation();
   const { user } = useSession();
   const token = cookieTokens.getToken();
@@ -43,14 +41,15 @@ export function RequireAuth({ children }: { children: ReactNode }) {
     let cancelled = false;
     setUnreachable(false);
     loadSession().catch((err: Error) => {
-      if (cancelled) return;
       if (isTransport(err)) {
-        setUnreachable(true);
+        if (!cancelled) setUnreachable(true);
         return;
       }
+      // Refused: the token goes and the reason is handed to the sign-in page, which shows it.
       cookieTokens.clear();
+      rememberSessionError(err?.message || t('error.hasError'));
+      if (cancelled) return;
       setFailed(true);
-      message.error({ content: err?.message || t('error.hasError'), duration: ERROR_SECONDS });
       navigate(loginPath(location), { replace: true });
     });
     return () => {

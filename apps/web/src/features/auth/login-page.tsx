@@ -1,11 +1,13 @@
 import { useEffect, useState } from 'react';
-import { Button, Form, Input, Space } from 'antd';
+import { App, Button, Form, Input, Space } from 'antd';
 import { LockOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { cookieTokens } from '../../lib/tokens';
 import { LanguageSelect } from '../../components/language-select';
 import { safeRedirect } from '../../lib/redirect';
+import { takeSessionError } from '../../lib/session-error';
+import { ERROR_SECONDS } from '../../lib/http';
 import { login } from './api/login';
 import { SendCodeButton } from './send-code-button';
 import { LoginHero } from './login-hero';
@@ -26,6 +28,14 @@ export default function LoginPage() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const [submitting, setSubmitting] = useState(false);
+
+  const { message } = App.useApp();
+
+  // The reason a session was refused (handed over by the guard), shown once the page is up.
+  useEffect(() => {
+    const reason = takeSessionError();
+    if (reason) message.error({ content: reason, duration: ERROR_SECONDS, key: 'session-error' });
+  }, [message]);
 
   useEffect(() => {
     document.title = `${t('title')} · ${t('layout:product')}`;
