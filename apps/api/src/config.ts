@@ -21,6 +21,12 @@ const envSchema = z.object({
   SEED_DAYS: z.coerce.number().int().min(0).max(400).default(90),
   /** Access-token lifetime; 15 minutes unless shortened for end-to-end tests. */
   ACCESS_TOKEN_SECONDS: z.coerce.number().int().min(1).max(3600).default(15 * 60),
+  /**
+   * How long a looked-up session may be reused by this process (ms; 0 = look up on every call).
+   * Writes through this process drop it at once; this is the bound for changes made by another
+   * server process (see docs/decisions/008-session-cache.md).
+   */
+  SESSION_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
 });
 
 export interface Config {
@@ -37,6 +43,7 @@ export interface Config {
   seedDemo: boolean;
   seedDays: number;
   accessTokenSeconds: number;
+  sessionCacheMs: number;
   webDist: string;
 }
 
@@ -61,6 +68,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: e.SEED_DEMO === 'true' && e.NODE_ENV !== 'production',
     seedDays: e.SEED_DAYS,
     accessTokenSeconds: e.ACCESS_TOKEN_SECONDS,
+    sessionCacheMs: e.SESSION_CACHE_MS,
     webDist: path.resolve(import.meta.dirname, '../../web/dist'),
   };
 }

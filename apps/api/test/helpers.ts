@@ -57,11 +57,13 @@ export interface TestCtx {
   lastCode(to?: string): Promise<string>;
 }
 
-export async function createTestApp(opts: { kind?: 'pglite' | 'postgres'; seed?: boolean; smtpUrl?: string } = {}): Promise<TestCtx> {
+export async function createTestApp(
+  opts: { kind?: 'pglite' | 'postgres'; seed?: boolean; smtpUrl?: string; config?: Partial<Config> } = {},
+): Promise<TestCtx> {
   const db = await freshDb(opts.kind ?? 'pglite');
   if (opts.seed !== false) await seedFoundation(db, { env: 'test' });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-test-'));
-  const config = { ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir }), smtpUrl: opts.smtpUrl };
+  const config = { ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir }), smtpUrl: opts.smtpUrl, ...opts.config };
   const outbox = path.join(dataDir, 'outbox');
   const mailer = createMailer({ smtpUrl: opts.smtpUrl, outboxDir: outbox, from: config.mailFrom });
   const clock = new TestClock(new Date());

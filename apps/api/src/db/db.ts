@@ -24,6 +24,13 @@ export interface Db extends Queryable {
   tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
   /** Runs several statements separated by semicolons (migrations), no parameters. */
   exec(sql: string): Promise<void>;
+  /**
+   * Calls `listener` with the text of every statement that may have changed data (anything but a
+   * plain SELECT), once it is visible to other readers: after it ran, or inside `tx` after the
+   * commit. In-process caches (the auth hook's session cache) use it to drop what went stale.
+   * Returns the function that unsubscribes.
+   */
+  onWrite(listener: (sql: string) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -31,6 +38,37 @@ export interface Db extends Queryable {
 const INT8 = 20;
 const NUMERIC = 1700;
 const DATE = 1082;
+
+/** Statements that do not change data (our code has no SELECT of a writing function). */
+const READ_ONLY = /^\s*(?:select|show|explain)\b/i;
+
+/** The write-listener half of a Db: statements outside a transaction report at once, inside one at commit. */
+function writeNotifier() {
+  const listeners = new Set<(sql: string) => void>();
+  const emit = (sqls: string[]) => {
+    for (const sql of sqls) for (const l of listeners) l(sql);
+  };
+  return {
+    onWrite(listener: (sql: string) => void) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+    /** After a statement outside any transaction. */
+    ran(sql: string) {
+      if (listeners.size && !READ_ONLY.test(sql)) emit([sql]);
+    },
+    /** Collects a transaction's writes; `flush` reports them (after COMMIT). */
+    collector() {
+      const seen: string[] = [];
+      return {
+        ran(sql: string) {
+          if (listeners.size && !READ_ONLY.test(sql)) seen.push(sql);
+        },
+        flush: () => emit(seen),
+      };
+    },
+  };
+}
 
 function rowCountOf(r: { affectedRows?: number; rows: unknown[] }): number {
   return r.affectedRows ?? r.rows.length;
@@ -47,20 +85,29 @@ export async function openPglite(dataDir?: string): Promise<Db> {
     serializers: { [pgliteTypes.INT8]: (v: unknown) => String(v) },
   });
   await pglite.exec("SET TIME ZONE 'UTC'");
-  const wrap = (q: { query: PGlite['query'] }): Queryable => ({
+  const writes = writeNotifier();
+  const wrap = (q: { query: PGlite['query'] }, ran: (sql: string) => void): Queryable => ({
     async query<T>(text: string, params?: unknown[]) {
       const r = await q.query<T>(text, params as never);
+      ran(text);
       return { rows: r.rows, rowCount: rowCountOf(r) };
     },
   });
-  const base = wrap(pglite);
+  const base = wrap(pglite, writes.ran);
   return {
     kind: 'pglite',
     query: base.query,
-    tx: (fn) => pglite.transaction((t) => fn(wrap(t))),
+    async tx(fn) {
+      const c = writes.collector();
+      const out = await pglite.transaction((t) => fn(wrap(t, c.ran)));
+      c.flush();
+      return out;
+    },
     exec: async (sql) => {
       await pglite.exec(sql);
+      writes.ran(sql);
     },
+    onWrite: writes.onWrite,
     close: () => pglite.close(),
   };
 }
@@ -80,22 +127,27 @@ export async function openPostgres(url: string, opts: { searchPath?: string; max
         typeParsers[oid] ?? pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
     },
   });
-  const wrap = (c: pg.Pool | pg.PoolClient): Queryable => ({
+  const writes = writeNotifier();
+  const wrap = (c: pg.Pool | pg.PoolClient, ran: (sql: string) => void): Queryable => ({
     async query<T>(text: string, params?: unknown[]) {
       const r = await c.query(text, params as unknown[]);
+      ran(text);
       return { rows: r.rows as T[], rowCount: r.rowCount ?? r.rows.length };
     },
   });
-  const base = wrap(pool);
+  const base = wrap(pool, writes.ran);
   return {
     kind: 'postgres',
     query: base.query,
+    onWrite: writes.onWrite,
     async tx(fn) {
       const client = await pool.connect();
+      const c = writes.collector();
       try {
         await client.query('BEGIN');
-        const out = await fn(wrap(client));
+        const out = await fn(wrap(client, c.ran));
         await client.query('COMMIT');
+        c.flush();
         return out;
       } catch (err) {
         await client.query('ROLLBACK').catch(() => undefined);
@@ -106,6 +158,7 @@ export async function openPostgres(url: string, opts: { searchPath?: string; max
     },
     exec: async (sql) => {
       await pool.query(sql);
+      writes.ran(sql);
     },
     close: () => pool.end(),
   };

@@ -33,12 +33,74 @@ export async function endSession(q: Queryable, sessionId: number, reason: string
   ]);
 }
 
+/** Tables whose rows decide who a token is and what it may do. */
+const AUTH_TABLES = /\b(?:access_token|user_session|app_user|merchant)\b/i;
+/** Marks the auth hook's own last-seen write, which changes nothing the cache holds but that time. */
+const TOUCH = '/* session-touch */';
+
+/**
+ * The looked-up session rows of recent tokens, so a busy user's calls do not each pay a database
+ * round trip before their own query. Exact within this process: any write through the same Db to
+ * a table above (sign-in, refresh, logout, lockout, step-up, permissions, merchant tree) empties
+ * it, and a look-up that raced with such a write is not kept (generation check). Between
+ * processes (several servers on one PostgreSQL) a change is seen within `ttlMs`; every time-based
+ * rule (token expiry, idle, 12 h) is still checked on each call against the clock.
+ */
+export class SessionCache {
+  private readonly rows = new Map<string, { row: SessionRow; at: number }>();
+  private generation = 0;
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly max = 10_000,
+  ) {}
+
+  get(hash: string): SessionRow | undefined {
+    const hit = this.rows.get(hash);
+    if (!hit) return undefined;
+    if (performance.now() - hit.at > this.ttlMs) {
+      this.rows.delete(hash);
+      return undefined;
+    }
+    return hit.row;
+  }
+
+  /** The generation a look-up starts in; `set` keeps its row only if nothing changed since. */
+  mark(): number {
+    return this.generation;
+  }
+
+  set(hash: string, row: SessionRow, generation: number): void {
+    if (this.ttlMs <= 0 || generation !== this.generation) return;
+    if (this.rows.size >= this.max) this.rows.delete(this.rows.keys().next().value!);
+    this.rows.set(hash, { row, at: performance.now() });
+  }
+
+  clear(): void {
+    this.generation++;
+    this.rows.clear();
+  }
+
+  /** Empties the cache on every write that touches an auth table (except the last-seen touch). */
+  watch(db: Deps['db']): () => void {
+    return db.onWrite((sql) => {
+      if (AUTH_TABLES.test(sql) && !sql.startsWith(TOUCH)) this.clear();
+    });
+  }
+}
+
+const caches = new WeakMap<Deps, SessionCache>();
+
 /**
  * Resolves X-Token into the caller. Order: unknown token (50012), session ended — revoked, idle
  * 15 min, absolute 12 h, user disabled or locked — (50014), access token expired (3).
  */
 export async function resolveSession(deps: Deps, token: string): Promise<SessionUser> {
-  const { rows } = await deps.db.query<SessionRow>(
+  const hash = sha256(token);
+  const cache = caches.get(deps);
+  const cached = cache?.get(hash);
+  const generation = cache?.mark() ?? 0;
+  const rows = cached ? [cached] : (await deps.db.query<SessionRow>(
     `SELECT s.id AS session_id, a.expires_at, s.revoked_at, s.last_seen_at, s.absolute_expires_at, s.step_up_until,
             u.id AS user_id, u.username, u.email, u.mer_id, m.name AS mer_name, m.attribute, u.user_type, u.user_admin,
             u.status, u.permissions, u.locked_until,
@@ -48,10 +110,11 @@ export async function resolveSession(deps: Deps, token: string): Promise<Session
        FROM access_token a JOIN user_session s ON s.id = a.session_id
        JOIN app_user u ON u.id = s.user_id JOIN merchant m ON m.mer_id = u.mer_id
       WHERE a.token_hash = $1`,
-    [sha256(token)],
-  );
+    [hash],
+  )).rows;
   const r = rows[0];
   if (!r) throw new AppError(Code.TOKEN_INVALID, 'tokenInvalid', {}, 401);
+  if (!cached) cache?.set(hash, r, generation);
   const now = deps.clock.now();
   if (r.revoked_at) throw new AppError(Code.SESSION_ENDED, 'sessionEnded', {}, 401);
   const idle = now.getTime() - new Date(r.last_seen_at).getTime() > LIMITS.idleSeconds * 1000;
@@ -63,7 +126,8 @@ export async function resolveSession(deps: Deps, token: string): Promise<Session
   }
   if (now >= new Date(r.expires_at)) throw new AppError(Code.TOKEN_EXPIRED, 'tokenExpired', {}, 401);
   if (now.getTime() - new Date(r.last_seen_at).getTime() > 30_000) {
-    await deps.db.query('UPDATE user_session SET last_seen_at = $2 WHERE id = $1', [r.session_id, now]);
+    await deps.db.query(`${TOUCH} UPDATE user_session SET last_seen_at = $2 WHERE id = $1`, [r.session_id, now]);
+    r.last_seen_at = now; // the cached row too: its next idle check counts from here
   }
   return {
     id: r.user_id,
@@ -86,6 +150,15 @@ export async function resolveSession(deps: Deps, token: string): Promise<Session
  * checked (the user must hold at least one of the listed permissions).
  */
 export function registerAuth(app: FastifyInstance, deps: Deps) {
+  if (deps.config.sessionCacheMs > 0 && !caches.has(deps)) {
+    const cache = new SessionCache(deps.config.sessionCacheMs);
+    caches.set(deps, cache);
+    const unwatch = cache.watch(deps.db);
+    app.addHook('onClose', async () => {
+      unwatch();
+      caches.delete(deps);
+    });
+  }
   app.decorateRequest('lang', 'en');
   app.decorateRequest('tzOffset', 8);
   app.decorateRequest('user', null);
