@@ -12,20 +12,16 @@
  * Data is kept between runs (PostgreSQL: schema bench_report_<m>_<k>_<d>; PGlite: bench-results/).
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { openPglite, openPostgres, type Db } from '../apps/api/src/db/db';
 import { migrate } from '../apps/api/src/db/migrate';
-import { buildApp } from '../apps/api/src/app';
-import { loadConfig } from '../apps/api/src/config';
-import { systemClock } from '../apps/api/src/lib/clock';
-import { createMailer } from '../apps/api/src/plugins/mail';
 import { newToken, sha256 } from '../apps/api/src/lib/crypto';
 import { DEMO, seedFoundation } from '../apps/api/src/seed/foundation.seed';
 import { generateDemoData } from '../apps/api/src/seed/demo-data';
 import { addDays, platformDate } from '../apps/api/src/modules/payments/time';
-import type { Deps } from '../apps/api/src/plugins/context';
 import { RAW } from './report-raw';
+import { getJson } from './http';
+import { serveInChild, serveInProcess } from './api-server';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const RESULTS = path.join(ROOT, 'bench-results');
@@ -39,8 +35,10 @@ const log = (s: string) => console.log(s);
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 const r1 = (x: number) => Math.round(x * 10) / 10;
 
+const schemaName = `bench_report_${merchants}_${perDay}_${days}`;
+
 async function openBenchDb(): Promise<Db> {
-  const name = `bench_report_${merchants}_${perDay}_${days}`;
+  const name = schemaName;
   if (kind === 'pglite') return openPglite(path.join(RESULTS, name));
   const admin = await openPostgres(pgUrl, { max: 1 });
   await admin.exec(`CREATE SCHEMA IF NOT EXISTS ${name}`);
@@ -98,11 +96,8 @@ export default async function run() {
   const db = await openBenchDb();
   const tables = await ensureData(db);
   log(`  tables: ${JSON.stringify(tables)}`);
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'report-bench-'));
-  const config = loadConfig({ NODE_ENV: 'production', DATA_DIR: dataDir, SEED_DEMO: 'false' });
-  const deps: Deps = { config, db, clock: systemClock, mailer: createMailer({ outboxDir: path.join(dataDir, 'outbox'), from: config.mailFrom }) };
-  const app = await buildApp(deps);
-  const base = await app.listen({ port: 0, host: '127.0.0.1' });
+  const api = kind === 'postgres' ? await serveInChild(pgUrl, schemaName) : await serveInProcess(db);
+  const base = api.address;
   const token = await signedInToken(db);
   const today = platformDate(new Date(), TZ);
   const range = { begin: addDays(today, -90), end: addDays(today, -1) };
@@ -112,7 +107,7 @@ export default async function run() {
   const floor: number[] = [];
   for (let i = 0; i < 103; i++) {
     const t0 = performance.now();
-    await (await fetch(`${base}/api/user/info`, { headers: { 'x-token': token } })).json();
+    await getJson(`${base}/api/user/info`, token);
     if (i >= 3) floor.push(performance.now() - t0);
   }
   const floorRow = { call: 'floor: GET /api/user/info', p50: r1(pct(floor, 50)), p95: r1(pct(floor, 95)) };
@@ -122,8 +117,7 @@ export default async function run() {
     const qs = new URLSearchParams({ ...c.params(range), page: '0', size: String(c.size) }).toString();
     const api = async () => {
       const t0 = performance.now();
-      const res = await fetch(`${base}/api/${c.path}?${qs}`, { headers: { 'x-token': token } });
-      const body = (await res.json()) as { code: number; msg: string; data: { totalElements?: number; days?: unknown[] } };
+      const body = await getJson<{ code: number; msg: string; data: { totalElements?: number; days?: unknown[] } }>(`${base}/api/${c.path}?${qs}`, token);
       if (body.code !== 0) throw new Error(`${c.path}: ${body.msg}`);
       return { t: performance.now() - t0, n: body.data.totalElements ?? body.data.days?.length ?? 0 };
     };
@@ -156,9 +150,8 @@ export default async function run() {
     log(`  ${c.name}: ${JSON.stringify(row)}`);
     out.push(row);
   }
-  await app.close();
+  await api.close();
   await db.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
   const result = { kind, merchants: merchants + 4, perDay, days, tables, range, at: new Date().toISOString(), floor: floorRow, list: out };
   fs.writeFileSync(path.join(RESULTS, `report-${kind}-${merchants}-${perDay}-${days}.json`), JSON.stringify(result, null, 2));
   return result;

@@ -6,6 +6,9 @@
  *   BENCH_DB=pglite|postgres   (default pglite; postgres uses BENCH_DATABASE_URL or TEST_DATABASE_URL)
  *   BENCH_ROWS=1000000         rows in txn (default 200000)
  *   BENCH_EXPORT=0 / BENCH_LIST=0  skip the export / the list part
+ *   BENCH_SCHEMA=bench_report_300_350_95  run on an existing PostgreSQL schema instead (e.g. the
+ *                              payment-core generator's data written by `npm run bench -- report`);
+ *                              BENCH_ROWS is then the row count found there
  * Data is kept between runs (PGlite: bench-results/pglite-<rows>; PostgreSQL: schema bench_txn_<rows>).
  */
 import fs from 'node:fs';
@@ -15,7 +18,6 @@ import { execFileSync } from 'node:child_process';
 import { PGlite } from '@electric-sql/pglite';
 import { openPglite, openPostgres, type Db } from '../apps/api/src/db/db';
 import { migrate } from '../apps/api/src/db/migrate';
-import { buildApp } from '../apps/api/src/app';
 import { loadConfig } from '../apps/api/src/config';
 import { systemClock } from '../apps/api/src/lib/clock';
 import { createMailer } from '../apps/api/src/plugins/mail';
@@ -26,11 +28,14 @@ import { countTxn, listTxn, txnWhere } from '../apps/api/src/modules/txn/txn.rep
 import { txnExportSource } from '../apps/api/src/modules/txn/txn.exports';
 import { formatInZone } from '../apps/api/src/modules/txn/time';
 import { loadBenchData } from './txn-data';
+import { getJson } from './http';
+import { serveInChild, serveInProcess } from './api-server';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const RESULTS = path.join(ROOT, 'bench-results');
-const kind = (process.env.BENCH_DB ?? 'pglite') as 'pglite' | 'postgres';
-const rows = Number(process.env.BENCH_ROWS ?? 200_000);
+const kind = (process.env.BENCH_SCHEMA ? 'postgres' : (process.env.BENCH_DB ?? 'pglite')) as 'pglite' | 'postgres';
+const givenSchema = process.env.BENCH_SCHEMA;
+let rows = Number(process.env.BENCH_ROWS ?? 200_000);
 const doExport = process.env.BENCH_EXPORT !== '0';
 const doList = process.env.BENCH_LIST !== '0';
 const pgUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
@@ -47,6 +52,10 @@ async function openBenchDb(): Promise<{ db: Db; fresh: boolean; pgliteDir?: stri
     const dir = path.join(RESULTS, `pglite-${rows}`);
     const fresh = !fs.existsSync(dir);
     return { db: await openPglite(dir), fresh, pgliteDir: dir };
+  }
+  if (givenSchema) {
+    if (!/^[a-z_][a-z0-9_]*$/.test(givenSchema)) throw new Error('BENCH_SCHEMA: a plain schema name');
+    return { db: await openPostgres(pgUrl, { searchPath: givenSchema }), fresh: false, schema: givenSchema };
   }
   const schema = `bench_txn_${rows}`;
   const admin = await openPostgres(pgUrl, { max: 1 });
@@ -85,8 +94,7 @@ async function benchList(db: Db, base: string, token: string, platformTz: string
     const qs = new URLSearchParams(Object.entries(set.q).map(([k, v]) => [k, String(v)])).toString();
     const api = async () => {
       const t0 = performance.now();
-      const r = await fetch(`${base}/api/txn/list?${qs}`, { headers: { 'x-token': token } });
-      const body = (await r.json()) as { code: number; data: { totalElements: number } };
+      const body = await getJson<{ code: number; data: { totalElements: number } }>(`${base}/api/txn/list?${qs}`, token);
       if (body.code !== 0) throw new Error(`list: ${JSON.stringify(body).slice(0, 200)}`);
       return { t: performance.now() - t0, total: body.data.totalElements };
     };
@@ -117,7 +125,7 @@ async function benchList(db: Db, base: string, token: string, platformTz: string
     }
     const row: Record<string, unknown> = { set: set.name };
     for (const conc of [1, 32]) {
-      const per = conc === 1 ? 20 : 3;
+      const per = conc === 1 ? 100 : 10;
       const a = await measure(api, conc, per);
       const r = await measure(raw, conc, per);
       row[`c${conc}`] = { apiP50: ms(a.p50), apiP95: ms(a.p95), rawP50: ms(r.p50), rawP95: ms(r.p95), ratioP95: Math.round((a.p95 / r.p95) * 100) / 100, requests: a.n };
@@ -197,6 +205,7 @@ export default async function run() {
   const { db } = info;
   await migrate(db);
   const { rows: c } = await db.query<{ n: number }>('SELECT count(*)::int8 AS n FROM txn');
+  if (givenSchema) rows = c[0].n;
   if (c[0].n !== rows) {
     if (c[0].n !== 0) throw new Error(`bench database holds ${c[0].n} rows, expected 0 or ${rows}: remove it`);
     const t0 = performance.now();
@@ -208,21 +217,20 @@ export default async function run() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'txn-bench-data-'));
   const config = loadConfig({ NODE_ENV: 'production', DATA_DIR: dataDir, SEED_DEMO: 'false' });
   const deps: Deps = { config, db, clock: systemClock, mailer: createMailer({ outboxDir: path.join(dataDir, 'outbox'), from: config.mailFrom }) };
-  const app = await buildApp(deps);
-  const address = await app.listen({ port: 0, host: '127.0.0.1' });
   const token = await signedInToken(db);
-  const result: Record<string, unknown> = { kind, rows, at: new Date().toISOString() };
+  const result: Record<string, unknown> = { kind, rows, at: new Date().toISOString(), server: info.schema ? 'own process' : 'in process' };
   if (doList) {
-    log('list (ms; API over HTTP vs the same SQL raw):');
-    result.list = await benchList(db, address, token, config.platformTz);
+    const api = info.schema ? await serveInChild(pgUrl, info.schema) : await serveInProcess(db);
+    log(`list (ms; API over HTTP, server ${result.server}, vs the same SQL raw):`);
+    result.list = await benchList(db, api.address, token, config.platformTz);
+    await api.close();
   }
-  await app.close();
   if (doExport) {
     log('export of about 1M rows (every row of the last days):');
     result.export = await benchExport(deps, info);
     if (kind === 'postgres') await db.close();
   } else await db.close();
-  fs.writeFileSync(path.join(RESULTS, `txn-${kind}-${rows}.json`), JSON.stringify(result, null, 2));
+  fs.writeFileSync(path.join(RESULTS, `txn-${kind}-${givenSchema ?? rows}.json`), JSON.stringify(result, null, 2));
   fs.rmSync(dataDir, { recursive: true, force: true });
   return result;
 }

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
-import helmet from '@fastify/helmet';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
@@ -17,6 +16,7 @@ import {
 import { Code } from '@portal/contract';
 import type { Deps } from './plugins/context';
 import { registerAuth } from './plugins/auth';
+import { registerSecurityHeaders } from './plugins/security-headers';
 import { AppError } from './lib/errors';
 import { t } from './lib/messages';
 import { userRoutes } from './modules/user/user.routes';
@@ -54,7 +54,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  await app.register(helmet, {
+  registerSecurityHeaders(app, {
     contentSecurityPolicy: { useDefaults: false, directives: CSP_DIRECTIVES },
     frameguard: { action: 'deny' },
     crossOriginEmbedderPolicy: false,

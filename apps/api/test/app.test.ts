@@ -13,6 +13,11 @@ describe('app-wide behaviour', () => {
       const res = await ctx.call({ method: 'GET', url });
       expect(res.headers['x-content-type-options']).toBe('nosniff');
       expect(res.headers['x-frame-options']).toBe('DENY');
+      expect(res.headers['strict-transport-security']).toMatch(/^max-age=\d+; includeSubDomains$/);
+      expect(res.headers['referrer-policy']).toBe('no-referrer');
+      expect(res.headers['cross-origin-opener-policy']).toBe('same-origin');
+      expect(res.headers['x-dns-prefetch-control']).toBe('off');
+      expect(res.headers['x-powered-by']).toBeUndefined();
     }
     const csp = String((await ctx.call({ method: 'GET', url: '/api/user/info' })).headers['content-security-policy']);
     expect(csp).toContain("default-src 'self'");
