@@ -18,12 +18,26 @@ import { loadConfig } from '../apps/api/src/config';
 import { systemClock } from '../apps/api/src/lib/clock';
 import { createMailer } from '../apps/api/src/plugins/mail';
 import type { Deps } from '../apps/api/src/plugins/context';
+import { newToken, sha256 } from '../apps/api/src/lib/crypto';
+import { DEMO } from '../apps/api/src/seed/foundation.seed';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
 export interface RunningApi {
   address: string;
   close(): Promise<void>;
+}
+
+/** A session of the demo group user, written straight into the database; returns its access token. */
+export async function signedInToken(db: Db): Promise<string> {
+  const token = newToken();
+  const { rows: u } = await db.query<{ id: number }>('SELECT id FROM app_user WHERE username = $1', [DEMO.users.demo]);
+  const { rows: s } = await db.query<{ id: number }>(
+    `INSERT INTO user_session (user_id, absolute_expires_at) VALUES ($1, now() + interval '12 hours') RETURNING id`,
+    [u[0].id],
+  );
+  await db.query(`INSERT INTO access_token (token_hash, session_id, expires_at) VALUES ($1, $2, now() + interval '12 hours')`, [sha256(token), s[0].id]);
+  return token;
 }
 
 /** Builds the production app over `db` and listens on a free port of 127.0.0.1. */

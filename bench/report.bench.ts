@@ -15,13 +15,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { openPglite, openPostgres, type Db } from '../apps/api/src/db/db';
 import { migrate } from '../apps/api/src/db/migrate';
-import { newToken, sha256 } from '../apps/api/src/lib/crypto';
 import { DEMO, seedFoundation } from '../apps/api/src/seed/foundation.seed';
 import { generateDemoData } from '../apps/api/src/seed/demo-data';
 import { addDays, platformDate } from '../apps/api/src/modules/payments/time';
 import { RAW } from './report-raw';
 import { getJson } from './http';
-import { serveInChild, serveInProcess } from './api-server';
+import { serveInChild, serveInProcess, signedInToken } from './api-server';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const RESULTS = path.join(ROOT, 'bench-results');
@@ -46,16 +45,6 @@ async function openBenchDb(): Promise<Db> {
   return openPostgres(pgUrl, { searchPath: name, max: 12 });
 }
 
-async function signedInToken(db: Db): Promise<string> {
-  const token = newToken();
-  const { rows: u } = await db.query<{ id: number }>('SELECT id FROM app_user WHERE username = $1', [DEMO.users.demo]);
-  const { rows: s } = await db.query<{ id: number }>(
-    `INSERT INTO user_session (user_id, absolute_expires_at) VALUES ($1, now() + interval '12 hours') RETURNING id`,
-    [u[0].id],
-  );
-  await db.query(`INSERT INTO access_token (token_hash, session_id, expires_at) VALUES ($1, $2, now() + interval '12 hours')`, [sha256(token), s[0].id]);
-  return token;
-}
 
 /** Generates the data set once (kept between runs); returns what it holds. */
 async function ensureData(db: Db) {

@@ -21,7 +21,6 @@ import { migrate } from '../apps/api/src/db/migrate';
 import { loadConfig } from '../apps/api/src/config';
 import { systemClock } from '../apps/api/src/lib/clock';
 import { createMailer } from '../apps/api/src/plugins/mail';
-import { newToken, sha256 } from '../apps/api/src/lib/crypto';
 import { DEMO, seedFoundation } from '../apps/api/src/seed/foundation.seed';
 import type { Deps } from '../apps/api/src/plugins/context';
 import { countTxn, listTxn, txnWhere } from '../apps/api/src/modules/txn/txn.repo';
@@ -29,7 +28,7 @@ import { txnExportSource } from '../apps/api/src/modules/txn/txn.exports';
 import { formatInZone } from '../apps/api/src/modules/txn/time';
 import { loadBenchData } from './txn-data';
 import { getJson } from './http';
-import { serveInChild, serveInProcess } from './api-server';
+import { serveInChild, serveInProcess, signedInToken } from './api-server';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const RESULTS = path.join(ROOT, 'bench-results');
@@ -65,16 +64,6 @@ async function openBenchDb(): Promise<{ db: Db; fresh: boolean; pgliteDir?: stri
   return { db: await openPostgres(pgUrl, { searchPath: schema }), fresh: !found.length, schema };
 }
 
-async function signedInToken(db: Db): Promise<string> {
-  const token = newToken();
-  const { rows: u } = await db.query<{ id: number }>('SELECT id FROM app_user WHERE username = $1', [DEMO.users.demo]);
-  const { rows: s } = await db.query<{ id: number }>(
-    `INSERT INTO user_session (user_id, absolute_expires_at) VALUES ($1, now() + interval '12 hours') RETURNING id`,
-    [u[0].id],
-  );
-  await db.query(`INSERT INTO access_token (token_hash, session_id, expires_at) VALUES ($1, $2, now() + interval '12 hours')`, [sha256(token), s[0].id]);
-  return token;
-}
 
 type Filter = Record<string, string | number>;
 
