@@ -1,7 +1,8 @@
 /**
  * One export in a process of its own (spawned by txn.bench.ts), so its peak RSS is the export's
  * and not the benchmark's: opens the bench database, writes every matching row as CSV or XLSX to a
- * file, prints one JSON line {rows, seconds, rowsPerSec, bytes, rssBeforeMB, peakRssMB}.
+ * file through the server's own path (`writeSourceExport`: COPY for CSV on PostgreSQL, the JS
+ * writer otherwise), prints one JSON line {rows, seconds, rowsPerSec, bytes, rssBeforeMB, peakRssMB, path}.
  */
 import fs from 'node:fs';
 import { openPglite, openPostgres } from '../apps/api/src/db/db';
@@ -9,7 +10,7 @@ import { loadConfig } from '../apps/api/src/config';
 import { systemClock } from '../apps/api/src/lib/clock';
 import type { Deps } from '../apps/api/src/plugins/context';
 import { txnExportSource } from '../apps/api/src/modules/txn/txn.exports';
-import { writeExport } from '../apps/api/src/modules/export/export.writer';
+import { writeSourceExport } from '../apps/api/src/modules/export/export.service';
 
 const env = process.env;
 const db = env.CHILD_PGLITE ? await openPglite(env.CHILD_PGLITE) : await openPostgres(env.CHILD_PG_URL!, { searchPath: env.CHILD_SCHEMA });
@@ -22,11 +23,12 @@ const before = process.memoryUsage().rss;
 let peak = before;
 const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
 const t0 = performance.now();
-const rows = await writeExport(format, fs.createWriteStream(env.CHILD_FILE!, { highWaterMark: 1 << 20 }), txnExportSource.columns(ctx, filter), 8, 'Transactions', txnExportSource.rows(ctx, filter));
+const rows = await writeSourceExport(txnExportSource, ctx, filter, format, fs.createWriteStream(env.CHILD_FILE!, { highWaterMark: 1 << 20 }));
 const seconds = (performance.now() - t0) / 1000;
+const path = format === 'csv' && db.kind === 'postgres' ? 'copy' : 'js';
 clearInterval(timer);
 peak = Math.max(peak, process.memoryUsage().rss);
 const mb = (n: number) => Math.round(n / 1024 / 1024);
-console.log(JSON.stringify({ rows, seconds: Math.round(seconds * 10) / 10, rowsPerSec: Math.round(rows / seconds), bytes: fs.statSync(env.CHILD_FILE!).size, rssBeforeMB: mb(before), peakRssMB: mb(peak) }));
+console.log(JSON.stringify({ rows, seconds: Math.round(seconds * 10) / 10, rowsPerSec: Math.round(rows / seconds), bytes: fs.statSync(env.CHILD_FILE!).size, rssBeforeMB: mb(before), peakRssMB: mb(peak), path }));
 fs.rmSync(env.CHILD_FILE!);
 await db.close();

@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
 import pg from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
 
 export interface Result<T> {
   rows: T[];
@@ -31,6 +33,14 @@ export interface Db extends Queryable {
    * Returns the function that unsubscribes.
    */
   onWrite(listener: (sql: string) => void): () => void;
+  /**
+   * PostgreSQL only: runs `copySql` (a `COPY … TO STDOUT` statement, no parameters) on a pooled
+   * connection of its own and returns the data as a stream, with backpressure (the socket is not
+   * read while the consumer is full). The connection goes back to the pool when the stream ends;
+   * when it fails or is destroyed before the end (the consumer gave up), the connection is closed
+   * instead, which also stops the statement on the server. A read: `onWrite` is not told.
+   */
+  copyOut?(copySql: string): Promise<Readable>;
   close(): Promise<void>;
 }
 
@@ -159,6 +169,27 @@ export async function openPostgres(url: string, opts: { searchPath?: string; max
     exec: async (sql) => {
       await pool.query(sql);
       writes.ran(sql);
+    },
+    async copyOut(copySql) {
+      const client = await pool.connect();
+      let released = false;
+      const release = (err?: Error) => {
+        if (released) return;
+        released = true;
+        // With an error the pool closes the connection: a COPY cut short leaves it mid-protocol.
+        client.release(err);
+      };
+      let stream;
+      try {
+        stream = client.query(copyTo(copySql));
+      } catch (err) {
+        release(err as Error);
+        throw err;
+      }
+      stream.once('end', () => release());
+      stream.on('error', (err) => release(err));
+      stream.once('close', () => release(new Error('COPY stream closed before its end')));
+      return stream;
     },
     close: () => pool.end(),
   };

@@ -6,7 +6,8 @@ import type { Language } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
 import { badRequest, forbidden } from '../../lib/errors';
 import type { ExportContext, ExportFormat, ExportSource } from './export.types';
-import { writeExport } from './export.writer';
+import { csvHead, outColumns, writeExport } from './export.writer';
+import { writeCopyCsv } from './export.copy';
 import { formatInZone } from '../txn/time';
 import { beat, claimNext, fail, failExhausted, finish, insertExport, type ExportFileRow } from './export.repo';
 
@@ -67,6 +68,29 @@ function contextOf(deps: Deps, v: { lang: string; tzOffset: number | string; sco
   return { deps, lang: v.lang as Language, zone: Number(v.tzOffset), scope: v.scope, userId: v.userId };
 }
 
+/**
+ * Writes one export of `source` into `out` and ends it; returns the row count. CSV on PostgreSQL
+ * from a source that can (`copyCsv`) goes through `COPY … TO STDOUT` (export.copy.ts, the same
+ * bytes); everything else through the JS writer. The queued job, the synchronous download and the
+ * benchmark all write through here.
+ */
+export async function writeSourceExport<P, R>(
+  source: ExportSource<P, R>,
+  ctx: ExportContext,
+  params: P,
+  format: ExportFormat,
+  out: Writable,
+  onProgress?: (rows: number) => Promise<void> | void,
+): Promise<number> {
+  const columns = source.columns(ctx, params);
+  const db = ctx.deps.db;
+  if (format === 'csv' && db.kind === 'postgres' && db.copyOut && source.copyCsv) {
+    const copy = source.copyCsv(ctx, params);
+    if (copy) return writeCopyCsv(db, copy.sql, out, csvHead(outColumns(columns, ctx.zone)), onProgress);
+  }
+  return writeExport(format, out, columns, ctx.zone, source.fileName(ctx, params), source.rows(ctx, params), onProgress);
+}
+
 /** Writes one export straight into `out` (the synchronous file download). */
 export async function streamExport(
   deps: Deps,
@@ -82,8 +106,7 @@ export async function streamExport(
   const ctx = contextOf(deps, v);
   const stream = new PassThrough();
   const fileName = `${source.fileName(ctx, params)}_${stamp(deps.clock.now(), v.tzOffset)}.${v.format}`;
-  const sheet = source.fileName(ctx, params);
-  writeExport(v.format, stream, source.columns(ctx, params), ctx.zone, sheet, source.rows(ctx, params)).catch((err) => stream.destroy(err));
+  writeSourceExport(source, ctx, params, v.format, stream).catch((err) => stream.destroy(err));
   return { stream, fileName, contentType: CONTENT_TYPE[v.format] };
 }
 
@@ -102,7 +125,7 @@ export async function runNextExport(deps: Deps): Promise<boolean> {
     const total = source.count ? await source.count(ctx, params) : 0;
     const out: Writable = fs.createWriteStream(file, { highWaterMark: 1 << 20 });
     let last = 0;
-    const n = await writeExport(job.format, out, source.columns(ctx, params), ctx.zone, source.fileName(ctx, params), source.rows(ctx, params), async (done) => {
+    const n = await writeSourceExport(source, ctx, params, job.format, out, async (done) => {
       const now = Date.now();
       if (now - last < 500) return;
       last = now;

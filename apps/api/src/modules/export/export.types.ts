@@ -39,4 +39,13 @@ export interface ExportSource<P = unknown, R = unknown> {
   rows(ctx: ExportContext, params: P): AsyncIterable<R[]>;
   /** Row count for progress (optional). */
   count?(ctx: ExportContext, params: P): Promise<number>;
+  /**
+   * Optional, PostgreSQL CSV only: one SELECT (no bind parameters: values inlined as literals)
+   * whose output columns are already the final CSV cells of `columns` — in the order and count of
+   * `outColumns(columns, zone)`, empty cells as NULL — and whose rows come in the order `rows`
+   * yields them. The export is then written by `COPY (sql) TO STDOUT` (export.copy.ts), byte for
+   * byte what the JS writer writes. Null: take the JS path (e.g. a zone the SQL cannot express).
+   * `csvSelect` builds it from the columns and an SQL expression per column key.
+   */
+  copyCsv?(ctx: ExportContext, params: P): { sql: string } | null;
 }

@@ -13,7 +13,7 @@ export function neutralise(s: string): string {
 }
 
 type Cell = string | number | null;
-interface OutColumn {
+export interface OutColumn {
   label: string;
   kind: 'text' | 'number' | 'money';
   width: number;
@@ -63,12 +63,15 @@ async function write(out: Writable, chunk: string | Buffer): Promise<void> {
   if (!out.write(chunk)) await once(out, 'drain');
 }
 
+/** The start of a CSV file: the UTF-8 BOM and the label line. */
+export const csvHead = (cols: OutColumn[]): string => '\uFEFF' + cols.map((c) => csvField(c.label)).join(',') + '\r\n';
+
 /** CSV: UTF-8 with BOM (Excel reads the labels right), CRLF, RFC 4180 quoting. */
 function csvWriter(out: Writable, cols: OutColumn[]): SheetWriter {
   let started = false;
   return {
     async rows(batch) {
-      let s = started ? '' : '\uFEFF' + cols.map((c) => csvField(c.label)).join(',') + '\r\n';
+      let s = started ? '' : csvHead(cols);
       started = true;
       for (const r of batch) {
         for (let i = 0; i < cols.length; i++) s += (i ? ',' : '') + csvField(cols[i].get(r));
@@ -81,7 +84,7 @@ function csvWriter(out: Writable, cols: OutColumn[]): SheetWriter {
       if (s) await write(out, s);
     },
     async end() {
-      if (!started) await write(out, '\uFEFF' + cols.map((c) => csvField(c.label)).join(',') + '\r\n');
+      if (!started) await write(out, csvHead(cols));
       out.end();
       await once(out, 'finish').catch(() => undefined);
     },

@@ -8,6 +8,9 @@ import { iterateSettle, settleWhere, sumSettle, type SettleFilter } from './sett
 import { checkRange } from './txn.service';
 import { daysBetween } from './time';
 import { settleStateOf } from '@portal/contract';
+import { csvSelect } from '../export/export.copy';
+import { inlineParams } from '../../db/sql-inline';
+import { settleColumnSql, txnColumnSql } from './txn.copy';
 
 /** The list's columns, labels and values in the user's language. */
 export function txnColumns(ctx: ExportContext): ExportColumn<TxnDbRow>[] {
@@ -49,6 +52,15 @@ export const txnExportSource: ExportSource<TxnFilter, TxnDbRow> = {
   columns: txnColumns,
   rows: (ctx, p) => iterateTxn(ctx.deps.db, txnWhere(p, ctx.scope, ctx.deps.config.platformTz), ctx.scope),
   count: (ctx, p) => countTxn(ctx.deps.db, txnWhere(p, ctx.scope, ctx.deps.config.platformTz)),
+  // The same rows, cells and order as `rows` + `columns`, for COPY (the filter's values inlined).
+  copyCsv: (ctx, p) => {
+    const w = txnWhere(p, ctx.scope, ctx.deps.config.platformTz);
+    const from = `FROM txn t JOIN merchant m ON m.mer_id = t.mer_id
+WHERE ${inlineParams(w.sql, w.params)}
+ORDER BY t.txn_time DESC, t.id DESC`;
+    const sql = csvSelect(txnColumns(ctx), ctx.zone, txnColumnSql(ctx.lang), from);
+    return sql ? { sql } : null;
+  },
 };
 
 export const settleExportSource: ExportSource<SettleFilter, TxnDbRow> = {
@@ -73,6 +85,14 @@ export const settleExportSource: ExportSource<SettleFilter, TxnDbRow> = {
   },
   rows: (ctx, p) => iterateSettle(ctx.deps.db, settleWhere(p, ctx.scope), ctx.scope),
   count: async (ctx, p) => (await sumSettle(ctx.deps.db, settleWhere(p, ctx.scope))).n,
+  copyCsv: (ctx, p) => {
+    const w = settleWhere(p, ctx.scope);
+    const from = `FROM txn t JOIN merchant m ON m.mer_id = t.mer_id
+WHERE ${inlineParams(w.sql, w.params)}
+ORDER BY t.settle_date, t.txn_time, t.id`;
+    const sql = csvSelect(settleExportSource.columns(ctx, p), ctx.zone, settleColumnSql(ctx.lang), from);
+    return sql ? { sql } : null;
+  },
 };
 
 let registered = false;

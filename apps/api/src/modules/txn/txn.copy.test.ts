@@ -1,0 +1,399 @@
+/**
+ * The CSV export through COPY (PostgreSQL) against the JS writer: byte-identical files for the same
+ * rows, in every language and several zones, over rows full of nasty values; the filter's values
+ * inlined safely; a cut-short download gives its connection back.
+ */
+import http from 'node:http';
+import { once } from 'node:events';
+import { PassThrough, type Writable } from 'node:stream';
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { BRANDS, CURRENCIES, LANGUAGES, Perm, TXN_TYPES, type Language } from '@portal/contract';
+import { createTestApp, DEMO, type TestCtx } from '../../../test/helpers';
+import { openPostgres, type Db } from '../../db/db';
+import { buildApp } from '../../app';
+import type { Deps } from '../../plugins/context';
+import type { ExportContext, ExportSource } from '../export/export.types';
+import { streamExport, writeSourceExport } from '../export/export.service';
+import { CsvLfToCrlf } from '../export/export.copy';
+import { registerTxnExports, settleExportSource, txnExportSource } from './txn.exports';
+import { formatInZone } from './time';
+
+const url = process.env.TEST_DATABASE_URL;
+const RANGE = { beginDate: '2026-11-01 00:00:00', endDate: '2026-11-30 23:59:59' };
+const ZONES = [8, 0, -5, 14, -12, 5.75, -3.5];
+
+/** Text that a CSV writer or a spreadsheet could trip on; each starts a value. */
+const NASTY = [
+  '=1+2', '+SUM(A1)', '-3', '@cmd', '\tTab', '\rCR', 'quo"te', '"', '""', 'com,ma', ',', 'new\nline', 'cr\r\nlf', '\n', 'plain',
+  'ünï 注文 ✓', "x' OR '1'='1", 'back\\slash', '\\.', ' lead', 'trail ', '0123', '=', "'quoted'", 'A', 'zz', '',
+];
+
+/** Deterministic PRNG (mulberry32). */
+function prng(seed: number) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Collects what `write` writes into a PassThrough (read as it comes: backpressure stays live). */
+async function collect(write: (out: Writable) => Promise<number>): Promise<{ bytes: Buffer; rows: number }> {
+  const out = new PassThrough();
+  const chunks: Buffer[] = [];
+  out.on('data', (c: Buffer) => chunks.push(c));
+  const ended = once(out, 'end');
+  ended.catch(() => undefined); // a failed write destroys `out`: the error is write's
+  const rows = await write(out);
+  await ended;
+  return { bytes: Buffer.concat(chunks), rows };
+}
+
+describe.skipIf(!url)('CSV export through COPY = the JS writer, byte for byte (postgres)', () => {
+  let ctx: TestCtx;
+  let copies = 0;
+  let deps: Deps;
+  const extra = ['300000000000101', '300000000000102', '300000000000103'];
+  const scope = [DEMO.group, DEMO.subA, DEMO.subB, ...extra];
+
+  beforeAll(async () => {
+    registerTxnExports();
+    ctx = await createTestApp({ kind: 'postgres' });
+    const db = ctx.db;
+    // Counts the COPY statements, to prove the COPY path is the one taken.
+    deps = { ...ctx.deps, db: { ...db, copyOut: (sql: string) => (copies++, db.copyOut!(sql)) } };
+    await db.query(`UPDATE merchant SET name = $2 WHERE mer_id = $1`, [DEMO.group, '=HYPERLINK("http://x","y")']);
+    await db.query(`UPDATE merchant SET name = $2 WHERE mer_id = $1`, [DEMO.subA, 'Acme, "Quoted"\nSecond line']);
+    await db.query(`UPDATE merchant SET name = $2 WHERE mer_id = $1`, [DEMO.subB, '-minus, merchant']);
+    for (const [id, name] of [[extra[0], '\tTabbed\r\n'], [extra[1], ''], [extra[2], '@at 商户 ✓']]) {
+      await db.query(`INSERT INTO merchant (mer_id, name, attribute) VALUES ($1, $2, 'INDEPENDENT')`, [id, name]);
+    }
+    const rnd = prng(20261121);
+    const pick = <T,>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)];
+    const AMOUNTS = [1, 5, 9, 10, 99, 100, 101, 1000, 12345, 99999999, 123456789012, 9007199254740991];
+    const brands: (string | null)[] = [...BRANDS.map((b) => b.code), null, '', 'zz_unknown', '=evil', 'Itaú'];
+    const start = Date.UTC(2026, 10, 1, 0, 0, 0); // inside the range in any zone below
+    const rows: unknown[][] = [];
+    const n = 700;
+    for (let i = 0; i < n; i++) {
+      const mer = scope[i % scope.length];
+      const nasty = NASTY[i % NASTY.length];
+      // (merchant, text) pairs repeat every lcm(6, 27) = 54 rows: after that a suffix keeps the order number unique.
+      const orderNo = i < 54 ? nasty : `${nasty}#${i}`;
+      const type = TXN_TYPES[i % TXN_TYPES.length];
+      const amount = pick(AMOUNTS);
+      const sign = type === 'MANENTD' && i % 2 ? -1 : 1;
+      const currency = CURRENCIES[i % CURRENCIES.length];
+      const settled = i % 3 !== 0;
+      const flag = ['N', 'Y', 'S', 'T'][i % 4];
+      // Times: whole seconds, microseconds, ties (same instant), near midnight in every zone.
+      const ms = start + 16 * 86_400_000 + Math.floor((i % 50) - 25) * 3_600_000 + (i % 7 === 0 ? 0 : Math.floor(rnd() * 86_400_000));
+      const micros = i % 5 === 0 ? '' : `.${String(Math.floor(rnd() * 1e6)).padStart(6, '0')}`;
+      const ts = `${new Date(ms).toISOString().slice(0, 19).replace('T', ' ')}${micros}+00`;
+      rows.push([
+        `G${i}`, mer, orderNo,
+        i % 4 === 0 ? null : i % 4 === 1 ? '' : NASTY[(i * 7) % NASTY.length],
+        `CH${i}`, type, pick(['00', '00', '00', '04', '', null, '05', 'XX']), amount, sign, currency,
+        pick([0, 0, amount, Math.floor(amount / 3)]), pick(['CARD', 'WX', '=CH', 'a,b', 'q"s', '', '+1']),
+        i % 2 ? 'CARD' : 'WX', brands[i % brands.length], ts, i % 10 === 0 ? 'vip' : null, flag,
+        settled ? `2026-11-${String(2 + (i % 20)).padStart(2, '0')}` : null,
+        settled ? (i % 5 === 0 ? 'JPY' : 'USD') : i % 6 === 1 ? 'EUR' : null,
+        settled ? pick([null, 0, 1, -5, -100, 12345, -987654, amount]) : i % 6 === 1 ? 500 : null,
+        settled ? pick([null, 0, 3, 83, 99999, 1234567]) : null,
+      ]);
+    }
+    for (const r of rows) {
+      await db.query(
+        `INSERT INTO txn (gw_trans_id, mer_id, order_no, origin_order_no, channel_order_no, tran_type, gw_response, amount, amount_sign, currency,
+                          return_amount, payment_schema, bus_line, payment_brand, txn_time, mer_reserve, settle_flag, settle_date, settle_currency,
+                          settle_amount, settle_fee, order_amount, order_currency, txn_date)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $8, $10, ($15::timestamptz)::date)`,
+        r,
+      );
+    }
+    // Ties: several rows at one instant (the order then falls to the id).
+    await db.query(`UPDATE txn SET txn_time = '2026-11-15 16:00:00+00' WHERE id IN (SELECT id FROM txn ORDER BY id LIMIT 5 OFFSET 100)`);
+  }, 120_000);
+  afterAll(() => ctx?.close());
+
+  const contextOf = (lang: Language, zone: number, s = scope): ExportContext => ({ deps, lang, zone, scope: s, userId: 0 });
+
+  /** Both paths for one export; asserts the COPY path was taken. */
+  async function both<P>(source: ExportSource<P, any>, params: unknown, lang: Language, zone: number, s = scope) {
+    const c = contextOf(lang, zone, s);
+    const p = source.parse(params);
+    const before = copies;
+    const viaCopy = await collect((out) => writeSourceExport(source, c, p, 'csv', out));
+    expect(copies).toBe(before + 1);
+    const viaJs = await collect((out) => writeSourceExport({ ...source, copyCsv: undefined }, c, p, 'csv', out));
+    expect(copies).toBe(before + 1);
+    return { viaCopy, viaJs };
+  }
+
+  const same = (r: Awaited<ReturnType<typeof both>>, rows?: number) => {
+    expect(r.viaCopy.rows).toBe(r.viaJs.rows);
+    if (rows !== undefined) expect(r.viaJs.rows).toBe(rows);
+    // Equal strings first (a readable diff), then the bytes.
+    expect(r.viaCopy.bytes.toString('utf8')).toBe(r.viaJs.bytes.toString('utf8'));
+    expect(r.viaCopy.bytes.equals(r.viaJs.bytes)).toBe(true);
+  };
+
+  it('the data holds the cases (every type, result, flag, brand, currency, nasty text)', async () => {
+    const { rows } = await ctx.db.query<{ k: string; n: number }>(
+      `SELECT 'type' AS k, count(DISTINCT tran_type)::int AS n FROM txn UNION ALL
+       SELECT 'brand', count(DISTINCT payment_brand)::int FROM txn UNION ALL
+       SELECT 'currency', count(DISTINCT currency)::int FROM txn UNION ALL
+       SELECT 'flag', count(DISTINCT settle_flag)::int FROM txn UNION ALL
+       SELECT 'negative MANENTD', count(*)::int FROM txn WHERE tran_type = 'MANENTD' AND amount_sign = -1 UNION ALL
+       SELECT 'null origin', count(*)::int FROM txn WHERE origin_order_no IS NULL UNION ALL
+       SELECT 'newline order', count(*)::int FROM txn WHERE order_no LIKE E'%\\n%'`,
+    );
+    const got = Object.fromEntries(rows.map((r) => [r.k, r.n]));
+    expect(got.type).toBe(TXN_TYPES.length);
+    expect(got.brand).toBe(BRANDS.length + 4); // + '', unknown, '=evil', 'Itaú' (NULL is not counted)
+    expect(got.currency).toBe(CURRENCIES.length);
+    expect(got.flag).toBe(4);
+    expect(got['negative MANENTD']).toBeGreaterThan(5);
+    expect(got['null origin']).toBeGreaterThan(50);
+    expect(got['newline order']).toBeGreaterThan(10);
+  });
+
+  for (const lang of LANGUAGES) {
+    it(`transactions, ${lang}, every zone`, async () => {
+      for (const zone of ZONES) same(await both(txnExportSource, RANGE, lang, zone), 700);
+    });
+    it(`settlement transactions, ${lang}, USD and JPY`, async () => {
+      for (const setCur of ['USD', 'JPY']) {
+        for (const zone of [8, -5]) {
+          const r = await both(settleExportSource, { beginDate: '2026-11-01', endDate: '2026-11-30', busLine: 'CARD', setCur, clientid: DEMO.subA }, lang, zone);
+          expect(r.viaJs.rows).toBeGreaterThan(5);
+          same(r);
+        }
+      }
+    });
+  }
+
+  it('the filters select the same rows', async () => {
+    const filters: Record<string, string>[] = [
+      { orderNum: 'quo"te' },
+      { orderNum: 'new\nline#65' },
+      { originOrderNum: '=1+2' },
+      { channelOrderNum: 'CH42' },
+      { gwGTransId: 'G43' },
+      { gwTranType: 'MANENTD' },
+      { gwResponse: '00' },
+      { gwResponse: '04' },
+      { gwResponse: '01' },
+      { merReserve: 'vip' },
+      { paymentSchema: 'a,b' },
+      { paymentBrand: 'visa,mastercard,zz_unknown' },
+      { beginDate: '2026-11-16 00:00:00', endDate: '2026-11-16 23:59:59' },
+    ];
+    for (const f of filters) {
+      const r = await both(txnExportSource, { ...RANGE, ...f }, 'en', 8);
+      expect(r.viaJs.rows, JSON.stringify(f)).toBeGreaterThan(0);
+      same(r);
+    }
+    // One merchant's scope.
+    same(await both(txnExportSource, RANGE, 'zh', 9, [DEMO.subA]));
+    // Nothing matches: the header alone.
+    const none = await both(txnExportSource, { ...RANGE, orderNum: 'no such order' }, 'ja', 8);
+    same(none, 0);
+    expect(none.viaCopy.bytes.toString('utf8')).toMatch(/^\uFEFF[^\n]*\r\n$/);
+  });
+
+  it('a filter value cannot inject SQL: it is compared as a value', async () => {
+    // Rows hold this very order number: exactly those come out.
+    const { rows: holders } = await ctx.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM txn WHERE order_no = $1`, ["x' OR '1'='1"]);
+    expect(holders[0].n).toBeGreaterThan(0);
+    same(await both(txnExportSource, { ...RANGE, orderNum: "x' OR '1'='1" }, 'en', 8), holders[0].n);
+    for (const orderNum of ["nope' OR '1'='1", "nope\\' OR 1=1 --", "'); DROP TABLE txn; --"]) {
+      same(await both(txnExportSource, { ...RANGE, orderNum }, 'en', 8), 0);
+      same(await both(txnExportSource, { ...RANGE, merReserve: orderNum }, 'en', 8), 0);
+    }
+    const { rows } = await ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM txn');
+    expect(rows[0].n).toBe(700);
+    // The scope too: a merchant id out of shape selects nothing.
+    same(await both(txnExportSource, RANGE, 'en', 8, ["1' OR '1'='1"]), 0);
+  });
+
+  it('an unknown currency fails both paths (money() throws)', async () => {
+    await ctx.db.query(`INSERT INTO merchant (mer_id, name, attribute) VALUES ('300000000000199', 'Odd', 'INDEPENDENT')`);
+    await ctx.db.query(
+      `INSERT INTO txn (gw_trans_id, mer_id, order_no, tran_type, gw_response, amount, currency, order_amount, order_currency, payment_schema, bus_line, txn_time, txn_date)
+       VALUES ('GODD', '300000000000199', 'ODD-1', 'PURC', '00', 100, 'XYZ', 100, 'XYZ', 'CARD', 'CARD', '2026-11-10 00:00:00+00', '2026-11-10')`,
+    );
+    const c = contextOf('en', 8, ['300000000000199']);
+    const p = txnExportSource.parse(RANGE);
+    await expect(collect((out) => writeSourceExport(txnExportSource, c, p, 'csv', out))).rejects.toThrow(/unknown currency XYZ/);
+    await expect(collect((out) => writeSourceExport({ ...txnExportSource, copyCsv: undefined }, c, p, 'csv', out))).rejects.toThrow(/unknown currency XYZ/);
+  });
+
+  it('progress counts the rows as they flow', async () => {
+    const seen: number[] = [];
+    const r = await collect((out) => writeSourceExport(txnExportSource, contextOf('en', 8), txnExportSource.parse(RANGE), 'csv', out, (n) => void seen.push(n)));
+    expect(r.rows).toBe(700);
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+    expect(seen[seen.length - 1]).toBe(700);
+  });
+
+  it('the queued job writes the same file through COPY', async () => {
+    const { drainExports, enqueueExport } = await import('../export/export.service');
+    const { rows: u } = await ctx.db.query<{ id: number }>('SELECT id FROM app_user WHERE username = $1', [DEMO.users.demo]);
+    const job = await enqueueExport(deps, {
+      userId: u[0].id, merId: DEMO.group, scope, permissions: [Perm.txnExport], kind: 'txn', params: RANGE, lang: 'ko', tzOffset: -5, format: 'csv',
+    });
+    const before = copies;
+    await drainExports(deps);
+    expect(copies).toBe(before + 1);
+    const { rows: f } = await ctx.db.query<{ status: string; row_count: number; path: string; progress: number }>('SELECT * FROM export_file WHERE id = $1', [job.id]);
+    expect(f[0]).toMatchObject({ status: 'ready', row_count: 700, progress: 100 });
+    const fs = await import('node:fs');
+    const path = await import('node:path');
+    const { exportDir } = await import('../export/export.service');
+    const file = fs.readFileSync(path.join(exportDir(deps), f[0].path));
+    const js = await collect((out) => writeSourceExport({ ...txnExportSource, copyCsv: undefined }, contextOf('ko', -5), txnExportSource.parse(RANGE), 'csv', out));
+    expect(file.equals(js.bytes)).toBe(true);
+  });
+});
+
+describe('copyCsv', () => {
+  const ctxOf = (zone: number | string) =>
+    ({ deps: { config: { platformTz: 'Asia/Shanghai' } }, lang: 'en', zone, scope: [DEMO.subA], userId: 0 }) as unknown as ExportContext;
+  it('gives one cell per output column: a time column is two (zone, UTC)', () => {
+    const sql = txnExportSource.copyCsv!(ctxOf(8), txnExportSource.parse(RANGE))!.sql;
+    const select = sql.slice('SELECT '.length, sql.indexOf('\nFROM '));
+    expect(select.split(',\n       ')).toHaveLength(txnExportSource.columns(ctxOf(8), txnExportSource.parse(RANGE)).length + 1);
+    expect(sql).toContain(`AT TIME ZONE INTERVAL '480 minutes'`);
+    expect(sql).toContain(`AT TIME ZONE INTERVAL '0 minutes'`);
+    expect(txnExportSource.copyCsv!(ctxOf(5.75), txnExportSource.parse(RANGE))!.sql).toContain(`INTERVAL '345 minutes'`);
+  });
+  it('falls back to the JS path for a zone that is not a fixed offset', () => {
+    expect(txnExportSource.copyCsv!(ctxOf('Asia/Tokyo'), txnExportSource.parse(RANGE))).toBeNull();
+    expect(txnExportSource.copyCsv!(ctxOf(Number.NaN), txnExportSource.parse(RANGE))).toBeNull();
+  });
+});
+
+describe('CsvLfToCrlf', () => {
+  const run = async (input: string, split: number[]) => {
+    const t = new CsvLfToCrlf();
+    const out: Buffer[] = [];
+    t.on('data', (c: Buffer) => out.push(Buffer.from(c)));
+    const b = Buffer.from(input);
+    let from = 0;
+    for (const at of [...split, b.length]) {
+      t.write(b.subarray(from, at));
+      from = at;
+    }
+    t.end();
+    await once(t, 'end');
+    return { text: Buffer.concat(out).toString(), rows: t.rows };
+  };
+  it('ends records with CRLF, leaves line breaks inside quotes alone, whatever the chunking', async () => {
+    const csv = 'a,"b\nc",d\n"x""\n""y",,\n"",ü注\n"\r\n"\n';
+    const want = 'a,"b\nc",d\r\n"x""\n""y",,\r\n"",ü注\r\n"\r\n"\r\n';
+    const b = Buffer.from(csv);
+    for (let i = 0; i <= b.length; i++) {
+      expect(await run(csv, [i])).toEqual({ text: want, rows: 4 });
+    }
+    expect(await run(csv, Array.from({ length: b.length - 1 }, (_, i) => i + 1))).toEqual({ text: want, rows: 4 });
+  });
+  it('fills blocks of its size and passes everything on', async () => {
+    const line = 'abc,"d\ne",f\n';
+    const t = new CsvLfToCrlf(undefined, 7);
+    const out: Buffer[] = [];
+    t.on('data', (c: Buffer) => out.push(Buffer.from(c)));
+    for (let i = 0; i < 100; i++) t.write(Buffer.from(line));
+    t.end();
+    await once(t, 'end');
+    expect(Buffer.concat(out).toString()).toBe('abc,"d\ne",f\r\n'.repeat(100));
+    expect(out.slice(0, -1).every((c) => c.length === 7)).toBe(true);
+    expect(t.rows).toBe(100);
+  });
+});
+
+describe.skipIf(!url)('a cut-short CSV download releases its connection (postgres)', () => {
+  let ctx: TestCtx;
+  let db: Db;
+  let app: FastifyInstance;
+  let base: string;
+  const appName = `copy_abort_${randomBytes(4).toString('hex')}`;
+  const mer = DEMO.subA;
+
+  beforeAll(async () => {
+    registerTxnExports();
+    ctx = await createTestApp({ kind: 'postgres' });
+    // Enough rows (~25 MB of CSV) that the server is still writing when the client goes away.
+    await ctx.db.query(
+      `INSERT INTO txn (gw_trans_id, mer_id, order_no, tran_type, gw_response, amount, currency, order_amount, order_currency, payment_schema, bus_line,
+                        payment_brand, txn_time, txn_date)
+       SELECT 'B' || g, $1, 'BULK-ORDER-' || g, 'PURC', '00', 100 + g, 'USD', 100 + g, 'USD', 'CARD', 'CARD', 'visa',
+              '2026-11-10 00:00:00+00'::timestamptz + g * interval '1 second', '2026-11-10'
+         FROM generate_series(1, 150000) g`,
+      [mer],
+    );
+    const { rows } = await ctx.db.query<{ s: string }>('SELECT current_schema() AS s');
+    // A pool of ONE connection, named: a connection not given back would block the next query.
+    db = await openPostgres(`${url}${url!.includes('?') ? '&' : '?'}application_name=${appName}`, { searchPath: rows[0].s, max: 1 });
+    app = await buildApp({ ...ctx.deps, db });
+    base = await app.listen({ port: 0, host: '127.0.0.1' });
+  }, 120_000);
+  afterAll(async () => {
+    await app?.close();
+    await db?.close();
+    await ctx?.close();
+  });
+
+  const backends = async () =>
+    (await ctx.db.query<{ state: string; query: string }>(`SELECT state, query FROM pg_stat_activity WHERE application_name = $1`, [appName])).rows;
+  const copyRunning = async () => (await backends()).some((b) => b.state === 'active' && b.query.startsWith('COPY ('));
+  async function until(cond: () => Promise<boolean>, ms = 15_000) {
+    const t0 = Date.now();
+    while (!(await cond())) {
+      if (Date.now() - t0 > ms) throw new Error('timed out');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  /** The first chunk; the stream is paused right there (nothing more is read). */
+  const firstChunk = (s: NodeJS.ReadableStream) =>
+    new Promise<Buffer>((resolve) =>
+      s.once('data', (c: Buffer) => {
+        s.pause();
+        resolve(c);
+      }),
+    );
+  const within = <T,>(p: Promise<T>, ms = 10_000) => Promise.race([p, new Promise<never>((_, rej) => setTimeout(() => rej(new Error('timed out: the pool has no free connection')), ms))]);
+
+  it('streamExport: destroying the stream (what Fastify does on a disconnect) ends the COPY', async () => {
+    const deps = { ...ctx.deps, db };
+    const out = await streamExport(deps, { kind: 'txn', params: RANGE, lang: 'en', tzOffset: 8, scope: [mer], userId: 0, format: 'csv' });
+    const first = await firstChunk(out.stream);
+    expect(first.toString()).toContain('Order number');
+    await until(copyRunning);
+    out.stream.destroy();
+    await until(async () => !(await copyRunning()));
+    expect((await within(db.query<{ one: number }>('SELECT 1 AS one'))).rows).toEqual([{ one: 1 }]);
+  });
+
+  it('HTTP: a client that goes away mid-download', async () => {
+    const { token } = await ctx.login();
+    const req = http.get(`${base}/api/txn/export?${new URLSearchParams({ ...RANGE, format: 'csv' })}`, { headers: { 'x-token': token } });
+    const [res] = (await once(req, 'response')) as [http.IncomingMessage];
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/csv');
+    await firstChunk(res);
+    await until(copyRunning);
+    req.destroy();
+    await until(async () => !(await copyRunning()));
+    expect((await within(db.query<{ one: number }>('SELECT 1 AS one'))).rows).toEqual([{ one: 1 }]);
+    // And the server goes on serving downloads on the same (one-connection) pool.
+    const small = await fetch(`${base}/api/txn/export?${new URLSearchParams({ ...RANGE, format: 'csv', orderNum: 'BULK-ORDER-7' })}`, { headers: { 'x-token': token } });
+    const text = await small.text();
+    expect(text.split('\r\n').filter(Boolean)).toHaveLength(2);
+    expect(text).toContain(formatInZone(Date.parse('2026-11-10T00:00:07Z'), 8));
+  });
+});
