@@ -20,6 +20,7 @@ import { generateDemoData } from '../apps/api/src/seed/demo-data';
 import { addDays, platformDate } from '../apps/api/src/modules/payments/time';
 import { RAW } from './report-raw';
 import { getJson } from './http';
+import { compare, pct } from './measure';
 import { serveInChild, serveInProcess, signedInToken } from './api-server';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -31,7 +32,6 @@ const days = Number(process.env.BENCH_REPORT_DAYS ?? 95);
 const pgUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
 const TZ = 'Asia/Shanghai';
 const log = (s: string) => console.log(s);
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 const r1 = (x: number) => Math.round(x * 10) / 10;
 
 const schemaName = `bench_report_${merchants}_${perDay}_${days}`;
@@ -115,26 +115,13 @@ export default async function run() {
       const n = await c.run(db, scope, range, c.size);
       return { t: performance.now() - t0, n };
     };
-    const measure = async (fn: () => Promise<{ t: number; n: number }>, conc: number, per: number) => {
-      const times: number[] = [];
-      let n = 0;
-      await Promise.all(Array.from({ length: conc }, async () => {
-        for (let i = 0; i < per; i++) {
-          const r = await fn();
-          times.push(r.t);
-          n = r.n;
-        }
-      }));
-      return { p50: pct(times, 50), p95: pct(times, 95), n, requests: times.length };
-    };
     for (let i = 0; i < 3; i++) await Promise.all([api(), raw()]);
     const row: Record<string, unknown> = { call: c.name };
     for (const conc of [1, 8]) {
-      const a = await measure(api, conc, conc === 1 ? 100 : 12);
-      const r = await measure(raw, conc, conc === 1 ? 100 : 12);
-      if (c.name !== 'cash calendar' && a.n !== r.n) throw new Error(`${c.name}: API total ${a.n} ≠ raw ${r.n}`);
-      row[`c${conc}`] = { apiP50: r1(a.p50), apiP95: r1(a.p95), rawP50: r1(r.p50), rawP95: r1(r.p95), ratioP95: Math.round((a.p95 / r.p95) * 100) / 100, requests: a.requests };
-      row.rows = a.n;
+      const m = await compare(api, raw, conc === 1 ? { conc, rounds: 200, perRound: 1 } : { conc, rounds: 12, perRound: 2 });
+      if (c.name !== 'cash calendar' && m.api.n !== m.raw.n) throw new Error(`${c.name}: API total ${m.api.n} ≠ raw ${m.raw.n}`);
+      row[`c${conc}`] = m.row;
+      row.rows = m.api.n;
     }
     log(`  ${c.name}: ${JSON.stringify(row)}`);
     out.push(row);

@@ -28,6 +28,7 @@ import { txnExportSource } from '../apps/api/src/modules/txn/txn.exports';
 import { formatInZone } from '../apps/api/src/modules/txn/time';
 import { loadBenchData } from './txn-data';
 import { getJson } from './http';
+import { compare } from './measure';
 import { serveInChild, serveInProcess, signedInToken } from './api-server';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -40,10 +41,6 @@ const doList = process.env.BENCH_LIST !== '0';
 const pgUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
 const log = (s: string) => console.log(s);
 
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-};
 const ms = (x: number) => Math.round(x * 10) / 10;
 
 async function openBenchDb(): Promise<{ db: Db; fresh: boolean; pgliteDir?: string; schema?: string }> {
@@ -85,28 +82,14 @@ async function benchList(db: Db, base: string, token: string, platformTz: string
       const t0 = performance.now();
       const body = await getJson<{ code: number; data: { totalElements: number } }>(`${base}/api/txn/list?${qs}`, token);
       if (body.code !== 0) throw new Error(`list: ${JSON.stringify(body).slice(0, 200)}`);
-      return { t: performance.now() - t0, total: body.data.totalElements };
+      return { t: performance.now() - t0, n: body.data.totalElements };
     };
     const filter = { ...set.q } as never as Parameters<typeof txnWhere>[0];
     const raw = async () => {
       const t0 = performance.now();
       const w = txnWhere(filter, set.q.merId ? [String(set.q.merId)] : scope, platformTz);
       await Promise.all([listTxn(db, w, Number(set.q.page), Number(set.q.size)), countTxn(db, w)]);
-      return { t: performance.now() - t0, total: 0 };
-    };
-    const measure = async (fn: () => Promise<{ t: number; total: number }>, conc: number, perClient: number) => {
-      const times: number[] = [];
-      let total = 0;
-      await Promise.all(
-        Array.from({ length: conc }, async () => {
-          for (let i = 0; i < perClient; i++) {
-            const r = await fn();
-            times.push(r.t);
-            total = r.total;
-          }
-        }),
-      );
-      return { p50: pct(times, 50), p95: pct(times, 95), n: times.length, total };
+      return { t: performance.now() - t0, n: 0 };
     };
     for (let i = 0; i < 3; i++) {
       await api();
@@ -114,11 +97,9 @@ async function benchList(db: Db, base: string, token: string, platformTz: string
     }
     const row: Record<string, unknown> = { set: set.name };
     for (const conc of [1, 32]) {
-      const per = conc === 1 ? 100 : 10;
-      const a = await measure(api, conc, per);
-      const r = await measure(raw, conc, per);
-      row[`c${conc}`] = { apiP50: ms(a.p50), apiP95: ms(a.p95), rawP50: ms(r.p50), rawP95: ms(r.p95), ratioP95: Math.round((a.p95 / r.p95) * 100) / 100, requests: a.n };
-      row.totalElements = a.total;
+      const m = await compare(api, raw, conc === 1 ? { conc, rounds: 200, perRound: 1 } : { conc, rounds: 10, perRound: 2 });
+      row[`c${conc}`] = m.row;
+      row.totalElements = m.api.n;
     }
     log(`  ${set.name}: ${JSON.stringify(row)}`);
     out.push(row);
@@ -189,7 +170,7 @@ async function benchExport(deps: Deps, info: { pgliteDir?: string; schema?: stri
 
 export default async function run() {
   fs.mkdirSync(RESULTS, { recursive: true });
-  log(`txn bench: ${kind}, ${rows.toLocaleString('en')} rows`);
+  log(`txn bench: ${kind}${givenSchema ? ` (schema ${givenSchema})` : `, ${rows.toLocaleString("en")} rows`}`);
   const info = await openBenchDb();
   const { db } = info;
   await migrate(db);

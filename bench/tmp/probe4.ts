@@ -1,0 +1,28 @@
+import os from 'node:os'; import fs from 'node:fs'; import path from 'node:path';
+import { openPostgres } from '../../apps/api/src/db/db';
+import { buildApp } from '../../apps/api/src/app';
+import { loadConfig } from '../../apps/api/src/config';
+import { systemClock } from '../../apps/api/src/lib/clock';
+import { createMailer } from '../../apps/api/src/plugins/mail';
+import { signedInToken } from '../api-server';
+import { getJson } from '../http';
+const url = 'postgres://root@127.0.0.1:5432/test', schema = 'bench_report_300_350_95';
+const db = await openPostgres(url, { searchPath: schema });
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'p4-'));
+const config = loadConfig({ NODE_ENV: 'production', DATA_DIR: dataDir, SEED_DEMO: 'false' });
+const deps = { config, db, clock: systemClock, mailer: createMailer({ outboxDir: dataDir, from: config.mailFrom }) };
+const app = await buildApp(deps as never);
+const marks: Record<string, number[]> = { pre: [], handler: [], send: [], total: [] };
+app.addHook('onRequest', async (req) => { (req as any).t0 = performance.now(); });
+app.addHook('preHandler', async (req) => { (req as any).t1 = performance.now(); });
+app.addHook('preSerialization', async (req) => { (req as any).t2 = performance.now(); });
+app.addHook('onResponse', async (req) => { const r = req as any; const t3 = performance.now(); marks.pre.push(r.t1 - r.t0); marks.handler.push(r.t2 - r.t1); marks.send.push(t3 - r.t2); marks.total.push(t3 - r.t0); });
+const base = await app.listen({ port: 0, host: '127.0.0.1' });
+const token = await signedInToken(db);
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.floor((p / 100) * xs.length)];
+const qs = 'beginDate=2026-11-15+00%3A00%3A00&endDate=2026-11-21+23%3A59%3A59&page=0&size=10';
+const client: number[] = [];
+for (let i = 0; i < 500; i++) { const t0 = performance.now(); await getJson(`${base}/api/txn/list?${qs}`, token); client.push(performance.now() - t0); }
+for (const [k, v] of Object.entries(marks)) console.log(k.padEnd(8), 'p50', pct(v.slice(20), 50).toFixed(3), 'p95', pct(v.slice(20), 95).toFixed(3));
+console.log('client  ', 'p50', pct(client.slice(20), 50).toFixed(3), 'p95', pct(client.slice(20), 95).toFixed(3));
+await app.close(); await db.close(); process.exit(0);
