@@ -39,32 +39,33 @@ export function isTransferDay(period: string, date: string): boolean {
   return Number(date.slice(8, 10)) === n;
 }
 
-async function load(q: Queryable, scope: string[], from: string, to: string) {
+/** The calendar's five reads (also run as they are by the report benchmark's raw side). */
+export const CALENDAR_SQL = {
+  /** Transfers the run decided, by remit date ($1 scope, $2..$3 dates). */
+  known: `SELECT remit_date AS d, set_cur AS cur, sum(real_trans_amount)::int8 AS amount FROM settlement
+           WHERE mer_id = ANY($1::text[]) AND remit_date BETWEEN $2::date AND $3::date AND trans_amount > 0 GROUP BY 1, 2`,
+  /** Reserves released per day ($1 scope, $2..$3 dates). */
+  releases: `SELECT release_date AS d, set_cur AS cur, sum(amount)::int8 AS amount FROM reserve
+              WHERE mer_id = ANY($1::text[]) AND release_date BETWEEN $2::date AND $3::date AND amount > 0 GROUP BY 1, 2`,
+  /** Each balance's latest settlement row with its transfer rule ($1 scope). */
+  carried: `SELECT DISTINCT ON (s.mer_id, s.bus_line, s.set_cur) s.mer_id, s.bus_line, s.set_cur, s.txn_set_date, s.total_pending,
+                   coalesce(f.transfer_period, 'D') AS period, coalesce(f.tran_threshold, 0) AS threshold, coalesce(f.tran_fee, 0) AS tran_fee
+              FROM settlement s LEFT JOIN merchant_fee f ON f.mer_id = s.mer_id AND f.bus_line = s.bus_line
+             WHERE s.mer_id = ANY($1::text[])
+             ORDER BY s.mer_id, s.bus_line, s.set_cur, s.txn_set_date DESC`,
+  /** Reserves not yet released, due by the end ($1 scope, $2 date). */
+  unreleased: `SELECT mer_id, bus_line, set_cur, release_date, sum(amount)::int8 AS amount FROM reserve
+                WHERE mer_id = ANY($1::text[]) AND NOT released AND release_date <= $2::date GROUP BY 1, 2, 3, 4`,
+  lastRun: 'SELECT max(run_date) AS d FROM settlement_run',
+};
+
+export async function loadCalendar(q: Queryable, scope: string[], from: string, to: string) {
   const [known, releases, carried, unreleased, last] = await Promise.all([
-    q.query<{ d: string; cur: string; amount: number }>(
-      `SELECT remit_date AS d, set_cur AS cur, sum(real_trans_amount)::int8 AS amount FROM settlement
-        WHERE mer_id = ANY($1::text[]) AND remit_date BETWEEN $2::date AND $3::date AND trans_amount > 0 GROUP BY 1, 2`,
-      [scope, from, to],
-    ),
-    q.query<{ d: string; cur: string; amount: number }>(
-      `SELECT release_date AS d, set_cur AS cur, sum(amount)::int8 AS amount FROM reserve
-        WHERE mer_id = ANY($1::text[]) AND release_date BETWEEN $2::date AND $3::date AND amount > 0 GROUP BY 1, 2`,
-      [scope, from, to],
-    ),
-    q.query<Carried>(
-      `SELECT DISTINCT ON (s.mer_id, s.bus_line, s.set_cur) s.mer_id, s.bus_line, s.set_cur, s.txn_set_date, s.total_pending,
-              coalesce(f.transfer_period, 'D') AS period, coalesce(f.tran_threshold, 0) AS threshold, coalesce(f.tran_fee, 0) AS tran_fee
-         FROM settlement s LEFT JOIN merchant_fee f ON f.mer_id = s.mer_id AND f.bus_line = s.bus_line
-        WHERE s.mer_id = ANY($1::text[])
-        ORDER BY s.mer_id, s.bus_line, s.set_cur, s.txn_set_date DESC`,
-      [scope],
-    ),
-    q.query<Due>(
-      `SELECT mer_id, bus_line, set_cur, release_date, sum(amount)::int8 AS amount FROM reserve
-        WHERE mer_id = ANY($1::text[]) AND NOT released AND release_date <= $2::date GROUP BY 1, 2, 3, 4`,
-      [scope, to],
-    ),
-    q.query<{ d: string | null }>('SELECT max(run_date) AS d FROM settlement_run'),
+    q.query<{ d: string; cur: string; amount: number }>(CALENDAR_SQL.known, [scope, from, to]),
+    q.query<{ d: string; cur: string; amount: number }>(CALENDAR_SQL.releases, [scope, from, to]),
+    q.query<Carried>(CALENDAR_SQL.carried, [scope]),
+    q.query<Due>(CALENDAR_SQL.unreleased, [scope, to]),
+    q.query<{ d: string | null }>(CALENDAR_SQL.lastRun),
   ]);
   return { known: known.rows, releases: releases.rows, carried: carried.rows, unreleased: unreleased.rows, lastRun: last.rows[0].d };
 }
@@ -101,7 +102,7 @@ export async function cashCalendar(deps: Deps, scope: string[], days: number): P
   const from = platformDate(deps.clock.now(), deps.config.platformTz);
   const to = addDays(from, days - 1);
   if (!scope.length) return { from, to, currencies: [], days: [] };
-  const data = await load(deps.db, scope, from, to);
+  const data = await loadCalendar(deps.db, scope, from, to);
   const cells = new Map<string, { transfer: number; projected: number; release: number }>();
   const add = (d: string, cur: string, field: 'transfer' | 'projected' | 'release', amount: number) => {
     const k = `${cur.trim()}|${d}`;
