@@ -1,27 +1,40 @@
+import { Worker } from 'node:worker_threads';
+
+export interface Timed {
+  /** ms, measured in the client's thread */
+  t: number;
+  code: number;
+  msg: string;
+  /** totalElements, or the number of days, of the answer */
+  n: number;
+}
+
 /**
- * The benchmarks' HTTP client: node:http with a keep-alive agent (one socket per concurrent client),
- * about half the per-call cost of the global fetch. What it measures is the server, not the client.
+ * HTTP clients in a worker thread: for a server embedded in this process (PGlite), so that the
+ * clients' own work (requests, parsing answers) does not run on the server's thread. The time is
+ * taken around the HTTP call in the worker.
  */
-import http from 'node:http';
+export class RemoteClient {
+  private readonly worker = new Worker(new URL('./http-worker.mjs', import.meta.url));
+  private readonly waiting = new Map<number, (r: Timed) => void>();
+  private next = 0;
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+  constructor() {
+    this.worker.on('message', (m: Timed & { id: number }) => {
+      this.waiting.get(m.id)?.(m);
+      this.waiting.delete(m.id);
+    });
+  }
 
-/** GET `url` with the token; resolves to the parsed JSON body. */
-export function getJson<T = unknown>(url: string, token: string): Promise<T> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(url, { agent, headers: { 'x-token': token, accept: 'application/json' } }, (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (c: string) => (body += c));
-        res.on('end', () => {
-          try {
-            resolve(JSON.parse(body) as T);
-          } catch (e) {
-            reject(new Error(`${res.statusCode} ${body.slice(0, 200)}: ${String(e)}`));
-          }
-        });
-      })
-      .on('error', reject);
-  });
+  get(url: string, token: string): Promise<Timed> {
+    const id = this.next++;
+    return new Promise((resolve) => {
+      this.waiting.set(id, resolve);
+      this.worker.postMessage({ id, url, token });
+    });
+  }
+
+  close(): Promise<number> {
+    return this.worker.terminate();
+  }
 }
