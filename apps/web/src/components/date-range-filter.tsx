@@ -2,13 +2,13 @@ import type { CSSProperties } from 'react';
 import { DatePicker } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import { MAX_RANGE_DAYS } from '@portal/contract';
+import { MAX_RANGE_DAYS, REPORT_FUTURE_DAYS } from '@portal/contract';
 import { dayjs } from '../lib/time';
 
 export type DateRange = [Dayjs, Dayjs];
 
 /** Days after today still selectable (spec §5, §9: beyond today + 2 days is disabled). */
-const FUTURE_DAYS = 2;
+const FUTURE_DAYS = REPORT_FUTURE_DAYS;
 
 /** Shortcuts of spec §5: today, last week, last month, last three months. */
 export function rangePresets(t: (k: string) => string, withTime: boolean): { label: string; value: DateRange }[] {
@@ -25,19 +25,7 @@ export function rangePresets(t: (k: string) => string, withTime: boolean): { lab
 /** True when a range spans more than three months (spec §5). */
 export const exceedsThreeMonths = (r: DateRange | null | undefined) => !!r && r[1].diff(r[0], 'day', true) > MAX_RANGE_DAYS;
 
-/**
- * A date (or date-time) range with the spec's shortcuts; days beyond today + 2 and ranges longer
- * than three months cannot be picked.
- */
-export function DateRangeFilter({
-  value,
-  onChange,
-  withTime = false,
-  allowClear = true,
-  id,
-  style,
-  'aria-label': ariaLabel,
-}: {
+interface RangeProps {
   value?: DateRange | null;
   onChange?: (v: DateRange | null) => void;
   withTime?: boolean;
@@ -45,8 +33,23 @@ export function DateRangeFilter({
   id?: string;
   style?: CSSProperties;
   'aria-label'?: string;
-}) {
-  const { t } = useTranslation('txn');
+}
+
+/**
+ * The range picker under every date-range filter: the given shortcuts, ranges longer than three
+ * months cannot be picked, nor (with `limitFuture`, the default) days beyond today + 2.
+ */
+export function RangePicker({
+  value,
+  onChange,
+  withTime = false,
+  allowClear = true,
+  id,
+  style,
+  'aria-label': ariaLabel,
+  presets,
+  limitFuture = true,
+}: RangeProps & { presets: { label: string; value: DateRange }[]; limitFuture?: boolean }) {
   const limit = dayjs().add(FUTURE_DAYS, 'day').endOf('day');
   return (
     <DatePicker.RangePicker
@@ -58,12 +61,21 @@ export function DateRangeFilter({
       showTime={withTime ? { defaultValue: [dayjs().startOf('day'), dayjs().endOf('day')] } : false}
       format={withTime ? 'YYYY-MM-DD HH:mm:ss' : 'YYYY-MM-DD'}
       allowClear={allowClear}
-      presets={rangePresets(t, withTime)}
+      presets={presets}
       disabledDate={(current, info) => {
-        if (current.isAfter(limit)) return true;
+        if (limitFuture && current.isAfter(limit)) return true;
         const from = info?.from;
         return !!from && Math.abs(current.diff(from, 'day')) > MAX_RANGE_DAYS;
       }}
     />
   );
+}
+
+/**
+ * A date (or date-time) range with the spec's shortcuts; days beyond today + 2 and ranges longer
+ * than three months cannot be picked.
+ */
+export function DateRangeFilter(props: RangeProps) {
+  const { t } = useTranslation('txn');
+  return <RangePicker {...props} presets={rangePresets(t, !!props.withTime)} />;
 }

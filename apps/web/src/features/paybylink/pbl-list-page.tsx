@@ -1,10 +1,11 @@
 import { useMemo } from 'react';
-import { Button, Divider, Table } from 'antd';
+import { Button, Divider } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Perm, type PayByLinkRow } from '@portal/contract';
 import { PageContainer } from '../../components/page-container';
 import { ExportButton } from '../../components/export-button';
+import { ListTable } from '../../components/list-table';
 import { Can, useCan } from '../../components/can';
 import { usePblList } from './api/get-pbl-list';
 import { exportPbl } from './api/files';
@@ -18,7 +19,7 @@ export function PblListPage() {
   const { t } = useTranslation('payByLink');
   const { filters, apply, page, size, pagination } = usePblFilters();
   const wire = useMemo(() => toWire(filters), [filters]);
-  const { data, isFetching } = usePblList({ ...wire, page, size });
+  const list = usePblList({ ...wire, page, size });
   const flow = usePblFlow();
   const canDetail = useCan(Perm.payByLinkDetail);
   const canClose = useCan(Perm.payByLinkClose);
@@ -45,15 +46,7 @@ export function PblListPage() {
         }
       />
       <Divider style={{ margin: '16px 0' }} />
-      <Table<PayByLinkRow>
-        rowKey="id"
-        size="middle"
-        columns={columns}
-        dataSource={data?.content ?? []}
-        loading={isFetching}
-        scroll={{ x: 1100 }}
-        pagination={pagination(data?.totalElements ?? 0, { showTotal: (n) => t('total', { count: n }) })}
-      />
+      <ListTable<PayByLinkRow> ns="payByLink" columns={columns} list={list} pagination={pagination} scrollX={1100} />
       {flow.dialogs}
     </PageContainer>
   );

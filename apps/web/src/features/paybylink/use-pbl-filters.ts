@@ -1,7 +1,5 @@
-import { useCallback, useMemo } from 'react';
-import { useSearchParams } from 'react-router';
 import { DATE_RE, PBL_STATUS_FILTERS } from '@portal/contract';
-import { usePageParams } from '../../lib/paging';
+import { useUrlFilters } from '../../lib/url-filters';
 import type { PblWireQuery } from './api/get-pbl-list';
 
 /** The list's filters as kept in the URL (spec §2): creation dates, order number, recon id, status. */
@@ -20,33 +18,20 @@ function valid(k: (typeof KEYS)[number], v: string): boolean {
   return v.length <= 64;
 }
 
-/** Reads and writes the filters (and page/size) in the URL, so reload, back and links keep them. */
-export function usePblFilters() {
-  const [params, setParams] = useSearchParams();
-  const paging = usePageParams();
-  const filters = useMemo<PblFilters>(() => {
-    const f: PblFilters = {};
-    for (const k of KEYS) {
-      const v = params.get(k)?.trim();
-      if (v && valid(k, v)) f[k] = v;
-    }
-    return f;
-  }, [params]);
-
-  const apply = useCallback(
-    (next: PblFilters | null) =>
-      setParams((prev) => {
-        const out = new URLSearchParams();
-        const size = prev.get('size');
-        if (size) out.set('size', size);
-        out.set('page', '1');
-        if (next) for (const k of KEYS) if (next[k]) out.set(k, next[k]!);
-        return out;
-      }),
-    [setParams],
-  );
-
-  return { filters, apply, ...paging };
+function read(params: URLSearchParams): PblFilters {
+  const f: PblFilters = {};
+  for (const k of KEYS) {
+    const v = params.get(k)?.trim();
+    if (v && valid(k, v)) f[k] = v;
+  }
+  return f;
 }
+
+function write(next: PblFilters, out: URLSearchParams) {
+  for (const k of KEYS) if (next[k]) out.set(k, next[k]!);
+}
+
+/** Reads and writes the filters (and page/size) in the URL, so reload, back and links keep them. */
+export const usePblFilters = () => useUrlFilters(read, write);
 
 export const toWire = (f: PblFilters): PblWireQuery => ({ ...f });

@@ -1,8 +1,7 @@
-import { useCallback, useMemo } from 'react';
-import { useSearchParams } from 'react-router';
+import { useCallback } from 'react';
 import { isCalendarDate } from '@portal/contract';
 import { dayjs, WIRE_DATE } from '../../lib/time';
-import { usePageParams } from '../../lib/paging';
+import { useUrlFilters } from '../../lib/url-filters';
 import type { ReportWireQuery } from './api/report-client';
 
 /** A report's filters as kept in the URL, under the wire's own names (spec §3). */
@@ -20,11 +19,33 @@ export interface ReportFilters {
 
 const DATE_KEYS = ['beginDate', 'endDate', 'remitBeginDate', 'remitEndDate', 'releaseBeginDate', 'releaseEndDate'] as const;
 /** URL parameters a search keeps (the summary's version switch, the page size). */
-const KEPT = ['version', 'size'];
+const KEPT = ['version', 'size'] as const;
 
 /** The preset every report opens with: the last 7 days, today included. */
 export function lastDays(n = 7): { beginDate: string; endDate: string } {
   return { beginDate: dayjs().subtract(n - 1, 'day').format(WIRE_DATE), endDate: dayjs().format(WIRE_DATE) };
+}
+
+function read(params: URLSearchParams, defaults: { beginDate?: string; endDate?: string }): ReportFilters {
+  const f: ReportFilters = { paymentBrand: (params.get('paymentBrand') ?? '').split(',').filter((b) => /^[a-z0-9_]+$/.test(b)) };
+  for (const k of DATE_KEYS) {
+    const v = params.get(k);
+    if (v && isCalendarDate(v)) f[k] = v;
+  }
+  if (!params.has('beginDate') && !params.has('endDate')) Object.assign(f, defaults);
+  const merId = params.get('merId');
+  if (merId && /^\d{15}$/.test(merId)) f.merId = merId;
+  const type = params.get('gwTranType');
+  if (type) f.gwTranType = type;
+  return f;
+}
+
+function write(next: ReportFilters, out: URLSearchParams) {
+  for (const k of DATE_KEYS) if (next[k]) out.set(k, next[k]!);
+  if (!next.beginDate) out.set('beginDate', '');
+  if (next.merId) out.set('merId', next.merId);
+  if (next.gwTranType) out.set('gwTranType', next.gwTranType);
+  if (next.paymentBrand.length) out.set('paymentBrand', next.paymentBrand.join(','));
 }
 
 /**
@@ -33,40 +54,11 @@ export function lastDays(n = 7): { beginDate: string; endDate: string } {
  * kept as an empty value (`beginDate=`), so it stays cleared on reload.
  */
 export function useReportFilters(defaults: { beginDate?: string; endDate?: string } = lastDays()) {
-  const [params, setParams] = useSearchParams();
-  const paging = usePageParams();
-  const filters = useMemo<ReportFilters>(() => {
-    const f: ReportFilters = { paymentBrand: (params.get('paymentBrand') ?? '').split(',').filter((b) => /^[a-z0-9_]+$/.test(b)) };
-    for (const k of DATE_KEYS) {
-      const v = params.get(k);
-      if (v && isCalendarDate(v)) f[k] = v;
-    }
-    if (!params.has('beginDate') && !params.has('endDate')) Object.assign(f, defaults);
-    const merId = params.get('merId');
-    if (merId && /^\d{15}$/.test(merId)) f.merId = merId;
-    const type = params.get('gwTranType');
-    if (type) f.gwTranType = type;
-    return f;
-  }, [params, defaults.beginDate, defaults.endDate]); // eslint-disable-line react-hooks/exhaustive-deps
-
-  /** A search: new filters, back to the first page. */
-  const apply = useCallback(
-    (next: ReportFilters) =>
-      setParams((prev) => {
-        const out = new URLSearchParams();
-        for (const k of KEPT) if (prev.get(k)) out.set(k, prev.get(k)!);
-        out.set('page', '1');
-        for (const k of DATE_KEYS) if (next[k]) out.set(k, next[k]!);
-        if (!next.beginDate) out.set('beginDate', '');
-        if (next.merId) out.set('merId', next.merId);
-        if (next.gwTranType) out.set('gwTranType', next.gwTranType);
-        if (next.paymentBrand.length) out.set('paymentBrand', next.paymentBrand.join(','));
-        return out;
-      }),
-    [setParams],
+  const parse = useCallback(
+    (params: URLSearchParams) => read(params, { beginDate: defaults.beginDate, endDate: defaults.endDate }),
+    [defaults.beginDate, defaults.endDate],
   );
-
-  return { filters, apply, ...paging };
+  return useUrlFilters(parse, write, KEPT);
 }
 
 /** The filters as the wire query (without page and size). */

@@ -1,11 +1,12 @@
 import { useMemo } from 'react';
-import { Alert, Descriptions, Table } from 'antd';
+import { Alert, Descriptions } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { DATE_RE, Perm, type SettleRow } from '@portal/contract';
 import { PageContainer } from '../../components/page-container';
 import { ExportButton } from '../../components/export-button';
+import { ListTable } from '../../components/list-table';
 import { Can } from '../../components/can';
 import { Money } from '../../components/money';
 import { usePageParams } from '../../lib/paging';
@@ -30,7 +31,8 @@ export function SettleListPage() {
     clientid: params.get('clientid') ?? '',
   };
   const valid = DATE_RE.test(q.beginDate) && DATE_RE.test(q.endDate) && !!q.busLine && /^[A-Z]{3}$/.test(q.setCur) && /^\d{15}$/.test(q.clientid);
-  const { data, isFetching } = useSettleList({ ...q, page, size }, valid);
+  const list = useSettleList({ ...q, page, size }, valid);
+  const { data } = list;
   const exportFlow = useExportFlow();
   const columns = useMemo<ColumnsType<SettleRow>>(
     () => [
@@ -63,15 +65,7 @@ export function SettleListPage() {
           <span data-testid="settle-sum">{data ? <Money value={data.sum.net} currency={q.setCur} strong /> : '—'}</span>
         </Descriptions.Item>
       </Descriptions>
-      <Table<SettleRow>
-        rowKey="id"
-        size="middle"
-        columns={columns}
-        dataSource={data?.content ?? []}
-        loading={isFetching}
-        scroll={{ x: 1700 }}
-        pagination={pagination(data?.totalElements ?? 0, { showTotal: (n) => t('total', { count: n }) })}
-      />
+      <ListTable<SettleRow> ns="txn" columns={columns} list={list} pagination={pagination} scrollX={1700} />
     </PageContainer>
   );
 }

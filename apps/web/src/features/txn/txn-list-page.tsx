@@ -1,9 +1,10 @@
 import { useMemo } from 'react';
-import { Divider, Table } from 'antd';
+import { Divider } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Perm, type TxnRow } from '@portal/contract';
 import { PageContainer } from '../../components/page-container';
 import { ExportButton } from '../../components/export-button';
+import { ListTable } from '../../components/list-table';
 import { Can } from '../../components/can';
 import { useTxnList } from './api/get-txn-list';
 import { exportTxnBack } from './api/export-txn';
@@ -18,7 +19,7 @@ export function TxnListPage() {
   const { t } = useTranslation('txn');
   const { filters, apply, page, size, pagination } = useTxnFilters();
   const wire = useMemo(() => toWire(filters), [filters]);
-  const { data, isFetching } = useTxnList({ ...wire, page, size });
+  const list = useTxnList({ ...wire, page, size });
   const exportFlow = useExportFlow();
   const columns = useMemo(() => txnColumns<TxnRow>(t, filters.tz), [t, filters.tz]);
 
@@ -38,16 +39,7 @@ export function TxnListPage() {
       />
       <Divider style={{ margin: '16px 0' }} />
       <TxnTotals query={wire} />
-      <Table<TxnRow>
-        style={{ marginTop: 16 }}
-        rowKey="id"
-        size="middle"
-        columns={columns}
-        dataSource={data?.content ?? []}
-        loading={isFetching}
-        scroll={{ x: 1190 }}
-        pagination={pagination(data?.totalElements ?? 0, { showTotal: (n) => t('total', { count: n }) })}
-      />
+      <ListTable<TxnRow> ns="txn" style={{ marginTop: 16 }} columns={columns} list={list} pagination={pagination} scrollX={1190} />
     </PageContainer>
   );
 }

@@ -1,8 +1,6 @@
-import { useCallback, useMemo } from 'react';
-import { useSearchParams } from 'react-router';
 import { DATETIME_RE } from '@portal/contract';
 import { dayjs, defaultOffset, PLATFORM_TZ, toPlatform, WIRE_DATETIME } from '../../lib/time';
-import { usePageParams } from '../../lib/paging';
+import { useUrlFilters } from '../../lib/url-filters';
 import type { TxnWireQuery } from './api/get-txn-list';
 
 /** The list's filters as kept in the URL: times are wall-clock in the chosen zone `tz` (hours). */
@@ -31,48 +29,33 @@ export function defaultPeriod(tz: number): { begin: string; end: string } {
 
 const isWall = (s: string | null): s is string => !!s && DATETIME_RE.test(s) && dayjs(s).isValid();
 
-/** Reads and writes the filters (and page/size) in the URL, so reload, back and links keep them. */
-export function useTxnFilters() {
-  const [params, setParams] = useSearchParams();
-  const paging = usePageParams();
-  const filters = useMemo<TxnFilters>(() => {
-    const tzRaw = Number(params.get('tz'));
-    const tz = params.has('tz') && Number.isInteger(tzRaw) && tzRaw >= -12 && tzRaw <= 14 ? tzRaw : defaultOffset();
-    const d = defaultPeriod(tz);
-    const f: TxnFilters = {
-      tz,
-      begin: isWall(params.get('begin')) ? params.get('begin')! : d.begin,
-      end: isWall(params.get('end')) ? params.get('end')! : d.end,
-      paymentBrand: (params.get('paymentBrand') ?? '').split(',').filter(Boolean),
-    };
-    for (const k of TEXT_KEYS) {
-      const v = params.get(k);
-      if (v) f[k] = v;
-    }
-    return f;
-  }, [params]);
-
-  const apply = useCallback(
-    (next: TxnFilters | null) =>
-      setParams((prev) => {
-        const out = new URLSearchParams();
-        const size = prev.get('size');
-        if (size) out.set('size', size);
-        out.set('page', '1');
-        if (next) {
-          out.set('tz', String(next.tz));
-          out.set('begin', next.begin);
-          out.set('end', next.end);
-          for (const k of TEXT_KEYS) if (next[k]) out.set(k, next[k]!);
-          if (next.paymentBrand.length) out.set('paymentBrand', next.paymentBrand.join(','));
-        }
-        return out;
-      }),
-    [setParams],
-  );
-
-  return { filters, apply, ...paging };
+function read(params: URLSearchParams): TxnFilters {
+  const tzRaw = Number(params.get('tz'));
+  const tz = params.has('tz') && Number.isInteger(tzRaw) && tzRaw >= -12 && tzRaw <= 14 ? tzRaw : defaultOffset();
+  const d = defaultPeriod(tz);
+  const f: TxnFilters = {
+    tz,
+    begin: isWall(params.get('begin')) ? params.get('begin')! : d.begin,
+    end: isWall(params.get('end')) ? params.get('end')! : d.end,
+    paymentBrand: (params.get('paymentBrand') ?? '').split(',').filter(Boolean),
+  };
+  for (const k of TEXT_KEYS) {
+    const v = params.get(k);
+    if (v) f[k] = v;
+  }
+  return f;
 }
+
+function write(next: TxnFilters, out: URLSearchParams) {
+  out.set('tz', String(next.tz));
+  out.set('begin', next.begin);
+  out.set('end', next.end);
+  for (const k of TEXT_KEYS) if (next[k]) out.set(k, next[k]!);
+  if (next.paymentBrand.length) out.set('paymentBrand', next.paymentBrand.join(','));
+}
+
+/** Reads and writes the filters (and page/size) in the URL, so reload, back and links keep them. */
+export const useTxnFilters = () => useUrlFilters(read, write);
 
 /** The filters as the wire query of spec §3: times converted to the platform zone. */
 export function toWire(f: TxnFilters): TxnWireQuery {

@@ -1,8 +1,8 @@
-import { useEffect, type ReactNode } from 'react';
-import { Button, Col, Form, Input, Row, Select, Space } from 'antd';
-import { ClearOutlined, SearchOutlined } from '@ant-design/icons';
+import type { ReactNode } from 'react';
+import { Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { DateRangeFilter, type DateRange } from '../../../components/date-range-filter';
+import { FilterForm, FilterItem, TextFilter, useFilterForm } from '../../../components/filter-form';
 import { dayjs, WIRE_DATE } from '../../../lib/time';
 import type { PblFilters } from '../use-pbl-filters';
 
@@ -23,8 +23,7 @@ const toForm = (f: PblFilters): FormValues => ({
 /** The filters of spec §2: creation date range, order number, recon id, status; search, clear and the buttons slot. */
 export function PblFilterForm({ value, onSearch, extra }: { value: PblFilters; onSearch: (f: PblFilters | null) => void; extra?: ReactNode }) {
   const { t } = useTranslation('payByLink');
-  const [form] = Form.useForm<FormValues>();
-  useEffect(() => form.setFieldsValue(toForm(value)), [form, value]);
+  const form = useFilterForm(value, toForm);
   const col = { xs: 24, sm: 12, lg: 6 };
   const statuses = [
     { value: '02', label: t('status.notPaid') },
@@ -40,47 +39,30 @@ export function PblFilterForm({ value, onSearch, extra }: { value: PblFilters; o
       reconId: v.reconId?.trim() || undefined,
       status: v.status || undefined,
     });
+  const clear = () => {
+    form.resetFields();
+    form.setFieldsValue({ period: null, orderno: undefined, reconId: undefined, status: undefined });
+    onSearch(null);
+  };
 
   return (
-    <Form form={form} name="pblFilter" layout="vertical" onFinish={submit} initialValues={toForm(value)}>
-      <Row gutter={16}>
-        <Col xs={24} sm={12} lg={6}>
-          <Form.Item name="period" label={t('filter.createDate')}>
-            <DateRangeFilter aria-label={t('filter.createDate')} style={{ width: '100%' }} />
-          </Form.Item>
-        </Col>
-        <Col {...col}>
-          <Form.Item name="orderno" label={t('filter.orderno')}>
-            <Input allowClear maxLength={64} />
-          </Form.Item>
-        </Col>
-        <Col {...col}>
-          <Form.Item name="reconId" label={t('filter.reconId')}>
-            <Input allowClear maxLength={64} />
-          </Form.Item>
-        </Col>
-        <Col {...col}>
-          <Form.Item name="status" label={t('filter.status')}>
-            <Select allowClear placeholder={t('filter.all')} options={statuses} />
-          </Form.Item>
-        </Col>
-      </Row>
-      <Space wrap>
-        <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>
-          {t('action.search')}
-        </Button>
-        <Button
-          icon={<ClearOutlined />}
-          onClick={() => {
-            form.resetFields();
-            form.setFieldsValue({ period: null, orderno: undefined, reconId: undefined, status: undefined });
-            onSearch(null);
-          }}
-        >
-          {t('action.clear')}
-        </Button>
-        {extra}
-      </Space>
-    </Form>
+    <FilterForm
+      form={form}
+      name="pblFilter"
+      initialValues={toForm(value)}
+      onFinish={submit}
+      search={t('action.search')}
+      clear={{ label: t('action.clear'), onClick: clear }}
+      extra={extra}
+    >
+      <FilterItem col={col} name="period" label={t('filter.createDate')}>
+        <DateRangeFilter aria-label={t('filter.createDate')} style={{ width: '100%' }} />
+      </FilterItem>
+      <TextFilter col={col} name="orderno" label={t('filter.orderno')} />
+      <TextFilter col={col} name="reconId" label={t('filter.reconId')} />
+      <FilterItem col={col} name="status" label={t('filter.status')}>
+        <Select allowClear placeholder={t('filter.all')} options={statuses} />
+      </FilterItem>
+    </FilterForm>
   );
 }

@@ -1,7 +1,7 @@
-import { useEffect, type ReactNode } from 'react';
-import { Button, Col, Form, Row, Space } from 'antd';
-import { SearchOutlined } from '@ant-design/icons';
+import type { ReactNode } from 'react';
+import { Col } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { FILTER_COL, FilterForm, useFilterForm } from '../../../components/filter-form';
 import type { ReportFilters } from '../use-report-filters';
 
 /**
@@ -24,23 +24,22 @@ export function ReportFilterForm<V extends object>({
   buttons?: ReactNode;
 }) {
   const { t } = useTranslation('report');
-  const [form] = Form.useForm<V>();
-  useEffect(() => form.setFieldsValue(toForm(value) as never), [form, value, toForm]);
+  const form = useFilterForm(value, toForm);
   return (
-    <Form form={form} layout="vertical" className="report-filters" initialValues={toForm(value)} onFinish={(v) => onSearch(fromForm(v))}>
-      <Row gutter={16}>
-        {fields.map((f, i) => (
-          <Col key={i} xs={24} sm={12} lg={8} xxl={6}>
-            {f}
-          </Col>
-        ))}
-      </Row>
-      <Space wrap style={{ marginBottom: 16 }}>
-        <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>
-          {t('action.search')}
-        </Button>
-        {buttons}
-      </Space>
-    </Form>
+    <FilterForm
+      form={form}
+      className="report-filters"
+      initialValues={toForm(value)}
+      onFinish={(v) => onSearch(fromForm(v))}
+      search={t('action.search')}
+      extra={buttons}
+      buttonsStyle={{ marginBottom: 16 }}
+    >
+      {fields.map((f, i) => (
+        <Col key={i} {...FILTER_COL}>
+          {f}
+        </Col>
+      ))}
+    </FilterForm>
   );
 }

@@ -1,7 +1,8 @@
-import { DatePicker, type FormItemProps } from 'antd';
+import type { FormItemProps } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import { MAX_RANGE_DAYS, REPORT_FUTURE_DAYS } from '@portal/contract';
+import { MAX_RANGE_DAYS } from '@portal/contract';
+import { RangePicker } from '../../../components/date-range-filter';
 import { dayjs, WIRE_DATE } from '../../../lib/time';
 
 export type DayRange = [Dayjs, Dayjs];
@@ -39,21 +40,15 @@ export function ReportRange({
   'aria-label'?: string;
 }) {
   const { t } = useTranslation('report');
-  const limit = dayjs().add(REPORT_FUTURE_DAYS, 'day').endOf('day');
   return (
-    <DatePicker.RangePicker
+    <RangePicker
       aria-label={ariaLabel}
-      value={value ?? null}
-      onChange={(v) => onChange?.(v && v[0] && v[1] ? [v[0], v[1]] : null)}
-      format={WIRE_DATE}
+      value={value}
+      onChange={onChange}
       allowClear={allowClear}
       presets={reservePresets(t)}
+      limitFuture={limitFuture}
       style={{ width: '100%' }}
-      disabledDate={(current, info) => {
-        if (limitFuture && current.isAfter(limit)) return true;
-        const from = info?.from;
-        return !!from && Math.abs(current.diff(from, 'day')) > MAX_RANGE_DAYS;
-      }}
     />
   );
 }

@@ -1,9 +1,9 @@
-import { useEffect, type ReactNode } from 'react';
-import { Button, Col, Form, Input, Row, Select, Space } from 'antd';
-import { ClearOutlined, SearchOutlined } from '@ant-design/icons';
+import type { ReactNode } from 'react';
+import { Form, Select, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { BRANDS, RESULT_FILTERS, TXN_TYPES } from '@portal/contract';
 import { DateRangeFilter, type DateRange } from '../../../components/date-range-filter';
+import { FilterForm, FilterItem, TextFilter, useFilterForm } from '../../../components/filter-form';
 import { MerchantSelect } from '../../../components/merchant-select';
 import { TimezoneSelect } from '../../../components/timezone-select';
 import { dayjs, defaultOffset, WIRE_DATETIME } from '../../../lib/time';
@@ -18,8 +18,7 @@ const toForm = (f: TxnFilters): FormValues => ({ ...f, period: [dayjs(f.begin), 
 /** Every filter of spec §2's transaction list, with search, clear and the export button slot. */
 export function TxnFilterForm({ value, onSearch, onClear, extra }: { value: TxnFilters; onSearch: (f: TxnFilters) => void; onClear: () => void; extra?: ReactNode }) {
   const { t } = useTranslation('txn');
-  const [form] = Form.useForm<FormValues>();
-  useEffect(() => form.setFieldsValue(toForm(value)), [form, value]);
+  const form = useFilterForm(value, toForm);
 
   const submit = (v: FormValues) => {
     const d = defaultPeriod(v.tz);
@@ -42,80 +41,49 @@ export function TxnFilterForm({ value, onSearch, onClear, extra }: { value: TxnF
     form.setFieldsValue({ tz, period: [dayjs(d.begin), dayjs(d.end)], paymentBrand: [] });
     onClear();
   };
-  const col = { xs: 24, sm: 12, lg: 8, xxl: 6 };
-
   return (
-    <Form form={form} layout="vertical" onFinish={submit} initialValues={toForm(value)} className="txn-filter-form">
-      <Row gutter={16}>
-        <Col xs={24} lg={16} xxl={12}>
-          <Form.Item label={t('filter.period')} required>
-            <Space.Compact style={{ width: '100%' }}>
-              <Form.Item name="period" noStyle>
-                <DateRangeFilter withTime allowClear={false} aria-label={t('filter.period')} style={{ flex: 1, minWidth: 340 }} />
-              </Form.Item>
-              <Form.Item name="tz" noStyle>
-                <TimezoneSelect aria-label={t('filter.timeZone')} style={{ width: 120 }} />
-              </Form.Item>
-            </Space.Compact>
+    <FilterForm
+      form={form}
+      className="txn-filter-form"
+      initialValues={toForm(value)}
+      onFinish={submit}
+      search={t('action.search')}
+      clear={{ label: t('action.clear'), onClick: clear }}
+      extra={extra}
+    >
+      <FilterItem col={{ xs: 24, lg: 16, xxl: 12 }} label={t('filter.period')} required>
+        <Space.Compact style={{ width: '100%' }}>
+          <Form.Item name="period" noStyle>
+            <DateRangeFilter withTime allowClear={false} aria-label={t('filter.period')} style={{ flex: 1, minWidth: 340 }} />
           </Form.Item>
-        </Col>
-        <Col {...col}>
-          <Form.Item name="merId" label={t('filter.merId')}>
-            <MerchantSelect placeholder={t('filter.all')} />
+          <Form.Item name="tz" noStyle>
+            <TimezoneSelect aria-label={t('filter.timeZone')} style={{ width: 120 }} />
           </Form.Item>
-        </Col>
-        <Col {...col}>
-          <Form.Item name="orderNum" label={t('filter.orderNum')}>
-            <Input allowClear maxLength={64} />
-          </Form.Item>
-        </Col>
-        <Col {...col}>
-          <Form.Item name="channelOrderNum" label={t('filter.channelOrderNum')}>
-            <Input allowClear maxLength={64} />
-          </Form.Item>
-        </Col>
-        <Col {...col}>
-          <Form.Item name="originOrderNum" label={t('filter.originOrderNum')}>
-            <Input allowClear maxLength={64} />
-          </Form.Item>
-        </Col>
-        <Col {...col}>
-          <Form.Item name="gwTranType" label={t('filter.type')}>
-            <Select allowClear placeholder={t('filter.all')} options={TXN_TYPES.map((v) => ({ value: v, label: `${v} · ${t(`type.${v}`)}` }))} />
-          </Form.Item>
-        </Col>
-        <Col {...col}>
-          <Form.Item name="gwResponse" label={t('filter.result')}>
-            <Select allowClear placeholder={t('filter.all')} options={RESULT_FILTERS.map((v) => ({ value: v, label: t(`resultFilter.${v}`) }))} />
-          </Form.Item>
-        </Col>
-        <Col {...col}>
-          <Form.Item name="merReserve" label={t('filter.merReserve')}>
-            <Input allowClear maxLength={128} />
-          </Form.Item>
-        </Col>
-        <Col {...col}>
-          <Form.Item name="paymentBrand" label={t('filter.brand')}>
-            <Select
-              mode="multiple"
-              allowClear
-              maxTagCount="responsive"
-              placeholder={t('filter.all')}
-              showSearch={{ optionFilterProp: 'label' }}
-              options={BRANDS.map((b) => ({ value: b.code, label: b.name }))}
-            />
-          </Form.Item>
-        </Col>
-      </Row>
-      <Space wrap>
-        <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>
-          {t('action.search')}
-        </Button>
-        <Button icon={<ClearOutlined />} onClick={clear}>
-          {t('action.clear')}
-        </Button>
-        {extra}
-      </Space>
-    </Form>
+        </Space.Compact>
+      </FilterItem>
+      <FilterItem name="merId" label={t('filter.merId')}>
+        <MerchantSelect placeholder={t('filter.all')} />
+      </FilterItem>
+      <TextFilter name="orderNum" label={t('filter.orderNum')} />
+      <TextFilter name="channelOrderNum" label={t('filter.channelOrderNum')} />
+      <TextFilter name="originOrderNum" label={t('filter.originOrderNum')} />
+      <FilterItem name="gwTranType" label={t('filter.type')}>
+        <Select allowClear placeholder={t('filter.all')} options={TXN_TYPES.map((v) => ({ value: v, label: `${v} · ${t(`type.${v}`)}` }))} />
+      </FilterItem>
+      <FilterItem name="gwResponse" label={t('filter.result')}>
+        <Select allowClear placeholder={t('filter.all')} options={RESULT_FILTERS.map((v) => ({ value: v, label: t(`resultFilter.${v}`) }))} />
+      </FilterItem>
+      <TextFilter name="merReserve" label={t('filter.merReserve')} maxLength={128} />
+      <FilterItem name="paymentBrand" label={t('filter.brand')}>
+        <Select
+          mode="multiple"
+          allowClear
+          maxTagCount="responsive"
+          placeholder={t('filter.all')}
+          showSearch={{ optionFilterProp: 'label' }}
+          options={BRANDS.map((b) => ({ value: b.code, label: b.name }))}
+        />
+      </FilterItem>
+    </FilterForm>
   );
 }
