@@ -1,8 +1,10 @@
 /**
  * One export in a process of its own (spawned by txn.bench.ts), so its peak RSS is the export's
  * and not the benchmark's: opens the bench database, writes every matching row as CSV or XLSX to a
- * file through the server's own path (`writeSourceExport`: COPY for CSV on PostgreSQL, the JS
- * writer otherwise), prints one JSON line {rows, seconds, rowsPerSec, bytes, rssBeforeMB, peakRssMB, path}.
+ * file through the server's own path (`writeSourceExport`: COPY for CSV — streamed on PostgreSQL,
+ * in key ranges on PGlite —, the JS writer otherwise), prints one JSON line {rows, seconds,
+ * rowsPerSec, bytes, rssBeforeMB, peakRssMB, path}. CHILD_COPY_CHUNK: rows per COPY on PGlite
+ * (default COPY_CHUNK_ROWS).
  */
 import fs from 'node:fs';
 import { openPglite, openPostgres } from '../apps/api/src/db/db';
@@ -11,6 +13,7 @@ import { systemClock } from '../apps/api/src/lib/clock';
 import type { Deps } from '../apps/api/src/plugins/context';
 import { txnExportSource } from '../apps/api/src/modules/txn/txn.exports';
 import { writeSourceExport } from '../apps/api/src/modules/export/export.service';
+import { COPY_CHUNK_ROWS } from '../apps/api/src/modules/export/export.copy';
 
 const env = process.env;
 const db = env.CHILD_PGLITE ? await openPglite(env.CHILD_PGLITE) : await openPostgres(env.CHILD_PG_URL!, { searchPath: env.CHILD_SCHEMA });
@@ -23,9 +26,10 @@ const before = process.memoryUsage().rss;
 let peak = before;
 const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
 const t0 = performance.now();
-const rows = await writeSourceExport(txnExportSource, ctx, filter, format, fs.createWriteStream(env.CHILD_FILE!, { highWaterMark: 1 << 20 }));
+const chunk = env.CHILD_COPY_CHUNK ? { copyChunkRows: Number(env.CHILD_COPY_CHUNK) } : {};
+const rows = await writeSourceExport(txnExportSource, ctx, filter, format, fs.createWriteStream(env.CHILD_FILE!, { highWaterMark: 1 << 20 }), undefined, chunk);
 const seconds = (performance.now() - t0) / 1000;
-const path = format === 'csv' && db.kind === 'postgres' ? 'copy' : 'js';
+const path = format === 'xlsx' ? 'js' : db.kind === 'postgres' ? 'copy' : `copy-chunks-${chunk.copyChunkRows ?? COPY_CHUNK_ROWS}`;
 clearInterval(timer);
 peak = Math.max(peak, process.memoryUsage().rss);
 const mb = (n: number) => Math.round(n / 1024 / 1024);

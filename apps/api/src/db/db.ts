@@ -41,6 +41,13 @@ export interface Db extends Queryable {
    * instead, which also stops the statement on the server. A read: `onWrite` is not told.
    */
   copyOut?(copySql: string): Promise<Readable>;
+  /**
+   * PGlite only: runs `copySql` (a `COPY … TO '/dev/blob'` statement, no parameters) and returns
+   * what it wrote, all of it in memory (empty when no rows): callers keep each COPY small (key
+   * ranges, export.copy.ts). Like every PGlite statement it holds the one connection while it
+   * runs. A read: `onWrite` is not told.
+   */
+  copyBlob?(copySql: string): Promise<Uint8Array>;
   close(): Promise<void>;
 }
 
@@ -118,6 +125,10 @@ export async function openPglite(dataDir?: string): Promise<Db> {
       writes.ran(sql);
     },
     onWrite: writes.onWrite,
+    async copyBlob(copySql) {
+      const r = await pglite.query(copySql);
+      return r.blob ? new Uint8Array(await r.blob.arrayBuffer()) : new Uint8Array(0);
+    },
     close: () => pglite.close(),
   };
 }

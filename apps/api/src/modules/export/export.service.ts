@@ -7,7 +7,7 @@ import type { Deps } from '../../plugins/context';
 import { badRequest, forbidden } from '../../lib/errors';
 import type { ExportContext, ExportFormat, ExportSource } from './export.types';
 import { csvHead, outColumns, writeExport } from './export.writer';
-import { writeCopyCsv } from './export.copy';
+import { writeChunkedCopyCsv, writeCopyCsv } from './export.copy';
 import { formatInZone } from '../txn/time';
 import { beat, claimNext, fail, failExhausted, finish, insertExport, type ExportFileRow } from './export.repo';
 
@@ -69,10 +69,11 @@ function contextOf(deps: Deps, v: { lang: string; tzOffset: number | string; sco
 }
 
 /**
- * Writes one export of `source` into `out` and ends it; returns the row count. CSV on PostgreSQL
- * from a source that can (`copyCsv`) goes through `COPY … TO STDOUT` (export.copy.ts, the same
- * bytes); everything else through the JS writer. The queued job, the synchronous download and the
- * benchmark all write through here.
+ * Writes one export of `source` into `out` and ends it; returns the row count. CSV from a source
+ * that can (`copyCsv`) goes through COPY (export.copy.ts, the same bytes): on PostgreSQL one
+ * `COPY … TO STDOUT`, on PGlite one COPY per key range of `opts.copyChunkRows` rows (default
+ * COPY_CHUNK_ROWS); everything else through the JS writer. The queued job, the synchronous download
+ * and the benchmark all write through here.
  */
 export async function writeSourceExport<P, R>(
   source: ExportSource<P, R>,
@@ -81,12 +82,15 @@ export async function writeSourceExport<P, R>(
   format: ExportFormat,
   out: Writable,
   onProgress?: (rows: number) => Promise<void> | void,
+  opts: { copyChunkRows?: number } = {},
 ): Promise<number> {
   const columns = source.columns(ctx, params);
   const db = ctx.deps.db;
-  if (format === 'csv' && db.kind === 'postgres' && db.copyOut && source.copyCsv) {
-    const copy = source.copyCsv(ctx, params);
-    if (copy) return writeCopyCsv(db, copy.sql, out, csvHead(outColumns(columns, ctx.zone)), onProgress);
+  const copy = format === 'csv' && source.copyCsv ? source.copyCsv(ctx, params) : null;
+  if (copy) {
+    const head = () => csvHead(outColumns(columns, ctx.zone));
+    if (db.kind === 'postgres' && db.copyOut) return writeCopyCsv(db, copy.sql, out, head(), onProgress);
+    if (db.kind === 'pglite' && db.copyBlob && copy.keyset) return writeChunkedCopyCsv(db, copy.keyset, out, head(), onProgress, opts.copyChunkRows);
   }
   return writeExport(format, out, columns, ctx.zone, source.fileName(ctx, params), source.rows(ctx, params), onProgress);
 }

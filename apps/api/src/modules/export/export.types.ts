@@ -40,12 +40,43 @@ export interface ExportSource<P = unknown, R = unknown> {
   /** Row count for progress (optional). */
   count?(ctx: ExportContext, params: P): Promise<number>;
   /**
-   * Optional, PostgreSQL CSV only: one SELECT (no bind parameters: values inlined as literals)
-   * whose output columns are already the final CSV cells of `columns` — in the order and count of
+   * Optional, CSV only: one SELECT (no bind parameters: values inlined as literals) whose output
+   * columns are already the final CSV cells of `columns` — in the order and count of
    * `outColumns(columns, zone)`, empty cells as NULL — and whose rows come in the order `rows`
-   * yields them. The export is then written by `COPY (sql) TO STDOUT` (export.copy.ts), byte for
-   * byte what the JS writer writes. Null: take the JS path (e.g. a zone the SQL cannot express).
-   * `csvSelect` builds it from the columns and an SQL expression per column key.
+   * yields them. The export is then written by COPY (export.copy.ts), byte for byte what the JS
+   * writer writes: on PostgreSQL `COPY (sql) TO STDOUT`, streamed; on PGlite (whose COPY writes one
+   * blob) only with `keyset`, in key ranges of a few ten thousand rows, one COPY each. Null: take
+   * the JS path (e.g. a zone the SQL cannot express). `csvCopy` builds it from the columns, an SQL
+   * expression per column key, the FROM, the filter and the order keys.
    */
-  copyCsv?(ctx: ExportContext, params: P): { sql: string } | null;
+  copyCsv?(ctx: ExportContext, params: P): CopyCsv | null;
+}
+
+/** The COPY form of a CSV export (see `ExportSource.copyCsv`). */
+export interface CopyCsv {
+  /** `SELECT <cells> FROM … WHERE … ORDER BY …`: the whole export in one statement. */
+  sql: string;
+  /** The same rows by order key, so that a writer can take them in key ranges (PGlite). */
+  keyset?: CopyKeyset;
+}
+
+/**
+ * `sql` taken apart. The rows are `select` + `WHERE (where)` ordered by `keys`, all in
+ * `direction`; the keys are NOT NULL in every selected row and together unique (the last one is
+ * the primary key), so that a key range holds each row exactly once and no tie straddles a chunk
+ * edge. The writer adds `(keys) < / >= (literals)` conditions to the WHERE.
+ */
+export interface CopyKeyset {
+  /** `SELECT <cells>\nFROM … JOIN …`: everything before the WHERE. */
+  select: string;
+  /** The filter over `from` (values inlined). */
+  where: string;
+  /**
+   * The FROM of the boundary query (which reads the keys alone): `select`'s FROM, or less of it
+   * when the rest only adds columns (a join on a NOT NULL foreign key).
+   */
+  from: string;
+  /** The order: SQL expressions and their types (for the literals of the key ranges). */
+  keys: { sql: string; type: string }[];
+  direction: 'asc' | 'desc';
 }

@@ -1,7 +1,8 @@
 /**
- * The CSV export through COPY (PostgreSQL) against the JS writer: byte-identical files for the same
- * rows, in every language and several zones, over rows full of nasty values; the filter's values
- * inlined safely; a cut-short download gives its connection back.
+ * The CSV export through COPY (PostgreSQL: one streamed COPY; PGlite: one COPY per key range)
+ * against the JS writer: byte-identical files for the same rows, in every language and several
+ * zones, over rows full of nasty values, across chunk edges (small chunks) and ties on the time; the
+ * filter's values inlined safely; a cut-short download gives its connection back / stops the chunks.
  */
 import http from 'node:http';
 import { once } from 'node:events';
@@ -10,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { BRANDS, CURRENCIES, LANGUAGES, Perm, TXN_TYPES, type Language } from '@portal/contract';
-import { createTestApp, DEMO, type TestCtx } from '../../../test/helpers';
+import { createTestApp, DB_KINDS, DEMO, type TestCtx } from '../../../test/helpers';
 import { openPostgres, type Db } from '../../db/db';
 import { buildApp } from '../../app';
 import type { Deps } from '../../plugins/context';
@@ -52,8 +53,9 @@ async function collect(write: (out: Writable) => Promise<number>): Promise<{ byt
   return { bytes: Buffer.concat(chunks), rows };
 }
 
-describe.skipIf(!url)('CSV export through COPY = the JS writer, byte for byte (postgres)', () => {
+describe.each(DB_KINDS)('CSV export through COPY = the JS writer, byte for byte (%s)', (kind) => {
   let ctx: TestCtx;
+  /** COPY statements run: one per export on PostgreSQL, one per chunk on PGlite. */
   let copies = 0;
   let deps: Deps;
   const extra = ['300000000000101', '300000000000102', '300000000000103'];
@@ -61,10 +63,13 @@ describe.skipIf(!url)('CSV export through COPY = the JS writer, byte for byte (p
 
   beforeAll(async () => {
     registerTxnExports();
-    ctx = await createTestApp({ kind: 'postgres' });
+    ctx = await createTestApp({ kind });
     const db = ctx.db;
     // Counts the COPY statements, to prove the COPY path is the one taken.
-    deps = { ...ctx.deps, db: { ...db, copyOut: (sql: string) => (copies++, db.copyOut!(sql)) } };
+    deps = {
+      ...ctx.deps,
+      db: kind === 'postgres' ? { ...db, copyOut: (sql: string) => (copies++, db.copyOut!(sql)) } : { ...db, copyBlob: (sql: string) => (copies++, db.copyBlob!(sql)) },
+    };
     await db.query(`UPDATE merchant SET name = $2 WHERE mer_id = $1`, [DEMO.group, '=HYPERLINK("http://x","y")']);
     await db.query(`UPDATE merchant SET name = $2 WHERE mer_id = $1`, [DEMO.subA, 'Acme, "Quoted"\nSecond line']);
     await db.query(`UPDATE merchant SET name = $2 WHERE mer_id = $1`, [DEMO.subB, '-minus, merchant']);
@@ -121,15 +126,21 @@ describe.skipIf(!url)('CSV export through COPY = the JS writer, byte for byte (p
 
   const contextOf = (lang: Language, zone: number, s = scope): ExportContext => ({ deps, lang, zone, scope: s, userId: 0 });
 
-  /** Both paths for one export; asserts the COPY path was taken. */
-  async function both<P>(source: ExportSource<P, any>, params: unknown, lang: Language, zone: number, s = scope) {
+  /** Rows per COPY on PGlite in these tests: many chunk edges, one inside the ties. */
+  const CHUNK = 37;
+  /**
+   * Both paths for one export; asserts the COPY path was taken: one COPY on PostgreSQL, one per
+   * `chunk` rows and one more (the open last range) on PGlite.
+   */
+  async function both<P>(source: ExportSource<P, any>, params: unknown, lang: Language, zone: number, s = scope, chunk = CHUNK) {
     const c = contextOf(lang, zone, s);
     const p = source.parse(params);
     const before = copies;
-    const viaCopy = await collect((out) => writeSourceExport(source, c, p, 'csv', out));
-    expect(copies).toBe(before + 1);
+    const viaCopy = await collect((out) => writeSourceExport(source, c, p, 'csv', out, undefined, { copyChunkRows: chunk }));
+    const ran = copies - before;
     const viaJs = await collect((out) => writeSourceExport({ ...source, copyCsv: undefined }, c, p, 'csv', out));
-    expect(copies).toBe(before + 1);
+    expect(copies).toBe(before + ran);
+    expect(ran).toBe(kind === 'postgres' ? 1 : Math.floor(viaJs.rows / chunk) + 1);
     return { viaCopy, viaJs };
   }
 
@@ -234,7 +245,9 @@ describe.skipIf(!url)('CSV export through COPY = the JS writer, byte for byte (p
 
   it('progress counts the rows as they flow', async () => {
     const seen: number[] = [];
-    const r = await collect((out) => writeSourceExport(txnExportSource, contextOf('en', 8), txnExportSource.parse(RANGE), 'csv', out, (n) => void seen.push(n)));
+    const r = await collect((out) =>
+      writeSourceExport(txnExportSource, contextOf('en', 8), txnExportSource.parse(RANGE), 'csv', out, (n) => void seen.push(n), { copyChunkRows: CHUNK }),
+    );
     expect(r.rows).toBe(700);
     expect(seen.length).toBeGreaterThan(0);
     expect(seen).toEqual([...seen].sort((a, b) => a - b));
@@ -258,6 +271,54 @@ describe.skipIf(!url)('CSV export through COPY = the JS writer, byte for byte (p
     const file = fs.readFileSync(path.join(exportDir(deps), f[0].path));
     const js = await collect((out) => writeSourceExport({ ...txnExportSource, copyCsv: undefined }, contextOf('ko', -5), txnExportSource.parse(RANGE), 'csv', out));
     expect(file.equals(js.bytes)).toBe(true);
+  });
+
+  it('chunk edges anywhere: one row a chunk, the count a multiple of the chunk, one chunk for all', async () => {
+    for (const chunk of [1, 2, 350, 699, 700, 701, 50_000]) same(await both(txnExportSource, RANGE, 'zh', 8, scope, chunk), 700);
+    for (const chunk of [1, 5, 1000]) {
+      const r = await both(settleExportSource, { beginDate: '2026-11-01', endDate: '2026-11-30', busLine: 'CARD', setCur: 'USD', clientid: DEMO.subA }, 'en', -5, scope, chunk);
+      expect(r.viaJs.rows).toBeGreaterThan(5);
+      same(r);
+    }
+  });
+
+  it('rows sharing one time (and one settlement date) across chunk edges: none lost, none repeated', async () => {
+    const mer = '300000000000104';
+    await ctx.db.query(`INSERT INTO merchant (mer_id, name, attribute) VALUES ($1, 'Ties', 'INDEPENDENT')`, [mer]);
+    // 120 rows at one instant between a few at neighbouring instants (a microsecond either side).
+    await ctx.db.query(
+      `INSERT INTO txn (gw_trans_id, mer_id, order_no, tran_type, gw_response, amount, currency, order_amount, order_currency, payment_schema, bus_line,
+                        txn_time, txn_date, settle_flag, settle_date, settle_currency, settle_amount, settle_fee)
+       SELECT 'T' || g, $1, 'TIE-' || g, 'PURC', '00', g, 'USD', g, 'USD', 'CARD', 'CARD',
+              '2026-11-12 08:00:00+00'::timestamptz + CASE WHEN g <= 5 THEN interval '-1 microsecond' WHEN g > 125 THEN interval '1 microsecond' ELSE interval '0' END,
+              '2026-11-12', 'Y', '2026-11-13', 'USD', g, 1
+         FROM generate_series(1, 130) g ORDER BY random()`,
+      [mer],
+    );
+    for (const chunk of [7, 37, 60, 120, 129, 130]) {
+      const r = await both(txnExportSource, RANGE, 'en', 8, [mer], chunk);
+      same(r, 130);
+      const orders = r.viaCopy.bytes.toString('utf8').split('\r\n').slice(1, -1).map((l) => l.split(',')[0]);
+      expect(new Set(orders).size).toBe(130);
+      const s = await both(settleExportSource, { beginDate: '2026-11-13', endDate: '2026-11-13', busLine: 'CARD', setCur: 'USD', clientid: mer }, 'ja', 9, [mer], chunk);
+      same(s, 130);
+    }
+  });
+
+  it.runIf(kind === 'pglite')('a destroyed output (the client went away) stops the chunks', async () => {
+    const out = new PassThrough();
+    const before = copies;
+    const done = writeSourceExport(txnExportSource, contextOf('en', 8), txnExportSource.parse(RANGE), 'csv', out, undefined, { copyChunkRows: 10 });
+    const failed = expect(done).rejects.toThrow(/premature close/i);
+    await once(out, 'data');
+    out.destroy();
+    await failed;
+    const ran = copies - before;
+    // 71 ranges in all; the first data comes out after a few 64 KiB blocks' worth of them.
+    expect(ran).toBeGreaterThan(0);
+    expect(ran).toBeLessThan(40);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(copies - before).toBe(ran);
   });
 });
 

@@ -8,7 +8,7 @@ import { iterateSettle, settleWhere, sumSettle, type SettleFilter } from './sett
 import { checkRange } from './txn.service';
 import { daysBetween } from './time';
 import { settleStateOf } from '@portal/contract';
-import { csvSelect } from '../export/export.copy';
+import { csvCopy } from '../export/export.copy';
 import { inlineParams } from '../../db/sql-inline';
 import { settleColumnSql, txnColumnSql } from './txn.copy';
 
@@ -53,13 +53,17 @@ export const txnExportSource: ExportSource<TxnFilter, TxnDbRow> = {
   rows: (ctx, p) => iterateTxn(ctx.deps.db, txnWhere(p, ctx.scope, ctx.deps.config.platformTz), ctx.scope),
   count: (ctx, p) => countTxn(ctx.deps.db, txnWhere(p, ctx.scope, ctx.deps.config.platformTz)),
   // The same rows, cells and order as `rows` + `columns`, for COPY (the filter's values inlined).
+  // The keys (time, id) are unique and NOT NULL; the boundary query needs no merchant join (a NOT
+  // NULL foreign key: the join neither adds nor drops a row).
   copyCsv: (ctx, p) => {
     const w = txnWhere(p, ctx.scope, ctx.deps.config.platformTz);
-    const from = `FROM txn t JOIN merchant m ON m.mer_id = t.mer_id
-WHERE ${inlineParams(w.sql, w.params)}
-ORDER BY t.txn_time DESC, t.id DESC`;
-    const sql = csvSelect(txnColumns(ctx), ctx.zone, txnColumnSql(ctx.lang), from);
-    return sql ? { sql } : null;
+    return csvCopy(txnColumns(ctx), ctx.zone, txnColumnSql(ctx.lang), {
+      from: 'FROM txn t JOIN merchant m ON m.mer_id = t.mer_id',
+      keyFrom: 'FROM txn t',
+      where: inlineParams(w.sql, w.params),
+      keys: [{ sql: 't.txn_time', type: 'timestamptz' }, { sql: 't.id', type: 'int8' }],
+      direction: 'desc',
+    });
   },
 };
 
@@ -85,13 +89,16 @@ export const settleExportSource: ExportSource<SettleFilter, TxnDbRow> = {
   },
   rows: (ctx, p) => iterateSettle(ctx.deps.db, settleWhere(p, ctx.scope), ctx.scope),
   count: async (ctx, p) => (await sumSettle(ctx.deps.db, settleWhere(p, ctx.scope))).n,
+  // settle_date is NOT NULL in every row settleWhere selects.
   copyCsv: (ctx, p) => {
     const w = settleWhere(p, ctx.scope);
-    const from = `FROM txn t JOIN merchant m ON m.mer_id = t.mer_id
-WHERE ${inlineParams(w.sql, w.params)}
-ORDER BY t.settle_date, t.txn_time, t.id`;
-    const sql = csvSelect(settleExportSource.columns(ctx, p), ctx.zone, settleColumnSql(ctx.lang), from);
-    return sql ? { sql } : null;
+    return csvCopy(settleExportSource.columns(ctx, p), ctx.zone, settleColumnSql(ctx.lang), {
+      from: 'FROM txn t JOIN merchant m ON m.mer_id = t.mer_id',
+      keyFrom: 'FROM txn t',
+      where: inlineParams(w.sql, w.params),
+      keys: [{ sql: 't.settle_date', type: 'date' }, { sql: 't.txn_time', type: 'timestamptz' }, { sql: 't.id', type: 'int8' }],
+      direction: 'asc',
+    });
   },
 };
 
