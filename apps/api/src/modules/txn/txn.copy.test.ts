@@ -305,21 +305,24 @@ describe.each(DB_KINDS)('CSV export through COPY = the JS writer, byte for byte 
     }
   });
 
-  it.runIf(kind === 'pglite')('a destroyed output (the client went away) stops the chunks', async () => {
-    const out = new PassThrough();
-    const before = copies;
-    const done = writeSourceExport(txnExportSource, contextOf('en', 8), txnExportSource.parse(RANGE), 'csv', out, undefined, { copyChunkRows: 10 });
-    const failed = expect(done).rejects.toThrow(/premature close/i);
-    await once(out, 'data');
-    out.destroy();
-    await failed;
-    const ran = copies - before;
-    // 71 ranges in all; the first data comes out after a few 64 KiB blocks' worth of them.
-    expect(ran).toBeGreaterThan(0);
-    expect(ran).toBeLessThan(40);
-    await new Promise((r) => setTimeout(r, 100));
-    expect(copies - before).toBe(ran);
-  });
+  // PGlite only (PostgreSQL streams one COPY: its abort is the describe below).
+  if (kind === 'pglite') {
+    it('a destroyed output (the client went away) stops the chunks', async () => {
+      const out = new PassThrough();
+      const before = copies;
+      const done = writeSourceExport(txnExportSource, contextOf('en', 8), txnExportSource.parse(RANGE), 'csv', out, undefined, { copyChunkRows: 10 });
+      const failed = expect(done).rejects.toThrow(/premature close/i);
+      await once(out, 'data');
+      out.destroy();
+      await failed;
+      const ran = copies - before;
+      // 71 ranges in all; the first data comes out after a few 64 KiB blocks' worth of them.
+      expect(ran).toBeGreaterThan(0);
+      expect(ran).toBeLessThan(40);
+      await new Promise((r) => setTimeout(r, 100));
+      expect(copies - before).toBe(ran);
+    });
+  }
 });
 
 describe('copyCsv', () => {
@@ -377,7 +380,8 @@ describe('CsvLfToCrlf', () => {
   });
 });
 
-describe.skipIf(!url)('a cut-short CSV download releases its connection (postgres)', () => {
+// PostgreSQL only (where a COPY holds a pooled connection); runs when TEST_DATABASE_URL is set, as DB_KINDS.
+(url ? describe : () => undefined)('a cut-short CSV download releases its connection (postgres)', () => {
   let ctx: TestCtx;
   let db: Db;
   let app: FastifyInstance;
