@@ -29,6 +29,25 @@ const SETTLEMENT = (size: number) => `
    ORDER BY s.txn_set_date DESC, s.mer_id, s.bus_line, s.set_cur LIMIT ${size}`;
 const SETTLEMENT_COUNT = `SELECT count(*)::int8 AS n FROM settlement WHERE mer_id = ANY($1::text[]) AND txn_set_date BETWEEN $2::date AND $3::date`;
 
+/** The reserve list by one of its date columns: page and count, as the API asks. */
+function reserveCall(name: string, column: 'txn_set_date' | 'release_date', params: RawCall['params'], dates: (r: Range) => [string, string]): RawCall {
+  return {
+    name,
+    path: 'report/reserve/list',
+    size: 10,
+    params,
+    run: (db, scope, r, size) =>
+      pageAndCount(
+        db,
+        `SELECT r.*, m.name FROM reserve r JOIN merchant m ON m.mer_id = r.mer_id
+          WHERE r.mer_id = ANY($1::text[]) AND r.amount > 0 AND r.${column} BETWEEN $2::date AND $3::date
+          ORDER BY r.txn_set_date DESC, r.mer_id, r.bus_line, r.set_cur LIMIT ${size}`,
+        `SELECT count(*)::int8 AS n FROM reserve WHERE mer_id = ANY($1::text[]) AND amount > 0 AND ${column} BETWEEN $2::date AND $3::date`,
+        [scope, ...dates(r)],
+      ),
+  };
+}
+
 const settlementRange = (r: Range) => ({ beginDate: r.begin, endDate: r.end });
 
 export const RAW: RawCall[] = [
@@ -80,36 +99,11 @@ export const RAW: RawCall[] = [
         [scope, r.begin, r.end],
       ),
   },
-  {
-    name: 'reserve/list (settlement range)',
-    path: 'report/reserve/list',
-    size: 10,
-    params: settlementRange,
-    run: (db, scope, r, size) =>
-      pageAndCount(
-        db,
-        `SELECT r.*, m.name FROM reserve r JOIN merchant m ON m.mer_id = r.mer_id
-          WHERE r.mer_id = ANY($1::text[]) AND r.amount > 0 AND r.txn_set_date BETWEEN $2::date AND $3::date
-          ORDER BY r.txn_set_date DESC, r.mer_id, r.bus_line, r.set_cur LIMIT ${size}`,
-        `SELECT count(*)::int8 AS n FROM reserve WHERE mer_id = ANY($1::text[]) AND amount > 0 AND txn_set_date BETWEEN $2::date AND $3::date`,
-        [scope, r.begin, r.end],
-      ),
-  },
-  {
-    name: 'reserve/list (release range, next 90 days)',
-    path: 'report/reserve/list',
-    size: 10,
-    params: (r) => ({ releaseBeginDate: r.end, releaseEndDate: addDay(r.end, 90) }),
-    run: (db, scope, r, size) =>
-      pageAndCount(
-        db,
-        `SELECT r.*, m.name FROM reserve r JOIN merchant m ON m.mer_id = r.mer_id
-          WHERE r.mer_id = ANY($1::text[]) AND r.amount > 0 AND r.release_date BETWEEN $2::date AND $3::date
-          ORDER BY r.txn_set_date DESC, r.mer_id, r.bus_line, r.set_cur LIMIT ${size}`,
-        `SELECT count(*)::int8 AS n FROM reserve WHERE mer_id = ANY($1::text[]) AND amount > 0 AND release_date BETWEEN $2::date AND $3::date`,
-        [scope, r.end, addDay(r.end, 90)],
-      ),
-  },
+  reserveCall('reserve/list (settlement range)', 'txn_set_date', settlementRange, (r) => [r.begin, r.end]),
+  reserveCall('reserve/list (release range, next 90 days)', 'release_date', (r) => ({ releaseBeginDate: r.end, releaseEndDate: addDay(r.end, 90) }), (r) => [
+    r.end,
+    addDay(r.end, 90),
+  ]),
   {
     name: 'cash calendar',
     path: 'dashboard/cashCalendar',

@@ -2,26 +2,20 @@
  * The CSV export through COPY (PostgreSQL: one streamed COPY; PGlite: one COPY per key range)
  * against the JS writer: byte-identical files for the same rows, in every language and several
  * zones, over rows full of nasty values, across chunk edges (small chunks) and ties on the time; the
- * filter's values inlined safely; a cut-short download gives its connection back / stops the chunks.
+ * filter's values inlined safely; a cut-short PGlite export stops its chunks (PostgreSQL's connection
+ * release: txn.copy.abort.test.ts; the CRLF transform: export/csv-crlf.test.ts).
  */
-import http from 'node:http';
 import { once } from 'node:events';
 import { PassThrough, type Writable } from 'node:stream';
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FastifyInstance } from 'fastify';
 import { BRANDS, CURRENCIES, LANGUAGES, Perm, TXN_TYPES, type Language } from '@portal/contract';
 import { createTestApp, DB_KINDS, DEMO, type TestCtx } from '../../../test/helpers';
-import { openPostgres, type Db } from '../../db/db';
-import { buildApp } from '../../app';
 import type { Deps } from '../../plugins/context';
 import type { ExportContext, ExportSource } from '../export/export.types';
-import { streamExport, writeSourceExport } from '../export/export.service';
-import { CsvLfToCrlf } from '../export/export.copy';
+import { writeSourceExport } from '../export/export.service';
 import { registerTxnExports, settleExportSource, txnExportSource } from './txn.exports';
 import { formatInZone } from './time';
 
-const url = process.env.TEST_DATABASE_URL;
 const RANGE = { beginDate: '2026-11-01 00:00:00', endDate: '2026-11-30 23:59:59' };
 const ZONES = [8, 0, -5, 14, -12, 5.75, -3.5];
 
@@ -339,126 +333,5 @@ describe('copyCsv', () => {
   it('falls back to the JS path for a zone that is not a fixed offset', () => {
     expect(txnExportSource.copyCsv!(ctxOf('Asia/Tokyo'), txnExportSource.parse(RANGE))).toBeNull();
     expect(txnExportSource.copyCsv!(ctxOf(Number.NaN), txnExportSource.parse(RANGE))).toBeNull();
-  });
-});
-
-describe('CsvLfToCrlf', () => {
-  const run = async (input: string, split: number[]) => {
-    const t = new CsvLfToCrlf();
-    const out: Buffer[] = [];
-    t.on('data', (c: Buffer) => out.push(Buffer.from(c)));
-    const b = Buffer.from(input);
-    let from = 0;
-    for (const at of [...split, b.length]) {
-      t.write(b.subarray(from, at));
-      from = at;
-    }
-    t.end();
-    await once(t, 'end');
-    return { text: Buffer.concat(out).toString(), rows: t.rows };
-  };
-  it('ends records with CRLF, leaves line breaks inside quotes alone, whatever the chunking', async () => {
-    const csv = 'a,"b\nc",d\n"x""\n""y",,\n"",ü注\n"\r\n"\n';
-    const want = 'a,"b\nc",d\r\n"x""\n""y",,\r\n"",ü注\r\n"\r\n"\r\n';
-    const b = Buffer.from(csv);
-    for (let i = 0; i <= b.length; i++) {
-      expect(await run(csv, [i])).toEqual({ text: want, rows: 4 });
-    }
-    expect(await run(csv, Array.from({ length: b.length - 1 }, (_, i) => i + 1))).toEqual({ text: want, rows: 4 });
-  });
-  it('fills blocks of its size and passes everything on', async () => {
-    const line = 'abc,"d\ne",f\n';
-    const t = new CsvLfToCrlf(undefined, 7);
-    const out: Buffer[] = [];
-    t.on('data', (c: Buffer) => out.push(Buffer.from(c)));
-    for (let i = 0; i < 100; i++) t.write(Buffer.from(line));
-    t.end();
-    await once(t, 'end');
-    expect(Buffer.concat(out).toString()).toBe('abc,"d\ne",f\r\n'.repeat(100));
-    expect(out.slice(0, -1).every((c) => c.length === 7)).toBe(true);
-    expect(t.rows).toBe(100);
-  });
-});
-
-// PostgreSQL only (where a COPY holds a pooled connection); runs when TEST_DATABASE_URL is set, as DB_KINDS.
-(url ? describe : () => undefined)('a cut-short CSV download releases its connection (postgres)', () => {
-  let ctx: TestCtx;
-  let db: Db;
-  let app: FastifyInstance;
-  let base: string;
-  const appName = `copy_abort_${randomBytes(4).toString('hex')}`;
-  const mer = DEMO.subA;
-
-  beforeAll(async () => {
-    registerTxnExports();
-    ctx = await createTestApp({ kind: 'postgres' });
-    // Enough rows (~25 MB of CSV) that the server is still writing when the client goes away.
-    await ctx.db.query(
-      `INSERT INTO txn (gw_trans_id, mer_id, order_no, tran_type, gw_response, amount, currency, order_amount, order_currency, payment_schema, bus_line,
-                        payment_brand, txn_time, txn_date)
-       SELECT 'B' || g, $1, 'BULK-ORDER-' || g, 'PURC', '00', 100 + g, 'USD', 100 + g, 'USD', 'CARD', 'CARD', 'visa',
-              '2026-11-10 00:00:00+00'::timestamptz + g * interval '1 second', '2026-11-10'
-         FROM generate_series(1, 150000) g`,
-      [mer],
-    );
-    const { rows } = await ctx.db.query<{ s: string }>('SELECT current_schema() AS s');
-    // A pool of ONE connection, named: a connection not given back would block the next query.
-    db = await openPostgres(`${url}${url!.includes('?') ? '&' : '?'}application_name=${appName}`, { searchPath: rows[0].s, max: 1 });
-    app = await buildApp({ ...ctx.deps, db });
-    base = await app.listen({ port: 0, host: '127.0.0.1' });
-  }, 120_000);
-  afterAll(async () => {
-    await app?.close();
-    await db?.close();
-    await ctx?.close();
-  });
-
-  const backends = async () =>
-    (await ctx.db.query<{ state: string; query: string }>(`SELECT state, query FROM pg_stat_activity WHERE application_name = $1`, [appName])).rows;
-  const copyRunning = async () => (await backends()).some((b) => b.state === 'active' && b.query.startsWith('COPY ('));
-  async function until(cond: () => Promise<boolean>, ms = 15_000) {
-    const t0 = Date.now();
-    while (!(await cond())) {
-      if (Date.now() - t0 > ms) throw new Error('timed out');
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-  /** The first chunk; the stream is paused right there (nothing more is read). */
-  const firstChunk = (s: NodeJS.ReadableStream) =>
-    new Promise<Buffer>((resolve) =>
-      s.once('data', (c: Buffer) => {
-        s.pause();
-        resolve(c);
-      }),
-    );
-  const within = <T,>(p: Promise<T>, ms = 10_000) => Promise.race([p, new Promise<never>((_, rej) => setTimeout(() => rej(new Error('timed out: the pool has no free connection')), ms))]);
-
-  it('streamExport: destroying the stream (what Fastify does on a disconnect) ends the COPY', async () => {
-    const deps = { ...ctx.deps, db };
-    const out = await streamExport(deps, { kind: 'txn', params: RANGE, lang: 'en', tzOffset: 8, scope: [mer], userId: 0, format: 'csv' });
-    const first = await firstChunk(out.stream);
-    expect(first.toString()).toContain('Order number');
-    await until(copyRunning);
-    out.stream.destroy();
-    await until(async () => !(await copyRunning()));
-    expect((await within(db.query<{ one: number }>('SELECT 1 AS one'))).rows).toEqual([{ one: 1 }]);
-  });
-
-  it('HTTP: a client that goes away mid-download', async () => {
-    const { token } = await ctx.login();
-    const req = http.get(`${base}/api/txn/export?${new URLSearchParams({ ...RANGE, format: 'csv' })}`, { headers: { 'x-token': token } });
-    const [res] = (await once(req, 'response')) as [http.IncomingMessage];
-    expect(res.statusCode).toBe(200);
-    expect(res.headers['content-type']).toContain('text/csv');
-    await firstChunk(res);
-    await until(copyRunning);
-    req.destroy();
-    await until(async () => !(await copyRunning()));
-    expect((await within(db.query<{ one: number }>('SELECT 1 AS one'))).rows).toEqual([{ one: 1 }]);
-    // And the server goes on serving downloads on the same (one-connection) pool.
-    const small = await fetch(`${base}/api/txn/export?${new URLSearchParams({ ...RANGE, format: 'csv', orderNum: 'BULK-ORDER-7' })}`, { headers: { 'x-token': token } });
-    const text = await small.text();
-    expect(text.split('\r\n').filter(Boolean)).toHaveLength(2);
-    expect(text).toContain(formatInZone(Date.parse('2026-11-10T00:00:07Z'), 8));
   });
 });
