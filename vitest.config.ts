@@ -7,7 +7,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: 'forks',
     maxWorkers: 2,
-    reporters: ['default', 'json'],
+    reporters: ['default', 'json', './scripts/vitest-skipped-reporter.ts'],
     outputFile: { json: `test-results/unit${process.env.TEST_DATABASE_URL ? '-pglite-and-postgres' : '-pglite'}.json` },
   },
 });

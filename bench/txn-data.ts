@@ -12,7 +12,11 @@ import { DEMO } from '../apps/api/src/seed/foundation.seed';
 const BRANDS = ['visa', 'mastercard', 'unionpay', 'alipay_cn', 'wechat_pay', 'jcb', 'amex', 'alipay_hk', 'paypay', 'kakaopay'];
 const CHANNELS = ['CARD', 'CARD', 'UP', 'AP', 'WX', 'CARD', 'CARD', 'AP', 'PPRO_PAYPAY', 'CARD'];
 
-export async function loadBenchData(db: Db, o: { rows: number; extraMerchants: number; batch?: number; now?: Date; log?: (s: string) => void }) {
+/**
+ * `bigShare` (percent, default 0): that share of the rows goes to sub-merchant A (DEMO.subA), the
+ * rest spreads evenly — "one merchant holds 5M of 20M" (issue 16, target 1) is bigShare 25.
+ */
+export async function loadBenchData(db: Db, o: { rows: number; extraMerchants: number; batch?: number; now?: Date; log?: (s: string) => void; bigShare?: number }) {
   const log = o.log ?? (() => undefined);
   const now = o.now ?? new Date();
   // Extra independent merchants.
@@ -50,17 +54,17 @@ export async function loadBenchData(db: Db, o: { rows: number; extraMerchants: n
               CASE WHEN resp = '00' AND ts < $4::timestamptz - interval '2 days' THEN amt END,
               CASE WHEN resp = '00' AND ts < $4::timestamptz - interval '2 days' THEN amt / 40 END
          FROM (
-           SELECT g,
-                  ($5::text[])[1 + ((g::int8 * 2654435761) % 4294967291) % array_length($5::text[], 1)] AS mid,
-                  ($6::text[])[1 + ((g::int8 * 2654435761) % 4294967291) % array_length($6::text[], 1)] AS cur,
+           SELECT g, ($5::text[])[k] AS mid, ($6::text[])[k] AS cur,
                   CASE WHEN (g / 3) % 100 < 92 THEN 'PURC' WHEN (g / 3) % 100 < 94 THEN 'VOID' WHEN (g / 3) % 100 < 95 THEN 'PAUT' WHEN (g / 3) % 100 < 96 THEN 'DECL' ELSE 'PURC' END AS typ,
                   CASE WHEN g % 100 < 91 THEN '00' WHEN g % 100 < 95 THEN '04' ELSE '05' END AS resp,
                   100 + (g::int8 * 7919) % 250000 AS amt,
                   ($7::text[])[1 + ((g::int8 * 40503) % 65521) % 10] AS br, ($8::text[])[1 + ((g::int8 * 40503) % 65521) % 10] AS ch,
                   $4::timestamptz - ((g::float8 / $3::float8) * $9::float8) * interval '1 millisecond' AS ts
-             FROM generate_series($1::int, $2::int) g
+             FROM (SELECT g, CASE WHEN (g / 7) % 100 < $10::int THEN $11::int
+                                  ELSE 1 + ((g::int8 * 2654435761) % 4294967291) % array_length($5::text[], 1) END AS k
+                     FROM generate_series($1::int, $2::int) g) gk
          ) x`,
-      [start, end, o.rows, now, merIds, curs, BRANDS, CHANNELS, spanMs],
+      [start, end, o.rows, now, merIds, curs, BRANDS, CHANNELS, spanMs, o.bigShare ?? 0, merIds.indexOf(DEMO.subA) + 1],
     );
     log(`  rows ${end.toLocaleString('en')} / ${o.rows.toLocaleString('en')} (${Math.round(performance.now() - t0)} ms)`);
   }

@@ -23,9 +23,10 @@ import { systemClock } from '../apps/api/src/lib/clock';
 import { createMailer } from '../apps/api/src/plugins/mail';
 import { DEMO, seedFoundation } from '../apps/api/src/seed/foundation.seed';
 import type { Deps } from '../apps/api/src/plugins/context';
-import { countTxn, listTxn, txnWhere } from '../apps/api/src/modules/txn/txn.repo';
+import { countTxn, countTxnUpTo, listTxn, txnKey, txnWhere } from '../apps/api/src/modules/txn/txn.repo';
+import { TXN_COUNT_BUDGET } from '@portal/contract';
 import { txnExportSource } from '../apps/api/src/modules/txn/txn.exports';
-import { formatInZone } from '../apps/api/src/modules/txn/time';
+import { formatInZone, zonedToUtc } from '../apps/api/src/modules/txn/time';
 import { loadBenchData } from './txn-data';
 import { RemoteClient } from './http';
 import { compare } from './measure';
@@ -36,6 +37,8 @@ const RESULTS = path.join(ROOT, 'bench-results');
 const kind = (process.env.BENCH_SCHEMA ? 'postgres' : (process.env.BENCH_DB ?? 'pglite')) as 'pglite' | 'postgres';
 const givenSchema = process.env.BENCH_SCHEMA;
 let rows = Number(process.env.BENCH_ROWS ?? 200_000);
+/** BENCH_BIG_SHARE=25: a quarter of the rows belong to sub-merchant A (the "largest merchant" of issue 16). */
+const bigShare = Number(process.env.BENCH_BIG_SHARE ?? 0);
 const doExport = process.env.BENCH_EXPORT !== '0';
 const doList = process.env.BENCH_LIST !== '0';
 const pgUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
@@ -53,7 +56,7 @@ async function openBenchDb(): Promise<{ db: Db; fresh: boolean; pgliteDir?: stri
     if (!/^[a-z_][a-z0-9_]*$/.test(givenSchema)) throw new Error('BENCH_SCHEMA: a plain schema name');
     return { db: await openPostgres(pgUrl, { searchPath: givenSchema }), fresh: false, schema: givenSchema };
   }
-  const schema = `bench_txn_${rows}`;
+  const schema = `bench_txn_${rows}${bigShare ? `_big${bigShare}` : ''}`;
   const admin = await openPostgres(pgUrl, { max: 1 });
   const { rows: found } = await admin.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema]);
   if (!found.length) await admin.exec(`CREATE SCHEMA ${schema}`);
@@ -73,11 +76,32 @@ async function benchList(db: Db, base: string, token: string, platformTz: string
     { name: 'one merchant, successful purchases, 30 days, page 3 of 30', q: { beginDate: at(29), endDate: at(0, true), merId: DEMO.subA, gwTranType: 'PURC', gwResponse: '00', page: 2, size: 30 } },
     { name: 'order number lookup, 90 days', q: { beginDate: at(89), endDate: at(0, true), orderNum: sample[0]?.order_no ?? 'x', page: 0, size: 10 } },
     { name: 'two brands, 90 days, page 1 of 50', q: { beginDate: at(89), endDate: at(0, true), paymentBrand: 'visa,mastercard', page: 0, size: 50 } },
+    // Issue 16: one merchant's whole 90 days, page 1 and page 1,000 (the deepest the bounded offsets allow).
+    { name: 'one merchant, 90 days unfiltered, page 1 of 10', q: { beginDate: at(89), endDate: at(0, true), merId: DEMO.subA, page: 0, size: 10 } },
+    { name: 'one merchant, 90 days unfiltered, page 1000 of 10', q: { beginDate: at(89), endDate: at(0, true), merId: DEMO.subA, page: 999, size: 10 } },
   ];
+  // Target 1's yardstick: a filter that matches about 1,000 rows (the merchant's newest ones, by time).
+  const { rows: k1000 } = await db.query<{ t: Date }>(`SELECT txn_time AS t FROM txn WHERE mer_id = $1 ORDER BY txn_time DESC, id DESC LIMIT 1 OFFSET 999`, [DEMO.subA]);
+  if (k1000[0]) sets.push({ name: 'one merchant, a window of ~1,000 rows, page 1 of 10', q: { beginDate: formatInZone(new Date(k1000[0].t).getTime(), platformTz).slice(0, 19), endDate: at(0, true), merId: DEMO.subA, page: 0, size: 10 } });
+  // Page 1,000 reached by Next: the pager names the last row of page 999 (keyset).
+  const { rows: lastOf999 } = await db.query<{ id: number }>(
+    `SELECT id FROM txn WHERE mer_id = $1 AND txn_time >= $2 AND txn_time <= $3 ORDER BY txn_time DESC, id DESC LIMIT 1 OFFSET 9989`,
+    [DEMO.subA, zonedToUtc(at(89), platformTz), zonedToUtc(at(0, true), platformTz)],
+  );
+  if (lastOf999[0]) sets.push({ name: 'one merchant, 90 days unfiltered, page 1000 of 10 by Next (keyset)', q: { ...sets[5].q, after: String(lastOf999[0].id) } });
   const scope = [DEMO.group, DEMO.subA, DEMO.subB];
   const out = [];
   // The clients run in a thread of their own: the server's thread (and PGlite's) does no client work.
   const client = new RemoteClient();
+  // The floor (issue 16, target 2): an empty authenticated call, GET /api/user/info, at 1 and 32 clients.
+  const info = async () => {
+    const r = await client.get(`${base}/api/user/info`, token);
+    if (r.code !== 0) throw new Error(`info: ${r.code} ${r.msg}`);
+    return r;
+  };
+  const floor: Record<number, number> = {};
+  for (const conc of [1, 32]) floor[conc] = (await compare(info, info, conc === 1 ? { conc, rounds: 200, perRound: 1 } : { conc, rounds: 10, perRound: 2 })).api.p95;
+  log(`  GET /api/user/info p95: c1 ${floor[1]} ms, c32 ${floor[32]} ms`);
   for (const set of sets) {
     const qs = new URLSearchParams(Object.entries(set.q).map(([k, v]) => [k, String(v)])).toString();
     const api = async () => {
@@ -89,7 +113,9 @@ async function benchList(db: Db, base: string, token: string, platformTz: string
     const raw = async () => {
       const t0 = performance.now();
       const w = txnWhere(filter, set.q.merId ? [String(set.q.merId)] : scope, platformTz);
-      await Promise.all([listTxn(db, w, Number(set.q.page), Number(set.q.size)), countTxn(db, w)]);
+      // What the service runs: the page and the count bounded at the budget.
+      const page = async () => listTxn(db, w, Number(set.q.page), Number(set.q.size), set.q.after ? await txnKey(db, Number(set.q.after), scope) : null);
+      await Promise.all([page(), countTxnUpTo(db, w, TXN_COUNT_BUDGET)]);
       return { t: performance.now() - t0, n: 0 };
     };
     for (let i = 0; i < 3; i++) {
@@ -101,6 +127,9 @@ async function benchList(db: Db, base: string, token: string, platformTz: string
       const m = await compare(api, raw, conc === 1 ? { conc, rounds: 200, perRound: 1 } : { conc, rounds: 10, perRound: 2 });
       row[`c${conc}`] = m.row;
       row.totalElements = m.api.n;
+      const goal = Math.round(1.1 * (m.raw.p95 + floor[conc]) * 10) / 10;
+      row[`c${conc}Overhead`] = { apiP95: m.api.p95, goal, met: m.api.p95 <= goal };
+      log(`  ${set.name}, c${conc}: API p95 ${m.api.p95} ms vs goal 1.1 × (raw ${m.raw.p95} + info ${floor[conc]}) = ${goal} ms  ${m.api.p95 <= goal ? 'met' : 'MISSED'}`);
     }
     log(`  ${set.name}: ${JSON.stringify(row)}`);
     out.push(row);
@@ -189,11 +218,11 @@ export default async function run() {
     const t0 = performance.now();
     const { rows: m } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM merchant');
     if (m[0].n === 0) await seedFoundation(db, { env: 'development' });
-    await loadBenchData(db, { rows, extraMerchants: 46, log });
+    await loadBenchData(db, { rows, extraMerchants: 46, log, bigShare });
     log(`  loaded in ${Math.round((performance.now() - t0) / 1000)} s`);
   }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'txn-bench-data-'));
-  const config = loadConfig({ NODE_ENV: 'production', DATA_DIR: dataDir, SEED_DEMO: 'false' });
+  const config = loadConfig({ NODE_ENV: 'production', PUBLIC_URL: 'http://127.0.0.1', DATA_DIR: dataDir, SEED_DEMO: 'false' });
   const deps: Deps = { config, db, clock: systemClock, mailer: createMailer({ outboxDir: path.join(dataDir, 'outbox'), from: config.mailFrom }) };
   const token = await signedInToken(db);
   const result: Record<string, unknown> = { kind, rows, at: new Date().toISOString(), server: info.schema ? 'own process' : 'in process' };

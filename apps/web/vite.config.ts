@@ -1,11 +1,12 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { precompress } from './build/precompress.ts';
 
 const api = process.env.API_URL ?? 'http://localhost:8080';
 
 export default defineConfig({
   root: import.meta.dirname,
-  plugins: [react()],
+  plugins: [react(), precompress()],
   server: {
     port: 5173,
     // The API (npm run dev:api) serves /api and the development mailbox.
@@ -16,6 +17,8 @@ export default defineConfig({
     emptyOutDir: true,
     target: 'es2022',
     chunkSizeWarningLimit: 900,
+    // Read by `npm run bench -- web` (what each route loads).
+    manifest: true,
     // Two pages: the portal, and the buyers' hosted checkout (served by the API for GET /pay/*).
     rollupOptions: { input: { main: `${import.meta.dirname}/index.html`, pay: `${import.meta.dirname}/pay.html` } },
   },

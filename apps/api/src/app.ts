@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type RouteOptions } from 'fastify';
+import compress from '@fastify/compress';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
@@ -13,17 +14,24 @@ import {
   serializerCompiler,
   validatorCompiler,
 } from 'fastify-type-provider-zod';
-import { Code } from '@portal/contract';
+import { Code, pickLanguage } from '@portal/contract';
 import type { Deps } from './plugins/context';
 import { registerAuth } from './plugins/auth';
+import { registerReadScope } from './plugins/read-scope';
 import { registerSecurityHeaders } from './plugins/security-headers';
+import { pgRateLimitStore } from './plugins/rate-limit-store';
 import { AppError } from './lib/errors';
 import { t } from './lib/messages';
+import { InvalidInput, issuesDetail, issuesOfValidation } from './lib/validation';
 import { userRoutes } from './modules/user/user.routes';
 import { merchantRoutes } from './modules/merchant/merchant.routes';
 import { noticeRoutes } from './modules/notice/notice.routes';
+import { filesRoutes } from './modules/files/files.routes';
 import { devRoutes } from './modules/dev/dev.routes';
 import { registerModules } from './modules/registry';
+import { scheduleRoutes } from './modules/schedule/schedule.routes';
+import { searchRoutes } from './modules/search/search.routes';
+import { viewsRoutes } from './modules/views/views.routes';
 
 export const CSP_DIRECTIVES = {
   defaultSrc: ["'self'"],
@@ -39,8 +47,13 @@ export const CSP_DIRECTIVES = {
   frameAncestors: ["'none'"],
 };
 
+/** Response types compressed on the fly (JSON answers, the API description). */
+export const COMPRESSED_TYPES = /^(application\/json|text\/html|text\/css|application\/javascript|text\/javascript)\b/;
+/** A hop count as Fastify's trust function: the n addresses nearest to us are proxies. */
+const hops = (n: number) => (_addr: string, i: number) => i < n;
+
 /** Builds the whole API (and the SPA it serves). Dependencies come in; nothing listens here. */
-export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Promise<FastifyInstance> {
+export async function buildApp(deps: Deps, opts: { logger?: boolean; onRoute?: (route: RouteOptions) => void } = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: opts.logger
       ? {
@@ -48,21 +61,44 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
           redact: ['req.headers["x-token"]', 'req.headers.authorization', 'req.headers.cookie', 'req.body.password', 'req.body.refreshToken'],
         }
       : false,
-    trustProxy: true,
+    // Forwarded headers are believed only from the configured proxies (TRUST_PROXY, off by default):
+    // req.ip — used by the rate limits and the audit log — is the real client address.
+    trustProxy: typeof deps.config.trustProxy === 'number' ? hops(deps.config.trustProxy) : deps.config.trustProxy,
     bodyLimit: 1024 * 1024,
+    // Errors the router answers before any hook (an over-long path parameter, a malformed URL):
+    // the envelope too, in the caller's language.
+    frameworkErrors: (err, req, reply) => {
+      const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400;
+      const detail = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'path parameter too long' : 'malformed URL';
+      void (reply as FastifyReply).status(status).send({ code: Code.BAD_REQUEST, msg: t(pickLanguage(req.headers['accept-language']), 'badRequest', { detail }), data: null });
+    },
   });
+  // Tests collect the route table here (the route-table-driven security suite).
+  if (opts.onRoute) app.addHook('onRoute', opts.onRoute);
+  // First of every request hook: the read replica routing's scope (db.read, decision 024).
+  registerReadScope(app, { replica: !!deps.config.replicaUrl, stickyMs: deps.config.replicaStickyMs, secure: deps.config.publicUrl.startsWith('https:') });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
   registerSecurityHeaders(app, {
-    contentSecurityPolicy: { useDefaults: false, directives: CSP_DIRECTIVES },
+    // The live-chat widget (when configured) is the one outside page the portal may frame.
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: deps.config.chatWidgetUrl ? { ...CSP_DIRECTIVES, frameSrc: ["'self'", new URL(deps.config.chatWidgetUrl).origin] } : CSP_DIRECTIVES,
+    },
     frameguard: { action: 'deny' },
     crossOriginEmbedderPolicy: false,
   });
   await app.register(formbody);
+  // API answers above 1 KiB compressed for clients that accept it (brotli at a fast level, gzip).
+  // Files of the built SPA are not compressed here: the build wrote .br/.gz copies (preCompressed below).
+  // Exports (CSV, XLSX) stream as they are.
+  await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'], customTypes: COMPRESSED_TYPES });
   // Uploads (logistics import, statements, attachments): 5 MiB per file (spec §9), one file per request.
   await app.register(multipart, { limits: { fileSize: 5 * 1024 * 1024, files: 1, fields: 20 } });
-  await app.register(rateLimit, { global: false });
+  // On PostgreSQL the counters live in the database, shared by every API process (WORKERS=N);
+  // PGlite is one process, whose memory is enough.
+  await app.register(rateLimit, { global: false, ...(deps.db.kind === 'postgres' ? { store: pgRateLimitStore(deps.db) } : {}) });
   await app.register(swagger, {
     openapi: {
       info: {
@@ -82,11 +118,14 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
 
   app.setErrorHandler((err: FastifyError, req, reply) => {
     const lang = req.lang ?? 'en';
+    if (err instanceof InvalidInput) {
+      return reply.status(400).send({ code: Code.BAD_REQUEST, msg: t(lang, 'badRequest', { detail: issuesDetail(lang, err.issues) }), data: null });
+    }
     if (err instanceof AppError) {
       return reply.status(err.httpStatus).send({ code: err.code, msg: t(lang, err.key, err.params), data: err.data ?? null });
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
-      const detail = err.validation.map((v) => `${v.instancePath.replace(/^\//, '') || (v.params as { issue?: { path?: string[] } })?.issue?.path?.join('.') || 'input'}: ${v.message}`).join('; ');
+      const detail = issuesDetail(lang, issuesOfValidation(err.validation));
       return reply.status(400).send({ code: Code.BAD_REQUEST, msg: t(lang, 'badRequest', { detail }), data: null });
     }
     const status = err.statusCode ?? 500;
@@ -101,7 +140,13 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   userRoutes(app, deps);
   merchantRoutes(app, deps);
   noticeRoutes(app, deps);
+  filesRoutes(app, deps);
   registerModules(app, deps);
+  // Scheduled reports (issue 13): after the modules, whose export sources the schedules run.
+  scheduleRoutes(app, deps);
+  // Issue 13: the top bar's global search and the saved views of list and report screens.
+  searchRoutes(app, deps);
+  viewsRoutes(app, deps);
   if (deps.config.env !== 'production') devRoutes(app, deps);
 
   // The built SPA: files as they are, every other GET outside /api → index.html (client routing).
@@ -112,13 +157,16 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
       root: dist,
       wildcard: false,
       index: false,
+      // file.br / file.gz written by the build (apps/web/build/precompress.ts), chosen by Accept-Encoding.
+      preCompressed: true,
       setHeaders: (res, file) => {
         res.header('Cache-Control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
     });
   }
   app.setNotFoundHandler((req, reply) => {
-    if (req.method === 'GET' && hasWeb && !req.url.startsWith('/api/')) {
+    // (Not /dev/…: the development pages are server routes, absent in production — never the SPA shell.)
+    if (req.method === 'GET' && hasWeb && !req.url.startsWith('/api/') && !req.url.startsWith('/dev/')) {
       reply.header('Cache-Control', 'no-cache');
       return reply.sendFile(req.url.startsWith('/pay/') && fs.existsSync(path.join(dist, 'pay.html')) ? 'pay.html' : 'index.html');
     }

@@ -5,13 +5,31 @@ import { z } from 'zod';
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
-  HOST: z.string().default('0.0.0.0'),
+  /** Interface to listen on: loopback unless opened up on purpose (README: 'Opening the portal to a network'). */
+  HOST: z.string().default('127.0.0.1'),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().url().optional(),
+  /**
+   * A streaming (hot standby) replica of DATABASE_URL: lists, reports and exports read from it;
+   * writes and the reads that must see them stay on the primary (decision 024). Needs DATABASE_URL.
+   */
+  DATABASE_REPLICA_URL: z.preprocess((v) => (v === '' ? undefined : v), z.string().url().refine((u) => /^postgres(?:ql)?:/.test(u), 'a postgres:// URL').optional()),
+  /** How long a session's reads stay on the primary after it wrote (ms; 0 = only the writing request). */
+  DATABASE_REPLICA_STICKY_MS: z.coerce.number().int().min(0).max(600_000).default(5000),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Merchant Portal <no-reply@portal.local>'),
-  /** Public base URL of the portal, used in e-mailed links. */
-  PUBLIC_URL: z.string().optional(),
+  /** Public base URL of the portal, used in pay links and e-mails; required in production. */
+  PUBLIC_URL: z
+    .string()
+    .url()
+    .refine((u) => /^https?:\/\/[^/?#]+\/?$/.test(u), 'an origin such as https://portal.example.com (no path, query or fragment)')
+    .optional(),
+  /**
+   * Reverse proxies whose X-Forwarded-For is believed (client address for rate limits and the
+   * audit log): 'false' (default, believe no one), a hop count (1), or a comma-separated list of
+   * proxy addresses / CIDR ranges ('127.0.0.1,10.0.0.0/8'). 'true' (trust everyone) is refused.
+   */
+  TRUST_PROXY: z.string().default('false'),
   /** The platform time zone: the wire speaks it (spec §9). */
   PLATFORM_TZ: z.string().default('Asia/Shanghai'),
   LOG_LEVEL: z.string().default('info'),
@@ -27,7 +45,29 @@ const envSchema = z.object({
    * server process (see docs/decisions/008-session-cache.md).
    */
   SESSION_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
-});
+  /** Shortest password allowed (letters and digits); 8 per the spec, 12 for the PCI profile. */
+  PASSWORD_MIN_LENGTH: z.coerce.number().int().min(7).max(64).default(8),
+  /** Days a password lives before sign-in asks for a new one (0 = never). */
+  PASSWORD_MAX_AGE_DAYS: z.coerce.number().int().min(0).max(3650).default(90),
+  /** SMS provider: POST {to, text} as JSON to this URL; unset = development outbox (/dev/mailbox). */
+  SMS_URL: z.string().url().optional().or(z.literal('')),
+  /** WeChat OAuth2 (website application); all five set or WeChat is hidden. */
+  WECHAT_APP_ID: z.string().optional(),
+  WECHAT_APP_SECRET: z.string().optional(),
+  WECHAT_AUTH_URL: z.string().url().optional().or(z.literal('')),
+  WECHAT_TOKEN_URL: z.string().url().optional().or(z.literal('')),
+  WECHAT_USERINFO_URL: z.string().url().optional().or(z.literal('')),
+  /** Live-chat widget page (spec §1); the bubble is hidden when unset. */
+  CHAT_WIDGET_URL: z.preprocess((v) => (v === '' ? undefined : v), z.string().url().refine((u) => /^https?:/.test(u), 'http(s) URL').optional()),
+  /** HMAC key of the chat-only token handed to the widget (at least 32 characters; required with CHAT_WIDGET_URL). */
+  CHAT_SECRET: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(32).optional()),
+  /**
+   * API processes on this machine (node:cluster, one port): 1 = this process serves. More need
+   * DATABASE_URL (PGlite belongs to one process); every process runs the job runner (claims are
+   * SKIP LOCKED: each job runs once) and shares the rate limits (kept in PostgreSQL).
+   */
+  WORKERS: z.coerce.number().int().min(1).max(64).default(1),
+}).refine((e) => !e.CHAT_WIDGET_URL || !!e.CHAT_SECRET, { message: 'CHAT_SECRET is required when CHAT_WIDGET_URL is set', path: ['CHAT_SECRET'] });
 
 export interface Config {
   env: 'development' | 'production' | 'test';
@@ -35,16 +75,66 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl?: string;
+  /** Read replica of databaseUrl (DATABASE_REPLICA_URL): lists, reports and exports read there. */
+  replicaUrl?: string;
+  /** Read-your-writes window of a session after a write, in ms (DATABASE_REPLICA_STICKY_MS). */
+  replicaStickyMs: number;
   smtpUrl?: string;
   mailFrom: string;
-  publicUrl?: string;
+  /** Origin of links handed out (PUBLIC_URL; development default http://localhost:PORT). */
+  publicUrl: string;
   platformTz: string;
   logLevel: string;
   seedDemo: boolean;
   seedDays: number;
   accessTokenSeconds: number;
   sessionCacheMs: number;
+  workers: number;
   webDist: string;
+  passwordMinLength?: number;
+  passwordMaxAgeDays?: number;
+  smsUrl?: string;
+  wechat?: WechatConfig;
+  /** Fastify's trustProxy: false, a hop count, or proxy addresses (TRUST_PROXY). */
+  trustProxy: false | number | string[];
+  chatWidgetUrl?: string;
+  chatSecret?: string;
+}
+
+/** The WeChat OAuth2 provider (WECHAT_*): present only when all five are set. */
+export interface WechatConfig {
+  appId: string;
+  appSecret: string;
+  authUrl: string;
+  tokenUrl: string;
+  userinfoUrl: string;
+}
+
+/** The WeChat OAuth2 provider (WECHAT_*): present only when all five are set. */
+export interface WechatConfig {
+  appId: string;
+  appSecret: string;
+  authUrl: string;
+  tokenUrl: string;
+  userinfoUrl: string;
+}
+
+const PROXY_ENTRY = /^(?:loopback|linklocal|uniquelocal|[0-9.]+(?:\/\d{1,2})?|[0-9a-fA-F:.]+(?:\/\d{1,3})?)$/;
+
+/** TRUST_PROXY → Fastify's trustProxy (never `true`: that believes any client's header). */
+export function parseTrustProxy(v: string): false | number | string[] {
+  const s = v.trim();
+  if (s === '' || s === 'false' || s === '0') return false;
+  if (/^\d+$/.test(s)) {
+    const n = Number(s);
+    if (n > 10) throw new Error('TRUST_PROXY: a hop count of 1 to 10');
+    return n;
+  }
+  if (s === 'true') throw new Error("TRUST_PROXY: 'true' would believe X-Forwarded-For from anyone; give the proxies' addresses or a hop count");
+  const list = s.split(',').map((x) => x.trim()).filter(Boolean);
+  const bad = list.filter((x) => !PROXY_ENTRY.test(x));
+  if (bad.length) throw new Error(`TRUST_PROXY: not an address or range: ${bad.join(', ')}`);
+  return list;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -54,21 +144,43 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid environment:\n${lines}`);
   }
   const e = parsed.data;
+  if (e.WORKERS > 1 && !e.DATABASE_URL) {
+    throw new Error('Invalid environment:\n  WORKERS: more than one API process needs DATABASE_URL (the embedded PGlite belongs to one process)');
+  }
+  if (e.DATABASE_REPLICA_URL && !e.DATABASE_URL) {
+    throw new Error('Invalid environment:\n  DATABASE_REPLICA_URL: a read replica needs DATABASE_URL (the primary it replicates; PGlite has no replicas)');
+  }
+  if (e.NODE_ENV === 'production' && !e.PUBLIC_URL)
+    throw new Error('Invalid environment:\n  PUBLIC_URL: required when NODE_ENV=production (the origin buyers and users reach the portal on, e.g. https://portal.example.com)');
   return {
     env: e.NODE_ENV,
     port: e.PORT,
     host: e.HOST,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
+    replicaUrl: e.DATABASE_REPLICA_URL,
+    replicaStickyMs: e.DATABASE_REPLICA_STICKY_MS,
     smtpUrl: e.SMTP_URL || undefined,
     mailFrom: e.MAIL_FROM,
-    publicUrl: e.PUBLIC_URL,
+    // Pay links and e-mailed links come from configuration only, never from a request's Host.
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     platformTz: e.PLATFORM_TZ,
     logLevel: e.LOG_LEVEL,
     seedDemo: e.SEED_DEMO === 'true' && e.NODE_ENV !== 'production',
     seedDays: e.SEED_DAYS,
     accessTokenSeconds: e.ACCESS_TOKEN_SECONDS,
     sessionCacheMs: e.SESSION_CACHE_MS,
+    passwordMinLength: e.PASSWORD_MIN_LENGTH,
+    passwordMaxAgeDays: e.PASSWORD_MAX_AGE_DAYS,
+    smsUrl: e.SMS_URL || undefined,
+    wechat:
+      e.WECHAT_APP_ID && e.WECHAT_APP_SECRET && e.WECHAT_AUTH_URL && e.WECHAT_TOKEN_URL && e.WECHAT_USERINFO_URL
+        ? { appId: e.WECHAT_APP_ID, appSecret: e.WECHAT_APP_SECRET, authUrl: e.WECHAT_AUTH_URL, tokenUrl: e.WECHAT_TOKEN_URL, userinfoUrl: e.WECHAT_USERINFO_URL }
+        : undefined,
+    workers: e.WORKERS,
     webDist: path.resolve(import.meta.dirname, '../../web/dist'),
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    chatWidgetUrl: e.CHAT_WIDGET_URL,
+    chatSecret: e.CHAT_SECRET,
   };
 }

@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import path from 'node:path';
 import { loadConfig } from './config';
 import { openDb } from './db/db';
@@ -10,36 +11,80 @@ import { firstStart, startBackground } from './startup';
 
 const started = Date.now();
 const config = loadConfig();
-const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-await migrate(db);
-const mailer = createMailer({ smtpUrl: config.smtpUrl, outboxDir: path.join(config.dataDir, 'outbox'), from: config.mailFrom });
-const deps = { config, db, clock: systemClock, mailer };
-const seeded = await firstStart(deps);
-const app = await buildApp(deps, { logger: true });
-const stopBackground = startBackground(deps, app.log);
-await app.listen({ port: config.port, host: config.host });
+const mailerOf = () => createMailer({ smtpUrl: config.smtpUrl, outboxDir: path.join(config.dataDir, 'outbox'), from: config.mailFrom });
 
-const url = `http://localhost:${config.port}/`;
-const lines = [
-  '',
-  `  Merchant portal is running at ${url}`,
-  `  Database: ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${path.join(config.dataDir, 'pg')}`}${seeded ? ' — demo data seeded' : ''}`,
-  config.seedDemo ? `  Demo sign-in: user "${DEMO.users.demo}" (or "${DEMO.users.sub}"), password "${DEMO.password}", code from the e-mail` : '',
-  `  Development e-mail goes to: ${mailer.target}${config.smtpUrl ? '' : ` — ${url}dev/mailbox`}`,
-  `  API description: ${url}api/docs`,
-  `  Ready in ${((Date.now() - started) / 1000).toFixed(1)} s`,
-  '',
-].filter((l) => l !== '');
-console.log(['', ...lines, ''].join('\n'));
+function banner(seeded: boolean, target: string) {
+  const url = `http://localhost:${config.port}/`;
+  const lines = [
+    '',
+    `  Merchant portal is running at ${url} (listening on ${config.host}:${config.port}${config.host === '127.0.0.1' || config.host === '::1' ? ', this machine only' : ''}${config.workers > 1 ? `; ${config.workers} API processes` : ''})`,
+    `  Database: ${config.databaseUrl ? `PostgreSQL (DATABASE_URL${config.replicaUrl ? '; lists, reports and exports read DATABASE_REPLICA_URL' : ''})` : `PGlite in ${path.join(config.dataDir, 'pg')}`}${seeded ? ' — demo data seeded' : ''}`,
+    config.seedDemo ? `  Demo sign-in: user "${DEMO.users.demo}" (or "${DEMO.users.sub}"), password "${DEMO.password}", code from the e-mail` : '',
+    `  Development e-mail goes to: ${target}${config.smtpUrl ? '' : ` — ${url}dev/mailbox`}`,
+    `  API description: ${url}api/docs`,
+    `  Ready in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    '',
+  ].filter((l) => l !== '');
+  console.log(['', ...lines, ''].join('\n'));
+}
 
-let closing = false;
-for (const sig of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(sig, async () => {
-    if (closing) return;
-    closing = true;
-    stopBackground();
-    await app.close();
-    await db.close();
-    process.exit(0);
+if (config.workers > 1 && cluster.isPrimary) {
+  // WORKERS=N: this process migrates and seeds once, then starts N API processes sharing the port
+  // (node:cluster) and restarts one that dies. It serves nothing itself.
+  const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  await migrate(db);
+  const mailer = mailerOf();
+  const seeded = await firstStart({ config, db, clock: systemClock, mailer });
+  await db.close();
+  let closing = false;
+  let ready = 0;
+  cluster.on('listening', () => {
+    if (++ready === config.workers) banner(seeded, mailer.target);
   });
+  cluster.on('exit', (worker, code, signal) => {
+    if (closing) return;
+    console.error(`API process ${worker.process.pid} ended (${signal ?? code}); starting another`);
+    cluster.fork();
+  });
+  for (let i = 0; i < config.workers; i++) cluster.fork();
+  for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(sig, async () => {
+      if (closing) return;
+      closing = true;
+      const workers = Object.values(cluster.workers ?? {}).filter((w) => w !== undefined);
+      await Promise.all(
+        workers.map(
+          (w) =>
+            new Promise<void>((resolve) => {
+              w.once('exit', () => resolve());
+              w.process.kill('SIGTERM');
+            }),
+        ),
+      );
+      process.exit(0);
+    });
+  }
+} else {
+  const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, replicaUrl: config.replicaUrl, replicaStickyMs: config.replicaStickyMs });
+  // One process: migrations and the first-start seed here. A cluster worker finds them done.
+  if (cluster.isPrimary) await migrate(db);
+  const mailer = mailerOf();
+  const deps = { config, db, clock: systemClock, mailer };
+  const seeded = cluster.isPrimary ? await firstStart(deps) : false;
+  const app = await buildApp(deps, { logger: true });
+  const stopBackground = startBackground(deps, app.log);
+  await app.listen({ port: config.port, host: config.host });
+  if (cluster.isPrimary) banner(seeded, mailer.target);
+
+  let closing = false;
+  for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(sig, async () => {
+      if (closing) return;
+      closing = true;
+      stopBackground();
+      await app.close();
+      await db.close();
+      process.exit(0);
+    });
+  }
 }

@@ -6,6 +6,10 @@ import { seedFirstStart } from './seed/demo-data';
 import { startJobRunner } from './jobs/start';
 import { setUpPaymentJobs } from './modules/payments/payments.background';
 import { seedPayByLinkDemo } from './modules/paybylink/paybylink.seed';
+import { setUpTeamJobs } from './modules/team/audit.service';
+import { setUpScheduleJobs } from './modules/schedule/schedule.jobs';
+import { setUpFilesJobs } from './modules/files/files.background';
+import { seedNoticeAttachment } from './modules/notice/attachment.service';
 
 /**
  * First start on an empty database: the development seed (never in production). Returns whether
@@ -14,6 +18,8 @@ import { seedPayByLinkDemo } from './modules/paybylink/paybylink.seed';
 export async function firstStart(deps: Deps): Promise<boolean> {
   if (!deps.config.seedDemo || !(await isEmpty(deps.db))) return false;
   await seedFoundation(deps.db, { env: deps.config.env });
+  // Files download: a demo notice carries a PDF attachment.
+  await seedNoticeAttachment(deps.db, deps.config.dataDir);
   // Payment core: fee schedules, bank accounts, FX, config.seedDays of transactions, settled.
   await seedFirstStart(deps.db, { days: deps.config.seedDays, platformTz: deps.config.platformTz, now: deps.clock.now() });
   // Pay by link: a few orders in every state (one paid through the sandbox, so it is a transaction too).
@@ -25,6 +31,6 @@ export async function firstStart(deps: Deps): Promise<boolean> {
 export function startBackground(deps: Deps, log: FastifyBaseLogger): () => void {
   void deps;
   void log;
-  const stops = [startExportWorker(deps, log), startJobRunner(deps, log, [setUpPaymentJobs])];
+  const stops = [startExportWorker(deps, log), startJobRunner(deps, log, [setUpPaymentJobs, setUpTeamJobs, setUpScheduleJobs, setUpFilesJobs])];
   return () => stops.forEach((stop) => stop());
 }

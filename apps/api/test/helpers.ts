@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { FastifyInstance, InjectOptions } from 'fastify';
-import { openPglite, openPostgres, type Db } from '../src/db/db';
+import type { FastifyInstance, InjectOptions, RouteOptions } from 'fastify';
+import { openPglite, openPostgres, withReplica, type Db } from '../src/db/db';
 import { migrate } from '../src/db/migrate';
 import { TestClock } from '../src/lib/clock';
 import { createMailer, readOutbox, type Mailer } from '../src/plugins/mail';
@@ -14,8 +14,25 @@ import type { Deps } from '../src/plugins/context';
 
 export { DEMO };
 
-/** The databases tests run on: PGlite always, PostgreSQL when TEST_DATABASE_URL is set. */
-export const DB_KINDS: ('pglite' | 'postgres')[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+/**
+ * The databases tests run on: PGlite always, PostgreSQL when TEST_DATABASE_URL is set.
+ * TEST_DB_KINDS=postgres (or pglite) narrows it to one engine (the mutation run uses PostgreSQL only).
+ */
+export const DB_KINDS: ('pglite' | 'postgres')[] = ((): ('pglite' | 'postgres')[] => {
+  const all: ('pglite' | 'postgres')[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+  const only = process.env.TEST_DB_KINDS?.split(',').map((k) => k.trim());
+  return only ? all.filter((k) => only.includes(k)) : all;
+})();
+
+/**
+ * Why a PostgreSQL-only test cannot run here (null when it can). Such a test stays defined and
+ * calls `skip(NO_POSTGRES)` from its context, so the reporter shows it skipped with this reason
+ * instead of the file failing ("No test suite found") or the test silently vanishing.
+ */
+export const NO_POSTGRES: string | null = process.env.TEST_DATABASE_URL ? null : 'needs a PostgreSQL server: set TEST_DATABASE_URL=postgres://…';
+
+/** The engines on which concurrency is real (PGlite runs one transaction at a time). */
+export const isConcurrent = (kind: 'pglite' | 'postgres') => kind === 'postgres';
 
 /** A fresh, migrated database: in-memory PGlite, or a new schema on the PostgreSQL server. */
 export async function freshDb(kind: 'pglite' | 'postgres' = 'pglite'): Promise<Db & { drop(): Promise<void> }> {
@@ -29,8 +46,13 @@ export async function freshDb(kind: 'pglite' | 'postgres' = 'pglite'): Promise<D
   const admin = await openPostgres(url, { max: 1 });
   await admin.exec(`CREATE SCHEMA ${schema}`);
   await admin.close();
-  const db = await openPostgres(url, { searchPath: schema, max: 20 });
-  await migrate(db);
+  const primary = await openPostgres(url, { searchPath: schema, max: 20 });
+  await migrate(primary);
+  // TEST_REPLICA_URL: a streaming replica of TEST_DATABASE_URL behind `db.read` (lists, reports,
+  // exports). Fixtures write straight to the primary, so the pair must replay synchronously
+  // (remote_apply), as `npx tsx apps/api/test/replica/cluster.ts` starts it.
+  const replicaUrl = process.env.TEST_REPLICA_URL;
+  const db = replicaUrl ? withReplica(primary, await openPostgres(replicaUrl, { searchPath: schema, max: 20 })) : primary;
   return Object.assign(db, {
     async drop() {
       await db.close();
@@ -43,6 +65,8 @@ export async function freshDb(kind: 'pglite' | 'postgres' = 'pglite'): Promise<D
 
 export interface TestCtx {
   app: FastifyInstance;
+  /** Every route the app registered (collected by Fastify's onRoute hook). */
+  routes: RouteOptions[];
   db: Db;
   clock: TestClock;
   mailer: Mailer;
@@ -58,9 +82,16 @@ export interface TestCtx {
 }
 
 export async function createTestApp(
-  opts: { kind?: 'pglite' | 'postgres'; seed?: boolean; smtpUrl?: string; config?: Partial<Config> } = {},
+  opts: {
+    kind?: 'pglite' | 'postgres';
+    seed?: boolean;
+    smtpUrl?: string;
+    config?: Partial<Config>;
+    /** A migrated database of the caller's (the replica test's primary + replica); closed by `close`. */
+    db?: Db & { drop(): Promise<void> };
+  } = {},
 ): Promise<TestCtx> {
-  const db = await freshDb(opts.kind ?? 'pglite');
+  const db = opts.db ?? (await freshDb(opts.kind ?? 'pglite'));
   if (opts.seed !== false) await seedFoundation(db, { env: 'test' });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-test-'));
   const config = { ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir }), smtpUrl: opts.smtpUrl, ...opts.config };
@@ -68,7 +99,8 @@ export async function createTestApp(
   const mailer = createMailer({ smtpUrl: opts.smtpUrl, outboxDir: outbox, from: config.mailFrom });
   const clock = new TestClock(new Date());
   const deps: Deps = { config, db, clock, mailer };
-  const app = await buildApp(deps);
+  const routes: RouteOptions[] = [];
+  const app = await buildApp(deps, { onRoute: (r) => routes.push(r) });
   await app.ready();
   const call: TestCtx['call'] = async (o) => {
     const res = await app.inject(o);
@@ -89,6 +121,7 @@ export async function createTestApp(
   };
   const ctx: TestCtx = {
     app,
+    routes,
     db,
     clock,
     mailer,

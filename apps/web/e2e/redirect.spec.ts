@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test';
-import { recordNetwork, signIn, tr } from './support';
+import { expect, test, recordNetwork, signIn, tr } from './support';
 
 test('sign-in errors: the server says what went wrong, in the chosen language', async ({ page, context, baseURL }) => {
   await page.goto('/login');
@@ -35,11 +34,13 @@ test('a signed-out visit goes to sign-in and comes back to the page after sign-i
 });
 
 test('public screens open without a token', async ({ page }) => {
+  // An activation link without a (valid) token says it has expired.
   await page.goto('/user/active');
-  await expect(page.getByText(tr('en', 'user', 'active.title'))).toBeVisible();
+  await expect(page.getByText(tr('en', 'account', 'active.expired'))).toBeVisible();
+  // The password page for an expired password, reached from the sign-in page with the user name.
   await page.goto('/user/password?username=demo');
-  await expect(page.getByText(tr('en', 'user', 'password.title'))).toBeVisible();
-  await expect(page.getByText(tr('en', 'user', 'password.textFor', { username: 'demo' }))).toBeVisible();
-  await page.getByRole('button', { name: tr('en', 'user', 'backToLogin') }).click();
+  await expect(page.getByRole('heading', { name: tr('en', 'account', 'password.title') })).toBeVisible();
+  await expect(page.getByText(tr('en', 'account', 'password.expiredFor', { username: 'demo' }))).toBeVisible();
+  await page.getByRole('button', { name: tr('en', 'account', 'backToLogin') }).click();
   await expect(page).toHaveURL(/\/login$/);
 });

@@ -1,5 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
-import { recordNetwork, shot, tr } from './support';
+import { type Page } from '@playwright/test';
+import { expect, test, recordNetwork, shot, tr } from './support';
 import { dataRows, nextPage, signInQuick } from './report-support';
 
 /**

@@ -1,6 +1,6 @@
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
 import { BRANDS, type TransferRow } from '@portal/contract';
-import { recordNetwork, shot, tr } from './support';
+import { expect, test, recordNetwork, shot, tr } from './support';
 import { columnTexts, dataRows, minorOf, nextPage, pickOption, signInQuick } from './report-support';
 
 /**

@@ -102,6 +102,10 @@ async function main(): Promise<number> {
   pruneOldRuns();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-e2e-'));
   const port = await freePort();
+  // The fake WeChat provider: its port is chosen here so the server can be told (WECHAT_*); the
+  // account spec starts it there (apps/api/test/fake-wechat.ts) and stops it.
+  const wechatPort = await freePort();
+  const wechatUrl = `http://127.0.0.1:${wechatPort}`;
   const base = `http://127.0.0.1:${port}`;
   const db = process.env.E2E_DATABASE_URL ? await createDatabase(process.env.E2E_DATABASE_URL) : null;
   // Each run has its own folder (server log, Playwright's failure screenshots): runs may overlap.
@@ -114,11 +118,17 @@ async function main(): Promise<number> {
     NODE_ENV: 'development',
     PORT: String(port),
     HOST: '127.0.0.1',
+    PUBLIC_URL: base,
     DATA_DIR: dataDir,
     SEED_DAYS: '7',
     ACCESS_TOKEN_SECONDS: '5',
     LOG_LEVEL: 'warn',
     SMTP_URL: '',
+    WECHAT_APP_ID: 'wx-fake-app',
+    WECHAT_APP_SECRET: 'fake-secret',
+    WECHAT_AUTH_URL: `${wechatUrl}/connect/qrconnect`,
+    WECHAT_TOKEN_URL: `${wechatUrl}/sns/oauth2/access_token`,
+    WECHAT_USERINFO_URL: `${wechatUrl}/sns/userinfo`,
   };
   delete env.DATABASE_URL;
   if (db) env.DATABASE_URL = db.url;
@@ -136,7 +146,7 @@ async function main(): Promise<number> {
     console.log(`e2e: server ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     const pw = spawn(process.execPath, [path.join(root, 'node_modules/@playwright/test/cli.js'), 'test', '-c', 'apps/web/playwright.config.ts', ...process.argv.slice(2)], {
       cwd: root,
-      env: { ...process.env, E2E_BASE_URL: base, E2E_RUN_DIR: runDir },
+      env: { ...process.env, E2E_BASE_URL: base, E2E_RUN_DIR: runDir, E2E_WECHAT_PORT: String(wechatPort) },
       stdio: 'inherit',
     });
     return await new Promise<number>((resolve) => pw.once('exit', (code) => resolve(code ?? 1)));

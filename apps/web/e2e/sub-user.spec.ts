@@ -1,6 +1,5 @@
-import { expect, test } from '@playwright/test';
 import { MENU } from '@portal/contract';
-import { openMenu, recordNetwork, shot, sideMenu, signIn, tr, visibleTree } from './support';
+import { expect, test, openMenu, recordNetwork, shot, sideMenu, signIn, tr, visibleTree } from './support';
 
 test('the read-only sub-user sees fewer entries; an unknown token brings the Confirm logout box', async ({ page, context }) => {
   recordNetwork(page, 'sub-user');
@@ -26,12 +25,14 @@ test('the read-only sub-user sees fewer entries; an unknown token brings the Con
 
   // No answer at all (the network drops this one call): a closable message that stays until dismissed.
   await page.route('**/api/notice/list?*', (route) => route.abort('internetdisconnected'), { times: 1 });
+  // The page's clock from here on: time still flows, and can be run forward instead of waited for.
+  await page.clock.install();
   await page.locator('.ant-pagination-options .ant-select').click();
   await page.getByRole('option', { name: '30 / page' }).click();
   const transport = page.locator('.ant-message-notice').filter({ hasText: tr('en', 'common', 'error.network') });
   await expect(transport).toBeVisible();
   await shot(page, 'transport-error');
-  await page.waitForTimeout(4000); // longer than any timed message
+  await page.clock.runFor(31_000); // past the 30 s of every timed message (spec §8)
   await expect(transport).toBeVisible();
   await transport.getByRole('button', { name: tr('en', 'common', 'close') }).click();
   await expect(transport).toHaveCount(0);

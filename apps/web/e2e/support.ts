@@ -1,7 +1,98 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, type APIRequestContext, type Page, type Response } from '@playwright/test';
+import { expect, test as base, type APIRequestContext, type Browser, type BrowserContext, type ConsoleMessage, type Page, type Response } from '@playwright/test';
 import type { RouterItem, UserInfo } from '@portal/contract';
+
+/*
+ * Console guard (issue 13, fix 10). Every spec imports `test` and `expect` from this file (not from
+ * '@playwright/test'; console-guard.spec.ts checks that): any uncaught page error or console.error in
+ * any page the spec opens — through the `page` fixture or `browser.newContext()` in a beforeAll —
+ * fails the test that was running (errors raised in a beforeAll fail the first test after it).
+ * The browser's own "Failed to load resource" lines (an HTTP 4xx/5xx the app handles) are not
+ * errors of the page. A test that provokes an error on purpose names it with `allowConsoleError`.
+ */
+const pageErrors: string[] = [];
+let allowed: RegExp[] = [];
+const watched = new WeakSet<object>();
+
+function describeConsole(m: ConsoleMessage): string {
+  const loc = m.location();
+  return `console.error ${m.text().slice(0, 500)}${loc.url ? ` (${loc.url}:${loc.lineNumber})` : ''}`;
+}
+
+/** Collects the uncaught errors of `page` (idempotent). */
+export function watchPage(page: Page) {
+  if (watched.has(page)) return;
+  watched.add(page);
+  page.on('pageerror', (e) => pageErrors.push(`pageerror ${e.name}: ${e.message.slice(0, 500)}\n${(e.stack ?? '').split('\n').slice(1, 4).join('\n')}`));
+  page.on('console', (m) => {
+    if (m.type() !== 'error' || m.text().startsWith('Failed to load resource')) return;
+    pageErrors.push(describeConsole(m));
+  });
+}
+
+function watchContext(context: BrowserContext) {
+  if (watched.has(context)) return;
+  watched.add(context);
+  context.pages().forEach(watchPage);
+  context.on('page', watchPage);
+}
+
+function watchBrowser(browser: Browser) {
+  if (watched.has(browser)) return;
+  watched.add(browser);
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (...args: Parameters<Browser['newContext']>) => {
+    const context = await newContext(...args);
+    watchContext(context);
+    return context;
+  };
+  const newPage = browser.newPage.bind(browser);
+  browser.newPage = async (...args: Parameters<Browser['newPage']>) => {
+    const page = await newPage(...args);
+    watchContext(page.context());
+    watchPage(page);
+    return page;
+  };
+}
+
+/** The errors collected since the last test ended (and forgets them). */
+export function takePageErrors(): string[] {
+  return pageErrors.splice(0).filter((e) => !allowed.some((re) => re.test(e)));
+}
+/** The errors collected so far, without forgetting them. */
+takePageErrors.peek = (): readonly string[] => pageErrors;
+
+/** Lets the current test provoke a console error matching `re` (on purpose). */
+export function allowConsoleError(re: RegExp) {
+  allowed.push(re);
+}
+
+export const test = base.extend<{ consoleGuard: void }, { browserGuard: void }>({
+  browserGuard: [
+    async ({ browser }, use) => {
+      watchBrowser(browser);
+      await use();
+    },
+    { scope: 'worker', auto: true },
+  ],
+  context: async ({ context }, use) => {
+    watchContext(context);
+    await use(context);
+  },
+  consoleGuard: [
+    async ({}, use, testInfo) => {
+      await use();
+      const errors = takePageErrors();
+      allowed = [];
+      if (errors.length && testInfo.status !== 'skipped') {
+        throw new Error(`${errors.length} uncaught error(s) in the page during "${testInfo.title}":\n${errors.join('\n')}`);
+      }
+    },
+    { auto: true },
+  ],
+});
+export { expect };
 
 export const ARTIFACTS = path.resolve(import.meta.dirname, '../../../e2e-artifacts');
 export const PASSWORD = 'Demo1234';
@@ -19,7 +110,10 @@ const LOCALES = path.resolve(import.meta.dirname, '../src/locales');
 /** A UI string as the app shows it: `tr('ja', 'menu', 'notice')`. */
 export function tr(lng: Lang, ns: string, key: string, vars: Record<string, string | number> = {}): string {
   const data = JSON.parse(fs.readFileSync(path.join(LOCALES, lng, `${ns}.json`), 'utf8')) as Record<string, unknown>;
-  const value = key.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown>)?.[k], data);
+  const at = (k: string) => k.split('.').reduce<unknown>((o, p) => (o as Record<string, unknown>)?.[p], data);
+  // i18next plurals: key_one / key_other by the language's plural rules when a count is given.
+  const plural = typeof vars.count === 'number' ? at(`${key}_${new Intl.PluralRules(lng).select(vars.count)}`) ?? at(`${key}_other`) : undefined;
+  const value = plural ?? at(key);
   if (typeof value !== 'string') throw new Error(`no ${lng}/${ns}:${key}`);
   return value.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, v: string) => String(vars[v] ?? ''));
 }
@@ -162,3 +256,25 @@ export function recordNetwork(page: Page, name: string) {
   });
   page.on('pageerror', (e) => write(`! pageerror ${e.message.slice(0, 300)}`));
 }
+
+/**
+ * axe-core on the page as it stands (issue 13, WCAG 2.2 AA): fails on any serious or critical
+ * violation, naming the rule, the element and how it fails. `include` narrows it to a dialog.
+ */
+export async function expectAccessible(page: Page, label: string, include?: string, { soft = false } = {}) {
+  const { AxeBuilder } = await import('@axe-core/playwright');
+  let builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']);
+  if (include) builder = builder.include(include);
+  const result = await builder.analyze();
+  const bad = result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id}: ${v.help}\n${v.nodes.slice(0, 3).map((n) => `   ${n.target.join(' ')} — ${n.failureSummary?.split('\n').slice(0, 2).join(' ')}`).join('\n')}`);
+  (soft ? expect.soft : expect)(bad, `axe on ${label}`).toEqual([]);
+}
+
+/** Signs in through the API as `username`, in `lng` (the language cookie), and opens the app. */
+export async function useLanguage(page: Page, lng: Lang) {
+  const host = new URL(page.url() === 'about:blank' ? (process.env.E2E_BASE_URL ?? 'http://127.0.0.1') : page.url()).hostname;
+  await page.context().addCookies([{ name: 'mp_lang', value: lng, domain: host, path: '/' }]);
+}
+

@@ -3,9 +3,15 @@ import { createRoot } from 'react-dom/client';
 import { initI18n, initialLanguage } from './lib/i18n';
 import { loadLocales } from './lib/locale';
 import { AppRoot } from './app/app-root';
+import { loadSession } from './app/session-bootstrap';
+import { cookieTokens } from './lib/tokens';
 import './app/global.css';
 
 const lng = initialLanguage();
+// Signed in: the session's first call (merchant and user info) goes out now, beside the locale
+// files, not after the shell and page chunks (issue 16: no waterfall before the first request).
+// The route guard shares this load, and handles its failure.
+if (cookieTokens.getToken()) loadSession().catch(() => undefined);
 const [, antdLocale] = await Promise.all([initI18n(lng), loadLocales(lng)]);
 
 createRoot(document.getElementById('root')!).render(

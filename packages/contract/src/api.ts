@@ -1,37 +1,5 @@
 import { z } from 'zod';
 
-/** Envelope codes (spec §7, §8). 0 = success. */
-export const Code = {
-  OK: 0,
-  /** No token / not logged in. */
-  NOT_LOGGED_IN: -1,
-  /** Access token expired: refresh once and replay. */
-  TOKEN_EXPIRED: 3,
-  /** Token unknown or revoked. */
-  TOKEN_INVALID: 50012,
-  /** Session ended: idle 15 min, absolute 12 h, logged out, or refresh-token reuse. */
-  SESSION_ENDED: 50014,
-  BAD_REQUEST: 400,
-  FORBIDDEN: 403,
-  NOT_FOUND: 404,
-  CONFLICT: 409,
-  TOO_MANY: 429,
-  SERVER_ERROR: 500,
-  // sign-in (spec §8)
-  USER_NOT_EXIST: 1001,
-  INVALID_USERNAME: 1002,
-  WRONG_PASSWORD: 1003,
-  USER_LOCKED: 1004,
-  USER_NOT_ACTIVATED: 1005,
-  VERIFY_CODE_ERROR: 1006,
-  CODE_RESEND_TOO_SOON: 1007,
-  SEND_MAIL_FAILED: 1008,
-  REFRESH_INVALID: 1009,
-} as const;
-export type CodeValue = (typeof Code)[keyof typeof Code];
-
-/** Codes that end the session on the client (the 'Confirm logout' box). */
-export const LOGOUT_CODES: readonly number[] = [Code.NOT_LOGGED_IN, Code.TOKEN_INVALID, Code.SESSION_ENDED];
 
 export interface Envelope<T> {
   code: number;

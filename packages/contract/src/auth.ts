@@ -1,15 +1,18 @@
 import { z } from 'zod';
+import { textInput } from './input';
 
 export const USERNAME_RE = /^[A-Za-z0-9][A-Za-z0-9_.@-]{2,63}$/;
 
-export const getEmailCodeSchema = z.object({ username: z.string().trim().min(1).max(128) });
+/** Passwords are taken as typed (no trimming); control characters are refused like everywhere. */
+const password = textInput(256, { min: 1, trim: false });
+export const getEmailCodeSchema = z.object({ username: textInput(128, { min: 1 }) });
 export const loginSchema = z.object({
-  username: z.string().trim().min(1).max(128),
-  password: z.string().min(1).max(256),
-  verifyCode: z.string().trim().max(16).default(''),
+  username: textInput(128, { min: 1 }),
+  password,
+  verifyCode: textInput(16).default(''),
 });
-export const refreshTokenSchema = z.object({ refreshToken: z.string().min(1).max(256) });
-export const checkPasswordSchema = z.object({ password: z.string().min(1).max(256) });
+export const refreshTokenSchema = z.object({ refreshToken: textInput(256, { min: 1, trim: false }) });
+export const checkPasswordSchema = z.object({ password });
 
 export interface LoginResult {
   token: string;
@@ -38,6 +41,8 @@ export interface UserInfo {
   routers: RouterItem[];
   permissions: string[];
   email: string;
+  /** The merchant requires a second factor this user has not enrolled yet. */
+  mustEnrolTotp?: boolean;
 }
 
 export interface MerchantInfo {

@@ -1,3 +1,4 @@
+export * from './codes';
 export * from './api';
 export * from './auth';
 export * from './permissions';
@@ -9,3 +10,11 @@ export * from './files';
 export * from './payments';
 export * from './paybylink';
 export * from './report';
+export * from './input';
+export * from './account';
+export * from './team';
+export * from './store';
+export * from './merchant';
+export * from './schedule';
+export * from './search';
+export * from './views';

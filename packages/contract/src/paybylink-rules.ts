@@ -1,4 +1,5 @@
-import { CURRENCY_EXPONENT } from './money';
+import { CURRENCY_EXPONENT, toDecimal, toMinor } from './money';
+import { charLength } from './input';
 import { PBL_MAX_VALID_DAYS, type PayByLinkForm } from './paybylink';
 
 /** The pay-by-link form rules of spec §5, shared by the create / modify dialog and the server. */
@@ -6,7 +7,7 @@ import { PBL_MAX_VALID_DAYS, type PayByLinkForm } from './paybylink';
 /** Rule names of the form checks; each side renders them in its own language. */
 export type PblRule =
   | 'required' | 'greaterThanZero' | 'notLessThanOne' | 'positiveInteger' | 'notNegative' | 'decimals'
-  | 'invalidEmail' | 'inputEmailTips' | 'goodsNameTips' | 'attachmentTips' | 'currencyNotEnabled' | 'tooLong' | 'validDays' | 'amountTooLarge';
+  | 'invalidEmail' | 'inputEmailTips' | 'goodsNameTips' | 'attachmentTips' | 'currencyNotEnabled' | 'tooLong' | 'validDays' | 'amountTooLarge' | 'totalMismatch';
 export interface PblIssue { field: keyof PayByLinkForm; rule: PblRule; params?: Record<string, string | number> }
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -25,6 +26,42 @@ function amountIssue(field: keyof PayByLinkForm, v: string | undefined, cur: str
   return null;
 }
 
+/** Minor units of a decimal amount in `currency`, or null when it is not one (yet). */
+function minorOf(v: string | undefined, currency: string): bigint | null {
+  if (blank(v)) return null;
+  try {
+    return BigInt(toMinor(String(v).trim(), currency));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * What the total must be: unit price × quantity + shipping, as a decimal string in `currency`;
+ * null while a part is missing or not a valid amount (issue 10, finding 7).
+ */
+export function pblTotalOf(price: string | undefined, quantity: string | undefined, logFee: string | undefined, currency: string | undefined): string | null {
+  if (!currency || CURRENCY_EXPONENT[currency] === undefined) return null;
+  const p = minorOf(price, currency);
+  const q = quantity !== undefined && /^\d+$/.test(String(quantity).trim()) ? BigInt(String(quantity).trim()) : null;
+  const f = blank(logFee) ? 0n : minorOf(logFee, currency);
+  if (p === null || q === null || f === null) return null;
+  const total = p * q + f;
+  return total > BigInt(Number.MAX_SAFE_INTEGER) ? null : toDecimal(total, currency);
+}
+
+/**
+ * The unit price that makes `total` add up for one piece: total − shipping (the form's "goods price
+ * follows the total amount" when the quantity is 1); null when that is not a positive amount.
+ */
+export function pblPriceForTotal(total: string | undefined, logFee: string | undefined, currency: string | undefined): string | null {
+  if (!currency || CURRENCY_EXPONENT[currency] === undefined) return null;
+  const t = minorOf(total, currency);
+  const f = blank(logFee) ? 0n : minorOf(logFee, currency);
+  if (t === null || f === null || t - f <= 0n) return null;
+  return toDecimal(t - f, currency);
+}
+
 /**
  * The rules of spec §5, the same on both sides. `mode` 'update' skips the read-only fields
  * (reconId, currency, e-mail, remarks, goods name), which the server keeps as stored.
@@ -35,13 +72,13 @@ export function checkPayByLinkForm(v: PayByLinkForm, opts: { mode: 'create' | 'u
   const create = opts.mode === 'create';
   if (create) {
     if (blank(v.reconId)) push({ field: 'reconId', rule: 'required' });
-    else if (v.reconId!.trim().length > 64) push({ field: 'reconId', rule: 'tooLong', params: { n: 64 } });
+    else if (charLength(v.reconId!.trim()) > 64) push({ field: 'reconId', rule: 'tooLong', params: { n: 64 } });
     if (blank(v.orderCurrency)) push({ field: 'orderCurrency', rule: 'required' });
     else if (opts.currencies && !opts.currencies.includes(v.orderCurrency!)) push({ field: 'orderCurrency', rule: 'currencyNotEnabled' });
     if (blank(v.goodsName)) push({ field: 'goodsName', rule: 'goodsNameTips' });
-    else if (v.goodsName!.trim().length > 128) push({ field: 'goodsName', rule: 'tooLong', params: { n: 128 } });
-    if (!blank(v.buyerEmail) && (!EMAIL_RE.test(v.buyerEmail!.trim()) || v.buyerEmail!.trim().length > 254)) push({ field: 'buyerEmail', rule: 'invalidEmail' });
-    if (!blank(v.remarks) && v.remarks!.length > 256) push({ field: 'remarks', rule: 'tooLong', params: { n: 256 } });
+    else if (charLength(v.goodsName!.trim()) > 128) push({ field: 'goodsName', rule: 'tooLong', params: { n: 128 } });
+    if (!blank(v.buyerEmail) && (!EMAIL_RE.test(v.buyerEmail!.trim()) || charLength(v.buyerEmail!.trim()) > 254)) push({ field: 'buyerEmail', rule: 'invalidEmail' });
+    if (!blank(v.remarks) && charLength(v.remarks!) > 256) push({ field: 'remarks', rule: 'tooLong', params: { n: 256 } });
   }
   const cur = v.orderCurrency?.trim();
   push(amountIssue('totalAmount', v.totalAmount, cur));
@@ -56,6 +93,13 @@ export function checkPayByLinkForm(v: PayByLinkForm, opts: { mode: 'create' | 'u
   if (!blank(v.validDays)) {
     const d = String(v.validDays).trim();
     if (!/^\d+$/.test(d) || Number(d) < 1 || Number(d) > PBL_MAX_VALID_DAYS) push({ field: 'validDays', rule: 'validDays', params: { n: PBL_MAX_VALID_DAYS } });
+  }
+  // The amounts must add up: total = unit price × quantity + shipping (checked once each part is valid).
+  const amountFields: (keyof PayByLinkForm)[] = ['totalAmount', 'goodsPrice', 'goodsQuantity', 'logFee'];
+  if (cur && !out.some((i) => amountFields.includes(i.field))) {
+    const expected = pblTotalOf(v.goodsPrice, v.goodsQuantity, v.logFee, cur);
+    const total = minorOf(v.totalAmount, cur);
+    if (expected !== null && total !== null && BigInt(toMinor(expected, cur)) !== total) push({ field: 'totalAmount', rule: 'totalMismatch', params: { expected, currency: cur } });
   }
   if (truthy(v.sendEmailChecked)) {
     if (blank(v.buyerEmail)) push({ field: 'buyerEmail', rule: 'inputEmailTips' });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageQuerySchema } from './api';
+import { BEGIN_END, blankToUndefined, isoDateOrDateTime, multilineTextInput, optText, refuseReversed, textInput } from './input';
 
 /**
  * Pay-by-link contract (spec §2 list/detail, §3 order and query, §4 statuses, §5 validation, §7 calls).
@@ -51,19 +52,19 @@ export const PBL_DEFAULT_VALID_DAYS = 7;
 export const PBL_VALID_DAY_CHOICES = [1, 3, 7, 14, 30] as const;
 export const PBL_MAX_VALID_DAYS = 90;
 
-const opt = <T extends z.ZodTypeAny>(s: T) => z.preprocess((v) => (v === '' || v === null ? undefined : v), s.optional());
-const text = (max = 64) => opt(z.string().trim().max(max));
+const opt = blankToUndefined;
+const text = (max = 64) => optText(max);
 
 /** The list query of spec §3: creation dates 'YYYY-MM-DD' (or with time), platform zone. */
 export const payByLinkFilterSchema = z.object({
-  beginDate: opt(z.string().trim().regex(/^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2})?$/, 'YYYY-MM-DD')),
-  endDate: opt(z.string().trim().regex(/^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2})?$/, 'YYYY-MM-DD')),
+  beginDate: opt(isoDateOrDateTime),
+  endDate: opt(isoDateOrDateTime),
   reconId: text(),
   orderno: text(),
   status: opt(z.enum(PBL_STATUS_FILTERS)),
-});
+}).superRefine(refuseReversed(BEGIN_END));
 export type PayByLinkFilter = z.infer<typeof payByLinkFilterSchema>;
-export const payByLinkQuerySchema = pageQuerySchema.extend(payByLinkFilterSchema.shape);
+export const payByLinkQuerySchema = pageQuerySchema.extend(payByLinkFilterSchema.shape).superRefine(refuseReversed(BEGIN_END));
 export type PayByLinkQuery = z.infer<typeof payByLinkQuerySchema>;
 
 /** A list row (spec §2 columns), with merId/merName and prodCategory for the operations. */
@@ -124,22 +125,27 @@ export const payByLinkOrderStatusSchema = z.object({
   closeReason: z.string().nullable(),
 });
 
-/** Create / update form (url-encoded). Everything arrives as text; the rules below decide. */
+/**
+ * Create / update form (url-encoded). Everything arrives as text; control characters are refused
+ * here (remarks may hold line breaks), the rules of paybylink-rules.ts decide the rest (lengths in
+ * characters there, per field, with the form's own messages).
+ */
+const formText = (max = 1000) => textInput(max, { trim: false }).optional();
 export const payByLinkFormSchema = z.object({
-  id: z.string().optional(),
-  reconId: z.string().optional(),
-  orderCurrency: z.string().optional(),
-  totalAmount: z.string().optional(),
-  goodsName: z.string().optional(),
-  goodsPrice: z.string().optional(),
-  goodsQuantity: z.string().optional(),
-  logFee: z.string().optional(),
-  remarks: z.string().optional(),
-  buyerEmail: z.string().optional(),
-  sendEmailChecked: z.string().optional(),
-  attachment: z.string().optional(),
-  fileName: z.string().optional(),
-  validDays: z.string().optional(),
+  id: formText(32),
+  reconId: formText(),
+  orderCurrency: formText(16),
+  totalAmount: formText(64),
+  goodsName: formText(),
+  goodsPrice: formText(64),
+  goodsQuantity: formText(64),
+  logFee: formText(64),
+  remarks: multilineTextInput(4000, { trim: false }).optional(),
+  buyerEmail: formText(),
+  sendEmailChecked: formText(16),
+  attachment: formText(200),
+  fileName: formText(300),
+  validDays: formText(16),
 });
 export type PayByLinkForm = z.infer<typeof payByLinkFormSchema>;
 
@@ -168,6 +174,10 @@ export const checkoutOrderSchema = z.object({
   goodsQuantity: z.number(),
   logFee: z.string(),
   totalAmount: z.string(),
+  /** Unit price × quantity. */
+  subtotal: z.string(),
+  /** total = subtotal + shipping. False only for an order stored before that rule: the page then shows the total alone. */
+  linesAddUp: z.boolean(),
   orderCurrency: z.string(),
   remarks: z.string().nullable(),
   status: z.string(),
@@ -176,11 +186,13 @@ export const checkoutOrderSchema = z.object({
   expireTime: z.string(),
   methods: z.array(payMethodSchema),
   payment: z.object({ result: z.enum(['success', 'failed', 'pending']), respMsg: z.string().nullable(), brand: z.string().nullable(), time: z.string() }).nullable(),
+  /** In-store orders: the store (the page shows it instead of the invoice). */
+  storeName: z.string().nullable(),
 });
 export type CheckoutOrder = z.infer<typeof checkoutOrderSchema>;
 export const checkoutPaySchema = z.object({
-  method: z.string().trim().min(1).max(40),
-  cardNumber: z.string().trim().max(23).optional(),
+  method: textInput(40, { min: 1 }),
+  cardNumber: textInput(23).optional(),
 });
 export const checkoutPayResultSchema = z.object({
   result: z.enum(['success', 'failed', 'pending']),

@@ -30,6 +30,10 @@ export const Perm = {
   merchantList: 'merchant:list',
   merchantDetail: 'merchant:detail',
   filesDownload: 'files:download',
+  merchantAudit: 'merchant:audit',
+  payInStoreCreate: 'payinstore:create',
+  cashierManage: 'payinstore:cashier:manage',
+  merchantBankChange: 'merchant:bank:change',
 } as const;
 export type Permission = (typeof Perm)[keyof typeof Perm];
 export const ALL_PERMISSIONS: Permission[] = Object.values(Perm);
@@ -43,8 +47,13 @@ export const WRITE_PERMISSIONS: Permission[] = [
   Perm.payByLinkUpdate,
   Perm.payByLinkClose,
   Perm.merchantUserManage,
+  Perm.payInStoreCreate,
+  Perm.cashierManage,
+  Perm.merchantBankChange,
 ];
-export const READ_ONLY_PERMISSIONS: Permission[] = ALL_PERMISSIONS.filter((p) => !WRITE_PERMISSIONS.includes(p));
+/** Held only by a merchant's main users (administrators): user management and the audit log. */
+export const ADMIN_ONLY_PERMISSIONS: Permission[] = ['merchant:user', 'merchant:user:manage', 'merchant:audit'];
+export const READ_ONLY_PERMISSIONS: Permission[] = ALL_PERMISSIONS.filter((p) => !WRITE_PERMISSIONS.includes(p) && !ADMIN_ONLY_PERMISSIONS.includes(p));
 
 /** A menu entry and the permission that grants it (the spec's menu entries, §2). */
 export interface MenuEntry extends RouterItem {
@@ -65,6 +74,7 @@ export const MENU: MenuEntry[] = [
       { path: '/txn/settleList', name: 'settleList', permission: Perm.settleList, hidden: true },
       { path: '/txn/settleDetail', name: 'settleDetail', permission: Perm.settleDetail },
       { path: '/txn/logistics', name: 'logistics', permission: Perm.logisticsList },
+      { path: '/txn/manualBlend', name: 'manualBlend', permission: Perm.manualBlend },
     ],
   },
   {
@@ -78,6 +88,7 @@ export const MENU: MenuEntry[] = [
       { path: '/report/transfer', name: 'reportTransfer', permission: Perm.reportTransfer },
       { path: '/report/reserve', name: 'reportReserve', permission: Perm.reportReserve },
       { path: '/report/file', name: 'reportFile', permission: Perm.reportFile },
+      { path: '/report/schedules', name: 'reportSchedules', permission: Perm.reportFile },
     ],
   },
   {
@@ -95,7 +106,12 @@ export const MENU: MenuEntry[] = [
     name: 'payInStore',
     icon: 'ShopOutlined',
     permission: Perm.payInStoreList,
-    children: [{ path: '/payInStore/list', name: 'payInStoreList', permission: Perm.payInStoreList }],
+    children: [
+      { path: '/payInStore/list', name: 'payInStoreList', permission: Perm.payInStoreList },
+      { path: '/payInStore/detail/:id', name: 'payInStoreDetail', permission: Perm.payInStoreList, hidden: true },
+      { path: '/payInStore/store', name: 'payInStoreStores', permission: Perm.payInStoreList },
+      { path: '/payInStore/cashier', name: 'cashier', permission: Perm.cashierManage },
+    ],
   },
   {
     path: '/merchant',
@@ -106,6 +122,7 @@ export const MENU: MenuEntry[] = [
       { path: '/merchant/user', name: 'merchantUser', permission: Perm.merchantUser },
       { path: '/merchant/list', name: 'merchantList', permission: Perm.merchantList },
       { path: '/merchant/detail/:id', name: 'merchantDetail', permission: Perm.merchantDetail, hidden: true },
+      { path: '/merchant/audit', name: 'merchantAudit', permission: Perm.merchantAudit },
     ],
   },
   { path: '/files', name: 'files', icon: 'DownloadOutlined', permission: Perm.filesDownload },

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageQuerySchema } from './api';
-import { DATE_RE, MAX_RANGE_DAYS } from './txn';
+import { MAX_RANGE_DAYS } from './txn';
+import { blankToUndefined, isIsoDate, isoDate, optText } from './input';
 
 /**
  * Reports contract (spec §2 Bill, Settlement/transfer, Daily summary by payment brand, Reserve
@@ -30,15 +31,11 @@ export function exceedsThreeMonths(begin: string, end: string): boolean {
   return (Date.parse(`${end}T00:00:00Z`) - Date.parse(`${begin}T00:00:00Z`)) / 86_400_000 > MAX_RANGE_DAYS;
 }
 
-/** A real calendar date 'YYYY-MM-DD' (2026-02-30 is refused). */
-export function isCalendarDate(s: string): boolean {
-  if (!DATE_RE.test(s)) return false;
-  const d = new Date(`${s}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
-}
+/** A real calendar date 'YYYY-MM-DD' (2026-02-30 is refused): the one parser of ./input. */
+export const isCalendarDate = (s: string): boolean => isIsoDate(s);
 
-const opt = <T extends z.ZodTypeAny>(s: T) => z.preprocess((v) => (v === '' || v === null ? undefined : v), s.optional());
-const date = z.string().trim().refine(isCalendarDate, 'yyyy-MM-dd');
+const opt = blankToUndefined;
+const date = isoDate;
 const merId = z.string().trim().regex(/^\d{15}$/, 'merchant id');
 
 /**
@@ -59,8 +56,8 @@ export const reportFilterSchema = z.object({
   gwTranType: opt(z.enum(SUMMARY_TYPES)),
   /** Comma-joined brand codes (upgraded summary only; ignored by the old version). */
   paymentBrand: opt(z.string().trim().max(2000).regex(/^[a-z0-9_]+(,[a-z0-9_]+)*$/, 'comma-joined brand codes')),
-  timeZone: opt(z.string().trim().max(40)),
-  userName: opt(z.string().trim().max(128)),
+  timeZone: optText(40),
+  userName: optText(128),
 });
 export type ReportFilter = z.infer<typeof reportFilterSchema>;
 export const reportQuerySchema = pageQuerySchema.extend(reportFilterSchema.shape);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageQuerySchema } from './api';
+import { BEGIN_END, blankToUndefined, isoDate, isoDateTime, optText, refuseReversed, textInput } from './input';
 
 /** Transactions contract (spec §3, §4, §7): query, rows, detail, refund, settle list, logistics. */
 
@@ -37,12 +38,13 @@ export const TXN_SIGN: Readonly<Record<TxnType, 1 | -1 | 0>> = {
 /** Logistics statuses accepted by the import. */
 export const LOGISTICS_STATUSES = ['SHIPPED', 'IN_TRANSIT', 'DELIVERED', 'RETURNED', 'CANCELLED'] as const;
 
+/** Shape only (the screens' URL filters); inputs are checked by isoDate / isoDateTime of ./input. */
 export const DATETIME_RE = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 export const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
-const dateTime = z.string().trim().regex(DATETIME_RE, 'YYYY-MM-DD HH:mm:ss');
-const date = z.string().trim().regex(DATE_RE, 'YYYY-MM-DD');
-const opt = <T extends z.ZodTypeAny>(s: T) => z.preprocess((v) => (v === '' || v === null ? undefined : v), s.optional());
-const text = (max = 64) => opt(z.string().trim().max(max));
+const dateTime = isoDateTime;
+const date = isoDate;
+const opt = blankToUndefined;
+const text = (max = 64) => optText(max);
 
 /** Days a query or an export period may span ("three months"). */
 export const MAX_RANGE_DAYS = 93;
@@ -69,9 +71,29 @@ export const txnFilterSchema = z.object({
   merReserve: text(128),
   paymentSchema: text(32),
   paymentBrand: opt(z.string().trim().max(2000).regex(/^[a-z0-9_]+(,[a-z0-9_]+)*$/, 'comma-joined brand codes')),
-});
+}).superRefine(refuseReversed(BEGIN_END));
 export type TxnFilter = z.infer<typeof txnFilterSchema>;
-export const txnQuerySchema = pageQuerySchema.extend(txnFilterSchema.shape);
+/**
+ * The list counts its matches exactly up to this many; past it the total reads "more than N"
+ * (totalExact false) unless the caller asks for the exact count (exactTotal=true), so a page of
+ * the largest merchant costs what a page of a small one does (issue 16).
+ */
+export const TXN_COUNT_BUDGET = 1_000;
+/** Pages reach this many rows deep at most (bounded offsets: page × size < TXN_MAX_OFFSET). */
+export const TXN_MAX_OFFSET = 10_000;
+export const txnQuerySchema = pageQuerySchema
+  .extend(txnFilterSchema.shape)
+  .extend({
+    /** 'true': count every match (however many), for the pager's "count exactly". */
+    exactTotal: opt(z.enum(['true', 'false'])),
+    /**
+     * The id of the last row of page − 1, sent by the pager's Next: the page is then read by keyset
+     * from that row (as cheap as page 1 however deep). Ignored on page 0 and when the row is not the
+     * caller's; without it the page is read by offset.
+     */
+    after: opt(z.string().trim().regex(/^[1-9]\d{0,14}$/, 'row id')),
+  })
+  .superRefine(refuseReversed(BEGIN_END));
 export type TxnQuery = z.infer<typeof txnQuerySchema>;
 
 export const exportFormatSchema = z.object({ format: z.enum(['xlsx', 'csv']).default('xlsx') });
@@ -96,6 +118,10 @@ export const txnRowSchema = z.object({
   settleState: z.enum(['N', 'W', 'T', '']),
 });
 export type TxnRow = z.infer<typeof txnRowSchema>;
+
+/** A page of /txn/list: totalExact false means "more than totalElements" (TXN_COUNT_BUDGET). */
+export const txnPageSchema = z.object({ content: z.array(txnRowSchema), totalElements: z.number(), totalExact: z.boolean() });
+export type TxnPage = z.infer<typeof txnPageSchema>;
 
 export const txnTotalsSchema = z.array(
   z.object({ currency: z.string(), count: z.number(), amount: z.string(), net: z.string() }),
@@ -155,8 +181,8 @@ export type TxnDetail = z.infer<typeof txnDetailSchema>;
 
 /** POST /txn/refund (form). id = gateway transaction id; requestKey makes a repeat idempotent. */
 export const refundBodySchema = z.object({
-  id: z.string().trim().min(1).max(64),
-  amount: z.string().trim().min(1).max(32),
+  id: textInput(64, { min: 1 }),
+  amount: textInput(32, { min: 1 }),
   txnschema: text(32),
   requestKey: opt(z.string().trim().min(8).max(64).regex(/^[A-Za-z0-9_-]+$/)),
 });
@@ -178,11 +204,11 @@ export const queryResultQuerySchema = z.object({ id: z.coerce.number().int().pos
 export const settleFilterSchema = z.object({
   beginDate: date,
   endDate: date,
-  busLine: z.string().trim().min(1).max(16),
+  busLine: textInput(16, { min: 1 }),
   setCur: z.string().trim().regex(/^[A-Z]{3}$/),
   clientid: z.string().trim().regex(/^\d{15}$/),
-});
-export const settleQuerySchema = pageQuerySchema.extend(settleFilterSchema.shape);
+}).superRefine(refuseReversed(BEGIN_END));
+export const settleQuerySchema = pageQuerySchema.extend(settleFilterSchema.shape).superRefine(refuseReversed(BEGIN_END));
 export const settleExportQuerySchema = settleFilterSchema.extend(exportFormatSchema.shape);
 export const settleRowSchema = txnRowSchema.extend({
   settleDate: z.string().nullable(),
@@ -201,7 +227,7 @@ export const logisticsQuerySchema = pageQuerySchema.extend({
   shipmentNo: text(),
   beginDate: opt(date),
   endDate: opt(date),
-});
+}).superRefine(refuseReversed(BEGIN_END));
 export const logisticsRowSchema = z.object({
   id: z.number(),
   merId: z.string(),

@@ -53,7 +53,7 @@ try {
       ? `Settled ${ran.length} date(s) ${ran[0].date} … ${ran[ran.length - 1].date}: ${txns} transactions, ${rows} settlement rows, ${transfers} transfers` +
           (unconverted ? `, ${unconverted} waiting for an FX rate` : '') +
           ` (${runs.length - ran.length} already done) in ${((Date.now() - t0) / 1000).toFixed(1)} s`
-      : `Nothing to settle: every date through ${to} was already run.`,
+      : `Nothing to settle: ${from ? `${from} … ${to}` : `every date through ${to}`} was already settled (no changes).`,
   );
 } catch (err) {
   console.error(`settle failed: ${err instanceof AppError ? t('en', err.key, err.params) : err instanceof Error ? err.message : String(err)}`);

@@ -23,6 +23,7 @@ export const AuditAction = {
   refreshReuse: 'auth.refresh.reuse',
   passwordCheck: 'auth.password_check',
   refund: 'txn.refund',
+  manualBlend: 'txn.manual_blend',
 } as const;
 
 export async function audit(q: Queryable, e: AuditEntry): Promise<void> {

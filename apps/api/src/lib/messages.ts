@@ -3,6 +3,13 @@ import { TXN_MESSAGES } from '../modules/txn/txn.messages';
 import { PAYMENTS_MESSAGES } from '../modules/payments/payments.messages';
 import { PBL_MESSAGES } from '../modules/paybylink/paybylink.messages';
 import { REPORT_MESSAGES } from '../modules/report/report.messages';
+import { INPUT_MESSAGES } from './input.messages';
+import { ACCOUNT_MESSAGES } from '../modules/account/account.messages';
+import { TEAM_MESSAGES } from '../modules/team/team.messages';
+import { STORE_MESSAGES } from '../modules/store/store.messages';
+import { MERCHANT_MESSAGES } from '../modules/merchant/merchant.messages';
+import { SCHEDULE_MESSAGES } from '../modules/schedule/schedule.messages';
+import { VIEW_MESSAGES } from '../modules/views/views.messages';
 
 type Msg = Record<Language, string>;
 
@@ -80,6 +87,12 @@ export const MESSAGES = {
     ko: '기존 비밀번호가 틀렸습니다. 남은 기회: {n}회',
     ja: '元のパスワードが正しくありません。残り {n} 回',
   },
+  refundPasswordIncorrect: {
+    en: 'The password for this refund is not correct. Tries left before your sign-in is locked: {n}',
+    zh: '本次退款的密码验证未通过：再错 {n} 次登录将被锁定',
+    ko: '이 환불의 비밀번호 확인에 실패했습니다. {n}회 더 틀리면 로그인이 잠깁니다',
+    ja: 'この返金のパスワード確認に失敗しました。あと {n} 回間違えるとログインがロックされます',
+  },
   // e-mail texts
   mailCodeSubject: { en: 'Your sign-in verification code', zh: '您的登录验证码', ko: '로그인 인증 코드', ja: 'ログイン認証コード' },
   mailCodeBody: {
@@ -92,6 +105,13 @@ export const MESSAGES = {
   ...PAYMENTS_MESSAGES,
   ...PBL_MESSAGES,
   ...REPORT_MESSAGES,
+  ...INPUT_MESSAGES,
+  ...ACCOUNT_MESSAGES,
+  ...TEAM_MESSAGES,
+  ...STORE_MESSAGES,
+  ...MERCHANT_MESSAGES,
+  ...SCHEDULE_MESSAGES,
+  ...VIEW_MESSAGES,
 } satisfies Record<string, Msg>;
 
 export type MessageKey = keyof typeof MESSAGES;

@@ -4,6 +4,10 @@ import { txnModule } from './txn/txn.module';
 import { exportRoutes } from './export/export.routes';
 import { payByLinkModule } from './paybylink/paybylink.module';
 import { reportModule } from './report/report.module';
+import { teamModule } from './team/team.module';
+import { storeModule } from './store/store.module';
+import { accountModule } from './account/account.module';
+import { chatRoutes } from './chat/chat.routes';
 
 /**
  * Registers the domain modules (transactions, reports, pay by link …). Each module adds its own
@@ -16,4 +20,8 @@ export function registerModules(app: FastifyInstance, deps: Deps): void {
   exportRoutes(app, deps);
   payByLinkModule(app, deps);
   reportModule(app, deps);
+  teamModule(app, deps);
+  storeModule(app, deps);
+  accountModule(app, deps);
+  chatRoutes(app, deps);
 }

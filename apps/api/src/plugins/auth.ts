@@ -3,7 +3,7 @@ import { Code, LIMITS, pickLanguage } from '@portal/contract';
 import { AppError, forbidden, notFound } from '../lib/errors';
 import { sha256 } from '../lib/crypto';
 import type { Deps, SessionUser } from './context';
-import type { Queryable } from '../db/db';
+import { HOUSEKEEPING, type Queryable } from '../db/db';
 
 interface SessionRow {
   session_id: number;
@@ -24,6 +24,7 @@ interface SessionRow {
   permissions: string[];
   locked_until: Date | null;
   scope: string[];
+  must_enrol_totp?: boolean;
 }
 
 export async function endSession(q: Queryable, sessionId: number, reason: string): Promise<void> {
@@ -34,9 +35,14 @@ export async function endSession(q: Queryable, sessionId: number, reason: string
 }
 
 /** Tables whose rows decide who a token is and what it may do. */
-const AUTH_TABLES = /\b(?:access_token|user_session|app_user|merchant)\b/i;
-/** Marks the auth hook's own last-seen write, which changes nothing the cache holds but that time. */
-const TOUCH = '/* session-touch */';
+const AUTH_TABLES = /\b(?:access_token|user_session|app_user|merchant|user_merchant_scope)\b/i;
+/** The notification channel of auth-table changes (migration 009's triggers). */
+export const AUTH_CHANNEL = 'portal_auth';
+/**
+ * Marks the auth hook's own last-seen write, which changes nothing the cache holds but that time,
+ * nor anything a list shows (HOUSEKEEPING: it does not turn the caller's reads to the primary).
+ */
+const TOUCH = `${HOUSEKEEPING} /* session-touch */`;
 
 /**
  * The looked-up session rows of recent tokens, so a busy user's calls do not each pay a database
@@ -49,6 +55,11 @@ const TOUCH = '/* session-touch */';
 export class SessionCache {
   private readonly rows = new Map<string, { row: SessionRow; at: number }>();
   private generation = 0;
+  /**
+   * False while a PostgreSQL process's notification listener is not (yet, or no longer) listening:
+   * then the cache is off, since another process's change could go unannounced (decision 013).
+   */
+  private trusted = true;
 
   constructor(
     private readonly ttlMs: number,
@@ -56,6 +67,7 @@ export class SessionCache {
   ) {}
 
   get(hash: string): SessionRow | undefined {
+    if (!this.trusted) return undefined;
     const hit = this.rows.get(hash);
     if (!hit) return undefined;
     if (performance.now() - hit.at > this.ttlMs) {
@@ -71,7 +83,7 @@ export class SessionCache {
   }
 
   set(hash: string, row: SessionRow, generation: number): void {
-    if (this.ttlMs <= 0 || generation !== this.generation) return;
+    if (this.ttlMs <= 0 || !this.trusted || generation !== this.generation) return;
     if (this.rows.size >= this.max) this.rows.delete(this.rows.keys().next().value!);
     this.rows.set(hash, { row, at: performance.now() });
   }
@@ -81,11 +93,31 @@ export class SessionCache {
     this.rows.clear();
   }
 
-  /** Empties the cache on every write that touches an auth table (except the last-seen touch). */
-  watch(db: Deps['db']): () => void {
-    return db.onWrite((sql) => {
+  /**
+   * Empties the cache on every write that touches an auth table (except the last-seen touch), and
+   * on PostgreSQL whenever another process announces one (channel `portal_auth`, sent at COMMIT by
+   * the triggers of migration 009): a disabled user's or ended session's token is refused by every
+   * process as soon as the notification arrives (milliseconds), not after the cache time.
+   */
+  watch(db: Deps['db']): () => Promise<void> {
+    const unwatch = db.onWrite((sql) => {
       if (AUTH_TABLES.test(sql) && !sql.startsWith(TOUCH)) this.clear();
     });
+    if (!db.listen) return async () => unwatch();
+    this.trusted = false;
+    const stop = db.listen(
+      AUTH_CHANNEL,
+      () => this.clear(),
+      (listening) => {
+        this.clear();
+        this.trusted = listening;
+      },
+    );
+    return async () => {
+      unwatch();
+      this.trusted = false;
+      await stop();
+    };
   }
 }
 
@@ -105,8 +137,13 @@ export async function resolveSession(deps: Deps, token: string): Promise<Session
             u.id AS user_id, u.username, u.email, u.mer_id, m.name AS mer_name, m.attribute, u.user_type, u.user_admin,
             u.status, u.permissions, u.locked_until,
             ARRAY(SELECT sm.mer_id::text FROM merchant sm
-                   WHERE sm.mer_id = m.mer_id OR (m.attribute = 'GROUP' AND sm.parent_id = m.mer_id)
-                   ORDER BY sm.mer_id) AS scope
+                   WHERE CASE WHEN EXISTS (SELECT 1 FROM user_merchant_scope us WHERE us.user_id = u.id)
+                     -- a stored scope (migration 009): those merchants, within the home merchant's group
+                     THEN EXISTS (SELECT 1 FROM user_merchant_scope us WHERE us.user_id = u.id AND us.mer_id = sm.mer_id)
+                          AND (sm.mer_id = COALESCE(m.parent_id, m.mer_id) OR sm.parent_id = COALESCE(m.parent_id, m.mer_id))
+                     ELSE sm.mer_id = m.mer_id OR (m.attribute = 'GROUP' AND sm.parent_id = m.mer_id) END
+                   ORDER BY sm.mer_id) AS scope,
+            (u.totp_enabled_at IS NULL AND EXISTS (SELECT 1 FROM merchant x WHERE x.require_totp AND (x.mer_id = m.mer_id OR x.mer_id = m.parent_id))) AS must_enrol_totp
        FROM access_token a JOIN user_session s ON s.id = a.session_id
        JOIN app_user u ON u.id = s.user_id JOIN merchant m ON m.mer_id = u.mer_id
       WHERE a.token_hash = $1`,
@@ -141,6 +178,7 @@ export async function resolveSession(deps: Deps, token: string): Promise<Session
     sessionId: r.session_id,
     scope: r.scope,
     stepUpUntil: r.step_up_until ? new Date(r.step_up_until) : null,
+    mustEnrolTotp: !!r.must_enrol_totp,
   };
 }
 
@@ -155,7 +193,7 @@ export function registerAuth(app: FastifyInstance, deps: Deps) {
     caches.set(deps, cache);
     const unwatch = cache.watch(deps.db);
     app.addHook('onClose', async () => {
-      unwatch();
+      await unwatch();
       caches.delete(deps);
     });
   }
@@ -167,12 +205,16 @@ export function registerAuth(app: FastifyInstance, deps: Deps) {
     const tz = Number(req.headers['x-timezone-offset']);
     req.tzOffset = Number.isFinite(tz) && tz >= -12 && tz <= 14 ? tz : 8;
   });
-  app.addHook('preHandler', async (req) => {
+  // On request, before the body is read or the input validated: a caller without a token or
+  // without the permission learns nothing about the route's input rules (issue 10 route suite).
+  app.addHook('onRequest', async (req) => {
     const cfg = req.routeOptions.config;
     if (req.is404 || !req.url.startsWith('/api/') || req.url.startsWith('/api/docs') || cfg.auth === 'public') return;
     const token = req.headers['x-token'];
     if (typeof token !== 'string' || !token) throw new AppError(Code.NOT_LOGGED_IN, 'notLoggedIn', {}, 401);
     req.user = await resolveSession(deps, token);
+    // The merchant requires a second factor this user has not enrolled: only the account calls open.
+    if (req.user.mustEnrolTotp && !req.url.startsWith('/api/user/') && !req.url.startsWith('/api/merchant/info')) throw new AppError(Code.TOTP_REQUIRED, 'totpRequired', {}, 403);
     const need = cfg.permission ? ([] as string[]).concat(cfg.permission) : [];
     if (need.length && !need.some((p) => req.user!.permissions.includes(p))) throw forbidden();
   });

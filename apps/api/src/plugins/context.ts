@@ -26,6 +26,8 @@ export interface SessionUser {
   /** Merchant ids this caller may see: its merchant and, for a group, the group's sub-merchants. */
   scope: string[];
   stepUpUntil: Date | null;
+  /** The merchant requires TOTP and this user has none yet: only /api/user/* calls are allowed. */
+  mustEnrolTotp?: boolean;
 }
 
 declare module 'fastify' {

@@ -55,6 +55,7 @@ describe('mail', () => {
     const items = await readOutbox(dir);
     expect(items.map((i) => i.subject)).toEqual(['second', 'first']);
     expect(items[0].to).toBe('b@example.com');
+    expect(fs.readdirSync(dir)).toHaveLength(2);
     expect(fs.readdirSync(dir).every((f) => f.endsWith('.eml'))).toBe(true);
     fs.rmSync(dir, { recursive: true });
   });

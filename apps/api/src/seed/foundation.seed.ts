@@ -1,6 +1,6 @@
 import { ALL_PERMISSIONS, READ_ONLY_PERMISSIONS, WRITE_PERMISSIONS, Perm } from '@portal/contract';
 import type { Db, Queryable } from '../db/db';
-import { hashPassword } from '../lib/crypto';
+import { hashPassword, newToken } from '../lib/crypto';
 
 export const DEMO = {
   password: 'Demo1234',
@@ -8,6 +8,8 @@ export const DEMO = {
   subA: '100000000000002',
   subB: '100000000000003',
   other: '200000000000001',
+  /** Demo stores (pay in store): two of the group, two of the Shanghai sub-merchant (the airport counter has no brand enabled), one of the other merchant. */
+  stores: { causewayBay: 'S10000001', tsimShaTsui: 'S10000002', nanjingRoad: 'S10000003', pudongAirport: 'S10000004', orchard: 'S20000001' },
   users: { demo: 'demo', sub: 'demo-sub', other: 'other-main' },
 } as const;
 
@@ -58,6 +60,14 @@ export async function seedFoundation(db: Db, opts: { env: string }): Promise<voi
       'SG-2019', 'https://other.example', 'INDEPENDENT', null, 1, 'HSBC-HK', '2025-01-15', 'SGD', 'SGD', 50000000, 0,
       'Tan Mei', 'tan@other.example', '+65 5555 0401', 'Lim Kai', 'ops@other.example', '+65 5555 0402',
       ['CARD', 'AP'], ['SGD', 'USD']]);
+    await seedDemoStores(q);
+    const b = `INSERT INTO merchant_bank_account (mer_id, beneficiary_bank, swift_code, bank_address, account_name, account_number, country, currency, is_default)
+      VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9)`;
+    await q.query(b, [DEMO.group, 'The Hongkong and Shanghai Banking Corporation', 'HSBCHKHHHKH', '1 Queen\'s Road Central, Hong Kong', 'Demo Group Holdings Ltd', '004123456789001', 'HK', 'HKD', true]);
+    await q.query(b, [DEMO.group, 'Citibank N.A. Hong Kong', 'CITIHKHXXXX', '3 Garden Road, Central, Hong Kong', 'Demo Group Holdings Ltd', '006987654321', 'HK', 'USD', false]);
+    await q.query(b, [DEMO.subA, 'Bank of China Shanghai Branch', 'BKCHCNBJ300', '200 Yincheng Road, Pudong, Shanghai', 'Demo Trading (Shanghai) Co., Ltd', '6216610200016587', 'CN', 'CNY', true]);
+    await q.query(b, [DEMO.subB, 'MUFG Bank, Ltd.', 'BOTKJPJTXXX', '2-7-1 Marunouchi, Chiyoda-ku, Tokyo', 'Demo E-Commerce KK', '0012345678', 'JP', 'USD', true]);
+    await q.query(b, [DEMO.other, 'DBS Bank Ltd', 'DBSSSGSGXXX', '12 Marina Boulevard, Singapore', 'Other Merchant Co Ltd', '0720123456', 'SG', 'SGD', true]);
     const u = `INSERT INTO app_user (username, password_hash, email, mer_id, user_type, user_admin, permissions) VALUES ($1,$2,$3,$4,$5,$6,$7)`;
     await q.query(u, [DEMO.users.demo, pw, 'demo@demo-group.example', DEMO.group, 'MAIN', true, ALL_PERMISSIONS]);
     await q.query(u, [DEMO.users.sub, pw, 'demo-sub@demo-group.example', DEMO.subA, 'SUB', false, DEMO_SUB_PERMISSIONS]);
@@ -89,4 +99,14 @@ export async function seedFoundation(db: Db, opts: { env: string }): Promise<voi
       'info', null, null, '10',
     ]);
   });
+}
+
+/** The demo stores; the online shop (subB) has none: its pay in store is not enabled. */
+async function seedDemoStores(q: Queryable): Promise<void> {
+  const s = 'INSERT INTO store (store_id, mer_id, name, address, brands, static_token) VALUES ($1,$2,$3,$4,$5,$6)';
+  await q.query(s, [DEMO.stores.causewayBay, DEMO.group, 'Causeway Bay Store', '500 Hennessy Road, Causeway Bay, Hong Kong', ['visa', 'mastercard', 'unionpay', 'alipay_hk', 'alipay_cn', 'wechat_pay'], newToken()]);
+  await q.query(s, [DEMO.stores.tsimShaTsui, DEMO.group, 'Tsim Sha Tsui Kiosk', 'Harbour City, 3 Canton Road, Tsim Sha Tsui, Kowloon', ['alipay_hk', 'wechat_pay'], newToken()]);
+  await q.query(s, [DEMO.stores.nanjingRoad, DEMO.subA, '南京路门店 Nanjing Road', '上海市黄浦区南京东路 300 号', ['unionpay', 'alipay_cn', 'wechat_pay'], newToken()]);
+  await q.query(s, [DEMO.stores.pudongAirport, DEMO.subA, 'Pudong Airport Counter', 'Terminal 2, Pudong International Airport, Shanghai', [], newToken()]);
+  await q.query(s, [DEMO.stores.orchard, DEMO.other, 'Orchard Store', '5 Orchard Road, Singapore', ['visa', 'alipay_cn'], newToken()]);
 }

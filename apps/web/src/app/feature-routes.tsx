@@ -4,8 +4,8 @@ import { Perm, type Permission } from '@portal/contract';
 /**
  * The feature-route registry: every screen of the signed-in shell. Add one entry per screen
  * (one line each, keep the list sorted by path); the shell routes it when the user holds its
- * permission. A menu entry the server sends without a registered screen opens the
- * 'coming soon' page, so there are no dead links.
+ * permission. Every menu entry the server sends has its screen here; a path the server sends
+ * without a registered screen answers as not found (the shell's 404).
  */
 export interface FeatureRoute {
   /** React Router pattern, e.g. `/txn/detail/:id` (the server's router path for menu screens). */
@@ -22,22 +22,33 @@ export interface FeatureRoute {
 
 export const lazyPage = (load: () => Promise<ComponentType>) => lazy(async () => ({ default: await load() }));
 
-const comingSoon = lazyPage(() => import('../components/coming-soon').then((m) => m.ComingSoonPage));
-
 export const featureRoutes: FeatureRoute[] = [
   { path: '/dashboard', element: lazyPage(() => import('../features/dashboard/dashboard-page').then((m) => m.DashboardPage)), permission: Perm.dashboard },
+  { path: '/files', element: lazyPage(() => import('../features/files/documents-page').then((m) => m.DocumentsPage)), permission: Perm.filesDownload },
+  { path: '/merchant/audit', element: lazyPage(() => import('../features/team/audit-page').then((m) => m.AuditPage)), permission: Perm.merchantAudit },
+  { path: '/merchant/user', element: lazyPage(() => import('../features/team/team-user-page').then((m) => m.TeamUserPage)), permission: Perm.merchantUser },
+  { path: '/merchant/detail/:id', element: lazyPage(() => import('../features/merchant/merchant-detail-page').then((m) => m.MerchantDetailPage)), permission: Perm.merchantDetail, parent: '/merchant/list' },
+  { path: '/merchant/list', element: lazyPage(() => import('../features/merchant/merchant-list-page').then((m) => m.MerchantListPage)), permission: Perm.merchantList },
   { path: '/notice/detail/:id', element: lazyPage(() => import('../features/notice/notice-detail-page').then((m) => m.NoticeDetailPage)), permission: Perm.noticeList, title: 'noticeDetail', parent: '/notice/list' },
   { path: '/notice/list', element: lazyPage(() => import('../features/notice/notice-list-page').then((m) => m.NoticeListPage)), permission: Perm.noticeList },
   { path: '/report/bill', element: lazyPage(() => import('../features/report/bill-report-page').then((m) => m.BillReportPage)), permission: Perm.reportBill },
   { path: '/payByLink/detail/:id', element: lazyPage(() => import('../features/paybylink/pbl-detail-page').then((m) => m.PblDetailPage)), permission: Perm.payByLinkDetail },
   { path: '/payByLink/list', element: lazyPage(() => import('../features/paybylink/pbl-list-page').then((m) => m.PblListPage)), permission: Perm.payByLinkList },
+  { path: '/payInStore/cashier', element: lazyPage(() => import('../features/payinstore/cashier-page').then((m) => m.CashierPage)), permission: Perm.cashierManage },
+  { path: '/payInStore/detail/:id', element: lazyPage(() => import('../features/payinstore/pis-detail-page').then((m) => m.PisDetailPage)), permission: Perm.payInStoreList },
+  { path: '/payInStore/list', element: lazyPage(() => import('../features/payinstore/pis-list-page').then((m) => m.PisListPage)), permission: Perm.payInStoreList },
+  { path: '/payInStore/store', element: lazyPage(() => import('../features/payinstore/store-list-page').then((m) => m.StoreListPage)), permission: Perm.payInStoreList },
   { path: '/report/file', element: lazyPage(() => import('../features/files/file-report-page').then((m) => m.FileReportPage)), permission: Perm.reportFile },
+  { path: '/report/schedules', element: lazyPage(() => import('../features/schedule/schedules-page').then((m) => m.SchedulesPage)), permission: Perm.reportFile },
   { path: '/report/reserve', element: lazyPage(() => import('../features/report/reserve-report-page').then((m) => m.ReserveReportPage)), permission: Perm.reportReserve },
   { path: '/report/transfer', element: lazyPage(() => import('../features/report/transfer-report-page').then((m) => m.TransferReportPage)), permission: Perm.reportTransfer },
   { path: '/report/txn', element: lazyPage(() => import('../features/report/summary-report-page').then((m) => m.SummaryReportPage)), permission: Perm.reportTxn },
   { path: '/txn/detail/:id', element: lazyPage(() => import('../features/txn/txn-detail-page').then((m) => m.TxnDetailPage)), permission: Perm.txnDetail, title: 'txnDetail', parent: '/txn/list' },
   { path: '/txn/list', element: lazyPage(() => import('../features/txn/txn-list-page').then((m) => m.TxnListPage)), permission: Perm.txnList },
   { path: '/txn/logistics', element: lazyPage(() => import('../features/txn/logistics-page').then((m) => m.LogisticsPage)), permission: Perm.logisticsList },
+  { path: '/txn/manualBlend', element: lazyPage(() => import('../features/settle/manual-blend-page').then((m) => m.ManualBlendPage)), permission: Perm.manualBlend },
+  { path: '/txn/settleDetail', element: lazyPage(() => import('../features/settle/settle-detail-page').then((m) => m.SettleDetailPage)), permission: Perm.settleDetail },
   { path: '/txn/settleList', element: lazyPage(() => import('../features/txn/settle-list-page').then((m) => m.SettleListPage)), permission: Perm.settleList, title: 'settleList' },
+  { path: '/user/security', element: lazyPage(() => import('../features/account/security-page').then((m) => m.SecurityPage)), permission: null, title: 'userSecurity' },
   { path: '/user/info', element: lazyPage(() => import('../features/user/user-info-page').then((m) => m.UserInfoPage)), permission: null, title: 'userInfo' },
 ];

@@ -6,7 +6,10 @@ const LoginPage = lazy(() => import('../features/auth/login-page'));
 const NotFoundPage = lazy(() => import('../features/errors/not-found-page'));
 const UserActivePage = lazy(() => import('../features/user/user-active-page'));
 const UserPasswordPage = lazy(() => import('../features/user/user-password-page'));
+const ForgotPasswordPage = lazy(() => import('../features/account/forgot-password-page'));
+const ResetPasswordPage = lazy(() => import('../features/account/reset-password-page'));
 /** The signed-in shell (layout, menu, every feature screen) loads only after sign-in. */
+const AccessibilityPage = lazy(() => import('../features/accessibility/accessibility-page'));
 const AppShell = lazy(() => import('./layout/app-shell'));
 
 /**
@@ -28,6 +31,9 @@ export function AppRoutes() {
       <Route path="/404" element={<NotFoundPage />} />
       <Route path="/user/active" element={<UserActivePage />} />
       <Route path="/user/password" element={<UserPasswordPage />} />
+      <Route path="/user/forgot" element={<ForgotPasswordPage />} />
+      <Route path="/user/reset" element={<ResetPasswordPage />} />
+      <Route path="/accessibility" element={<AccessibilityPage />} />
       <Route
         path="*"
         element={

@@ -1,4 +1,4 @@
-import type { CheckoutOrder, CheckoutPayResult } from '@portal/contract';
+import type { CheckoutOrder, CheckoutPayResult, StoreCheckout } from '@portal/contract';
 
 /** The public checkout API (/api/checkout/{token}); errors carry the server's message in the buyer's language. */
 export class CheckoutError extends Error {
@@ -28,4 +28,15 @@ export const pay = (token: string, lang: string, method: string, cardNumber?: st
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded;charset=UTF-8' },
     body: new URLSearchParams(cardNumber ? { method, cardNumber } : { method }).toString(),
+  });
+
+/** A store's static QR: the store and what it takes. */
+export const loadStore = (token: string, lang: string) => call<StoreCheckout>(`/api/checkout/store/${encodeURIComponent(token)}`, lang);
+
+/** The buyer's amount on a static QR becomes an order; the answer is its checkout link. */
+export const orderAtStore = (token: string, lang: string, orderCurrency: string, totalAmount: string) =>
+  call<{ orderNo: string; link: string }>(`/api/checkout/store/${encodeURIComponent(token)}/order`, lang, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded;charset=UTF-8' },
+    body: new URLSearchParams({ orderCurrency, totalAmount }).toString(),
   });

@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { CheckoutOrder } from '@portal/contract';
 import { CheckoutError, loadOrder, pay } from './api';
-import { I18nContext, LANGS, LANG_LABELS, formatAmount, translator, type Lang } from './i18n';
+import { I18nContext, formatAmount, translator, type Lang } from './i18n';
+import { CheckoutHeader } from './checkout-header';
 import { OrderSummary } from './order-summary';
 import { PaymentForm } from './payment-form';
 import { ResultView, type Outcome } from './result-view';
@@ -76,24 +77,7 @@ export function CheckoutApp({ token, initialLang }: { token: string; initialLang
   return (
     <I18nContext.Provider value={{ lang, t }}>
       <div className="co-page">
-        <header className="co-header">
-          <div className="co-brand">
-            <svg className="co-lock" width="16" height="16" viewBox="0 0 16 16" aria-hidden>
-              <path fill="currentColor" d="M4 7V5a4 4 0 1 1 8 0v2h.5A1.5 1.5 0 0 1 14 8.5v5a1.5 1.5 0 0 1-1.5 1.5h-9A1.5 1.5 0 0 1 2 13.5v-5A1.5 1.5 0 0 1 3.5 7H4Zm1.5 0h5V5a2.5 2.5 0 0 0-5 0v2Z" />
-            </svg>
-            <span>{t('secure')}</span>
-          </div>
-          <label className="co-lang">
-            <span className="co-visually-hidden">{t('language')}</span>
-            <select value={lang} onChange={(e) => setLang(e.target.value as Lang)} aria-label={t('language')}>
-              {LANGS.map((l) => (
-                <option key={l} value={l}>
-                  {LANG_LABELS[l]}
-                </option>
-              ))}
-            </select>
-          </label>
-        </header>
+        <CheckoutHeader title={t('secure')} lock lang={lang} onLang={setLang} languageLabel={t('language')} />
         <main className="co-main">
           {!order && !notFound && !loadError && <p className="co-muted">{t('loading')}</p>}
           {loadError && !order && (

@@ -1,14 +1,17 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { CheckoutApp } from './checkout-app';
+import { StoreCheckoutApp } from './store-checkout-app';
+import { CashierApp } from './cashier-app';
 import { browserLang } from './i18n';
 import './checkout.css';
 
-/** The hosted checkout's entry (pay.html): the token is the last part of /pay/{token}. */
-const token = decodeURIComponent(location.pathname.replace(/^\/pay\//, '').split('/')[0] ?? '');
+/** The hosted checkout's entry (pay.html): /pay/{token} is an order, /pay/store/{token} a store's static QR. */
+const store = /^\/pay\/store\//.test(location.pathname);
+const token = decodeURIComponent(location.pathname.replace(store ? /^\/pay\/store\// : /^\/pay\//, '').split('/')[0] ?? '');
 
 createRoot(document.getElementById('checkout')!).render(
   <StrictMode>
-    <CheckoutApp token={token} initialLang={browserLang()} />
+    {location.pathname.replace(/\/+$/, '') === '/pay/cashier' ? <CashierApp initialLang={browserLang()} /> : store ? <StoreCheckoutApp token={token} initialLang={browserLang()} /> : <CheckoutApp token={token} initialLang={browserLang()} />}
   </StrictMode>,
 );

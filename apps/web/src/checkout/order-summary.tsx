@@ -14,13 +14,16 @@ export function OrderSummary({ order }: { order: CheckoutOrder }) {
           <dt>{t('goods')}</dt>
           <dd data-testid="co-goods">{order.goodsName}</dd>
         </div>
-        <div>
-          <dt>{t('unitPrice')}</dt>
-          <dd>
-            {money(order.goodsPrice)} × {order.goodsQuantity}
-          </dd>
-        </div>
-        {Number(order.logFee) > 0 && (
+        {/* Lines that add up: unit price × quantity = subtotal, + shipping = total (an order stored before that rule shows its total alone). */}
+        {order.linesAddUp && (
+          <div>
+            <dt>{t('unitPrice')}</dt>
+            <dd data-testid="co-subtotal">
+              {money(order.goodsPrice)} × {order.goodsQuantity} = {money(order.subtotal)}
+            </dd>
+          </div>
+        )}
+        {order.linesAddUp && Number(order.logFee) > 0 && (
           <div>
             <dt>{t('shipping')}</dt>
             <dd>{money(order.logFee)}</dd>
@@ -30,10 +33,17 @@ export function OrderSummary({ order }: { order: CheckoutOrder }) {
           <dt>{t('total')}</dt>
           <dd>{money(order.totalAmount)}</dd>
         </div>
-        <div className="co-lines__meta">
-          <dt>{t('invoice')}</dt>
-          <dd>{order.reconId}</dd>
-        </div>
+        {order.storeName ? (
+          <div className="co-lines__meta">
+            <dt>{t('store')}</dt>
+            <dd data-testid="co-store">{order.storeName}</dd>
+          </div>
+        ) : (
+          <div className="co-lines__meta">
+            <dt>{t('invoice')}</dt>
+            <dd>{order.reconId}</dd>
+          </div>
+        )}
         <div className="co-lines__meta">
           <dt>{t('orderNo')}</dt>
           <dd>{order.orderno}</dd>

@@ -32,7 +32,7 @@ export function LanguageSelect({ variant = 'text' }: { variant?: 'text' | 'outli
         onClick: ({ key }) => void choose(key as Language),
       }}
     >
-      <Button type={variant === 'text' ? 'text' : 'default'} icon={<GlobalOutlined />} aria-label={t('language')} data-testid="language-select">
+      <Button type={variant === 'text' ? 'text' : 'default'} icon={<GlobalOutlined />} aria-label={`${t('language')}: ${LANGUAGE_LABELS[lng]}`} data-testid="language-select">
         {LANGUAGE_LABELS[lng]}
       </Button>
     </Dropdown>

@@ -1,11 +1,14 @@
-import type { CSSProperties } from 'react';
-import { Table, type TablePaginationConfig } from 'antd';
+import { useEffect, useRef, type CSSProperties } from 'react';
+import { Button, Table, type TablePaginationConfig } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
 
 /**
  * A list's table bound to its page of rows: row key `id`, the URL-kept pagination (spec §9 sizes)
- * with the namespace's total text ('N in total').
+ * with the namespace's total text ('N in total'). A list whose server bounds its count (issue 16:
+ * `totalExact` false) shows 'More than N' with a 'Count exactly' button (`onCountExactly`,
+ * texts `totalMore` / `countExactly` of the namespace); `maxRows` keeps the pager within the rows
+ * the server pages to.
  */
 export function ListTable<R extends { id: string | number }>({
   ns,
@@ -14,17 +17,48 @@ export function ListTable<R extends { id: string | number }>({
   pagination,
   scrollX,
   style,
+  onCountExactly,
+  maxRows,
 }: {
   /** The i18n namespace whose `total` text the pager shows. */
   ns: string;
   columns: ColumnsType<R>;
-  list: { data?: { content: R[]; totalElements: number }; isFetching: boolean };
+  list: { data?: { content: R[]; totalElements: number; totalExact?: boolean }; isFetching: boolean };
   pagination: (total: number, extra?: TablePaginationConfig) => TablePaginationConfig;
   scrollX: number;
   style?: CSSProperties;
+  onCountExactly?: () => void;
+  maxRows?: number;
 }) {
-  const { t } = useTranslation(ns);
+  const { t, i18n } = useTranslation(ns);
+  // The sideways-scrolling region takes the keyboard focus (arrow keys scroll it; WCAG 2.1.1 — axe
+  // 'scrollable-region-focusable' when a page has no link or button inside the table).
+  const frame = useRef<HTMLDivElement>(null);
+  const regionLabel = t('resultsTable', { ns: 'layout' });
+  useEffect(() => {
+    frame.current?.querySelectorAll<HTMLElement>('.ant-table-content, .ant-table-body').forEach((el) => {
+      el.tabIndex = 0;
+      el.setAttribute('role', 'region');
+      el.setAttribute('aria-label', regionLabel);
+    });
+  });
+  const total = list.data?.totalElements ?? 0;
+  const bounded = list.data?.totalExact === false;
+  const showTotal = () =>
+    bounded ? (
+      <span data-testid="list-total">
+        {t('totalMore', { n: total.toLocaleString(i18n.language) })}
+        {onCountExactly && (
+          <Button type="link" size="small" onClick={onCountExactly} loading={list.isFetching} data-testid="count-exactly">
+            {t('countExactly')}
+          </Button>
+        )}
+      </span>
+    ) : (
+      <span data-testid="list-total">{t('total', { count: total })}</span>
+    );
   return (
+    <div ref={frame}>
     <Table<R>
       style={style}
       rowKey="id"
@@ -33,7 +67,8 @@ export function ListTable<R extends { id: string | number }>({
       dataSource={list.data?.content ?? []}
       loading={list.isFetching}
       scroll={{ x: scrollX }}
-      pagination={pagination(list.data?.totalElements ?? 0, { showTotal: (n) => t('total', { count: n }) })}
+      pagination={pagination(maxRows !== undefined ? Math.min(total, maxRows) : total, { showTotal })}
     />
+    </div>
   );
 }

@@ -31,7 +31,7 @@ export function PageContainer({ title, extra, back, card = true, children }: Pag
         <Flex align="center" gap={8}>
           {back && <Button type="text" icon={<ArrowLeftOutlined />} onClick={goBack} aria-label={t('common:back')} />}
           {heading && (
-            <Typography.Title level={4} style={{ margin: 0 }}>
+            <Typography.Title level={1} className="page-container__title">
               {heading}
             </Typography.Title>
           )}

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { LanguageSelect } from './language-select';
+import { AccessibilityLink } from './accessibility-link';
 import logo from '../assets/logo.svg';
 
 /** The frame of the public screens other than sign-in (/404, /user/active, /user/password). */
@@ -17,7 +18,9 @@ export function PublicFrame({ children }: { children: ReactNode }) {
         <LanguageSelect variant="outlined" />
       </header>
       <main className="public-frame__body">{children}</main>
-      <footer className="public-frame__foot">{t('copyright', { from: 2015, to: new Date().getFullYear() })}</footer>
+      <footer className="public-frame__foot">
+        {t('copyright', { from: 2015, to: new Date().getFullYear() })} · <AccessibilityLink />
+      </footer>
     </div>
   );
 }

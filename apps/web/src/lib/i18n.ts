@@ -27,8 +27,9 @@ export function saveLanguage(lng: Language): void {
   setCookie(COOKIE.language, lng, LANGUAGE_COOKIE_DAYS * DAY_SECONDS);
 }
 
+/** The UI's language; before i18n has started (the session's first call goes out beside it), the one it starts in. */
 export function currentLanguage(): Language {
-  return isLanguage(i18n.language) ? i18n.language : 'en';
+  return isLanguage(i18n.language) ? i18n.language : initialLanguage();
 }
 
 const loaders = import.meta.glob<Record<string, unknown>>('../locales/*/*.json', { import: 'default' });

@@ -1,14 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { checkoutOrderSchema, checkoutPayResultSchema, checkoutPaySchema } from '@portal/contract';
+import { checkoutOrderSchema, checkoutPayResultSchema, checkoutPaySchema, textInput } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
 import { envelope, ok } from '../../lib/envelope';
 import { notFound } from '../../lib/errors';
 import { checkoutView, payCheckout } from './checkout.service';
 
 const tags = ['checkout'];
-const tokenParam = z.object({ token: z.string().max(100) });
+const tokenParam = z.object({ token: textInput(100) });
 const TOKEN_RE = /^[A-Za-z0-9_-]{43}$/;
 const tokenOf = (t: string) => {
   if (!TOKEN_RE.test(t)) throw notFound();

@@ -1,4 +1,6 @@
-import { Code, toDecimal, type CheckoutOrder, type CheckoutPayResult, type Language } from '@portal/contract';
+import { Code, toDecimal, type CheckoutOrder, type CheckoutPayResult, type Language, type PayMethod } from '@portal/contract';
+import { findStore } from '../store/store.repo';
+import { storeMethods } from '../store/store.rules';
 import type { Deps } from '../../plugins/context';
 import { AppError, notFound } from '../../lib/errors';
 import { methodsFor } from '../paybylink/channels';
@@ -21,6 +23,15 @@ async function channelsOf(deps: Deps, merId: string): Promise<string[]> {
   return rows[0]?.channels ?? [];
 }
 
+/** The methods the buyer may pay an order with: an in-store order's are its store's (enabled brands), a link's the merchant's. */
+async function methodsOf(deps: Deps, o: PblDbRow): Promise<PayMethod[]> {
+  if (o.store_id) {
+    const s = await findStore(deps.db, o.store_id);
+    return s ? storeMethods(s, o.order_currency) : [];
+  }
+  return methodsFor(o.order_currency, await channelsOf(deps, o.mer_id));
+}
+
 /** What the buyer's page shows. Records 'opened by the buyer' on the timeline (at most every 10 minutes). */
 export async function checkoutView(deps: Deps, token: string, opts: { lang: Language; record: boolean }): Promise<CheckoutOrder> {
   const o = await current(deps, token);
@@ -39,6 +50,7 @@ export async function checkoutView(deps: Deps, token: string, opts: { lang: Lang
     if (t) payment = { result: outcomeOf(t.gw_response), respMsg: t.resp_msg, brand: t.payment_brand, time: new Date(t.txn_time).toISOString() };
   }
   const cur = o.order_currency;
+  const subtotal = BigInt(o.goods_price) * BigInt(o.goods_quantity);
   return {
     orderno: o.order_no,
     merName: o.mer_name,
@@ -48,13 +60,16 @@ export async function checkoutView(deps: Deps, token: string, opts: { lang: Lang
     goodsQuantity: o.goods_quantity,
     logFee: toDecimal(o.log_fee, cur),
     totalAmount: toDecimal(o.total_amount, cur),
+    subtotal: toDecimal(subtotal, cur),
+    linesAddUp: subtotal + BigInt(o.log_fee) === BigInt(o.total_amount),
     orderCurrency: cur,
     remarks: o.remarks,
     status: o.status,
     openStatus: o.open_status,
     closeReason: o.close_reason,
     expireTime: new Date(o.expires_at).toISOString(),
-    methods: o.status === '04' ? methodsFor(cur, await channelsOf(deps, o.mer_id)) : [],
+    methods: o.status === '04' ? await methodsOf(deps, o) : [],
+    storeName: o.store_name,
     payment,
   };
 }
@@ -83,7 +98,7 @@ export function validCard(n: string): boolean {
  */
 export async function payCheckout(deps: Deps, token: string, body: { method: string; cardNumber?: string }): Promise<CheckoutPayResult> {
   const o = await current(deps, token);
-  const m = methodsFor(o.order_currency, await channelsOf(deps, o.mer_id)).find((x) => x.code === body.method);
+  const m = (await methodsOf(deps, o)).find((x) => x.code === body.method);
   if (o.status === '04' && o.open_status === '02' && !m) throw new AppError(Code.BAD_REQUEST, 'pblMethodUnavailable', {}, 400);
   const card = body.cardNumber?.replace(/[\s-]/g, '') ?? '';
   if (m?.card && !validCard(card)) throw new AppError(Code.BAD_REQUEST, 'pblCardNumber', {}, 400, { field: 'cardNumber' });
@@ -99,7 +114,9 @@ export async function payCheckout(deps: Deps, token: string, body: { method: str
       brand: m.code,
       cardNumber: m.card ? card : null,
       source: 'paybylink',
-      merReserve: o.recon_id,
+      merReserve: o.recon_id || null,
+      storeId: o.store_id,
+      storeName: o.store_name,
       orderAmount: o.total_amount,
       orderCurrency: o.order_currency,
     });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DB_KINDS, DEMO, type TestCtx } from '../../../test/helpers';
 import { buyerPay, createOrder, pbl } from '../paybylink/paybylink.fixtures';
 import { validCard } from './checkout.service';
+import { expireDue } from '../paybylink/paybylink.repo';
 
 describe.each(DB_KINDS)('hosted checkout /api/checkout/{token} on %s', (kind) => {
   let ctx: TestCtx;
@@ -80,6 +81,41 @@ describe.each(DB_KINDS)('hosted checkout /api/checkout/{token} on %s', (kind) =>
     expect((await pbl(ctx, demo).get(`/api/payByLink/orderno/${o.orderNo}`)).body.data.openStatus).toBe('02');
     expect(validCard('4242424242424242')).toBe(true);
     expect(validCard('5555555555554444')).toBe(true);
+  });
+
+  it('a card method needs a card number (the field is named; spaces and dashes allowed); the payment event names the buyer, the method and the masked card', async () => {
+    const o = await createOrder(ctx, demo);
+    const noCard = await ctx.call({ method: 'POST', url: `/api/checkout/${o.linkToken}/pay`, payload: { method: 'visa' } });
+    expect(noCard.body).toMatchObject({ code: 400, msg: 'Please enter a valid card number', data: { field: 'cardNumber' } });
+    expect((await buyerPay(ctx, o.linkToken, 'visa', '4111 1111-1111 1111')).body.data).toMatchObject({ result: 'success' });
+    const ev = await ctx.db.query<{ actor: string; detail: Record<string, unknown> }>(`SELECT actor, detail FROM pay_by_link_event WHERE order_id = $1 AND kind = 'payment'`, [o.id]);
+    expect(ev.rows).toEqual([
+      { actor: 'buyer', detail: { result: 'success', gwResponse: '00', respMsg: 'Approved', brand: 'visa', channel: 'CARD', gwTransId: expect.any(String), card: '****1111' } },
+    ]);
+    // Paid now: any method, known or not, meets an order that changed — not "method unavailable".
+    expect((await buyerPay(ctx, o.linkToken, 'paypay', '')).body).toMatchObject({ code: 409, msg: 'Order status has changed, operation failed' });
+    const wallet = await createOrder(ctx, demo);
+    await buyerPay(ctx, wallet.linkToken, 'alipay_cn', '');
+    const w = await ctx.db.query<{ detail: { card: string | null; channel: string } }>(`SELECT detail FROM pay_by_link_event WHERE order_id = $1 AND kind = 'payment'`, [wallet.id]);
+    expect(w.rows[0].detail).toMatchObject({ card: null, channel: 'AP' });
+  });
+
+  it('a link closed by the merchant and paid at its expiry instant says it expired; one closed by another process\'s expiry (a clock ahead) too; else "changed"', async () => {
+    const expiresAt = async (id: number) => new Date((await ctx.db.query<{ e: Date }>('SELECT expires_at AS e FROM pay_by_link_order WHERE id = $1', [id])).rows[0].e);
+    const closed = await createOrder(ctx, demo);
+    expect((await pbl(ctx, demo).get(`/api/payByLink/closeOrder/${closed.id}`)).body.code).toBe(0);
+    expect((await buyerPay(ctx, closed.linkToken)).body).toMatchObject({ code: 409, msg: 'Order status has changed, operation failed' });
+    const saved = ctx.clock.now();
+    ctx.clock.set((await expiresAt(closed.id)).toISOString());
+    expect((await buyerPay(ctx, closed.linkToken)).body).toMatchObject({ code: 409, msg: 'This payment link has expired' });
+    ctx.clock.set(saved.toISOString());
+    // Another process's expiry run, its clock 1 s past the end, closed it; this one's clock is 1 s before.
+    const ahead = await createOrder(ctx, demo);
+    const end = await expiresAt(ahead.id);
+    expect(await expireDue(ctx.db, new Date(end.getTime() + 1000), { id: ahead.id })).toBe(1);
+    ctx.clock.set(new Date(end.getTime() - 1000).toISOString());
+    expect((await buyerPay(ctx, ahead.linkToken)).body).toMatchObject({ code: 409, msg: 'This payment link has expired' });
+    ctx.clock.set(saved.toISOString());
   });
 
   it('qrList gives the logos of the link currency, for the caller scope only', async () => {

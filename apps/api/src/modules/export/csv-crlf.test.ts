@@ -35,6 +35,7 @@ describe('CsvLfToCrlf', () => {
     t.end();
     await once(t, 'end');
     expect(Buffer.concat(out).toString()).toBe('abc,"d\ne",f\r\n'.repeat(100));
+    expect(out.length).toBeGreaterThan(2);
     expect(out.slice(0, -1).every((c) => c.length === 7)).toBe(true);
     expect(t.rows).toBe(100);
   });

@@ -8,6 +8,9 @@
 import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Db } from '../../db/db';
+
+/** What the COPY writers read through: a Db, or its read handle (`Db.read`, the replica). */
+type CopySource = Pick<Db, 'query' | 'copyOut' | 'copyBlob'>;
 import { sqlLiteral } from '../../db/sql-inline';
 import type { Zone } from '../txn/time';
 import type { CopyCsv, CopyKeyset, ExportColumn } from './export.types';
@@ -112,7 +115,7 @@ export function csvCopy<R>(
  * went away), the COPY stream is destroyed with it and its connection closed. Returns the row count.
  */
 export async function writeCopyCsv(
-  db: Db,
+  db: CopySource,
   select: string,
   out: Writable,
   head: string,
@@ -143,7 +146,7 @@ export const COPY_CHUNK_ROWS = 20_000;
  * The chunks' upper ends, in order: the keys (as text) of every `chunkRows`-th row. One query, a
  * window over the keys alone (no cells, no joins the keys do not need).
  */
-async function chunkEnds(db: Db, k: CopyKeyset, chunkRows: number): Promise<string[][]> {
+async function chunkEnds(db: CopySource, k: CopyKeyset, chunkRows: number): Promise<string[][]> {
   const names = k.keys.map((_, i) => `k${i}`);
   const { rows } = await db.query<Record<string, string>>(
     `SELECT ${names.map((n) => `${n}::text AS ${n}`).join(', ')}
@@ -182,7 +185,7 @@ const SLICE = 1 << 16;
  * count; `onProgress` gets it as data flows.
  */
 export async function writeChunkedCopyCsv(
-  db: Db,
+  db: CopySource,
   k: CopyKeyset,
   out: Writable,
   head: string,

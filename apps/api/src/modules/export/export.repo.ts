@@ -41,12 +41,22 @@ export function toExportFile(r: ExportFileRow): ExportFile {
 
 export async function insertExport(
   q: Queryable,
-  v: { userId: number; merId: string; kind: string; params: unknown; scope: string[]; lang: string; tzOffset: number; format: string; fileName: string },
+  v: {
+    userId: number; merId: string; kind: string; params: unknown; scope: string[]; lang: string; tzOffset: number; format: string; fileName: string;
+    /** A scheduled report's run (migration 016): written at once by the run, not queued. */
+    scheduleId?: number;
+    /** A run that could not start (e.g. the owner lost the permission): recorded as failed. */
+    failed?: string;
+  },
 ): Promise<ExportFileRow> {
+  const status = v.failed ? 'failed' : v.scheduleId ? 'running' : 'queued';
   const { rows } = await q.query<ExportFileRow>(
-    `INSERT INTO export_file (user_id, mer_id, kind, params, scope, lang, tz_offset, format, file_name)
-     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9) RETURNING *`,
-    [v.userId, v.merId, v.kind, JSON.stringify(v.params), v.scope, v.lang, v.tzOffset, v.format, v.fileName],
+    `INSERT INTO export_file (user_id, mer_id, kind, params, scope, lang, tz_offset, format, file_name, schedule_id, status, error,
+                              attempts, heartbeat_at, started_at, finished_at)
+     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12, CASE WHEN $11::text = 'queued' THEN 0 ELSE 1 END,
+             CASE WHEN $11::text = 'running' THEN now() END, CASE WHEN $11::text = 'running' THEN now() END, CASE WHEN $11::text = 'failed' THEN now() END)
+     RETURNING *`,
+    [v.userId, v.merId, v.kind, JSON.stringify(v.params), v.scope, v.lang, v.tzOffset, v.format, v.fileName, v.scheduleId ?? null, status, v.failed?.slice(0, 500) ?? null],
   );
   return rows[0];
 }

@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { PassThrough, type Writable } from 'node:stream';
+import { Transform, type Writable } from 'node:stream';
 import type { Language } from '@portal/contract';
+import type { Reader } from '../../db/db';
 import type { Deps } from '../../plugins/context';
 import { badRequest, forbidden } from '../../lib/errors';
 import type { ExportContext, ExportFormat, ExportSource } from './export.types';
@@ -35,7 +36,7 @@ export function disposition(name: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 /** 'YYYYMMDD_HHmmss' of `d` in the user's zone (hours east of UTC). */
-const stamp = (d: Date, tz: number | string) => formatInZone(d, Number(tz)).replace(/[-:]/g, '').replace(' ', '_');
+export const stamp = (d: Date, tz: number | string) => formatInZone(d, Number(tz)).replace(/[-:]/g, '').replace(' ', '_');
 
 export interface EnqueueInput {
   userId: number;
@@ -64,9 +65,15 @@ export async function enqueueExport(deps: Deps, input: EnqueueInput): Promise<Ex
   return row;
 }
 
-function contextOf(deps: Deps, v: { lang: string; tzOffset: number | string; scope: string[]; userId: number }): ExportContext {
-  return { deps, lang: v.lang as Language, zone: Number(v.tzOffset), scope: v.scope, userId: v.userId };
+export function contextOf(deps: Deps, v: { lang: string; tzOffset: number | string; scope: string[]; userId: number }, read: Reader = deps.db.read): ExportContext {
+  return { deps, read, lang: v.lang as Language, zone: Number(v.tzOffset), scope: v.scope, userId: v.userId };
 }
+
+/**
+ * How long a queued export waits for the read replica to replay every write made before the job
+ * started (the refund just made must be in the file) before it reads the primary instead.
+ */
+export const EXPORT_REPLICA_WAIT_MS = 2000;
 
 /**
  * Writes one export of `source` into `out` and ends it; returns the row count. CSV from a source
@@ -85,7 +92,7 @@ export async function writeSourceExport<P, R>(
   opts: { copyChunkRows?: number } = {},
 ): Promise<number> {
   const columns = source.columns(ctx, params);
-  const db = ctx.deps.db;
+  const db = ctx.read;
   const copy = format === 'csv' && source.copyCsv ? source.copyCsv(ctx, params) : null;
   if (copy) {
     const head = () => csvHead(outColumns(columns, ctx.zone));
@@ -99,7 +106,7 @@ export async function writeSourceExport<P, R>(
 export async function streamExport(
   deps: Deps,
   v: { kind: string; params: unknown; lang: Language; tzOffset: number; scope: string[]; userId: number; format: ExportFormat },
-): Promise<{ stream: PassThrough; fileName: string; contentType: string }> {
+): Promise<{ stream: Transform; fileName: string; contentType: string }> {
   const source = exportSource(v.kind);
   let params: unknown;
   try {
@@ -108,24 +115,65 @@ export async function streamExport(
     throw e instanceof Error && 'code' in e ? e : badRequest(String(e));
   }
   const ctx = contextOf(deps, v);
-  const stream = new PassThrough();
   const fileName = `${source.fileName(ctx, params)}_${stamp(deps.clock.now(), v.tzOffset)}.${v.format}`;
-  writeSourceExport(source, ctx, params, v.format, stream).catch((err) => stream.destroy(err));
+  // The download's first bytes are held back until HOLD_BYTES are ready or the file is complete.
+  // A failure before then throws here: the caller answers with the envelope, no file header sent.
+  // A failure after destroys the stream: Fastify aborts the connection, so the client sees a
+  // broken download, never a clean 200 with a short file (issue 10, finding 6).
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  let held = 0;
+  const stream = new Transform({
+    readableHighWaterMark: HOLD_BYTES * 2,
+    writableHighWaterMark: HOLD_BYTES * 2,
+    transform(chunk: Buffer, _enc, cb) {
+      held += chunk.length;
+      if (held >= HOLD_BYTES) release();
+      cb(null, chunk);
+    },
+    flush(cb) {
+      release();
+      cb();
+    },
+  });
+  const writing = writeSourceExport(source, ctx, params, v.format, stream);
+  try {
+    await Promise.race([released, writing]);
+  } catch (err) {
+    stream.destroy();
+    throw err;
+  }
+  writing.catch((err) => stream.destroy(err instanceof Error ? err : new Error(String(err))));
   return { stream, fileName, contentType: CONTENT_TYPE[v.format] };
 }
+
+/** Bytes of a streamed download held back before the first is sent (see streamExport). */
+export const HOLD_BYTES = 64 * 1024;
 
 /** Claims and writes the next queued export. False when there was none. */
 export async function runNextExport(deps: Deps): Promise<boolean> {
   await failExhausted(deps.db);
   const job = await claimNext(deps.db);
   if (!job) return false;
+  await writeExportRow(deps, job);
+  return true;
+}
+
+/**
+ * Writes the file of a claimed (running) export row and marks it ready or failed; resolves to the
+ * row's final status. The queue worker and a scheduled report's run both write through here.
+ */
+export async function writeExportRow(deps: Deps, job: ExportFileRow): Promise<{ status: 'ready' | 'failed'; file?: string; error?: string }> {
   const dir = exportDir(deps);
   fs.mkdirSync(dir, { recursive: true });
+  // A retry (a worker died part-way) first removes what an earlier attempt left of this job.
+  removeJobFiles(dir, job.id);
   const file = path.join(dir, `${job.id}-${randomBytes(8).toString('hex')}.${job.format}`);
   try {
     const source = exportSource(job.kind);
     const params = source.parse(job.params);
-    const ctx = contextOf(deps, { lang: job.lang, tzOffset: job.tz_offset, scope: job.scope, userId: job.user_id });
+    const read = await deps.db.read.caughtUp(EXPORT_REPLICA_WAIT_MS);
+    const ctx = contextOf(deps, { lang: job.lang, tzOffset: job.tz_offset, scope: job.scope, userId: job.user_id }, read);
     const total = source.count ? await source.count(ctx, params) : 0;
     const out: Writable = fs.createWriteStream(file, { highWaterMark: 1 << 20 });
     let last = 0;
@@ -137,12 +185,22 @@ export async function runNextExport(deps: Deps): Promise<boolean> {
     });
     const size = fs.statSync(file).size;
     const kept = await finish(deps.db, job.id, { path: path.basename(file), rowCount: n, sizeBytes: size });
-    if (!kept) fs.rmSync(file, { force: true });
+    if (!kept) {
+      fs.rmSync(file, { force: true });
+      return { status: 'failed', error: 'deleted' };
+    }
+    return { status: 'ready', file };
   } catch (err) {
     fs.rmSync(file, { force: true });
-    await fail(deps.db, job.id, err instanceof Error ? err.message : String(err));
+    const msg = err instanceof Error ? err.message : String(err);
+    await fail(deps.db, job.id, msg);
+    return { status: 'failed', error: msg };
   }
-  return true;
+}
+
+/** Removes every file of export job `id` (its files are named `<id>-<random>.<format>`). */
+export function removeJobFiles(dir: string, id: number): void {
+  for (const f of fs.existsSync(dir) ? fs.readdirSync(dir) : []) if (f.startsWith(`${id}-`)) fs.rmSync(path.join(dir, f), { force: true });
 }
 
 /** Runs every queued export now (tests, the command line). */

@@ -1,4 +1,5 @@
 import type { Language } from '@portal/contract';
+import type { Reader } from '../../db/db';
 import type { Deps } from '../../plugins/context';
 import type { Zone } from '../txn/time';
 
@@ -7,6 +8,12 @@ export type ExportFormat = 'xlsx' | 'csv';
 /** Everything a row source knows about the export it serves. */
 export interface ExportContext {
   deps: Deps;
+  /**
+   * Where the rows are read: `deps.db.read` for a download in the request (routed: the replica,
+   * or the primary for a session that just wrote), a caught-up reader for the queued job
+   * (`Reader.caughtUp`: it sees every write made before the job started). Never for writes.
+   */
+  read: Reader;
   lang: Language;
   /** The zone time columns are shown in (the user's), beside an added UTC column. */
   zone: Zone;

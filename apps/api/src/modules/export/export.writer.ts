@@ -5,8 +5,10 @@ import { formatInZone, offsetLabel, type Zone } from '../txn/time';
 import type { ExportColumn, ExportFormat } from './export.types';
 
 /**
- * A text cell that a spreadsheet would read as a formula (= + - @, or a leading tab / CR) gets a
- * leading apostrophe (OWASP CSV injection). Numbers are written as numbers and need nothing.
+ * A CSV text cell that a spreadsheet would read as a formula (= + - @, or a leading tab / CR) gets
+ * a leading apostrophe (OWASP CSV injection). Numbers are written as numbers and need nothing. XLSX
+ * needs none either: its text cells are typed strings (inline strings), never formulas, and the
+ * apostrophe would show as text (issue 10, finding 6).
  */
 export function neutralise(s: string): string {
   return /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
@@ -41,7 +43,7 @@ export function outColumns<R>(cols: ExportColumn<R>[], zone: Zone): OutColumn[] 
         break;
       default: {
         const v = c.value as (r: unknown) => string | null | undefined;
-        out.push({ label: c.label, kind: 'text', width: w, get: (r) => { const s = v(r); return s == null || s === '' ? null : neutralise(String(s)); } });
+        out.push({ label: c.label, kind: 'text', width: w, get: (r) => { const s = v(r); return s == null || s === '' ? null : String(s); } });
       }
     }
   }
@@ -74,7 +76,10 @@ function csvWriter(out: Writable, cols: OutColumn[]): SheetWriter {
       let s = started ? '' : csvHead(cols);
       started = true;
       for (const r of batch) {
-        for (let i = 0; i < cols.length; i++) s += (i ? ',' : '') + csvField(cols[i].get(r));
+        for (let i = 0; i < cols.length; i++) {
+          const v = cols[i].get(r);
+          s += (i ? ',' : '') + csvField(cols[i].kind === 'text' && typeof v === 'string' ? neutralise(v) : v);
+        }
         s += '\r\n';
         if (s.length > 1 << 16) {
           await write(out, s);

@@ -5,6 +5,7 @@ import { BRANDS } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
 import { userOf } from '../../plugins/auth';
 import { envelope, ok } from '../../lib/envelope';
+import { merchantDetailRoutes } from './merchant.detail.routes';
 
 export const merchantInfoSchema = z.object({
   subMerIdList: z.array(z.string()),
@@ -60,4 +61,6 @@ export function merchantRoutes(app: FastifyInstance, deps: Deps) {
     },
     handler: async () => ok([...BRANDS]),
   });
+
+  merchantDetailRoutes(app, deps);
 }

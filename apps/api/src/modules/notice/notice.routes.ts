@@ -6,6 +6,10 @@ import type { Deps } from '../../plugins/context';
 import { userOf } from '../../plugins/auth';
 import { envelope, ok, pageOf } from '../../lib/envelope';
 import { notFound } from '../../lib/errors';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { disposition } from '../export/export.service';
+import { ATTACHMENT_TYPES, type AttachmentFormat } from './attachment.service';
 
 const noticeRow = z.object({
   id: z.number(),
@@ -62,13 +66,23 @@ export function noticeRoutes(app: FastifyInstance, deps: Deps) {
 
   r.get('/api/notice/detail/:id', {
     config: { permission: Perm.noticeList },
-    schema: { tags: ['notice'], summary: 'One notice', params: z.object({ id: z.coerce.number().int().positive().max(2147483647) }), response: { 200: envelope(noticeRow.extend({ content: z.string() })) } },
+    schema: {
+      tags: ['notice'],
+      summary: 'One notice, with the files the provider attached (download: /notice/attachment/{id})',
+      params: z.object({ id: z.coerce.number().int().positive().max(2147483647) }),
+      response: { 200: envelope(noticeRow.extend({ content: z.string(), attachments: z.array(z.object({ id: z.number(), fileName: z.string(), format: z.string(), sizeBytes: z.number() })) })) },
+    },
     handler: async (req) => {
       const u = userOf(req);
       const { rows } = await deps.db.query<Row>(`SELECT * FROM notice WHERE id = $3 AND ${visible}`, [u.scope, deps.clock.now(), req.params.id]);
       const n = rows[0];
       if (!n) throw notFound();
+      const att = await deps.db.query<{ id: number; file_name: string; format: string; size_bytes: number }>(
+        'SELECT id, file_name, format, size_bytes FROM notice_attachment WHERE notice_id = $1 ORDER BY id',
+        [n.id],
+      );
       return ok({
+        attachments: att.rows.map((a) => ({ id: Number(a.id), fileName: a.file_name, format: a.format, sizeBytes: a.size_bytes })),
         id: n.id,
         title: pick(n.title, req.lang),
         summary: pick(n.summary, req.lang),
@@ -77,6 +91,33 @@ export function noticeRoutes(app: FastifyInstance, deps: Deps) {
         publishedAt: new Date(n.published_at).toISOString(),
         link: n.link,
       });
+    },
+  });
+
+  r.get('/api/notice/attachment/:id', {
+    config: { permission: [Perm.noticeList, Perm.filesDownload] },
+    schema: {
+      tags: ['notice'],
+      summary: 'A file attached to a notice the caller may read (also listed in /files); another merchant\'s → 404',
+      params: z.object({ id: z.coerce.number().int().positive().max(2147483647) }),
+    },
+    handler: async (req, reply) => {
+      const u = userOf(req);
+      const { rows } = await deps.db.query<{ file_name: string; format: AttachmentFormat; file_path: string }>(
+        `SELECT a.file_name, a.format, a.file_path FROM notice_attachment a JOIN notice n ON n.id = a.notice_id WHERE a.id = $3 AND ${visible.replaceAll('mer_id', 'n.mer_id').replace('published_at', 'n.published_at')}`,
+        [u.scope, deps.clock.now(), req.params.id],
+      );
+      const a = rows[0];
+      if (!a) throw notFound();
+      const abs = path.resolve(deps.config.dataDir, a.file_path);
+      if (!abs.startsWith(path.resolve(deps.config.dataDir, 'files') + path.sep)) throw notFound();
+      const body = await readFile(abs).catch(() => null);
+      if (!body) throw notFound();
+      reply.header('Cache-Control', 'no-store');
+      reply.header('Content-Disposition', disposition(a.file_name));
+      reply.header('Content-Type', ATTACHMENT_TYPES[a.format]);
+      reply.header('X-Content-Type-Options', 'nosniff');
+      return reply.send(body);
     },
   });
 }

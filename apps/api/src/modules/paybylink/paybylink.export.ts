@@ -1,9 +1,9 @@
 import { Perm, payByLinkFilterSchema, pblStateOf, toDecimal, type Language, type PayByLinkFilter, type PblState } from '@portal/contract';
 import type { ExportColumn, ExportContext, ExportSource } from '../export/export.types';
 import { registerExportSource } from '../export/export.service';
-import { badRequest } from '../../lib/errors';
 import { checkPblRange } from './paybylink.range';
 import { countOrders, iterateOrders, pblWhere, type PblDbRow } from './paybylink.repo';
+import { invalidInput } from '../../lib/validation';
 
 type L = Record<Language, string>;
 const L = (en: string, zh: string, ko: string, ja: string): L => ({ en, zh, ko, ja });
@@ -50,7 +50,7 @@ export function pblColumns(ctx: ExportContext): ExportColumn<PblDbRow>[] {
 
 export function parsePblExportParams(params: unknown): PayByLinkFilter {
   const p = payByLinkFilterSchema.safeParse(params);
-  if (!p.success) throw badRequest(p.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+  if (!p.success) throw invalidInput(p.error);
   checkPblRange(p.data.beginDate, p.data.endDate);
   return p.data;
 }
@@ -60,8 +60,8 @@ export const pblExportSource: ExportSource<PayByLinkFilter, PblDbRow> = {
   parse: parsePblExportParams,
   fileName: (ctx) => TITLE[ctx.lang],
   columns: pblColumns,
-  rows: (ctx, p) => iterateOrders(ctx.deps.db, pblWhere(p, ctx.scope, ctx.deps.config.platformTz)),
-  count: (ctx, p) => countOrders(ctx.deps.db, pblWhere(p, ctx.scope, ctx.deps.config.platformTz)),
+  rows: (ctx, p) => iterateOrders(ctx.read, pblWhere(p, ctx.scope, ctx.deps.config.platformTz)),
+  count: (ctx, p) => countOrders(ctx.read, pblWhere(p, ctx.scope, ctx.deps.config.platformTz)),
 };
 
 let registered = false;

@@ -11,6 +11,7 @@ import {
   Perm,
   payByLinkUploadResultSchema,
   payMethodSchema,
+  textInput,
 } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
 import { userOf } from '../../plugins/auth';
@@ -46,7 +47,7 @@ export function payByLinkFileRoutes(app: FastifyInstance, deps: Deps) {
 
   r.get('/api/payByLink/attachmentDownload', {
     config: { permission: [Perm.payByLinkDetail, Perm.payByLinkList] },
-    schema: { tags, summary: "Download an order's bill file (query: attachment)", querystring: z.object({ attachment: z.string().trim().min(1).max(100) }) },
+    schema: { tags, summary: "Download an order's bill file (query: attachment)", querystring: z.object({ attachment: textInput(100, { min: 1 }) }) },
     handler: async (req, reply) => {
       const { row, full } = await openAttachment(deps, req.query.attachment, userOf(req).scope);
       reply.header('Content-Type', row.content_type);
@@ -62,7 +63,7 @@ export function payByLinkFileRoutes(app: FastifyInstance, deps: Deps) {
     schema: {
       tags,
       summary: "Payment channel logos for a link (form: link, orderCurrency): the methods the order's merchant offers in that currency",
-      body: z.object({ link: z.string().trim().min(1).max(500), orderCurrency: z.string().trim().length(3).optional() }),
+      body: z.object({ link: textInput(500, { min: 1 }), orderCurrency: z.string().trim().regex(/^[A-Z]{3}$/, 'currency code').optional() }),
       response: { 200: envelope(z.array(payMethodSchema)) },
     },
     handler: async (req) => {

@@ -4,10 +4,13 @@ import type { Deps } from '../../plugins/context';
 import { formatInZone } from '../txn/time';
 import type { EventRow, PblDbRow } from './paybylink.repo';
 
-/** Base of the links handed to buyers: PUBLIC_URL, else the origin the merchant called us on. */
-export function linkBaseOf(deps: Deps, req: FastifyRequest): string {
-  if (deps.config.publicUrl) return deps.config.publicUrl.replace(/\/+$/, '');
-  return `${req.protocol}://${req.host}`;
+/**
+ * Base of the links handed to buyers: configuration only (PUBLIC_URL; development default
+ * http://localhost:PORT) — never the request's Host or X-Forwarded-Host, which a caller chooses.
+ * The request parameter is accepted for older callers and ignored.
+ */
+export function linkBaseOf(deps: Deps, _req?: FastifyRequest): string {
+  return deps.config.publicUrl.replace(/\/+$/, '');
 }
 export const payLink = (base: string, token: string) => `${base}/pay/${token}`;
 

@@ -31,6 +31,12 @@ export const PBL_MESSAGES = {
     ja: 'この加盟店では利用できない通貨です',
   },
   pblTooLong: { en: 'At most {n} characters', zh: '最多 {n} 个字符', ko: '최대 {n}자까지 입력할 수 있습니다', ja: '{n} 文字以内で入力してください' },
+  pblTotalMismatch: {
+    en: 'The total must equal unit price × quantity + shipping fee: {expected} {currency}',
+    zh: '订单总额须等于 单价 × 数量 + 运费：{expected} {currency}',
+    ko: '총액은 단가 × 수량 + 배송비와 같아야 합니다: {expected} {currency}',
+    ja: '合計金額は 単価 × 数量 + 送料 と一致する必要があります：{expected} {currency}',
+  },
   pblAmountTooLarge: { en: 'The amount is too large', zh: '金额过大', ko: '금액이 너무 큽니다', ja: '金額が大きすぎます' },
   pblValidDays: { en: 'Validity must be 1 to {n} days', zh: '有效期须为 1 至 {n} 天', ko: '유효 기간은 1~{n}일이어야 합니다', ja: '有効期間は 1～{n} 日です' },
   pblFileTooLarge: {

@@ -34,14 +34,21 @@ export interface PblDbRow {
   created_by: number | null;
   user_email: string | null;
   created_at: Date;
+  /** In-store orders (prod_category 'payinstore'): the store. */
+  store_id: string | null;
+  store_name: string | null;
+  /** The brand of the order's payment, when there is one. */
+  payment_brand: string | null;
 }
 
 const SELECT = `SELECT o.id, o.mer_id, m.name AS mer_name, o.order_no, o.token, o.recon_id, o.prod_category, trim(o.order_currency) AS order_currency,
     o.total_amount, o.goods_name, o.goods_price, o.goods_quantity, o.log_fee, o.remarks, o.buyer_email, o.send_email, o.attachment_id,
     a.file_key, a.file_name, o.status, o.open_status, o.close_reason, o.email_status, o.expires_at, o.paid_at, o.closed_at, o.txn_id,
-    o.created_by, u.email AS user_email, o.created_at
+    o.created_by, u.email AS user_email, o.created_at, o.store_id, st.name AS store_name, tx.payment_brand
   FROM pay_by_link_order o
   JOIN merchant m ON m.mer_id = o.mer_id
+  LEFT JOIN store st ON st.store_id = o.store_id
+  LEFT JOIN txn tx ON tx.id = o.txn_id
   LEFT JOIN pay_by_link_attachment a ON a.id = o.attachment_id
   LEFT JOIN app_user u ON u.id = o.created_by`;
 
@@ -52,8 +59,24 @@ export interface Where {
 
 /** The list filter of spec §3 over the caller's scope; dates are platform-zone wall times. */
 export function pblWhere(f: PayByLinkFilter, scope: string[], tz: string): Where {
+  // In-store orders have their own list (/payInStore/list).
+  return orderWhere(f, scope, tz, false, f.reconId ? ['o.recon_id', f.reconId] : null);
+}
+
+/**
+ * The order-list filter shared by pay-by-link and pay-in-store: scope, the order's kind, creation
+ * time range (date or date-time, platform zone), order number, status, and one list-specific
+ * equality (`extra`: invoice id, or store).
+ */
+export function orderWhere(
+  f: { beginDate?: string; endDate?: string; orderno?: string; status?: string },
+  scope: string[],
+  tz: string,
+  inStore: boolean,
+  extra: [column: string, value: string] | null,
+): Where {
   const params: unknown[] = [scope];
-  const parts = ['o.mer_id = ANY($1::text[])'];
+  const parts = ['o.mer_id = ANY($1::text[])', inStore ? "o.prod_category = 'payinstore'" : "o.prod_category <> 'payinstore'"];
   const add = (sql: string, v: unknown) => {
     params.push(v);
     parts.push(sql.replace('?', `$${params.length}`));
@@ -63,7 +86,7 @@ export function pblWhere(f: PayByLinkFilter, scope: string[], tz: string): Where
     const end = f.endDate.length === 10 ? new Date(zonedToUtc(`${f.endDate} 00:00:00`, tz).getTime() + 86_400_000) : new Date(zonedToUtc(f.endDate, tz).getTime() + 1000);
     add('o.created_at < ?', end);
   }
-  if (f.reconId) add('o.recon_id = ?', f.reconId);
+  if (extra) add(`${extra[0]} = ?`, extra[1]);
   if (f.orderno) add('o.order_no = ?', f.orderno);
   switch (f.status) {
     case '02':

@@ -12,6 +12,7 @@ import {
   payByLinkOrderStatusSchema,
   payByLinkQuerySchema,
   payByLinkRowSchema,
+  textInput,
 } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
 import { userOf } from '../../plugins/auth';
@@ -47,7 +48,7 @@ export function payByLinkRoutes(app: FastifyInstance, deps: Deps) {
       checkPblRange(filter.beginDate, filter.endDate);
       await expireDue(deps.db, deps.clock.now(), { scope: u.scope });
       const w = pblWhere(filter, u.scope, tz);
-      let [rows, total] = await Promise.all([listOrders(deps.db, w, page, size), countOrders(deps.db, w)]);
+      let [rows, total] = await Promise.all([listOrders(deps.db.read, w, page, size), countOrders(deps.db.read, w)]);
       const pending = rows.filter((o) => o.status === '04' && o.open_status === '00');
       if (pending.length && (await Promise.all(pending.map((o) => syncProcessing(deps, o)))).some(Boolean)) rows = await listOrders(deps.db, w, page, size);
       return ok({ content: rows.map((o) => toRow(o, tz)), totalElements: total });
@@ -75,7 +76,7 @@ export function payByLinkRoutes(app: FastifyInstance, deps: Deps) {
     schema: {
       tags,
       summary: "An order's status, polled every 3 s by the QR dialog: '00' paid, '01' ended (failed, closed, expired), '04' awaiting",
-      params: z.object({ no: z.string().trim().min(1).max(64) }),
+      params: z.object({ no: textInput(64, { min: 1 }) }),
       response: { 200: envelope(payByLinkOrderStatusSchema) },
     },
     handler: async (req) => {

@@ -47,13 +47,48 @@ describe.each(DB_KINDS)('pay-by-link close, update, expiry on %s', (kind) => {
   it('updates amounts, quantity, fee and attachment; keeps the read-only fields as stored', async () => {
     const o = await createOrder(ctx, demo);
     const res = await pbl(ctx, demo).update({
-      ...VALID_ORDER, id: String(o.id), totalAmount: '99.90', goodsPrice: '99.90', goodsQuantity: '3', logFee: '5.00',
+      ...VALID_ORDER, id: String(o.id), totalAmount: '99.90', goodsPrice: '31.50', goodsQuantity: '3', logFee: '5.40',
       reconId: 'CHANGED', goodsName: 'Changed', remarks: 'changed', buyerEmail: 'x@example.com', orderCurrency: 'EUR',
     });
     expect(res.body.code).toBe(0);
-    expect(res.body.data).toMatchObject({ totalAmount: '99.90', goodsPrice: '99.90', goodsQuantity: 3, logFee: '5.00', reconId: VALID_ORDER.reconId, goodsName: 'Blue widget', remarks: 'thank you', buyerEmail: null, orderCurrency: 'USD' });
+    expect(res.body.data).toMatchObject({ totalAmount: '99.90', goodsPrice: '31.50', goodsQuantity: 3, logFee: '5.40', reconId: VALID_ORDER.reconId, goodsName: 'Blue widget', remarks: 'thank you', buyerEmail: null, orderCurrency: 'USD' });
     const d = await pbl(ctx, demo).get(`/api/payByLink/${o.id}`);
     expect(d.body.data.activity[1]).toMatchObject({ kind: 'updated', actor: 'demo', detail: { totalAmount: '99.90', goodsQuantity: 3 } });
+  });
+
+  it('the update records exactly what changed; without an attachment field the stored one stays; validity counts from now; audited', async () => {
+    const up = await pbl(ctx, demo).upload('terms.pdf', PDF);
+    const o = await createOrder(ctx, demo, { attachment: up.body.data.attachment });
+    const events = async () => (await pbl(ctx, demo).get(`/api/payByLink/${o.id}`)).body.data.activity.filter((a: { kind: string }) => a.kind === 'updated');
+    // The same values, no attachment field: nothing changed, the file stays.
+    const { attachment: _none, ...same } = { ...VALID_ORDER, attachment: undefined };
+    const r1 = await pbl(ctx, demo).update({ ...same, id: String(o.id) });
+    expect(r1.body.data).toMatchObject({ fileName: 'terms.pdf', totalAmount: '120.50' });
+    expect((await events()).at(-1).detail).toEqual({});
+    // Validity: 3 days from now (not from the creation).
+    ctx.clock.advance(5 * 60_000); // within the session's idle time
+    expect((await pbl(ctx, demo).update({ ...same, id: String(o.id), validDays: '3' })).body.code).toBe(0);
+    const e = await ctx.db.query<{ e: Date }>('SELECT expires_at AS e FROM pay_by_link_order WHERE id = $1', [o.id]);
+    expect(new Date(e.rows[0].e).getTime()).toBe(ctx.clock.now().getTime() + 3 * 86_400_000);
+    expect((await events()).at(-1).detail).toEqual({ validDays: 3 });
+    // A new total and quantity, and the attachment removed.
+    await pbl(ctx, demo).update({ ...same, id: String(o.id), totalAmount: ' 61.00 ', goodsPrice: '30.50', goodsQuantity: '2', attachment: '' });
+    expect((await events()).at(-1).detail).toEqual({ totalAmount: '61.00', goodsQuantity: 2, attachment: true });
+    const audited = await ctx.db.query<{ target: string; n: number }>(`SELECT target, count(*)::int AS n FROM audit_log WHERE action = 'paybylink.update' AND target = $1 GROUP BY target`, [o.orderNo]);
+    expect(audited.rows).toEqual([{ target: o.orderNo, n: 3 }]);
+    // Not asked to e-mail: no mail goes.
+    expect((await ctx.db.query(`SELECT 1 FROM pay_by_link_event WHERE order_id = $1 AND kind = 'emailed'`, [o.id])).rows).toEqual([]);
+  });
+
+  it('an id of 0 or below is a required-field error, not a search', async () => {
+    for (const id of ['0', '-3']) expect((await pbl(ctx, demo).update({ ...VALID_ORDER, id })).body).toMatchObject({ code: 400, msg: 'Required' });
+  });
+
+  it('the close is audited with the order number', async () => {
+    const o = await createOrder(ctx, demo);
+    await close(o.id);
+    const audited = await ctx.db.query<{ target: string; merId: string }>(`SELECT target, mer_id AS "merId" FROM audit_log WHERE action = 'paybylink.close' AND target = $1`, [o.orderNo]);
+    expect(audited.rows).toEqual([{ target: o.orderNo, merId: DEMO.group }]);
   });
 
   it('checks the update form with the same messages', async () => {

@@ -17,6 +17,7 @@ const RULE_KEY: Record<PblRule, MessageKey> = {
   tooLong: 'pblTooLong',
   validDays: 'pblValidDays',
   amountTooLarge: 'pblAmountTooLarge',
+  totalMismatch: 'pblTotalMismatch',
 };
 
 /**

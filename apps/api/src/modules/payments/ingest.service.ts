@@ -11,6 +11,7 @@ import {
   type OriginRow,
 } from './ingest.validate';
 import { lateRows, queueLate } from './late';
+import { resolveStores } from './ingest.stores';
 
 export type { IngestInput, IngestOptions, Ingested } from './ingest.types';
 
@@ -36,6 +37,7 @@ export async function ingestTransaction(q: Queryable, input: IngestInput, opts: 
   );
   const m = rows[0];
   checkMerchant(row, m && { mer_id: row.mer_id, ...m, currencies: m.currencies.map((c) => c.trim()) });
+  await resolveStores(q, [row]);
   if (m.taken) throw mapDbError({ code: '23505', constraint: 'order_no' }, { merId: row.mer_id, orderNo: row.order_no });
   if (row.origin_txn_id !== null || row.origin_order_no !== null) {
     const byId = row.origin_txn_id !== null;
@@ -78,6 +80,7 @@ export async function ingestBatch(q: Queryable, inputs: IngestInput[], opts: Ing
     if (seen.has(key)) throw mapDbError({ code: '23505', constraint: 'order_no' }, { merId: r.mer_id, orderNo: r.order_no });
     seen.add(key);
   }
+  await resolveStores(q, rows);
   // Rows whose origin is an order number in this batch go in a second statement, once it exists.
   const later = rows.filter((r) => r.origin_txn_id === null && r.origin_order_no !== null && seen.has(`${r.mer_id}|${r.origin_order_no}`));
   const laterSet = new Set(later);

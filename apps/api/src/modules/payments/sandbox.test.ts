@@ -65,6 +65,7 @@ describe.each(DB_KINDS)('sandbox acquirer on %s', (kind) => {
     expect((await row(p.id)).return_amount).toBe(0);
     const bad = await db.tx((q) => acq.refund(q, { purchaseId: r1.id, amount: 10, orderNo: 'S-R4' })).catch((e) => e);
     expect(bad).toBeInstanceOf(AppError);
+    expect(bad).toMatchObject({ key: 'payOriginMismatch', params: { reason: 'type REFD' }, httpStatus: 400 });
   });
 
   it('voids a same-day purchase once, and refuses a purchase of another day', async () => {
@@ -73,6 +74,7 @@ describe.each(DB_KINDS)('sandbox acquirer on %s', (kind) => {
     expect(v.gwResponse).toBe('00');
     const again = await db.tx((q) => acq.voidTxn(q, { purchaseId: p.id, orderNo: 'S-V2' })).catch((e) => e);
     expect(again).toBeInstanceOf(AppError);
+    expect(again).toMatchObject({ key: 'payVoidNotAllowed', params: { reason: 'already voided' }, httpStatus: 400 });
     const old = await pay(8000);
     clock.advance(86_400_000);
     const late = await db.tx((q) => acq.voidTxn(q, { purchaseId: old.id, orderNo: 'S-V3' })).catch((e) => e);

@@ -1,3 +1,4 @@
+import { isIsoDate } from '@portal/contract';
 /** Calendar helpers of the payment core: dates are 'YYYY-MM-DD' strings in the platform zone. */
 
 const fmt = new Map<string, Intl.DateTimeFormat>();
@@ -39,9 +40,8 @@ export function zonedInstant(date: string, tz: string, minutesAfterMidnight = 0)
   return new Date(t);
 }
 
-export function isDate(s: string): boolean {
-  return /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s);
-}
+/** A real calendar date 'YYYY-MM-DD' (the contract's one date parser). */
+export const isDate = (s: string): boolean => isIsoDate(s);
 
 export function addDays(date: string, n: number): string {
   const d = new Date(`${date}T00:00:00Z`);

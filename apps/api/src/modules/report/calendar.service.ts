@@ -102,7 +102,7 @@ export async function cashCalendar(deps: Deps, scope: string[], days: number): P
   const from = platformDate(deps.clock.now(), deps.config.platformTz);
   const to = addDays(from, days - 1);
   if (!scope.length) return { from, to, currencies: [], days: [] };
-  const data = await loadCalendar(deps.db, scope, from, to);
+  const data = await loadCalendar(deps.db.read, scope, from, to);
   const cells = new Map<string, { transfer: number; projected: number; release: number }>();
   const add = (d: string, cur: string, field: 'transfer' | 'projected' | 'release', amount: number) => {
     const k = `${cur.trim()}|${d}`;

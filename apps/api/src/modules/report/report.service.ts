@@ -8,17 +8,17 @@ import {
   type ReportQuery,
 } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
-import { badRequest } from '../../lib/errors';
 import type { ExportSource } from '../export/export.types';
 import { registerExportSource } from '../export/export.service';
 import { REPORTS, type ReportDef } from './report.defs';
 import { countRows, iterateRows, listPage } from './report.query';
+import { invalidInput } from '../../lib/validation';
 
 /** One page of a report over the caller's merchants (`scope` empty: another merchant asked → empty). */
 export async function listReport<R>(deps: Deps, def: ReportDef<any, R>, scope: string[], q: ReportQuery, lang: Language) {
   const listing = def.listing(scope, q, lang);
   if (!scope.length) return { content: [] as R[], totalElements: 0 };
-  const [rows, total] = await Promise.all([listPage<Record<string, unknown>>(deps.db, listing, q.page, q.size), countRows(deps.db, listing)]);
+  const [rows, total] = await Promise.all([listPage<Record<string, unknown>>(deps.db.read, listing, q.page, q.size), countRows(deps.db.read, listing)]);
   return { content: rows.map((r) => def.row(r)), totalElements: total };
 }
 
@@ -31,7 +31,7 @@ export async function exportMode(deps: Deps, def: ReportDef, scope: string[], q:
   const listing = def.listing(scope, q, lang);
   if (q.mode === 'queue' || def.span(q, lang) > EXPORT_SYNC_MAX_DAYS) return 'queue';
   if (!scope.length) return 'file';
-  return (await countRows(deps.db, listing)) > EXPORT_SYNC_MAX_ROWS ? 'queue' : 'file';
+  return (await countRows(deps.db.read, listing)) > EXPORT_SYNC_MAX_ROWS ? 'queue' : 'file';
 }
 
 /** The export row source of a report (kind `report.<kind>`): keyset batches over the stored scope. */
@@ -40,14 +40,14 @@ export function reportExportSource(def: ReportDef): ExportSource<ReportFilter, R
     permission: def.permission,
     parse: (params) => {
       const p = reportFilterSchema.safeParse(params);
-      if (!p.success) throw badRequest(p.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+      if (!p.success) throw invalidInput(p.error);
       def.listing([], p.data, 'en');
       return p.data;
     },
     fileName: (ctx) => def.title(ctx.lang),
     columns: (ctx) => def.columns(ctx.lang),
-    rows: (ctx, f) => iterateRows(ctx.deps.db, def.listing(ctx.scope, f, ctx.lang)),
-    count: (ctx, f) => countRows(ctx.deps.db, def.listing(ctx.scope, f, ctx.lang)),
+    rows: (ctx, f) => iterateRows(ctx.read, def.listing(ctx.scope, f, ctx.lang)),
+    count: (ctx, f) => countRows(ctx.read, def.listing(ctx.scope, f, ctx.lang)),
   };
 }
 

@@ -1,4 +1,4 @@
-import { LOGISTICS_STATUSES, type Language, type LogisticsRow, type RowError } from '@portal/contract';
+import { LOGISTICS_STATUSES, isIsoDate, type Language, type LogisticsRow, type RowError } from '@portal/contract';
 import type { Queryable } from '../../db/db';
 import type { Deps } from '../../plugins/context';
 import { LOGISTICS_COLUMNS, STATUS_LABELS, reason, type LogisticsKey } from './logistics.labels';
@@ -29,13 +29,13 @@ export async function logisticsList(deps: Deps, scope: string[], q: ListQuery): 
   if (q.endDate) add('l.ship_date <= ?::date', q.endDate);
   const where = c.join(' AND ');
   const [list, count] = await Promise.all([
-    deps.db.query<{ id: number; mer_id: string; mer_name: string; order_no: string; txn_id: number | null; shipment_no: string; company: string; ship_date: string; status: string; updated_at: Date }>(
+    deps.db.read.query<{ id: number; mer_id: string; mer_name: string; order_no: string; txn_id: number | null; shipment_no: string; company: string; ship_date: string; status: string; updated_at: Date }>(
       `SELECT l.id, l.mer_id, m.name AS mer_name, l.order_no, l.txn_id, l.shipment_no, l.company, l.ship_date, l.status, l.updated_at
          FROM logistics l JOIN merchant m ON m.mer_id = l.mer_id WHERE ${where}
         ORDER BY l.ship_date DESC, l.id DESC LIMIT ${q.size} OFFSET ${q.page * q.size}`,
       params,
     ),
-    deps.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM logistics l WHERE ${where}`, params),
+    deps.db.read.query<{ n: number }>(`SELECT count(*)::int AS n FROM logistics l WHERE ${where}`, params),
   ]);
   return {
     content: list.rows.map((r) => ({
@@ -65,7 +65,7 @@ interface Parsed {
   status: string;
 }
 
-const validDate = (s: string) => /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(s)) && new Date(s).toISOString().startsWith(s);
+const validDate = isIsoDate;
 
 function statusKey(v: string): string | undefined {
   const x = v.trim().toLowerCase().replace(/[\s-]+/g, '_');

@@ -82,7 +82,7 @@ export async function refund(deps: Deps, user: SessionUser, lang: Language, inpu
     let returnAmount = reserved;
     if (state === 'F') {
       returnAmount = await releaseReturn(q, p.id, amount);
-      return refuse(RefundCode.DECLINED, t(lang, 'refundDeclined', { reason: r.resp_msg ?? r.gw_response ?? '' }), {
+      return refuse(RefundCode.DECLINED, t(lang, 'refundDeclined', { reason: r.resp_msg ?? String(r.gw_response) /* declined: a code is always there */ }), {
         refundId: r.id,
         refundOrderNo: orderNo,
         gwResponse: r.gw_response,

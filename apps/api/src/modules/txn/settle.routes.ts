@@ -2,9 +2,12 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  BEGIN_END,
   Code,
-  DATE_RE,
   Perm,
+  blankToUndefined,
+  isoDate,
+  refuseReversed,
   blendResultSchema,
   exportQueuedSchema,
   logisticsImportResultSchema,
@@ -19,15 +22,22 @@ import type { Deps } from '../../plugins/context';
 import { scopeFor, userOf } from '../../plugins/auth';
 import { envelope, ok, pageOf } from '../../lib/envelope';
 import { AppError } from '../../lib/errors';
+import { parseInput } from '../../lib/validation';
 import { t } from '../../lib/messages';
+import { audit, AuditAction } from '../../lib/audit';
 import { disposition, contentTypeOf } from '../export/export.service';
 import { writeExport } from '../export/export.writer';
 import { settleList } from './settle.service';
 import { importLogistics, logisticsList, logisticsTemplate } from './logistics.service';
 import { manualBlend } from './blend.service';
-import { isSheetFile, readSheet, UPLOAD_MAX_BYTES } from './sheet.reader';
+import { CsvUnreadable, isSheetFile, readSheet, UPLOAD_MAX_BYTES } from './sheet.reader';
 import { FILE_TITLES } from './txn.labels';
 import { queueExport, sendExport } from './txn.routes';
+
+/** The manual blend's optional settlement-date range (multipart fields). */
+const blendRangeSchema = z
+  .object({ beginDate: blankToUndefined(isoDate), endDate: blankToUndefined(isoDate) })
+  .superRefine(refuseReversed(BEGIN_END));
 import { PassThrough } from 'node:stream';
 
 /** Reads a multipart upload: the file (XLSX or CSV, ≤ 5 MiB) and the text fields. */
@@ -53,7 +63,8 @@ async function readUpload(req: FastifyRequest): Promise<{ sheet: string[][]; fie
   if (!file) throw new AppError(Code.BAD_REQUEST, 'uploadFileMissing', {}, 400);
   try {
     return { sheet: await readSheet(file.buf, file.name), fields };
-  } catch {
+  } catch (err) {
+    if (err instanceof CsvUnreadable) throw new AppError(Code.BAD_REQUEST, 'uploadCsvUnreadable', { line: err.line, reason: err.message }, 400);
     throw new AppError(Code.BAD_REQUEST, 'uploadFileType', {}, 400);
   }
 }
@@ -139,9 +150,16 @@ export function settleRoutes(app: FastifyInstance, deps: Deps) {
     },
     handler: async (req) => {
       const { sheet, fields } = await readUpload(req);
-      const range = { beginDate: fields.beginDate, endDate: fields.endDate };
-      for (const v of Object.values(range)) if (v && !DATE_RE.test(v)) throw new AppError(Code.BAD_REQUEST, 'badRequest', { detail: 'beginDate/endDate: YYYY-MM-DD' }, 400);
-      return ok(await manualBlend(deps, userOf(req).scope, sheet, req.lang, range));
+      const range = parseInput(blendRangeSchema, { beginDate: fields.beginDate, endDate: fields.endDate });
+      const u = userOf(req);
+      const res = await manualBlend(deps, u.scope, sheet, req.lang, range);
+      // The comparison changes no data; who ran it, on what, and what it found is kept in the audit log.
+      await audit(deps.db, {
+        action: AuditAction.manualBlend, userId: u.id, username: u.username, merId: u.merId, target: 'txn:manualBlend',
+        detail: { range, total: res.total, matched: res.matched, missing: res.missing.length, differing: res.differing.length, notInStatement: res.notInStatement.length, errors: res.errors.length },
+        ip: req.ip, userAgent: req.headers['user-agent'],
+      });
+      return ok(res);
     },
   });
 }

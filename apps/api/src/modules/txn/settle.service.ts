@@ -11,7 +11,7 @@ import { listSettle, settleWhere, sumSettle, toSettleRow, type SettleFilter } fr
 export async function settleList(deps: Deps, scope: string[], q: SettleFilter & { page: number; size: number }) {
   if (q.beginDate > q.endDate) throw badRequest('beginDate must not be after endDate');
   const w = settleWhere(q, scope);
-  const [rows, sum] = await Promise.all([listSettle(deps.db, w, q.page, q.size), sumSettle(deps.db, w)]);
+  const [rows, sum] = await Promise.all([listSettle(deps.db.read, w, q.page, q.size), sumSettle(deps.db.read, w)]);
   return {
     content: rows.map((r) => toSettleRow(r, deps.config.platformTz)),
     totalElements: sum.n,

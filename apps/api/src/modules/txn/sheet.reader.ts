@@ -1,42 +1,29 @@
+import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 
 /** Largest upload accepted (spec §9: 5 MiB) and most rows read from it. */
 export const UPLOAD_MAX_BYTES = 5 * 1024 * 1024;
 export const UPLOAD_MAX_ROWS = 20_000;
 
-/** Parses CSV text (RFC 4180: quotes, doubled quotes, CRLF or LF) into rows of strings. */
+/** A CSV upload the parser could not read: where (1-based line) and why (the parser's words). */
+export class CsvUnreadable extends Error {
+  constructor(readonly line: number, reason: string) {
+    super(reason);
+  }
+}
+
+/**
+ * Parses CSV text (RFC 4180: quotes, doubled quotes, CRLF or LF, a UTF-8 BOM) into rows of strings
+ * with csv-parse (issue 13, fix 12). Refuses what is not CSV — an unclosed quote, a quote inside an
+ * unquoted field — with the line, instead of guessing.
+ */
 export function parseCsv(text: string): string[][] {
-  const s = text.replace(/^\uFEFF/, '');
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < s.length; i++) {
-    const ch = s[i];
-    if (quoted) {
-      if (ch === '"') {
-        if (s[i + 1] === '"') {
-          field += '"';
-          i++;
-        } else quoted = false;
-      } else field += ch;
-    } else if (ch === '"' && field === '') quoted = true;
-    else if (ch === ',') {
-      row.push(field);
-      field = '';
-    } else if (ch === '\n' || ch === '\r') {
-      if (ch === '\r' && s[i + 1] === '\n') i++;
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-    } else field += ch;
+  try {
+    return parse(text, { bom: true, relax_column_count: true, record_delimiter: ['\r\n', '\n', '\r'] }) as string[][];
+  } catch (err) {
+    const e = err as { lines?: number; message?: string; code?: string };
+    throw new CsvUnreadable(e.lines ?? 1, (e.message ?? 'unreadable').replace(/^Invalid (Opening|Closing) Quotes?: /, '').slice(0, 160));
   }
-  if (field !== '' || row.length) {
-    row.push(field);
-    rows.push(row);
-  }
-  return rows;
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');

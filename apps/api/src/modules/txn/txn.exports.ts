@@ -1,7 +1,6 @@
 import { MAX_RANGE_DAYS, Perm, brandName, resultStateOf, settleFilterSchema, txnFilterSchema, type TxnFilter } from '@portal/contract';
 import type { ExportColumn, ExportContext, ExportSource } from '../export/export.types';
 import { registerExportSource } from '../export/export.service';
-import { badRequest } from '../../lib/errors';
 import { COLUMN_LABELS as C, FILE_TITLES, RESULT_LABELS, SETTLE_LABELS, typeLabel } from './txn.labels';
 import { countTxn, iterateTxn, money, txnWhere, type TxnDbRow } from './txn.repo';
 import { iterateSettle, settleWhere, sumSettle, type SettleFilter } from './settle.repo';
@@ -11,6 +10,7 @@ import { settleStateOf } from '@portal/contract';
 import { csvCopy } from '../export/export.copy';
 import { inlineParams } from '../../db/sql-inline';
 import { settleColumnSql, txnColumnSql } from './txn.copy';
+import { invalidInput, rangeRequired, rangeTooLong, reversedRange } from '../../lib/validation';
 
 /** The list's columns, labels and values in the user's language. */
 export function txnColumns(ctx: ExportContext): ExportColumn<TxnDbRow>[] {
@@ -38,10 +38,10 @@ export function txnColumns(ctx: ExportContext): ExportColumn<TxnDbRow>[] {
 /** The export period rule of spec §5: neither end more than three months before the end date. */
 export function parseTxnExportParams(params: unknown): TxnFilter {
   const p = txnFilterSchema.safeParse(params);
-  if (!p.success) throw badRequest(p.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+  if (!p.success) throw invalidInput(p.error);
   checkRange(p.data.beginDate, p.data.endDate);
-  if (!p.data.beginDate || !p.data.endDate) throw badRequest('beginDate and endDate are required for an export');
-  if (daysBetween(p.data.beginDate, p.data.endDate) > MAX_RANGE_DAYS) throw badRequest('the selected time range cannot exceed three months');
+  if (!p.data.beginDate || !p.data.endDate) throw rangeRequired();
+  if (daysBetween(p.data.beginDate, p.data.endDate) > MAX_RANGE_DAYS) throw rangeTooLong();
   return p.data;
 }
 
@@ -50,8 +50,8 @@ export const txnExportSource: ExportSource<TxnFilter, TxnDbRow> = {
   parse: parseTxnExportParams,
   fileName: (ctx) => FILE_TITLES.txn[ctx.lang],
   columns: txnColumns,
-  rows: (ctx, p) => iterateTxn(ctx.deps.db, txnWhere(p, ctx.scope, ctx.deps.config.platformTz), ctx.scope),
-  count: (ctx, p) => countTxn(ctx.deps.db, txnWhere(p, ctx.scope, ctx.deps.config.platformTz)),
+  rows: (ctx, p) => iterateTxn(ctx.read, txnWhere(p, ctx.scope, ctx.deps.config.platformTz), ctx.scope),
+  count: (ctx, p) => countTxn(ctx.read, txnWhere(p, ctx.scope, ctx.deps.config.platformTz)),
   // The same rows, cells and order as `rows` + `columns`, for COPY (the filter's values inlined).
   // The keys (time, id) are unique and NOT NULL; the boundary query needs no merchant join (a NOT
   // NULL foreign key: the join neither adds nor drops a row).
@@ -71,8 +71,8 @@ export const settleExportSource: ExportSource<SettleFilter, TxnDbRow> = {
   permission: [Perm.settleList, Perm.txnExport],
   parse: (params) => {
     const p = settleFilterSchema.safeParse(params);
-    if (!p.success) throw badRequest(p.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
-    if (p.data.beginDate > p.data.endDate) throw badRequest('beginDate must not be after endDate');
+    if (!p.success) throw invalidInput(p.error);
+    if (p.data.beginDate > p.data.endDate) throw reversedRange();
     return p.data;
   },
   fileName: (ctx, p) => `${FILE_TITLES.settle[ctx.lang]}_${p.clientid}_${p.busLine}_${p.setCur}`,
@@ -87,8 +87,8 @@ export const settleExportSource: ExportSource<SettleFilter, TxnDbRow> = {
       { key: 'settleNet', label: C.settleNet[lang], type: 'money', width: 14, value: (r) => money((r.settle_amount ?? 0) - (r.settle_fee ?? 0), r.settle_currency) },
     ];
   },
-  rows: (ctx, p) => iterateSettle(ctx.deps.db, settleWhere(p, ctx.scope), ctx.scope),
-  count: async (ctx, p) => (await sumSettle(ctx.deps.db, settleWhere(p, ctx.scope))).n,
+  rows: (ctx, p) => iterateSettle(ctx.read, settleWhere(p, ctx.scope), ctx.scope),
+  count: async (ctx, p) => (await sumSettle(ctx.read, settleWhere(p, ctx.scope))).n,
   // settle_date is NOT NULL in every row settleWhere selects.
   copyCsv: (ctx, p) => {
     const w = settleWhere(p, ctx.scope);

@@ -1,5 +1,11 @@
 /** Server messages of the transactions and export modules (spread into MESSAGES). */
 export const TXN_MESSAGES = {
+  txnPageTooDeep: {
+    en: 'Only the first {max} matching transactions can be paged through: narrow the filter, or export them',
+    zh: '仅可翻阅前 {max} 条匹配的交易：请缩小筛选范围，或导出',
+    ko: '일치하는 거래는 처음 {max}건까지만 페이지를 넘겨 볼 수 있습니다. 필터를 좁히거나 내보내기를 이용하세요',
+    ja: '一致する取引は最初の {max} 件までしかページ送りできません。条件を絞り込むか、エクスポートしてください',
+  },
   stepUpRequired: {
     en: 'Please verify your password again before refunding',
     zh: '退款前请重新验证密码',
@@ -40,6 +46,12 @@ export const TXN_MESSAGES = {
     ja: 'この取引は処理中ではありません',
   },
   uploadFileMissing: { en: 'Please choose a file', zh: '请选择文件', ko: '파일을 선택하세요', ja: 'ファイルを選択してください' },
+  uploadCsvUnreadable: {
+    en: 'The file is not a readable CSV (line {line}): {reason}',
+    zh: '文件不是可读取的 CSV（第 {line} 行）：{reason}',
+    ko: '읽을 수 없는 CSV 파일입니다({line}행): {reason}',
+    ja: '読み取れない CSV ファイルです（{line} 行目）：{reason}',
+  },
   uploadFileType: {
     en: 'Only XLSX or CSV files can be imported',
     zh: '只能导入 XLSX 或 CSV 文件',

@@ -112,10 +112,43 @@ export function toTxnRow(r: TxnDbRow, zone: Zone): TxnRow {
   };
 }
 
-export async function listTxn(q: Queryable, w: Where, page: number, size: number): Promise<TxnDbRow[]> {
+/** Where a keyset page starts: the (time, id) of the row before it. */
+export interface TxnKey {
+  time: Date;
+  id: number;
+}
+
+/**
+ * The key of row `id` if it is one of `scope`'s (a cursor naming another merchant's row is not
+ * followed: it would tell that row's time).
+ */
+export async function txnKey(q: Queryable, id: number, scope: string[]): Promise<TxnKey | null> {
+  const { rows } = await q.query<{ txn_time: Date; id: number }>('SELECT txn_time, id FROM txn WHERE id = $1 AND mer_id = ANY($2::text[])', [id, scope]);
+  return rows[0] ? { time: rows[0].txn_time, id: Number(rows[0].id) } : null;
+}
+
+/**
+ * A page of the list, newest first. With `after` (the key of the last row of the page before) it
+ * is read by keyset — it costs what page 1 costs however deep. Otherwise by offset, as a deferred
+ * join: the offset walks the index only (ids), and only the page's rows are read whole.
+ */
+export async function listTxn(q: Queryable, w: Where, page: number, size: number, after?: TxnKey | null): Promise<TxnDbRow[]> {
+  const order = 'ORDER BY t.txn_time DESC, t.id DESC';
+  if (after) {
+    const n = w.params.length;
+    const { rows } = await q.query<TxnDbRow>(
+      `SELECT ${ROW_COLUMNS} FROM txn t JOIN merchant m ON m.mer_id = t.mer_id
+        WHERE ${w.sql} AND (t.txn_time, t.id) < ($${n + 1}::timestamptz, $${n + 2}::int8) ${order} LIMIT ${size}`,
+      [...w.params, after.time, after.id],
+    );
+    return rows;
+  }
+  const offset = page * size;
   const { rows } = await q.query<TxnDbRow>(
-    `SELECT ${ROW_COLUMNS} FROM txn t JOIN merchant m ON m.mer_id = t.mer_id
-      WHERE ${w.sql} ORDER BY t.txn_time DESC, t.id DESC LIMIT ${size} OFFSET ${page * size}`,
+    offset === 0
+      ? `SELECT ${ROW_COLUMNS} FROM txn t JOIN merchant m ON m.mer_id = t.mer_id WHERE ${w.sql} ${order} LIMIT ${size}`
+      : `SELECT ${ROW_COLUMNS} FROM (SELECT t.id FROM txn t WHERE ${w.sql} ${order} LIMIT ${size} OFFSET ${offset}) k
+           JOIN txn t ON t.id = k.id JOIN merchant m ON m.mer_id = t.mer_id ${order}`,
     w.params,
   );
   return rows;
@@ -123,6 +156,18 @@ export async function listTxn(q: Queryable, w: Where, page: number, size: number
 
 export async function countTxn(q: Queryable, w: Where): Promise<number> {
   const { rows } = await q.query<{ n: number }>(`SELECT count(*)::int8 AS n FROM txn t WHERE ${w.sql}`, w.params);
+  return rows[0].n;
+}
+
+/**
+ * The number of matches up to `budget + 1` (the scan stops there): a total that is exact while
+ * cheap, and reads "more than budget" beyond, whatever the merchant's size.
+ */
+export async function countTxnUpTo(q: Queryable, w: Where, budget: number): Promise<number> {
+  const { rows } = await q.query<{ n: number }>(
+    `SELECT count(*)::int8 AS n FROM (SELECT 1 FROM txn t WHERE ${w.sql} LIMIT ${Math.trunc(budget) + 1}) s`,
+    w.params,
+  );
   return rows[0].n;
 }
 

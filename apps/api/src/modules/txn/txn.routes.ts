@@ -10,6 +10,7 @@ import {
   txnDetailSchema,
   txnExportQuerySchema,
   txnFilterSchema,
+  txnPageSchema,
   txnQuerySchema,
   txnRowSchema,
   txnTotalsSchema,
@@ -68,8 +69,10 @@ export function txnRoutes(app: FastifyInstance, deps: Deps) {
     schema: {
       tags: ['txn'],
       summary: 'Transactions of the caller\'s merchants (spec §3 query; times in the platform zone; page 0-based)',
+      description:
+        'totalElements is exact up to 1,000 matches; past that totalExact is false and totalElements is 1,000 ("more than 1,000") unless exactTotal=true asks for the exact count. Pages reach 10,000 rows deep (page × size < 10,000); deeper pages answer 400. after = the id of the last row of page − 1 (the pager\'s Next) reads the page by keyset from that row: the same rows, as cheap as page 1 however deep.',
       querystring: txnQuerySchema,
-      response: { 200: envelope(pageOf(txnRowSchema)) },
+      response: { 200: envelope(txnPageSchema) },
     },
     handler: async (req) => ok(await listTransactions(deps, scopeFor(req, req.query.merId), req.query)),
   });

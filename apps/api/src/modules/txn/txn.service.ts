@@ -1,29 +1,48 @@
-import { MAX_RANGE_DAYS, settleStateOf, type TxnDetail, type TxnFilter, type TxnQuery } from '@portal/contract';
+import { Code, MAX_RANGE_DAYS, TXN_COUNT_BUDGET, TXN_MAX_OFFSET, settleStateOf, type TxnPage, type TxnDetail, type TxnFilter, type TxnQuery } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
-import { badRequest, notFound } from '../../lib/errors';
-import { countTxn, findDetail, findFamily, listTxn, money, toTxnRow, totalsTxn, txnWhere } from './txn.repo';
+import { AppError, notFound } from '../../lib/errors';
+import { rangeTooLong, reversedRange } from '../../lib/validation';
+import { countTxn, countTxnUpTo, findDetail, findFamily, listTxn, money, toTxnRow, totalsTxn, txnKey, txnWhere } from './txn.repo';
 import { daysBetween, formatInZone } from './time';
 
 /** Rejects an inverted range or one longer than three months (spec §5). */
 export function checkRange(begin: string | undefined, end: string | undefined): void {
   if (begin && end) {
-    if (begin > end) throw badRequest('beginDate must not be after endDate');
-    if (daysBetween(begin, end) > MAX_RANGE_DAYS) throw badRequest('the selected time range cannot exceed three months');
+    if (begin > end) throw reversedRange();
+    if (daysBetween(begin, end) > MAX_RANGE_DAYS) throw rangeTooLong();
   }
 }
 
-export async function listTransactions(deps: Deps, scope: string[], q: TxnQuery) {
+/**
+ * A page of the list. Its cost does not grow with the merchant's size: the total is counted up to
+ * TXN_COUNT_BUDGET (exactly only when asked), offsets stay below TXN_MAX_OFFSET, and a page asked
+ * for with `after` (the pager's Next) is read by keyset, as cheap as page 1 however deep.
+ */
+export async function listTransactions(deps: Deps, scope: string[], q: TxnQuery): Promise<TxnPage> {
   checkRange(q.beginDate, q.endDate);
-  if (!scope.length) return { content: [], totalElements: 0 };
+  if (q.page * q.size >= TXN_MAX_OFFSET) throw new AppError(Code.BAD_REQUEST, 'txnPageTooDeep', { max: TXN_MAX_OFFSET.toLocaleString('en-US') }, 400);
+  if (!scope.length) return { content: [], totalElements: 0, totalExact: true };
   const w = txnWhere(q, scope, deps.config.platformTz);
-  const [rows, total] = await Promise.all([listTxn(deps.db, w, q.page, q.size), countTxn(deps.db, w)]);
-  return { content: rows.map((r) => toTxnRow(r, deps.config.platformTz)), totalElements: total };
+  const exact = q.exactTotal === 'true';
+  // Next in the pager names the last row it showed: the page is read from there (keyset). A cursor
+  // not found in scope is ignored (the offset serves), so a stale or foreign one changes nothing.
+  // The cursor's look-up and the page go one after the other; the count runs beside them.
+  const page = async () => {
+    const after = q.after && q.page > 0 ? await txnKey(deps.db.read, Number(q.after), scope) : null;
+    return listTxn(deps.db.read, w, q.page, q.size, after);
+  };
+  const [rows, n] = await Promise.all([
+    page(),
+    exact ? countTxn(deps.db.read, w) : countTxnUpTo(deps.db.read, w, TXN_COUNT_BUDGET),
+  ]);
+  const totalExact = exact || n <= TXN_COUNT_BUDGET;
+  return { content: rows.map((r) => toTxnRow(r, deps.config.platformTz)), totalElements: totalExact ? n : TXN_COUNT_BUDGET, totalExact };
 }
 
 export async function txnTotals(deps: Deps, scope: string[], f: TxnFilter) {
   checkRange(f.beginDate, f.endDate);
   if (!scope.length) return [];
-  return totalsTxn(deps.db, txnWhere(f, scope, deps.config.platformTz));
+  return totalsTxn(deps.db.read, txnWhere(f, scope, deps.config.platformTz));
 }
 
 const mask = (first6: string | null, last4: string | null) => (first6 && last4 ? `${first6}******${last4}` : null);

@@ -7,6 +7,10 @@ import { t } from '../../lib/messages';
 import type { Language } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
 import { startSession, type TokenPair } from './session.service';
+import { randomBytes } from 'node:crypto';
+import { passwordExpired } from '../account/password.policy';
+import { acceptTotp, useRecoveryCode, RECOVERY_RE } from '../account/totp';
+import { AccountAudit } from '../account/account.audit';
 
 export interface UserRow {
   id: number;
@@ -17,7 +21,12 @@ export interface UserRow {
   status: 'ACTIVE' | 'INACTIVE' | 'DISABLED';
   failed_logins: number;
   locked_until: Date | null;
+  password_changed_at: Date;
+  totp_secret: string | null;
+  totp_enabled_at: Date | null;
 }
+
+const USER_COLUMNS = `id, username, password_hash, email, mer_id, status, failed_logins, locked_until, password_changed_at, totp_secret, totp_enabled_at`;
 
 export interface Meta {
   ip?: string;
@@ -26,14 +35,26 @@ export interface Meta {
 
 async function findUser(q: Queryable, username: string): Promise<UserRow | undefined> {
   const { rows } = await q.query<UserRow>(
-    `SELECT id, username, password_hash, email, mer_id, status, failed_logins, locked_until
-       FROM app_user WHERE lower(username) = lower($1)`,
+    `SELECT ${USER_COLUMNS} FROM app_user WHERE lower(username) = lower($1)`,
     [username],
   );
   return rows[0];
 }
 
-function checkUsable(u: UserRow | undefined, username: string, now: Date): UserRow {
+export async function findUserById(q: Queryable, id: number): Promise<UserRow | undefined> {
+  const { rows } = await q.query<UserRow>(`SELECT ${USER_COLUMNS} FROM app_user WHERE id = $1`, [id]);
+  return rows[0];
+}
+export { findUser };
+
+let dummy: Promise<string> | null = null;
+/**
+ * A hash of a random password, made once: an unknown user name is verified against it, so it
+ * costs the same argon2 time as a known one with a wrong password.
+ */
+export const dummyHash = () => (dummy ??= hashPassword(randomBytes(16).toString('hex')));
+
+export function checkUsable(u: UserRow | undefined, username: string, now: Date): UserRow {
   if (!USERNAME_RE.test(username)) throw new AppError(Code.INVALID_USERNAME, 'invalidUsername');
   if (!u || u.status === 'DISABLED') throw new AppError(Code.USER_NOT_EXIST, 'userNotExist');
   if (u.status === 'INACTIVE') throw new AppError(Code.USER_NOT_ACTIVATED, 'userNotActivated');
@@ -48,6 +69,8 @@ function checkUsable(u: UserRow | undefined, username: string, now: Date): UserR
 export async function sendEmailCode(deps: Deps, lang: Language, username: string, meta: Meta) {
   const now = deps.clock.now();
   const user = checkUsable(await findUser(deps.db, username), username, now);
+  // With an authenticator enrolled, the second factor is its code: no e-mail.
+  if (user.totp_enabled_at) return { resendAfter: 0, expiresIn: 0, totp: true };
   const code = sixDigitCode();
   await deps.db.tx(async (q) => {
     // Lock the user row so two requests at once cannot both pass the 60-second check.
@@ -80,7 +103,7 @@ export async function sendEmailCode(deps: Deps, lang: Language, username: string
     throw new AppError(Code.SEND_MAIL_FAILED, 'sendMailFailed');
   }
   await audit(deps.db, { action: AuditAction.emailCode, userId: user.id, username: user.username, merId: user.mer_id, ...meta });
-  return { resendAfter: LIMITS.emailCodeResendSeconds, expiresIn: LIMITS.emailCodeTtlSeconds };
+  return { resendAfter: LIMITS.emailCodeResendSeconds, expiresIn: LIMITS.emailCodeTtlSeconds, totp: false };
 }
 
 /**
@@ -107,6 +130,52 @@ export async function countWrongPassword(q: Queryable, user: UserRow, now: Date,
   return left;
 }
 
+export type PasswordCheck = { ok: true } | { ok: false; left: number };
+
+/**
+ * Checks a password under attack: one of the 5 attempt slots is claimed atomically in SQL *before*
+ * argon2 runs (the row lock orders concurrent claims), so however many guesses arrive at once, at
+ * most 5 passwords are ever verified before the lock; the 5th claim sets the lock itself. A right
+ * password gives its slot back (and lifts the lock only if its own claim set it); a wrong one
+ * keeps it. No slot left: locked, and the password is not even looked at.
+ */
+export async function verifyPasswordCounted(deps: Deps, user: UserRow, password: string, meta: Meta, where: string): Promise<PasswordCheck> {
+  const now = deps.clock.now();
+  const max = LIMITS.maxPasswordFailures;
+  const { rows } = await deps.db.query<{ slot: number }>(
+    `UPDATE app_user
+        SET failed_logins = CASE WHEN locked_until IS NOT NULL AND locked_until <= $2 THEN 1 ELSE failed_logins + 1 END,
+            locked_until = CASE WHEN (CASE WHEN locked_until IS NOT NULL AND locked_until <= $2 THEN 1 ELSE failed_logins + 1 END) >= $3
+                                THEN $4::timestamptz ELSE NULL END
+      WHERE id = $1 AND (locked_until IS NULL OR locked_until <= $2)
+      RETURNING failed_logins AS slot`,
+    [user.id, now, max, new Date(now.getTime() + LIMITS.lockMinutes * 60000)],
+  );
+  if (!rows[0]) {
+    const lk = await deps.db.query<{ locked_until: Date | null }>('SELECT locked_until FROM app_user WHERE id = $1', [user.id]);
+    const until = lk.rows[0]?.locked_until ? new Date(lk.rows[0].locked_until).getTime() : now.getTime() + LIMITS.lockMinutes * 60000;
+    await audit(deps.db, { action: AuditAction.loginFailure, outcome: 'failure', userId: user.id, username: user.username, merId: user.mer_id, detail: { reason: 'locked', where }, ...meta });
+    throw new AppError(Code.USER_LOCKED, 'userLocked', { m: Math.max(1, Math.ceil((until - now.getTime()) / 60000)) });
+  }
+  const slot = rows[0].slot;
+  if (await verifyPassword(user.password_hash, password)) {
+    await deps.db.query(
+      `UPDATE app_user SET failed_logins = GREATEST(failed_logins - 1, 0), locked_until = CASE WHEN $2::boolean THEN NULL ELSE locked_until END WHERE id = $1`,
+      [user.id, slot >= max],
+    );
+    return { ok: true };
+  }
+  const left = Math.max(0, max - slot);
+  await deps.db.tx(async (q) => {
+    await audit(q, { action: AuditAction.loginFailure, outcome: 'failure', userId: user.id, username: user.username, merId: user.mer_id, detail: { reason: 'wrong-password', where, failed: slot }, ...meta });
+    if (left === 0) {
+      await audit(q, { action: AuditAction.lockout, outcome: 'failure', userId: user.id, username: user.username, merId: user.mer_id, detail: { minutes: LIMITS.lockMinutes, where }, ...meta });
+      await q.query(`UPDATE user_session SET revoked_at = $2, revoke_reason = 'lockout' WHERE user_id = $1 AND revoked_at IS NULL`, [user.id, now]);
+    }
+  });
+  return { ok: false, left };
+}
+
 async function failLogin(deps: Deps, user: UserRow | undefined, username: string, reason: string, meta: Meta) {
   await audit(deps.db, { action: AuditAction.loginFailure, outcome: 'failure', userId: user?.id, username, merId: user?.mer_id, detail: { reason }, ...meta });
 }
@@ -119,17 +188,25 @@ export async function login(
 ): Promise<TokenPair> {
   const now = deps.clock.now();
   let user: UserRow;
+  const found = USERNAME_RE.test(input.username) ? await findUser(deps.db, input.username) : undefined;
   try {
-    user = checkUsable(await findUser(deps.db, input.username), input.username, now);
+    user = checkUsable(found, input.username, now);
   } catch (err) {
-    await failLogin(deps, await findUser(deps.db, input.username).catch(() => undefined), input.username, (err as AppError).key, meta);
+    // An unknown name pays the same argon2 time as a known one with a wrong password.
+    if (!found || found.status === 'DISABLED') await verifyPassword(await dummyHash(), input.password);
+    await failLogin(deps, found, input.username, (err as AppError).key, meta);
     throw err;
   }
-  if (!(await verifyPassword(user.password_hash, input.password))) {
-    const left = await deps.db.tx((q) => countWrongPassword(q, user, now, meta, 'login'));
-    if (left === 0) throw new AppError(Code.USER_LOCKED, 'userLocked', { m: LIMITS.lockMinutes });
-    throw new AppError(Code.WRONG_PASSWORD, 'wrongPassword', { n: left }, 200, { remaining: left });
+  const checked = await verifyPasswordCounted(deps, user, input.password, meta, 'login');
+  if (!checked.ok) {
+    if (checked.left === 0) throw new AppError(Code.USER_LOCKED, 'userLocked', { m: LIMITS.lockMinutes });
+    throw new AppError(Code.WRONG_PASSWORD, 'wrongPassword', { n: checked.left }, 200, { remaining: checked.left });
   }
+  if (passwordExpired(deps, user.password_changed_at, now)) {
+    await failLogin(deps, user, user.username, 'password-expired', meta);
+    throw new AppError(Code.PASSWORD_EXPIRED, 'passwordExpired', {}, 200, { username: user.username });
+  }
+  if (user.totp_enabled_at && user.totp_secret) return loginWithTotp(deps, user, input.verifyCode, now, meta);
   // The transaction commits in both outcomes, so a wrong code's counted try is kept.
   const pair = await deps.db.tx(async (q): Promise<TokenPair | null> => {
     const { rows } = await q.query<{ id: number; code_hash: string; attempts: number; expires_at: Date }>(
@@ -156,6 +233,31 @@ export async function login(
   return pair;
 }
 
+/** Second step for a user with an authenticator: its code, or one of the recovery codes. */
+async function loginWithTotp(deps: Deps, user: UserRow, code: string, now: Date, meta: Meta): Promise<TokenPair> {
+  const out = await deps.db.tx(async (q): Promise<TokenPair | number> => {
+    const c = code; // trimmed by the request schema (textInput)
+    let how: 'totp' | 'recovery' | null = null;
+    if (await acceptTotp(q, user.id, user.totp_secret!, c, now)) how = 'totp';
+    else if (RECOVERY_RE.test(c) && (await useRecoveryCode(q, user.id, c, now))) how = 'recovery';
+    if (!how) {
+      await audit(q, { action: AuditAction.loginFailure, outcome: 'failure', userId: user.id, username: user.username, merId: user.mer_id, detail: { reason: 'totp' }, ...meta });
+      // Wrong authenticator codes count toward the lockout like wrong passwords.
+      return countWrongPassword(q, user, now, meta, 'totp');
+    }
+    if (how === 'recovery') await audit(q, { action: AccountAudit.recoveryCodeUsed, userId: user.id, username: user.username, merId: user.mer_id, ...meta });
+    await q.query('UPDATE app_user SET failed_logins = 0, locked_until = NULL WHERE id = $1', [user.id]);
+    const issued = await startSession(q, now, user.id, meta, deps.config.accessTokenSeconds);
+    await audit(q, { action: AuditAction.loginSuccess, userId: user.id, username: user.username, merId: user.mer_id, detail: { factor: how }, ...meta });
+    return issued;
+  });
+  if (typeof out === 'number') {
+    if (out === 0) throw new AppError(Code.USER_LOCKED, 'userLocked', { m: LIMITS.lockMinutes });
+    throw new AppError(Code.VERIFY_CODE_ERROR, 'verifyCodeError');
+  }
+  return out;
+}
+
 /**
  * Step-up: re-checks the signed-in user's password. Success lets the session make sensitive
  * changes (refunds) for 5 minutes; a wrong password counts toward the sign-in lockout.
@@ -163,15 +265,18 @@ export async function login(
 export async function checkPassword(deps: Deps, userId: number, sessionId: number, password: string, meta: Meta): Promise<boolean> {
   const now = deps.clock.now();
   const { rows } = await deps.db.query<UserRow>(
-    `SELECT id, username, password_hash, email, mer_id, status, failed_logins, locked_until FROM app_user WHERE id = $1`,
+    `SELECT ${USER_COLUMNS} FROM app_user WHERE id = $1`,
     [userId],
   );
   const user = rows[0];
-  if (!(await verifyPassword(user.password_hash, password))) {
-    const left = await deps.db.tx((q) => countWrongPassword(q, user, now, meta, 'check-password'));
+  const checked = await verifyPasswordCounted(deps, user, password, meta, 'check-password').catch((err: AppError) => {
+    throw err.key === 'userLocked' ? new AppError(Code.SESSION_ENDED, 'userLocked', err.params, 401) : err;
+  });
+  if (!checked.ok) {
+    const left = checked.left;
     await audit(deps.db, { action: AuditAction.passwordCheck, outcome: 'failure', userId, username: user.username, merId: user.mer_id, ...meta });
     if (left === 0) throw new AppError(Code.SESSION_ENDED, 'userLocked', { m: LIMITS.lockMinutes }, 401);
-    throw new AppError(Code.WRONG_PASSWORD, 'originalPasswordIncorrect', { n: left }, 200, { remaining: left });
+    throw new AppError(Code.WRONG_PASSWORD, 'refundPasswordIncorrect', { n: left }, 200, { remaining: left });
   }
   await deps.db.tx(async (q) => {
     await q.query('UPDATE app_user SET failed_logins = 0 WHERE id = $1', [userId]);

@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Code } from '@portal/contract';
-import { createTestApp, DB_KINDS, DEMO, form, type TestCtx } from '../../../test/helpers';
+import { createTestApp, DB_KINDS, DEMO, form, isConcurrent, type TestCtx } from '../../../test/helpers';
+import { passwordWork } from '../../lib/crypto';
+import { checkPassword, findUser, hasStepUp, verifyPasswordCounted } from './login.service';
 
 describe.each(DB_KINDS)('sign-in on %s', (kind) => {
   let ctx: TestCtx;
@@ -18,7 +20,7 @@ describe.each(DB_KINDS)('sign-in on %s', (kind) => {
 
   it('e-mails a 6-digit code and signs in with it', async () => {
     const sent = await sendCode(DEMO.users.demo);
-    expect(sent.body).toMatchObject({ code: 0, data: { resendAfter: 60, expiresIn: 300 } });
+    expect(sent.body).toMatchObject({ code: 0, data: { resendAfter: 60, expiresIn: 300, totp: false } });
     const code = await ctx.lastCode('demo@demo-group.example');
     expect(code).toMatch(/^\d{6}$/);
     const res = await login(DEMO.users.demo, DEMO.password, code);
@@ -71,7 +73,9 @@ describe.each(DB_KINDS)('sign-in on %s', (kind) => {
       expect((await login(DEMO.users.demo, `nope${i}abc`, code)).body.data).toEqual({ remaining: i });
     }
     const fifth = await login(DEMO.users.demo, 'nope0abc', code);
-    expect(fifth.body.code).toBe(Code.USER_LOCKED);
+    expect(fifth.body).toMatchObject({ code: Code.USER_LOCKED, msg: 'User is locked, please try again in 30 minute(s)' });
+    const lockout = await ctx.db.query<{ detail: unknown }>(`SELECT detail FROM audit_log WHERE action = 'auth.lockout' AND username = $1`, [DEMO.users.demo]);
+    expect(lockout.rows.map((r) => r.detail)).toEqual([{ minutes: 30, where: 'login' }]);
     // even the right password is refused while locked
     const locked = await login(DEMO.users.demo, DEMO.password, code);
     expect(locked.body).toMatchObject({ code: Code.USER_LOCKED, msg: 'User is locked, please try again in 30 minute(s)' });
@@ -81,7 +85,83 @@ describe.each(DB_KINDS)('sign-in on %s', (kind) => {
     expect((await login(DEMO.users.demo, DEMO.password, await ctx.lastCode())).body.code).toBe(0);
   });
 
-  it('counts concurrent wrong passwords without losing any', async () => {
+  it('resends a code after exactly 60 s, not a millisecond sooner (and says how long to wait)', async () => {
+    expect((await sendCode(DEMO.users.demo)).body.code).toBe(0);
+    ctx.clock.advance(60_000 - 1);
+    expect((await sendCode(DEMO.users.demo)).body).toMatchObject({ code: Code.CODE_RESEND_TOO_SOON, data: { wait: 1 } });
+    ctx.clock.advance(1);
+    expect((await sendCode(DEMO.users.demo)).body.code).toBe(0);
+    const audit = await ctx.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM audit_log WHERE action = 'auth.email_code' AND outcome = 'success'`);
+    expect(audit.rows[0].n).toBe(2);
+  });
+
+  it('takes a code up to its 5th minute, not at it', async () => {
+    await sendCode(DEMO.users.demo);
+    const code = await ctx.lastCode();
+    ctx.clock.advance(5 * 60_000 - 1);
+    expect((await login(DEMO.users.demo, DEMO.password, code)).body.code).toBe(0);
+    ctx.clock.advance(61_000);
+    await sendCode(DEMO.users.demo);
+    const next = await ctx.lastCode();
+    ctx.clock.advance(5 * 60_000);
+    expect((await login(DEMO.users.demo, DEMO.password, next)).body.code).toBe(Code.VERIFY_CODE_ERROR);
+  });
+
+  it('a successful sign-in clears the wrong-password count; a disabled user does not exist', async () => {
+    await sendCode(DEMO.users.demo);
+    const code = await ctx.lastCode();
+    for (const left of [4, 3]) expect((await login(DEMO.users.demo, `bad-${left}-pw`, code)).body.data).toEqual({ remaining: left });
+    const failure = await ctx.db.query<{ detail: { reason: string; failed: number } }>(
+      `SELECT detail FROM audit_log WHERE action = 'auth.login.failure' AND username = $1 ORDER BY id DESC LIMIT 1`,
+      [DEMO.users.demo],
+    );
+    expect(failure.rows[0].detail).toMatchObject({ reason: 'wrong-password', failed: 2 });
+    expect((await login(DEMO.users.demo, DEMO.password, code)).body.code).toBe(0);
+    expect((await login(DEMO.users.demo, 'bad-again-pw', code)).body.data).toEqual({ remaining: 4 });
+    await ctx.db.query(`UPDATE app_user SET status = 'DISABLED' WHERE username = $1`, [DEMO.users.sub]);
+    expect((await sendCode(DEMO.users.sub)).body).toMatchObject({ code: Code.USER_NOT_EXIST, msg: 'User does not exist' });
+    expect((await login(DEMO.users.sub, DEMO.password, '123456')).body.code).toBe(Code.USER_NOT_EXIST);
+  });
+
+  it('a lockout at sign-in ends the user\'s open sessions', async () => {
+    const open = await ctx.login();
+    await sendCode(DEMO.users.demo);
+    const code = await ctx.lastCode();
+    for (let i = 0; i < 5; i++) await login(DEMO.users.demo, `nope${i}abc`, code);
+    const info = await ctx.call({ method: 'GET', url: '/api/user/info', headers: { 'x-token': open.token } });
+    expect(info.body.code).toBe(Code.SESSION_ENDED);
+    const s = await ctx.db.query<{ revoke_reason: string }>('SELECT revoke_reason FROM user_session');
+    expect(s.rows).toEqual([{ revoke_reason: 'lockout' }]);
+  });
+
+  it('counts afresh once a lock has run out: one wrong password after it does not lock again', async () => {
+    await sendCode(DEMO.users.demo);
+    const code = await ctx.lastCode();
+    for (let i = 4; i >= 1; i--) expect((await login(DEMO.users.demo, `nope${i}abc`, code)).body.data).toEqual({ remaining: i });
+    expect((await login(DEMO.users.demo, 'nope0abc', code)).body.code).toBe(Code.USER_LOCKED);
+    ctx.clock.advance(30 * 60_000); // the lock has just run out
+    const after = await login(DEMO.users.demo, 'still-wrong1', code);
+    expect(after.body).toMatchObject({ code: Code.WRONG_PASSWORD, data: { remaining: 4 } });
+    const u = await ctx.db.query<{ failed_logins: number; locked_until: Date | null }>('SELECT failed_logins, locked_until FROM app_user WHERE username = $1', [DEMO.users.demo]);
+    expect(u.rows[0]).toEqual({ failed_logins: 1, locked_until: null });
+    // Four more wrong passwords lock again, not fewer.
+    for (let i = 3; i >= 1; i--) expect((await login(DEMO.users.demo, `again${i}abc`, code)).body.data).toEqual({ remaining: i });
+    expect((await login(DEMO.users.demo, 'again0abc', code)).body.code).toBe(Code.USER_LOCKED);
+  });
+
+  it('keeps the lock to its last minute, and tells the minutes left', async () => {
+    await sendCode(DEMO.users.demo);
+    const code = await ctx.lastCode();
+    for (let i = 0; i < 5; i++) await login(DEMO.users.demo, `nope${i}abc`, code);
+    ctx.clock.advance(30 * 60_000 - 61_000);
+    expect((await login(DEMO.users.demo, DEMO.password, code)).body).toMatchObject({ code: Code.USER_LOCKED, msg: 'User is locked, please try again in 2 minute(s)' });
+    ctx.clock.advance(60_000);
+    expect((await login(DEMO.users.demo, DEMO.password, code)).body).toMatchObject({ code: Code.USER_LOCKED, msg: 'User is locked, please try again in 1 minute(s)' });
+  });
+
+  // Meaningful on PostgreSQL (the counter's single UPDATE under concurrent connections); on PGlite,
+  // which runs one transaction at a time, it checks the outcome only.
+  it(`counts concurrent wrong passwords without losing any (${isConcurrent(kind) ? 'real concurrency' : 'outcome only: PGlite serialises'})`, async () => {
     const results = await Promise.all(Array.from({ length: 5 }, (_, i) => login(DEMO.users.demo, `wrong-${i}-pw`, '000000')));
     const remaining = results.filter((r) => r.body.code === Code.WRONG_PASSWORD).map((r) => r.body.data.remaining).sort();
     expect(remaining).toEqual([1, 2, 3, 4]);
@@ -103,6 +183,92 @@ describe.each(DB_KINDS)('sign-in on %s', (kind) => {
     expect(u.rows[0].failed_logins).toBe(0);
   });
 
+  it('a code signs in once; a newer code withdraws the older; without a code asked for there is no sign-in', async () => {
+    await sendCode(DEMO.users.demo);
+    const first = await ctx.lastCode();
+    expect((await login(DEMO.users.demo, DEMO.password, first)).body.code).toBe(0);
+    expect((await login(DEMO.users.demo, DEMO.password, first)).body.code).toBe(Code.VERIFY_CODE_ERROR);
+    ctx.clock.advance(61_000);
+    await sendCode(DEMO.users.demo);
+    const older = await ctx.lastCode();
+    ctx.clock.advance(61_000);
+    await sendCode(DEMO.users.demo);
+    const newer = await ctx.lastCode();
+    if (older !== newer) expect((await login(DEMO.users.demo, DEMO.password, older)).body.code).toBe(Code.VERIFY_CODE_ERROR);
+    expect((await login(DEMO.users.demo, DEMO.password, newer)).body.code).toBe(0);
+    // The newer one used, the older is not next in line: it was withdrawn when the newer was sent.
+    if (older !== newer) expect((await login(DEMO.users.demo, DEMO.password, older)).body.code).toBe(Code.VERIFY_CODE_ERROR);
+    // other-main never asked for a code: the right password alone is a code error, not a crash.
+    const none = await login(DEMO.users.other, DEMO.password, '123456');
+    expect(none.body).toMatchObject({ code: Code.VERIFY_CODE_ERROR });
+    const why = await ctx.db.query<{ outcome: string; detail: unknown }>(`SELECT outcome, detail FROM audit_log WHERE action = 'auth.login.failure' AND username = $1`, [DEMO.users.other]);
+    expect(why.rows).toEqual([{ outcome: 'failure', detail: { reason: 'verify-code' } }]);
+  });
+
+  it('a locked user asking for a code is told so, and no code is made', async () => {
+    for (let i = 0; i < 5; i++) await login(DEMO.users.demo, `wrong-${i}-pw`, '000000');
+    const before = await ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM email_code');
+    expect((await sendCode(DEMO.users.demo)).body).toMatchObject({ code: Code.USER_LOCKED, msg: 'User is locked, please try again in 30 minute(s)' });
+    expect((await ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM email_code')).rows[0].n).toBe(before.rows[0].n);
+  });
+
+  it(`a right password on the fifth try lifts the lock its own try set (${isConcurrent(kind) ? 'real concurrency' : 'outcome only'})`, async () => {
+    for (let i = 0; i < 4; i++) await login(DEMO.users.demo, `wrong-${i}-pw`, '000000');
+    // The fifth slot: a right password with a wrong code is a code error, not a lockout.
+    expect((await login(DEMO.users.demo, DEMO.password, '000000')).body.code).toBe(Code.VERIFY_CODE_ERROR);
+    const u = await ctx.db.query<{ locked_until: Date | null; failed_logins: number }>('SELECT locked_until, failed_logins FROM app_user WHERE username = $1', [DEMO.users.demo]);
+    expect(u.rows[0]).toEqual({ locked_until: null, failed_logins: 4 });
+  });
+
+  it(`two code requests at once make one code (${isConcurrent(kind) ? 'real concurrency' : 'outcome only: PGlite serialises'})`, async () => {
+    const all = await Promise.all([1, 2, 3, 4].map(() => sendCode(DEMO.users.demo)));
+    expect(all.map((r) => r.body.code).sort((a, b) => a - b)).toEqual([0, Code.CODE_RESEND_TOO_SOON, Code.CODE_RESEND_TOO_SOON, Code.CODE_RESEND_TOO_SOON]);
+    expect((await ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM email_code')).rows[0].n).toBe(1);
+  });
+
+  it('an unknown, malformed or disabled name costs one argon2 verification, as a wrong password does (an inactive one says so, and costs none)', async () => {
+    const work = async (username: string) => {
+      const before = passwordWork.verifications;
+      await login(username, 'Some-pass-1', '123456');
+      return passwordWork.verifications - before;
+    };
+    expect(await work('nobody-here')).toBe(1);
+    expect(await work('bad name!')).toBe(1);
+    expect(await work(DEMO.users.demo)).toBe(1);
+    await ctx.db.query(`UPDATE app_user SET status = 'DISABLED' WHERE username = $1`, [DEMO.users.sub]);
+    expect(await work(DEMO.users.sub)).toBe(1);
+    await ctx.db.query(`UPDATE app_user SET status = 'INACTIVE' WHERE username = $1`, [DEMO.users.sub]);
+    expect(await work(DEMO.users.sub)).toBe(0);
+  });
+
+  it('the audit log says why a sign-in failed: unknown name, wrong password (where and how many)', async () => {
+    await login('nobody-here', DEMO.password, '123456');
+    const unknown = await ctx.db.query<{ user_id: number | null; outcome: string; detail: unknown }>(`SELECT user_id, outcome, detail FROM audit_log WHERE action = 'auth.login.failure' AND username = 'nobody-here'`);
+    expect(unknown.rows).toEqual([{ user_id: null, outcome: 'failure', detail: { reason: 'userNotExist' } }]);
+    await ctx.db.query(`UPDATE app_user SET status = 'DISABLED' WHERE username = $1`, [DEMO.users.sub]);
+    await login(DEMO.users.sub, DEMO.password, '123456');
+    const disabled = await ctx.db.query<{ user_id: number | null; mer_id: string | null }>(`SELECT user_id, mer_id FROM audit_log WHERE action = 'auth.login.failure' AND username = $1`, [DEMO.users.sub]);
+    expect(disabled.rows).toHaveLength(1);
+    expect(disabled.rows[0].user_id).toEqual(expect.any(Number));
+    expect(disabled.rows[0].mer_id).toBe(DEMO.subA);
+    await login(DEMO.users.demo, 'wrong-pass-1', '123456');
+    const wrong = await ctx.db.query<{ outcome: string; detail: unknown }>(`SELECT outcome, detail FROM audit_log WHERE action = 'auth.login.failure' AND username = $1`, [DEMO.users.demo]);
+    expect(wrong.rows).toEqual([{ outcome: 'failure', detail: { reason: 'wrong-password', where: 'login', failed: 1 } }]);
+  });
+
+  it('a lock set between the look-up and the count (another request won the race) is a lockout with the minutes left', async () => {
+    const user = (await findUser(ctx.db, DEMO.users.demo))!;
+    await ctx.db.query('UPDATE app_user SET failed_logins = 5, locked_until = $2 WHERE id = $1', [user.id, new Date(ctx.clock.now().getTime() + 10 * 60_000 + 1)]);
+    const err = await verifyPasswordCounted(ctx.deps, user, DEMO.password, { ip: '127.0.0.1' }, 'login').catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: Code.USER_LOCKED, key: 'userLocked', params: { m: 11 } });
+    const why = await ctx.db.query<{ outcome: string; detail: unknown }>(`SELECT outcome, detail FROM audit_log WHERE action = 'auth.login.failure' AND username = $1`, [DEMO.users.demo]);
+    expect(why.rows).toEqual([{ outcome: 'failure', detail: { reason: 'locked', where: 'login' } }]);
+    expect((await ctx.db.query<{ n: number }>('SELECT failed_logins AS n FROM app_user WHERE id = $1', [user.id])).rows[0].n).toBe(5);
+    // The step-up check of a signed-in session meets the same lock: the session ends, with the minutes.
+    const step = await checkPassword(ctx.deps, user.id, 0, DEMO.password, {}).catch((e: unknown) => e);
+    expect(step).toMatchObject({ code: Code.SESSION_ENDED, key: 'userLocked', params: { m: 11 }, httpStatus: 401 });
+  });
+
   it('reports a mail that could not be sent and withdraws the code', async () => {
     const failing = await createTestApp({ kind, smtpUrl: 'smtp://127.0.0.1:1' });
     try {
@@ -110,8 +276,23 @@ describe.each(DB_KINDS)('sign-in on %s', (kind) => {
       expect(res.body).toMatchObject({ code: Code.SEND_MAIL_FAILED, msg: 'Send mail failed' });
       const n = await failing.db.query<{ n: number }>('SELECT count(*)::int AS n FROM email_code');
       expect(n.rows[0].n).toBe(0);
+      const audited = await failing.db.query<{ outcome: string; user_id: number; mer_id: string; detail: { error: string } }>(
+        `SELECT outcome, user_id, mer_id, detail FROM audit_log WHERE action = 'auth.email_code'`,
+      );
+      expect(audited.rows).toHaveLength(1);
+      expect(audited.rows[0]).toMatchObject({ outcome: 'failure', user_id: expect.any(Number), mer_id: DEMO.group });
+      expect(audited.rows[0].detail.error).toMatch(/\S/);
     } finally {
       await failing.close();
     }
+  });
+});
+
+describe('hasStepUp', () => {
+  it('holds until the end of the grant, not at it', () => {
+    const until = new Date('2026-11-20T02:05:00Z');
+    expect(hasStepUp(until, new Date(until.getTime() - 1))).toBe(true);
+    expect(hasStepUp(until, until)).toBe(false);
+    expect(hasStepUp(null, until)).toBe(false);
   });
 });

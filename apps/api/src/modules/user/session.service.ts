@@ -15,10 +15,11 @@ export interface TokenPair {
 async function issuePair(q: Queryable, sessionId: number, now: Date, parentHash: string | null, ttl: number): Promise<TokenPair> {
   const token = newToken();
   const refreshToken = newToken();
-  await q.query('INSERT INTO access_token (token_hash, session_id, expires_at) VALUES ($1,$2,$3)', [
+  await q.query('INSERT INTO access_token (token_hash, session_id, expires_at, refresh_hash) VALUES ($1,$2,$3,$4)', [
     sha256(token),
     sessionId,
     new Date(now.getTime() + ttl * 1000),
+    sha256(refreshToken),
   ]);
   await q.query('INSERT INTO refresh_token (token_hash, session_id, parent_hash, created_at) VALUES ($1,$2,$3,$4)', [
     sha256(refreshToken),
@@ -100,6 +101,12 @@ export async function refresh(deps: Deps, refreshToken: string, meta: { ip?: str
       }
     } else {
       await q.query('UPDATE refresh_token SET used_at = $2 WHERE token_hash = $1', [hash, now]);
+      // The access token issued with this refresh token ends with it: at once after the grace
+      // window that lets a second tab still use it (finding 8), not at its own 15 minutes.
+      await q.query('UPDATE access_token SET expires_at = LEAST(expires_at, $2) WHERE refresh_hash = $1', [
+        hash,
+        new Date(now.getTime() + LIMITS.refreshGraceSeconds * 1000),
+      ]);
     }
     await q.query('UPDATE user_session SET last_seen_at = $2 WHERE id = $1', [r.session_id, now]);
     return issuePair(q, r.session_id, now, hash, deps.config.accessTokenSeconds);

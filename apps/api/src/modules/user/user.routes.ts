@@ -20,6 +20,7 @@ export const userInfoSchema = z.object({
   routers: z.array(z.any()),
   permissions: z.array(z.string()),
   email: z.string(),
+  mustEnrolTotp: z.boolean().optional().describe('the merchant requires a second factor this user has not enrolled yet'),
 });
 
 export function userRoutes(app: FastifyInstance, deps: Deps) {
@@ -31,14 +32,14 @@ export function userRoutes(app: FastifyInstance, deps: Deps) {
       tags: ['user'],
       summary: 'E-mail a 6-digit sign-in code (valid 5 min; a new one after 60 s; 5 wrong tries)',
       body: getEmailCodeSchema,
-      response: { 200: envelope(z.object({ resendAfter: z.number(), expiresIn: z.number() }).or(z.object({ wait: z.number() }))) },
+      response: { 200: envelope(z.object({ resendAfter: z.number(), expiresIn: z.number(), totp: z.boolean().describe('true: no mail, the code is the authenticator\'s') }).or(z.object({ wait: z.number() }))) },
     },
     handler: async (req) => ok(await sendEmailCode(deps, req.lang, req.body.username, meta(req))),
   });
 
   r.post('/api/user/login', {
     config: { auth: 'public', ...authLimit },
-    schema: { tags: ['user'], summary: 'Sign in with user name, password and e-mailed code', body: loginSchema, response: { 200: envelope(tokenPair.or(z.object({ remaining: z.number() }))) } },
+    schema: { tags: ['user'], summary: 'Sign in with user name, password and e-mailed code (or authenticator / recovery code when TOTP is on)', body: loginSchema, response: { 200: envelope(tokenPair.or(z.object({ remaining: z.number() })).or(z.object({ username: z.string() }))) } },
     handler: async (req) => ok(await login(deps, req.body, meta(req))),
   });
 
@@ -70,6 +71,7 @@ export function userRoutes(app: FastifyInstance, deps: Deps) {
         routers: routersFor(u.permissions),
         permissions: u.permissions,
         email: u.email,
+        mustEnrolTotp: !!u.mustEnrolTotp,
       });
     },
   });

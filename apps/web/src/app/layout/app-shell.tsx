@@ -1,19 +1,30 @@
-import { useEffect, useState } from 'react';
-import { Layout } from 'antd';
+import { useEffect, useState, useSyncExternalStore } from 'react';
+import { Drawer, Layout } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router';
 import { useMerchant, useUser } from '../../lib/session';
 import { NavContext } from '../../lib/nav';
 import { COOKIE, DAY_SECONDS, getCookie, setCookie } from '../../lib/cookies';
+import { AccessibilityLink } from '../../components/accessibility-link';
 import { SideMenu } from './side-menu';
 import { TopBar } from './top-bar';
 import { ShellRoutes } from './shell-routes';
 import { useShellNav } from './use-shell-nav';
+import { ChatBubble } from '../../features/chat/chat-bubble';
 
 const SIDER_WIDTH = 210;
 const COLLAPSED_WIDTH = 64;
 const COPYRIGHT_FROM = 2015;
 const savedCollapsed = () => getCookie(COOKIE.sidebar) === 'collapsed';
-const narrow = () => typeof window !== 'undefined' && window.matchMedia?.('(max-width: 991.98px)').matches;
+const NARROW = '(max-width: 991.98px)';
+const narrow = () => typeof window !== 'undefined' && !!window.matchMedia?.(NARROW).matches;
+const onNarrowChange = (cb: () => void) => {
+  const mq = window.matchMedia?.(NARROW);
+  mq?.addEventListener('change', cb);
+  return () => mq?.removeEventListener('change', cb);
+};
+/** True under 992 px: the menu is then a drawer over the page (issue 13, fix 5). */
+const useNarrow = () => useSyncExternalStore(onNarrowChange, narrow, () => false);
 
 /** The signed-in shell (spec §2 Layout): side menu 210 px (collapses under 992 px), top bar, content, footer. */
 export default function AppShell() {
@@ -21,13 +32,31 @@ export default function AppShell() {
   const user = useUser();
   const merchant = useMerchant();
   const nav = useShellNav(user.routers);
-  const [collapsed, setCollapsed] = useState(() => savedCollapsed() || narrow());
+  const [collapsed, setCollapsed] = useState(savedCollapsed);
+  const isNarrow = useNarrow();
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const { pathname, search } = useLocation();
+  // A choice in the drawer navigates: the drawer closes (also on back/forward).
+  useEffect(() => setDrawerOpen(false), [pathname, search]);
+  useEffect(() => {
+    if (!isNarrow) setDrawerOpen(false);
+  }, [isNarrow]);
+  const navigate = useNavigate();
+  // The merchant requires a second factor this user has not set up: the security page first.
+  useEffect(() => {
+    if (user.mustEnrolTotp && pathname !== '/user/security') navigate('/user/security', { replace: true });
+  }, [user.mustEnrolTotp, pathname, navigate]);
 
-  const toggle = () =>
+  const toggle = () => {
+    if (isNarrow) return setDrawerOpen((o) => !o);
     setCollapsed((c) => {
       setCookie(COOKIE.sidebar, c ? 'open' : 'collapsed', 365 * DAY_SECONDS);
       return !c;
     });
+  };
+  const menu = (folded: boolean) => (
+    <SideMenu routers={user.routers} merId={user.merId} merName={user.merName} contractor={merchant.contractor} collapsed={folded} />
+  );
 
   const current = nav.trail.at(-1);
   const pageTitle = current ? t(`menu:${current.name}`) : '';
@@ -38,28 +67,35 @@ export default function AppShell() {
   return (
     <NavContext.Provider value={nav}>
       <Layout className="app-shell">
-        <Layout.Sider
-          width={SIDER_WIDTH}
-          collapsedWidth={COLLAPSED_WIDTH}
-          breakpoint="lg"
-          collapsible
-          trigger={null}
-          collapsed={collapsed}
-          onBreakpoint={(broken) => setCollapsed(broken || savedCollapsed())}
-          className="app-shell__sider"
-        >
-          <SideMenu routers={user.routers} merId={user.merId} merName={user.merName} contractor={merchant.contractor} collapsed={collapsed} />
-        </Layout.Sider>
-        <Layout>
+        {isNarrow ? (
+          <Drawer
+            open={drawerOpen}
+            onClose={() => setDrawerOpen(false)}
+            placement="left"
+            size={Math.min(SIDER_WIDTH + 30, 280)}
+            closable={false}
+            className="app-shell__drawer"
+            styles={{ body: { padding: 0 } }}
+            aria-label={t('layout:mainMenu')}
+          >
+            {menu(false)}
+          </Drawer>
+        ) : (
+          <Layout.Sider width={SIDER_WIDTH} collapsedWidth={COLLAPSED_WIDTH} collapsible trigger={null} collapsed={collapsed} className="app-shell__sider">
+            {menu(collapsed)}
+          </Layout.Sider>
+        )}
+        <Layout className="app-shell__main">
           <Layout.Header className="app-shell__header">
-            <TopBar collapsed={collapsed} onToggle={toggle} username={user.username} />
+            <TopBar collapsed={isNarrow ? !drawerOpen : collapsed} onToggle={toggle} username={user.username} />
           </Layout.Header>
           <Layout.Content className="app-shell__content">
             <ShellRoutes routers={user.routers} permissions={user.permissions} />
           </Layout.Content>
           <Layout.Footer className="app-shell__footer">
-            {t('layout:copyright', { from: COPYRIGHT_FROM, to: new Date().getFullYear() })}
+            {t('layout:copyright', { from: COPYRIGHT_FROM, to: new Date().getFullYear() })} · <AccessibilityLink />
           </Layout.Footer>
+          <ChatBubble />
         </Layout>
       </Layout>
     </NavContext.Provider>

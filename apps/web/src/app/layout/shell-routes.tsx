@@ -3,7 +3,6 @@ import { Navigate, Route, Routes } from 'react-router';
 import type { RouterItem } from '@portal/contract';
 import { flattenRouters, hasAny, pageRouters } from '../../lib/permissions';
 import { featureRoutes } from '../feature-routes';
-import { ComingSoonPage } from '../../components/coming-soon';
 import { NotFoundResult } from '../../features/errors/not-found-result';
 import { FullPageSpin } from '../../components/full-page-spin';
 
@@ -15,13 +14,11 @@ interface ShellRoute {
 
 /**
  * The routes of the signed-in shell ("the server's routes added", spec §4): registered screens
- * the user may open, the server's remaining menu pages as 'coming soon', menu groups → their
- * first page, / → /dashboard (or the first page when the dashboard is not granted), else 404.
+ * the user may open, menu groups → their first page, / → /dashboard (or the first page when the
+ * dashboard is not granted), else 404 (also a server route without a registered screen).
  */
 export function buildShellRoutes(routers: RouterItem[], permissions: readonly string[]): ShellRoute[] {
-  const registered = new Set(featureRoutes.map((r) => r.path));
   const out: ShellRoute[] = featureRoutes.filter((r) => hasAny(permissions, r.permission)).map((r) => ({ path: r.path, Screen: r.element }));
-  for (const r of pageRouters(routers)) if (!registered.has(r.path)) out.push({ path: r.path, Screen: ComingSoonPage });
   for (const group of flattenRouters(routers)) {
     const first = group.children?.find((c) => !c.hidden && !c.children?.length);
     if (first) out.push({ path: group.path, redirect: first.path });

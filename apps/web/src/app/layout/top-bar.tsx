@@ -5,8 +5,9 @@ import { useTranslation } from 'react-i18next';
 import { useNav } from '../../lib/nav';
 import { LanguageSelect } from '../../components/language-select';
 import { UserMenu } from './user-menu';
+import { GlobalSearch } from '../../features/search/global-search';
 
-/** Top bar (spec §2): menu toggle, breadcrumb, language selector, user dropdown. */
+/** Top bar (spec §2): menu toggle, breadcrumb, global search (issue 13), language selector, user dropdown. */
 export function TopBar({ collapsed, onToggle, username }: { collapsed: boolean; onToggle: () => void; username: string }) {
   const { t } = useTranslation(['menu', 'layout']);
   const { trail } = useNav();
@@ -28,6 +29,7 @@ export function TopBar({ collapsed, onToggle, username }: { collapsed: boolean; 
       />
       <Breadcrumb className="top-bar__breadcrumb" items={items} />
       <div className="top-bar__actions">
+        <GlobalSearch />
         <LanguageSelect />
         <UserMenu username={username} />
       </div>

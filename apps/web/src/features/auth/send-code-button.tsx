@@ -10,7 +10,7 @@ const RESEND_SECONDS = 60;
  * Sends the e-mailed sign-in code for the username the form holds, then counts down 60 s before
  * another may be asked. When the server says to wait (code resent too soon), it counts down from that.
  */
-export function SendCodeButton({ getUsername }: { getUsername: () => Promise<string | null> }) {
+export function SendCodeButton({ getUsername, onTotp }: { getUsername: () => Promise<string | null>; onTotp?: (totp: boolean) => void }) {
   const { t } = useTranslation('login');
   const { message } = App.useApp();
   const [left, setLeft] = useState(0);
@@ -28,6 +28,9 @@ export function SendCodeButton({ getUsername }: { getUsername: () => Promise<str
     setSending(true);
     try {
       const r = await getEmailCode(username);
+      onTotp?.(!!r.totp);
+      // With an authenticator the code is the app's: no mail went out.
+      if (r.totp) return;
       message.success(t('codeSent'));
       setLeft(r.resendAfter || RESEND_SECONDS);
     } catch (err) {

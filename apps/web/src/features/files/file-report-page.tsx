@@ -2,6 +2,7 @@ import { App, Button, Popconfirm, Progress, Space, Table, Tag, Tooltip, Typograp
 import { DeleteOutlined, DownloadOutlined, ReloadOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import type { ExportFile } from '@portal/contract';
 import { PageContainer } from '../../components/page-container';
 import { usePageParams } from '../../lib/paging';
@@ -67,7 +68,9 @@ export function FileReportPage() {
 
   return (
     <PageContainer extra={<Button icon={<ReloadOutlined />} onClick={() => void refetch()}>{t('refresh')}</Button>}>
-      <Typography.Paragraph type="secondary">{t('hint')}</Typography.Paragraph>
+      <Typography.Paragraph type="secondary">
+        {t('hint')} {t('hintExtra')} <Link to="/files" style={{ textDecoration: 'underline' }}>{t('hintExtraLink')}</Link>.
+      </Typography.Paragraph>
       <Table<ExportFile>
         rowKey="id"
         size="middle"

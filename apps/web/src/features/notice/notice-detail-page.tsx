@@ -1,5 +1,7 @@
-import { Alert, Divider, Flex, Skeleton, Typography } from 'antd';
-import { ClockCircleOutlined } from '@ant-design/icons';
+import { Alert, Button, Divider, Flex, Skeleton, Typography } from 'antd';
+import { ClockCircleOutlined, PaperClipOutlined } from '@ant-design/icons';
+import { http, saveFile } from '../../lib/http';
+import { formatSize } from '../files/file-report-page';
 import { useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { PageContainer } from '../../components/page-container';
@@ -37,6 +39,24 @@ export function NoticeDetailPage() {
             <Typography.Paragraph key={i}>{para}</Typography.Paragraph>
           ))}
           {notice.link && <NoticeLink href={notice.link} />}
+          {!!notice.attachments?.length && (
+            <section aria-label={t('attachments')}>
+              <Divider />
+              <Typography.Title level={5}>{t('attachments')}</Typography.Title>
+              <Flex vertical gap={8} align="flex-start">
+                {notice.attachments.map((a) => (
+                  <Button
+                    key={a.id}
+                    icon={<PaperClipOutlined />}
+                    aria-label={`${t('download')} ${a.fileName}`}
+                    onClick={async () => saveFile(await http.file(`/notice/attachment/${a.id}`))}
+                  >
+                    {a.fileName} ({formatSize(a.sizeBytes)})
+                  </Button>
+                ))}
+              </Flex>
+            </section>
+          )}
         </article>
       )}
     </PageContainer>

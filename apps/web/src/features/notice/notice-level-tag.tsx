@@ -4,5 +4,5 @@ import type { NoticeRow } from '@portal/contract';
 
 export function NoticeLevelTag({ level }: { level: NoticeRow['level'] }) {
   const { t } = useTranslation('notice');
-  return level === 'important' ? <Tag color="red">{t('level.important')}</Tag> : <Tag color="blue">{t('level.info')}</Tag>;
+  return level === 'important' ? <Tag color="error">{t('level.important')}</Tag> : <Tag color="processing">{t('level.info')}</Tag>;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FormInstance } from 'antd';
 import type { TFunction } from 'i18next';
-import { formFieldOf, pblRule, toWireForm, type OrderFormValues } from './pbl-form';
+import { followingAmounts, formFieldOf, pblRule, toWireForm, type OrderFormValues } from './pbl-form';
 
 const t = ((k: string, o?: Record<string, unknown>) => (o && Object.keys(o).length ? `${k}:${JSON.stringify(o)}` : k)) as unknown as TFunction;
 const formOf = (v: OrderFormValues) => ({ getFieldsValue: () => v }) as unknown as FormInstance<OrderFormValues>;
@@ -46,5 +46,22 @@ describe('pay-by-link form rules (the contract checks, as antd rules)', () => {
     });
     expect(formFieldOf('attachment')).toBe('file');
     expect(formFieldOf('goodsName')).toBe('goodsName');
+  });
+});
+
+describe('amounts follow each other (issue 10, finding 7)', () => {
+  const v = (o: Partial<OrderFormValues>): OrderFormValues => ({ ...ok, ...o });
+  it('quantity 1: the goods price follows the total (less shipping)', () => {
+    expect(followingAmounts(v({ totalAmount: '20.00', logFee: '0' }), { totalAmount: '20.00' })).toEqual({ goodsPrice: '20.00' });
+    expect(followingAmounts(v({ totalAmount: '20.00', logFee: '5' }), { totalAmount: '20.00' })).toEqual({ goodsPrice: '15.00' });
+    expect(followingAmounts(v({ totalAmount: '2', logFee: '5' }), { totalAmount: '2' })).toEqual({});
+  });
+  it('otherwise the total follows price × quantity + shipping', () => {
+    expect(followingAmounts(v({ goodsPrice: '500', goodsQuantity: '3', logFee: '7' }), { goodsQuantity: '3' })).toEqual({ totalAmount: '1507.00' });
+    expect(followingAmounts(v({ goodsPrice: '500', goodsQuantity: '3', logFee: '7' }), { totalAmount: '1' })).toEqual({});
+    expect(followingAmounts(v({ goodsPrice: 'abc', goodsQuantity: '3' }), { goodsPrice: 'abc' })).toEqual({});
+  });
+  it('the form rule refuses a total that does not add up', async () => {
+    expect(await check(v({ totalAmount: '1', goodsPrice: '500', goodsQuantity: '3', logFee: '7' }), 'totalAmount')).toBe('rule.totalMismatch:{"expected":"1507.00","currency":"USD"}');
   });
 });

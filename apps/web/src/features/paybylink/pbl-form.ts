@@ -1,6 +1,6 @@
 import type { FormInstance, FormRule } from 'antd';
 import type { TFunction } from 'i18next';
-import { checkPayByLinkForm, type PayByLinkForm } from '@portal/contract';
+import { checkPayByLinkForm, pblPriceForTotal, pblTotalOf, type PayByLinkForm } from '@portal/contract';
 import type { PblFormBody } from './api/order-mutations';
 
 /** The create / modify dialog's values (amounts as typed strings: money never goes through floats). */
@@ -38,6 +38,33 @@ export function toWireForm(v: OrderFormValues, id?: number): PblFormBody {
     fileName: v.file?.fileName ?? '',
     validDays: v.validDays ? String(v.validDays) : '',
   };
+}
+
+/**
+ * The amounts that follow an edit, so total = unit price × quantity + shipping always holds (issue
+ * 10, finding 7): a new total with quantity 1 sets the price (spec §5 "the goods price follows the
+ * total amount", less shipping); a new price, quantity or shipping fee sets the total. Nothing
+ * changes while a part is not a valid amount yet (the field rules say why).
+ */
+export function followingAmounts(v: OrderFormValues, changed: Partial<OrderFormValues>): Partial<OrderFormValues> {
+  const cur = v.orderCurrency;
+  const qty = (v.goodsQuantity ?? '').trim();
+  if ('totalAmount' in changed) {
+    if (qty !== '' && qty !== '1') return {};
+    const price = pblPriceForTotal(v.totalAmount, v.logFee, cur);
+    return price === null ? {} : { goodsPrice: price };
+  }
+  if ('goodsPrice' in changed || 'goodsQuantity' in changed || 'logFee' in changed) {
+    const total = pblTotalOf(v.goodsPrice, v.goodsQuantity, v.logFee, cur);
+    return total === null ? {} : { totalAmount: total };
+  }
+  return {};
+}
+
+/** Applies `followingAmounts` to the dialog's form. */
+export function keepAmountsConsistent(form: FormInstance<OrderFormValues>, changed: Partial<OrderFormValues>): void {
+  const next = followingAmounts(form.getFieldsValue(true), changed);
+  if (Object.keys(next).length) form.setFieldsValue(next);
 }
 
 /** Server field name → the dialog's field name. */

@@ -14,12 +14,16 @@ export function countdownTick(n: number): { next: number; stop: boolean } {
  * and goes down by one per poll; on reaching 1 polling stops and the countdown resets (`stopped`
  * until `restart`).
  */
-export function useQrPolling(orderNo: string | null, active: boolean, onResult: (status: '00' | '01') => void) {
+export type StatusFetcher = (orderNo: string, signal?: AbortSignal) => Promise<{ status: string }>;
+
+export function useQrPolling(orderNo: string | null, active: boolean, onResult: (status: '00' | '01') => void, fetchStatus: StatusFetcher = getOrderStatus) {
   const [countdown, setCountdown] = useState<number>(LIMITS.qrCountdown);
   const [stopped, setStopped] = useState(false);
   const [round, setRound] = useState(0);
   const cb = useRef(onResult);
   cb.current = onResult;
+  const fetcher = useRef(fetchStatus);
+  fetcher.current = fetchStatus;
 
   useEffect(() => {
     if (!orderNo || !active) return;
@@ -40,7 +44,7 @@ export function useQrPolling(orderNo: string | null, active: boolean, onResult: 
         return;
       }
       try {
-        const s = await getOrderStatus(orderNo, ctl.signal);
+        const s = await fetcher.current(orderNo, ctl.signal);
         if (done) return;
         if (s.status === '00' || s.status === '01') {
           done = true;

@@ -8,6 +8,7 @@ import { PageContainer } from '../../components/page-container';
 import { Can } from '../../components/can';
 import { MerchantSelect } from '../../components/merchant-select';
 import { DateRangeFilter, type DateRange } from '../../components/date-range-filter';
+import { followFilters } from '../../components/filter-form';
 import { usePageParams } from '../../lib/paging';
 import { dayjs, formatInstant } from '../../lib/time';
 import { useLogistics } from './api/logistics';
@@ -24,7 +25,8 @@ export function LogisticsPage() {
   const { data, isFetching } = useLogistics({ page, size, ...filters });
   const [form] = Form.useForm();
   useEffect(() => {
-    form.setFieldsValue({ ...filters, period: filters.beginDate && filters.endDate ? [dayjs(filters.beginDate), dayjs(filters.endDate)] : null });
+    const { merId, orderNum, shipmentNo } = filters;
+    followFilters(form, { merId, orderNum, shipmentNo, period: filters.beginDate && filters.endDate ? [dayjs(filters.beginDate), dayjs(filters.endDate)] : null });
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [params]);
 
@@ -73,8 +75,8 @@ export function LogisticsPage() {
           </Col>
         </Row>
         <Space>
-          <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>{t('action.search')}</Button>
-          <Button icon={<ClearOutlined />} onClick={() => { form.resetFields(); search({}); }}>{t('action.clear')}</Button>
+          <Button type="primary" htmlType="submit" icon={<SearchOutlined aria-hidden />}>{t('action.search')}</Button>
+          <Button icon={<ClearOutlined aria-hidden />} onClick={() => { followFilters(form, {}); search({}); }}>{t('action.clear')}</Button>
         </Space>
       </Form>
       <Table<LogisticsRow>

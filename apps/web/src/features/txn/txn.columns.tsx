@@ -13,20 +13,20 @@ export function txnColumns<T extends TxnRow>(t: TFunction, tz: number): ColumnsT
       key: 'orderno',
       title: t('col.orderNo'),
       fixed: 'left',
-      width: 175,
+      width: 165,
       render: (_, r) => (
         <Link to={`/txn/detail/${r.id}`} className="txn-order-link">
           {r.mrequest.orderno}
         </Link>
       ),
     },
-    { key: 'currentTime', title: t('col.time'), width: 155, render: (_, r) => platformToOffset(r.currentTime, tz) },
+    { key: 'currentTime', title: t('col.time'), width: 150, render: (_, r) => platformToOffset(r.currentTime, tz) },
     { key: 'gwResponse', title: t('col.result'), width: 100, render: (_, r) => <StatusTag gwResponse={r.gwResponse} respMsg={r.respMsg} /> },
-    { key: 'merName', title: t('col.merName'), width: 140, ellipsis: true, render: (_, r) => r.merName },
-    { key: 'originorderno', title: t('col.originOrderNo'), width: 165, render: (_, r) => r.mrequest.originorderno ?? '' },
-    { key: 'gwTranType', title: t('col.type'), width: 95, render: (_, r) => t(`type.${r.gwTranType}`, { defaultValue: r.gwTranType }) },
+    { key: 'merName', title: t('col.merName'), width: 120, ellipsis: true, render: (_, r) => r.merName },
+    { key: 'originorderno', title: t('col.originOrderNo'), width: 150, render: (_, r) => r.mrequest.originorderno ?? '' },
+    { key: 'gwTranType', title: t('col.type'), width: 90, render: (_, r) => t(`type.${r.gwTranType}`, { defaultValue: r.gwTranType }) },
     { key: 'gwAmount', title: t('col.amount'), width: 130, align: 'right', render: (_, r) => <Money value={r.gwAmount} currency={r.gwCurrency} /> },
-    { key: 'paymentBrand', title: t('col.brand'), width: 105, render: (_, r) => brandName(r.paymentBrand) },
-    { key: 'settleFlag', title: t('col.settleFlag'), width: 125, render: (_, r) => <SettleFlag state={r.settleState} /> },
+    { key: 'paymentBrand', title: t('col.brand'), width: 100, render: (_, r) => brandName(r.paymentBrand) },
+    { key: 'settleFlag', title: t('col.settleFlag'), width: 115, render: (_, r) => <SettleFlag state={r.settleState} /> },
   ];
 }

@@ -8,15 +8,24 @@ import { dayjs } from '../../lib/time';
  * end shows 'timeChooseTips' and stops; otherwise a confirm dialog (operationTips), then the export
  * is queued and the user goes to /report/file — also when queueing failed.
  */
+/**
+ * The export period rule (spec §5) as the date pickers' own 'last three months' preset reads it:
+ * whole days in the chosen zone, the first day no earlier than the last day three calendar months
+ * back. The preset (and every range up to it) passes; one day more does not (issue 13, fix 8).
+ */
+export function exportPeriodAllowed(begin: string, end: string): boolean {
+  const first = dayjs(begin.slice(0, 10));
+  const last = dayjs(end.slice(0, 10));
+  return !first.isAfter(last) && !first.isBefore(last.subtract(3, 'month'));
+}
+
 export function useExportFlow() {
   const { t } = useTranslation('txn');
   const { modal, message } = App.useApp();
   const navigate = useNavigate();
   return (period: { begin: string; end: string } | null, queue: () => Promise<unknown>) => {
     if (period) {
-      const end = dayjs(period.end);
-      const limit = end.subtract(3, 'month');
-      if (dayjs(period.begin).isBefore(limit) || end.isBefore(limit)) {
+      if (!exportPeriodAllowed(period.begin, period.end)) {
         message.warning(t('export.timeChooseTips'));
         return;
       }

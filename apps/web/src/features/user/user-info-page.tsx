@@ -4,13 +4,42 @@ import { PageContainer } from '../../components/page-container';
 import { useMerchant, useUser } from '../../lib/session';
 
 /** /user/info: the signed-in user as the server describes it (GET /user/info, merchant info). */
+/**
+ * The user's permissions as readable names grouped by area (issue 13, fix 11); a code this build has
+ * no words for yet shows as itself.
+ */
+function PermissionGroups({ codes }: { codes: string[] }) {
+  const { t } = useTranslation('permissions');
+  const groups = new Map<string, string[]>();
+  for (const c of codes) groups.set(c.split(':')[0], [...(groups.get(c.split(':')[0]) ?? []), c]);
+  return (
+    <dl className="permission-groups">
+      {[...groups].map(([g, list]) => (
+        <div key={g} className="permission-groups__group">
+          <dt>{t(`group.${g}`, { defaultValue: g })}</dt>
+          <dd>
+            <Space size={[4, 6]} wrap>
+              {list.map((p) => (
+                <Tag key={p} title={p}>
+                  {t(`perm.${p.replace(/:/g, '_')}`, { defaultValue: p })}
+                </Tag>
+              ))}
+            </Space>
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
 export function UserInfoPage() {
-  const { t } = useTranslation('user');
+  const { t } = useTranslation(['user', 'permissions']);
   const user = useUser();
   const merchant = useMerchant();
   return (
     <PageContainer>
       <Descriptions
+        className="user-info"
         bordered
         column={{ xs: 1, md: 2 }}
         items={[
@@ -21,7 +50,7 @@ export function UserInfoPage() {
           {
             key: 'type',
             label: t('info.userType'),
-            children: user.userAdmin ? <Tag color="blue">{t('info.admin')}</Tag> : <Tag>{t('info.subUser')}</Tag>,
+            children: user.userAdmin ? <Tag color="processing">{t('info.admin')}</Tag> : <Tag>{t('info.subUser')}</Tag>,
           },
           { key: 'currencies', label: t('info.currencies'), children: merchant.currencyList.join(', ') || '—' },
           {
@@ -42,13 +71,7 @@ export function UserInfoPage() {
             key: 'permissions',
             label: t('info.permissions'),
             span: 'filled',
-            children: (
-              <Space size={[4, 6]} wrap>
-                {user.permissions.map((p) => (
-                  <Tag key={p}>{p}</Tag>
-                ))}
-              </Space>
-            ),
+            children: <PermissionGroups codes={user.permissions} />,
           },
         ]}
       />

@@ -4,6 +4,8 @@ import { daysBetween, datesBetween } from '../time';
 import { Rng } from './rng';
 import { DEFAULT_FX_SIGMA, DEMO_FEES, EXTRA_ACQUIRERS, FEE_CHOICES, FX_SIGMA, REGIONS, USD_VALUE, type FeeSchedule } from './catalog';
 import { busLineOf } from '@portal/contract';
+import { newToken } from '../../../lib/crypto';
+import { methodsFor } from '../../paybylink/channels';
 
 /** What the generator needs to know of a merchant. */
 export interface GenMerchant {
@@ -15,11 +17,16 @@ export interface GenMerchant {
   settleCurrency: string;
   /** Relative size: scales the merchant's daily volume. */
   size: number;
+  /** The merchant's stores (id, name): in-store transactions carry one of them. */
+  stores: { id: string; name: string }[];
 }
 
 export async function loadGenMerchants(q: Queryable, ids: string[]): Promise<GenMerchant[]> {
-  const { rows } = await q.query<{ mer_id: string; country: string | null; channels: string[]; currencies: string[]; default_currency: string; settle_currency: string }>(
-    `SELECT mer_id, country, channels, currencies, default_currency, settle_currency FROM merchant WHERE mer_id = ANY($1::text[]) AND enabled ORDER BY mer_id`,
+  const { rows } = await q.query<{ mer_id: string; country: string | null; channels: string[]; currencies: string[]; default_currency: string; settle_currency: string; store_ids: string[]; store_names: string[] }>(
+    `SELECT mer_id, country, channels, currencies, default_currency, settle_currency,
+            ARRAY(SELECT s.store_id FROM store s WHERE s.mer_id = m.mer_id ORDER BY s.store_id) AS store_ids,
+            ARRAY(SELECT s.name FROM store s WHERE s.mer_id = m.mer_id ORDER BY s.store_id) AS store_names
+       FROM merchant m WHERE mer_id = ANY($1::text[]) AND enabled ORDER BY mer_id`,
     [ids],
   );
   return rows.map((m) => ({
@@ -30,6 +37,7 @@ export async function loadGenMerchants(q: Queryable, ids: string[]): Promise<Gen
     defaultCurrency: m.default_currency.trim(),
     settleCurrency: m.settle_currency.trim(),
     size: 0.6 + (new Rng(`size:${m.mer_id}`).next() * 0.8),
+    stores: m.store_ids.map((id, i) => ({ id, name: m.store_names[i] })),
   }));
 }
 
@@ -74,6 +82,11 @@ export async function createMerchants(q: Queryable, n: number, seed: string, app
       [id, name, `${name} Ltd`, region.country, region.city, rng.pick(region.mcc), attribute, parent, rng.chance(0.2) ? 2 : 1, region.acquirer,
         applicationDate, region.currency, settle, 1_000_000_000, `Owner ${id.slice(-4)}`, `owner${id.slice(-4)}@merchant.example`, channels, currencies],
     );
+    // Two stores each, with every brand the merchant's channels offer in its currencies (no draw from rng: the data stays as it was).
+    const brands = [...new Set(currencies.flatMap((c) => methodsFor(c, channels).map((x) => x.code)))];
+    for (const n of [1, 2]) {
+      await q.query('INSERT INTO store (mer_id, name, address, brands, static_token) VALUES ($1, $2, $3, $4, $5)', [id, `${region.city} Store ${n}`, `${n * 10} Main Street, ${region.city}`, brands, newToken()]);
+    }
     ids.push(id);
   }
   return ids;

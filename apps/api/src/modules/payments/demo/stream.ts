@@ -84,6 +84,12 @@ export class MerchantStream {
     return { inputs: events.map((e) => e.input), returns };
   }
 
+  /** About 15 % of purchases happen in one of the merchant's stores (the draw is the same whether it has stores or not). */
+  private store(n: number): { storeId: string | null; storeName: string | null } {
+    const s = n && this.m.stores.length ? this.m.stores[(n - 1) % this.m.stores.length] : null;
+    return { storeId: s?.id ?? null, storeName: s?.name ?? null };
+  }
+
   private base(rng: Rng, at: number, orderNo: string, channel: string, currency: string, amount: number): IngestInput {
     const brand = rng.weighted(brandMix(channel, this.m.country));
     return {
@@ -91,7 +97,7 @@ export class MerchantStream {
       txnTime: new Date(at), channelOrderNo: `${channel.slice(0, 4)}${rng.digits(12)}`, source: 'generator',
       cardNumber: channel === 'CARD' ? cardNumber(rng, brand) : null,
       merReserve: rng.chance(0.3) ? `cart-${rng.digits(6)}` : null,
-      storeName: rng.chance(0.15) ? `Store ${rng.int(1, 9)}` : null,
+      ...this.store(rng.chance(0.15) ? rng.int(1, 9) : 0),
     };
   }
 

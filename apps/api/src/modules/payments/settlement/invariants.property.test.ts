@@ -81,7 +81,7 @@ describe.each(DB_KINDS)('invariants I1–I6 over generated data on %s', (kind) =
       }),
       { numRuns: 20 },
     );
-  });
+  }, 300_000);
 
   it('hold for the demo generator with random parameters', async () => {
     await fc.assert(
@@ -89,7 +89,7 @@ describe.each(DB_KINDS)('invariants I1–I6 over generated data on %s', (kind) =
         fc.record({ seed: fc.integer({ min: 1, max: 1_000_000 }), merchants: fc.integer({ min: 0, max: 3 }), days: fc.integer({ min: 3, max: 10 }), perDay: fc.integer({ min: 3, max: 30 }) }),
         async (p) => {
           await reset(db);
-          await db.exec(`DELETE FROM merchant_bank_account; DELETE FROM merchant WHERE mer_id LIKE '3%' AND parent_id IS NOT NULL; DELETE FROM merchant WHERE mer_id LIKE '3%'`);
+          await db.exec(`DELETE FROM merchant_bank_account; DELETE FROM store WHERE mer_id LIKE '3%'; DELETE FROM merchant WHERE mer_id LIKE '3%' AND parent_id IS NOT NULL; DELETE FROM merchant WHERE mer_id LIKE '3%'`);
           const s = await generateDemoData(db, { ...p, platformTz: TZ, now: new Date('2026-04-20T08:00:00Z') });
           expect(s.txns).toBeGreaterThan(0);
           await holds();
@@ -98,7 +98,7 @@ describe.each(DB_KINDS)('invariants I1–I6 over generated data on %s', (kind) =
       ),
       { numRuns: 4 },
     );
-  });
+  }, 300_000);
 });
 
 /** Recomputes each settled transaction's converted amount and fee in JavaScript (bigint, half-even). */

@@ -5,7 +5,7 @@ import { createJobRunner } from '../../../jobs/runner';
 import { setUpPaymentJobs } from '../payments.background';
 import { createSandboxAcquirer } from '../sandbox.acquirer';
 import type { Deps } from '../../../plugins/context';
-import { SETTLE_JOB, nextSettleRunAt } from './settle.schedule';
+import { SETTLE_JOB, nextSettleRunAt, settlementJob } from './settle.schedule';
 import { SG, TZ, settleDb, txn, type TestDb } from './settle.fixture';
 
 const quiet = { info: () => undefined, error: () => undefined };
@@ -36,6 +36,7 @@ describe.each(DB_KINDS)('background jobs of the payment core on %s', (kind) => {
     const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM job WHERE kind = $1', [SETTLE_JOB]);
     expect(rows[0].n).toBe(1);
     const runners = ['p1', 'p2'].map((w) => createJobRunner({ db, clock, log: quiet, handlers, workerId: w }));
+    // Two processes' runners at once: they race for the job row on PostgreSQL; outcome only on PGlite.
     await Promise.all(runners.map((r) => r.tick()));
     const runs = await db.query<{ run_date: string }>('SELECT run_date FROM settlement_run ORDER BY run_date');
     expect(runs.rows.map((r) => r.run_date)).toEqual(['2026-03-01', '2026-03-02', '2026-03-03', '2026-03-04']);
@@ -57,5 +58,33 @@ describe.each(DB_KINDS)('background jobs of the payment core on %s', (kind) => {
     await runner.tick();
     const { rows } = await db.query<{ gw_response: string }>('SELECT gw_response FROM txn WHERE id = $1', [p.id]);
     expect(rows[0].gw_response).toBe('00');
+  });
+});
+
+describe.each(DB_KINDS)('the settlement job handler on %s', (kind) => {
+  let db: TestDb;
+  beforeAll(async () => {
+    db = await settleDb(kind);
+  });
+  afterAll(() => db.drop());
+
+  it('beats once per date up to 100 %, counts the transactions, logs one line; with nothing to run, no beat and no line', async () => {
+    for (const d of ['2026-04-01', '2026-04-02', '2026-04-03']) await txn(db, d);
+    await txn(db, '2026-04-02');
+    const clock = new TestClock(new Date('2026-04-04T02:00:00Z')); // 10:00 on 4 April in Shanghai
+    const beats: number[] = [];
+    const lines: unknown[] = [];
+    const log = { info: (o: unknown, m: string) => lines.push([o, m]), error: () => undefined };
+    const run = async () => (await settlementJob(TZ)({ db, clock, heartbeat: async (p: number) => void beats.push(p), log } as never)) as { result: unknown; nextRunAt: Date };
+    const out = await run();
+    expect(beats).toEqual([33, 66, 100]);
+    // T+1: the runs through 3 April settle the payments of 1 and 2 April (three), not those of the 3rd.
+    expect(out.result).toEqual({ through: '2026-04-03', dates: 3, txns: 3 });
+    expect(out.nextRunAt.toISOString()).toBe('2026-04-04T16:30:00.000Z');
+    expect(lines).toEqual([[{ from: '2026-04-01', through: '2026-04-03', dates: 3, txns: 3 }, 'settlement run']]);
+    const again = await run();
+    expect(again.result).toEqual({ through: '2026-04-03', dates: 0, txns: 0 });
+    expect(beats).toHaveLength(3);
+    expect(lines).toHaveLength(1);
   });
 });

@@ -33,6 +33,41 @@ describe.each(DB_KINDS)('transfers and reserves on %s', (kind) => {
     await allHold();
   });
 
+  it('transfers a balance exactly at the threshold (due ≥ threshold), and one exactly at the transfer fee', async () => {
+    await setFee(db, SG, 'CARD', { threshold: 20_000 });
+    await setFee(db, SG, 'AP', { tranFee: 1_500 });
+    for (const d of ['2026-03-02', '2026-03-03']) await txn(db, d, { amount: 10_000 });
+    await txn(db, '2026-03-02', { amount: 1_500, paymentSchema: 'AP', paymentBrand: 'alipay_cn' });
+    await settleRange(db, '2026-03-02', '2026-03-04');
+    expect(pick(await rows(db))).toEqual([
+      ['2026-03-03', 0, 10_000, 0, 10_000, '2026-03-03'],
+      ['2026-03-04', 10_000, 10_000, 20_000, 0, '2026-03-03'],
+    ]);
+    expect((await rows(db, SG, 'AP')).map((x) => [x.txn_set_date, x.trans_amount, x.tran_fee, x.real_trans_amount, x.total_pending])).toEqual([
+      ['2026-03-03', 1_500, 1_500, 0, 0],
+    ]);
+    await allHold();
+  });
+
+  it('holds the reserve rounded half-even: x.5 goes to the even neighbour, anything else to the nearest', async () => {
+    await setFee(db, SG, 'CARD', { reserveBp: 1_000, holdDays: 5 });
+    // One purchase a day, so each day's reserve is 10 % of one amount.
+    const cases: [string, number, number][] = [
+      ['2026-03-02', 10_015, 1_002], // 1001.5 → 1002 (odd digit: up)
+      ['2026-03-03', 10_025, 1_002], // 1002.5 → 1002 (even digit: down)
+      ['2026-03-04', 10_007, 1_001], // 1000.7 → 1001
+      ['2026-03-05', 10_003, 1_000], // 1000.3 → 1000
+    ];
+    for (const [d, amount] of cases) await txn(db, d, { amount });
+    await settleRange(db, '2026-03-02', '2026-03-06');
+    expect((await rows(db)).map((x) => [x.txn_set_date, x.recon_set_amount, x.serv_amount])).toEqual(
+      cases.map(([d, amount, held], i) => [['2026-03-03', '2026-03-04', '2026-03-05', '2026-03-06'][i], amount, held]),
+    );
+    const res = (await db.query<{ amount: number }>('SELECT amount FROM reserve ORDER BY txn_set_date')).rows.map((r) => r.amount);
+    expect(res).toEqual(cases.map((c) => c[2]));
+    await allHold();
+  });
+
   it('carries a negative balance (refunds over sales) without a transfer', async () => {
     await setFee(db, SG, 'CARD');
     const p = await txn(db, '2026-03-02', { amount: 5_000 });

@@ -87,8 +87,10 @@ export async function firstPendingDate(q: Queryable): Promise<string | null> {
 }
 
 /**
- * Runs every date from `from` to `to` in order. Dates already run are skipped; a gap between the
- * last completed run and `from` is run first, so no date is ever left behind.
+ * Runs every date from `from` to `to` in order. Dates up to the last completed run are settled
+ * already (runs go forward, and each picks up everything not settled before it): re-running them is
+ * a no-op, reported as skipped. A gap between the last completed run and `from` is run first, so no
+ * date is ever left behind.
  */
 export async function settleRange(
   db: Db,
@@ -96,12 +98,13 @@ export async function settleRange(
   to: string,
   onDate?: (r: RunResult, index: number, total: number) => void | Promise<void>,
 ): Promise<RunResult[]> {
+  const last = await lastRunDate(db);
   const pending = await firstPendingDate(db);
   const start = pending && pending < from ? pending : from;
   const out: RunResult[] = [];
   const total = Math.max(0, Math.round((Date.parse(to) - Date.parse(start)) / 86_400_000) + 1);
   for (let d = start, i = 0; d <= to; d = addDays(d, 1), i++) {
-    const r = await settleDate(db, d);
+    const r = last && d <= last ? { date: d, skipped: true, txnCount: 0, rowCount: 0, transfers: 0, unconverted: 0, ms: 0 } : await settleDate(db, d);
     out.push(r);
     await onDate?.(r, i, total);
   }

@@ -69,9 +69,11 @@ describe.each(DB_KINDS)('settlement run on %s', (kind) => {
     await setFee(db, SG, 'CARD', { mdrBp: 200, reserveBp: 1000, holdDays: 2, threshold: 50_000 });
     for (const d of ['2026-03-02', '2026-03-03', '2026-03-04', '2026-03-05']) await txn(db, d, { amount: 20_000 });
     const first = await settleRange(db, '2026-03-02', '2026-03-09');
+    expect(first.map((r) => r.date)).toEqual(['2026-03-02', '2026-03-03', '2026-03-04', '2026-03-05', '2026-03-06', '2026-03-07', '2026-03-08', '2026-03-09']);
     expect(first.every((r) => !r.skipped)).toBe(true);
     const before = await snapshot(db);
     const second = await settleRange(db, '2026-03-02', '2026-03-09');
+    expect(second).toHaveLength(8);
     expect(second.every((r) => r.skipped)).toBe(true);
     expect(await snapshot(db)).toBe(before);
     await allHold();
@@ -89,6 +91,51 @@ describe.each(DB_KINDS)('settlement run on %s', (kind) => {
     // A range starting after a gap runs the gap first.
     const more = await settleRange(db, '2026-03-10', '2026-03-10');
     expect(more.map((r) => r.date)).toEqual(['2026-03-08', '2026-03-09', '2026-03-10']);
+  });
+
+  it('a date run twice is skipped the second time and changes nothing; an impossible date is refused; the time it took is reported', async () => {
+    await txn(db, '2026-03-01'); // settles T+1: on the run of 2 March
+    const t0 = performance.now();
+    const first = await settleDate(db, '2026-03-02');
+    const elapsed = performance.now() - t0;
+    expect(first).toMatchObject({ date: '2026-03-02', skipped: false, txnCount: 1, rowCount: 1 });
+    expect(first.ms).toBeGreaterThan(0);
+    expect(first.ms).toBeLessThanOrEqual(elapsed);
+    const before = await snapshot(db);
+    const again = await settleDate(db, '2026-03-02');
+    expect(again).toMatchObject({ date: '2026-03-02', skipped: true, txnCount: 0, rowCount: 0 });
+    expect(again.ms).toBeLessThanOrEqual(performance.now() - t0);
+    expect(await snapshot(db)).toBe(before);
+    for (const bad of ['2026-02-30', '2026-3-02', 'yesterday']) {
+      await expect(settleDate(db, bad)).rejects.toMatchObject({ key: 'badRequest', params: { detail: `date ${bad}` }, httpStatus: 400 });
+    }
+    await expect(settleDate(db, '2026-03-01')).rejects.toMatchObject({ key: 'paySettleBackwards', params: { date: '2026-03-01', last: '2026-03-02' }, httpStatus: 409 });
+  });
+
+  it(`two runs of one date at once settle it once (${kind === 'postgres' ? 'real concurrency: the table lock' : 'outcome only: PGlite serialises'})`, async () => {
+    await txn(db, '2026-03-01', { amount: 20_000 });
+    const both = await Promise.all([settleDate(db, '2026-03-02'), settleDate(db, '2026-03-02')]);
+    expect(both.map((r) => r.skipped).sort()).toEqual([false, true]);
+    expect(both.map((r) => r.txnCount).sort()).toEqual([0, 1]);
+    expect((await rows(db)).map((r) => r.txn_set_date)).toEqual(['2026-03-02']);
+    await allHold();
+  });
+
+  it('a range reports each date with its index and the total; dates up to the last run are skipped, not refused', async () => {
+    await txn(db, '2026-03-05');
+    await settleDate(db, '2026-03-05');
+    const seen: [string, number, number][] = [];
+    const out = await settleRange(db, '2026-03-03', '2026-03-07', (r, i, n) => {
+      seen.push([r.date, i, n]);
+    });
+    expect(seen).toEqual([
+      ['2026-03-03', 0, 5],
+      ['2026-03-04', 1, 5],
+      ['2026-03-05', 2, 5],
+      ['2026-03-06', 3, 5],
+      ['2026-03-07', 4, 5],
+    ]);
+    expect(out.map((r) => r.skipped)).toEqual([true, true, true, false, false]);
   });
 
   it('settles a payment resolved after its day on the next run (late arrival)', async () => {

@@ -5,7 +5,7 @@ import { PBL_DEFAULT_VALID_DAYS, type PayByLinkAddResult, type PayByLinkOrder } 
 import { RequestError } from '../../../lib/http';
 import { usePblOptions } from '../api/files';
 import { useAddOrder, useUpdateOrder } from '../api/order-mutations';
-import { formFieldOf, toWireForm, type OrderFormValues } from '../pbl-form';
+import { formFieldOf, keepAmountsConsistent, toWireForm, type OrderFormValues } from '../pbl-form';
 import { OrderFormFields } from './order-form-fields';
 
 const fromOrder = (o: PayByLinkOrder): OrderFormValues => ({
@@ -38,7 +38,7 @@ export function OrderFormDialog({ open, order, onClose, onCreated, onUpdated }: 
   const { message } = App.useApp();
   const [form] = Form.useForm<OrderFormValues>();
   const mode = order ? 'update' : 'create';
-  const options = usePblOptions();
+  const options = usePblOptions(open);
   const add = useAddOrder();
   const update = useUpdateOrder();
   const currencies = options.data?.currencies ?? [];
@@ -59,7 +59,12 @@ export function OrderFormDialog({ open, order, onClose, onCreated, onUpdated }: 
   };
 
   const submit = async () => {
-    const v = await form.validateFields();
+    let v: OrderFormValues;
+    try {
+      v = await form.validateFields();
+    } catch {
+      return; // the fields show their errors (scrollToFirstError brings the first into view)
+    }
     const all = form.getFieldsValue(true) as OrderFormValues;
     try {
       if (order) {
@@ -101,10 +106,8 @@ export function OrderFormDialog({ open, order, onClose, onCreated, onUpdated }: 
         name="pblOrder"
         layout="vertical"
         requiredMark
-        onValuesChange={(changed: Partial<OrderFormValues>) => {
-          // Spec §5: the goods price follows the total amount.
-          if ('totalAmount' in changed) form.setFieldValue('goodsPrice', changed.totalAmount);
-        }}
+        scrollToFirstError={{ focus: true }}
+        onValuesChange={(changed: Partial<OrderFormValues>) => keepAmountsConsistent(form, changed)}
       >
         <OrderFormFields form={form} mode={mode} currencies={currencies} expireTime={order?.expireTime} />
       </Form>

@@ -2,6 +2,7 @@ import { App, Checkbox, Col, Form, Input, Row, Select, type FormInstance } from 
 import { useTranslation } from 'react-i18next';
 import { PBL_VALID_DAY_CHOICES } from '@portal/contract';
 import { formatPlatform } from '../../../lib/time';
+import { charCount } from '../../../lib/char-count';
 import { pblRule, type OrderFormValues } from '../pbl-form';
 import { AttachmentUpload } from './attachment-upload';
 
@@ -22,7 +23,7 @@ export function OrderFormFields({ form, mode, currencies, expireTime }: { form: 
     <Row gutter={16}>
       <Col {...half}>
         <Form.Item name="reconId" label={t('form.reconId')} required={!ro} rules={ro ? [] : rule('reconId')}>
-          <Input maxLength={64} disabled={ro} />
+          <Input count={charCount(64)} disabled={ro} />
         </Form.Item>
       </Col>
       <Col {...half}>
@@ -31,13 +32,13 @@ export function OrderFormFields({ form, mode, currencies, expireTime }: { form: 
         </Form.Item>
       </Col>
       <Col {...half}>
-        <Form.Item name="totalAmount" label={t('form.totalAmount')} required rules={rule('totalAmount')} dependencies={['orderCurrency']}>
+        <Form.Item name="totalAmount" label={t('form.totalAmount')} required rules={rule('totalAmount')} dependencies={['orderCurrency', 'goodsPrice', 'goodsQuantity', 'logFee']}>
           <Input {...amount} />
         </Form.Item>
       </Col>
       <Col {...half}>
         <Form.Item name="goodsName" label={t('form.goodsName')} required={!ro} rules={ro ? [] : rule('goodsName')}>
-          <Input maxLength={128} disabled={ro} />
+          <Input count={charCount(128)} disabled={ro} />
         </Form.Item>
       </Col>
       <Col xs={24} sm={8}>
@@ -57,7 +58,7 @@ export function OrderFormFields({ form, mode, currencies, expireTime }: { form: 
       </Col>
       <Col {...half}>
         <Form.Item name="buyerEmail" label={t('form.buyerEmail')} rules={ro ? [] : rule('buyerEmail')} dependencies={['sendEmailChecked']}>
-          <Input type="email" maxLength={254} disabled={ro} autoComplete="off" />
+          <Input type="email" count={charCount(254)} disabled={ro} autoComplete="off" />
         </Form.Item>
       </Col>
       <Col {...half}>
@@ -71,7 +72,7 @@ export function OrderFormFields({ form, mode, currencies, expireTime }: { form: 
       </Col>
       <Col span={24}>
         <Form.Item name="remarks" label={t('form.remarks')} rules={ro ? [] : rule('remarks')}>
-          <Input.TextArea maxLength={256} rows={2} disabled={ro} />
+          <Input.TextArea count={charCount(256)} rows={2} disabled={ro} />
         </Form.Item>
       </Col>
       <Col span={24}>

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { DateRangeFilter, type DateRange } from '../../../components/date-range-filter';
-import { FilterForm, FilterItem, TextFilter, useFilterForm } from '../../../components/filter-form';
+import { FilterForm, FilterItem, TextFilter, followFilters, useFilterForm } from '../../../components/filter-form';
 import { dayjs, WIRE_DATE } from '../../../lib/time';
 import type { PblFilters } from '../use-pbl-filters';
 
@@ -40,8 +40,7 @@ export function PblFilterForm({ value, onSearch, extra }: { value: PblFilters; o
       status: v.status || undefined,
     });
   const clear = () => {
-    form.resetFields();
-    form.setFieldsValue({ period: null, orderno: undefined, reconId: undefined, status: undefined });
+    followFilters(form, { period: null });
     onSearch(null);
   };
 

@@ -3,7 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { LIMITS } from '@portal/contract';
 import { formatAmount } from '../../../components/money';
 import { useQrList } from '../api/files';
-import { useQrPolling } from '../use-qr-polling';
+import type { PayMethod } from '@portal/contract';
+import { useQrPolling, type StatusFetcher } from '../use-qr-polling';
 
 /** What the QR dialog shows of an order. */
 export interface QrOrder {
@@ -13,16 +14,36 @@ export interface QrOrder {
   orderCurrency: string;
   totalAmount: string;
   link: string;
+  /** A line under the merchant name (an in-store order's store). */
+  subtitle?: string;
 }
 
 /**
  * The payment QR (spec §2): merchant name, currency and amount, the QR of the link at 220 px, the
  * bilingual scan hint and the payment channel logos 5 per row; polls the status every 3 s (§4).
  */
-export function QrDialog({ order, onClose, onResult }: { order: QrOrder | null; onClose: () => void; onResult: (status: '00' | '01', order: QrOrder) => void }) {
+export function QrDialog({
+  order,
+  onClose,
+  onResult,
+  methods,
+  fetchStatus,
+  showLink,
+}: {
+  order: QrOrder | null;
+  onClose: () => void;
+  onResult: (status: '00' | '01', order: QrOrder) => void;
+  /** The logos to show (pay in store: /payInStore/logoList); by default the link's /payByLink/qrList. */
+  methods?: { data?: PayMethod[]; isPending: boolean };
+  /** What to poll (pay in store: /payInStore/orderno/{no}); by default /payByLink/orderno/{no}. */
+  fetchStatus?: StatusFetcher;
+  /** Show the link under the QR (copyable), for a buyer who cannot scan. */
+  showLink?: boolean;
+}) {
   const { t, i18n } = useTranslation('payByLink');
-  const logos = useQrList(order?.link ?? '', order?.orderCurrency ?? '');
-  const poll = useQrPolling(order?.orderno ?? null, !!order, (s) => order && onResult(s, order));
+  const linkLogos = useQrList(methods ? '' : (order?.link ?? ''), order?.orderCurrency ?? '');
+  const logos = methods ?? linkLogos;
+  const poll = useQrPolling(order?.orderno ?? null, !!order, (s) => order && onResult(s, order), fetchStatus);
 
   return (
     <Modal open={!!order} title={t('qr.title')} footer={null} onCancel={onClose} width={440} destroyOnHidden centered>
@@ -32,11 +53,21 @@ export function QrDialog({ order, onClose, onResult }: { order: QrOrder | null; 
           <Typography.Title level={5} style={{ margin: 0 }} data-testid="qr-merchant">
             {order.merName}
           </Typography.Title>
+          {order.subtitle && (
+            <Typography.Text type="secondary" data-testid="qr-subtitle">
+              {order.subtitle}
+            </Typography.Text>
+          )}
           <Typography.Title level={3} style={{ margin: '4px 0 8px' }} data-testid="qr-amount">
             <span style={{ fontSize: 16, color: 'rgba(0,0,0,0.55)', marginRight: 6 }}>{order.orderCurrency}</span>
             {formatAmount(order.totalAmount, order.orderCurrency, i18n.language)}
           </Typography.Title>
           <QRCode value={order.link} size={LIMITS.qrSize} bordered errorLevel="M" data-testid="qr-code" />
+          {showLink && (
+            <Typography.Text copyable={{ text: order.link }} type="secondary" style={{ fontSize: 12, wordBreak: 'break-all', textAlign: 'center' }} data-testid="qr-link">
+              {order.link}
+            </Typography.Text>
+          )}
           <Flex vertical align="center" style={{ textAlign: 'center' }}>
             <Typography.Text strong>{t('qr.scanHint')}</Typography.Text>
             <Typography.Text type="secondary">{t('qr.scanHintOther')}</Typography.Text>

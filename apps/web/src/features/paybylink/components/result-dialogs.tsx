@@ -13,7 +13,7 @@ export function SuccessDialog({ order, onDone }: { order: { orderno: string; rec
           subTitle={
             <>
               <div>{t('result.orderNo', { orderNo: order.orderno })}</div>
-              <div>{t('result.reconId', { reconId: order.reconId })}</div>
+              {order.reconId && <div>{t('result.reconId', { reconId: order.reconId })}</div>}
             </>
           }
           extra={

@@ -1,4 +1,4 @@
-import { useMemo, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, type ReactNode } from 'react';
 import { Table, type TablePaginationConfig } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
@@ -55,8 +55,18 @@ export function ReportTable<R extends object>({
     [columns],
   );
   const totals = useMemo(() => pageTotals(rows, columns), [rows, columns]);
+  // The sideways-scrolling region takes the keyboard focus (arrow keys scroll it; WCAG 2.1.1), named after the report.
+  const frame = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    frame.current?.querySelectorAll<HTMLElement>('.ant-table-content, .ant-table-body').forEach((el) => {
+      el.tabIndex = 0;
+      el.setAttribute('role', 'region');
+      el.setAttribute('aria-label', label);
+    });
+  });
   const firstMoney = columns.findIndex((c) => c.money);
   return (
+    <div ref={frame}>
     <Table<R>
       className="report-table"
       aria-label={label}
@@ -66,6 +76,8 @@ export function ReportTable<R extends object>({
       dataSource={rows}
       loading={loading}
       scroll={{ x: scrollX }}
+      // Columns as wide as their figures (issue 13 fix 3); the Details column scrolls with the figures (a fixed column would sit on the figures of a table wider than the screen).
+      tableLayout="auto"
       pagination={pagination(total, {
         className: 'report-pager',
         showTotal: undefined,
@@ -86,7 +98,7 @@ export function ReportTable<R extends object>({
                 </Table.Summary.Cell>
                 {columns.slice(Math.max(1, firstMoney)).map((c, j) => (
                   <Table.Summary.Cell key={c.key} index={Math.max(1, firstMoney) + j} align="right">
-                    {c.money && tot.values[c.key] !== undefined ? <Money value={tot.values[c.key]} currency={tot.currency} showCurrency={false} strong /> : null}
+                    {c.money && tot.values[c.key] !== undefined ? <Money value={tot.values[c.key]} currency={tot.currency} strong /> : null}
                   </Table.Summary.Cell>
                 ))}
               </Table.Summary.Row>
@@ -95,5 +107,6 @@ export function ReportTable<R extends object>({
         )
       }
     />
+    </div>
   );
 }

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Form } from 'antd';
+import { Form, Space } from 'antd';
 import { DateRangeFilter } from '../../../components/date-range-filter';
 import { MerchantSelect } from '../../../components/merchant-select';
 import { toWire, useReportFilters, type ReportFilters } from '../use-report-filters';
@@ -7,6 +7,17 @@ import { ReportExportButton } from './report-export-button';
 import { ReportFilterForm } from './report-filter-form';
 import { fromRange, threeMonthRule, toRange, type DayRange } from './report-range';
 import { ReportTable, type ReportColumn } from './report-table';
+import { ScheduleButton } from '../../schedule/schedule-button';
+import type { ScheduleKind } from '@portal/contract';
+
+/** The scheduled-report kind of each export path (issue 13: "Schedule" beside "Export"). */
+const SCHEDULE_KIND: Record<string, ScheduleKind> = {
+  'bill/export': 'report.bill',
+  'transfer/export': 'report.transfer',
+  'txn/newExport': 'report.summary',
+  'txn/export': 'report.summaryOld',
+  'reserve/export': 'report.reserve',
+};
 
 type T = (k: string) => string;
 
@@ -114,10 +125,11 @@ export function ReportView<R extends object>({
         onSearch={report.apply}
         fields={fields}
         buttons={
-          <>
+          <Space wrap>
             <ReportExportButton path={exportPath} query={report.wire} disabled={!canExport} />
+            {SCHEDULE_KIND[exportPath] && <ScheduleButton kind={SCHEDULE_KIND[exportPath]} params={{ ...report.wire }} disabled={!canExport} />}
             {buttons}
-          </>
+          </Space>
         }
       />
       <ReportTable

@@ -1,10 +1,11 @@
-import { useState } from 'react';
-import { App, Form, Input, InputNumber, Modal, Typography } from 'antd';
+import { useRef, useState } from 'react';
+import { App, Form, Input, InputNumber, Modal, Typography, type GetRef, type InputRef } from 'antd';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { exponentOf, toMinor, type TxnDetail } from '@portal/contract';
 import { formatAmount } from '../../../components/money';
 import { checkPassword, useRefund } from '../api/refund';
+import { passwordIcon } from '../../../components/password-icon';
 
 type Step = 'closed' | 'amount' | 'password';
 
@@ -25,6 +26,9 @@ export function useRefundDialogs(txn: TxnDetail) {
   const [busy, setBusy] = useState(false);
   const [requestKey, setRequestKey] = useState(newKey);
   const refund = useRefund();
+  // The dialog takes the focus when it opens; hand it to the field (keyboard users start typing at once).
+  const amountRef = useRef<GetRef<typeof InputNumber>>(null);
+  const passwordRef = useRef<InputRef>(null);
   const decimals = exponentOf(txn.gwCurrency);
   const max = Number(txn.refundable);
 
@@ -53,14 +57,19 @@ export function useRefundDialogs(txn: TxnDetail) {
     }
   };
 
-  const amountValid = (() => {
+  /** Why Next is disabled, said under the field (issue 13, fix 9); null when the amount is fine. */
+  const amountProblem = ((): string | null => {
+    if (!amount) return '';
     try {
       const m = toMinor(amount, txn.gwCurrency);
-      return m > 0 && m <= toMinor(txn.refundable, txn.gwCurrency);
+      if (m <= 0) return t('refund.amountPositive');
+      if (m > toMinor(txn.refundable, txn.gwCurrency)) return t('refund.amountTooHigh', { amount: `${formatAmount(txn.refundable, txn.gwCurrency, i18n.language)} ${txn.gwCurrency}` });
+      return null;
     } catch {
-      return false;
+      return t('refund.amountInvalid', { decimals: decimals });
     }
   })();
+  const amountValid = amountProblem === null;
 
   const dialogs = (
     <>
@@ -72,24 +81,24 @@ export function useRefundDialogs(txn: TxnDetail) {
         okButtonProps={{ disabled: !amountValid }}
         onOk={() => setStep('password')}
         onCancel={() => setStep('closed')}
+        afterOpenChange={(o) => o && amountRef.current?.focus()}
         destroyOnHidden
       >
         <Typography.Paragraph type="secondary">
           {t('refund.refundable', { amount: `${formatAmount(txn.refundable, txn.gwCurrency, i18n.language)} ${txn.gwCurrency}` })}
         </Typography.Paragraph>
         <Form layout="vertical">
-          <Form.Item label={t('refund.amount')} required>
+          <Form.Item label={t('refund.amount')} required validateStatus={amountProblem ? 'error' : undefined} help={amountProblem || undefined}>
             <InputNumber<string>
               aria-label={t('refund.amount')}
               style={{ width: '100%' }}
               stringMode
-              min={decimals ? (1 / 10 ** decimals).toFixed(decimals) : '1'}
-              max={txn.refundable}
               precision={decimals}
               step={decimals ? (1 / 10 ** decimals).toFixed(decimals) : '1'}
               value={amount || null}
               onChange={(v) => setAmount(v ?? '')}
               suffix={txn.gwCurrency}
+              ref={amountRef}
               autoFocus
             />
           </Form.Item>
@@ -103,12 +112,13 @@ export function useRefundDialogs(txn: TxnDetail) {
         okButtonProps={{ disabled: !password, loading: busy }}
         onOk={confirm}
         onCancel={() => setStep('closed')}
+        afterOpenChange={(o) => o && passwordRef.current?.focus()}
         destroyOnHidden
       >
         <Typography.Paragraph>
           {t('refund.passwordHint', { amount: `${formatAmount(amount, txn.gwCurrency, i18n.language)} ${txn.gwCurrency}`, order: txn.mrequest.orderNum })}
         </Typography.Paragraph>
-        <Input.Password aria-label={t('refund.password')} placeholder={t('refund.password')} value={password} onChange={(e) => setPassword(e.target.value)} onPressEnter={() => password && confirm()} autoFocus autoComplete="current-password" />
+        <Input.Password iconRender={passwordIcon} ref={passwordRef} aria-label={t('refund.password')} placeholder={t('refund.password')} value={password} onChange={(e) => setPassword(e.target.value)} onPressEnter={() => password && confirm()} autoFocus autoComplete="current-password" />
       </Modal>
     </>
   );

@@ -22,6 +22,6 @@ export function StatusTag({ gwResponse, respMsg }: { gwResponse: string | null; 
 export function SettleFlag({ state }: { state: SettleState }) {
   const { t } = useTranslation('txn');
   if (!state) return null;
-  const color = state === 'T' ? 'green' : state === 'W' ? 'blue' : 'default';
+  const color = state === 'T' ? 'success' : state === 'W' ? 'processing' : 'default';
   return <Tag color={color}>{t(`settle.${state}`)}</Tag>;
 }

@@ -1,9 +1,9 @@
 import type { ReactNode } from 'react';
-import { Form, Select, Space } from 'antd';
+import { Form, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { BRANDS, RESULT_FILTERS, TXN_TYPES } from '@portal/contract';
 import { DateRangeFilter, type DateRange } from '../../../components/date-range-filter';
-import { FilterForm, FilterItem, TextFilter, useFilterForm } from '../../../components/filter-form';
+import { FilterForm, FilterItem, TextFilter, followFilters, useFilterForm } from '../../../components/filter-form';
 import { MerchantSelect } from '../../../components/merchant-select';
 import { TimezoneSelect } from '../../../components/timezone-select';
 import { dayjs, defaultOffset, WIRE_DATETIME } from '../../../lib/time';
@@ -37,8 +37,7 @@ export function TxnFilterForm({ value, onSearch, onClear, extra }: { value: TxnF
   const clear = () => {
     const tz = defaultOffset();
     const d = defaultPeriod(tz);
-    form.resetFields();
-    form.setFieldsValue({ tz, period: [dayjs(d.begin), dayjs(d.end)], paymentBrand: [] });
+    followFilters(form, { tz, period: [dayjs(d.begin), dayjs(d.end)], paymentBrand: [] });
     onClear();
   };
   return (
@@ -52,14 +51,14 @@ export function TxnFilterForm({ value, onSearch, onClear, extra }: { value: TxnF
       extra={extra}
     >
       <FilterItem col={{ xs: 24, lg: 16, xxl: 12 }} label={t('filter.period')} required>
-        <Space.Compact style={{ width: '100%' }}>
+        <div className="txn-period">
           <Form.Item name="period" noStyle>
-            <DateRangeFilter withTime allowClear={false} aria-label={t('filter.period')} style={{ flex: 1, minWidth: 340 }} />
+            <DateRangeFilter withTime allowClear={false} aria-label={t('filter.period')} style={{ flex: '1 1 340px', minWidth: 0 }} />
           </Form.Item>
           <Form.Item name="tz" noStyle>
-            <TimezoneSelect aria-label={t('filter.timeZone')} style={{ width: 120 }} />
+            <TimezoneSelect aria-label={t('filter.timeZone')} style={{ flex: '0 0 120px' }} />
           </Form.Item>
-        </Space.Compact>
+        </div>
       </FilterItem>
       <FilterItem name="merId" label={t('filter.merId')}>
         <MerchantSelect placeholder={t('filter.all')} />

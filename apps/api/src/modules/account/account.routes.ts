@@ -1,0 +1,224 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  activeInfoQuerySchema,
+  activeSchema,
+  bindPhoneSchema,
+  Code,
+  forgotPasswordSchema,
+  phoneCodeSchema,
+  requireTotpSchema,
+  resetByLinkSchema,
+  revokeSessionSchema,
+  totpDisableSchema,
+  totpEnableSchema,
+  updatePasswordSchema,
+  wechatCallbackQuerySchema,
+  wechatTicketSchema,
+} from '@portal/contract';
+import type { Deps } from '../../plugins/context';
+import { resolveSession, userOf } from '../../plugins/auth';
+import { envelope, ok } from '../../lib/envelope';
+import { AppError } from '../../lib/errors';
+import { t } from '../../lib/messages';
+import { maxAgeDaysOf, minLengthOf, PASSWORD_HISTORY } from './password.policy';
+import { activate, activeInfo, forgotPassword, resetByLink, resetInfo, updatePassword } from './account.service';
+import {
+  bindPhone,
+  listSessions,
+  loginHistory,
+  revokeOtherSessions,
+  revokeSession,
+  securityOverview,
+  sendPhoneCode,
+  setRequireTotp,
+  totpDisable,
+  totpEnable,
+  totpSetup,
+  WECHAT_BIND,
+  WECHAT_LOGIN,
+  wechatAuthorize,
+  wechatCallback,
+  wechatLogin,
+  wechatUnbind,
+} from './security.service';
+
+const meta = (req: FastifyRequest) => ({ ip: req.ip, userAgent: req.headers['user-agent'] });
+const publicLimit = { auth: 'public' as const, rateLimit: { max: 30, timeWindow: '1 minute' } };
+const userLimit = { rateLimit: { max: 30, timeWindow: '1 minute' } };
+const tokenPair = z.object({ token: z.string(), refreshToken: z.string(), expiresIn: z.number() });
+/** Where WeChat sends the browser back: always PUBLIC_URL (development default http://localhost:PORT) — never the request's Host (issue 10, finding 3). */
+const origin = (deps: Deps) => deps.config.publicUrl.replace(/\/+$/, '');
+const callbackUrl = (deps: Deps) => `${origin(deps)}/api/user/wechat/callback`;
+
+const sessionItem = z.object({ id: z.number(), device: z.string(), ip: z.string(), startedAt: z.string(), lastSeenAt: z.string(), current: z.boolean() });
+const historyItem = z.object({ id: z.number(), at: z.string(), event: z.enum(['login', 'logout', 'lockout', 'failure']), method: z.string(), reason: z.string(), ip: z.string(), device: z.string() });
+const overview = z.object({
+  phone: z.string().nullable(),
+  wechat: z.object({ available: z.boolean(), bound: z.boolean(), nickname: z.string().nullable() }),
+  totp: z.object({ enabled: z.boolean(), recoveryCodesLeft: z.number(), required: z.boolean() }),
+  merchantRequireTotp: z.boolean().nullable(),
+});
+
+/** Activation, password change / reset, phone and WeChat binding, TOTP, sessions (issue 11). */
+export function accountRoutes(app: FastifyInstance, deps: Deps) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  // ---- activation and passwords ----
+  r.get('/api/user/activeInfo', {
+    config: publicLimit,
+    schema: { tags: ['account'], summary: 'Who an activation link is for (user name, merchant, e-mail masked), or "activation link expired"', querystring: activeInfoQuerySchema, response: { 200: envelope(z.object({ username: z.string(), merName: z.string(), email: z.string() }).nullable()) } },
+    handler: async (req) => ok(await activeInfo(deps, req.query.token)),
+  });
+  r.post('/api/user/active', {
+    config: publicLimit,
+    schema: { tags: ['account'], summary: 'Set the first password from the activation link (72 h, single use) and activate', body: activeSchema, response: { 200: envelope(z.object({ username: z.string() }).nullable()) } },
+    handler: async (req) => ok(await activate(deps, req.body, meta(req))),
+  });
+  r.post('/api/user/updatePassword', {
+    config: publicLimit,
+    schema: {
+      tags: ['account'],
+      summary: 'Change the password: signed in (X-Token; other sessions end), or with `username` when the password expired (every session ends)',
+      body: updatePasswordSchema,
+      response: { 200: envelope(z.object({ sessionsEnded: z.number() }).or(z.object({ remaining: z.number() })).nullable()) },
+    },
+    handler: async (req) => {
+      const token = req.headers['x-token'];
+      if (typeof token === 'string' && token) {
+        const u = await resolveSession(deps, token);
+        return ok(await updatePassword(deps, { userId: u.id, sessionId: u.sessionId }, req.body, meta(req)));
+      }
+      if (!req.body.username) throw new AppError(Code.NOT_LOGGED_IN, 'notLoggedIn', {}, 401);
+      return ok(await updatePassword(deps, { username: req.body.username }, req.body, meta(req)));
+    },
+  });
+  r.post('/api/user/forgotPassword', {
+    config: { auth: 'public', rateLimit: { max: 10, timeWindow: '1 minute' } },
+    schema: { tags: ['account'], summary: 'E-mail a reset link (30 min, single use) to the account named by user name or e-mail; the same answer whether or not it exists', body: forgotPasswordSchema, response: { 200: envelope(z.null()) } },
+    handler: async (req) => {
+      await forgotPassword(deps, req.lang, req.body.account, meta(req));
+      return { code: 0, msg: t(req.lang, 'resetMailSent'), data: null };
+    },
+  });
+  r.get('/api/user/resetInfo', {
+    config: publicLimit,
+    schema: { tags: ['account'], summary: 'Whose reset link this is, or "reset link expired"', querystring: activeInfoQuerySchema, response: { 200: envelope(z.object({ username: z.string() }).nullable()) } },
+    handler: async (req) => ok(await resetInfo(deps, req.query.token)),
+  });
+  r.post('/api/user/resetByLink', {
+    config: publicLimit,
+    schema: { tags: ['account'], summary: 'Set a new password from the reset link; every session of the user ends', body: resetByLinkSchema, response: { 200: envelope(z.object({ username: z.string() }).nullable()) } },
+    handler: async (req) => ok(await resetByLink(deps, req.body, meta(req))),
+  });
+
+  r.get('/api/user/passwordPolicy', {
+    config: { auth: 'public' },
+    schema: { tags: ['account'], summary: 'The password rules (PASSWORD_MIN_LENGTH, history, PASSWORD_MAX_AGE_DAYS) for the forms', response: { 200: envelope(z.object({ minLength: z.number(), history: z.number(), maxAgeDays: z.number() })) } },
+    handler: async () => ok({ minLength: minLengthOf(deps), history: PASSWORD_HISTORY, maxAgeDays: maxAgeDaysOf(deps) }),
+  });
+
+  // ---- security page ----
+  r.get('/api/user/security', {
+    schema: { tags: ['account'], summary: 'Phone (masked), WeChat, TOTP state; the merchant setting for the main user', response: { 200: envelope(overview) } },
+    handler: async (req) => ok(await securityOverview(deps, userOf(req))),
+  });
+  r.post('/api/user/phone/code', {
+    config: userLimit,
+    schema: { tags: ['account'], summary: 'SMS a 6-digit code to bind this E.164 number (5 min, 60 s between sends, 5 tries)', body: phoneCodeSchema, response: { 200: envelope(z.object({ resendAfter: z.number(), expiresIn: z.number() }).or(z.object({ wait: z.number() })).nullable()) } },
+    handler: async (req) => ok(await sendPhoneCode(deps, req.lang, userOf(req), req.body.phone, meta(req))),
+  });
+  r.post('/api/user/phone/bind', {
+    config: userLimit,
+    schema: { tags: ['account'], summary: 'Bind the phone with the SMS code', body: bindPhoneSchema, response: { 200: envelope(z.object({ phone: z.string() }).nullable()) } },
+    handler: async (req) => ok(await bindPhone(deps, userOf(req), req.body.phone, req.body.code, meta(req))),
+  });
+
+  // ---- WeChat ----
+  r.get('/api/user/wechat/available', {
+    config: { auth: 'public' },
+    schema: { tags: ['account'], summary: 'Whether WeChat (WECHAT_*) is configured: the buttons are hidden otherwise', response: { 200: envelope(z.object({ available: z.boolean() })) } },
+    handler: async () => ok({ available: !!deps.config.wechat }),
+  });
+  r.get('/api/user/wechat/bindUrl', {
+    config: userLimit,
+    schema: { tags: ['account'], summary: 'Authorize URL to bind the signed-in user to a WeChat account', response: { 200: envelope(z.object({ url: z.string() }).nullable()) } },
+    handler: async (req) => ok(await wechatAuthorize(deps, WECHAT_BIND, callbackUrl(deps), userOf(req).id)),
+  });
+  r.get('/api/user/wechat/loginUrl', {
+    config: publicLimit,
+    schema: { tags: ['account'], summary: 'Authorize URL to sign in with WeChat', response: { 200: envelope(z.object({ url: z.string() }).nullable()) } },
+    handler: async (req) => ok(await wechatAuthorize(deps, WECHAT_LOGIN, callbackUrl(deps))),
+  });
+  r.get('/api/user/wechat/callback', {
+    config: publicLimit,
+    schema: { tags: ['account'], summary: 'WeChat redirects here with code and state; answers a redirect to the portal', querystring: wechatCallbackQuerySchema },
+    handler: async (req, reply) => {
+      const { code, state } = req.query;
+      const to = code && state ? await wechatCallback(deps, code, state, meta(req)) : '/login?wechat=failed';
+      return reply.redirect(to, 302);
+    },
+  });
+  r.post('/api/user/wechat/login', {
+    config: publicLimit,
+    schema: { tags: ['account'], summary: 'Trade the one-time ticket of a WeChat sign-in for tokens', body: wechatTicketSchema, response: { 200: envelope(tokenPair.nullable()) } },
+    handler: async (req) => ok(await wechatLogin(deps, req.body.ticket, meta(req))),
+  });
+  r.post('/api/user/wechat/unbind', {
+    config: userLimit,
+    schema: { tags: ['account'], summary: 'Remove the WeChat binding', response: { 200: envelope(z.null()) } },
+    handler: async (req) => {
+      await wechatUnbind(deps, userOf(req), meta(req));
+      return ok(null);
+    },
+  });
+
+  // ---- TOTP ----
+  r.post('/api/user/totp/setup', {
+    config: userLimit,
+    schema: { tags: ['account'], summary: 'Start TOTP enrolment: secret and otpauth:// URL for the QR', response: { 200: envelope(z.object({ secret: z.string(), otpauthUrl: z.string() }).nullable()) } },
+    handler: async (req) => ok(await totpSetup(deps, userOf(req))),
+  });
+  r.post('/api/user/totp/enable', {
+    config: userLimit,
+    schema: { tags: ['account'], summary: 'Confirm enrolment with a code; answers ten recovery codes, shown once', body: totpEnableSchema, response: { 200: envelope(z.object({ recoveryCodes: z.array(z.string()) }).nullable()) } },
+    handler: async (req) => ok(await totpEnable(deps, userOf(req), req.body.code, meta(req))),
+  });
+  r.post('/api/user/totp/disable', {
+    config: userLimit,
+    schema: { tags: ['account'], summary: 'Turn TOTP off with password and a current code', body: totpDisableSchema, response: { 200: envelope(z.object({ remaining: z.number() }).nullable()) } },
+    handler: async (req) => {
+      await totpDisable(deps, userOf(req), req.body.password, req.body.code, meta(req));
+      return ok(null);
+    },
+  });
+  r.post('/api/user/requireTotp', {
+    config: userLimit,
+    schema: { tags: ['account'], summary: 'Main user: require every user of the merchant to enrol TOTP at the next sign-in', body: requireTotpSchema, response: { 200: envelope(z.object({ require: z.boolean() })) } },
+    handler: async (req) => ok(await setRequireTotp(deps, userOf(req), req.body.require, meta(req))),
+  });
+
+  // ---- sessions ----
+  r.get('/api/user/sessions', {
+    schema: { tags: ['account'], summary: "The user's active sessions (device from the User-Agent, address, started, last seen), times in the caller's offset", response: { 200: envelope(z.array(sessionItem)) } },
+    handler: async (req) => ok(await listSessions(deps, userOf(req), req.tzOffset)),
+  });
+  r.post('/api/user/sessions/revoke', {
+    config: userLimit,
+    schema: { tags: ['account'], summary: "Sign out one of the user's sessions (another user's answers 404)", body: revokeSessionSchema, response: { 200: envelope(z.null()) } },
+    handler: async (req) => {
+      await revokeSession(deps, userOf(req), req.body.id, meta(req));
+      return ok(null);
+    },
+  });
+  r.post('/api/user/sessions/revokeOthers', {
+    config: userLimit,
+    schema: { tags: ['account'], summary: 'Sign out every other session of the user', response: { 200: envelope(z.object({ ended: z.number() })) } },
+    handler: async (req) => ok(await revokeOtherSessions(deps, userOf(req), meta(req))),
+  });
+  r.get('/api/user/loginHistory', {
+    schema: { tags: ['account'], summary: 'The last 30 sign-in events of the user', response: { 200: envelope(z.array(historyItem)) } },
+    handler: async (req) => ok(await loginHistory(deps, userOf(req), req.tzOffset)),
+  });
+}

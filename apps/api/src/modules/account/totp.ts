@@ -1,0 +1,72 @@
+import { randomInt } from 'node:crypto';
+import { Secret, TOTP } from 'otpauth';
+import type { Queryable } from '../../db/db';
+import { sha256 } from '../../lib/crypto';
+
+/** RFC 6238 with the authenticator apps' defaults: SHA-1, 6 digits, 30 s; one step either side. */
+export const TOTP_ISSUER = 'Merchant Portal';
+const PERIOD = 30;
+const WINDOW = 1;
+
+export const newTotpSecret = () => new Secret({ size: 20 }).base32;
+
+export function totpFor(secret: string, label: string): TOTP {
+  return new TOTP({ issuer: TOTP_ISSUER, label, algorithm: 'SHA1', digits: 6, period: PERIOD, secret: Secret.fromBase32(secret) });
+}
+
+/** The time step a code matches (within one step of now), or null. */
+export function matchingStep(secret: string, code: string, now: Date): number | null {
+  if (!/^\d{6}$/.test(code)) return null;
+  const delta = totpFor(secret, 'x').validate({ token: code, timestamp: now.getTime(), window: WINDOW });
+  return delta === null ? null : Math.floor(now.getTime() / 1000 / PERIOD) + delta;
+}
+
+/**
+ * Accepts a TOTP code once: the step must be newer than the last one accepted (a code seen on the
+ * wire cannot be replayed), claimed atomically.
+ */
+export async function acceptTotp(q: Queryable, userId: number, secret: string, code: string, now: Date): Promise<boolean> {
+  const step = matchingStep(secret, code, now);
+  if (step === null) return false;
+  const { rows } = await q.query(
+    'UPDATE app_user SET totp_last_step = $2 WHERE id = $1 AND (totp_last_step IS NULL OR totp_last_step < $2) RETURNING id',
+    [userId, step],
+  );
+  return rows.length === 1;
+}
+
+const ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
+export const RECOVERY_CODE_COUNT = 10;
+export const RECOVERY_RE = /^[a-z2-9]{5}-?[a-z2-9]{5}$/i;
+const normalise = (code: string) => code.toLowerCase().replace('-', '');
+export const hashRecovery = (userId: number, code: string) => sha256(`recovery:${userId}:${normalise(code)}`);
+
+/** Ten recovery codes like `k7m2q-x9p4r` (about 49 bits each); the caller shows them once. */
+export function newRecoveryCodes(): string[] {
+  const one = () => Array.from({ length: 10 }, () => ALPHABET[randomInt(ALPHABET.length)]).join('');
+  return Array.from({ length: RECOVERY_CODE_COUNT }, () => {
+    const s = one();
+    return `${s.slice(0, 5)}-${s.slice(5)}`;
+  });
+}
+
+/** Replaces the user's recovery codes with these (stored hashed). */
+export async function storeRecoveryCodes(q: Queryable, userId: number, codes: string[]): Promise<void> {
+  await q.query('DELETE FROM totp_recovery_code WHERE user_id = $1', [userId]);
+  for (const c of codes) await q.query('INSERT INTO totp_recovery_code (user_id, code_hash) VALUES ($1,$2)', [userId, hashRecovery(userId, c)]);
+}
+
+/** Uses a recovery code once (atomic): true when it was one of the user's unused codes. */
+export async function useRecoveryCode(q: Queryable, userId: number, code: string, now: Date): Promise<boolean> {
+  if (!RECOVERY_RE.test(code.trim())) return false;
+  const { rows } = await q.query(
+    'UPDATE totp_recovery_code SET used_at = $3 WHERE id = (SELECT id FROM totp_recovery_code WHERE user_id = $1 AND code_hash = $2 AND used_at IS NULL LIMIT 1) AND used_at IS NULL RETURNING id',
+    [userId, hashRecovery(userId, code.trim()), now],
+  );
+  return rows.length === 1;
+}
+
+export async function recoveryCodesLeft(q: Queryable, userId: number): Promise<number> {
+  const { rows } = await q.query<{ n: number }>('SELECT count(*)::int AS n FROM totp_recovery_code WHERE user_id = $1 AND used_at IS NULL', [userId]);
+  return rows[0].n;
+}

@@ -1,0 +1,132 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { Code, type BankChangeFields, type BankRequest } from '@portal/contract';
+import type { Db, Queryable } from '../../db/db';
+import type { Deps, SessionUser } from '../../plugins/context';
+import { audit } from '../../lib/audit';
+import { AppError, notFound } from '../../lib/errors';
+import { pdfDateTime } from '../../lib/pdf';
+import { maskAccount } from './merchant.repo';
+
+export const BankAudit = {
+  request: 'merchant.bank_change.request',
+  approve: 'merchant.bank_change.approve',
+  reject: 'merchant.bank_change.reject',
+} as const;
+
+const bankDir = (dataDir: string) => path.join(dataDir, 'files', 'bank-requests');
+
+interface RequestDbRow {
+  id: number; status: 'PENDING' | 'APPROVED' | 'REJECTED'; beneficiary_bank: string; swift_code: string; account_name: string;
+  account_number: string; currency: string; country: string; document_name: string; username: string; requested_at: Date; decided_at: Date | null;
+}
+
+const toRequest = (r: RequestDbRow, tz: string): BankRequest => ({
+  id: r.id,
+  status: r.status,
+  beneficiaryBank: r.beneficiary_bank,
+  swiftCode: r.swift_code,
+  accountName: r.account_name,
+  accountNumber: maskAccount(r.account_number),
+  currency: r.currency.trim(),
+  country: r.country.trim(),
+  documentName: r.document_name,
+  requestedBy: r.username,
+  requestedAt: pdfDateTime(new Date(r.requested_at), tz),
+  decidedAt: r.decided_at ? pdfDateTime(new Date(r.decided_at), tz) : null,
+});
+
+export async function bankRequests(q: Queryable, merId: string, tz: string): Promise<BankRequest[]> {
+  const { rows } = await q.query<RequestDbRow>(
+    `SELECT r.*, u.username FROM bank_change_request r JOIN app_user u ON u.id = r.requested_by
+      WHERE r.mer_id = $1 ORDER BY (r.status = 'PENDING') DESC, r.id DESC LIMIT 20`,
+    [merId],
+  );
+  return rows.map((r) => toRequest(r, tz));
+}
+
+/**
+ * A main user asks to change (or add) a bank account: the document is stored, the request row
+ * written PENDING and audited in one transaction. At most one request per merchant is pending
+ * (a unique partial index), so two concurrent submits cannot both land.
+ */
+export async function submitBankRequest(
+  deps: Deps,
+  user: SessionUser,
+  f: BankChangeFields,
+  doc: { name: string; buf: Buffer; ext: string },
+  meta: { ip?: string; userAgent?: string },
+): Promise<BankRequest> {
+  const dir = bankDir(deps.config.dataDir);
+  await fs.mkdir(dir, { recursive: true });
+  const rel = `${randomUUID()}.${doc.ext}`;
+  await fs.writeFile(path.join(dir, rel), doc.buf);
+  try {
+    return await deps.db.tx(async (q) => {
+      if (f.accountId) {
+        const acc = await q.query('SELECT 1 FROM merchant_bank_account WHERE id = $1 AND mer_id = $2', [f.accountId, f.merId]);
+        if (!acc.rows.length) throw notFound();
+      }
+      const pending = await q.query('SELECT 1 FROM bank_change_request WHERE mer_id = $1 AND status = $2', [f.merId, 'PENDING']);
+      if (pending.rows.length) throw new AppError(Code.BAD_REQUEST, 'bankRequestPending', {}, 409);
+      const { rows } = await q.query<{ id: number }>(
+        `INSERT INTO bank_change_request (mer_id, account_id, beneficiary_bank, swift_code, bank_address, account_name, account_number, country,
+            currency, document_name, document_path, document_size, requested_by, requested_at)
+         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14) RETURNING id`,
+        [f.merId, f.accountId ?? null, f.beneficiaryBank, f.swiftCode, f.bankAddress || null, f.accountName, f.accountNumber, f.country, f.currency,
+          doc.name, rel, doc.buf.length, user.id, deps.clock.now()],
+      );
+      await audit(q, {
+        action: BankAudit.request, userId: user.id, username: user.username, merId: f.merId, target: `bank-request:${rows[0].id}`,
+        detail: { accountId: f.accountId ?? null, bank: f.beneficiaryBank, swift: f.swiftCode, account: maskAccount(f.accountNumber), currency: f.currency, document: doc.name },
+        ip: meta.ip, userAgent: meta.userAgent,
+      });
+      const all = await bankRequests(q, f.merId, deps.config.platformTz);
+      return all.find((r) => r.id === rows[0].id)!;
+    });
+  } catch (err) {
+    await fs.rm(path.join(dir, rel), { force: true });
+    // The unique index answers a concurrent second submit.
+    if ((err as { code?: string }).code === '23505') throw new AppError(Code.BAD_REQUEST, 'bankRequestPending', {}, 409);
+    throw err;
+  }
+}
+
+/**
+ * The provider's decision (CLI `npm run approve -- bank-request N [--reject]`): an approved request
+ * replaces the named account's details (or adds the account, default when it is the merchant's
+ * first); either way the request is closed and audited, in one transaction. Deciding twice fails.
+ */
+export async function decideBankRequest(db: Db, id: number, decision: 'APPROVED' | 'REJECTED', by: string, now: Date) {
+  return db.tx(async (q) => {
+    const { rows } = await q.query<{ id: number; mer_id: string; account_id: number | null; beneficiary_bank: string; swift_code: string; bank_address: string | null; account_name: string; account_number: string; country: string; currency: string }>(
+      `UPDATE bank_change_request SET status = $2::text, decided_at = $3, decided_by = $4 WHERE id = $1 AND status = 'PENDING' RETURNING *`,
+      [id, decision, now, by],
+    );
+    const r = rows[0];
+    if (!r) throw new Error(`bank request ${id} does not exist or is not pending`);
+    let accountId = r.account_id;
+    if (decision === 'APPROVED') {
+      if (accountId) {
+        await q.query(
+          `UPDATE merchant_bank_account SET beneficiary_bank = $2, swift_code = $3, bank_address = $4, account_name = $5, account_number = $6,
+                  country = $7, currency = $8 WHERE id = $1`,
+          [accountId, r.beneficiary_bank, r.swift_code, r.bank_address, r.account_name, r.account_number, r.country, r.currency],
+        );
+      } else {
+        const ins = await q.query<{ id: number }>(
+          `INSERT INTO merchant_bank_account (mer_id, beneficiary_bank, swift_code, bank_address, account_name, account_number, country, currency, is_default)
+           VALUES ($1::varchar,$2,$3,$4,$5,$6,$7,$8, NOT EXISTS (SELECT 1 FROM merchant_bank_account WHERE mer_id = $1::varchar)) RETURNING id`,
+          [r.mer_id, r.beneficiary_bank, r.swift_code, r.bank_address, r.account_name, r.account_number, r.country, r.currency],
+        );
+        accountId = ins.rows[0].id;
+      }
+    }
+    await audit(q, {
+      action: decision === 'APPROVED' ? BankAudit.approve : BankAudit.reject, username: by, merId: r.mer_id, target: `bank-request:${id}`,
+      detail: { accountId, account: maskAccount(r.account_number) },
+    });
+    return { id, merId: r.mer_id, status: decision, accountId };
+  });
+}

@@ -1,0 +1,156 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  BANK_DOC_MAX_BYTES,
+  Code,
+  Perm,
+  bankChangeFieldsSchema,
+  bankRequestSchema,
+  depositDetailSchema,
+  merIdQuerySchema,
+  merIdSchema,
+  merchantBankListSchema,
+  merchantDetailSchema,
+  merchantFeeRowSchema,
+  merchantListQuerySchema,
+  merchantListRowSchema,
+} from '@portal/contract';
+import type { Deps } from '../../plugins/context';
+import { assertInScope, userOf } from '../../plugins/auth';
+import { envelope, ok, pageOf } from '../../lib/envelope';
+import { AppError, forbidden, notFound } from '../../lib/errors';
+import { t } from '../../lib/messages';
+import { sniffFileType } from '../paybylink/file-type';
+import { depositDetail, listMerchants, merchantBanks, merchantDetail, merchantFees } from './merchant.repo';
+import { bankRequests, submitBankRequest } from './bank-request.service';
+
+const idParam = z.object({ id: merIdSchema });
+
+/** Reads the bank change form: text fields and one `document` (PDF/PNG/JPG by content, ≤ 5 MiB). */
+async function readBankForm(req: FastifyRequest) {
+  if (!req.isMultipart()) throw new AppError(Code.BAD_REQUEST, 'bankDocMissing', {}, 400);
+  const fields: Record<string, string> = {};
+  let doc: { name: string; buf: Buffer; ext: string } | null = null;
+  try {
+    for await (const part of req.parts({ limits: { fileSize: BANK_DOC_MAX_BYTES, files: 1, fields: 20, fieldSize: 1000 } })) {
+      if (part.type === 'file') {
+        const buf = await part.toBuffer();
+        const kind = sniffFileType(buf);
+        if (kind !== 'pdf' && kind !== 'png' && kind !== 'jpg') throw new AppError(Code.BAD_REQUEST, 'bankDocMissing', {}, 400);
+        const name = [...part.filename.replace(/[\u0000-\u001f\u007f/\\]/g, '_')].slice(0, 120).join('') || `document.${kind}`;
+        doc = { name, buf, ext: kind };
+      } else fields[part.fieldname] = String(part.value ?? '');
+    }
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(Code.BAD_REQUEST, 'bankDocTooLarge', {}, 400);
+    // A malformed multipart body (truncated, too many parts) is bad input, not a server fault.
+    throw new AppError(Code.BAD_REQUEST, 'badRequest', { detail: 'multipart' }, 400);
+  }
+  const parsed = bankChangeFieldsSchema.safeParse(fields);
+  if (!parsed.success) {
+    const field = String(parsed.error.issues[0].path[0] ?? '');
+    throw new AppError(Code.BAD_REQUEST, 'bankField', { field }, 400);
+  }
+  if (!doc) throw new AppError(Code.BAD_REQUEST, 'bankDocMissing', {}, 400);
+  return { fields: parsed.data, doc };
+}
+
+/** /merchant/list, /merchant/{id}, fee schedule, bank accounts (+ change request), deposit. */
+export function merchantDetailRoutes(app: FastifyInstance, deps: Deps) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const tz = deps.config.platformTz;
+
+  r.get('/api/merchant/list', {
+    config: { permission: Perm.merchantList },
+    schema: {
+      tags: ['merchant'],
+      summary: 'The caller\'s merchant and, for a group, its sub-merchants: attribute, status, currencies, daily limit, approval',
+      description: 'keyword matches the merchant id or name (part of it); attribute GROUP, SUB or INDEPENDENT. Own merchant first.',
+      querystring: merchantListQuerySchema,
+      response: { 200: envelope(pageOf(merchantListRowSchema)) },
+    },
+    handler: async (req) => {
+      const u = userOf(req);
+      return ok(await listMerchants(deps.db, u.scope, u.merId, req.query, tz));
+    },
+  });
+
+  r.get('/api/merchant/listMerchantFee', {
+    config: { permission: Perm.merchantDetail },
+    schema: {
+      tags: ['merchant'],
+      summary: 'Fee schedule of a merchant per business line: channels, MDR rate (%), fixed fee, cycle, reserve, effective dates',
+      querystring: merIdQuerySchema,
+      response: { 200: envelope(z.object({ content: z.array(merchantFeeRowSchema), totalElements: z.number() })) },
+    },
+    handler: async (req) => {
+      assertInScope(req, req.query.merId);
+      const rows = await merchantFees(deps.db, req.query.merId);
+      return ok({ content: rows, totalElements: rows.length });
+    },
+  });
+
+  r.get('/api/merchant/listMerchantBank', {
+    config: { permission: Perm.merchantDetail },
+    schema: {
+      tags: ['merchant'],
+      summary: 'Bank accounts of a merchant (account number masked to the last 4) and its change requests',
+      querystring: merIdQuerySchema,
+      response: { 200: envelope(merchantBankListSchema) },
+    },
+    handler: async (req) => {
+      assertInScope(req, req.query.merId);
+      const rows = await merchantBanks(deps.db, req.query.merId);
+      return ok({ content: rows, totalElements: rows.length, requests: await bankRequests(deps.db, req.query.merId, tz) });
+    },
+  });
+
+  r.post('/api/merchant/bankChangeRequest', {
+    config: { permission: Perm.merchantBankChange },
+    schema: {
+      tags: ['merchant'],
+      summary: 'Ask to change (accountId) or add a bank account: multipart fields of the new details and a `document` (PDF/PNG/JPG ≤ 5 MiB). Pending until the provider approves.',
+      consumes: ['multipart/form-data'],
+      response: { 200: envelope(bankRequestSchema) },
+    },
+    handler: async (req) => {
+      const u = userOf(req);
+      if (u.userType !== 'MAIN') throw forbidden();
+      const { fields, doc } = await readBankForm(req);
+      if (!u.scope.includes(fields.merId)) throw notFound();
+      const res = await submitBankRequest(deps, u, fields, doc, { ip: req.ip, userAgent: req.headers['user-agent'] });
+      return { code: 0, msg: t(req.lang, 'bankRequestSubmitted'), data: res };
+    },
+  });
+
+  r.get('/api/merchant/detailDeposit/:id', {
+    config: { permission: Perm.merchantDetail },
+    schema: {
+      tags: ['merchant'],
+      summary: 'Reserve (deposit) of a merchant: rate and hold days, held, released, balance per business line; next releases (the reserve report\'s rows)',
+      params: idParam,
+      response: { 200: envelope(depositDetailSchema) },
+    },
+    handler: async (req) => {
+      assertInScope(req, req.params.id);
+      return ok(await depositDetail(deps.db, req.params.id));
+    },
+  });
+
+  r.get('/api/merchant/:id', {
+    config: { permission: Perm.merchantDetail },
+    schema: {
+      tags: ['merchant'],
+      summary: 'Business information of a merchant of the caller\'s scope (another merchant answers 404)',
+      params: idParam,
+      response: { 200: envelope(merchantDetailSchema) },
+    },
+    handler: async (req) => {
+      const d = await merchantDetail(deps.db, userOf(req).scope, req.params.id, tz);
+      if (!d) throw notFound();
+      return ok(d);
+    },
+  });
+}

@@ -1,0 +1,80 @@
+import { Code, Perm, SCHEDULE_MAX_PER_USER, SCHEDULE_PERMISSION, type Language, type ScheduleInput } from '@portal/contract';
+import type { Deps, SessionUser } from '../../plugins/context';
+import { AppError, forbidden, notFound } from '../../lib/errors';
+import { exportSource } from '../export/export.service';
+import { countSchedules, findOwnSchedule, recurrenceOf, insertSchedule, markDeleted, setPaused, updateSchedule, usersInScope, type ScheduleRow } from './schedule.repo';
+import { nextRun, type Recurrence } from './schedule.time';
+import { armScheduleJob, disarmScheduleJob, queueSendNow } from './schedule.jobs';
+
+const recurrenceOfInput = (v: ScheduleInput): Recurrence => ({
+  frequency: v.frequency, time: v.time, weekday: v.weekday, monthDay: v.monthDay, timeZone: v.timeZone,
+});
+
+/**
+ * What a schedule may be: the caller holds the report's export permission; the filters are valid
+ * for that report's export (the same parser, so the same 400s); every recipient is an active user
+ * of the caller's merchants.
+ */
+async function check(deps: Deps, u: SessionUser, v: ScheduleInput): Promise<void> {
+  if (!u.permissions.includes(SCHEDULE_PERMISSION[v.kind])) throw forbidden();
+  exportSource(v.kind).parse(v.params);
+  const allowed = new Set((await usersInScope(deps.db, u.scope)).map((x) => x.email));
+  const foreign = v.recipients.find((e) => !allowed.has(e));
+  if (foreign) throw new AppError(Code.BAD_REQUEST, 'scheduleForeignRecipient', { email: foreign }, 400);
+}
+
+/** The caller's schedule or 404 (another user's, another merchant's, a deleted one). */
+export async function ownSchedule(deps: Deps, u: SessionUser, id: number): Promise<ScheduleRow> {
+  const s = await findOwnSchedule(deps.db, id, u.id);
+  if (!s) throw notFound();
+  return s;
+}
+
+export async function createSchedule(deps: Deps, u: SessionUser, v: ScheduleInput, lang: Language): Promise<ScheduleRow> {
+  await check(deps, u, v);
+  if ((await countSchedules(deps.db, u.id)) >= SCHEDULE_MAX_PER_USER) throw new AppError(Code.BAD_REQUEST, 'scheduleTooMany', { max: SCHEDULE_MAX_PER_USER }, 400);
+  const nextRunAt = nextRun(recurrenceOfInput(v), deps.clock.now());
+  return deps.db.tx(async (q) => {
+    const s = await insertSchedule(q, { ...v, userId: u.id, merId: u.merId, scope: u.scope, lang, nextRunAt });
+    await armScheduleJob(q, s.id, nextRunAt);
+    return s;
+  });
+}
+
+export async function editSchedule(deps: Deps, u: SessionUser, id: number, v: ScheduleInput, lang: Language): Promise<ScheduleRow> {
+  const old = await ownSchedule(deps, u, id);
+  await check(deps, u, v);
+  const nextRunAt = nextRun(recurrenceOfInput(v), deps.clock.now());
+  return deps.db.tx(async (q) => {
+    const s = await updateSchedule(q, id, { ...v, scope: u.scope, lang, nextRunAt });
+    if (!old.paused) await armScheduleJob(q, id, nextRunAt);
+    return s;
+  });
+}
+
+export async function pauseSchedule(deps: Deps, u: SessionUser, id: number, paused: boolean): Promise<ScheduleRow> {
+  const s = await ownSchedule(deps, u, id);
+  if (!u.permissions.includes(SCHEDULE_PERMISSION[s.kind])) throw forbidden();
+  const next = paused ? null : nextRun(recurrenceOf(s), deps.clock.now());
+  return deps.db.tx(async (q) => {
+    const row = await setPaused(q, id, paused, next);
+    if (next) await armScheduleJob(q, id, next);
+    else await disarmScheduleJob(q, id);
+    return row;
+  });
+}
+
+export async function deleteSchedule(deps: Deps, u: SessionUser, id: number): Promise<void> {
+  await ownSchedule(deps, u, id);
+  await deps.db.tx(async (q) => {
+    await markDeleted(q, id);
+    await disarmScheduleJob(q, id);
+  });
+}
+
+/** 'Send now': checked like a run (permission) and queued for the job runner. */
+export async function sendScheduleNow(deps: Deps, u: SessionUser, id: number): Promise<void> {
+  const s = await ownSchedule(deps, u, id);
+  if (!u.permissions.includes(SCHEDULE_PERMISSION[s.kind]) || !u.permissions.includes(Perm.reportFile)) throw forbidden();
+  await queueSendNow(deps.db, id, deps.clock.now());
+}

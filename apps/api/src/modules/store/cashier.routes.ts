@@ -1,0 +1,118 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { Code, Perm, cashierSchema, pageQuerySchema, payInStoreRowSchema } from '@portal/contract';
+import type { Deps } from '../../plugins/context';
+import { userOf } from '../../plugins/auth';
+import { envelope, ok, pageOf } from '../../lib/envelope';
+import { AppError } from '../../lib/errors';
+import { linkBaseOf } from '../paybylink/paybylink.mapper';
+import { countOrders, expireDue, listOrders } from '../paybylink/paybylink.repo';
+import { syncProcessing } from '../paybylink/paybylink.sync';
+import { pisWhere } from './payinstore.repo';
+import { toPisRow } from './payinstore.service';
+import { CASHIER_COOKIE, CASHIER_SESSION_HOURS, bindQr, cashierCallback, cashierOf, endCashierSession, listCashiers, loginUrl, unbindCashier } from './cashier.service';
+
+const tags = ['cashier'];
+const cookieOf = (req: FastifyRequest): string | undefined => {
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const [k, ...v] = part.trim().split('=');
+    if (k === CASHIER_COOKIE) return v.join('=');
+  }
+  return undefined;
+};
+const setCookie = (req: FastifyRequest, reply: FastifyReply, value: string, maxAge: number) =>
+  reply.header('Set-Cookie', `${CASHIER_COOKIE}=${value}; Path=/api/cashier; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${req.protocol === 'https' ? '; Secure' : ''}`);
+const signInFirst = () => new AppError(Code.NOT_LOGGED_IN, 'cashierSignIn', {}, 401);
+
+/**
+ * Cashier management (main users: list, bind QR, unbind) and the cashier view (a bound cashier,
+ * signed in with WeChat: an HttpOnly cookie on /api/cashier, the in-store orders of its store only).
+ */
+export function cashierRoutes(app: FastifyInstance, deps: Deps) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const tz = deps.config.platformTz;
+
+  r.get('/api/payInStore/cashier/list', {
+    config: { permission: Perm.cashierManage },
+    schema: { tags, summary: "The bound cashiers of the caller's stores (one store with storeId): cashierId, WeChat name, binding date", querystring: z.object({ storeId: z.string().trim().max(20).optional() }), response: { 200: envelope(z.array(cashierSchema)) } },
+    handler: async (req) => ok(await listCashiers(deps, userOf(req), req.query.storeId || undefined)),
+  });
+
+  r.post('/api/payInStore/cashier/bindQr', {
+    config: { permission: Perm.cashierManage, rateLimit: { max: 30, timeWindow: '1 minute' } },
+    schema: {
+      tags,
+      summary: "Bind a cashier: the WeChat authorisation URL the QR shows (10 minutes). Whoever scans and agrees becomes the store's cashier",
+      description: 'Code 1401 when WeChat (WECHAT_*) is not configured; another merchant\'s store: 404.',
+      body: z.object({ storeId: z.string().trim().min(1).max(20) }),
+      response: { 200: envelope(z.object({ url: z.string(), expiresIn: z.number() })) },
+    },
+    handler: async (req) => ok(await bindQr(deps, userOf(req), req.body.storeId, linkBaseOf(deps, req))),
+  });
+
+  r.post('/api/payInStore/cashier/unbind', {
+    config: { permission: Perm.cashierManage },
+    schema: { tags, summary: 'Unbind a cashier (form: cashierId); its cashier sessions end at once', body: z.object({ cashierId: z.string().trim().regex(/^C\d{8}$/) }), response: { 200: envelope(z.null()) } },
+    handler: async (req) => {
+      await unbindCashier(deps, userOf(req), req.body.cashierId, req.ip);
+      return ok(null);
+    },
+  });
+
+  r.get('/api/cashier/wechat/callback', {
+    config: { auth: 'public', rateLimit: { max: 60, timeWindow: '1 minute' } },
+    schema: { tags, summary: "WeChat's redirect after the cashier agreed (code, state): binds or signs in, then goes to the cashier view", querystring: z.object({ code: z.string().max(200).default(''), state: z.string().max(200).default('') }) },
+    handler: async (req, reply) => {
+      const res = await cashierCallback(deps, req.query.code, req.query.state, req.ip);
+      if (res.token) setCookie(req, reply, res.token, CASHIER_SESSION_HOURS * 3600);
+      return reply.redirect(res.to);
+    },
+  });
+
+  r.get('/api/cashier/wechat/login', {
+    config: { auth: 'public', rateLimit: { max: 30, timeWindow: '1 minute' } },
+    schema: { tags, summary: "The cashier view's 'Sign in with WeChat' (302 to WeChat)" },
+    handler: async (req, reply) => reply.redirect(await loginUrl(deps, linkBaseOf(deps, req))),
+  });
+
+  r.get('/api/cashier/me', {
+    config: { auth: 'public' },
+    schema: {
+      tags,
+      summary: 'The signed-in cashier (cookie): cashierId, WeChat name, store and merchant; code -1 when not signed in',
+      response: { 200: envelope(z.object({ cashierId: z.string(), wechatName: z.string(), storeId: z.string(), storeName: z.string(), merId: z.string(), merName: z.string() })) },
+    },
+    handler: async (req) => {
+      const c = await cashierOf(deps, cookieOf(req));
+      if (!c) throw signInFirst();
+      return ok(c);
+    },
+  });
+
+  r.get('/api/cashier/orders', {
+    config: { auth: 'public', rateLimit: { max: 120, timeWindow: '1 minute' } },
+    schema: { tags, summary: "The signed-in cashier's view: its store's in-store orders, newest first", querystring: pageQuerySchema, response: { 200: envelope(pageOf(payInStoreRowSchema)) } },
+    handler: async (req) => {
+      const c = await cashierOf(deps, cookieOf(req));
+      if (!c) throw signInFirst();
+      await expireDue(deps.db, deps.clock.now(), { scope: [c.merId] });
+      const w = pisWhere({ storeId: c.storeId }, [c.merId], tz);
+      let [rows, total] = await Promise.all([listOrders(deps.db.read, w, req.query.page, req.query.size), countOrders(deps.db.read, w)]);
+      const pending = rows.filter((o) => o.status === '04' && o.open_status === '00');
+      if (pending.length && (await Promise.all(pending.map((o) => syncProcessing(deps, o)))).some(Boolean)) rows = await listOrders(deps.db, w, req.query.page, req.query.size);
+      return ok({ content: rows.map((o) => toPisRow(o, tz)), totalElements: total });
+    },
+  });
+
+  r.post('/api/cashier/logout', {
+    config: { auth: 'public' },
+    schema: { tags, summary: 'Ends the cashier session (cookie)', response: { 200: envelope(z.null()) } },
+    handler: async (req, reply) => {
+      const token = cookieOf(req);
+      if (token) await endCashierSession(deps, token);
+      setCookie(req, reply, '', 0);
+      return ok(null);
+    },
+  });
+}

@@ -1,0 +1,165 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  Perm,
+  ROLES,
+  USER_STATUSES,
+  addUserSchema,
+  auditFilterSchema,
+  auditListQuerySchema,
+  checkUserExistQuerySchema,
+  exportQueuedSchema,
+  generateUserNameQuerySchema,
+  teamListQuerySchema,
+  updateUserStatusSchema,
+  userIdSchema,
+} from '@portal/contract';
+import type { Deps } from '../../plugins/context';
+import { scopeFor, userOf } from '../../plugins/auth';
+import { envelope, ok, pageOf } from '../../lib/envelope';
+import { audit } from '../../lib/audit';
+import { enqueueExport } from '../export/export.service';
+import { addUser, assertMainUser, checkUserExist, generateUserName, removeUser, resetPassword, teamList, TeamAudit, updateUserStatus } from './team.service';
+import { AUDIT_EXPORT_KIND, auditList } from './audit.service';
+
+const meta = (req: FastifyRequest) => ({ ip: req.ip, userAgent: req.headers['user-agent'] });
+
+export const teamUserRowSchema = z.object({
+  id: z.number(),
+  userID: z.number(),
+  userName: z.string(),
+  userType: z.enum(['MAIN', 'SUB']),
+  role: z.enum(ROLES).nullable(),
+  merId: z.string(),
+  merName: z.string(),
+  merIds: z.array(z.string()),
+  email: z.string(),
+  phone: z.string().nullable().describe('masked: the last four digits only'),
+  status: z.enum(USER_STATUSES),
+  twoFactor: z.boolean(),
+  lastLoginTime: z.string().nullable(),
+  createTime: z.string(),
+  self: z.boolean(),
+});
+const auditRowSchema = z.object({
+  id: z.number(),
+  time: z.string(),
+  userName: z.string().nullable(),
+  merId: z.string().nullable(),
+  action: z.string(),
+  outcome: z.enum(['success', 'failure']),
+  target: z.string().nullable(),
+  ip: z.string().nullable(),
+});
+
+/** The /user calls of spec §7 for user management, and the audit viewer (/audit). */
+export function teamRoutes(app: FastifyInstance, deps: Deps) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const read = { permission: Perm.merchantUser };
+  const manage = { permission: Perm.merchantUserManage };
+
+  r.get('/api/user/list', {
+    config: read,
+    schema: {
+      tags: ['team'],
+      summary: "The merchant's users (and, for a group, its sub-merchants'): filters merId, status, text (user name or e-mail); main users only",
+      querystring: teamListQuerySchema,
+      response: { 200: envelope(pageOf(teamUserRowSchema)) },
+    },
+    handler: async (req) => {
+      const { page, size, merId, ...f } = req.query;
+      return ok(await teamList(deps, userOf(req), f, scopeFor(req, merId), page, size));
+    },
+  });
+
+  r.get('/api/user/generateUserName', {
+    config: manage,
+    schema: { tags: ['team'], summary: 'Propose a free user name (from `base` when given)', querystring: generateUserNameQuerySchema, response: { 200: envelope(z.string()) } },
+    handler: async (req) => ok(await generateUserName(deps, userOf(req), req.query.base)),
+  });
+
+  r.get('/api/user/checkUserExist', {
+    config: { ...manage, rateLimit: { max: 300, timeWindow: '1 minute' } },
+    schema: {
+      tags: ['team'],
+      summary: 'Whether a user name, e-mail or mobile number is already taken (as the add-user form is typed)',
+      querystring: checkUserExistQuerySchema,
+      response: { 200: envelope(z.object({ userName: z.boolean(), email: z.boolean(), phone: z.boolean(), exists: z.boolean() })) },
+    },
+    handler: async (req) => ok(await checkUserExist(deps, userOf(req), req.query)),
+  });
+
+  r.post('/api/user/add', {
+    config: manage,
+    schema: {
+      tags: ['team'],
+      summary: 'Add a user: user name, e-mail, phone, merIds (comma-joined or array, in your scope), role (preset or CUSTOM with permissions). Mails the activation link.',
+      description: 'Presets are cut down to the permissions you hold; a CUSTOM role asking for one you do not hold is refused (code 1202). Taken name, e-mail or phone: code 1201.',
+      body: addUserSchema,
+      response: { 200: envelope(teamUserRowSchema) },
+    },
+    handler: async (req) => ok(await addUser(deps, userOf(req), req.body, req.lang, meta(req))),
+  });
+
+  r.post('/api/user/updateUserStatus', {
+    config: manage,
+    schema: {
+      tags: ['team'],
+      summary: "Enable (ACTIVE) or disable (DISABLED) a user; disabling ends the user's sessions on every server at once",
+      description: 'Not yourself (code 1203), not the last administrator of a merchant (code 1204).',
+      body: updateUserStatusSchema,
+      response: { 200: envelope(teamUserRowSchema) },
+    },
+    handler: async (req) => ok(await updateUserStatus(deps, userOf(req), req.body.userId, req.body.status, meta(req))),
+  });
+
+  r.post('/api/user/remove', {
+    config: manage,
+    schema: { tags: ['team'], summary: 'Remove a user (soft delete: audit trail kept, the name stays taken for 12 months)', body: userIdSchema, response: { 200: envelope(z.null()) } },
+    handler: async (req) => {
+      await removeUser(deps, userOf(req), req.body.userId, meta(req));
+      return ok(null);
+    },
+  });
+
+  r.post('/api/user/resetPassword', {
+    config: manage,
+    schema: {
+      tags: ['team'],
+      summary: 'E-mail the user a password-reset link (30 min); a user not activated yet gets a new activation link. No password is ever shown.',
+      body: userIdSchema,
+      response: { 200: envelope(z.object({ sent: z.enum(['reset', 'activation']) })) },
+    },
+    handler: async (req) => ok(await resetPassword(deps, userOf(req), req.body.userId, req.lang, meta(req))),
+  });
+
+  r.get('/api/audit/list', {
+    config: { permission: Perm.merchantAudit },
+    schema: {
+      tags: ['team'],
+      summary: "Audited events of the caller's merchant scope: beginDate/endDate (platform zone days), userName, eventType; newest first",
+      querystring: auditListQuerySchema,
+      response: { 200: envelope(pageOf(auditRowSchema)) },
+    },
+    handler: async (req) => {
+      assertMainUser(userOf(req));
+      const { page, size, ...f } = req.query;
+      return ok(await auditList(deps, f, userOf(req).scope, page, size));
+    },
+  });
+
+  r.post('/api/audit/export', {
+    config: { permission: Perm.merchantAudit },
+    schema: { tags: ['team'], summary: 'Queue a CSV export of the audit log (same filters); the file appears in /report/file', body: auditFilterSchema, response: { 200: envelope(exportQueuedSchema) } },
+    handler: async (req) => {
+      const u = userOf(req);
+      assertMainUser(u);
+      const row = await enqueueExport(deps, {
+        userId: u.id, merId: u.merId, scope: u.scope, permissions: u.permissions, kind: AUDIT_EXPORT_KIND, params: req.body, format: 'csv', lang: req.lang, tzOffset: req.tzOffset,
+      });
+      await audit(deps.db, { action: TeamAudit.auditExport, userId: u.id, username: u.username, merId: u.merId, target: `export #${row.id}`, detail: req.body, ...meta(req) });
+      return ok({ id: row.id, status: row.status });
+    },
+  });
+}

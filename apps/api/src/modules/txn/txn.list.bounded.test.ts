@@ -1,0 +1,127 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TXN_COUNT_BUDGET, TXN_MAX_OFFSET } from '@portal/contract';
+import { createTestApp, DB_KINDS, DEMO, type TestCtx } from '../../../test/helpers';
+import { addTxn, auth } from './txn.fixtures';
+
+/** More rows than the count budget and the offset bound for sub-merchant A, a handful for B (issue 16). */
+const MANY = Math.max(TXN_COUNT_BUDGET, TXN_MAX_OFFSET) + 25;
+
+describe.each(DB_KINDS)('transaction list past the count budget (%s)', (kind) => {
+  let ctx: TestCtx;
+  let demo: string;
+  let seedId: number;
+
+  beforeAll(async () => {
+    ctx = await createTestApp({ kind });
+    const seed = await addTxn(ctx, { orderNo: 'BULK-0', txnTime: new Date('2026-10-01T00:00:00Z') });
+    seedId = seed.id;
+    // Copies of one ingested row, one second apart (bulk SQL: ingestion row by row would take minutes).
+    await ctx.db.query(
+      `INSERT INTO txn (gw_trans_id, mer_id, order_no, tran_type, gw_response, resp_msg, amount, currency, order_amount, order_currency,
+                        payment_schema, bus_line, payment_brand, txn_time, txn_date, source)
+       SELECT t.gw_trans_id || '-' || g, t.mer_id, 'BULK-' || g, t.tran_type, t.gw_response, t.resp_msg, t.amount, t.currency, t.order_amount,
+              t.order_currency, t.payment_schema, t.bus_line, t.payment_brand, t.txn_time + g * interval '1 second', t.txn_date, 'generator'
+         FROM txn t, generate_series(1, $2::int) g WHERE t.id = $1`,
+      [seed.id, MANY - 1],
+    );
+    for (let i = 0; i < 3; i++) await addTxn(ctx, { merId: DEMO.subB, orderNo: `FEW-${i}`, amount: 5000, currency: 'JPY', paymentSchema: 'CARD', paymentBrand: 'visa', txnTime: new Date('2026-10-02T00:00:00Z') });
+    demo = (await ctx.login()).token;
+  }, 400_000);
+  afterAll(() => ctx?.close());
+
+  const list = (query: Record<string, string | number>, lang = 'en') =>
+    ctx.call({
+      method: 'GET',
+      url: '/api/txn/list',
+      headers: { ...auth(demo), 'accept-language': lang },
+      query: Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])),
+    });
+
+  it('counts exactly while the matches stay within the budget', async () => {
+    const r = await list({ merId: DEMO.subB });
+    expect(r.body.data).toMatchObject({ totalElements: 3, totalExact: true });
+    expect(r.body.data.content).toHaveLength(3);
+  });
+
+  it('answers "more than the budget" past it, and the exact count when asked', async () => {
+    const r = await list({ merId: DEMO.subA, size: 10 });
+    expect(r.body.code).toBe(0);
+    expect(r.body.data.totalExact).toBe(false);
+    expect(r.body.data.totalElements).toBe(TXN_COUNT_BUDGET);
+    expect(r.body.data.content.map((x: { mrequest: { orderno: string } }) => x.mrequest.orderno)[0]).toBe(`BULK-${MANY - 1}`);
+    const exact = await list({ merId: DEMO.subA, size: 10, exactTotal: 'true' });
+    expect(exact.body.data).toMatchObject({ totalElements: MANY, totalExact: true });
+    expect(exact.body.data.content).toEqual(r.body.data.content);
+    const all = await list({ size: 10 });
+    expect(all.body.data).toMatchObject({ totalElements: TXN_COUNT_BUDGET, totalExact: false });
+  });
+
+  it('serves the deepest page within the offset bound, and refuses deeper ones in the caller\'s language', async () => {
+    const size = 100;
+    const last = TXN_MAX_OFFSET / size - 1;
+    const deep = await list({ merId: DEMO.subA, size, page: last });
+    expect(deep.body.code).toBe(0);
+    expect(deep.body.data.content).toHaveLength(size);
+    // Newest first: row k (0-based) of the whole list is BULK-(MANY-1-k).
+    expect(deep.body.data.content[0].mrequest.orderno).toBe(`BULK-${MANY - 1 - last * size}`);
+    const tooDeep = await list({ merId: DEMO.subA, size, page: last + 1 });
+    expect(tooDeep.status).toBe(400);
+    expect(tooDeep.body.msg).toContain(TXN_MAX_OFFSET.toLocaleString('en-US'));
+    const ja = await list({ merId: DEMO.subA, size, page: last + 1 }, 'ja');
+    expect(ja.body.msg).toContain('ページ送り');
+  });
+
+  const orderNos = (r: { body: { data: { content: { mrequest: { orderno: string } }[] } } }) => r.body.data.content.map((x) => x.mrequest.orderno);
+  const lastId = (r: { body: { data: { content: { id: number }[] } } }) => String(r.body.data.content.at(-1)!.id);
+
+  it('Next (after = the last row shown) reads by keyset the very page the offset gives, however deep', async () => {
+    const size = 100;
+    for (const page of [1, 2, 57, TXN_MAX_OFFSET / size - 1]) {
+      const before = await list({ merId: DEMO.subA, size, page: page - 1 });
+      const byOffset = await list({ merId: DEMO.subA, size, page });
+      const byKey = await list({ merId: DEMO.subA, size, page, after: lastId(before) });
+      expect(byKey.body.code).toBe(0);
+      expect(orderNos(byKey)).toHaveLength(size);
+      expect(orderNos(byKey)).toEqual(orderNos(byOffset));
+      expect(byKey.body.data.totalElements).toBe(byOffset.body.data.totalElements);
+    }
+  });
+
+  it('keyset: rows with the same time are told apart by id, none repeated or skipped', async () => {
+    // 25 rows of the group merchant at one and the same time: pages of 10 split them.
+    await ctx.db.query(
+      `INSERT INTO txn (gw_trans_id, mer_id, order_no, tran_type, gw_response, resp_msg, amount, currency, order_amount, order_currency,
+                        payment_schema, bus_line, payment_brand, txn_time, txn_date, source)
+       SELECT t.gw_trans_id || '-TIE-' || g, $2, 'TIE-' || g, t.tran_type, t.gw_response, t.resp_msg, t.amount, t.currency, t.order_amount,
+              t.order_currency, t.payment_schema, t.bus_line, t.payment_brand, '2026-10-03T00:00:00Z', '2026-10-03', 'generator'
+         FROM txn t, generate_series(1, 25) g WHERE t.id = $1`,
+      [seedId, DEMO.group],
+    );
+    const seen: string[] = [];
+    let after: string | undefined;
+    for (let page = 0; page < 3; page++) {
+      const r = await list({ merId: DEMO.group, size: 10, page, ...(after ? { after } : {}) });
+      expect(orderNos(r)).toEqual(orderNos(await list({ merId: DEMO.group, size: 10, page })));
+      seen.push(...orderNos(r));
+      after = lastId(r);
+    }
+    expect(seen).toHaveLength(25);
+    expect(new Set(seen).size).toBe(25);
+    expect(orderNos(await list({ merId: DEMO.group, size: 10, page: 3, after: after! }))).toEqual([]);
+  });
+
+  it('a cursor naming another merchant\'s row, or no row, is not followed: the offset serves', async () => {
+    const foreign = await addTxn(ctx, { merId: DEMO.other, orderNo: 'FOREIGN-1', currency: 'SGD', paymentSchema: 'CARD', paymentBrand: 'visa', txnTime: new Date('2026-10-01T12:00:00Z') });
+    const byOffset = await list({ merId: DEMO.subA, size: 10, page: 3 });
+    for (const after of [String(foreign.id), '999999999']) {
+      const r = await list({ merId: DEMO.subA, size: 10, page: 3, after });
+      expect(r.body.code).toBe(0);
+      expect(orderNos(r)).toEqual(orderNos(byOffset));
+    }
+  });
+
+  it('refuses a bad exactTotal or cursor', async () => {
+    expect((await list({ exactTotal: 'yes' })).status).toBe(400);
+    for (const after of ['abc', '0', '-5', '1.5', '12345678901234567']) expect((await list({ page: 1, after })).status).toBe(400);
+  });
+});

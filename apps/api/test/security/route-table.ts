@@ -1,0 +1,37 @@
+import type { RouteOptions } from 'fastify';
+import type { TestCtx } from '../helpers';
+
+/** One registered API route: method and URL pattern, its config and schemas. */
+export interface ApiRoute {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  url: string;
+  config?: { auth?: 'public' | 'user'; permission?: string | string[] };
+  schema?: { params?: unknown; querystring?: unknown; body?: unknown };
+}
+
+/** The /api routes of the table (HEAD, OPTIONS and the OpenAPI pages left out). */
+export function apiRoutes(all: RouteOptions[]): ApiRoute[] {
+  const out: ApiRoute[] = [];
+  for (const r of all) {
+    if (!r.url.startsWith('/api/') || r.url.startsWith('/api/docs')) continue;
+    for (const m of ([] as string[]).concat(r.method)) {
+      if (m === 'HEAD' || m === 'OPTIONS') continue;
+      out.push({ method: m as ApiRoute['method'], url: r.url, config: r.config as ApiRoute['config'], schema: r.schema as ApiRoute['schema'] });
+    }
+  }
+  return out;
+}
+
+export const routeKey = (r: { method: string; url: string }) => `${r.method} ${r.url}`;
+
+/** The URL with each :param replaced. */
+export const fillPath = (url: string, value: (param: string) => string) => url.replace(/:(\w+)/g, (_, p: string) => value(p));
+
+/** A user of `merId` with the demo password and the given permissions. */
+export async function createUser(ctx: TestCtx, u: { username: string; email: string; merId: string; permissions: string[]; userType?: 'MAIN' | 'SUB' }) {
+  await ctx.db.query(
+    `INSERT INTO app_user (username, password_hash, email, mer_id, user_type, user_admin, permissions)
+     SELECT $1, password_hash, $2, $3, $4, false, $5 FROM app_user WHERE username = 'demo-sub'`,
+    [u.username, u.email, u.merId, u.userType ?? 'SUB', u.permissions],
+  );
+}

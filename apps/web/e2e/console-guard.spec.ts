@@ -1,0 +1,39 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, takePageErrors, test } from './support';
+
+/** Issue 13, fix 10: no spec escapes the console guard of support.ts, and the guard does catch errors. */
+test('every spec takes `test` from ./support (so the console guard runs on it)', () => {
+  const dir = import.meta.dirname;
+  const specs = fs.readdirSync(dir).filter((f) => f.endsWith('.spec.ts'));
+  expect(specs.length).toBeGreaterThan(5);
+  const escaping = specs.filter((f) => {
+    const src = fs.readFileSync(path.join(dir, f), 'utf8');
+    return /import\s*\{[^}]*\btest\b[^}]*\}\s*from\s*'@playwright\/test'/.test(src) || !/import\s*\{[^}]*\btest\b[^}]*\}\s*from\s*'\.\/support'/.test(src);
+  });
+  expect(escaping, 'import { expect, test } from "./support" in these specs').toEqual([]);
+});
+
+test('the guard collects uncaught errors and console.error, not failed loads', async ({ page, browser }) => {
+  await page.goto('/login');
+  await page.evaluate(() => {
+    setTimeout(() => {
+      throw new Error('guard-probe-throw');
+    });
+    void Promise.reject({ probe: 'guard-probe-rejection' });
+    console.error('guard-probe-console');
+  });
+  await page.request.get('/api/no-such-endpoint');
+  await page.evaluate(() => fetch('/api/no-such-endpoint').catch(() => undefined));
+  // A page of a context opened outside the fixtures (as specs do in beforeAll) is watched too.
+  const other = await (await browser.newContext()).newPage();
+  await other.goto('/login');
+  await other.evaluate(() => setTimeout(() => Promise.reject(new Error('guard-probe-other'))));
+  await expect.poll(() => takePageErrors.peek().length).toBeGreaterThanOrEqual(4);
+  const errors = takePageErrors();
+  expect(errors.join('\n')).toContain('guard-probe-throw');
+  expect(errors.join('\n')).toContain('guard-probe-console');
+  expect(errors.join('\n')).toContain('guard-probe-other');
+  expect(errors.join('\n')).not.toContain('Failed to load resource');
+  await other.context().close();
+});

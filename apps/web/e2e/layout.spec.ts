@@ -1,0 +1,128 @@
+import { type Page } from '@playwright/test';
+import type { RouterItem, UserInfo } from '@portal/contract';
+import { expect as expectBase, shot, test, tr, type Lang } from './support';
+import { signInQuick } from './report-support';
+
+/** This machine is shared and slow at times: generous waits (a real defect still fails, only later). */
+const expect = expectBase.configure({ timeout: 45_000 });
+test.describe.configure({ timeout: 600000 });
+
+/**
+ * Issue 13, fixes 3, 4 and 5 — the shell and the tables at 1440 px and 390 px: the dark menu column
+ * fills the height of a long page; under 992 px the menu is a drawer that closes on a choice, no
+ * screen is wider than the phone, the breadcrumb shows the page; report totals carry their currency
+ * under their columns and no figure hides under a fixed column. Screenshots in en and ja.
+ */
+test.describe.configure({ mode: 'serial' });
+
+let page: Page;
+let routers: RouterItem[] = [];
+const settled = (p: Page) => expect(p.locator('.ant-spin-spinning, .ant-skeleton-active')).toHaveCount(0, { timeout: 60_000 });
+const leaves = (items: RouterItem[]): RouterItem[] => items.flatMap((r) => (r.children?.length ? leaves(r.children) : r.path.includes(':') || r.hidden ? [] : [r]));
+
+test.beforeAll(async ({ browser, baseURL }) => {
+  page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
+  await signInQuick(page, 'demo', baseURL!);
+  const info = page.waitForResponse(async (r) => r.url().includes('/api/user/info') && (await r.json().catch(() => null))?.code === 0);
+  await page.goto('/');
+  routers = ((await (await info).json()) as { data: UserInfo }).data.routers;
+});
+test.afterAll(async () => page.context().close());
+
+async function lang(p: Page, lng: Lang, base: string) {
+  await p.context().addCookies([{ name: 'mp_lang', value: lng, domain: new URL(base).hostname, path: '/' }]);
+}
+
+/** The right edge of every cell's content in `col` stays left of the right-fixed column's left edge. */
+async function noneUnderFixedRight(p: Page, table: string) {
+  const overlap = await p.evaluate((sel) => {
+    const t = document.querySelector(sel);
+    if (!t) return 'no table';
+    const fixed = t.querySelector('.ant-table-tbody tr.ant-table-row td.ant-table-cell-fix-right, .ant-table-tbody tr.ant-table-row td.ant-table-cell-fix-end');
+    if (!fixed) return '';
+    const edge = fixed.getBoundingClientRect().left;
+    const out: string[] = [];
+    for (const el of t.querySelectorAll('.ant-table-tbody td:not(.ant-table-cell-fix-right):not(.ant-table-cell-fix-end) .money, .ant-table-summary td:not(.ant-table-cell-fix-right):not(.ant-table-cell-fix-end) .money')) {
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      const r = range.getBoundingClientRect();
+      if (r.width > 0 && r.right > edge + 1 && r.left < edge) out.push(`${el.textContent} (${Math.round(r.left)}–${Math.round(r.right)} vs ${Math.round(edge)})`);
+    }
+    return out.join(', ');
+  }, table);
+  expect(overlap, `figures under the fixed column of ${table}`).toBe('');
+}
+
+for (const lng of ['en', 'ja'] as const) {
+  test(`1440 px, ${lng}: the menu column fills a long page; report tables keep money in view`, async ({ baseURL }) => {
+    await lang(page, lng, baseURL!);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto('/txn/list?size=100');
+    await settled(page);
+    // The long page: wait for the hundred rows themselves (no spinner may show before the request starts).
+    await expect(page.locator('.ant-table-tbody tr.ant-table-row').nth(60)).toBeVisible();
+    const sider = page.locator('.app-shell__sider');
+    const pageHeight = await page.evaluate(() => document.documentElement.scrollHeight);
+    expect(pageHeight).toBeGreaterThan(1500);
+    expect((await sider.boundingBox())!.height, 'the dark column runs the whole page').toBeGreaterThanOrEqual(pageHeight - 1);
+    await shot(page, `layout-1440-${lng}-txn-list`);
+    // The settle-flag column is whole: its header text is not cut.
+    const settleHead = page.getByRole('columnheader', { name: tr(lng, 'txn', 'col.settleFlag') });
+    // …and in view without scrolling the table sideways.
+    const head = (await settleHead.boundingBox())!;
+    const frame = (await page.locator('.ant-table-container').first().boundingBox())!;
+    expect(head.x + head.width, 'the settle flag column ends inside the table frame').toBeLessThanOrEqual(frame.x + frame.width + 1);
+    expect(await settleHead.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
+
+    await page.goto('/report/txn');
+    await settled(page);
+    const totals = page.locator('.report-total');
+    if (await totals.count()) {
+      // Every amount of a page-total row carries its currency, in the column of its figures.
+      const cells = totals.first().locator('td .money');
+      expect(await cells.count()).toBeGreaterThan(0);
+      await expect(cells.first()).toContainText(/[A-Z]{3}/);
+    }
+    await shot(page, `layout-1440-${lng}-report-summary`);
+    await page.goto('/report/bill');
+    await settled(page);
+    await noneUnderFixedRight(page, '.report-table');
+    await shot(page, `layout-1440-${lng}-report-bill`);
+  });
+
+  test(`390 px, ${lng}: a drawer menu that closes on a choice, no screen wider than the phone`, async ({ baseURL }) => {
+    await lang(page, lng, baseURL!);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/txn/list');
+    await settled(page);
+    await expect(page.locator('.app-shell__sider')).toHaveCount(0);
+    await shot(page, `layout-390-${lng}-txn-list`);
+    const width = () => page.evaluate(() => document.documentElement.scrollWidth);
+    expect(await width(), 'the transaction list fits 390 px').toBeLessThanOrEqual(390);
+    // The breadcrumb shows the page, not "Transa / Transa".
+    const crumbs = page.locator('.top-bar__breadcrumb li:visible');
+    await expect(crumbs).toHaveCount(1);
+    await expect(crumbs).toHaveText(tr(lng, 'menu', 'txnList'));
+
+    // The menu opens as a drawer over the page, which keeps its width; a choice closes it.
+    await page.getByRole('button', { name: tr(lng, 'layout', 'expandMenu') }).click();
+    const drawer = page.locator('.app-shell__drawer');
+    await expect(drawer.getByRole('navigation', { name: tr(lng, 'layout', 'mainMenu') })).toBeVisible();
+    expect(await page.locator('.app-shell__content').evaluate((el) => el.getBoundingClientRect().width)).toBeGreaterThan(350);
+    await shot(page, `layout-390-${lng}-drawer`);
+    await drawer.getByRole('menuitem', { name: tr(lng, 'menu', 'report'), exact: true }).click();
+    await drawer.getByRole('menuitem', { name: tr(lng, 'menu', 'reportBill'), exact: true }).click();
+    await expect(page).toHaveURL(/\/report\/bill/);
+    await expect(drawer.locator('.ant-drawer-content-wrapper')).toBeHidden();
+
+    // Every screen of the menu fits.
+    for (const leaf of leaves(routers)) {
+      await page.goto(leaf.path);
+      await settled(page);
+      expect(await width(), `${leaf.path} at 390 px`).toBeLessThanOrEqual(390);
+    }
+    await page.goto('/report/bill');
+    await settled(page);
+    await shot(page, `layout-390-${lng}-report-bill`);
+  });
+}

@@ -1,0 +1,38 @@
+import type { LoginHistoryItem, LoginResult, SecurityOverview, SessionItem } from '@portal/contract';
+import { useQuery } from '@tanstack/react-query';
+import { http } from '../../../lib/http';
+
+/** GET /user/activeInfo?token: who is activating (quiet: the page shows 'link expired' itself). */
+export const activeInfo = (token: string) => http.get<{ username: string; merName: string; email: string }>('/user/activeInfo', { token }, { quiet: true });
+/** POST /user/active: first password, activates. */
+export const activate = (input: { token: string; newPassword: string; confirmPassword: string }) => http.post<{ username: string }>('/user/active', input);
+/** POST /user/updatePassword: signed in (token) or, for an expired password, with username. */
+export const updatePassword = (input: { username?: string; oldPassword: string; newPassword: string; confirmPassword: string }) =>
+  http.post<{ sessionsEnded: number }>('/user/updatePassword', input);
+/** POST /user/forgotPassword: the answer is the same whether the account exists or not. */
+export const forgotPassword = (account: string) => http.envelope<null>({ method: 'POST', url: '/user/forgotPassword', form: { account } });
+export const resetInfo = (token: string) => http.get<{ username: string }>('/user/resetInfo', { token }, { quiet: true });
+export const resetByLink = (input: { token: string; newPassword: string; confirmPassword: string }) => http.post<{ username: string }>('/user/resetByLink', input);
+
+export const wechatAvailable = () => http.get<{ available: boolean }>('/user/wechat/available', undefined, { quiet: true });
+export const wechatLoginUrl = () => http.get<{ url: string }>('/user/wechat/loginUrl');
+export const wechatBindUrl = () => http.get<{ url: string }>('/user/wechat/bindUrl');
+export const wechatLogin = (ticket: string) => http.post<LoginResult>('/user/wechat/login', { ticket });
+export const wechatUnbind = () => http.post<null>('/user/wechat/unbind');
+
+export const useSecurity = () => useQuery({ queryKey: ['account', 'security'], queryFn: () => http.get<SecurityOverview>('/user/security') });
+export const useSessions = () => useQuery({ queryKey: ['account', 'sessions'], queryFn: () => http.get<SessionItem[]>('/user/sessions') });
+export const useLoginHistory = () => useQuery({ queryKey: ['account', 'history'], queryFn: () => http.get<LoginHistoryItem[]>('/user/loginHistory') });
+
+export const sendPhoneCode = (phone: string) => http.post<{ resendAfter: number }>('/user/phone/code', { phone });
+export const bindPhone = (phone: string, code: string) => http.post<{ phone: string }>('/user/phone/bind', { phone, code });
+export const totpSetup = () => http.post<{ secret: string; otpauthUrl: string }>('/user/totp/setup');
+export const totpEnable = (code: string) => http.post<{ recoveryCodes: string[] }>('/user/totp/enable', { code });
+export const totpDisable = (password: string, code: string) => http.post<null>('/user/totp/disable', { password, code });
+export const setRequireTotp = (require: boolean) => http.post<{ require: boolean }>('/user/requireTotp', { require: String(require) });
+export const revokeSession = (id: number) => http.post<null>('/user/sessions/revoke', { id });
+export const revokeOtherSessions = () => http.post<{ ended: number }>('/user/sessions/revokeOthers');
+
+/** GET /user/passwordPolicy: minimum length and history of the password rules. */
+export const usePasswordPolicy = () =>
+  useQuery({ queryKey: ['account', 'policy'], queryFn: () => http.get<{ minLength: number; history: number; maxAgeDays: number }>('/user/passwordPolicy', undefined, { quiet: true }), staleTime: Infinity });

@@ -1,0 +1,24 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { DocumentKind, MerchantDocument, Page } from '@portal/contract';
+import { http, saveFile } from '../../../lib/http';
+
+export interface DocumentParams {
+  page: number;
+  size: number;
+  kind?: DocumentKind;
+  periodFrom?: string;
+  periodTo?: string;
+  currency?: string;
+}
+
+/** GET /files/list: documents the provider published to the caller's merchants. */
+export const useDocuments = (q: DocumentParams) =>
+  useQuery({
+    queryKey: ['files', 'documents', q],
+    queryFn: ({ signal }) => http.get<Page<MerchantDocument>>('/files/list', { ...q }, { signal }),
+    placeholderData: keepPreviousData,
+  });
+
+/** GET /files/download/{id} (file), or a notice's attachment: GET /notice/attachment/{id}. */
+export const downloadDocument = async (d: Pick<MerchantDocument, 'id' | 'kind'>) =>
+  saveFile(await http.file(d.kind === 'NOTICE_ATTACHMENT' ? `/notice/attachment/${d.id}` : `/files/download/${d.id}`));

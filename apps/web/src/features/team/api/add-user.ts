@@ -1,0 +1,14 @@
+import type { Role, TeamUserRow } from '@portal/contract';
+import { http } from '../../../lib/http';
+
+export interface AddUserBody {
+  userName: string;
+  email: string;
+  phone?: string;
+  merIds: string[];
+  role: Role;
+  permissions?: string[];
+}
+
+/** POST /user/add (spec §7): the new user gets the activation e-mail. */
+export const addUser = (body: AddUserBody) => http.post<TeamUserRow>('/user/add', { ...body }, { quiet: true });

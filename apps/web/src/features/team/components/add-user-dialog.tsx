@@ -1,0 +1,141 @@
+import { useState } from 'react';
+import { App, Button, Form, Input, Modal, Radio, Select, Space, Typography } from 'antd';
+import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { EMAIL_RE, PHONE_RE, ROLES, USERNAME_RE, type Role } from '@portal/contract';
+import { useMerchant, useUser } from '../../../lib/session';
+import { RequestError } from '../../../lib/http';
+import { addUser } from '../api/add-user';
+import { checkUserExist } from '../api/check-user-exist';
+import { generateUserName } from '../api/generate-user-name';
+import { PermissionPicker } from './permission-picker';
+
+interface Values {
+  userName: string;
+  email: string;
+  phone?: string;
+  merIds: string[];
+  role: Role;
+  permissions?: string[];
+}
+
+/**
+ * Add a user (spec §7 /user/add): a proposed free user name, uniqueness answered as the form is
+ * typed (/user/checkUserExist), the merchants the user may see (the caller's own), a role.
+ */
+export function AddUserDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const { t } = useTranslation('team');
+  const { message } = App.useApp();
+  const [form] = Form.useForm<Values>();
+  const [saving, setSaving] = useState(false);
+  const qc = useQueryClient();
+  const { subMerIdAndNameList } = useMerchant();
+  const me = useUser();
+  const role = Form.useWatch('role', form);
+
+  const unique = (field: 'userName' | 'email' | 'phone') => ({
+    validator: async (_: unknown, v?: string) => {
+      if (!v?.trim()) return;
+      const r = await checkUserExist({ [field]: v.trim() }).catch(() => null);
+      if (r?.[field]) throw new Error(t('form.exists'));
+    },
+  });
+
+  const suggest = async () => {
+    const base = form.getFieldValue('email')?.split('@')[0] || form.getFieldValue('userName');
+    const name = await generateUserName(base).catch(() => null);
+    if (name) {
+      form.setFieldValue('userName', name);
+      void form.validateFields(['userName']);
+    }
+  };
+
+  const submit = async (v: Values) => {
+    setSaving(true);
+    try {
+      const u = await addUser({ ...v, phone: v.phone?.trim() || undefined, permissions: v.role === 'CUSTOM' ? v.permissions : undefined });
+      message.success(t('added', { name: u.userName, email: u.email }));
+      await qc.invalidateQueries({ queryKey: ['team'] });
+      form.resetFields();
+      onClose();
+    } catch (e) {
+      message.error(e instanceof RequestError ? e.message : t('createUserError'));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Modal
+      open={open}
+      title={t('addUser')}
+      onCancel={onClose}
+      okText={t('form.submit')}
+      cancelText={t('form.cancel')}
+      confirmLoading={saving}
+      onOk={() => form.submit()}
+      width={720}
+      destroyOnHidden
+    >
+      <Form<Values>
+        form={form}
+        layout="vertical"
+        name="addUser"
+        onFinish={submit}
+        initialValues={{ merIds: [me.merId], role: 'FINANCE', permissions: [] }}
+      >
+        <Form.Item label={t('form.userName')} required>
+          <Space.Compact style={{ width: '100%' }}>
+            <Form.Item
+              name="userName"
+              noStyle
+              validateDebounce={400}
+              rules={[
+                { required: true, message: t('form.required') },
+                { pattern: USERNAME_RE, message: t('form.userNameRule') },
+                unique('userName'),
+              ]}
+            >
+              <Input aria-label={t('form.userName')} maxLength={64} autoComplete="off" />
+            </Form.Item>
+            <Button onClick={() => void suggest()}>{t('form.suggest')}</Button>
+          </Space.Compact>
+        </Form.Item>
+        <Form.Item
+          name="email"
+          label={t('form.email')}
+          validateDebounce={400}
+          rules={[{ required: true, message: t('form.required') }, { pattern: EMAIL_RE, message: t('form.emailRule') }, unique('email')]}
+        >
+          <Input maxLength={254} autoComplete="off" />
+        </Form.Item>
+        <Form.Item name="phone" label={t('form.phone')} validateDebounce={400} rules={[{ pattern: PHONE_RE, message: t('form.phoneRule') }, unique('phone')]}>
+          <Input maxLength={20} autoComplete="off" />
+        </Form.Item>
+        <Form.Item name="merIds" label={t('form.merchants')} extra={t('form.merchantsHelp')} rules={[{ required: true, message: t('form.required') }]}>
+          <Select
+            mode="multiple"
+            showSearch={{ optionFilterProp: 'label' }}
+            options={subMerIdAndNameList.map((m) => ({ value: m.mid, label: `${m.mid} - ${m.name}` }))}
+          />
+        </Form.Item>
+        <Form.Item name="role" label={t('form.role')} rules={[{ required: true, message: t('form.required') }]}>
+          <Radio.Group style={{ display: 'grid', gap: 8 }}>
+            {ROLES.map((r) => (
+              <Radio key={r} value={r}>
+                <Typography.Text strong>{t(`role.${r}.name`)}</Typography.Text>
+                <Typography.Text type="secondary"> — {t(`role.${r}.text`)}</Typography.Text>
+              </Radio>
+            ))}
+          </Radio.Group>
+        </Form.Item>
+        {role === 'CUSTOM' && (
+          <Form.Item name="permissions" label={t('form.permissions')} rules={[{ required: true, type: 'array', min: 1, message: t('form.permissionsRule') }]}>
+            <PermissionPicker />
+          </Form.Item>
+        )}
+        <Typography.Paragraph type="secondary">{t('form.activationNote')}</Typography.Paragraph>
+      </Form>
+    </Modal>
+  );
+}

@@ -1,0 +1,99 @@
+import { useMemo, useState } from 'react';
+import { App, Button, Divider } from 'antd';
+import { PlusOutlined } from '@ant-design/icons';
+import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Perm, type TeamUserRow } from '@portal/contract';
+import { PageContainer } from '../../components/page-container';
+import { ListTable } from '../../components/list-table';
+import { useCan } from '../../components/can';
+import { NotFoundResult } from '../errors/not-found-result';
+import { useUser } from '../../lib/session';
+import { useUserList } from './api/get-user-list';
+import { removeUser, resetUserPassword, updateUserStatus } from './api/user-actions';
+import { AddUserDialog } from './components/add-user-dialog';
+import { UserFilterForm } from './components/user-filter-form';
+import { useUserFilters } from './use-team-filters';
+import { userColumns } from './user.columns';
+
+/** /merchant/user: the merchant's users (main users only), add, enable/disable, reset password, remove. */
+export function TeamUserPage() {
+  const me = useUser();
+  return me.userAdmin ? <TeamUsers /> : <NotFoundResult />;
+}
+
+function TeamUsers() {
+  const { t } = useTranslation('team');
+  const { modal, message } = App.useApp();
+  const qc = useQueryClient();
+  const { filters, apply, page, size, pagination } = useUserFilters();
+  const list = useUserList({ ...filters, page, size });
+  const canManage = useCan(Perm.merchantUserManage);
+  const [adding, setAdding] = useState(false);
+  const refresh = () => qc.invalidateQueries({ queryKey: ['team'] });
+
+  const columns = useMemo(
+    () =>
+      userColumns(t, {
+        canManage,
+        onStatus: (u: TeamUserRow, next) =>
+          modal.confirm({
+            title: t(next === 'DISABLED' ? 'confirm.disableTitle' : 'confirm.enableTitle', { name: u.userName }),
+            content: next === 'DISABLED' ? t('confirm.disableText') : undefined,
+            okText: t('form.confirm'),
+            cancelText: t('form.cancel'),
+            onOk: async () => {
+              await updateUserStatus(u.id, next);
+              message.success(t(next === 'DISABLED' ? 'disabled' : 'enabled', { name: u.userName }));
+              await refresh();
+            },
+          }),
+        onReset: (u) =>
+          modal.confirm({
+            title: t('confirm.resetTitle', { name: u.userName }),
+            content: t('confirm.resetText', { email: u.email }),
+            okText: t('form.confirm'),
+            cancelText: t('form.cancel'),
+            onOk: async () => {
+              const r = await resetUserPassword(u.id);
+              message.success(t(r.sent === 'reset' ? 'resetSent' : 'activationSent', { email: u.email }));
+              await refresh();
+            },
+          }),
+        onRemove: (u) =>
+          modal.confirm({
+            title: t('confirm.removeTitle', { name: u.userName }),
+            content: t('confirm.removeText'),
+            okText: t('action.remove'),
+            okButtonProps: { danger: true },
+            cancelText: t('form.cancel'),
+            onOk: async () => {
+              await removeUser(u.id);
+              message.success(t('removed', { name: u.userName }));
+              await refresh();
+            },
+          }),
+      }),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [t, canManage],
+  );
+
+  return (
+    <PageContainer>
+      <UserFilterForm
+        value={filters}
+        onSearch={apply}
+        extra={
+          canManage && (
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => setAdding(true)}>
+              {t('addUser')}
+            </Button>
+          )
+        }
+      />
+      <Divider style={{ margin: '16px 0' }} />
+      <ListTable<TeamUserRow> ns="team" columns={columns} list={list} pagination={pagination} scrollX={1750} />
+      <AddUserDialog open={adding} onClose={() => setAdding(false)} />
+    </PageContainer>
+  );
+}

@@ -1,0 +1,172 @@
+/**
+ * First page (issue 16, target 6): what the browser loads and how soon the first data request starts.
+ *
+ *   - JS per route: every script a fresh browser (empty cache) fetches to show the login page and the
+ *     transaction list, summed as served gzip (the build's .gz copies) and raw; goal login ≤ 180 KB,
+ *     list ≤ 400 KB gzip. Also checks the scripts came compressed (Content-Encoding br/gzip).
+ *   - First API request: with a warm cache, ms from navigation start to the start of the first /api/
+ *     request on /txn/list (median and worst of WEB_RUNS); goal ≤ 300 ms.
+ *   - Lighthouse (npm `lighthouse`, Debian Chromium /usr/bin/chromium, headless, default mobile
+ *     profile) performance score of /login and /txn/list; goal ≥ 95.
+ *
+ * Needs the built SPA (`npm run build`). Env: CHROMIUM (default /usr/bin/chromium), WEB_RUNS (default 7),
+ * WEB_LIGHTHOUSE=0 to skip Lighthouse. The server runs in its own process (bench/web-server.ts).
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { chromium, type BrowserContext } from 'playwright-core';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const DIST = path.join(ROOT, 'apps/web/dist');
+const RESULTS = path.join(ROOT, 'bench-results');
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const RUNS = Number(process.env.WEB_RUNS ?? 7);
+const KB = (n: number) => Math.round(n / 100) / 10;
+const log = (s: string) => console.log(s);
+const CHROME_FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+async function startServer(): Promise<{ address: string; token: string; close: () => Promise<void> }> {
+  const child = spawn(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), path.join(import.meta.dirname, 'web-server.ts')], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout! });
+  const first = await new Promise<{ address: string; token: string }>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`web server exited (${code})`)));
+    lines.on('line', (l) => {
+      if (l.startsWith('{')) resolve(JSON.parse(l) as { address: string; token: string });
+    });
+  });
+  return {
+    ...first,
+    async close() {
+      child.stdin!.end();
+      await new Promise((r) => child.once('exit', r));
+    },
+  };
+}
+
+interface Loaded {
+  files: number;
+  raw: number;
+  gzip: number;
+  encodings: Set<string>;
+}
+
+/** The scripts a page load fetched, with the sizes of the build's files. */
+function watchScripts(ctx: BrowserContext): { loaded: Loaded } {
+  const loaded: Loaded = { files: 0, raw: 0, gzip: 0, encodings: new Set() };
+  ctx.on('response', (res) => {
+    const url = new URL(res.url());
+    if (!url.pathname.endsWith('.js')) return;
+    const file = path.join(DIST, url.pathname);
+    if (!fs.existsSync(file)) return;
+    loaded.files++;
+    loaded.raw += fs.statSync(file).size;
+    loaded.gzip += fs.existsSync(`${file}.gz`) ? fs.statSync(`${file}.gz`).size : fs.statSync(file).size;
+    loaded.encodings.add(res.headers()['content-encoding'] ?? 'identity');
+  });
+  return { loaded };
+}
+
+async function signedInContext(browser: Awaited<ReturnType<typeof chromium.launch>>, address: string, token: string) {
+  const ctx = await browser.newContext({ baseURL: address, locale: 'en-US' });
+  const { hostname } = new URL(address);
+  await ctx.addCookies([
+    { name: 'mp_token', value: token, domain: hostname, path: '/', sameSite: 'Strict' },
+    { name: 'mp_lang', value: 'en', domain: hostname, path: '/', sameSite: 'Strict' },
+  ]);
+  return ctx;
+}
+
+async function lighthouseScore(url: string, token: string | null): Promise<{ score: number; fcp: number; lcp: number; tbt: number }> {
+  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROME_FLAGS });
+  try {
+    if (token) {
+      // Sign in the browser Lighthouse drives: the token cookie, kept (disableStorageReset).
+      const cdp = await chromium.connectOverCDP(`http://127.0.0.1:${chrome.port}`);
+      const { hostname } = new URL(url);
+      await cdp.contexts()[0].addCookies([
+        { name: 'mp_token', value: token, domain: hostname, path: '/', sameSite: 'Strict' },
+        { name: 'mp_lang', value: 'en', domain: hostname, path: '/', sameSite: 'Strict' },
+      ]);
+      await cdp.close();
+    }
+    const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'], disableStorageReset: !!token });
+    const lhr = result!.lhr;
+    const audit = (id: string) => Math.round(lhr.audits[id]?.numericValue ?? NaN);
+    return {
+      score: Math.round((lhr.categories.performance.score ?? 0) * 100),
+      fcp: audit('first-contentful-paint'),
+      lcp: audit('largest-contentful-paint'),
+      tbt: audit('total-blocking-time'),
+    };
+  } finally {
+    chrome.kill();
+  }
+}
+
+export default async function run() {
+  if (!fs.existsSync(path.join(DIST, 'index.html'))) throw new Error('no built SPA: run `npm run build` first');
+  const server = await startServer();
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+  const result: Record<string, unknown> = {};
+  try {
+    // JS of the login route, fresh cache.
+    {
+      const ctx = await browser.newContext({ baseURL: server.address, locale: 'en-US' });
+      const { loaded } = watchScripts(ctx);
+      const page = await ctx.newPage();
+      await page.goto('/login');
+      await page.getByRole('button', { name: 'Sign in', exact: false }).first().waitFor({ timeout: 30_000 }).catch(() => page.waitForLoadState('networkidle'));
+      await page.waitForLoadState('networkidle');
+      result.login = { files: loaded.files, rawKB: KB(loaded.raw), gzipKB: KB(loaded.gzip), encodings: [...loaded.encodings] };
+      log(`login route JS: ${loaded.files} files, ${KB(loaded.gzip)} KB gzip (${KB(loaded.raw)} KB raw), served as ${[...loaded.encodings].join('/')}  goal ≤ 180 KB gzip  ${loaded.gzip / 1000 <= 180 ? 'met' : 'MISSED'}`);
+      await ctx.close();
+    }
+    // JS of the transaction list, fresh cache; then the first API request with a warm cache.
+    {
+      const ctx = await signedInContext(browser, server.address, server.token);
+      const { loaded } = watchScripts(ctx);
+      const page = await ctx.newPage();
+      const listed = page.waitForResponse((r) => r.url().includes('/api/txn/list'), { timeout: 60_000 });
+      await page.goto('/txn/list');
+      await listed;
+      await page.waitForLoadState('networkidle');
+      result.list = { files: loaded.files, rawKB: KB(loaded.raw), gzipKB: KB(loaded.gzip), encodings: [...loaded.encodings] };
+      log(`txn list JS:    ${loaded.files} files, ${KB(loaded.gzip)} KB gzip (${KB(loaded.raw)} KB raw), served as ${[...loaded.encodings].join('/')}  goal ≤ 400 KB gzip  ${loaded.gzip / 1000 <= 400 ? 'met' : 'MISSED'}`);
+
+      const starts: number[] = [];
+      for (let i = 0; i < RUNS; i++) {
+        const again = page.waitForResponse((r) => r.url().includes('/api/txn/list'), { timeout: 60_000 });
+        await page.goto('/txn/list');
+        await again;
+        const first = await page.evaluate(() => {
+          const api = performance.getEntriesByType('resource').filter((e) => new URL(e.name).pathname.startsWith('/api/'));
+          return Math.min(...api.map((e) => e.startTime));
+        });
+        starts.push(first);
+      }
+      starts.sort((a, b) => a - b);
+      const median = Math.round(starts[Math.floor(starts.length / 2)]);
+      result.firstApiRequestMs = { median, worst: Math.round(starts[starts.length - 1]), runs: starts.map(Math.round) };
+      log(`first API request after navigation (warm cache, /txn/list): median ${median} ms, worst ${Math.round(starts[starts.length - 1])} ms of ${RUNS}  goal ≤ 300 ms  ${median <= 300 ? 'met' : 'MISSED'}`);
+      await ctx.close();
+    }
+    if (process.env.WEB_LIGHTHOUSE !== '0') {
+      for (const [name, route, token] of [['login', '/login', null], ['txn list', '/txn/list', server.token]] as const) {
+        const lh = await lighthouseScore(`${server.address}${route}`, token);
+        result[`lighthouse ${name}`] = lh;
+        log(`Lighthouse performance, ${name}: ${lh.score} (FCP ${lh.fcp} ms, LCP ${lh.lcp} ms, TBT ${lh.tbt} ms)  goal ≥ 95  ${lh.score >= 95 ? 'met' : 'MISSED'}`);
+      }
+    }
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+  fs.mkdirSync(RESULTS, { recursive: true });
+  fs.writeFileSync(path.join(RESULTS, 'web.json'), JSON.stringify(result, null, 2));
+}
