@@ -45,6 +45,18 @@ async function tabTo(page: Page, target: Locator, { back = false, max = 80 } = {
   throw new Error(`${max} Tab presses did not reach the target`);
 }
 
+/** Presses ArrowDown inside the menu until `item` has the focus; on failure says where the focus is and what the menu holds. */
+async function arrowTo(page: Page, menu: Locator, item: Locator, max = 40) {
+  const focused = () => item.evaluate((el) => el === document.activeElement || el.contains(document.activeElement)).catch(() => false);
+  for (let i = 0; i < max && !(await focused()); i++) await page.keyboard.press('ArrowDown');
+  if (await focused()) return;
+  const where = await page.evaluate(() => {
+    const el = document.activeElement as HTMLElement | null;
+    return el ? `${el.tagName}.${el.className} "${el.textContent?.trim().slice(0, 40) ?? ''}"` : 'none';
+  });
+  throw new Error(`${max} ArrowDown presses did not reach the menu item; the focus is on ${where}; url ${page.url()}\n${await menu.ariaSnapshot().catch(() => '')}`);
+}
+
 test('keyboard only: sign in → find a transaction → refund → export, the focus always visible', async ({ page }) => {
   // A mouse click anywhere would be a defect of this test: fail on it.
   await page.addInitScript(() => {
@@ -80,13 +92,14 @@ test('keyboard only: sign in → find a transaction → refund → export, the f
   // The side menu: Transactions → Transaction list, by keyboard (antd's menu: one Tab stop, arrows inside).
   const menu = page.getByRole('navigation', { name: tr('en', 'layout', 'mainMenu') });
   await tabTo(page, menu.getByRole('menu').first()); // the menu is one Tab stop; arrows move inside
-  await page.keyboard.press('ArrowDown');
   const txnGroup = menu.getByRole('menuitem', { name: tr('en', 'menu', 'txn'), exact: true });
-  for (let i = 0; i < 10 && !(await txnGroup.evaluate((el) => el === document.activeElement || el.contains(document.activeElement))); i++) await page.keyboard.press('ArrowDown');
-  await page.keyboard.press('Enter');
+  await arrowTo(page, menu, txnGroup);
+  // Enter opens a closed group (a group already open for the current page stays open).
+  if ((await txnGroup.getAttribute('aria-expanded')) !== 'true') await page.keyboard.press('Enter');
+  await expect(txnGroup).toHaveAttribute('aria-expanded', 'true');
   const listItem = menu.getByRole('menuitem', { name: tr('en', 'menu', 'txnList'), exact: true });
   await expect(listItem).toBeVisible();
-  for (let i = 0; i < 10 && !(await listItem.evaluate((el) => el === document.activeElement || el.contains(document.activeElement))); i++) await page.keyboard.press('ArrowDown');
+  await arrowTo(page, menu, listItem);
   expect(await focusIndicator(page), 'menu item focus visible').not.toBe('');
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/\/txn\/list/);
