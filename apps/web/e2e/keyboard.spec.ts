@@ -88,6 +88,9 @@ test('keyboard only: sign in → find a transaction → refund → export, the f
   }
   await page.keyboard.press('Enter'); // submits the form from the code field
   await expect(page.getByTestId('user-menu')).toContainText('other-main');
+  // As a person would: wait for the landing page to finish loading before moving through it.
+  await expect(page).toHaveURL(/\/dashboard/);
+  await page.waitForLoadState('networkidle');
 
   // The side menu: Transactions → Transaction list, by keyboard (antd's menu: one Tab stop, arrows inside).
   const menu = page.getByRole('navigation', { name: tr('en', 'layout', 'mainMenu') });
