@@ -18,7 +18,7 @@ async function focusIndicator(page: Page): Promise<string> {
   return page.evaluate(() => {
     const el = document.activeElement as HTMLElement | null;
     if (!el || el === document.body) return '';
-    const frames = [el, el.closest('.ant-input-affix-wrapper, .ant-input-number, .ant-select, .ant-picker, .ant-input-password')].filter(Boolean) as HTMLElement[];
+    const frames = [el, el.closest('.ant-input-affix-wrapper, .ant-input-number, .ant-select, .ant-picker, .ant-input-password, .light-input')].filter(Boolean) as HTMLElement[];
     for (const f of frames) {
       const s = getComputedStyle(f);
       if (s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0) return `outline ${s.outlineWidth} ${s.outlineStyle} ${s.outlineColor} on ${f.tagName}.${f.className}`;

@@ -1,7 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { initI18n, initialLanguage } from './lib/i18n';
-import { loadLocales } from './lib/locale';
 import { AppRoot } from './app/app-root';
 import { loadSession } from './app/session-bootstrap';
 import { cookieTokens } from './lib/tokens';
@@ -12,10 +11,10 @@ const lng = initialLanguage();
 // files, not after the shell and page chunks (issue 16: no waterfall before the first request).
 // The route guard shares this load, and handles its failure.
 if (cookieTokens.getToken()) loadSession().catch(() => undefined);
-const [, antdLocale] = await Promise.all([initI18n(lng), loadLocales(lng)]);
+await initI18n(lng);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <AppRoot antdLocale={antdLocale} />
+    <AppRoot />
   </StrictMode>,
 );

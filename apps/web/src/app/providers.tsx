@@ -1,8 +1,19 @@
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { App as AntApp, ConfigProvider, theme as antTheme } from 'antd';
-import type { Locale } from 'antd/es/locale';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { bindFeedback } from '../lib/feedback';
+import { setRequestUi } from '../lib/http';
+import { clearToasts } from '../lib/light-ui';
+import { currentLanguage } from '../lib/i18n';
+import { loadLocales } from '../lib/locale';
+import { antdUi } from './antd-ui';
+
+/**
+ * antd, its locale and dayjs's, and TanStack Query: every screen but sign-in renders inside these
+ * (issue 16: the sign-in page loads none of it). A language switch reloads the page, so the
+ * locale is read once, when this chunk loads.
+ */
+const antdLocale = await loadLocales(currentLanguage());
 
 /** Errors are shown once by the request client (spec §8): queries never retry behind its back. */
 export const queryClient = new QueryClient({
@@ -44,10 +55,15 @@ export const theme = {
 function FeedbackBridge() {
   const { message, modal } = AntApp.useApp();
   bindFeedback(message, modal);
+  useEffect(() => {
+    // From here on the request client's failures are antd messages; the light ones give way.
+    setRequestUi(antdUi);
+    clearToasts();
+  }, []);
   return null;
 }
 
-export function Providers({ antdLocale, children }: { antdLocale: Locale; children: ReactNode }) {
+export default function AntdProviders({ children }: { children: ReactNode }) {
   return (
     <ConfigProvider locale={antdLocale} theme={theme} button={{ autoInsertSpace: false }}>
       <AntApp>

@@ -1,4 +1,4 @@
-import { lazy } from 'react';
+import { lazy, type ReactNode } from 'react';
 import { Route, Routes } from 'react-router';
 import { RequireAuth, PublicOnly } from './guards';
 
@@ -11,9 +11,12 @@ const ResetPasswordPage = lazy(() => import('../features/account/reset-password-
 /** The signed-in shell (layout, menu, every feature screen) loads only after sign-in. */
 const AccessibilityPage = lazy(() => import('../features/accessibility/accessibility-page'));
 const AppShell = lazy(() => import('./layout/app-shell'));
+/** antd, its locale and TanStack Query: loaded for every screen but sign-in (issue 16). */
+const AntdProviders = lazy(() => import('./providers'));
+const withAntd = (page: ReactNode) => <AntdProviders>{page}</AntdProviders>;
 
 /**
- * Public: /login, /404, /user/active, /user/password (spec §4). Everything else needs a token
+ * Public: /login (without antd), /404, /user/active, /user/password (spec §4). Everything else needs a token
  * (else /login?redirect={path}) and renders inside the shell, whose routes come from the
  * server's routers and the feature registry (feature-routes.tsx).
  */
@@ -28,19 +31,19 @@ export function AppRoutes() {
           </PublicOnly>
         }
       />
-      <Route path="/404" element={<NotFoundPage />} />
-      <Route path="/user/active" element={<UserActivePage />} />
-      <Route path="/user/password" element={<UserPasswordPage />} />
-      <Route path="/user/forgot" element={<ForgotPasswordPage />} />
-      <Route path="/user/reset" element={<ResetPasswordPage />} />
-      <Route path="/accessibility" element={<AccessibilityPage />} />
+      <Route path="/404" element={withAntd(<NotFoundPage />)} />
+      <Route path="/user/active" element={withAntd(<UserActivePage />)} />
+      <Route path="/user/password" element={withAntd(<UserPasswordPage />)} />
+      <Route path="/user/forgot" element={withAntd(<ForgotPasswordPage />)} />
+      <Route path="/user/reset" element={withAntd(<ResetPasswordPage />)} />
+      <Route path="/accessibility" element={withAntd(<AccessibilityPage />)} />
       <Route
         path="*"
-        element={
+        element={withAntd(
           <RequireAuth>
             <AppShell />
-          </RequireAuth>
-        }
+          </RequireAuth>,
+        )}
       />
     </Routes>
   );

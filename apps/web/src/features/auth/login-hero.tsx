@@ -1,14 +1,17 @@
-import { BarChartOutlined, LinkOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
+import BarChartOutlined from '@ant-design/icons-svg/es/asn/BarChartOutlined';
+import LinkOutlined from '@ant-design/icons-svg/es/asn/LinkOutlined';
+import SafetyCertificateOutlined from '@ant-design/icons-svg/es/asn/SafetyCertificateOutlined';
 import { useTranslation } from 'react-i18next';
 import logo from '../../assets/logo.svg';
+import { SvgIcon } from '../../components/light/svg-icon';
 
 /** The brand side of the sign-in screen (hidden on narrow screens). */
 export function LoginHero() {
   const { t } = useTranslation(['login', 'layout']);
   const points = [
-    { icon: <BarChartOutlined />, title: t('hero.reportsTitle'), text: t('hero.reportsText') },
-    { icon: <LinkOutlined />, title: t('hero.linkTitle'), text: t('hero.linkText') },
-    { icon: <SafetyCertificateOutlined />, title: t('hero.secureTitle'), text: t('hero.secureText') },
+    { icon: <SvgIcon icon={BarChartOutlined} />, title: t('hero.reportsTitle'), text: t('hero.reportsText') },
+    { icon: <SvgIcon icon={LinkOutlined} />, title: t('hero.linkTitle'), text: t('hero.linkText') },
+    { icon: <SvgIcon icon={SafetyCertificateOutlined} />, title: t('hero.secureTitle'), text: t('hero.secureText') },
   ];
   return (
     <aside className="login-hero" aria-hidden="false">
@@ -17,7 +20,7 @@ export function LoginHero() {
         <span>{t('layout:product')}</span>
       </div>
       <div className="login-hero__copy">
-        <h1>{t('hero.headline')}</h1>
+        <h2>{t('hero.headline')}</h2>
         <p>{t('hero.lead')}</p>
         <ul>
           {points.map((p) => (

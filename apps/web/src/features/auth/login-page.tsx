@@ -1,47 +1,96 @@
-import { useEffect, useState } from 'react';
-import { App, Button, Divider, Form, Input, Space } from 'antd';
-import { LockOutlined, SafetyOutlined, UserOutlined, WechatOutlined } from '@ant-design/icons';
+import { useEffect, useRef, useState, type ChangeEvent, type FormEvent, type InputHTMLAttributes, type ReactNode, type Ref } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import UserOutlined from '@ant-design/icons-svg/es/asn/UserOutlined';
+import LockOutlined from '@ant-design/icons-svg/es/asn/LockOutlined';
+import SafetyOutlined from '@ant-design/icons-svg/es/asn/SafetyOutlined';
+import WechatOutlined from '@ant-design/icons-svg/es/asn/WechatOutlined';
+import EyeOutlined from '@ant-design/icons-svg/es/asn/EyeOutlined';
+import EyeInvisibleOutlined from '@ant-design/icons-svg/es/asn/EyeInvisibleOutlined';
+import type { IconDefinition } from '@ant-design/icons-svg/lib/types';
 import { Code } from '@portal/contract';
 import { RequestError } from '../../lib/request';
-import { wechatAvailable, wechatLogin, wechatLoginUrl } from '../account/api/account';
-import { useTranslation } from 'react-i18next';
 import { cookieTokens } from '../../lib/tokens';
-import { LanguageSelect } from '../../components/language-select';
 import { safeRedirect } from '../../lib/redirect';
 import { takeSessionError } from '../../lib/session-error';
-import { ERROR_SECONDS } from '../../lib/http';
-import { login } from './api/login';
+import { toast } from '../../lib/light-ui';
+import { LanguageMenu } from '../../components/light/language-menu';
+import { SvgIcon } from '../../components/light/svg-icon';
+import { login, wechatAvailable, wechatLogin, wechatLoginUrl } from './api/login';
 import { SendCodeButton } from './send-code-button';
 import { LoginHero } from './login-hero';
-import { passwordIcon } from '../../components/password-icon';
+import './login-page.css';
 
-interface LoginForm {
-  username: string;
-  password: string;
-  verifyCode: string;
+type Field = 'username' | 'password' | 'verifyCode';
+type Errors = Partial<Record<Field, string>>;
+
+/** A labelled input with its icon and, under it, its error (announced, and tied to the input). */
+function InputField(props: {
+  id: Field;
+  label: string;
+  icon: IconDefinition;
+  error?: string;
+  extra?: ReactNode;
+  hint?: string;
+  input: InputHTMLAttributes<HTMLInputElement>;
+  suffix?: ReactNode;
+  inputRef?: Ref<HTMLInputElement>;
+}) {
+  const { id, label, icon, error, extra, hint, input, suffix, inputRef } = props;
+  const described = [error ? `${id}-error` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ') || undefined;
+  return (
+    <div className={`light-field${error ? ' has-error' : ''}`}>
+      <label htmlFor={id} className="light-field__label">
+        {label}
+      </label>
+      <div className="light-field__row">
+        <span className="light-input">
+          <SvgIcon icon={icon} className="light-input__prefix" />
+          <input ref={inputRef} id={id} name={id} aria-invalid={!!error || undefined} aria-describedby={described} {...input} />
+          {suffix}
+        </span>
+        {extra}
+      </div>
+      {error && (
+        <div id={`${id}-error`} className="light-field__error" role="alert">
+          {error}
+        </div>
+      )}
+      {hint && (
+        <div id={`${id}-hint`} className="light-field__hint">
+          {hint}
+        </div>
+      )}
+    </div>
+  );
 }
 
 /**
  * /login: user name, password and the e-mailed code (spec §2, §8). Server errors — each sign-in
- * failure has its own message in the user's language — are shown by the request client.
+ * failure has its own message in the user's language — are shown by the request client. Plain
+ * React and CSS, no antd (issue 16: the first page a merchant opens loads little JavaScript).
  */
 export default function LoginPage() {
   const { t } = useTranslation(['login', 'layout', 'account']);
-  const [totp, setTotp] = useState(false);
-  const [wechat, setWechat] = useState(false);
-  const [form] = Form.useForm<LoginForm>();
   const navigate = useNavigate();
   const [params] = useSearchParams();
+  const [values, setValues] = useState<Record<Field, string>>({ username: '', password: '', verifyCode: '' });
+  const [errors, setErrors] = useState<Errors>({});
+  const [totp, setTotp] = useState(false);
+  const [wechat, setWechat] = useState(false);
+  const [showPassword, setShowPassword] = useState(false);
   const [submitting, setSubmitting] = useState(false);
-
-  const { message } = App.useApp();
+  const refs = {
+    username: useRef<HTMLInputElement>(null),
+    password: useRef<HTMLInputElement>(null),
+    verifyCode: useRef<HTMLInputElement>(null),
+  };
 
   // The reason a session was refused (handed over by the guard), shown once the page is up.
   useEffect(() => {
     const reason = takeSessionError();
-    if (reason) message.error({ content: reason, duration: ERROR_SECONDS, key: 'session-error' });
-  }, [message]);
+    if (reason) toast('error', reason, { key: 'session-error' });
+  }, []);
 
   useEffect(() => {
     document.title = `${t('title')} · ${t('layout:product')}`;
@@ -60,12 +109,33 @@ export default function LoginPage() {
         () => navigate('/login', { replace: true }),
       );
     } else if (params.get('wechat') === 'failed') {
-      message.error({ content: t('account:login.wechatFailed'), duration: ERROR_SECONDS, key: 'wechat' });
+      toast('error', t('account:login.wechatFailed'), { key: 'wechat' });
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once, on arrival
   }, []);
 
-  async function submit(values: LoginForm) {
+  const messages: Record<Field, string> = { username: t('usernameRequired'), password: t('passwordRequired'), verifyCode: t('verifyCodeRequired') };
+  const missing = (f: Field, v: string) => (f === 'password' ? v === '' : v.trim() === '');
+
+  const set = (f: Field) => (e: ChangeEvent<HTMLInputElement>) => {
+    const v = e.target.value;
+    setValues((old) => ({ ...old, [f]: v }));
+    if (errors[f]) setErrors((old) => ({ ...old, [f]: missing(f, v) ? messages[f] : undefined }));
+  };
+
+  /** Checks the fields (all, or those named), shows their errors and focuses the first wrong one. */
+  function validate(fields: Field[]): boolean {
+    const found: Errors = {};
+    for (const f of fields) if (missing(f, values[f])) found[f] = messages[f];
+    setErrors((old) => ({ ...old, ...Object.fromEntries(fields.map((f) => [f, found[f]])) }));
+    const first = fields.find((f) => found[f]);
+    if (first) refs[first].current?.focus();
+    return !first;
+  }
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    if (submitting || !validate(['username', 'password', 'verifyCode'])) return;
     setSubmitting(true);
     try {
       const pair = await login({ username: values.username.trim(), password: values.password, verifyCode: values.verifyCode.trim() });
@@ -77,59 +147,72 @@ export default function LoginPage() {
         navigate(`/user/password?username=${encodeURIComponent(values.username.trim())}`);
         return;
       }
-      form.setFieldValue('verifyCode', '');
+      setValues((old) => ({ ...old, verifyCode: '' }));
     } finally {
       setSubmitting(false);
     }
   }
 
-  const usernameForCode = async () => {
-    try {
-      const { username } = await form.validateFields(['username']);
-      return username.trim();
-    } catch {
-      return null;
-    }
-  };
+  const codeLabel = totp ? t('account:login.totpCode') : t('verifyCode');
 
   return (
     <div className="login-screen">
       <LoginHero />
       <div className="login-panel">
         <div className="login-panel__top">
-          <LanguageSelect variant="outlined" />
+          <LanguageMenu />
         </div>
         <main className="login-card">
           <h1 className="login-card__title">{t('title')}</h1>
           <p className="login-card__subtitle">{t('subtitle')}</p>
-          <Form<LoginForm> form={form} layout="vertical" size="large" requiredMark={false} onFinish={submit} initialValues={{ username: '', password: '', verifyCode: '' }}>
-            <Form.Item name="username" label={t('username')} rules={[{ required: true, whitespace: true, message: t('usernameRequired') }]}>
-              <Input prefix={<UserOutlined />} autoComplete="username" placeholder={t('usernamePlaceholder')} autoFocus />
-            </Form.Item>
-            <Form.Item name="password" label={t('password')} rules={[{ required: true, message: t('passwordRequired') }]}>
-              <Input.Password iconRender={passwordIcon} prefix={<LockOutlined />} autoComplete="current-password" placeholder={t('passwordPlaceholder')} />
-            </Form.Item>
+          <form className="light-form" noValidate onSubmit={submit}>
+            <InputField
+              id="username"
+              label={t('username')}
+              icon={UserOutlined}
+              error={errors.username}
+              inputRef={refs.username}
+              input={{ value: values.username, onChange: set('username'), autoComplete: 'username', placeholder: t('usernamePlaceholder'), autoFocus: true, required: true }}
+            />
+            <InputField
+              id="password"
+              label={t('password')}
+              icon={LockOutlined}
+              error={errors.password}
+              inputRef={refs.password}
+              input={{ type: showPassword ? 'text' : 'password', value: values.password, onChange: set('password'), autoComplete: 'current-password', placeholder: t('passwordPlaceholder'), required: true }}
+              suffix={
+                <button type="button" className="light-input__eye" aria-label={showPassword ? t('hidePassword') : t('showPassword')} aria-pressed={showPassword} onClick={() => setShowPassword((s) => !s)}>
+                  <SvgIcon icon={showPassword ? EyeOutlined : EyeInvisibleOutlined} />
+                </button>
+              }
+            />
             <div className="login-card__forgot">
               <Link to="/user/forgot">{t('account:forgot.link')}</Link>
             </div>
-            <Form.Item label={totp ? t('account:login.totpCode') : t('verifyCode')} required extra={totp ? t('account:login.totpHint') : undefined}>
-              <Space.Compact block>
-                <Form.Item name="verifyCode" noStyle rules={[{ required: true, whitespace: true, message: t('verifyCodeRequired') }]}>
-                  <Input prefix={<SafetyOutlined />} autoComplete="one-time-code" inputMode={totp ? 'text' : 'numeric'} maxLength={totp ? 11 : 6} placeholder={t('verifyCodePlaceholder')} aria-label={totp ? t('account:login.totpCode') : t('verifyCode')} />
-                </Form.Item>
-                <SendCodeButton getUsername={usernameForCode} onTotp={setTotp} />
-              </Space.Compact>
-            </Form.Item>
-            <Button type="primary" htmlType="submit" block loading={submitting} className="login-card__submit">
-              {t('submit')}
-            </Button>
-          </Form>
+            <InputField
+              id="verifyCode"
+              label={codeLabel}
+              icon={SafetyOutlined}
+              error={errors.verifyCode}
+              hint={totp ? t('account:login.totpHint') : undefined}
+              inputRef={refs.verifyCode}
+              input={{ value: values.verifyCode, onChange: set('verifyCode'), autoComplete: 'one-time-code', inputMode: totp ? 'text' : 'numeric', maxLength: totp ? 11 : 6, placeholder: t('verifyCodePlaceholder'), required: true }}
+              extra={<SendCodeButton getUsername={() => (validate(['username']) ? values.username.trim() : null)} onTotp={setTotp} />}
+            />
+            <button type="submit" className="light-button light-button--primary light-button--large light-button--block login-card__submit" aria-busy={submitting || undefined} disabled={submitting}>
+              {submitting ? t('signingIn') : t('submit')}
+            </button>
+          </form>
           {wechat && (
             <>
-              <Divider plain>{t('account:login.or')}</Divider>
-              <Button block size="large" icon={<WechatOutlined />} onClick={() => wechatLoginUrl().then((r) => window.location.assign(r.url), () => undefined)}>
-                {t('account:login.wechat')}
-              </Button>
+              <div className="light-divider" role="separator">
+                <span>{t('account:login.or')}</span>
+              </div>
+              <button type="button" className="light-button light-button--large light-button--block" onClick={() => wechatLoginUrl().then((r) => window.location.assign(r.url), () => undefined)}>
+                <SvgIcon icon={WechatOutlined} />
+                <span>{t('account:login.wechat')}</span>
+              </button>
             </>
           )}
           <p className="login-card__hint">{t('codeHint')}</p>

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
-import { App, Button } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { RequestError } from '../../lib/request';
+import { toast } from '../../lib/light-ui';
 import { getEmailCode } from './api/login';
 
 const RESEND_SECONDS = 60;
@@ -10,9 +10,8 @@ const RESEND_SECONDS = 60;
  * Sends the e-mailed sign-in code for the username the form holds, then counts down 60 s before
  * another may be asked. When the server says to wait (code resent too soon), it counts down from that.
  */
-export function SendCodeButton({ getUsername, onTotp }: { getUsername: () => Promise<string | null>; onTotp?: (totp: boolean) => void }) {
+export function SendCodeButton({ getUsername, onTotp }: { getUsername: () => string | null; onTotp?: (totp: boolean) => void }) {
   const { t } = useTranslation('login');
-  const { message } = App.useApp();
   const [left, setLeft] = useState(0);
   const [sending, setSending] = useState(false);
 
@@ -23,7 +22,7 @@ export function SendCodeButton({ getUsername, onTotp }: { getUsername: () => Pro
   }, [left]);
 
   async function send() {
-    const username = await getUsername();
+    const username = getUsername();
     if (!username) return;
     setSending(true);
     try {
@@ -31,7 +30,7 @@ export function SendCodeButton({ getUsername, onTotp }: { getUsername: () => Pro
       onTotp?.(!!r.totp);
       // With an authenticator the code is the app's: no mail went out.
       if (r.totp) return;
-      message.success(t('codeSent'));
+      toast('success', t('codeSent'));
       setLeft(r.resendAfter || RESEND_SECONDS);
     } catch (err) {
       const wait = err instanceof RequestError ? (err.data as { wait?: number } | null)?.wait : undefined;
@@ -42,8 +41,8 @@ export function SendCodeButton({ getUsername, onTotp }: { getUsername: () => Pro
   }
 
   return (
-    <Button onClick={send} loading={sending} disabled={left > 0} className="send-code-button" data-testid="send-code">
-      {left > 0 ? t('resendIn', { s: left }) : t('sendCode')}
-    </Button>
+    <button type="button" onClick={send} disabled={left > 0 || sending} aria-busy={sending || undefined} className="light-button light-button--large send-code-button" data-testid="send-code">
+      {sending ? t('sending') : left > 0 ? t('resendIn', { s: left }) : t('sendCode')}
+    </button>
   );
 }

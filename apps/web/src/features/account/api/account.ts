@@ -14,10 +14,7 @@ export const forgotPassword = (account: string) => http.envelope<null>({ method:
 export const resetInfo = (token: string) => http.get<{ username: string }>('/user/resetInfo', { token }, { quiet: true });
 export const resetByLink = (input: { token: string; newPassword: string; confirmPassword: string }) => http.post<{ username: string }>('/user/resetByLink', input);
 
-export const wechatAvailable = () => http.get<{ available: boolean }>('/user/wechat/available', undefined, { quiet: true });
-export const wechatLoginUrl = () => http.get<{ url: string }>('/user/wechat/loginUrl');
 export const wechatBindUrl = () => http.get<{ url: string }>('/user/wechat/bindUrl');
-export const wechatLogin = (ticket: string) => http.post<LoginResult>('/user/wechat/login', { ticket });
 export const wechatUnbind = () => http.post<null>('/user/wechat/unbind');
 
 export const useSecurity = () => useQuery({ queryKey: ['account', 'security'], queryFn: () => http.get<SecurityOverview>('/user/security') });

@@ -6,3 +6,8 @@ export const getEmailCode = (username: string) => http.post<{ resendAfter: numbe
 
 /** POST /user/login (form username, password, verifyCode). */
 export const login = (input: { username: string; password: string; verifyCode: string }) => http.post<LoginResult>('/user/login', input);
+
+/** WeChat sign-in (issue 11): whether the server has a provider, where to go, and the way back. Kept here, free of TanStack Query, for the sign-in page. */
+export const wechatAvailable = () => http.get<{ available: boolean }>('/user/wechat/available', undefined, { quiet: true });
+export const wechatLoginUrl = () => http.get<{ url: string }>('/user/wechat/loginUrl');
+export const wechatLogin = (ticket: string) => http.post<LoginResult>('/user/wechat/login', { ticket });

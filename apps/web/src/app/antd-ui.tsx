@@ -1,17 +1,15 @@
 import { CloseOutlined } from '@ant-design/icons';
-import { createClient, type RequestError, type RequestUi } from './request';
-import { cookieTokens } from './tokens';
-import { feedback } from './feedback';
-import { currentLanguage, i18n } from './i18n';
-import { browserOffsetHours } from './time';
+import type { RequestError, RequestUi } from '../lib/request';
+import { cookieTokens } from '../lib/tokens';
+import { feedback } from '../lib/feedback';
+import { i18n } from '../lib/i18n';
+import { ERROR_SECONDS } from '../lib/http';
 
 const ERROR_DELAY_MS = 500;
-/** Spec §8: an error message stays 30 s (one policy for the request client and session loading). */
-export const ERROR_SECONDS = 30;
 
 let logoutOpen = false;
 
-/** Spec §8, shown with antd: the one place that decides how each failure looks. */
+/** Spec §8, shown with antd once the providers mount (before that, lib/light-ui.ts). */
 export const antdUi: RequestUi = {
   showError(msg) {
     setTimeout(() => {
@@ -58,15 +56,3 @@ export const antdUi: RequestUi = {
     });
   },
 };
-
-/** The app's request client (see request.ts for the rules). */
-export const http = createClient({
-  fetch: (...args) => fetch(...args),
-  tokens: cookieTokens,
-  ui: antdUi,
-  language: currentLanguage,
-  timezoneOffset: () => browserOffsetHours(),
-});
-
-export { RequestError } from './request';
-export { saveFile } from './download';

@@ -1,0 +1,34 @@
+import { createClient, type RequestUi } from './request';
+import { cookieTokens } from './tokens';
+import { currentLanguage } from './i18n';
+import { browserOffsetHours } from './time';
+import { lightUi } from './light-ui';
+
+/** Spec §8: an error message stays 30 s (one policy for the request client and session loading). */
+export const ERROR_SECONDS = 30;
+
+/**
+ * How failures look: drawn by light-ui.ts until the antd providers mount (the sign-in page loads no
+ * antd, issue 16), then by antd's message and modal (app/antd-ui.tsx).
+ */
+let ui: RequestUi = lightUi;
+
+export function setRequestUi(next: RequestUi): void {
+  ui = next;
+}
+
+/** The app's request client (see request.ts for the rules). */
+export const http = createClient({
+  fetch: (...args) => fetch(...args),
+  tokens: cookieTokens,
+  ui: {
+    showError: (msg) => ui.showError(msg),
+    showTransportError: (err) => ui.showTransportError(err),
+    confirmLogout: () => ui.confirmLogout(),
+  },
+  language: currentLanguage,
+  timezoneOffset: () => browserOffsetHours(),
+});
+
+export { RequestError } from './request';
+export { saveFile } from './download';
