@@ -25,7 +25,7 @@ function screens(items: RouterItem[]): string[] {
 }
 
 async function settle(p: Page) {
-  await expect(p.locator('.ant-spin-spinning, .ant-skeleton-active')).toHaveCount(0, { timeout: 20_000 });
+  await expect(p.locator('.ant-spin-spinning, .full-page-spin, .ant-skeleton-active')).toHaveCount(0, { timeout: 20_000 });
 }
 
 test.beforeAll(async ({ browser, baseURL }) => {

@@ -126,7 +126,7 @@ test('keyboard only: sign in → find a transaction → refund → export, the f
     await tabTo(page, links.nth(i));
     await page.keyboard.press('Enter');
     await expect(page.getByText(T('detail.main'))).toBeVisible();
-    await expect(page.locator('.ant-spin-spinning, .ant-skeleton-active')).toHaveCount(0);
+    await expect(page.locator('.ant-spin-spinning, .full-page-spin, .ant-skeleton-active')).toHaveCount(0);
     refundable = await page.getByRole('button', { name: T('action.refund') }).isVisible();
     if (!refundable) {
       await page.goBack();

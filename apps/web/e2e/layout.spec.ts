@@ -17,7 +17,7 @@ test.describe.configure({ mode: 'serial' });
 
 let page: Page;
 let routers: RouterItem[] = [];
-const settled = (p: Page) => expect(p.locator('.ant-spin-spinning, .ant-skeleton-active')).toHaveCount(0, { timeout: 60_000 });
+const settled = (p: Page) => expect(p.locator('.ant-spin-spinning, .full-page-spin, .ant-skeleton-active')).toHaveCount(0, { timeout: 60_000 });
 const leaves = (items: RouterItem[]): RouterItem[] => items.flatMap((r) => (r.children?.length ? leaves(r.children) : r.path.includes(':') || r.hidden ? [] : [r]));
 
 test.beforeAll(async ({ browser, baseURL }) => {

@@ -19,7 +19,7 @@ test.beforeAll(async ({ browser, baseURL }) => {
 test.afterAll(async () => page.context().close());
 
 const rowOf = (p: Page, text: string) => p.locator('tbody tr.ant-table-row').filter({ hasText: text });
-const settle = (p: Page) => expect(p.locator('.ant-spin-spinning')).toHaveCount(0);
+const settle = (p: Page) => expect(p.locator('.ant-spin-spinning, .full-page-spin')).toHaveCount(0);
 
 interface Mail { to: string; subject: string; attachments: { filename: string; size: number; contentType: string }[] }
 

@@ -214,7 +214,7 @@ export async function openMenu(page: Page, routers: RouterItem[], leafName: stri
 
 export async function shot(page: Page, name: string) {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
-  await expect(page.locator('.ant-spin-spinning')).toHaveCount(0); // no half-faded loading overlay
+  await expect(page.locator('.ant-spin-spinning, .full-page-spin')).toHaveCount(0); // no half-faded loading overlay
   await page.waitForTimeout(300); // let antd's enter transitions finish
   await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) });
 }

@@ -23,7 +23,7 @@ test.beforeAll(async ({ browser, baseURL }) => {
 });
 test.afterAll(async () => page.context().close());
 
-const settled = (p: Page) => expect(p.locator('.ant-spin-spinning')).toHaveCount(0, { timeout: 20_000 });
+const settled = (p: Page) => expect(p.locator('.ant-spin-spinning, .full-page-spin')).toHaveCount(0, { timeout: 20_000 });
 
 test('fix 1: Clear empties the fields, the URL and the list filter together (transactions, orders, logistics)', async () => {
   await page.goto('/txn/list?orderNum=NO-SUCH-ORDER&gwResponse=01');
@@ -178,7 +178,7 @@ test('fix 2: demo-sub opens pay-by-link orders without asking for what it may no
     await sub.goto('/payByLink/list');
     await expect(sub.getByRole('heading', { level: 1 })).toBeVisible({ timeout: 30_000 });
     await expect(sub.locator('.ant-table')).toBeVisible();
-    await expect(sub.locator('.ant-spin-spinning')).toHaveCount(0, { timeout: 30_000 });
+    await expect(sub.locator('.ant-spin-spinning, .full-page-spin')).toHaveCount(0, { timeout: 30_000 });
     await sub.waitForTimeout(500);
     await expect(sub.locator('.ant-message-error')).toHaveCount(0);
   }
