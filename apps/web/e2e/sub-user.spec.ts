@@ -65,6 +65,6 @@ test('the read-only sub-user sees fewer entries; an unknown token brings the Con
   await page.goto('/user/info');
   await expect(page).toHaveURL(/\/login\?redirect=%2Fuser%2Finfo$/);
   // The server's reason, shown by the sign-in page once it is up (handed over by the guard).
-  await expect(page.locator('.ant-message-error')).toHaveText('You have been logged out');
+  await expect(page.getByRole('alert')).toHaveText('You have been logged out');
   expect((await context.cookies()).map((c) => c.name)).not.toContain('mp_token');
 });

@@ -109,7 +109,7 @@ test("the main user disables them; their open tab ends on the sign-in page with 
   await expect(b.getByRole('dialog')).toContainText('Confirm logout');
   await b.reload();
   await expect(b).toHaveURL(/\/login\?redirect=/);
-  await expect(b.locator('.ant-message-error')).toHaveText('Your session has ended, please log in again');
+  await expect(b.getByRole('alert')).toHaveText('Your session has ended, please log in again');
 });
 
 test('the audit log shows each step', async () => {

@@ -34,7 +34,6 @@ export function toast(kind: 'error' | 'success', text: string, { key = `${kind}:
   const mark = document.createElement('span');
   mark.className = 'light-toast__mark';
   mark.setAttribute('aria-hidden', 'true');
-  mark.textContent = kind === 'error' ? '!' : '✓';
   const body = document.createElement('span');
   body.textContent = text;
   el.append(mark, body);
@@ -43,7 +42,6 @@ export function toast(kind: 'error' | 'success', text: string, { key = `${kind}:
     button.type = 'button';
     button.className = 'light-toast__close';
     button.setAttribute('aria-label', i18n.t('common:close'));
-    button.textContent = '×';
     button.addEventListener('click', () => close(key));
     el.append(button);
   }
