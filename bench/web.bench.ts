@@ -54,11 +54,13 @@ interface Loaded {
   raw: number;
   gzip: number;
   encodings: Set<string>;
+  /** Each script with its gzip size, largest first in the results file. */
+  list: { file: string; gzipKB: number }[];
 }
 
 /** The scripts a page load fetched, with the sizes of the build's files. */
 function watchScripts(ctx: BrowserContext): { loaded: Loaded } {
-  const loaded: Loaded = { files: 0, raw: 0, gzip: 0, encodings: new Set() };
+  const loaded: Loaded = { files: 0, raw: 0, gzip: 0, encodings: new Set(), list: [] };
   ctx.on('response', (res) => {
     const url = new URL(res.url());
     if (!url.pathname.endsWith('.js')) return;
@@ -66,7 +68,9 @@ function watchScripts(ctx: BrowserContext): { loaded: Loaded } {
     if (!fs.existsSync(file)) return;
     loaded.files++;
     loaded.raw += fs.statSync(file).size;
-    loaded.gzip += fs.existsSync(`${file}.gz`) ? fs.statSync(`${file}.gz`).size : fs.statSync(file).size;
+    const gzip = fs.existsSync(`${file}.gz`) ? fs.statSync(`${file}.gz`).size : fs.statSync(file).size;
+    loaded.gzip += gzip;
+    loaded.list.push({ file: url.pathname, gzipKB: KB(gzip) });
     loaded.encodings.add(res.headers()['content-encoding'] ?? 'identity');
   });
   return { loaded };
@@ -123,7 +127,7 @@ export default async function run() {
       await page.goto('/login');
       await page.getByRole('button', { name: 'Sign in', exact: false }).first().waitFor({ timeout: 30_000 }).catch(() => page.waitForLoadState('networkidle'));
       await page.waitForLoadState('networkidle');
-      result.login = { files: loaded.files, rawKB: KB(loaded.raw), gzipKB: KB(loaded.gzip), encodings: [...loaded.encodings] };
+      result.login = { files: loaded.files, rawKB: KB(loaded.raw), gzipKB: KB(loaded.gzip), encodings: [...loaded.encodings], scripts: loaded.list.sort((a, b) => b.gzipKB - a.gzipKB) };
       log(`login route JS: ${loaded.files} files, ${KB(loaded.gzip)} KB gzip (${KB(loaded.raw)} KB raw), served as ${[...loaded.encodings].join('/')}  goal ≤ 180 KB gzip  ${loaded.gzip / 1000 <= 180 ? 'met' : 'MISSED'}`);
       await ctx.close();
     }
@@ -136,7 +140,7 @@ export default async function run() {
       await page.goto('/txn/list');
       await listed;
       await page.waitForLoadState('networkidle');
-      result.list = { files: loaded.files, rawKB: KB(loaded.raw), gzipKB: KB(loaded.gzip), encodings: [...loaded.encodings] };
+      result.list = { files: loaded.files, rawKB: KB(loaded.raw), gzipKB: KB(loaded.gzip), encodings: [...loaded.encodings], scripts: loaded.list.sort((a, b) => b.gzipKB - a.gzipKB) };
       log(`txn list JS:    ${loaded.files} files, ${KB(loaded.gzip)} KB gzip (${KB(loaded.raw)} KB raw), served as ${[...loaded.encodings].join('/')}  goal ≤ 400 KB gzip  ${loaded.gzip / 1000 <= 400 ? 'met' : 'MISSED'}`);
 
       const starts: number[] = [];
