@@ -3,9 +3,7 @@ import type { RequestError, RequestUi } from '../lib/request';
 import { cookieTokens } from '../lib/tokens';
 import { feedback } from '../lib/feedback';
 import { i18n } from '../lib/i18n';
-import { ERROR_SECONDS } from '../lib/http';
-
-const ERROR_DELAY_MS = 500;
+import { ERROR_DELAY_MS, ERROR_SECONDS, transportErrorText } from '../lib/message-rules';
 
 let logoutOpen = false;
 
@@ -18,12 +16,7 @@ export const antdUi: RequestUi = {
   },
   showTransportError(err: RequestError) {
     const { message } = feedback();
-    const text =
-      err.reason === 'timeout'
-        ? i18n.t('common:error.timeout')
-        : err.reason === 'network'
-          ? i18n.t('common:error.network')
-          : i18n.t('common:error.http', { status: err.status, msg: err.message });
+    const text = transportErrorText(err);
     const key = `transport:${text}`;
     message.error({
       key,

@@ -1,9 +1,7 @@
 import { App, Button, Dropdown } from 'antd';
 import { GlobalOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { LANGUAGES, LANGUAGE_LABELS, currentLanguage, i18n, saveLanguage, type Language } from '../lib/i18n';
-
-const RELOAD_AFTER_MS = 900;
+import { LANGUAGES, LANGUAGE_LABELS, currentLanguage, switchLanguage, type Language } from '../lib/i18n';
 
 /**
  * Language selector (spec §2): zh, en, ko, ja. Choosing saves the cookie, says
@@ -16,10 +14,7 @@ export function LanguageSelect({ variant = 'text' }: { variant?: 'text' | 'outli
 
   async function choose(next: Language) {
     if (next === lng) return;
-    saveLanguage(next);
-    await i18n.loadLanguages(next).catch(() => undefined);
-    message.success({ content: i18n.getFixedT(next, 'common')('switchLanguageSuccess'), duration: 2 });
-    setTimeout(() => location.reload(), RELOAD_AFTER_MS);
+    await switchLanguage(next, (content) => message.success({ content, duration: 2 }));
   }
 
   return (

@@ -4,9 +4,6 @@ import { currentLanguage } from './i18n';
 import { browserOffsetHours } from './time';
 import { lightUi } from './light-ui';
 
-/** Spec §8: an error message stays 30 s (one policy for the request client and session loading). */
-export const ERROR_SECONDS = 30;
-
 /**
  * How failures look: drawn by light-ui.ts until the antd providers mount (the sign-in page loads no
  * antd, issue 16), then by antd's message and modal (app/antd-ui.tsx).

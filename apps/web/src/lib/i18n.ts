@@ -65,4 +65,18 @@ export async function initI18n(lng: Language): Promise<typeof i18n> {
   return i18n;
 }
 
+/** After a language is chosen, the page reloads in it (long enough to read the confirmation). */
+const RELOAD_AFTER_MS = 900;
+
+/**
+ * The language switch of spec §2, for both selectors (the shell's antd dropdown and the sign-in
+ * page's menu): saves the cookie, has `say` confirm it in the new language, then reloads.
+ */
+export async function switchLanguage(next: Language, say: (text: string) => void): Promise<void> {
+  saveLanguage(next);
+  await i18n.loadLanguages(next).catch(() => undefined);
+  say(i18n.getFixedT(next, 'common')('switchLanguageSuccess'));
+  setTimeout(() => location.reload(), RELOAD_AFTER_MS);
+}
+
 export { i18n };

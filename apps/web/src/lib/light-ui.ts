@@ -1,6 +1,7 @@
 import type { RequestError, RequestUi } from './request';
 import { i18n } from './i18n';
 import { cookieTokens } from './tokens';
+import { ERROR_DELAY_MS, ERROR_SECONDS, transportErrorText } from './message-rules';
 import './light-ui.css';
 
 /**
@@ -9,8 +10,6 @@ import './light-ui.css';
  * stays 30 s, a transport error stays until closed, the 'Confirm logout' box asks once — drawn
  * with a few DOM nodes. Once the signed-in shell has loaded antd, its own message and modal take over.
  */
-const ERROR_DELAY_MS = 500;
-const ERROR_MS = 30_000;
 const SUCCESS_MS = 3_000;
 
 let host: HTMLElement | null = null;
@@ -25,7 +24,7 @@ function container(): HTMLElement {
 }
 
 /** A status line at the top of the page; `ms` 0 keeps it until closed. The same key replaces, never stacks. */
-export function toast(kind: 'error' | 'success', text: string, { key = `${kind}:${text}`, ms = kind === 'error' ? ERROR_MS : SUCCESS_MS, closable = false } = {}): void {
+export function toast(kind: 'error' | 'success', text: string, { key = `${kind}:${text}`, ms = kind === 'error' ? ERROR_SECONDS * 1000 : SUCCESS_MS, closable = false } = {}): void {
   close(key);
   const el = document.createElement('div');
   el.className = `light-toast light-toast--${kind}`;
@@ -108,12 +107,7 @@ export const lightUi: RequestUi = {
     setTimeout(() => toast('error', msg || i18n.t('common:error.generic'), { key: `err:${msg}` }), ERROR_DELAY_MS);
   },
   showTransportError(err: RequestError) {
-    const text =
-      err.reason === 'timeout'
-        ? i18n.t('common:error.timeout')
-        : err.reason === 'network'
-          ? i18n.t('common:error.network')
-          : i18n.t('common:error.http', { status: err.status, msg: err.message });
+    const text = transportErrorText(err);
     toast('error', text, { key: `transport:${text}`, ms: 0, closable: true });
   },
   confirmLogout,

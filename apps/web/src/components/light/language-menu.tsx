@@ -1,12 +1,10 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import GlobalOutlined from '@ant-design/icons-svg/es/asn/GlobalOutlined';
-import { LANGUAGES, LANGUAGE_LABELS, currentLanguage, i18n, saveLanguage, type Language } from '../../lib/i18n';
+import { LANGUAGES, LANGUAGE_LABELS, currentLanguage, switchLanguage, type Language } from '../../lib/i18n';
 import { toast } from '../../lib/light-ui';
 import { SvgIcon } from './svg-icon';
 import './language-menu.css';
-
-const RELOAD_AFTER_MS = 900;
 
 /**
  * The language selector of the sign-in page (spec §2), without antd: a menu button with the
@@ -37,10 +35,7 @@ export function LanguageMenu() {
     setOpen(false);
     button.current?.focus();
     if (next === lng) return;
-    saveLanguage(next);
-    await i18n.loadLanguages(next).catch(() => undefined);
-    toast('success', i18n.getFixedT(next, 'common')('switchLanguageSuccess'));
-    setTimeout(() => location.reload(), RELOAD_AFTER_MS);
+    await switchLanguage(next, (text) => toast('success', text));
   }
 
   function onMenuKey(e: KeyboardEvent) {
