@@ -94,6 +94,57 @@ test('a teammate opens the shared link and gets the same view, without the owner
   await mate.context().close();
 });
 
+test('the other list screens keep views: merchants and settlement batches follow an opened view; logistics, documents and the settle list offer them', async () => {
+  const M = (key: string) => tr('en', 'merchant', key);
+  const S = (key: string) => tr('en', 'settleDetail', key);
+  const keyword = page.getByLabel(M('filter.keyword'), { exact: true });
+  await page.goto('/merchant/list');
+  await keyword.fill('Shanghai');
+  await page.getByRole('button', { name: M('search'), exact: true }).click();
+  await expect(page).toHaveURL(/keyword=Shanghai/);
+  await menuItem(page, V('menu.save'));
+  const dialog = page.getByRole('dialog', { name: V('save.title') });
+  await dialog.getByLabel(V('save.name')).fill('Shanghai merchants');
+  await dialog.getByRole('button', { name: V('save.ok') }).click();
+  await expect(viewsButton(page)).toHaveText(V('menu.current', { name: 'Shanghai merchants' }));
+  await page.goto('/merchant/list');
+  await expect(keyword).toHaveValue('');
+  await menuItem(page, 'Shanghai merchants');
+  await expect(page).toHaveURL(/keyword=Shanghai/);
+  await expect(keyword).toHaveValue('Shanghai');
+
+  // Settlement batches: a view saved from a URL opens with its currency in the form.
+  await page.goto('/txn/settleDetail?beginDate=2026-01-01&endDate=2026-01-31&setCur=HKD&page=1&size=10');
+  await menuItem(page, V('menu.save'));
+  await dialog.getByLabel(V('save.name')).fill('January HKD');
+  await dialog.getByRole('button', { name: V('save.ok') }).click();
+  await expect(viewsButton(page)).toHaveText(V('menu.current', { name: 'January HKD' }));
+  const currency = page.locator('form .ant-select').filter({ has: page.getByLabel(S('col.currency'), { exact: true }) });
+  await page.goto('/txn/settleDetail');
+  await expect(currency).not.toContainText('HKD');
+  await menuItem(page, 'January HKD');
+  await expect(page).toHaveURL(/setCur=HKD/);
+  await expect(currency).toContainText('HKD');
+
+  for (const path of ['/txn/logistics', '/files', '/txn/settleList?beginDate=2026-01-05&endDate=2026-01-05&busLine=CARD&setCur=HKD&clientid=100000000000002']) {
+    await page.goto(path);
+    await expect(viewsButton(page), path).toBeVisible();
+  }
+  // Where the button sits, in Chinese at 390 and 1440 px.
+  await useLanguage(page, 'zh');
+  for (const width of [390, 1440]) {
+    await page.setViewportSize({ width, height: width > 400 ? 900 : 844 });
+    for (const [name, path] of [['merchants', '/merchant/list'], ['settle-detail', '/txn/settleDetail'], ['logistics', '/txn/logistics'], ['documents', '/files']]) {
+      await page.goto(path);
+      await expect(viewsButton(page, 'zh')).toBeVisible();
+      await expectAccessible(page, `${name} with the views button (zh, ${width})`, 'form');
+      await shot(page, `saved-views-${name}-zh-${width}`);
+    }
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await useLanguage(page, 'en');
+});
+
 test('screens in four languages at 1440 and 390 px', async () => {
   test.setTimeout(360_000);
   for (const lng of LANGS) {

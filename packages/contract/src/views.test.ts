@@ -1,5 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { viewQueryOf, viewQueryProblem, viewScreenOf } from './views';
+import { MENU, type MenuEntry } from './permissions';
+import { VIEW_SCREENS, VIEW_SCREEN_KEYS, viewQueryOf, viewQueryProblem, viewScreenOf } from './views';
+
+/** Menu screens whose URL holds no filters to name (what each one is instead). */
+const WITHOUT_FILTERS: Record<string, string> = {
+  '/dashboard': 'fixed figures of today and the last days',
+  '/txn/manualBlend': 'an upload tool',
+  '/report/file': "the user's own exports, newest first",
+  '/report/schedules': "the user's schedules",
+  '/payInStore/store': 'every store of the merchant',
+  '/payInStore/cashier': 'one store picker, kept in the URL already',
+  '/notice/list': 'notices, newest first',
+};
+const leaves = (entries: MenuEntry[]): MenuEntry[] => entries.flatMap((e) => (e.children ? leaves(e.children) : [e]));
 
 describe('saved view query strings', () => {
   it('accepts a plain query string of the screen\'s keys', () => {
@@ -30,5 +43,26 @@ describe('saved view query strings', () => {
     expect(viewQueryOf('payByLink.list', '?page=3&view=7&status=00&orderno=A1&size=30&evil=1')).toBe('orderno=A1&size=30&status=00');
     expect(viewScreenOf('/txn/list')).toBe('txn.list');
     expect(viewScreenOf('/txn/detail/1')).toBeUndefined();
+  });
+});
+
+describe('screens with views', () => {
+  it('every list and report screen of the menu keeps views, under the permission that opens it', () => {
+    const screens = leaves(MENU).filter((e) => !e.path.includes(':') && !(e.path in WITHOUT_FILTERS));
+    expect(screens.length).toBeGreaterThan(10);
+    for (const e of screens) {
+      const key = viewScreenOf(e.path);
+      expect(key, e.path).toBeDefined();
+      expect(VIEW_SCREENS[key!].permission, e.path).toBe(e.permission);
+    }
+  });
+
+  it('no screen keeps page or view as a filter, and none repeats a key', () => {
+    for (const k of VIEW_SCREEN_KEYS) {
+      const keys: readonly string[] = VIEW_SCREENS[k].keys;
+      expect(keys, k).not.toContain('page');
+      expect(keys, k).not.toContain('view');
+      expect(new Set(keys).size, k).toBe(keys.length);
+    }
   });
 });

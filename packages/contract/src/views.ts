@@ -20,8 +20,13 @@ const REPORT_KEYS = ['beginDate', 'endDate', 'remitBeginDate', 'remitEndDate', '
 
 export const VIEW_SCREENS = {
   'txn.list': { path: '/txn/list', permission: Perm.txnList, keys: ['tz', 'begin', 'end', 'merId', 'orderNum', 'channelOrderNum', 'originOrderNum', 'gwTranType', 'gwResponse', 'merReserve', 'paymentBrand', 'size'] },
+  'settle.list': { path: '/txn/settleList', permission: Perm.settleList, keys: ['beginDate', 'endDate', 'busLine', 'setCur', 'clientid', 'size'] },
+  'settle.detail': { path: '/txn/settleDetail', permission: Perm.settleDetail, keys: ['beginDate', 'endDate', 'merId', 'busLine', 'setCur', 'size'] },
+  'logistics.list': { path: '/txn/logistics', permission: Perm.logisticsList, keys: ['merId', 'orderNum', 'shipmentNo', 'beginDate', 'endDate', 'size'] },
   'payByLink.list': { path: '/payByLink/list', permission: Perm.payByLinkList, keys: ['beginDate', 'endDate', 'orderno', 'reconId', 'status', 'size'] },
   'payInStore.list': { path: '/payInStore/list', permission: Perm.payInStoreList, keys: ['beginDate', 'endDate', 'storeId', 'status', 'orderno', 'size'] },
+  'files.documents': { path: '/files', permission: Perm.filesDownload, keys: ['kind', 'periodFrom', 'periodTo', 'currency', 'size'] },
+  'merchant.list': { path: '/merchant/list', permission: Perm.merchantList, keys: ['keyword', 'attribute', 'size'] },
   'merchant.user': { path: '/merchant/user', permission: Perm.merchantUser, keys: ['merId', 'status', 'text', 'size'] },
   'merchant.audit': { path: '/merchant/audit', permission: Perm.merchantAudit, keys: ['beginDate', 'endDate', 'userName', 'eventType', 'size'] },
   'report.txn': { path: '/report/txn', permission: Perm.reportTxn, keys: [...REPORT_KEYS, 'version'] },

@@ -117,4 +117,23 @@ describe.each(DB_KINDS)('saved views (%s)', (kind) => {
     expect((await list(mate)).status).toBe(403);
     expect((await list(mate, 'payByLink.list')).body.code).toBe(0);
   });
+
+  it('keeps views of the settlement, logistics, merchant and document screens, each with its own filters only', async () => {
+    const cases: [string, string, string][] = [
+      ['settle.detail', 'beginDate=2026-10-01&endDate=2026-10-31&merId=100000000000002&setCur=HKD', 'orderNum=A1'],
+      ['settle.list', 'beginDate=2026-10-01&busLine=CARD&clientid=100000000000002&endDate=2026-10-01&setCur=HKD', 'keyword=x'],
+      ['logistics.list', 'beginDate=2026-10-01&endDate=2026-10-31&shipmentNo=SF1001', 'gwResponse=00'],
+      ['merchant.list', 'attribute=SUB_MERCHANT&keyword=Shanghai', 'merId=1'],
+      ['files.documents', 'currency=HKD&kind=STATEMENT_PDF&periodFrom=2026-09&periodTo=2026-10', 'beginDate=2026-10-01'],
+    ];
+    for (const [screen, query, foreign] of cases) {
+      const a = await post(demo, '/api/views/add', { screen, name: `On ${screen}`, query, shared: false });
+      expect(a.body.code, `${screen}: ${a.body.msg}`).toBe(0);
+      expect((await list(demo, screen)).body.data.content.map((v: any) => v.query)).toEqual([query]);
+      const bad = await post(demo, '/api/views/add', { screen, name: 'Foreign key', query: foreign, shared: false });
+      expect([bad.status, bad.body.code], screen).toEqual([400, Code.BAD_REQUEST]);
+    }
+    // Another merchant's user sees none of them.
+    for (const [screen] of cases) expect((await list(other, screen)).body.data?.content ?? [], screen).toEqual([]);
+  });
 });

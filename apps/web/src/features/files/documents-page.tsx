@@ -1,5 +1,5 @@
-import { useMemo, useState } from 'react';
-import { Alert, Button, DatePicker, Form, Select, Tag, Typography } from 'antd';
+import { useEffect, useMemo, useState } from 'react';
+import { Alert, Button, DatePicker, Flex, Form, Select, Tag, Typography } from 'antd';
 import { DownloadOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table';
 import dayjs from 'dayjs';
@@ -8,6 +8,8 @@ import { useTranslation } from 'react-i18next';
 import { CURRENCIES, DOCUMENT_KINDS, type DocumentKind, type MerchantDocument } from '@portal/contract';
 import { PageContainer } from '../../components/page-container';
 import { ListTable } from '../../components/list-table';
+import { followFilters } from '../../components/filter-form';
+import { SavedViews } from '../views/saved-views';
 import { Money } from '../../components/money';
 import { usePageParams } from '../../lib/paging';
 import { formatInstant } from '../../lib/time';
@@ -41,6 +43,11 @@ export function DocumentsPage() {
   const list = useDocuments(q);
   const [busy, setBusy] = useState<number | null>(null);
   const [form] = Form.useForm<Filters>();
+  // The fields follow the URL (a saved view opened, back and forward).
+  useEffect(
+    () => followFilters(form, { kind: q.kind, currency: q.currency, range: q.periodFrom && q.periodTo ? [dayjs(q.periodFrom, M), dayjs(q.periodTo, M)] : null }),
+    [form, q.kind, q.currency, q.periodFrom, q.periodTo],
+  );
   const search = (v: Filters) =>
     setParams(() => {
       const out = new URLSearchParams();
@@ -127,7 +134,10 @@ export function DocumentsPage() {
         <Form.Item name="currency" label={t('docs.col.currency')}>
           <Select allowClear showSearch style={{ width: 110 }} aria-label={t('docs.col.currency')} options={CURRENCIES.map((c) => ({ value: c, label: c }))} />
         </Form.Item>
-        <Button type="primary" htmlType="submit">{t('docs.search')}</Button>
+        <Flex gap={8} wrap>
+          <Button type="primary" htmlType="submit">{t('docs.search')}</Button>
+          <SavedViews />
+        </Flex>
       </Form>
       <ListTable<MerchantDocument> ns="files" columns={columns} list={list} pagination={pagination} scrollX={1150} />
     </PageContainer>

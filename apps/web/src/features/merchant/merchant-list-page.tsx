@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import { Button, Flex, Form, Input, Select, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { Link, useSearchParams } from 'react-router';
@@ -6,6 +6,8 @@ import { useTranslation } from 'react-i18next';
 import { MERCHANT_ATTRIBUTES, type MerchantListRow } from '@portal/contract';
 import { PageContainer } from '../../components/page-container';
 import { ListTable } from '../../components/list-table';
+import { followFilters } from '../../components/filter-form';
+import { SavedViews } from '../views/saved-views';
 import { formatAmount } from '../../components/money';
 import { usePageParams } from '../../lib/paging';
 import { useMerchantList } from './api/merchant';
@@ -24,6 +26,8 @@ export function MerchantListPage() {
   const attribute = params.get('attribute') ?? '';
   const list = useMerchantList({ page, size, keyword: keyword || undefined, attribute: attribute || undefined });
   const [form] = Form.useForm<{ keyword: string; attribute?: string }>();
+  // The fields follow the URL (a saved view opened, back and forward).
+  useEffect(() => followFilters(form, { keyword, attribute: attribute || undefined }), [form, keyword, attribute]);
   const search = (v: { keyword?: string; attribute?: string }) =>
     setParams(() => {
       const out = new URLSearchParams();
@@ -62,6 +66,7 @@ export function MerchantListPage() {
         <Flex gap={8}>
           <Button type="primary" htmlType="submit">{t('search')}</Button>
           <Button onClick={() => { form.setFieldsValue({ keyword: '', attribute: undefined }); search({}); }}>{t('clear')}</Button>
+          <SavedViews />
         </Flex>
       </Form>
       <ListTable<MerchantListRow> ns="merchant" columns={columns} list={list} pagination={pagination} scrollX={1300} />

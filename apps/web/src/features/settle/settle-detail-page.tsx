@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Button, Dropdown, Flex, Form, Input, Select } from 'antd';
 import { DownloadOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table';
@@ -8,6 +8,8 @@ import { useTranslation } from 'react-i18next';
 import { CURRENCIES, type SettleBatchRow } from '@portal/contract';
 import { PageContainer } from '../../components/page-container';
 import { ListTable } from '../../components/list-table';
+import { followFilters } from '../../components/filter-form';
+import { SavedViews } from '../views/saved-views';
 import { Money } from '../../components/money';
 import { DateRangeFilter } from '../../components/date-range-filter';
 import { MerchantSelect } from '../../components/merchant-select';
@@ -32,6 +34,11 @@ export function SettleDetailPage() {
   const list = useSettleBatches(q);
   const [busy, setBusy] = useState<string | null>(null);
   const [form] = Form.useForm<{ range: Range | null; merId?: string; busLine?: string; setCur?: string }>();
+  // The fields follow the URL (a saved view opened, back and forward).
+  useEffect(
+    () => followFilters(form, { range: [dayjs(beginDate), dayjs(endDate)], merId: q.merId, busLine: q.busLine, setCur: q.setCur }),
+    [form, beginDate, endDate, q.merId, q.busLine, q.setCur],
+  );
   const search = (v: { range: Range | null; merId?: string; busLine?: string; setCur?: string }) =>
     setParams(() => {
       const out = new URLSearchParams();
@@ -116,7 +123,10 @@ export function SettleDetailPage() {
         <Form.Item name="setCur" label={t('col.currency')}>
           <Select allowClear showSearch style={{ width: 110 }} aria-label={t('col.currency')} options={CURRENCIES.map((c) => ({ value: c, label: c }))} />
         </Form.Item>
-        <Button type="primary" htmlType="submit">{t('search')}</Button>
+        <Flex gap={8} wrap>
+          <Button type="primary" htmlType="submit">{t('search')}</Button>
+          <SavedViews />
+        </Flex>
       </Form>
       <ListTable<SettleBatchRow> ns="settleDetail" columns={columns} list={list} pagination={pagination} scrollX={2300} />
     </PageContainer>

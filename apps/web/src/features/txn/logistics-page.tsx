@@ -13,6 +13,7 @@ import { usePageParams } from '../../lib/paging';
 import { dayjs, formatInstant } from '../../lib/time';
 import { useLogistics } from './api/logistics';
 import { LogisticsImport } from './components/logistics-import';
+import { SavedViews } from '../views/saved-views';
 
 const KEYS = ['merId', 'orderNum', 'shipmentNo', 'beginDate', 'endDate'] as const;
 
@@ -74,9 +75,10 @@ export function LogisticsPage() {
             </Form.Item>
           </Col>
         </Row>
-        <Space>
+        <Space wrap>
           <Button type="primary" htmlType="submit" icon={<SearchOutlined aria-hidden />}>{t('action.search')}</Button>
           <Button icon={<ClearOutlined aria-hidden />} onClick={() => { followFilters(form, {}); search({}); }}>{t('action.clear')}</Button>
+          <SavedViews />
         </Space>
       </Form>
       <Table<LogisticsRow>

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { Alert, Descriptions } from 'antd';
+import { Alert, Descriptions, Flex } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -14,6 +14,7 @@ import { defaultOffset } from '../../lib/time';
 import { settleExportBack, useSettleList, type SettleQuery } from './api/settle';
 import { txnColumns } from './txn.columns';
 import { useExportFlow } from './use-export-flow';
+import { SavedViews } from '../views/saved-views';
 
 /**
  * /txn/settleList?beginDate,endDate,busLine,setCur,clientid — opened from a report row's details:
@@ -44,14 +45,18 @@ export function SettleListPage() {
     ],
     [t, q.setCur],
   );
-  if (!valid) return <PageContainer back><Alert type="warning" showIcon title={t('settle.badLink')} /></PageContainer>;
+  // Views stay reachable here too: a shared link (?view=<id> alone) and a default view open from this state.
+  if (!valid) return <PageContainer back extra={<SavedViews />}><Alert type="warning" showIcon title={t('settle.badLink')} /></PageContainer>;
   return (
     <PageContainer
       back
       extra={
-        <Can permission={Perm.settleList}>
-          <ExportButton onClick={() => exportFlow(null, () => settleExportBack({ ...q, format: 'xlsx' }))}>{t('action.export')}</ExportButton>
-        </Can>
+        <Flex gap={8} wrap>
+          <Can permission={Perm.settleList}>
+            <ExportButton onClick={() => exportFlow(null, () => settleExportBack({ ...q, format: 'xlsx' }))}>{t('action.export')}</ExportButton>
+          </Can>
+          <SavedViews />
+        </Flex>
       }
     >
       <Descriptions size="small" column={{ xs: 1, md: 3 }} style={{ marginBottom: 16 }}>
