@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { textInput } from './input';
+import { textInput, timeZoneInput } from './input';
 
 /** Inputs of the account calls (activation, passwords, phone, WeChat, TOTP, sessions): text through the strict primitives of input.ts. */
 const secret = textInput(256, { min: 1, trim: false });
@@ -14,6 +14,8 @@ export const updatePasswordSchema = z.object({
   newPassword: secret,
   confirmPassword: secret,
 });
+/** The zone the portal shows times in: an IANA name; absent or '' for the browser's own (as /views/default clears). */
+export const updateTimeZoneSchema = z.object({ timeZone: timeZoneInput({ blank: true }).optional() });
 export const forgotPasswordSchema = z.object({ account: textInput(254, { min: 1 }) });
 export const resetByLinkSchema = activeSchema;
 export const phoneCodeSchema = z.object({ phone: z.string().trim().max(20).regex(/^\+[1-9]\d{6,14}$/, 'E.164 phone number') });

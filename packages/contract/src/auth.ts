@@ -43,6 +43,8 @@ export interface UserInfo {
   email: string;
   /** The merchant requires a second factor this user has not enrolled yet. */
   mustEnrolTotp?: boolean;
+  /** The IANA zone the user chose for every time the portal shows; null: the browser's zone. */
+  timeZone?: string | null;
 }
 
 export interface MerchantInfo {

@@ -17,7 +17,7 @@ import { z } from 'zod';
  */
 
 /** The rule a refused input broke: the key the server translates. */
-export type InputRule = 'controlChars' | 'tooLong' | 'tooShort' | 'date' | 'dateTime' | 'dateOrDateTime' | 'rangeReversed';
+export type InputRule = 'controlChars' | 'tooLong' | 'tooShort' | 'date' | 'dateTime' | 'dateOrDateTime' | 'rangeReversed' | 'timeZone';
 
 export const MIN_INPUT_YEAR = 1900;
 export const MAX_INPUT_YEAR = 2999;
@@ -82,6 +82,24 @@ export const blankToUndefined = <T extends z.ZodTypeAny>(s: T) =>
 
 /** An optional text filter: blank means "any". */
 export const optText = (max = 64, opts: TextInputOptions = {}) => blankToUndefined(textInput(max, opts));
+
+/** True for a zone name Intl knows (e.g. 'Asia/Shanghai', 'UTC'). */
+export function isTimeZone(zone: string): boolean {
+  if (!/^[A-Za-z][A-Za-z0-9_+\-]*(\/[A-Za-z0-9_+\-]+){0,2}$/.test(zone) || zone.length > 40) return false;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** An IANA time zone name ('Asia/Tokyo', 'UTC'); anything else is refused with the rule `timeZone`. */
+export const timeZoneInput = (opts: { blank?: boolean } = {}) =>
+  z.string().trim().superRefine((s, ctx) => {
+    if (opts.blank && s === '') return;
+    if (!isTimeZone(s)) issue(ctx, 'timeZone', 'must be a time zone such as Asia/Shanghai');
+  });
 
 // ---------------------------------------------------------------------------------------------
 // Dates: the one parser.

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Perm, type Permission } from './permissions';
-import { textInput } from './input';
+import { textInput, timeZoneInput } from './input';
 
 /**
  * Scheduled reports (issue 13): a report screen or the transaction list, with its filters, e-mailed
@@ -37,16 +37,6 @@ export const SCHEDULE_MAX_PER_USER = 50;
 /** 'HH:mm', 00:00 … 23:59. */
 export const TIME_OF_DAY_RE = /^([01]\d|2[0-3]):[0-5]\d$/;
 
-/** True for a zone name Intl knows (e.g. 'Asia/Shanghai', 'UTC'). */
-export function isTimeZone(zone: string): boolean {
-  if (!/^[A-Za-z][A-Za-z0-9_+\-]*(\/[A-Za-z0-9_+\-]+){0,2}$/.test(zone) || zone.length > 40) return false;
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const emailRe = /^[^\s@,;]+@[^\s@,;]+\.[^\s@,;]+$/;
 
@@ -73,7 +63,7 @@ export const scheduleInputSchema = z
     time: z.string().regex(TIME_OF_DAY_RE, 'time HH:mm'),
     weekday: z.coerce.number().int().min(1).max(7).optional(),
     monthDay: z.coerce.number().int().min(1).max(31).optional(),
-    timeZone: z.string().refine(isTimeZone, 'IANA time zone'),
+    timeZone: timeZoneInput(),
     recipients: textInput(2000).transform((s, ctx) => {
       const list = [...new Set(s.split(',').map((x) => x.trim().toLowerCase()).filter(Boolean))];
       if (!list.length || list.length > SCHEDULE_MAX_RECIPIENTS || !list.every((e) => emailRe.test(e))) {

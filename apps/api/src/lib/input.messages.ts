@@ -32,6 +32,12 @@ export const INPUT_MESSAGES = {
     ko: '{begin}은(는) {end}보다 늦을 수 없습니다',
     ja: '{begin} は {end} より後にできません',
   },
+  inputTimeZone: {
+    en: 'must be a time zone such as Asia/Shanghai',
+    zh: '必须是时区名称，例如 Asia/Shanghai',
+    ko: 'Asia/Shanghai와 같은 시간대 이름이어야 합니다',
+    ja: 'Asia/Shanghai のようなタイムゾーン名で入力してください',
+  },
   inputRangeRequired: {
     en: '{begin} and {end} are required',
     zh: '{begin} 和 {end} 为必填项',

@@ -31,6 +31,7 @@ const RULE_KEYS: Record<InputRule, MessageKey> = {
   dateTime: 'inputDateTime',
   dateOrDateTime: 'inputDateOrDateTime',
   rangeReversed: 'inputRangeReversed',
+  timeZone: 'inputTimeZone',
 };
 
 const str = (v: unknown) => (typeof v === 'bigint' ? v.toString() : String(v));

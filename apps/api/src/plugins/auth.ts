@@ -25,6 +25,7 @@ interface SessionRow {
   locked_until: Date | null;
   scope: string[];
   must_enrol_totp?: boolean;
+  time_zone: string | null;
 }
 
 export async function endSession(q: Queryable, sessionId: number, reason: string): Promise<void> {
@@ -135,7 +136,7 @@ export async function resolveSession(deps: Deps, token: string): Promise<Session
   const rows = cached ? [cached] : (await deps.db.query<SessionRow>(
     `SELECT s.id AS session_id, a.expires_at, s.revoked_at, s.last_seen_at, s.absolute_expires_at, s.step_up_until,
             u.id AS user_id, u.username, u.email, u.mer_id, m.name AS mer_name, m.attribute, u.user_type, u.user_admin,
-            u.status, u.permissions, u.locked_until,
+            u.status, u.permissions, u.locked_until, u.time_zone,
             ARRAY(SELECT sm.mer_id::text FROM merchant sm
                    WHERE CASE WHEN EXISTS (SELECT 1 FROM user_merchant_scope us WHERE us.user_id = u.id)
                      -- a stored scope (migration 009): those merchants, within the home merchant's group
@@ -179,6 +180,7 @@ export async function resolveSession(deps: Deps, token: string): Promise<Session
     scope: r.scope,
     stepUpUntil: r.step_up_until ? new Date(r.step_up_until) : null,
     mustEnrolTotp: !!r.must_enrol_totp,
+    timeZone: r.time_zone,
   };
 }
 

@@ -28,6 +28,8 @@ export interface SessionUser {
   stepUpUntil: Date | null;
   /** The merchant requires TOTP and this user has none yet: only /api/user/* calls are allowed. */
   mustEnrolTotp?: boolean;
+  /** The zone the user chose for shown times (IANA); null: the browser's. */
+  timeZone?: string | null;
 }
 
 declare module 'fastify' {

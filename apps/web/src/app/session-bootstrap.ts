@@ -1,6 +1,7 @@
 import type { MerchantInfo, UserInfo } from '@portal/contract';
 import { http } from '../lib/http';
 import { getSession, setSession } from '../lib/session';
+import { setChosenZone } from '../lib/time';
 
 let loading: Promise<void> | null = null;
 
@@ -15,6 +16,8 @@ export function loadSession(): Promise<void> {
       setSession({ merchant: await http.get<MerchantInfo>('/merchant/info', undefined, { quiet: true }) });
     }
     const user = await http.get<UserInfo>('/user/info', { flag: 'N' }, { quiet: true });
+    // Before the screens render: every time they show is in the zone the user chose.
+    setChosenZone(user.timeZone);
     setSession({ user });
   })().finally(() => {
     loading = null;

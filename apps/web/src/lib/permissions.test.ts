@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MENU, routersFor, Perm, READ_ONLY_PERMISSIONS } from '@portal/contract';
+import { ALL_PERMISSIONS, LANGUAGES, MENU, routersFor, Perm, READ_ONLY_PERMISSIONS } from '@portal/contract';
 import { flattenRouters, hasAny, menuTrail, pageRouters, pathMatches } from './permissions';
 import { initialLanguage } from './i18n';
 
@@ -20,6 +20,16 @@ describe('permission helpers (spec §6)', () => {
     expect(menuTrail(routers, '/nowhere')).toEqual([]);
     expect(pathMatches('/payByLink/detail/:id', '/payByLink/detail/9')).toBe(true);
     expect(pathMatches('/payByLink/detail/:id', '/payByLink/detail')).toBe(false);
+  });
+
+  it('every permission and its area has a readable name in the four languages (user info, team)', async () => {
+    for (const lng of LANGUAGES) {
+      const names = (await import(`../locales/${lng}/permissions.json`)).default as { group: Record<string, string>; perm: Record<string, string> };
+      for (const p of ALL_PERMISSIONS) {
+        expect(names.perm[p.replace(/:/g, '_')]?.trim(), `${lng}: ${p}`).toBeTruthy();
+        expect(names.group[p.split(':')[0]]?.trim(), `${lng}: area of ${p}`).toBeTruthy();
+      }
+    }
   });
 
   it('lists pages (leaves) and every entry', () => {

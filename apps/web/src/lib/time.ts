@@ -10,11 +10,6 @@ export const PLATFORM_TZ = 'Asia/Shanghai';
 export const WIRE_DATETIME = 'YYYY-MM-DD HH:mm:ss';
 export const WIRE_DATE = 'YYYY-MM-DD';
 
-/** Hours east of UTC of the browser (X-Timezone-Offset); may be fractional (India +5.5). */
-export function browserOffsetHours(at: Date = new Date()): number {
-  return -at.getTimezoneOffset() / 60;
-}
-
 /** The browser's IANA zone, else the platform zone. */
 export function browserZone(): string {
   try {
@@ -22,6 +17,54 @@ export function browserZone(): string {
   } catch {
     return PLATFORM_TZ;
   }
+}
+
+/** The zone the signed-in user chose (user info page; null: the browser's). Set from /user/info. */
+let chosenZone: string | null = null;
+
+/** Sets the user's chosen zone (null or an unknown name: the browser's again). */
+export function setChosenZone(zone: string | null | undefined): void {
+  chosenZone = zone && isKnownZone(zone) ? zone : null;
+}
+
+function isKnownZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The zone every shown time is in: the user's choice, else the browser's. */
+export function displayZone(): string {
+  return chosenZone ?? browserZone();
+}
+
+/**
+ * Hours east of UTC of the display zone at `at` (X-Timezone-Offset, the list's default zone); may
+ * be fractional (India +5.5). The browser's own offset when the user chose no zone.
+ */
+export function browserOffsetHours(at: Date = new Date()): number {
+  if (!chosenZone) return -at.getTimezoneOffset() / 60;
+  return dayjs(at).tz(chosenZone).utcOffset() / 60;
+}
+
+/** Every IANA zone the browser knows (Intl), with `current` first when it is not among them. */
+export function allTimeZones(current?: string): string[] {
+  let all: string[] = [];
+  try {
+    all = (Intl as unknown as { supportedValuesOf?: (k: string) => string[] }).supportedValuesOf?.('timeZone') ?? [];
+  } catch {
+    all = [];
+  }
+  if (!all.includes('UTC')) all = [...all, 'UTC'];
+  return !current || all.includes(current) ? all : [current, ...all];
+}
+
+/** 'UTC+9', 'UTC-3:30': the offset of `zone` now. */
+export function zoneOffsetLabel(zone: string, at: Date = new Date()): string {
+  return offsetLabel(dayjs(at).tz(zone).utcOffset() / 60);
 }
 
 /** UTC-12 … UTC+14, the time-zone selector's choices (spec §9). */
@@ -35,7 +78,7 @@ export function offsetLabel(hours: number): string {
   return `UTC${sign}${h}${m ? `:${String(m).padStart(2, '0')}` : ''}`;
 }
 
-/** The selector's default: the browser's whole-hour offset when it is one of the choices, else the platform's (+8). */
+/** The selector's default: the display zone's whole-hour offset when it is one of the choices, else the platform's (+8). */
 export function defaultOffset(): number {
   const h = browserOffsetHours();
   return Number.isInteger(h) && UTC_OFFSETS.includes(h) ? h : 8;
@@ -51,21 +94,21 @@ export function toPlatform(wallClock: Dayjs | string, hours: number): string {
   return instant.tz(PLATFORM_TZ).format(WIRE_DATETIME);
 }
 
-/** A platform-zone wire string as a time in `zone` (default: the browser's). */
-export function fromPlatform(value: string, zone: string = browserZone()): Dayjs {
+/** A platform-zone wire string as a time in `zone` (default: the display zone). */
+export function fromPlatform(value: string, zone: string = displayZone()): Dayjs {
   return dayjs.tz(value, WIRE_DATETIME, PLATFORM_TZ).tz(zone);
 }
 
-/** Shows a platform-zone wire time in the browser's zone. */
+/** Shows a platform-zone wire time in the display zone (the user's choice, else the browser's). */
 export function formatPlatform(value: string | null | undefined, zone?: string): string {
   if (!value) return '';
   return fromPlatform(value, zone).format(WIRE_DATETIME);
 }
 
-/** Shows an ISO instant (e.g. `2024-05-01T02:00:00.000Z`) in the browser's zone. */
+/** Shows an ISO instant (e.g. `2024-05-01T02:00:00.000Z`) in the display zone. */
 export function formatInstant(iso: string | null | undefined, format = 'YYYY-MM-DD HH:mm'): string {
   if (!iso) return '';
-  return dayjs(iso).tz(browserZone()).format(format);
+  return dayjs(iso).tz(displayZone()).format(format);
 }
 
 export { dayjs };

@@ -16,4 +16,5 @@ export const AccountAudit = {
   recoveryCodeUsed: 'account.totp.recovery_used',
   sessionRevoked: 'account.session.revoked',
   requireTotp: 'merchant.require_totp',
+  timeZoneChanged: 'account.timezone.changed',
 } as const;

@@ -14,6 +14,7 @@ import {
   totpDisableSchema,
   totpEnableSchema,
   updatePasswordSchema,
+  updateTimeZoneSchema,
   wechatCallbackQuerySchema,
   wechatTicketSchema,
 } from '@portal/contract';
@@ -23,6 +24,7 @@ import { envelope, ok } from '../../lib/envelope';
 import { AppError } from '../../lib/errors';
 import { t } from '../../lib/messages';
 import { maxAgeDaysOf, minLengthOf, PASSWORD_HISTORY } from './password.policy';
+import { updateTimeZone } from './preferences.service';
 import { activate, activeInfo, forgotPassword, resetByLink, resetInfo, updatePassword } from './account.service';
 import {
   bindPhone,
@@ -123,6 +125,15 @@ export function accountRoutes(app: FastifyInstance, deps: Deps) {
   r.get('/api/user/security', {
     schema: { tags: ['account'], summary: 'Phone (masked), WeChat, TOTP state; the merchant setting for the main user', response: { 200: envelope(overview) } },
     handler: async (req) => ok(await securityOverview(deps, userOf(req))),
+  });
+  r.post('/api/user/updateTimeZone', {
+    schema: {
+      tags: ['account'],
+      summary: "The zone every shown time is in for this user: an IANA name (Asia/Tokyo); absent or '' for the browser's; audit-logged",
+      body: updateTimeZoneSchema,
+      response: { 200: envelope(z.object({ timeZone: z.string().nullable() })) },
+    },
+    handler: async (req) => ok(await updateTimeZone(deps, userOf(req), req.body.timeZone, meta(req))),
   });
   r.post('/api/user/phone/code', {
     config: userLimit,

@@ -21,6 +21,7 @@ export const userInfoSchema = z.object({
   permissions: z.array(z.string()),
   email: z.string(),
   mustEnrolTotp: z.boolean().optional().describe('the merchant requires a second factor this user has not enrolled yet'),
+  timeZone: z.string().nullable().optional().describe("the IANA zone the user chose for shown times; null: the browser's"),
 });
 
 export function userRoutes(app: FastifyInstance, deps: Deps) {
@@ -72,6 +73,7 @@ export function userRoutes(app: FastifyInstance, deps: Deps) {
         permissions: u.permissions,
         email: u.email,
         mustEnrolTotp: !!u.mustEnrolTotp,
+        timeZone: u.timeZone ?? null,
       });
     },
   });

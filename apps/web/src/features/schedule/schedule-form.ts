@@ -1,5 +1,5 @@
 import type { Schedule, ScheduleKind } from '@portal/contract';
-import { browserZone, dayjs } from '../../lib/time';
+import { allTimeZones, dayjs, displayZone } from '../../lib/time';
 import type { ScheduleForm } from './api/schedules';
 
 /** The dialog's fields (the time as a dayjs for the picker, recipients as a list). */
@@ -15,7 +15,7 @@ export interface ScheduleFormValues {
 
 /** What a new schedule starts as: daily at 08:00 in the browser's zone, XLSX, to the user. */
 export const newScheduleValues = (email: string): ScheduleFormValues => ({
-  frequency: 'daily', time: dayjs('2000-01-01 08:00'), weekday: 1, monthDay: 1, timeZone: browserZone(), format: 'xlsx', recipients: [email],
+  frequency: 'daily', time: dayjs('2000-01-01 08:00'), weekday: 1, monthDay: 1, timeZone: displayZone(), format: 'xlsx', recipients: [email],
 });
 
 export const valuesOf = (s: Schedule): ScheduleFormValues => ({
@@ -42,13 +42,7 @@ export function toScheduleForm(kind: ScheduleKind, params: Record<string, unknow
 
 /** The zones of the picker (Intl's list, the chosen one included). */
 export function timeZones(current: string): string[] {
-  let all: string[] = [];
-  try {
-    all = (Intl as unknown as { supportedValuesOf?: (k: string) => string[] }).supportedValuesOf?.('timeZone') ?? [];
-  } catch {
-    all = [];
-  }
-  return all.includes(current) ? all : [current, ...all];
+  return allTimeZones(current);
 }
 
 /** The i18n key of a kind's name (schedule namespace). */
