@@ -25,7 +25,7 @@ test.afterAll(async () => page.context().close());
 
 const settled = (p: Page) => expect(p.locator('.ant-spin-spinning, .full-page-spin')).toHaveCount(0, { timeout: 20_000 });
 
-test('fix 1: Clear empties the fields, the URL and the list filter together (transactions, orders, logistics)', async () => {
+test('fix 1: Clear empties the fields, the URL and the list filter together (transactions, orders, logistics, merchants, settlement batches, documents)', async () => {
   await page.goto('/txn/list?orderNum=NO-SUCH-ORDER&gwResponse=01');
   const orderNum = page.getByLabel(T('filter.orderNum'), { exact: true });
   await expect(orderNum).toHaveValue('NO-SUCH-ORDER');
@@ -59,6 +59,33 @@ test('fix 1: Clear empties the fields, the URL and the list filter together (tra
   await expect(lOrder).toHaveValue('');
   await page.getByRole('button', { name: T('action.search'), exact: true }).click();
   await expect(page).not.toHaveURL(/orderNum=/);
+
+  // Merchants, settlement batches and documents: the fields follow the URL, and Clear empties both.
+  const M = (k: string) => tr('en', 'merchant', k);
+  await page.goto('/merchant/list?keyword=Shanghai');
+  const keyword = page.getByLabel(M('filter.keyword'), { exact: true });
+  await expect(keyword).toHaveValue('Shanghai');
+  await page.getByRole('button', { name: M('clear'), exact: true }).filter({ hasText: M('clear') }).click();
+  await expect(keyword).toHaveValue('');
+  await expect(page).not.toHaveURL(/keyword=/);
+
+  const S = (k: string) => tr('en', 'settleDetail', k);
+  await page.goto('/txn/settleDetail?beginDate=2026-01-01&endDate=2026-01-31&busLine=CARD&setCur=HKD');
+  const busLine = page.getByLabel(S('col.busLine'), { exact: true });
+  await expect(busLine).toHaveValue('CARD');
+  await settled(page);
+  await page.getByRole('button', { name: S('clear'), exact: true }).filter({ hasText: S('clear') }).click();
+  await expect(busLine).toHaveValue('');
+  await expect(page).not.toHaveURL(/busLine=|setCur=|beginDate=2026-01-01/);
+
+  const F = (k: string) => tr('en', 'files', k);
+  await page.goto('/files?currency=HKD&kind=FEE_SCHEDULE');
+  const currency = page.locator('form .ant-select').filter({ has: page.getByLabel(F('docs.col.currency'), { exact: true }) });
+  await expect(currency).toContainText('HKD');
+  await settled(page);
+  await page.getByRole('button', { name: F('docs.clear'), exact: true }).filter({ hasText: F('docs.clear') }).click();
+  await expect(currency).not.toContainText('HKD');
+  await expect(page).not.toHaveURL(/currency=|kind=/);
 });
 
 test('fix 7 and 10: cancelling Close order is a neutral notice; a create form with errors raises no page error', async () => {

@@ -136,6 +136,7 @@ export function DocumentsPage() {
         </Form.Item>
         <Flex gap={8} wrap>
           <Button type="primary" htmlType="submit">{t('docs.search')}</Button>
+          <Button onClick={() => setParams(new URLSearchParams({ page: '1', size: String(size) }))}>{t('docs.clear')}</Button>
           <SavedViews />
         </Flex>
       </Form>

@@ -125,6 +125,7 @@ export function SettleDetailPage() {
         </Form.Item>
         <Flex gap={8} wrap>
           <Button type="primary" htmlType="submit">{t('search')}</Button>
+          <Button onClick={() => setParams(new URLSearchParams({ page: '1', size: String(size) }))}>{t('clear')}</Button>
           <SavedViews />
         </Flex>
       </Form>
