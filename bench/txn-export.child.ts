@@ -3,7 +3,8 @@
  * and not the benchmark's: opens the bench database, writes every matching row as CSV or XLSX to a
  * file through the server's own path (`writeSourceExport`: COPY for CSV — streamed on PostgreSQL,
  * in key ranges on PGlite —, the JS writer otherwise), prints one JSON line {rows, seconds,
- * rowsPerSec, bytes, rssBeforeMB, peakRssMB, path}. CHILD_COPY_CHUNK: rows per COPY on PGlite
+ * rowsPerSec, bytes, rssBeforeMB, peakRssMB, atPeak {heapTotalMB, externalMB, arrayBuffersMB}, path} —
+ * what the V8 heap and the memory it tracks held at the peak (the rest of the RSS is native). CHILD_COPY_CHUNK: rows per COPY on PGlite
  * (default COPY_CHUNK_ROWS).
  */
 import fs from 'node:fs';
@@ -24,7 +25,8 @@ const ctx = { deps, read: db.read, lang: 'en' as const, zone: 8, scope, userId: 
 const format = env.CHILD_FORMAT as 'csv' | 'xlsx';
 const before = process.memoryUsage().rss;
 let peak = before;
-const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
+let peakMem = process.memoryUsage();
+const timer = setInterval(() => { const m = process.memoryUsage(); if (m.rss > peak) { peak = m.rss; peakMem = m; } }, 20);
 const t0 = performance.now();
 const chunk = env.CHILD_COPY_CHUNK ? { copyChunkRows: Number(env.CHILD_COPY_CHUNK) } : {};
 const rows = await writeSourceExport(txnExportSource, ctx, filter, format, fs.createWriteStream(env.CHILD_FILE!, { highWaterMark: 1 << 20 }), undefined, chunk);
@@ -33,6 +35,6 @@ const path = format === 'xlsx' ? 'js' : db.kind === 'postgres' ? 'copy' : `copy-
 clearInterval(timer);
 peak = Math.max(peak, process.memoryUsage().rss);
 const mb = (n: number) => Math.round(n / 1024 / 1024);
-console.log(JSON.stringify({ rows, seconds: Math.round(seconds * 10) / 10, rowsPerSec: Math.round(rows / seconds), bytes: fs.statSync(env.CHILD_FILE!).size, rssBeforeMB: mb(before), peakRssMB: mb(peak), path }));
+console.log(JSON.stringify({ rows, seconds: Math.round(seconds * 10) / 10, rowsPerSec: Math.round(rows / seconds), bytes: fs.statSync(env.CHILD_FILE!).size, rssBeforeMB: mb(before), peakRssMB: mb(peak), atPeak: { heapTotalMB: mb(peakMem.heapTotal), externalMB: mb(peakMem.external), arrayBuffersMB: mb(peakMem.arrayBuffers) }, path }));
 fs.rmSync(env.CHILD_FILE!);
 await db.close();

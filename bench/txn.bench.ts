@@ -191,6 +191,10 @@ async function benchExport(deps: Deps, info: { pgliteDir?: string; schema?: stri
     });
     results[format] = JSON.parse(out.trim().split('\n').pop()!);
     log(`  export ${format}: ${JSON.stringify(results[format])}`);
+    // Issue 16, target 7: the export's peak RSS against the same process with the database open and idle.
+    const r = results[format] as { rssBeforeMB: number; peakRssMB: number };
+    const ratio = Math.round((r.peakRssMB / r.rssBeforeMB) * 100) / 100;
+    log(`  export ${format} peak RSS ÷ idle RSS: ${r.peakRssMB} / ${r.rssBeforeMB} MB = ${ratio}×  goal ≤ 1.5×  ${ratio <= 1.5 ? 'met' : 'MISSED'}`);
   }
   const secs = await copyOnce();
   results.copy = { seconds: ms(secs), rowsPerSec: Math.round(n / secs) };
