@@ -1,10 +1,12 @@
-import { Suspense, useMemo, type ComponentType } from 'react';
+import { lazy, Suspense, useMemo, type ComponentType } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import type { RouterItem } from '@portal/contract';
 import { flattenRouters, hasAny, pageRouters } from '../../lib/permissions';
 import { featureRoutes } from '../feature-routes';
-import { NotFoundResult } from '../../features/errors/not-found-result';
 import { FullPageSpin } from '../../components/full-page-spin';
+
+// The 404 (antd's Result and its illustration) loads only when a path is unknown.
+const NotFoundResult = lazy(() => import('../../features/errors/not-found-result').then((m) => ({ default: m.NotFoundResult })));
 
 interface ShellRoute {
   path: string;
