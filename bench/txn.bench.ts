@@ -90,7 +90,7 @@ async function benchList(db: Db, base: string, token: string, platformTz: string
   );
   if (lastOf999[0]) sets.push({ name: 'one merchant, 90 days unfiltered, page 1000 of 10 by Next (keyset)', q: { ...sets[5].q, after: String(lastOf999[0].id) } });
   const scope = [DEMO.group, DEMO.subA, DEMO.subB];
-  const out = [];
+  const out: Record<string, unknown>[] = [];
   // The clients run in a thread of their own: the server's thread (and PGlite's) does no client work.
   const client = new RemoteClient();
   // The floor (issue 16, target 2): an empty authenticated call, GET /api/user/info, at 1 and 32 clients.
@@ -135,6 +135,22 @@ async function benchList(db: Db, base: string, token: string, platformTz: string
     out.push(row);
   }
   await client.close();
+  // Issue 16, target 1: list cost that does not grow — p95 ratios of the same merchant's pages.
+  const p95 = (name: string, conc: number) => (out.find((r) => r.set === name)?.[`c${conc}`] as { apiP95: number } | undefined)?.apiP95;
+  const page1 = 'one merchant, 90 days unfiltered, page 1 of 10';
+  for (const [label, a, b] of [
+    ['page 1 of all the merchant\'s rows ÷ a ~1,000-row window', page1, 'one merchant, a window of ~1,000 rows, page 1 of 10'],
+    ['page 1,000 by a jump (offset) ÷ page 1', 'one merchant, 90 days unfiltered, page 1000 of 10', page1],
+    ['page 1,000 by Next (keyset) ÷ page 1', 'one merchant, 90 days unfiltered, page 1000 of 10 by Next (keyset)', page1],
+  ] as const) {
+    for (const conc of [1, 32]) {
+      const x = p95(a, conc);
+      const y = p95(b, conc);
+      if (x === undefined || !y) continue;
+      const ratio = Math.round((x / y) * 100) / 100;
+      log(`  target 1, ${label}, c${conc}: ${x} / ${y} ms = ${ratio}×  goal ≤ 2×  ${ratio <= 2 ? 'met' : 'MISSED'}`);
+    }
+  }
   return out;
 }
 

@@ -59,4 +59,36 @@ describe.each(DB_KINDS)('keyset walks (%s)', (kind) => {
     }
     expect(new Set(s).size).toBe(7);
   });
+
+  it('a one-merchant list is ordered by the merchant\'s own index (no sort, no other merchants\' rows read); several merchants keep ANY', async () => {
+    const plan = async (scope: string[]) => {
+      const w = txnWhere({ beginDate: '2026-11-01 00:00:00', endDate: '2026-11-30 23:59:59' }, scope, 'Asia/Shanghai');
+      let text = '';
+      // In a transaction rolled back: without the time index, and with sorts and sequential scans
+      // priced out, a sort-free plan exists only where the merchant index can give the order.
+      await ctx.db
+        .tx(async (q) => {
+          await q.query('DROP INDEX txn_time_idx');
+          await q.query('SET LOCAL enable_sort = off');
+          await q.query('SET LOCAL enable_seqscan = off');
+          const { rows } = await q.query<Record<string, unknown>>(
+            `EXPLAIN SELECT t.id FROM txn t WHERE ${w.sql} ORDER BY t.txn_time DESC, t.id DESC LIMIT 10 OFFSET 3`,
+            w.params,
+          );
+          text = rows.map((r) => Object.values(r)[0]).join('\n');
+          throw new Error('roll back');
+        })
+        .catch((e: Error) => {
+          if (e.message !== 'roll back') throw e;
+        });
+      return text;
+    };
+    const one = await plan([DEMO.subA]);
+    expect(one).toMatch(/txn_mer_time_idx/);
+    expect(one).not.toMatch(/Sort/);
+    expect(await plan([DEMO.subA, DEMO.subB])).toMatch(/Sort/);
+    expect((await ctx.db.query(`SELECT 1 FROM pg_indexes WHERE indexname = 'txn_time_idx' AND schemaname = current_schema()`)).rows).toHaveLength(1);
+    expect(txnWhere({}, [DEMO.subA, DEMO.subB], 'Asia/Shanghai').sql).toMatch(/^t\.mer_id = ANY\(\$1::text\[\]\)/);
+    expect(txnWhere({}, [], 'Asia/Shanghai').params[0]).toEqual([]);
+  });
 });

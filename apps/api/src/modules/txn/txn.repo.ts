@@ -41,8 +41,12 @@ export interface Where {
  * wall times of the platform zone.
  */
 export function txnWhere(f: TxnFilter, scope: string[], platformTz: Zone): Where {
-  const params: unknown[] = [scope];
-  const c: string[] = ['t.mer_id = ANY($1::text[])'];
+  // One merchant in scope (a sub-merchant's user, or a merchant filter): an equality, so the
+  // (mer_id, txn_time DESC, id DESC) index gives the order and serves a deep offset index-only;
+  // `= ANY(array)` does not (PostgreSQL 15 then scans the time index and filters by merchant).
+  const one = scope.length === 1;
+  const params: unknown[] = [one ? scope[0] : scope];
+  const c: string[] = [one ? 't.mer_id = $1::text' : 't.mer_id = ANY($1::text[])'];
   const add = (sql: string, v: unknown) => {
     params.push(v);
     c.push(sql.replaceAll('?', `$${params.length}`));
