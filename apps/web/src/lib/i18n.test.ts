@@ -52,3 +52,50 @@ describe('locales', () => {
     });
   });
 });
+
+/**
+ * Code → keys: every literal `t('key')` of a module that names its namespace with useTranslation
+ * exists in English (the parity tests above carry it to the other languages), and a key that only
+ * has plural forms is called with a count (i18next shows the bare key otherwise).
+ */
+describe('keys the code uses', () => {
+  const SRC = path.resolve(import.meta.dirname, '..');
+  const en = new Map(namespaces.map((f) => [f.replace(/\.json$/, ''), new Set(Object.keys(load('en', f) ?? {}))]));
+  const files: string[] = [];
+  const walk = (dir: string) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) {
+        if (e.name !== 'locales') walk(p);
+      } else if (/\.tsx?$/.test(e.name) && !/\.test\./.test(e.name)) files.push(p);
+    }
+  };
+  walk(SRC);
+
+  it('finds the modules to check', () => {
+    expect(files.length).toBeGreaterThan(100);
+  });
+
+  it('every literal key exists, plural-only keys get a count', () => {
+    const problems: string[] = [];
+    let checked = 0;
+    for (const f of files) {
+      const src = fs.readFileSync(f, 'utf8');
+      const m = /useTranslation\(\s*(?:'([\w-]+)'|\[\s*'([\w-]+)')/.exec(src);
+      if (!m) continue;
+      for (const call of src.matchAll(/\bt\(\s*'([^'$]+)'([^)]*)/g)) {
+        let [ns, key] = [m[1] ?? m[2], call[1]];
+        if (key.includes(':')) [ns, key] = key.split(':');
+        const keys = en.get(ns);
+        const where = `${path.relative(SRC, f)}: ${ns}:${key}`;
+        checked++;
+        const plural = !!keys && (keys.has(`${key}_one`) || keys.has(`${key}_other`));
+        const group = !!keys && [...keys].some((k) => k.startsWith(`${key}.`));
+        if (!keys || !(keys.has(key) || plural || group)) problems.push(`${where} is missing`);
+        else if (!keys.has(key) && plural && !/count/.test(call[2])) problems.push(`${where} has plural forms only and is called without a count`);
+      }
+    }
+    expect(checked).toBeGreaterThan(500);
+    expect(problems).toEqual([]);
+  });
+});

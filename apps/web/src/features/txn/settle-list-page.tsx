@@ -63,7 +63,7 @@ export function SettleListPage() {
         <Descriptions.Item label={t('settle.merchant')}>{q.clientid}</Descriptions.Item>
         <Descriptions.Item label={t('settle.period')}>{q.beginDate} ~ {q.endDate}</Descriptions.Item>
         <Descriptions.Item label={t('settle.busLine')}>{q.busLine} · {q.setCur}</Descriptions.Item>
-        <Descriptions.Item label={t('settle.count')}>{data?.sum.count ?? '—'}</Descriptions.Item>
+        <Descriptions.Item label={t('settle.countLabel')}>{data?.sum.count ?? '—'}</Descriptions.Item>
         <Descriptions.Item label={t('col.settleAmount')}>{data ? <Money value={data.sum.settleAmount} currency={q.setCur} /> : '—'}</Descriptions.Item>
         <Descriptions.Item label={t('col.settleFee')}>{data ? <Money value={data.sum.fee} currency={q.setCur} /> : '—'}</Descriptions.Item>
         <Descriptions.Item label={t('settle.sum')}>
