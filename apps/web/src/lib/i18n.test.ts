@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import i18next from 'i18next';
+import { reportMissingKey } from './i18n';
 
 /** Locale parity (conventions): every namespace exists in en, zh, ko, ja with the same keys, none empty. */
 const LOCALES = path.resolve(import.meta.dirname, '../locales');
@@ -97,5 +99,23 @@ describe('keys the code uses', () => {
     }
     expect(checked).toBeGreaterThan(500);
     expect(problems).toEqual([]);
+  });
+});
+
+describe('a key without text at run time', () => {
+  it('is reported on the console (the e2e console guard fails on it) unless the call gives a default', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const i = i18next.createInstance();
+      await i.init({ lng: 'en', fallbackLng: false, resources: { en: { txn: { settle: { count_one: 'one', count_other: 'many' } } } }, saveMissing: true, missingKeyHandler: reportMissingKey });
+      const t = i.getFixedT('en', 'txn');
+      expect(t('settle.count', { count: 2 })).toBe('many');
+      expect(t('settle.other', { defaultValue: 'x' })).toBe('x');
+      expect(errors).not.toHaveBeenCalled();
+      t('settle.count');
+      expect(errors).toHaveBeenCalledWith('i18n: no text for txn:settle.count (en)');
+    } finally {
+      errors.mockRestore();
+    }
   });
 });
