@@ -1,7 +1,7 @@
 import { createClient, type RequestUi } from './request';
 import { cookieTokens } from './tokens';
 import { currentLanguage } from './i18n';
-import { browserOffsetHours } from './time';
+import { displayOffsetHours } from './time';
 import { lightUi } from './light-ui';
 
 /**
@@ -24,7 +24,7 @@ export const http = createClient({
     confirmLogout: () => ui.confirmLogout(),
   },
   language: currentLanguage,
-  timezoneOffset: () => browserOffsetHours(),
+  timezoneOffset: () => displayOffsetHours(),
 });
 
 export { RequestError } from './request';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { browserOffsetHours, browserZone, dayjs, defaultOffset, displayZone, formatInstant, formatPlatform, fromPlatform, offsetLabel, setChosenZone, toPlatform, UTC_OFFSETS } from './time';
+import { displayOffsetHours, browserZone, dayjs, defaultOffset, displayZone, formatInstant, formatPlatform, fromPlatform, offsetLabel, setChosenZone, toPlatform, UTC_OFFSETS } from './time';
 
 describe('time zones (spec §9: the wire speaks Asia/Shanghai)', () => {
   it('turns a wall-clock time picked at UTC+9 into the platform time', () => {
@@ -34,15 +34,15 @@ describe('time zones (spec §9: the wire speaks Asia/Shanghai)', () => {
       expect(displayZone()).toBe('Asia/Tokyo');
       expect(formatPlatform('2024-05-01 08:00:00')).toBe('2024-05-01 09:00:00');
       expect(formatInstant('2024-05-01T23:30:00.000Z')).toBe('2024-05-02 08:30');
-      expect(browserOffsetHours(new Date('2024-05-01T00:00:00Z'))).toBe(9);
+      expect(displayOffsetHours(new Date('2024-05-01T00:00:00Z'))).toBe(9);
       expect(defaultOffset()).toBe(9);
       setChosenZone('America/New_York');
       // Summer and winter offsets of the chosen zone, whatever the machine's zone is.
-      expect(browserOffsetHours(new Date('2024-07-01T12:00:00Z'))).toBe(-4);
-      expect(browserOffsetHours(new Date('2024-01-15T12:00:00Z'))).toBe(-5);
+      expect(displayOffsetHours(new Date('2024-07-01T12:00:00Z'))).toBe(-4);
+      expect(displayOffsetHours(new Date('2024-01-15T12:00:00Z'))).toBe(-5);
       expect(formatInstant('2024-01-15T12:00:00.000Z')).toBe('2024-01-15 07:00');
       setChosenZone('Asia/Kolkata');
-      expect(browserOffsetHours(new Date('2024-01-15T12:00:00Z'))).toBe(5.5);
+      expect(displayOffsetHours(new Date('2024-01-15T12:00:00Z'))).toBe(5.5);
       expect(defaultOffset()).toBe(8); // not a whole hour: the platform's
       setChosenZone('Not/AZone');
       expect(displayZone()).toBe(browserZone());
@@ -50,6 +50,6 @@ describe('time zones (spec §9: the wire speaks Asia/Shanghai)', () => {
       setChosenZone(null);
     }
     expect(displayZone()).toBe(browserZone());
-    expect(browserOffsetHours(new Date('2024-01-15T12:00:00Z'))).toBe(-new Date('2024-01-15T12:00:00Z').getTimezoneOffset() / 60);
+    expect(displayOffsetHours(new Date('2024-01-15T12:00:00Z'))).toBe(-new Date('2024-01-15T12:00:00Z').getTimezoneOffset() / 60);
   });
 });

@@ -1,6 +1,7 @@
 import dayjs, { type Dayjs } from 'dayjs';
 import utc from 'dayjs/plugin/utc';
 import timezone from 'dayjs/plugin/timezone';
+import { isTimeZone } from '@portal/contract';
 
 dayjs.extend(utc);
 dayjs.extend(timezone);
@@ -24,16 +25,7 @@ let chosenZone: string | null = null;
 
 /** Sets the user's chosen zone (null or an unknown name: the browser's again). */
 export function setChosenZone(zone: string | null | undefined): void {
-  chosenZone = zone && isKnownZone(zone) ? zone : null;
-}
-
-function isKnownZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
+  chosenZone = zone && isTimeZone(zone) ? zone : null;
 }
 
 /** The zone every shown time is in: the user's choice, else the browser's. */
@@ -45,7 +37,7 @@ export function displayZone(): string {
  * Hours east of UTC of the display zone at `at` (X-Timezone-Offset, the list's default zone); may
  * be fractional (India +5.5). The browser's own offset when the user chose no zone.
  */
-export function browserOffsetHours(at: Date = new Date()): number {
+export function displayOffsetHours(at: Date = new Date()): number {
   if (!chosenZone) return -at.getTimezoneOffset() / 60;
   return dayjs(at).tz(chosenZone).utcOffset() / 60;
 }
@@ -80,7 +72,7 @@ export function offsetLabel(hours: number): string {
 
 /** The selector's default: the display zone's whole-hour offset when it is one of the choices, else the platform's (+8). */
 export function defaultOffset(): number {
-  const h = browserOffsetHours();
+  const h = displayOffsetHours();
   return Number.isInteger(h) && UTC_OFFSETS.includes(h) ? h : 8;
 }
 

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Alert, Button, DatePicker, Flex, Form, Select, Tag, Typography } from 'antd';
 import { DownloadOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table';
@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { CURRENCIES, DOCUMENT_KINDS, type DocumentKind, type MerchantDocument } from '@portal/contract';
 import { PageContainer } from '../../components/page-container';
 import { ListTable } from '../../components/list-table';
-import { followFilters } from '../../components/filter-form';
+import { useFilterForm } from '../../components/filter-form';
 import { SavedViews } from '../views/saved-views';
 import { Money } from '../../components/money';
 import { usePageParams } from '../../lib/paging';
@@ -23,6 +23,12 @@ interface Filters {
   range?: Range | null;
   currency?: string;
 }
+/** The form's fields from the URL's filters. */
+const toForm = (f: { kind?: DocumentKind; currency?: string; periodFrom?: string; periodTo?: string }): Filters => ({
+  kind: f.kind,
+  currency: f.currency,
+  range: f.periodFrom && f.periodTo ? [dayjs(f.periodFrom, M), dayjs(f.periodTo, M)] : null,
+});
 
 /**
  * /files: documents the provider publishes to the merchant — monthly statements (PDF and CSV) and
@@ -42,12 +48,9 @@ export function DocumentsPage() {
   };
   const list = useDocuments(q);
   const [busy, setBusy] = useState<number | null>(null);
-  const [form] = Form.useForm<Filters>();
   // The fields follow the URL (a saved view opened, back and forward).
-  useEffect(
-    () => followFilters(form, { kind: q.kind, currency: q.currency, range: q.periodFrom && q.periodTo ? [dayjs(q.periodFrom, M), dayjs(q.periodTo, M)] : null }),
-    [form, q.kind, q.currency, q.periodFrom, q.periodTo],
-  );
+  const filters = useMemo(() => ({ kind: q.kind, currency: q.currency, periodFrom: q.periodFrom, periodTo: q.periodTo }), [q.kind, q.currency, q.periodFrom, q.periodTo]);
+  const form = useFilterForm(filters, toForm);
   const search = (v: Filters) =>
     setParams(() => {
       const out = new URLSearchParams();

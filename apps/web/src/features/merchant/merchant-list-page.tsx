@@ -1,4 +1,4 @@
-import { useEffect, useMemo } from 'react';
+import { useMemo } from 'react';
 import { Button, Flex, Form, Input, Select, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { Link, useSearchParams } from 'react-router';
@@ -6,11 +6,14 @@ import { useTranslation } from 'react-i18next';
 import { MERCHANT_ATTRIBUTES, type MerchantListRow } from '@portal/contract';
 import { PageContainer } from '../../components/page-container';
 import { ListTable } from '../../components/list-table';
-import { followFilters } from '../../components/filter-form';
+import { useFilterForm } from '../../components/filter-form';
 import { SavedViews } from '../views/saved-views';
 import { formatAmount } from '../../components/money';
 import { usePageParams } from '../../lib/paging';
 import { useMerchantList } from './api/merchant';
+
+/** The form's fields from the URL's filters. */
+const toForm = (f: { keyword: string; attribute: string }) => ({ keyword: f.keyword, attribute: f.attribute || undefined });
 
 const STATUS_COLOR: Record<MerchantListRow['status'], string> = { ENABLED: 'success', LOCKED: 'warning', DISABLED: 'default' };
 
@@ -25,9 +28,9 @@ export function MerchantListPage() {
   const keyword = params.get('keyword') ?? '';
   const attribute = params.get('attribute') ?? '';
   const list = useMerchantList({ page, size, keyword: keyword || undefined, attribute: attribute || undefined });
-  const [form] = Form.useForm<{ keyword: string; attribute?: string }>();
   // The fields follow the URL (a saved view opened, back and forward).
-  useEffect(() => followFilters(form, { keyword, attribute: attribute || undefined }), [form, keyword, attribute]);
+  const filters = useMemo(() => ({ keyword, attribute }), [keyword, attribute]);
+  const form = useFilterForm(filters, toForm);
   const search = (v: { keyword?: string; attribute?: string }) =>
     setParams(() => {
       const out = new URLSearchParams();

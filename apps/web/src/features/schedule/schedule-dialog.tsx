@@ -4,7 +4,8 @@ import type { Schedule, ScheduleKind } from '@portal/contract';
 import { useUser } from '../../lib/session';
 import type { RequestError } from '../../lib/http';
 import { useRecipients, useSaveSchedule } from './api/schedules';
-import { filterSummary, kindKey, newScheduleValues, timeZones, toScheduleForm, valuesOf, type ScheduleFormValues } from './schedule-form';
+import { allTimeZones } from '../../lib/time';
+import { filterSummary, kindKey, newScheduleValues, toScheduleForm, valuesOf, type ScheduleFormValues } from './schedule-form';
 
 /** What the dialog schedules: a new one from a screen (kind and its current filters) or an existing one. */
 export type ScheduleTarget = { kind: ScheduleKind; params: Record<string, unknown>; schedule?: Schedule };
@@ -72,7 +73,7 @@ export function ScheduleDialog({ target, onClose }: { target: ScheduleTarget | n
             <TimePicker format="HH:mm" minuteStep={5} needConfirm={false} allowClear={false} aria-label={t('field.time')} />
           </Form.Item>
           <Form.Item name="timeZone" label={t('field.timeZone')} rules={[{ required: true, message: t('required.timeZone') }]}>
-            <Select showSearch aria-label={t('field.timeZone')} options={timeZones(initial.timeZone).map((z) => ({ value: z, label: z }))} />
+            <Select showSearch aria-label={t('field.timeZone')} options={allTimeZones(initial.timeZone).map((z) => ({ value: z, label: z }))} />
           </Form.Item>
           <Form.Item name="format" label={t('field.format')}>
             <Radio.Group options={[{ value: 'xlsx', label: 'XLSX' }, { value: 'csv', label: 'CSV' }]} />

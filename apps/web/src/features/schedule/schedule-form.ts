@@ -1,5 +1,5 @@
 import type { Schedule, ScheduleKind } from '@portal/contract';
-import { allTimeZones, dayjs, displayZone } from '../../lib/time';
+import { dayjs, displayZone } from '../../lib/time';
 import type { ScheduleForm } from './api/schedules';
 
 /** The dialog's fields (the time as a dayjs for the picker, recipients as a list). */
@@ -13,7 +13,7 @@ export interface ScheduleFormValues {
   recipients: string[];
 }
 
-/** What a new schedule starts as: daily at 08:00 in the browser's zone, XLSX, to the user. */
+/** What a new schedule starts as: daily at 08:00 in the user's display zone, XLSX, to the user. */
 export const newScheduleValues = (email: string): ScheduleFormValues => ({
   frequency: 'daily', time: dayjs('2000-01-01 08:00'), weekday: 1, monthDay: 1, timeZone: displayZone(), format: 'xlsx', recipients: [email],
 });
@@ -38,11 +38,6 @@ export function toScheduleForm(kind: ScheduleKind, params: Record<string, unknow
     timeZone: v.timeZone,
     recipients: v.recipients.join(','),
   };
-}
-
-/** The zones of the picker (Intl's list, the chosen one included). */
-export function timeZones(current: string): string[] {
-  return allTimeZones(current);
 }
 
 /** The i18n key of a kind's name (schedule namespace). */

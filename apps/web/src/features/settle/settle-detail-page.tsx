@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Button, Dropdown, Flex, Form, Input, Select } from 'antd';
 import { DownloadOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table';
@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { CURRENCIES, type SettleBatchRow } from '@portal/contract';
 import { PageContainer } from '../../components/page-container';
 import { ListTable } from '../../components/list-table';
-import { followFilters } from '../../components/filter-form';
+import { useFilterForm } from '../../components/filter-form';
 import { SavedViews } from '../views/saved-views';
 import { Money } from '../../components/money';
 import { DateRangeFilter } from '../../components/date-range-filter';
@@ -18,6 +18,12 @@ import { downloadStatement, useSettleBatches } from './api';
 
 type Range = [dayjs.Dayjs, dayjs.Dayjs];
 const D = 'YYYY-MM-DD';
+type Filters = { range: Range | null; merId?: string; busLine?: string; setCur?: string };
+/** The form's fields from the URL's filters. */
+const toForm = ({ beginDate, endDate, ...rest }: { beginDate: string; endDate: string; merId?: string; busLine?: string; setCur?: string }): Filters => ({
+  range: [dayjs(beginDate), dayjs(endDate)],
+  ...rest,
+});
 
 /**
  * /txn/settleDetail: settlement batches (one per settlement date, merchant, business line and
@@ -33,13 +39,10 @@ export function SettleDetailPage() {
   const q = { page, size, beginDate, endDate, merId: params.get('merId') || undefined, busLine: params.get('busLine') || undefined, setCur: params.get('setCur') || undefined };
   const list = useSettleBatches(q);
   const [busy, setBusy] = useState<string | null>(null);
-  const [form] = Form.useForm<{ range: Range | null; merId?: string; busLine?: string; setCur?: string }>();
   // The fields follow the URL (a saved view opened, back and forward).
-  useEffect(
-    () => followFilters(form, { range: [dayjs(beginDate), dayjs(endDate)], merId: q.merId, busLine: q.busLine, setCur: q.setCur }),
-    [form, beginDate, endDate, q.merId, q.busLine, q.setCur],
-  );
-  const search = (v: { range: Range | null; merId?: string; busLine?: string; setCur?: string }) =>
+  const filters = useMemo(() => ({ beginDate, endDate, merId: q.merId, busLine: q.busLine, setCur: q.setCur }), [beginDate, endDate, q.merId, q.busLine, q.setCur]);
+  const form = useFilterForm(filters, toForm);
+  const search = (v: Filters) =>
     setParams(() => {
       const out = new URLSearchParams();
       const r = v.range ?? [dayjs(beginDate), dayjs(endDate)];
