@@ -9,6 +9,7 @@ import { seedPayByLinkDemo } from './modules/paybylink/paybylink.seed';
 import { setUpTeamJobs } from './modules/team/audit.service';
 import { setUpScheduleJobs } from './modules/schedule/schedule.jobs';
 import { setUpFilesJobs } from './modules/files/files.background';
+import { setUpPartitionJobs } from './jobs/partitions.job';
 import { seedNoticeAttachment } from './modules/notice/attachment.service';
 
 /**
@@ -31,6 +32,6 @@ export async function firstStart(deps: Deps): Promise<boolean> {
 export function startBackground(deps: Deps, log: FastifyBaseLogger): () => void {
   void deps;
   void log;
-  const stops = [startExportWorker(deps, log), startJobRunner(deps, log, [setUpPaymentJobs, setUpTeamJobs, setUpScheduleJobs, setUpFilesJobs])];
+  const stops = [startExportWorker(deps, log), startJobRunner(deps, log, [setUpPartitionJobs, setUpPaymentJobs, setUpTeamJobs, setUpScheduleJobs, setUpFilesJobs])];
   return () => stops.forEach((stop) => stop());
 }

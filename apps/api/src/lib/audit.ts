@@ -1,4 +1,7 @@
 import type { Queryable } from '../db/db';
+import { ensureMonthsOf } from '../db/partitions';
+
+const SKEW_MS = 10 * 60_000;
 
 export interface AuditEntry {
   action: string;
@@ -27,6 +30,10 @@ export const AuditAction = {
 } as const;
 
 export async function audit(q: Queryable, e: AuditEntry): Promise<void> {
+  // The row's time is the database's now(): the month of this process's clock, or the next or the
+  // previous one when the two clocks straddle a month's end.
+  const now = Date.now();
+  await ensureMonthsOf(q, 'audit_log', [now - SKEW_MS, now + SKEW_MS]);
   await q.query(
     `INSERT INTO audit_log (user_id, username, mer_id, action, outcome, target, detail, ip, user_agent)
      VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9)`,

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/db';
+import { ensureMonthsOf } from '../../db/partitions';
 import type { IngestInput, IngestOptions, Ingested, TxnRow } from './ingest.types';
 import { TXN_COLUMNS } from './ingest.types';
 import {
@@ -31,7 +32,7 @@ export async function ingestTransaction(q: Queryable, input: IngestInput, opts: 
   const row = shapeRow(input, opts);
   const { rows } = await q.query<{ enabled: boolean; locked: boolean; channels: string[]; currencies: string[]; taken: boolean }>(
     `SELECT m.enabled, m.locked, m.channels, m.currencies,
-            EXISTS (SELECT 1 FROM txn WHERE mer_id = m.mer_id AND order_no = $2) AS taken
+            EXISTS (SELECT 1 FROM txn_key WHERE mer_id = m.mer_id AND order_no = $2) AS taken
        FROM merchant m WHERE m.mer_id = $1`,
     [row.mer_id, row.order_no],
   );
@@ -49,6 +50,7 @@ export async function ingestTransaction(q: Queryable, input: IngestInput, opts: 
   } else checkOrigin(row, undefined);
   const late = await lateRows(q, [row], opts);
   await ensureSchedules(q, [row]);
+  await ensureMonthsOf(q, 'txn', [row.txn_time]);
   const params = TXN_COLUMNS.map(([c]) => row[c]);
   const values = TXN_COLUMNS.map(([c, type], i) => (c === 'txn_time' ? `to_timestamp($${i + 1}::float8 / 1000)` : `$${i + 1}::${type}`));
   try {
@@ -87,6 +89,7 @@ export async function ingestBatch(q: Queryable, inputs: IngestInput[], opts: Ing
   const first = later.length ? rows.filter((r) => !laterSet.has(r)) : rows;
   try {
     await ensureSchedules(q, rows);
+    await ensureMonthsOf(q, 'txn', rows.map((r) => r.txn_time));
     await resolveOrigins(q, first);
     await insertRows(q, first);
     if (later.length) {

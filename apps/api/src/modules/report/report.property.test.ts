@@ -40,7 +40,7 @@ describe('report invariants over random fee schedules (pglite)', () => {
         fc.integer({ min: 1, max: 1_000_000 }),
         fc.integer({ min: 0, max: 27 }),
         async (fees, seed, offset) => {
-          await ctx.db.query('TRUNCATE settlement, settlement_summary, reserve, settlement_run, merchant_fee, fx_rate, export_file, refund_request, logistics, txn CASCADE');
+          await ctx.db.query('TRUNCATE settlement, settlement_summary, reserve, settlement_run, merchant_fee, fx_rate, export_file, refund_request, logistics, txn, txn_key CASCADE');
           const from = addDays('2026-05-04', offset);
           await generateReportData(ctx.db, ctx.config.platformTz, { from, days: 24, perDay: 14, seed, fees });
           const range = { beginDate: from, endDate: addDays(from, 27) };

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureMonths } from '../../db/partitions';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createTestApp, DB_KINDS, DEMO, form, type TestCtx } from '../../../test/helpers';
@@ -80,6 +81,7 @@ describe.each(DB_KINDS)('team: audit viewer (%s)', (kind) => {
     const now = ctx.clock.now();
     const old = new Date(now.getTime() - 370 * 86_400_000);
     await audit(ctx.db, { action: 'auth.login', username: 'ancient', merId: DEMO.group });
+    await ensureMonths(ctx.db, 'audit_log', old);
     await ctx.db.query(`UPDATE audit_log SET at = $1 WHERE username = 'ancient'`, [old]);
     const { rows: u } = await ctx.db.query<{ id: number }>(`SELECT id FROM app_user WHERE username = 'audited'`);
     await post('/api/user/remove', main, { userId: u[0].id });

@@ -6,6 +6,7 @@ import http from 'node:http';
 import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureMonths } from '../../db/partitions';
 import type { FastifyInstance } from 'fastify';
 import { createTestApp, DEMO, NO_POSTGRES, type TestCtx } from '../../../test/helpers';
 import { openPostgres, type Db } from '../../db/db';
@@ -32,6 +33,7 @@ describe('a cut-short CSV download releases its connection (postgres)', () => {
     if (NO_POSTGRES) return;
     registerTxnExports();
     ctx = await createTestApp({ kind: 'postgres' });
+    await ensureMonths(ctx.db, 'txn', new Date('2026-11-01T00:00:00Z'), new Date('2026-12-31T00:00:00Z'));
     // Enough rows (~25 MB of CSV) that the server is still writing when the client goes away.
     await ctx.db.query(
       `INSERT INTO txn (gw_trans_id, mer_id, order_no, tran_type, gw_response, amount, currency, order_amount, order_currency, payment_schema, bus_line,

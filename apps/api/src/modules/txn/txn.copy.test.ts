@@ -16,6 +16,7 @@ import type { ExportContext, ExportSource } from '../export/export.types';
 import { writeSourceExport } from '../export/export.service';
 import { registerTxnExports, settleExportSource, txnExportSource } from './txn.exports';
 import { formatInZone } from './time';
+import { ensureMonths } from '../../db/partitions';
 
 const RANGE = { beginDate: '2026-11-01 00:00:00', endDate: '2026-11-30 23:59:59' };
 const ZONES = [8, 0, -5, 14, -12, 5.75, -3.5];
@@ -60,6 +61,8 @@ describe.each(DB_KINDS)('CSV export through COPY = the JS writer, byte for byte 
     registerTxnExports();
     ctx = await createTestApp({ kind });
     const db = ctx.db;
+    // Rows are written with SQL here, not through ingestion: their months first (decision 028).
+    await ensureMonths(db, 'txn', new Date('2026-09-01T00:00:00Z'), new Date('2026-12-31T00:00:00Z'));
     // Counts the COPY statements, to prove the COPY path is the one taken (exports read through
     // `db.read`, the replica when one is configured).
     const counted = (read: Reader): Reader =>

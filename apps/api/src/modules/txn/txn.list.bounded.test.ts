@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TXN_COUNT_BUDGET, TXN_MAX_OFFSET } from '@portal/contract';
 import { createTestApp, DB_KINDS, DEMO, type TestCtx } from '../../../test/helpers';
 import { addTxn, auth } from './txn.fixtures';
+import { ensureMonths } from '../../db/partitions';
 
 /** More rows than the count budget and the offset bound for sub-merchant A, a handful for B (issue 16). */
 const MANY = Math.max(TXN_COUNT_BUDGET, TXN_MAX_OFFSET) + 25;
@@ -13,6 +14,7 @@ describe.each(DB_KINDS)('transaction list past the count budget (%s)', (kind) =>
 
   beforeAll(async () => {
     ctx = await createTestApp({ kind });
+    await ensureMonths(ctx.db, 'txn', new Date('2026-09-01T00:00:00Z'), new Date('2026-12-31T00:00:00Z'));
     const seed = await addTxn(ctx, { orderNo: 'BULK-0', txnTime: new Date('2026-10-01T00:00:00Z') });
     seedId = seed.id;
     // Copies of one ingested row, one second apart (bulk SQL: ingestion row by row would take minutes).

@@ -127,7 +127,7 @@ export interface TxnKey {
  * followed: it would tell that row's time).
  */
 export async function txnKey(q: Queryable, id: number, scope: string[]): Promise<TxnKey | null> {
-  const { rows } = await q.query<{ txn_time: Date; id: number }>('SELECT txn_time, id FROM txn WHERE id = $1 AND mer_id = ANY($2::text[])', [id, scope]);
+  const { rows } = await q.query<{ txn_time: Date; id: number }>('SELECT txn_time, id FROM txn_key WHERE id = $1 AND mer_id = ANY($2::text[])', [id, scope]);
   return rows[0] ? { time: rows[0].txn_time, id: Number(rows[0].id) } : null;
 }
 
@@ -151,8 +151,9 @@ export async function listTxn(q: Queryable, w: Where, page: number, size: number
   const { rows } = await q.query<TxnDbRow>(
     offset === 0
       ? `SELECT ${ROW_COLUMNS} FROM txn t JOIN merchant m ON m.mer_id = t.mer_id WHERE ${w.sql} ${order} LIMIT ${size}`
-      : `SELECT ${ROW_COLUMNS} FROM (SELECT t.id FROM txn t WHERE ${w.sql} ${order} LIMIT ${size} OFFSET ${offset}) k
-           JOIN txn t ON t.id = k.id JOIN merchant m ON m.mer_id = t.mer_id ${order}`,
+      : // The key with its time: each row is then fetched from its own month (partitions, decision 028).
+        `SELECT ${ROW_COLUMNS} FROM (SELECT t.id, t.txn_time FROM txn t WHERE ${w.sql} ${order} LIMIT ${size} OFFSET ${offset}) k
+           JOIN txn t ON t.id = k.id AND t.txn_time = k.txn_time JOIN merchant m ON m.mer_id = t.mer_id ${order}`,
     w.params,
   );
   return rows;
@@ -265,7 +266,9 @@ export async function findDetail(q: Queryable, id: number, scope: string[]): Pro
             l.shipment_no, l.company, l.ship_date, l.status AS ship_status
        FROM txn t JOIN merchant m ON m.mer_id = t.mer_id
        LEFT JOIN logistics l ON l.mer_id = t.mer_id AND l.order_no = t.order_no
-      WHERE t.id = $1 AND t.mer_id = ANY($2::text[])`,
+      WHERE t.id = $1 AND t.mer_id = ANY($2::text[])
+        -- the row's time from its key: only its month is read (partitions, decision 028)
+        AND t.txn_time = (SELECT k.txn_time FROM txn_key k WHERE k.id = $1)`,
     [id, scope],
   );
   return rows[0];

@@ -1,0 +1,118 @@
+import type { Db, Queryable } from './db';
+
+/**
+ * Monthly partitions of the ledgers that grow without bound (decision 028): `txn` by `txn_time`,
+ * `audit_log` by `at`. Months are those of the partition zone (UTC+8), named `<table>_pYYYYMM`.
+ */
+export const PARTITIONED = ['txn', 'audit_log'] as const;
+export type PartitionedTable = (typeof PARTITIONED)[number];
+
+/** How many months past the current one the job runner keeps created. */
+export const MONTHS_AHEAD = 3;
+
+const ZONE_OFFSET_MS = 8 * 3_600_000;
+
+/** The partition (`txn_p202611`) that holds an instant. */
+export function partitionName(table: PartitionedTable, at: Date | number): string {
+  const d = new Date(+at + ZONE_OFFSET_MS);
+  return `${table}_p${d.getUTCFullYear()}${String(d.getUTCMonth() + 1).padStart(2, '0')}`;
+}
+
+/**
+ * Creates the missing months of `table` from the month of `lo` to that of `hi` (both included) and
+ * returns how many it created. Costs one catalogue look-up per month when they exist. Creating a
+ * month locks the parent table until the caller's transaction ends, so callers in the request path
+ * only reach it for a month nobody created ahead (a back-dated import, a test's fixed date).
+ */
+export async function ensureMonths(q: Queryable, table: PartitionedTable, lo: Date | number, hi: Date | number = lo): Promise<number> {
+  const { rows } = await q.query<{ made: number }>('SELECT month_partitions_ensure($1::regclass, $2::timestamptz, $3::timestamptz) AS made', [
+    table,
+    new Date(+lo).toISOString(),
+    new Date(+hi).toISOString(),
+  ]);
+  return rows[0].made;
+}
+
+const known = new WeakMap<object, Set<string>>();
+
+/**
+ * Makes sure the months holding `times` exist before rows are written there — once per month for
+ * each database handle or transaction (`q`): the first write of a month on a handle asks the
+ * database (one catalogue look-up; creates the month if the job runner has not), later ones do not.
+ */
+export async function ensureMonthsOf(q: Queryable, table: PartitionedTable, times: Iterable<Date | number>): Promise<void> {
+  let seen = known.get(q);
+  if (!seen) known.set(q, (seen = new Set()));
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const t of times) {
+    const name = partitionName(table, t);
+    if (seen.has(name)) continue;
+    lo = Math.min(lo, +t);
+    hi = Math.max(hi, +t);
+  }
+  if (lo === Infinity) return;
+  await ensureMonths(q, table, lo, hi);
+  for (let m = monthStart(lo); m <= hi; m = nextMonth(m)) seen.add(partitionName(table, m));
+}
+
+/** The first instant of the partition-zone month holding `t`. */
+function monthStart(t: number): number {
+  const d = new Date(t + ZONE_OFFSET_MS);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1) - ZONE_OFFSET_MS;
+}
+
+function nextMonth(start: number): number {
+  const d = new Date(start + ZONE_OFFSET_MS);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) - ZONE_OFFSET_MS;
+}
+
+/** The recurring job's work: every partitioned table has this month and the next MONTHS_AHEAD. */
+export async function ensureAhead(q: Queryable, now: Date): Promise<number> {
+  const hi = new Date(now);
+  hi.setUTCMonth(hi.getUTCMonth() + MONTHS_AHEAD);
+  let made = 0;
+  for (const t of PARTITIONED) made += await ensureMonths(q, t, now, hi);
+  return made;
+}
+
+export interface MonthPartition {
+  name: string;
+  from: Date;
+  to: Date;
+}
+
+/** The months a table has, oldest first, with their bounds. */
+export async function listMonths(q: Queryable, table: PartitionedTable): Promise<MonthPartition[]> {
+  const { rows } = await q.query<{ name: string; from: Date | string; to: Date | string }>(
+    `SELECT name, b[1]::timestamptz AS "from", b[2]::timestamptz AS "to"
+       FROM (SELECT c.relname AS name, regexp_match(pg_get_expr(c.relpartbound, c.oid), 'FROM \\(''([^'']+)''\\) TO \\(''([^'']+)''\\)') AS b
+               FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+              WHERE i.inhparent = $1::regclass) p
+      ORDER BY "from"`,
+    [table],
+  );
+  return rows.map((r) => ({ name: r.name, from: new Date(r.from), to: new Date(r.to) }));
+}
+
+/**
+ * Detaches one month of `table` for archiving (`month`: 'YYYY-MM'). The month becomes an ordinary
+ * table of the same name: copy it out (COPY … TO) and drop it, or move it to cheaper storage;
+ * `ALTER TABLE … ATTACH PARTITION` brings it back. `DETACH … CONCURRENTLY` on PostgreSQL (no lock
+ * that stops reads or writes of other months; it cannot run inside a transaction), the plain form
+ * on PGlite, where one connection serves everything anyway. Returns the detached table's name.
+ * Refuses the current month and any later one.
+ */
+export async function detachMonth(db: Db, table: PartitionedTable, month: string, now: Date): Promise<string> {
+  const m = /^(\d{4})-(0[1-9]|1[0-2])$/.exec(month);
+  if (!m) throw new Error(`month must be YYYY-MM, got ${JSON.stringify(month)}`);
+  const name = `${table}_p${m[1]}${m[2]}`;
+  if (name >= partitionName(table, now)) throw new Error(`${month} is not over yet: only past months are detached`);
+  const { rows } = await db.query<{ ok: boolean }>(
+    'SELECT EXISTS (SELECT 1 FROM pg_inherits WHERE inhparent = $1::regclass AND inhrelid = to_regclass($2)) AS ok',
+    [table, name],
+  );
+  if (!rows[0].ok) throw new Error(`${table} has no partition for ${month}`);
+  await db.query(`ALTER TABLE ${table} DETACH PARTITION ${name}${db.kind === 'postgres' ? ' CONCURRENTLY' : ''}`);
+  return name;
+}
