@@ -3,12 +3,15 @@
  * created ahead and on demand, queries pruned to the months they touch (EXPLAIN), the global keys
  * kept by txn_key, and a month detached for archive with the references to it intact.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DB_KINDS, DEMO, isConcurrent, type TestCtx } from '../../test/helpers';
 import { addTxn, auth, loginWithStepUp } from '../modules/txn/txn.fixtures';
 import { form } from '../../test/helpers';
 import { txnWhere, listTxn } from '../modules/txn/txn.repo';
-import { detachMonth, ensureAhead, ensureMonths, listMonths, partitionName } from './partitions';
+import { archiveMonth, detachMonth, ensureAhead, ensureMonths, listMonths, partitionName } from './partitions';
 import { setUpPartitionJobs, PARTITIONS_JOB } from '../jobs/partitions.job';
 
 const months = async (ctx: TestCtx, table: 'txn' | 'audit_log' = 'txn') => (await listMonths(ctx.db, table)).map((m) => m.name);
@@ -170,6 +173,18 @@ describe.each(DB_KINDS)('ledger partitions (%s)', (kind) => {
     // Attached again, it is read as before.
     await ctx.db.query(`ALTER TABLE txn ATTACH PARTITION txn_p202305 FOR VALUES FROM ('2023-04-30 16:00:00+00') TO ('2023-05-31 16:00:00+00')`);
     expect((await ctx.db.query(`SELECT 1 FROM txn WHERE id = $1`, [p.id])).rows).toHaveLength(1);
+
+    // Archived to a file and dropped: the file holds the month's rows, the database no longer does.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'archive-'));
+    const a = await archiveMonth(ctx.db, 'txn', '2023-05', new Date(), dir, { drop: true });
+    expect(a).toMatchObject({ rows: 1, dropped: true, file: path.join(dir, 'txn_p202305.csv') });
+    const csv = fs.readFileSync(a.file, 'utf8').trim().split('\n');
+    expect(csv[0].split(',').slice(0, 3)).toEqual(['id', 'gw_trans_id', 'mer_id']);
+    expect(csv).toHaveLength(2);
+    expect(csv[1]).toContain('ARCH-P');
+    expect(fs.readdirSync(dir)).toEqual(['txn_p202305.csv']);
+    expect((await ctx.db.query(`SELECT to_regclass('txn_p202305') AS r`)).rows[0]).toEqual({ r: null });
+    expect((await ctx.db.query(`SELECT 1 FROM txn WHERE id = $1`, [r.id])).rows).toHaveLength(1);
   });
 
   it('the audit purge drops whole months past retention', async () => {

@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import type { Db, Queryable } from './db';
 
 /**
@@ -115,4 +118,32 @@ export async function detachMonth(db: Db, table: PartitionedTable, month: string
   if (!rows[0].ok) throw new Error(`${table} has no partition for ${month}`);
   await db.query(`ALTER TABLE ${table} DETACH PARTITION ${name}${db.kind === 'postgres' ? ' CONCURRENTLY' : ''}`);
   return name;
+}
+
+/**
+ * Archives one past month: detaches it (detachMonth), writes it to `<outDir>/<partition>.csv`
+ * (COPY, CSV with a header: every column as stored, readable by COPY … FROM to restore it), and
+ * with `drop` removes the detached table once the file is complete. The rows' keys stay in
+ * txn_key, so references from later months keep holding. Returns the file and its row count.
+ */
+export async function archiveMonth(
+  db: Db,
+  table: PartitionedTable,
+  month: string,
+  now: Date,
+  outDir: string,
+  opts: { drop?: boolean } = {},
+): Promise<{ file: string; rows: number; dropped: boolean }> {
+  const name = await detachMonth(db, table, month, now);
+  fs.mkdirSync(outDir, { recursive: true });
+  const file = path.join(outDir, `${name}.csv`);
+  const part = `${file}.part`;
+  const copy = `COPY ${name} TO STDOUT WITH (FORMAT csv, HEADER)`;
+  if (db.copyOut) await pipeline(await db.copyOut(copy), fs.createWriteStream(part));
+  else if (db.copyBlob) fs.writeFileSync(part, await db.copyBlob(copy.replace('TO STDOUT', "TO '/dev/blob'")));
+  else throw new Error('this database cannot COPY');
+  fs.renameSync(part, file);
+  const rows = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${name}`)).rows[0].n;
+  if (opts.drop) await db.query(`DROP TABLE ${name}`);
+  return { file, rows, dropped: !!opts.drop };
 }
