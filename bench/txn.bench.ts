@@ -154,6 +154,28 @@ async function benchList(db: Db, base: string, token: string, platformTz: string
   return out;
 }
 
+/**
+ * Issue 16, target 3: the figures at N rows against those of an earlier run at N/2 (the same
+ * benchmark's result file, e.g. 20M against 10M): API p95 of each filter set, goal within 20 %.
+ */
+function compareWithHalf(list: Record<string, unknown>[]) {
+  const file = path.join(RESULTS, `txn-${kind}-${rows / 2}.json`);
+  if (!fs.existsSync(file)) return log(`  target 3: no run at ${(rows / 2).toLocaleString('en')} rows to compare with (${path.basename(file)})`);
+  const before = (JSON.parse(fs.readFileSync(file, 'utf8')).list ?? []) as Record<string, unknown>[];
+  const p95 = (r: Record<string, unknown> | undefined, conc: number) => (r?.[`c${conc}Overhead`] as { apiP95: number } | undefined)?.apiP95;
+  log(`target 3: API p95 at ${rows.toLocaleString('en')} rows ÷ at ${(rows / 2).toLocaleString('en')} (goal within 20 %):`);
+  for (const row of list) {
+    const old = before.find((r) => r.set === row.set);
+    for (const conc of [1, 32]) {
+      const a = p95(row, conc);
+      const b = p95(old, conc);
+      if (a === undefined || !b) continue;
+      const ratio = Math.round((a / b) * 100) / 100;
+      log(`  ${row.set}, c${conc}: ${a} / ${b} ms = ${ratio}×  ${Math.abs(ratio - 1) <= 0.2 ? 'met' : ratio < 1 ? 'faster' : 'MISSED'}`);
+    }
+  }
+}
+
 async function benchExport(deps: Deps, info: { pgliteDir?: string; schema?: string }) {
   const platformTz = deps.config.platformTz;
   const { rows: ms_ } = await deps.db.query<{ mer_id: string }>('SELECT mer_id FROM merchant');
@@ -257,6 +279,7 @@ export default async function run() {
     result.export = await benchExport(deps, info);
     if (kind === 'postgres') await db.close();
   } else await db.close();
+  if (doList && !givenSchema) compareWithHalf(result.list as Record<string, unknown>[]);
   fs.writeFileSync(path.join(RESULTS, `txn-${kind}-${givenSchema ?? rows}.json`), JSON.stringify(result, null, 2));
   fs.rmSync(dataDir, { recursive: true, force: true });
   return result;
