@@ -56,6 +56,11 @@ describe('amounts follow each other (issue 10, finding 7)', () => {
     expect(followingAmounts(v({ totalAmount: '20.00', logFee: '5' }), { totalAmount: '20.00' })).toEqual({ goodsPrice: '15.00' });
     expect(followingAmounts(v({ totalAmount: '2', logFee: '5' }), { totalAmount: '2' })).toEqual({});
   });
+  it('a currency set after the total (the options answered late) derives the price then; not with quantity > 1', () => {
+    expect(followingAmounts(v({ totalAmount: '12.30', logFee: '0', orderCurrency: 'HKD' }), { orderCurrency: 'HKD' })).toEqual({ goodsPrice: '12.30' });
+    expect(followingAmounts(v({ totalAmount: '1200', logFee: '0', orderCurrency: 'JPY' }), { orderCurrency: 'JPY' })).toEqual({ goodsPrice: '1200' });
+    expect(followingAmounts(v({ totalAmount: '12.30', goodsQuantity: '2', orderCurrency: 'HKD' }), { orderCurrency: 'HKD' })).toEqual({});
+  });
   it('otherwise the total follows price × quantity + shipping', () => {
     expect(followingAmounts(v({ goodsPrice: '500', goodsQuantity: '3', logFee: '7' }), { goodsQuantity: '3' })).toEqual({ totalAmount: '1507.00' });
     expect(followingAmounts(v({ goodsPrice: '500', goodsQuantity: '3', logFee: '7' }), { totalAmount: '1' })).toEqual({});

@@ -43,13 +43,14 @@ export function toWireForm(v: OrderFormValues, id?: number): PblFormBody {
 /**
  * The amounts that follow an edit, so total = unit price × quantity + shipping always holds (issue
  * 10, finding 7): a new total with quantity 1 sets the price (spec §5 "the goods price follows the
- * total amount", less shipping); a new price, quantity or shipping fee sets the total. Nothing
+ * total amount", less shipping) — so does a new currency; a new price, quantity or shipping fee sets the total. Nothing
  * changes while a part is not a valid amount yet (the field rules say why).
  */
 export function followingAmounts(v: OrderFormValues, changed: Partial<OrderFormValues>): Partial<OrderFormValues> {
   const cur = v.orderCurrency;
   const qty = (v.goodsQuantity ?? '').trim();
-  if ('totalAmount' in changed) {
+  // A new currency changes what a valid amount is (its decimals): the price follows the total again.
+  if ('totalAmount' in changed || 'orderCurrency' in changed) {
     if (qty !== '' && qty !== '1') return {};
     const price = pblPriceForTotal(v.totalAmount, v.logFee, cur);
     return price === null ? {} : { goodsPrice: price };

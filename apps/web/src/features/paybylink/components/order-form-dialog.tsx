@@ -33,6 +33,8 @@ export interface OrderFormDialogProps {
 }
 
 /** Create order / Modify order (spec §2, §4, §5). Server field errors land under their fields. */
+const NO_CURRENCIES: string[] = [];
+
 export function OrderFormDialog({ open, order, onClose, onCreated, onUpdated }: OrderFormDialogProps) {
   const { t } = useTranslation('payByLink');
   const { message } = App.useApp();
@@ -41,17 +43,27 @@ export function OrderFormDialog({ open, order, onClose, onCreated, onUpdated }: 
   const options = usePblOptions(open);
   const add = useAddOrder();
   const update = useUpdateOrder();
-  const currencies = options.data?.currencies ?? [];
+  const currencies = options.data?.currencies ?? NO_CURRENCIES;
 
+  // Opening the dialog starts from the order (update) or from the defaults (create)…
   useEffect(() => {
     if (!open) return;
     form.resetFields();
     form.setFieldsValue(
-      order
-        ? fromOrder(order)
-        : { orderCurrency: currencies[0], goodsQuantity: '1', logFee: '0', sendEmailChecked: false, validDays: options.data?.defaultValidDays ?? PBL_DEFAULT_VALID_DAYS },
+      order ? fromOrder(order) : { goodsQuantity: '1', logFee: '0', sendEmailChecked: false, validDays: PBL_DEFAULT_VALID_DAYS },
     );
-  }, [open, order, form, currencies, options.data?.defaultValidDays]);
+  }, [open, order, form]);
+  // …and the defaults that come with the options (first currency, validity) fill in when they
+  // arrive, leaving alone what the person has already chosen or typed (a slow answer, or one
+  // delayed by a token refresh, used to reset the whole form under their hands).
+  useEffect(() => {
+    if (!open || order || !options.data) return;
+    const patch: Partial<OrderFormValues> = {};
+    if (!form.isFieldTouched('orderCurrency') && !form.getFieldValue('orderCurrency')) patch.orderCurrency = options.data.currencies[0];
+    if (!form.isFieldTouched('validDays')) patch.validDays = options.data.defaultValidDays ?? PBL_DEFAULT_VALID_DAYS;
+    form.setFieldsValue(patch);
+    if (patch.orderCurrency) keepAmountsConsistent(form, { orderCurrency: patch.orderCurrency });
+  }, [open, order, form, options.data]);
 
   const mailNotice = (status: string | null | undefined, email: string) => {
     if (status === 'failed') message.warning({ content: t('emailFailed', { email }), duration: 10 });
