@@ -42,6 +42,9 @@ const known = new WeakMap<object, Set<string>>();
  * Makes sure the months holding `times` exist before rows are written there — once per month for
  * each database handle or transaction (`q`): the first write of a month on a handle asks the
  * database (one catalogue look-up; creates the month if the job runner has not), later ones do not.
+ * Creating a month inside a transaction locks the whole ledger until that transaction ends: a
+ * writer of many rows over past months (the demo generator, an import) makes its range first
+ * with `ensureMonths` on the database itself, outside its transactions.
  */
 export async function ensureMonthsOf(q: Queryable, table: PartitionedTable, times: Iterable<Date | number>): Promise<void> {
   let seen = known.get(q);

@@ -6,6 +6,7 @@ import { createMerchants, ensureAcquirers, loadGenMerchants, seedFxRates, setupM
 import { Rng } from '../modules/payments/demo/rng';
 import { addDays, datesBetween, platformDate, zonedInstant } from '../modules/payments/time';
 import { DEMO } from './foundation.seed';
+import { ensureMonths } from '../db/partitions';
 
 export interface DemoOptions {
   /** New merchants to create besides the four demo merchants (0: demo merchants only). */
@@ -81,6 +82,10 @@ export async function generateDemoData(db: Db, o: DemoOptions): Promise<DemoSumm
   ms.setup = performance.now() - t0;
 
   const dates = o.days > 0 ? datesBetween(from, to) : [];
+  // The ledger's months first, each in a statement of its own: a month made inside a day's
+  // ingestion would lock the ledger until that transaction ends, and on PostgreSQL that
+  // transaction waits for the previous day's run, which reads the ledger (decision 028).
+  if (dates.length) await ensureMonths(db, 'txn', zonedInstant(from, o.platformTz), zonedInstant(addDays(to, 1), o.platformTz));
   // Dates before the first generated one that were never run go first (runs only go forward).
   const runs: RunResult[] = dates.length ? await settleThrough(db, [addDays(from, -1), settleTo].sort()[0]) : [];
   let txns = 0;
