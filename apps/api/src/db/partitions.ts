@@ -114,11 +114,7 @@ export async function detachMonth(db: Db, table: PartitionedTable, month: string
   if (!m) throw new Error(`month must be YYYY-MM, got ${JSON.stringify(month)}`);
   const name = `${table}_p${m[1]}${m[2]}`;
   if (name >= partitionName(table, now)) throw new Error(`${month} is not over yet: only past months are detached`);
-  const { rows } = await db.query<{ ok: boolean }>(
-    'SELECT EXISTS (SELECT 1 FROM pg_inherits WHERE inhparent = $1::regclass AND inhrelid = to_regclass($2)) AS ok',
-    [table, name],
-  );
-  if (!rows[0].ok) throw new Error(`${table} has no partition for ${month}`);
+  if (!(await listMonths(db, table)).some((p) => p.name === name)) throw new Error(`${table} has no partition for ${month}`);
   await db.query(`ALTER TABLE ${table} DETACH PARTITION ${name}${db.kind === 'postgres' ? ' CONCURRENTLY' : ''}`);
   return name;
 }
