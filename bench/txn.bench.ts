@@ -212,27 +212,34 @@ async function benchExport(deps: Deps, info: { pgliteDir?: string; schema?: stri
   // reader of a million cold rows would otherwise pay for the disk alone).
   await copyOnce();
   // Each export runs in a process of its own: its peak RSS is the export's, not this benchmark's.
+  // Twice per format: cold (the export is the process's first work) and warm (after one small
+  // export, as in a server that has served a while; see txn-export.child.ts, CHILD_WARM).
   for (const format of ['csv', 'xlsx'] as const) {
-    const out = execFileSync(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), path.join(import.meta.dirname, 'txn-export.child.ts')], {
-      env: {
-        ...process.env,
-        CHILD_PGLITE: info.pgliteDir ?? '',
-        CHILD_PG_URL: pgUrl,
-        CHILD_SCHEMA: info.schema ?? '',
-        CHILD_BEGIN: begin,
-        CHILD_END: end,
-        CHILD_FORMAT: format,
-        CHILD_FILE: path.join(tmp, `export.${format}`),
-      },
-      encoding: 'utf8',
-      maxBuffer: 1 << 20,
-    });
-    results[format] = JSON.parse(out.trim().split('\n').pop()!);
-    log(`  export ${format}: ${JSON.stringify(results[format])}`);
-    // Issue 16, target 7: the export's peak RSS against the same process with the database open and idle.
-    const r = results[format] as { rssBeforeMB: number; peakRssMB: number };
-    const ratio = Math.round((r.peakRssMB / r.rssBeforeMB) * 100) / 100;
-    log(`  export ${format} peak RSS ÷ idle RSS: ${r.peakRssMB} / ${r.rssBeforeMB} MB = ${ratio}×  goal ≤ 1.5×  ${ratio <= 1.5 ? 'met' : 'MISSED'}`);
+    for (const warm of [false, true]) {
+      const key = warm ? `${format}Warm` : format;
+      const out = execFileSync(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), path.join(import.meta.dirname, 'txn-export.child.ts')], {
+        env: {
+          ...process.env,
+          CHILD_PGLITE: info.pgliteDir ?? '',
+          CHILD_PG_URL: pgUrl,
+          CHILD_SCHEMA: info.schema ?? '',
+          CHILD_BEGIN: begin,
+          CHILD_END: end,
+          CHILD_FORMAT: format,
+          CHILD_FILE: path.join(tmp, `export.${format}`),
+          CHILD_WARM: warm ? '1' : '',
+        },
+        encoding: 'utf8',
+        maxBuffer: 1 << 20,
+      });
+      results[key] = JSON.parse(out.trim().split('\n').pop()!);
+      log(`  export ${format}${warm ? ' (warm)' : ' (cold)'}: ${JSON.stringify(results[key])}`);
+      // Issue 16, target 7: the export's peak RSS against the same process with the database open and idle.
+      const r = results[key] as { rssBeforeMB: number; peakRssMB: number };
+      const ratio = Math.round((r.peakRssMB / r.rssBeforeMB) * 100) / 100;
+      const verdict = (ratio <= 1.5 ? 'met' : 'MISSED') + (warm ? '' : ' (cold: the first heavy work of a PGlite process may include V8 compiling PGlite, ~600 MB for ~1.5 s, once)');
+      log(`  export ${format} ${warm ? 'warm' : 'cold'} peak RSS ÷ idle RSS: ${r.peakRssMB} / ${r.rssBeforeMB} MB = ${ratio}×  goal ≤ 1.5×  ${verdict}`);
+    }
   }
   const secs = await copyOnce();
   results.copy = { seconds: ms(secs), rowsPerSec: Math.round(n / secs) };

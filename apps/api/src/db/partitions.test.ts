@@ -107,6 +107,30 @@ describe.each(DB_KINDS)('ledger partitions (%s)', (kind) => {
     expect((await listTxn(ctx.db, w, 1, 10)).length).toBe(0);
   });
 
+  it('an order-number or gateway-id filter reads the one month holding the row, however long the range (EXPLAIN ANALYZE)', async () => {
+    await ensureMonths(ctx.db, 'txn', new Date('2025-01-01T00:00:00Z'), new Date('2025-12-31T00:00:00Z'));
+    const { gwTransId } = await addTxn(ctx, { orderNo: 'ONE-MONTH-1', txnTime: new Date('2025-04-20T03:00:00Z') });
+    await addTxn(ctx, { orderNo: 'ONE-MONTH-2', txnTime: new Date('2025-08-20T03:00:00Z') });
+    const range = { beginDate: '2025-01-01 00:00:00', endDate: '2025-12-31 23:59:59' };
+    for (const [filter, scope] of [
+      [{ ...range, orderNum: 'ONE-MONTH-1' }, [DEMO.subA]],
+      [{ ...range, orderNum: 'ONE-MONTH-1' }, [DEMO.subA, DEMO.subB]],
+      [{ ...range, gwGTransId: gwTransId }, [DEMO.subA, DEMO.subB]],
+    ] as const) {
+      const w = txnWhere(filter as never, [...scope], 'Asia/Shanghai');
+      const sql = `SELECT t.id, t.order_no FROM txn t WHERE ${w.sql} ORDER BY t.txn_time DESC, t.id DESC LIMIT 10`;
+      // Planned over the twelve months; executed in one: the others are never executed.
+      expect((await scanned(ctx, sql, w.params)).length).toBeGreaterThanOrEqual(12);
+      const { rows: plan } = await ctx.db.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ${sql}`, w.params);
+      const executed = plan.map((r) => r['QUERY PLAN']).filter((l) => /txn_p\d{6}/.test(l) && !/never executed/.test(l));
+      expect(executed.map((l) => /txn_p(\d{6})/.exec(l)![1])).toEqual(['202504']);
+      expect((await listTxn(ctx.db, w, 0, 10)).map((r) => r.order_no)).toEqual(['ONE-MONTH-1']);
+    }
+    // Another merchant's order number finds nothing, through the key as through the ledger.
+    const other = txnWhere({ ...range, orderNum: 'ONE-MONTH-1' } as never, [DEMO.other], 'Asia/Shanghai');
+    expect(await listTxn(ctx.db, other, 0, 10)).toEqual([]);
+  });
+
   it('order numbers and gateway ids stay unique across months (txn_key)', async () => {
     await addTxn(ctx, { orderNo: 'UNIQ-1', txnTime: new Date('2025-07-02T03:00:00Z') });
     // Through ingestion: the clear 409 in the user's language.

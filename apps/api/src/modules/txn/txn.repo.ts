@@ -53,10 +53,20 @@ export function txnWhere(f: TxnFilter, scope: string[], platformTz: Zone): Where
   };
   if (f.beginDate) add('t.txn_time >= ?', zonedToUtc(f.beginDate, platformTz));
   if (f.endDate) add('t.txn_time <= ?', zonedToUtc(f.endDate, platformTz));
-  if (f.orderNum) add('t.order_no = ?', f.orderNum);
+  // An order number (unique per merchant) or a gateway id (unique) names at most one row per
+  // merchant in scope. txn_key gives the times of those rows; bounded by them (two initplans, so
+  // the executor prunes at start), only the month holding the row is read however many months
+  // the range covers (decision 028). No key found: the bounds are NULL and nothing matches.
+  const kScope = one ? 'k.mer_id = $1::text' : 'k.mer_id = ANY($1::text[])';
+  const byKey = (col: 'order_no' | 'gw_trans_id', v: string) => {
+    add(`t.${col} = ?`, v);
+    const keys = `FROM txn_key k WHERE ${kScope} AND k.${col} = $${params.length}`;
+    c.push(`t.txn_time >= (SELECT min(k.txn_time) ${keys})`, `t.txn_time <= (SELECT max(k.txn_time) ${keys})`);
+  };
+  if (f.orderNum) byKey('order_no', f.orderNum);
   if (f.channelOrderNum) add('t.channel_order_no = ?', f.channelOrderNum);
   if (f.originOrderNum) add('t.origin_order_no = ?', f.originOrderNum);
-  if (f.gwGTransId) add('t.gw_trans_id = ?', f.gwGTransId);
+  if (f.gwGTransId) byKey('gw_trans_id', f.gwGTransId);
   if (f.gwTranType) add('t.tran_type = ?', f.gwTranType);
   if (f.merReserve) add('t.mer_reserve = ?', f.merReserve);
   if (f.paymentSchema) add('t.payment_schema = ?', f.paymentSchema);
