@@ -11,6 +11,7 @@ import { createTestApp, DB_KINDS, DEMO, isConcurrent, type TestCtx } from '../..
 import { addTxn, auth, loginWithStepUp } from '../modules/txn/txn.fixtures';
 import { form } from '../../test/helpers';
 import { txnWhere, listTxn } from '../modules/txn/txn.repo';
+import { searchIds } from '../modules/search/search.repo';
 import { archiveMonth, detachMonth, ensureAhead, ensureMonths, listMonths, partitionName } from './partitions';
 import { setUpPartitionJobs, PARTITIONS_JOB } from '../jobs/partitions.job';
 import { generateDemoData } from '../seed/demo-data';
@@ -125,6 +126,17 @@ describe.each(DB_KINDS)('ledger partitions (%s)', (kind) => {
       const executed = plan.map((r) => r['QUERY PLAN']).filter((l) => /txn_p\d{6}/.test(l) && !/never executed/.test(l));
       expect(executed.map((l) => /txn_p(\d{6})/.exec(l)![1])).toEqual(['202504']);
       expect((await listTxn(ctx.db, w, 0, 10)).map((r) => r.order_no)).toEqual(['ONE-MONTH-1']);
+    }
+    // Global search: its order-number and gateway-id probes read the holding month only too.
+    let searchSql = '';
+    const capture = { query: (sql: string, params?: unknown[]) => ((searchSql = sql), ctx.db.query(sql, params)) } as never;
+    for (const text of ['ONE-MONTH-1', gwTransId]) {
+      const found = await searchIds(capture, [DEMO.subA, DEMO.subB], text, { txn: true, orderCategories: [] }, 'Asia/Shanghai', 10);
+      expect(found.map((r) => r.order_no)).toEqual(['ONE-MONTH-1']);
+      const { rows: plan } = await ctx.db.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ${searchSql}`, [[DEMO.subA, DEMO.subB], text, 'Asia/Shanghai', 10]);
+      // Apart from the channel's order number (not a key: one probe per month), only April is read.
+      const read = plan.map((r) => r['QUERY PLAN']).filter((l) => /txn_p\d{6}/.test(l) && !/channel_order_no|never executed/.test(l));
+      expect([...new Set(read.map((l) => /txn_p(\d{6})/.exec(l)![1]))]).toEqual(['202504']);
     }
     // Another merchant's order number finds nothing, through the key as through the ledger.
     const other = txnWhere({ ...range, orderNum: 'ONE-MONTH-1' } as never, [DEMO.other], 'Asia/Shanghai');

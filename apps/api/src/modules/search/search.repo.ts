@@ -1,3 +1,4 @@
+import { keyTimeBounds } from '../txn/txn.repo';
 import type { Queryable } from '../../db/db';
 
 export interface SearchRow {
@@ -43,12 +44,17 @@ export async function searchIds(q: Queryable, scope: string[], text: string, wha
   const params: unknown[] = [scope, text, zone];
   if (what.txn) {
     const txn = TXN;
-    branches.push(txn.replace('%MATCH%', `'orderNo'`) + 't.order_no = $2');
-    branches.push(txn.replace('%MATCH%', `'gwTransId'`) + 't.gw_trans_id = $2');
+    // The ids txn_key holds (order number, gateway id, id) are bounded by the row's time from it:
+    // only the month holding the row is read (keyTimeBounds). The channel's order number is not
+    // a key: it probes each month's index.
+    const scoped = 'k.mer_id = ANY($1::text[])';
+    branches.push(txn.replace('%MATCH%', `'orderNo'`) + `t.order_no = $2 AND ${keyTimeBounds(scoped, 'k.order_no = $2')}`);
+    branches.push(txn.replace('%MATCH%', `'gwTransId'`) + `t.gw_trans_id = $2 AND ${keyTimeBounds(scoped, 'k.gw_trans_id = $2')}`);
     branches.push(txn.replace('%MATCH%', `'channelOrderNo'`) + 't.channel_order_no = $2');
     if (/^[1-9]\d{0,17}$/.test(text)) {
       params.push(text);
-      branches.push(txn.replace('%MATCH%', `'refundId'`) + `t.id = $${params.length}::int8 AND t.tran_type = 'REFD'`);
+      const id = `$${params.length}::int8`;
+      branches.push(txn.replace('%MATCH%', `'refundId'`) + `t.id = ${id} AND t.tran_type = 'REFD' AND ${keyTimeBounds(scoped, `k.id = ${id}`)}`);
     }
   }
   if (what.orderCategories.length) {

@@ -37,6 +37,16 @@ export interface Where {
 }
 
 /**
+ * `t.txn_time` bounded by the times of the txn_key rows matching `keyWhere` (over `k`): two scalar
+ * subqueries (initplans), so the executor prunes the ledger's months at start and reads only the
+ * months holding those rows (decision 028). No key matches: the bounds are NULL, nothing matches.
+ */
+export function keyTimeBounds(...keyWhere: string[]): string {
+  const keys = `FROM txn_key k WHERE ${keyWhere.join(' AND ')}`;
+  return `t.txn_time >= (SELECT min(k.txn_time) ${keys}) AND t.txn_time <= (SELECT max(k.txn_time) ${keys})`;
+}
+
+/**
  * The WHERE clause of a transaction query (spec §3) over `t`, always limited to `scope`. Times are
  * wall times of the platform zone.
  */
@@ -57,11 +67,9 @@ export function txnWhere(f: TxnFilter, scope: string[], platformTz: Zone): Where
   // merchant in scope. txn_key gives the times of those rows; bounded by them (two initplans, so
   // the executor prunes at start), only the month holding the row is read however many months
   // the range covers (decision 028). No key found: the bounds are NULL and nothing matches.
-  const kScope = one ? 'k.mer_id = $1::text' : 'k.mer_id = ANY($1::text[])';
   const byKey = (col: 'order_no' | 'gw_trans_id', v: string) => {
     add(`t.${col} = ?`, v);
-    const keys = `FROM txn_key k WHERE ${kScope} AND k.${col} = $${params.length}`;
-    c.push(`t.txn_time >= (SELECT min(k.txn_time) ${keys})`, `t.txn_time <= (SELECT max(k.txn_time) ${keys})`);
+    c.push(keyTimeBounds(one ? 'k.mer_id = $1::text' : 'k.mer_id = ANY($1::text[])', `k.${col} = $${params.length}`));
   };
   if (f.orderNum) byKey('order_no', f.orderNum);
   if (f.channelOrderNum) add('t.channel_order_no = ?', f.channelOrderNum);
