@@ -11,12 +11,15 @@ import { setUpScheduleJobs } from './modules/schedule/schedule.jobs';
 import { setUpFilesJobs } from './modules/files/files.background';
 import { setUpPartitionJobs } from './jobs/partitions.job';
 import { seedNoticeAttachment } from './modules/notice/attachment.service';
+import { rebuildDeferredIndexes } from './db/bulk-load';
 
 /**
  * First start on an empty database: the development seed (never in production). Returns whether
  * it seeded. Later modules (payment core) extend the demo data here.
  */
 export async function firstStart(deps: Deps): Promise<boolean> {
+  // A bulk load that a crash cut short left indexes to build (db/bulk-load.ts): built before serving.
+  await rebuildDeferredIndexes(deps.db);
   if (!deps.config.seedDemo || !(await isEmpty(deps.db))) return false;
   await seedFoundation(deps.db, { env: deps.config.env });
   // Files download: a demo notice carries a PDF attachment.

@@ -7,6 +7,7 @@ import { Rng } from '../modules/payments/demo/rng';
 import { addDays, datesBetween, platformDate, zonedInstant } from '../modules/payments/time';
 import { DEMO } from './foundation.seed';
 import { ensureMonths } from '../db/partitions';
+import { withIndexesDeferred } from '../db/bulk-load';
 
 export interface DemoOptions {
   /** New merchants to create besides the four demo merchants (0: demo merchants only). */
@@ -39,7 +40,7 @@ export interface DemoSummary {
   settledThrough: string | null;
   runs: RunResult[];
   fxRates: number;
-  ms: { setup: number; generate: number; ingest: number; settle: number; total: number };
+  ms: { setup: number; generate: number; ingest: number; settle: number; index: number; total: number };
 }
 
 export const DEMO_MERCHANTS = [DEMO.group, DEMO.subA, DEMO.subB, DEMO.other];
@@ -68,7 +69,7 @@ export async function generateDemoData(db: Db, o: DemoOptions): Promise<DemoSumm
   const to = o.end ?? platformDate(now, o.platformTz);
   const from = addDays(to, -(o.days - 1));
   const settleTo = [to, addDays(platformDate(now, o.platformTz), -1)].sort()[0];
-  const ms = { setup: 0, generate: 0, ingest: 0, settle: 0, total: 0 };
+  const ms = { setup: 0, generate: 0, ingest: 0, settle: 0, index: 0, total: 0 };
 
   const { ids, fx } = await db.tx(async (q) => {
     await ensureAcquirers(q);
@@ -89,45 +90,62 @@ export async function generateDemoData(db: Db, o: DemoOptions): Promise<DemoSumm
   // Dates before the first generated one that were never run go first (runs only go forward).
   const runs: RunResult[] = dates.length ? await settleThrough(db, [addDays(from, -1), settleTo].sort()[0]) : [];
   let txns = 0;
-  // On PostgreSQL the run of day D (one connection) overlaps with generating and ingesting day D+1
-  // (another): they touch different rows, and the refunds' return amounts are raised only after the
-  // run of D has committed. PGlite has one connection: there the steps simply follow each other.
-  const overlap = db.kind === 'postgres';
-  let settling: Promise<unknown> = Promise.resolve();
-  const generate = (date: string) => {
-    const t = performance.now();
-    const days = streams.map((s) => s.day(date));
-    const out = { inputs: days.flatMap((d) => d.inputs), returns: days.flatMap((d) => d.returns) };
-    ms.generate += performance.now() - t;
-    return out;
-  };
-  let next = dates.length ? generate(dates[0]) : null;
-  for (let i = 0; i < dates.length; i++) {
-    const date = dates[i];
-    const day = next!;
-    if (!overlap) await settling;
-    const t = performance.now();
-    const ingesting = db.tx(async (q) => {
-      // Ingested "as it happens": at the end of its day, so only genuinely backdated rows count as late.
-      const asOf = new Date(Math.min(zonedInstant(addDays(date, 1), o.platformTz).getTime() - 1, now.getTime()));
-      await ingestBatch(q, day.inputs, { platformTz: o.platformTz, randomHex: hexFor(seed, date), now: asOf });
-      await settling;
-      await applyReturns(q, day.returns);
-    });
-    next = i + 1 < dates.length ? generate(dates[i + 1]) : null;
-    await ingesting;
-    ms.ingest += performance.now() - t;
-    txns += day.inputs.length;
-    if (date <= settleTo) {
-      const ts = performance.now();
-      settling = settleDate(db, date).then((r) => {
-        runs.push(r);
-        ms.settle += performance.now() - ts;
+  // On an empty ledger the indexes the load does not read are built once at the end (bulk-load.ts).
+  const loaded = await withIndexesDeferred(db, async () => {
+    // On PostgreSQL the run of day D (one connection) overlaps with generating and ingesting day D+1
+    // (another): they touch different rows, and the refunds' return amounts are raised only after the
+    // run of D has committed. PGlite has one connection: there the steps simply follow each other.
+    const overlap = db.kind === 'postgres';
+    let settling: Promise<unknown> = Promise.resolve();
+    const generate = (date: string) => {
+      const t = performance.now();
+      const days = streams.map((s) => s.day(date));
+      const out = { inputs: days.flatMap((d) => d.inputs), returns: days.flatMap((d) => d.returns) };
+      ms.generate += performance.now() - t;
+      return out;
+    };
+    let next = dates.length ? generate(dates[0]) : null;
+    let analyzeAt = 1000;
+    for (let i = 0; i < dates.length; i++) {
+      const date = dates[i];
+      const day = next!;
+      if (!overlap) await settling;
+      const t = performance.now();
+      const ingesting = db.tx(async (q) => {
+        // Ingested "as it happens": at the end of its day, so only genuinely backdated rows count as late.
+        const asOf = new Date(Math.min(zonedInstant(addDays(date, 1), o.platformTz).getTime() - 1, now.getTime()));
+        await ingestBatch(q, day.inputs, { platformTz: o.platformTz, randomHex: hexFor(seed, date), now: asOf });
+        await settling;
+        await applyReturns(q, day.returns);
       });
+      next = i + 1 < dates.length ? generate(dates[i + 1]) : null;
+      await ingesting;
+      ms.ingest += performance.now() - t;
+      txns += day.inputs.length;
+      // Fresh tables have no statistics until autovacuum gets to them, and the run's pick then
+      // scans every unsettled row per schedule (a plan for "one row"). Analysed each time the
+      // ledger has doubled: a handful of times, whatever its size.
+      if (txns >= analyzeAt) {
+        if (!overlap) await settling;
+        // A small sample (3,000 rows a table) is enough for those plans; autovacuum refines it later.
+        await db.tx(async (q) => {
+          await q.query('SET LOCAL default_statistics_target = 10');
+          await q.query('ANALYZE txn, settle_late, merchant_fee');
+        });
+        analyzeAt = txns * 2;
+      }
+      if (date <= settleTo) {
+        const ts = performance.now();
+        settling = settleDate(db, date).then((r) => {
+          runs.push(r);
+          ms.settle += performance.now() - ts;
+        });
+      }
+      o.onProgress?.({ date, done: i + 1, total: dates.length, txns, settled: runs.length });
     }
-    o.onProgress?.({ date, done: i + 1, total: dates.length, txns, settled: runs.length });
-  }
-  await settling;
+    await settling;
+  });
+  ms.index = loaded.buildMs;
   ms.total = performance.now() - t0;
   return { merchants: ids, from, to, txns, settledThrough: runs.length ? runs[runs.length - 1].date : null, runs, fxRates: fx, ms };
 }
