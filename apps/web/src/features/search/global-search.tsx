@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Button, Grid, Input, Modal } from 'antd';
 import { SearchOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
@@ -6,7 +6,9 @@ import { useTranslation } from 'react-i18next';
 import { SEARCH_MAX_LENGTH, SEARCH_PERMISSIONS, searchHitPath, type SearchHit } from '@portal/contract';
 import { useCan } from '../../components/can';
 import { searchIds } from './search-api';
-import { SearchResults } from './search-results';
+
+// The results dialog (List, Tag, Typography) loads with the first search that lists hits (issue 16).
+const SearchResults = lazy(() => import('./search-results').then((m) => ({ default: m.SearchResults })));
 
 /**
  * The top bar's global search (issue 13): paste any id, land on its record — one hit opens it,
@@ -21,6 +23,8 @@ export function GlobalSearch() {
   const [busy, setBusy] = useState(false);
   const [open, setOpen] = useState(false);
   const [result, setResult] = useState<{ q: string; hits: SearchHit[] } | null>(null);
+  // Mounted from the first result on (it stays, closed, to animate out).
+  const [listed, setListed] = useState(false);
   if (!can) return null;
 
   const run = async (raw: string) => {
@@ -33,7 +37,10 @@ export function GlobalSearch() {
       if (r.content.length === 1) {
         setValue('');
         navigate(searchHitPath(r.content[0]));
-      } else setResult({ q, hits: r.content });
+      } else {
+        setListed(true);
+        setResult({ q, hits: r.content });
+      }
     } catch {
       // The request client has shown the error (e.g. a refused input, in the user's language).
     } finally {
@@ -68,7 +75,11 @@ export function GlobalSearch() {
       ) : (
         field
       )}
-      <SearchResults q={result?.q ?? ''} hits={result?.hits ?? null} onClose={() => setResult(null)} />
+      {listed && (
+        <Suspense fallback={null}>
+          <SearchResults q={result?.q ?? ''} hits={result?.hits ?? null} onClose={() => setResult(null)} />
+        </Suspense>
+      )}
     </div>
   );
 }
