@@ -21,6 +21,8 @@ export default defineConfig({
     emptyOutDir: true,
     target: 'es2022',
     chunkSizeWarningLimit: 900,
+    // The locale texts are fetched as JSON files (lib/i18n.ts): never inlined into the script as data: URLs.
+    assetsInlineLimit: (file) => (file.endsWith('.json') ? false : undefined),
     // Read by `npm run bench -- web` (what each route loads).
     manifest: true,
     // Two pages: the portal, and the buyers' hosted checkout (served by the API for GET /pay/*).
@@ -41,6 +43,18 @@ export default defineConfig({
               test: /node_modules[\\/](antd|@rc-component|@ant-design[\\/](cssinjs|cssinjs-utils|fast-color|colors|icons[\\/])|@tanstack|stylis|@emotion|clsx|throttle-debounce|compute-scroll-into-view|scroll-into-view-if-needed|@babel)/,
               minShareCount: 20,
               priority: 10,
+              includeDependenciesRecursively: false,
+            },
+            // The icons several screens draw, in one file (each was a file of its own, 1 KB or less), but
+            // not the glyphs the sign-in page draws itself (components/light): those stay apart, so the
+            // sign-in page never loads this chunk (and with it antd's).
+            {
+              name: 'icons',
+              test: (id: string) =>
+                /node_modules[\\/]@ant-design[\\/]icons[\\/]es[\\/]icons[\\/]/.test(id) ||
+                (/node_modules[\\/]@ant-design[\\/]icons-svg[\\/]es[\\/]asn[\\/]/.test(id) && !/[\\/](BarChart|EyeInvisible|Eye|Global|Link|Lock|SafetyCertificate|Safety|User|Wechat)Outlined\.js$/.test(id)),
+              minShareCount: 6,
+              priority: 5,
               includeDependenciesRecursively: false,
             },
           ],

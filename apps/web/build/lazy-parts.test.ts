@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LAZY_PARTS, lazyPartCode, lazyParts } from './lazy-parts';
+import { DEFERRED_IMPORTS, LAZY_PARTS, deferImports, lazyPartCode, lazyParts } from './lazy-parts';
 
 type Resolve = (this: { resolve: (s: string, i: string) => Promise<{ id: string } | null> }, source: string, importer?: string) => Promise<string | null>;
 
@@ -32,7 +32,19 @@ describe('lazy-parts: antd parts our screens never draw load when drawn', () => 
     const nm = path.resolve(import.meta.dirname, '../../../node_modules');
     for (const p of LAZY_PARTS) {
       const src = fs.readFileSync(path.join(nm, p.importer), 'utf8');
-      expect(src, `${p.importer} imports ${p.source}`).toContain(`from '${p.source}'`);
+      expect(src, `${p.importer} imports ${p.source}`).toMatch(new RegExp(`from ['"]${p.source.replace(/[./]/g, '\\$&')}['"]`));
     }
+  });
+
+  it('deferred imports still match the installed modules, and move the import into the function', async () => {
+    const fs = await import('node:fs');
+    const path = await import('node:path');
+    const nm = path.resolve(import.meta.dirname, '../../../node_modules');
+    for (const d of DEFERRED_IMPORTS) {
+      const out = deferImports(fs.readFileSync(path.join(nm, d.module), 'utf8'), d);
+      expect(out).not.toMatch(/^import RawAsyncValidator/m);
+      expect(out).toContain("const AsyncValidator = (await import('@rc-component/async-validator')).default;");
+    }
+    expect(() => deferImports('export {}', DEFERRED_IMPORTS[0])).toThrow(/has changed/);
   });
 });

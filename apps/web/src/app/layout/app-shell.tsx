@@ -11,6 +11,7 @@ import { TopBar } from './top-bar';
 import { ShellRoutes } from './shell-routes';
 import { useShellNav } from './use-shell-nav';
 import { ChatBubble } from '../../features/chat/chat-bubble';
+export { preloadScreen } from '../feature-routes';
 
 // The narrow screen's menu drawer loads when it is first opened (issue 16: not on every first page).
 const Drawer = lazy(() => import('antd/es/drawer'));

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useState } from 'react';
-import { Button, Grid, Input, Modal } from 'antd';
+import { Button, Grid, Input } from 'antd';
 import { SearchOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -8,6 +8,8 @@ import { useCan } from '../../components/can';
 import { searchIds } from './search-api';
 
 // The results dialog (List, Tag, Typography) loads with the first search that lists hits (issue 16).
+// The phone's search dialog loads when first opened.
+const Modal = lazy(() => import('antd/es/modal'));
 const SearchResults = lazy(() => import('./search-results').then((m) => ({ default: m.SearchResults })));
 
 /**
@@ -25,6 +27,7 @@ export function GlobalSearch() {
   const [result, setResult] = useState<{ q: string; hits: SearchHit[] } | null>(null);
   // Mounted from the first result on (it stays, closed, to animate out).
   const [listed, setListed] = useState(false);
+  const [dialogUsed, setDialogUsed] = useState(false);
   if (!can) return null;
 
   const run = async (raw: string) => {
@@ -67,10 +70,22 @@ export function GlobalSearch() {
     <div className="global-search" role="search">
       {narrow ? (
         <>
-          <Button type="text" icon={<SearchOutlined />} aria-label={t('label')} onClick={() => setOpen(true)} />
-          <Modal open={open} title={t('label')} footer={null} onCancel={() => setOpen(false)} destroyOnHidden>
-            <div role="search">{field}</div>
-          </Modal>
+          <Button
+            type="text"
+            icon={<SearchOutlined />}
+            aria-label={t('label')}
+            onClick={() => {
+              setDialogUsed(true);
+              setOpen(true);
+            }}
+          />
+          {dialogUsed && (
+            <Suspense fallback={null}>
+              <Modal open={open} title={t('label')} footer={null} onCancel={() => setOpen(false)} destroyOnHidden>
+                <div role="search">{field}</div>
+              </Modal>
+            </Suspense>
+          )}
         </>
       ) : (
         field
