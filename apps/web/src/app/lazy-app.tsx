@@ -15,6 +15,8 @@ type Apis = useAppProps;
 type Holders = ComponentType<{ onReady: (apis: Apis) => void }>;
 
 let apis: Apis | null = null;
+/** The mounted <LazyApp> whose holders `apis` belong to (each public page has its own providers). */
+let owner: object | null = null;
 let pending: { promise: Promise<Apis>; resolve: (a: Apis) => void; reject: (e: unknown) => void } | null = null;
 /** Set by the mounted <LazyApp>: loads the holders' chunk and renders them. */
 let mountHolders: (() => void) | null = null;
@@ -74,32 +76,41 @@ export function LazyApp({ children }: { children: ReactNode }) {
   const prefixCls = getPrefixCls('app');
   const [hashId, cssVarCls] = useAppStyle(prefixCls);
   const [Holders, setHolders] = useState<Holders | null>(null);
+  // This instance's identity, and the callback its holders report to.
+  const [self] = useState(() => ({
+    onReady(real: Apis) {
+      apis = real;
+      owner = self;
+      pending?.resolve(real);
+      pending = null;
+    },
+  }));
   useEffect(() => {
-    mountHolders = () => {
+    const mount = () => {
       import('./feedback-holders').then(
         (m) => setHolders(() => m.default),
         (e: unknown) => fail(e),
       );
     };
-    if (pending) mountHolders();
+    mountHolders = mount;
+    if (pending) mount();
     return () => {
-      mountHolders = null;
+      if (mountHolders === mount) mountHolders = null;
+      // Going to a page with providers of its own: its holders are not these (they unmount now).
+      if (owner === self) {
+        apis = null;
+        owner = null;
+      }
     };
-  }, []);
+  }, [self]);
   return (
     <AppContext.Provider value={standIns}>
       <div className={[hashId, prefixCls, cssVarCls].filter(Boolean).join(' ')}>
-        {Holders && <Holders onReady={onReady} />}
+        {Holders && <Holders onReady={self.onReady} />}
         {children}
       </div>
     </AppContext.Provider>
   );
-}
-
-function onReady(real: Apis) {
-  apis = real;
-  pending?.resolve(real);
-  pending = null;
 }
 
 /** `App.useApp()` without antd's <App> module: message, modal and notification of the screen's context. */
