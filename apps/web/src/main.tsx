@@ -10,12 +10,12 @@ import './app/global.css';
 const lng = initialLanguage();
 // Signed in: the session's first call (merchant and user info) goes out now, beside the locale
 // files, not after the shell and page chunks (issue 16: no waterfall before the first request).
-// The route guard shares this load, and handles its failure.
-// The shell's chunks and texts, and the screen's, load beside it (router.tsx).
+// The route guard shares this load, and handles its failure. The shell's chunks and texts, and the
+// screen's, load beside it (router.tsx).
 const i18nReady = initI18n(lng);
 if (cookieTokens.getToken()) {
   loadSession().catch(() => undefined);
-  preloadShell(window.location.pathname);
+  preloadShell(window.location.pathname, i18nReady);
 }
 await i18nReady;
 

@@ -67,5 +67,9 @@ export function preloadScreen(pathname: string): void {
   const route = featureRoutes.find((r) => pathMatches(r.path, pathname));
   if (!route) return;
   route.element.preload().catch(() => undefined);
-  if (route.ns) i18n.loadNamespaces(route.ns).catch(() => undefined);
+  const { ns } = route;
+  if (!ns) return;
+  // Never into i18n's first load (the first render waits for that one).
+  if (i18n.isInitialized) i18n.loadNamespaces(ns).catch(() => undefined);
+  else i18n.on('initialized', () => void i18n.loadNamespaces(ns).catch(() => undefined));
 }

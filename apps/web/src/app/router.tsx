@@ -25,11 +25,12 @@ const PUBLIC = ['/404', '/user/active', '/user/password', '/user/forgot', '/user
  * itself start loading at once, beside the session's first call — not each after the one before
  * (issue 16, target 6: the transaction list waited for five requests in a row).
  */
-export function preloadShell(pathname: string): void {
+export function preloadShell(pathname: string, i18nReady: Promise<unknown>): void {
   if (PUBLIC.includes(pathname)) return;
   loadProviders().catch(() => undefined);
   loadShell().then((m) => m.preloadScreen(pathname), () => undefined);
-  i18n.loadNamespaces(['layout', 'menu', 'search']).catch(() => undefined);
+  // After the common texts: the first render (the spinner) waits for those alone, as before.
+  i18nReady.then(() => i18n.loadNamespaces(['layout', 'menu', 'search'])).catch(() => undefined);
 }
 const withAntd = (page: ReactNode) => <AntdProviders>{page}</AntdProviders>;
 
