@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { initI18n, initialLanguage } from './lib/i18n';
 import { AppRoot } from './app/app-root';
+import { preloadShell } from './app/router';
 import { loadSession } from './app/session-bootstrap';
 import { cookieTokens } from './lib/tokens';
 import './app/global.css';
@@ -9,9 +10,14 @@ import './app/global.css';
 const lng = initialLanguage();
 // Signed in: the session's first call (merchant and user info) goes out now, beside the locale
 // files, not after the shell and page chunks (issue 16: no waterfall before the first request).
-// The route guard shares this load, and handles its failure.
-if (cookieTokens.getToken()) loadSession().catch(() => undefined);
-await initI18n(lng);
+// The route guard shares this load, and handles its failure. The shell's chunks and texts, and the
+// screen's, load beside it (router.tsx).
+const i18nReady = initI18n(lng);
+if (cookieTokens.getToken()) {
+  loadSession().catch(() => undefined);
+  preloadShell(window.location.pathname, i18nReady);
+}
+await i18nReady;
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -4,11 +4,13 @@ import { cookieTokens } from '../lib/tokens';
 import { feedback } from '../lib/feedback';
 import { i18n } from '../lib/i18n';
 import { ERROR_DELAY_MS, ERROR_SECONDS, transportErrorText } from '../lib/message-rules';
+import { lightUi } from '../lib/light-ui';
+import { loadFeedback } from './lazy-app';
 
 let logoutOpen = false;
 
-/** Spec §8, shown with antd once the providers mount (before that, lib/light-ui.ts). */
-export const antdUi: RequestUi = {
+/** Spec §8 with antd's message and modal (before the providers mount: lib/light-ui.ts). */
+const shownWithAntd: RequestUi = {
   showError(msg) {
     setTimeout(() => {
       feedback().message.error({ content: msg || i18n.t('common:error.generic'), duration: ERROR_SECONDS, key: `err:${msg}` });
@@ -48,4 +50,14 @@ export const antdUi: RequestUi = {
       },
     });
   },
+};
+
+/**
+ * The request client's feedback once the providers mount: antd's, whose code loads with the first
+ * message (app/lazy-app.tsx); when it cannot load (the network is gone) the light one says it.
+ */
+export const antdUi: RequestUi = {
+  showError: (msg) => void loadFeedback().then(() => shownWithAntd.showError(msg), () => lightUi.showError(msg)),
+  showTransportError: (err) => void loadFeedback().then(() => shownWithAntd.showTransportError(err), () => lightUi.showTransportError(err)),
+  confirmLogout: () => void loadFeedback().then(() => shownWithAntd.confirmLogout(), () => lightUi.confirmLogout()),
 };

@@ -1,5 +1,7 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { Perm, type Permission } from '@portal/contract';
+import { pathMatches } from '../lib/permissions';
+import { i18n } from '../lib/i18n';
 
 /**
  * The feature-route registry: every screen of the signed-in shell. Add one entry per screen
@@ -11,7 +13,9 @@ export interface FeatureRoute {
   /** React Router pattern, e.g. `/txn/detail/:id` (the server's router path for menu screens). */
   path: string;
   /** The screen, loaded on first visit: `lazyPage(() => import('…').then((m) => m.XxxPage))`. */
-  element: LazyExoticComponent<ComponentType>;
+  element: LazyPage;
+  /** Text namespaces the screen shows besides `common`/`layout`: loaded with it when it is the first page (issue 16). */
+  ns?: string[];
   /** The user must hold one of these; null = anybody signed in. */
   permission: Permission | Permission[] | null;
   /** `menu` namespace key for the title and breadcrumb, when the path is not one of the server's routers. */
@@ -20,7 +24,9 @@ export interface FeatureRoute {
   parent?: string;
 }
 
-export const lazyPage = (load: () => Promise<ComponentType>) => lazy(async () => ({ default: await load() }));
+type LazyPage = LazyExoticComponent<ComponentType> & { preload: () => Promise<unknown> };
+
+export const lazyPage = (load: () => Promise<ComponentType>): LazyPage => Object.assign(lazy(async () => ({ default: await load() })), { preload: load });
 
 export const featureRoutes: FeatureRoute[] = [
   { path: '/dashboard', element: lazyPage(() => import('../features/dashboard/dashboard-page').then((m) => m.DashboardPage)), permission: Perm.dashboard },
@@ -44,7 +50,7 @@ export const featureRoutes: FeatureRoute[] = [
   { path: '/report/transfer', element: lazyPage(() => import('../features/report/transfer-report-page').then((m) => m.TransferReportPage)), permission: Perm.reportTransfer },
   { path: '/report/txn', element: lazyPage(() => import('../features/report/summary-report-page').then((m) => m.SummaryReportPage)), permission: Perm.reportTxn },
   { path: '/txn/detail/:id', element: lazyPage(() => import('../features/txn/txn-detail-page').then((m) => m.TxnDetailPage)), permission: Perm.txnDetail, title: 'txnDetail', parent: '/txn/list' },
-  { path: '/txn/list', element: lazyPage(() => import('../features/txn/txn-list-page').then((m) => m.TxnListPage)), permission: Perm.txnList },
+  { path: '/txn/list', element: lazyPage(() => import('../features/txn/txn-list-page').then((m) => m.TxnListPage)), permission: Perm.txnList, ns: ['txn', 'views', 'schedule'] },
   { path: '/txn/logistics', element: lazyPage(() => import('../features/txn/logistics-page').then((m) => m.LogisticsPage)), permission: Perm.logisticsList },
   { path: '/txn/manualBlend', element: lazyPage(() => import('../features/settle/manual-blend-page').then((m) => m.ManualBlendPage)), permission: Perm.manualBlend },
   { path: '/txn/settleDetail', element: lazyPage(() => import('../features/settle/settle-detail-page').then((m) => m.SettleDetailPage)), permission: Perm.settleDetail },
@@ -52,3 +58,18 @@ export const featureRoutes: FeatureRoute[] = [
   { path: '/user/security', element: lazyPage(() => import('../features/account/security-page').then((m) => m.SecurityPage)), permission: null, title: 'userSecurity' },
   { path: '/user/info', element: lazyPage(() => import('../features/user/user-info-page').then((m) => m.UserInfoPage)), permission: null, title: 'userInfo' },
 ];
+
+/**
+ * The screen at `pathname` and its texts start loading now (the shell calls this as soon as it is
+ * loaded itself, beside the session's first call: issue 16, no chain of requests before the first page).
+ */
+export function preloadScreen(pathname: string): void {
+  const route = featureRoutes.find((r) => pathMatches(r.path, pathname));
+  if (!route) return;
+  route.element.preload().catch(() => undefined);
+  const { ns } = route;
+  if (!ns) return;
+  // Never into i18n's first load (the first render waits for that one).
+  if (i18n.isInitialized) i18n.loadNamespaces(ns).catch(() => undefined);
+  else i18n.on('initialized', () => void i18n.loadNamespaces(ns).catch(() => undefined));
+}

@@ -1,5 +1,5 @@
 import { useEffect, type ReactNode } from 'react';
-import { App as AntApp, ConfigProvider, theme as antTheme } from 'antd';
+import { ConfigProvider, theme as antTheme } from 'antd';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { bindFeedback } from '../lib/feedback';
 import { setRequestUi } from '../lib/http';
@@ -7,6 +7,7 @@ import { clearToasts } from '../lib/light-ui';
 import { currentLanguage } from '../lib/i18n';
 import { loadLocales } from '../lib/locale';
 import { antdUi } from './antd-ui';
+import { LazyApp, useApp } from './lazy-app';
 
 /**
  * antd, its locale and dayjs's, and TanStack Query: every screen but sign-in renders inside these
@@ -55,7 +56,7 @@ export const theme = {
 
 /** Hands antd's context-bound message and modal to non-React code (the request client). */
 function FeedbackBridge() {
-  const { message, modal } = AntApp.useApp();
+  const { message, modal } = useApp();
   bindFeedback(message, modal);
   useEffect(() => {
     // From here on the request client's failures are antd messages; the light ones give way.
@@ -68,10 +69,10 @@ function FeedbackBridge() {
 export default function AntdProviders({ children }: { children: ReactNode }) {
   return (
     <ConfigProvider locale={antdLocale} theme={theme} button={{ autoInsertSpace: false }}>
-      <AntApp>
+      <LazyApp>
         <FeedbackBridge />
         <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
-      </AntApp>
+      </LazyApp>
     </ConfigProvider>
   );
 }

@@ -1,6 +1,7 @@
 import { lazy, type ReactNode } from 'react';
 import { Route, Routes } from 'react-router';
 import { RequireAuth, PublicOnly } from './guards';
+import { i18n } from '../lib/i18n';
 
 const LoginPage = lazy(() => import('../features/auth/login-page'));
 const NotFoundPage = lazy(() => import('../features/errors/not-found-page'));
@@ -10,9 +11,27 @@ const ForgotPasswordPage = lazy(() => import('../features/account/forgot-passwor
 const ResetPasswordPage = lazy(() => import('../features/account/reset-password-page'));
 /** The signed-in shell (layout, menu, every feature screen) loads only after sign-in. */
 const AccessibilityPage = lazy(() => import('../features/accessibility/accessibility-page'));
-const AppShell = lazy(() => import('./layout/app-shell'));
+const loadShell = () => import('./layout/app-shell');
+const loadProviders = () => import('./providers');
+const AppShell = lazy(loadShell);
 /** antd, its locale and TanStack Query: loaded for every screen but sign-in (issue 16). */
-const AntdProviders = lazy(() => import('./providers'));
+const AntdProviders = lazy(loadProviders);
+
+/** Public pages besides /login (which redirects a signed-in visitor into the shell). */
+const PUBLIC = ['/404', '/user/active', '/user/password', '/user/forgot', '/user/reset', '/accessibility'];
+
+/**
+ * Signed in, on a screen of the shell: antd's providers, the shell, its texts, then the screen
+ * itself start loading at once, beside the session's first call — not each after the one before
+ * (issue 16, target 6: the transaction list waited for five requests in a row).
+ */
+export function preloadShell(pathname: string, i18nReady: Promise<unknown>): void {
+  if (PUBLIC.includes(pathname)) return;
+  loadProviders().catch(() => undefined);
+  loadShell().then((m) => m.preloadScreen(pathname), () => undefined);
+  // After the common texts: the first render (the spinner) waits for those alone, as before.
+  i18nReady.then(() => i18n.loadNamespaces(['layout', 'menu', 'search'])).catch(() => undefined);
+}
 const withAntd = (page: ReactNode) => <AntdProviders>{page}</AntdProviders>;
 
 /**

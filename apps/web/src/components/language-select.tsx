@@ -1,7 +1,8 @@
-import { App, Button, Dropdown } from 'antd';
+import { Button, Dropdown } from 'antd';
 import { GlobalOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { LANGUAGES, LANGUAGE_LABELS, currentLanguage, switchLanguage, type Language } from '../lib/i18n';
+import { useApp } from '../app/lazy-app';
 
 /**
  * Language selector (spec §2): zh, en, ko, ja. Choosing saves the cookie, says
@@ -9,7 +10,7 @@ import { LANGUAGES, LANGUAGE_LABELS, currentLanguage, switchLanguage, type Langu
  */
 export function LanguageSelect({ variant = 'text' }: { variant?: 'text' | 'outlined' }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useApp();
   const lng = currentLanguage();
 
   async function choose(next: Language) {

@@ -32,18 +32,27 @@ export function currentLanguage(): Language {
   return isLanguage(i18n.language) ? i18n.language : initialLanguage();
 }
 
-const loaders = import.meta.glob<Record<string, unknown>>('../locales/*/*.json', { import: 'default' });
+/**
+ * Each namespace's texts, as a JSON file of the build fetched when needed (issue 16: data, not
+ * JavaScript to parse, and a map of URLs instead of one loader module per file and language).
+ */
+const urls = import.meta.glob<string>('../locales/*/*.json', { query: '?url', import: 'default', eager: true });
 
 const backend: BackendModule = {
   type: 'backend',
   init() {},
   read(lng, ns, callback) {
-    const load = loaders[`../locales/${lng}/${ns}.json`];
-    if (!load) return callback(new Error(`missing locale ${lng}/${ns}`), false);
-    load().then(
-      (data) => callback(null, data as never),
-      (err: Error) => callback(err, false),
-    );
+    const url = urls[`../locales/${lng}/${ns}.json`];
+    if (!url) return callback(new Error(`missing locale ${lng}/${ns}`), false);
+    fetch(url)
+      .then((res) => {
+        if (!res.ok) throw new Error(`locale ${lng}/${ns}: HTTP ${res.status}`);
+        return res.json() as Promise<Record<string, unknown>>;
+      })
+      .then(
+        (data) => callback(null, data as never),
+        (err: Error) => callback(err, false),
+      );
   },
 };
 

@@ -1,5 +1,5 @@
-import { useEffect, useState, useSyncExternalStore } from 'react';
-import { Drawer, Layout } from 'antd';
+import { lazy, Suspense, useEffect, useState, useSyncExternalStore } from 'react';
+import { Layout } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { useMerchant, useUser } from '../../lib/session';
@@ -11,6 +11,10 @@ import { TopBar } from './top-bar';
 import { ShellRoutes } from './shell-routes';
 import { useShellNav } from './use-shell-nav';
 import { ChatBubble } from '../../features/chat/chat-bubble';
+export { preloadScreen } from '../feature-routes';
+
+// The narrow screen's menu drawer loads when it is first opened (issue 16: not on every first page).
+const Drawer = lazy(() => import('antd/es/drawer'));
 
 const SIDER_WIDTH = 210;
 const COLLAPSED_WIDTH = 64;
@@ -35,6 +39,8 @@ export default function AppShell() {
   const [collapsed, setCollapsed] = useState(savedCollapsed);
   const isNarrow = useNarrow();
   const [drawerOpen, setDrawerOpen] = useState(false);
+  // Mounted from its first opening on (it stays, closed, to animate out and reopen at once).
+  const [drawerUsed, setDrawerUsed] = useState(false);
   const { pathname, search } = useLocation();
   // A choice in the drawer navigates: the drawer closes (also on back/forward).
   useEffect(() => setDrawerOpen(false), [pathname, search]);
@@ -48,7 +54,10 @@ export default function AppShell() {
   }, [user.mustEnrolTotp, pathname, navigate]);
 
   const toggle = () => {
-    if (isNarrow) return setDrawerOpen((o) => !o);
+    if (isNarrow) {
+      setDrawerUsed(true);
+      return setDrawerOpen((o) => !o);
+    }
     setCollapsed((c) => {
       setCookie(COOKIE.sidebar, c ? 'open' : 'collapsed', 365 * DAY_SECONDS);
       return !c;
@@ -68,18 +77,22 @@ export default function AppShell() {
     <NavContext.Provider value={nav}>
       <Layout className="app-shell">
         {isNarrow ? (
-          <Drawer
-            open={drawerOpen}
-            onClose={() => setDrawerOpen(false)}
-            placement="left"
-            size={Math.min(SIDER_WIDTH + 30, 280)}
-            closable={false}
-            className="app-shell__drawer"
-            styles={{ body: { padding: 0 } }}
-            aria-label={t('layout:mainMenu')}
-          >
-            {menu(false)}
-          </Drawer>
+          drawerUsed && (
+            <Suspense fallback={null}>
+              <Drawer
+                open={drawerOpen}
+                onClose={() => setDrawerOpen(false)}
+                placement="left"
+                size={Math.min(SIDER_WIDTH + 30, 280)}
+                closable={false}
+                className="app-shell__drawer"
+                styles={{ body: { padding: 0 } }}
+                aria-label={t('layout:mainMenu')}
+              >
+                {menu(false)}
+              </Drawer>
+            </Suspense>
+          )
         ) : (
           <Layout.Sider width={SIDER_WIDTH} collapsedWidth={COLLAPSED_WIDTH} collapsible trigger={null} collapsed={collapsed} className="app-shell__sider">
             {menu(collapsed)}

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Alert, App, Button, Card, Flex, Form, Input, Modal, QRCode, Select, Space, Switch, Table, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Flex, Form, Input, Modal, QRCode, Select, Space, Switch, Table, Tag, Typography } from 'antd';
 import { LockOutlined, MobileOutlined, SafetyCertificateOutlined, WechatOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
@@ -23,6 +23,7 @@ import {
   wechatUnbind,
 } from './api/account';
 import { passwordIcon } from '../../components/password-icon';
+import { useApp } from '../../app/lazy-app';
 
 /** Calling codes offered by the country picker (E.164); region names come from the browser in the user's language. */
 const COUNTRIES: [string, string][] = [
@@ -37,7 +38,7 @@ function useInvalidate() {
 
 function PhoneCard({ phone }: { phone: string | null }) {
   const { t } = useTranslation('account');
-  const { message } = App.useApp();
+  const { message } = useApp();
   const invalidate = useInvalidate();
   const [form] = Form.useForm<{ country: string; number: string; code: string }>();
   const [left, setLeft] = useState(0);
@@ -125,7 +126,7 @@ function WechatCard({ bound, nickname }: { bound: boolean; nickname: string | nu
 
 function TotpCard({ enabled, left, required, merchantRequire }: { enabled: boolean; left: number; required: boolean; merchantRequire: boolean | null }) {
   const { t } = useTranslation('account');
-  const { message } = App.useApp();
+  const { message } = useApp();
   const invalidate = useInvalidate();
   const [setup, setSetup] = useState<{ secret: string; otpauthUrl: string } | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
@@ -220,7 +221,7 @@ function TotpCard({ enabled, left, required, merchantRequire }: { enabled: boole
 
 function SessionsCard() {
   const { t } = useTranslation('account');
-  const { message } = App.useApp();
+  const { message } = useApp();
   const { data, isLoading } = useSessions();
   const invalidate = useInvalidate();
   const done = () => {
@@ -278,7 +279,7 @@ function HistoryCard() {
 /** /user/security: phone and WeChat binding, the authenticator, active sessions and sign-in history. */
 export function SecurityPage() {
   const { t } = useTranslation('account');
-  const { message } = App.useApp();
+  const { message } = useApp();
   const { data } = useSecurity();
   const [params, setParams] = useSearchParams();
   useEffect(() => {

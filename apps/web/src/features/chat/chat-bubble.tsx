@@ -1,9 +1,9 @@
-import { useState } from 'react';
-import { Drawer, FloatButton } from 'antd';
-import { CustomerServiceOutlined } from '@ant-design/icons';
+import { lazy, Suspense } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
 import { http } from '../../lib/http';
+
+// FloatButton (with Badge) and Drawer: loaded only when the server has a chat (issue 16, target 6).
+const ChatWidget = lazy(() => import('./chat-widget').then((m) => ({ default: m.ChatWidget })));
 
 /** GET /chat/token: the widget URL (locale + a chat-only token signed by the server), or null when chat is off. */
 const useChat = () =>
@@ -22,16 +22,11 @@ const useChat = () =>
  * this app's cookies and X-Token header) is never part of it.
  */
 export function ChatBubble() {
-  const { t } = useTranslation('chat');
   const chat = useChat();
-  const [open, setOpen] = useState(false);
   if (!chat.data) return null;
   return (
-    <>
-      <FloatButton icon={<CustomerServiceOutlined />} type="primary" tooltip={t('open')} aria-label={t('open')} onClick={() => setOpen(true)} />
-      <Drawer open={open} onClose={() => setOpen(false)} title={t('title')} size="default" styles={{ body: { padding: 0 } }} destroyOnHidden>
-        <iframe title={t('title')} src={chat.data.url} style={{ border: 0, width: '100%', height: '100%' }} referrerPolicy="no-referrer" sandbox="allow-scripts allow-same-origin allow-forms allow-popups" />
-      </Drawer>
-    </>
+    <Suspense fallback={null}>
+      <ChatWidget url={chat.data.url} />
+    </Suspense>
   );
 }

@@ -1,4 +1,4 @@
-import { App, Button, Popconfirm, Progress, Space, Table, Tag, Tooltip, Typography } from 'antd';
+import { Button, Popconfirm, Progress, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import { DeleteOutlined, DownloadOutlined, ReloadOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
@@ -8,6 +8,7 @@ import { PageContainer } from '../../components/page-container';
 import { usePageParams } from '../../lib/paging';
 import { formatInstant } from '../../lib/time';
 import { downloadFile, useDeleteFile, useFiles } from './api/files';
+import { useApp } from '../../app/lazy-app';
 
 export function formatSize(bytes: number | null): string {
   if (bytes === null) return '—';
@@ -27,7 +28,7 @@ function StatusCell({ f }: { f: ExportFile }) {
 /** /report/file: the user's queued exports with status, progress, rows, size, download and delete. */
 export function FileReportPage() {
   const { t, i18n } = useTranslation('files');
-  const { message } = App.useApp();
+  const { message } = useApp();
   const { page, size, pagination } = usePageParams();
   const { data, isFetching, refetch } = useFiles(page, size);
   const del = useDeleteFile();

@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import { App } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { PayByLinkAddResult, PayByLinkOrder } from '@portal/contract';
 import { useUser } from '../../lib/session';
@@ -10,6 +9,7 @@ import { OrderFormDialog } from './components/order-form-dialog';
 import { QrDialog, type QrOrder } from './components/qr-dialog';
 import { FailureDialog, SuccessDialog } from './components/result-dialogs';
 import type { OrderFormValues } from './pbl-form';
+import { useApp } from '../../app/lazy-app';
 
 /**
  * The pay-by-link dialogs and their sequence (spec §2, §4): create → order confirmation → QR →
@@ -17,7 +17,7 @@ import type { OrderFormValues } from './pbl-form';
  */
 export function usePblFlow() {
   const { t } = useTranslation('payByLink');
-  const { message, modal } = App.useApp();
+  const { message, modal } = useApp();
   const user = useUser();
   const invalidate = useInvalidatePbl();
   const [formOpen, setFormOpen] = useState(false);

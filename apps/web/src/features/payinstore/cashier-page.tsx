@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { App, Button, Flex, Modal, QRCode, Select, Table, Typography } from 'antd';
+import { Button, Flex, Modal, QRCode, Select, Table, Typography } from 'antd';
 import { DisconnectOutlined, QrcodeOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table';
 import { useSearchParams } from 'react-router';
@@ -9,11 +9,12 @@ import { PageContainer } from '../../components/page-container';
 import { formatPlatform } from '../../lib/time';
 import { getBindQr, useCashiers, useUnbind } from './api/cashiers';
 import { useStores } from './api/stores';
+import { useApp } from '../../app/lazy-app';
 
 /** "Bind a cashier": the QR of WeChat's authorisation; the list is checked every 3 s until a new cashier appears. */
 function BindDialog({ storeId, storeName, known, onClose }: { storeId: string | null; storeName: string; known: string[]; onClose: () => void }) {
   const { t } = useTranslation('payInStore');
-  const { message } = App.useApp();
+  const { message } = useApp();
   const [url, setUrl] = useState<string | null>(null);
   const cashiers = useCashiers(storeId ?? undefined, storeId ? LIMITS.qrPollMs : undefined);
   const knownRef = useRef(known);
@@ -52,7 +53,7 @@ function BindDialog({ storeId, storeName, known, onClose }: { storeId: string | 
 /** /payInStore/cashier: a store's cashiers (cashierId, WeChat name, binding date), bind by QR, unbind. */
 export function CashierPage() {
   const { t } = useTranslation('payInStore');
-  const { modal, message } = App.useApp();
+  const { modal, message } = useApp();
   const [params, setParams] = useSearchParams();
   const stores = useStores();
   const storeId = params.get('storeId') ?? stores.data?.[0]?.storeId;

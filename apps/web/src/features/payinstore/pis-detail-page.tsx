@@ -1,4 +1,4 @@
-import { Alert, App, Button, Card, Descriptions, Flex, Skeleton, Space, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Descriptions, Flex, Skeleton, Space, Tag, Typography } from 'antd';
 import { CopyOutlined, QrcodeOutlined } from '@ant-design/icons';
 import { Link, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -14,11 +14,12 @@ import { copyText } from '../paybylink/copy-text';
 import { usePisDetail } from './api/orders';
 import { useStores } from './api/stores';
 import { usePisFlow } from './use-pis-flow';
+import { useApp } from '../../app/lazy-app';
 
 /** /payInStore/detail/{id}: the order, its store, payment, pay link and timeline; the QR while it awaits payment. */
 export function PisDetailPage() {
   const { t, i18n } = useTranslation(['payInStore', 'payByLink']);
-  const { message } = App.useApp();
+  const { message } = useApp();
   const { id = '' } = useParams();
   const valid = /^\d+$/.test(id);
   const { data: d, isPending, isError, error } = usePisDetail(id, valid);

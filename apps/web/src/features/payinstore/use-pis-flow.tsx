@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import { App } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { Store } from '@portal/contract';
 import { QrDialog, type QrOrder } from '../paybylink/components/qr-dialog';
@@ -7,6 +6,7 @@ import { FailureDialog, SuccessDialog } from '../paybylink/components/result-dia
 import { getPisStatus, useInvalidatePis } from './api/orders';
 import { useLogoList } from './api/stores';
 import { CreatePisDialog } from './components/create-dialog';
+import { useApp } from '../../app/lazy-app';
 
 export type PisQr = QrOrder & { storeId: string };
 
@@ -17,7 +17,7 @@ export type PisQr = QrOrder & { storeId: string };
  */
 export function usePisFlow(stores: Store[]) {
   const { t } = useTranslation('payInStore');
-  const { modal } = App.useApp();
+  const { modal } = useApp();
   const invalidate = useInvalidatePis();
   const [formOpen, setFormOpen] = useState(false);
   const [qr, setQr] = useState<PisQr | null>(null);

@@ -1,4 +1,4 @@
-import { App, Descriptions, Form, InputNumber, Modal, Radio, Select, TimePicker, Typography } from 'antd';
+import { Descriptions, Form, InputNumber, Modal, Radio, Select, TimePicker, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { Schedule, ScheduleKind } from '@portal/contract';
 import { useUser } from '../../lib/session';
@@ -6,6 +6,7 @@ import type { RequestError } from '../../lib/http';
 import { useRecipients, useSaveSchedule } from './api/schedules';
 import { allTimeZones } from '../../lib/time';
 import { filterSummary, kindKey, newScheduleValues, toScheduleForm, valuesOf, type ScheduleFormValues } from './schedule-form';
+import { useApp } from '../../app/lazy-app';
 
 /** What the dialog schedules: a new one from a screen (kind and its current filters) or an existing one. */
 export type ScheduleTarget = { kind: ScheduleKind; params: Record<string, unknown>; schedule?: Schedule };
@@ -13,7 +14,7 @@ export type ScheduleTarget = { kind: ScheduleKind; params: Record<string, unknow
 /** Create or edit a schedule: repeat, time, day, zone, format, recipients (the merchant's users). */
 export function ScheduleDialog({ target, onClose }: { target: ScheduleTarget | null; onClose: () => void }) {
   const { t } = useTranslation('schedule');
-  const { message } = App.useApp();
+  const { message } = useApp();
   const user = useUser();
   const [form] = Form.useForm<ScheduleFormValues>();
   const save = useSaveSchedule();

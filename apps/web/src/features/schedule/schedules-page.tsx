@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { App, Button, Grid, Popconfirm, Space, Table, Tag, Tooltip, Typography } from 'antd';
+import { Button, Grid, Popconfirm, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import { DeleteOutlined, EditOutlined, PauseCircleOutlined, PlayCircleOutlined, ReloadOutlined, SendOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
@@ -11,6 +11,7 @@ import { formatInstant } from '../../lib/time';
 import { useDeleteSchedule, usePauseSchedule, useSchedules, useSendNow } from './api/schedules';
 import { ScheduleDialog, type ScheduleTarget } from './schedule-dialog';
 import { filterSummary, kindKey } from './schedule-form';
+import { useApp } from '../../app/lazy-app';
 
 const RESULT_COLOR = { sent: 'success', failed: 'error' } as const;
 
@@ -26,7 +27,7 @@ function useWhen() {
 /** /report/schedules: the user's scheduled reports, with next and last run, send now, pause, edit, delete. */
 export function SchedulesPage() {
   const { t } = useTranslation('schedule');
-  const { message } = App.useApp();
+  const { message } = useApp();
   const { page, size, pagination } = usePageParams();
   const { data, isFetching, refetch } = useSchedules(page, size);
   const pause = usePauseSchedule();

@@ -1,12 +1,16 @@
-import { useState } from 'react';
-import { Button, Grid, Input, Modal } from 'antd';
+import { lazy, Suspense, useState } from 'react';
+import { Button, Grid, Input } from 'antd';
 import { SearchOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { SEARCH_MAX_LENGTH, SEARCH_PERMISSIONS, searchHitPath, type SearchHit } from '@portal/contract';
 import { useCan } from '../../components/can';
 import { searchIds } from './search-api';
-import { SearchResults } from './search-results';
+
+// The results dialog (List, Tag, Typography) loads with the first search that lists hits (issue 16).
+// The phone's search dialog loads when first opened.
+const Modal = lazy(() => import('antd/es/modal'));
+const SearchResults = lazy(() => import('./search-results').then((m) => ({ default: m.SearchResults })));
 
 /**
  * The top bar's global search (issue 13): paste any id, land on its record — one hit opens it,
@@ -21,6 +25,9 @@ export function GlobalSearch() {
   const [busy, setBusy] = useState(false);
   const [open, setOpen] = useState(false);
   const [result, setResult] = useState<{ q: string; hits: SearchHit[] } | null>(null);
+  // Mounted from the first result on (it stays, closed, to animate out).
+  const [listed, setListed] = useState(false);
+  const [dialogUsed, setDialogUsed] = useState(false);
   if (!can) return null;
 
   const run = async (raw: string) => {
@@ -33,7 +40,10 @@ export function GlobalSearch() {
       if (r.content.length === 1) {
         setValue('');
         navigate(searchHitPath(r.content[0]));
-      } else setResult({ q, hits: r.content });
+      } else {
+        setListed(true);
+        setResult({ q, hits: r.content });
+      }
     } catch {
       // The request client has shown the error (e.g. a refused input, in the user's language).
     } finally {
@@ -60,15 +70,31 @@ export function GlobalSearch() {
     <div className="global-search" role="search">
       {narrow ? (
         <>
-          <Button type="text" icon={<SearchOutlined />} aria-label={t('label')} onClick={() => setOpen(true)} />
-          <Modal open={open} title={t('label')} footer={null} onCancel={() => setOpen(false)} destroyOnHidden>
-            <div role="search">{field}</div>
-          </Modal>
+          <Button
+            type="text"
+            icon={<SearchOutlined />}
+            aria-label={t('label')}
+            onClick={() => {
+              setDialogUsed(true);
+              setOpen(true);
+            }}
+          />
+          {dialogUsed && (
+            <Suspense fallback={null}>
+              <Modal open={open} title={t('label')} footer={null} onCancel={() => setOpen(false)} destroyOnHidden>
+                <div role="search">{field}</div>
+              </Modal>
+            </Suspense>
+          )}
         </>
       ) : (
         field
       )}
-      <SearchResults q={result?.q ?? ''} hits={result?.hits ?? null} onClose={() => setResult(null)} />
+      {listed && (
+        <Suspense fallback={null}>
+          <SearchResults q={result?.q ?? ''} hits={result?.hits ?? null} onClose={() => setResult(null)} />
+        </Suspense>
+      )}
     </div>
   );
 }

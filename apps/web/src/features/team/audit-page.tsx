@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { App, Divider } from 'antd';
+import { Divider } from 'antd';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { AuditRow } from '@portal/contract';
@@ -12,6 +12,7 @@ import { exportAudit, useAuditList } from './api/audit';
 import { AuditFilterForm } from './components/audit-filter-form';
 import { useAuditFilters } from './use-team-filters';
 import { auditColumns } from './audit.columns';
+import { useApp } from '../../app/lazy-app';
 
 /** /merchant/audit: every audited event of the merchant's scope (main users), filters, paging, CSV export. */
 export function AuditPage() {
@@ -21,7 +22,7 @@ export function AuditPage() {
 
 function AuditLog() {
   const { t } = useTranslation('team');
-  const { message } = App.useApp();
+  const { message } = useApp();
   const navigate = useNavigate();
   const { filters, apply, page, size, pagination } = useAuditFilters();
   const list = useAuditList({ ...filters, page, size });

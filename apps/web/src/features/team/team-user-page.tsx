@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { App, Button, Divider } from 'antd';
+import { Button, Divider } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -15,6 +15,7 @@ import { AddUserDialog } from './components/add-user-dialog';
 import { UserFilterForm } from './components/user-filter-form';
 import { useUserFilters } from './use-team-filters';
 import { userColumns } from './user.columns';
+import { useApp } from '../../app/lazy-app';
 
 /** /merchant/user: the merchant's users (main users only), add, enable/disable, reset password, remove. */
 export function TeamUserPage() {
@@ -24,7 +25,7 @@ export function TeamUserPage() {
 
 function TeamUsers() {
   const { t } = useTranslation('team');
-  const { modal, message } = App.useApp();
+  const { modal, message } = useApp();
   const qc = useQueryClient();
   const { filters, apply, page, size, pagination } = useUserFilters();
   const list = useUserList({ ...filters, page, size });

@@ -1,7 +1,7 @@
-import { App } from 'antd';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { dayjs } from '../../lib/time';
+import { useApp } from '../../app/lazy-app';
 
 /**
  * The queued-export flow of spec §4/§5: a period reaching back more than three months from its
@@ -21,7 +21,7 @@ export function exportPeriodAllowed(begin: string, end: string): boolean {
 
 export function useExportFlow() {
   const { t } = useTranslation('txn');
-  const { modal, message } = App.useApp();
+  const { modal, message } = useApp();
   const navigate = useNavigate();
   return (period: { begin: string; end: string } | null, queue: () => Promise<unknown>) => {
     if (period) {

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Alert, App, Button, Card, Form, Input, Typography } from 'antd';
+import { Alert, Button, Card, Form, Input, Typography } from 'antd';
 import { LockOutlined } from '@ant-design/icons';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -8,6 +8,7 @@ import { cookieTokens } from '../../lib/tokens';
 import { updatePassword } from '../account/api/account';
 import { PasswordFields } from '../account/components/password-fields';
 import { passwordIcon } from '../../components/password-icon';
+import { useApp } from '../../app/lazy-app';
 
 interface PasswordForm {
   oldPassword: string;
@@ -23,7 +24,7 @@ interface PasswordForm {
 export default function UserPasswordPage() {
   const { t } = useTranslation('account');
   const navigate = useNavigate();
-  const { message, modal } = App.useApp();
+  const { message, modal } = useApp();
   const [params] = useSearchParams();
   const username = params.get('username') ?? '';
   const signedIn = !!cookieTokens.getToken();

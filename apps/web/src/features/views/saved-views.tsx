@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Button, Dropdown, type MenuProps } from 'antd';
 import { BookOutlined, DownOutlined, SaveOutlined, SettingOutlined, StarFilled, TeamOutlined } from '@ant-design/icons';
 import { useLocation } from 'react-router';
@@ -8,8 +8,12 @@ import { useCan } from '../../components/can';
 import { feedback } from '../../lib/feedback';
 import { useAddView, useDefaultView, useRemoveView, useUpdateView, useViews } from './views-api';
 import { useViewUrl, viewSearch } from './use-view-url';
-import { SaveViewDialog, type SaveViewValues } from './save-view-dialog';
-import { ManageViewsDialog } from './manage-views-dialog';
+import type { SaveViewValues } from './save-view-dialog';
+
+// The dialogs (Form, Checkbox, List, Switch, Popconfirm) load with the first one opened, not with
+// every list screen (issue 16, target 6).
+const SaveViewDialog = lazy(() => import('./save-view-dialog').then((m) => ({ default: m.SaveViewDialog })));
+const ManageViewsDialog = lazy(() => import('./manage-views-dialog').then((m) => ({ default: m.ManageViewsDialog })));
 
 /**
  * Saved views of a list or report screen (issue 13), beside its search buttons: open a view, save
@@ -29,7 +33,13 @@ function SavedViewsMenu({ screen }: { screen: ViewScreenKey }) {
   const list = useViews(screen, true);
   const views = list.data?.content;
   const { viewId, setParams } = useViewUrl(views);
-  const [dialog, setDialog] = useState<'save' | 'manage' | null>(null);
+  const [dialog, setDialogState] = useState<'save' | 'manage' | null>(null);
+  // Once opened a dialog stays mounted (closed), so it can animate out and opens at once next time.
+  const [opened, setOpened] = useState<{ save?: boolean; manage?: boolean }>({});
+  const setDialog = (d: 'save' | 'manage' | null) => {
+    if (d) setOpened((o) => ({ ...o, [d]: true }));
+    setDialogState(d);
+  };
   const add = useAddView(screen);
   const update = useUpdateView(screen);
   const remove = useRemoveView(screen);
@@ -84,8 +94,16 @@ function SavedViewsMenu({ screen }: { screen: ViewScreenKey }) {
           <DownOutlined aria-hidden />
         </Button>
       </Dropdown>
-      <SaveViewDialog open={dialog === 'save'} busy={add.isPending} onSave={save} onClose={() => setDialog(null)} />
-      <ManageViewsDialog open={dialog === 'manage'} views={views ?? []} actions={actions} onClose={() => setDialog(null)} />
+      {opened.save && (
+        <Suspense fallback={null}>
+          <SaveViewDialog open={dialog === 'save'} busy={add.isPending} onSave={save} onClose={() => setDialog(null)} />
+        </Suspense>
+      )}
+      {opened.manage && (
+        <Suspense fallback={null}>
+          <ManageViewsDialog open={dialog === 'manage'} views={views ?? []} actions={actions} onClose={() => setDialog(null)} />
+        </Suspense>
+      )}
     </>
   );
 }

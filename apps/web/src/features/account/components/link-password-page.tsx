@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react';
-import { Alert, App, Button, Card, Form, Result, Spin, Typography } from 'antd';
+import { Alert, Button, Card, Form, Result, Spin, Typography } from 'antd';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { PublicFrame } from '../../../components/public-frame';
 import { PasswordFields } from './password-fields';
+import { useApp } from '../../../app/lazy-app';
 
 type Passwords = { newPassword: string; confirmPassword: string };
 
@@ -23,7 +24,7 @@ export function LinkPasswordPage(props: {
   const { keys, load, save, expired } = props;
   const { t } = useTranslation('account');
   const navigate = useNavigate();
-  const { message } = App.useApp();
+  const { message } = useApp();
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
   const [info, setInfo] = useState<Record<string, string> | null | 'expired'>(null);

@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { App, Button, Typography, Upload, type UploadFile } from 'antd';
+import { Button, Typography, Upload, type UploadFile } from 'antd';
 import { PaperClipOutlined, UploadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { PBL_ATTACHMENT_ACCEPT, PBL_ATTACHMENT_MAX_BYTES, attachmentTypeOfName } from '@portal/contract';
 import { uploadFile } from '../api/files';
+import { useApp } from '../../../app/lazy-app';
 
 export type AttachmentValue = { attachment: string; fileName: string } | null | undefined;
 
@@ -13,7 +14,7 @@ export type AttachmentValue = { attachment: string; fileName: string } | null | 
  */
 export function AttachmentUpload({ value, onChange, id }: { value?: AttachmentValue; onChange?: (v: AttachmentValue) => void; id?: string }) {
   const { t } = useTranslation('payByLink');
-  const { message } = App.useApp();
+  const { message } = useApp();
   const [uploading, setUploading] = useState<UploadFile | null>(null);
   // One uid from 'uploading' to 'done', so the list changes the item instead of animating a swap.
   const [uid, setUid] = useState<string | null>(null);

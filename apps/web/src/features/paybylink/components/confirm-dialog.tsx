@@ -1,12 +1,13 @@
-import { App, Button, Descriptions, Modal, Typography } from 'antd';
+import { Button, Descriptions, Modal, Typography } from 'antd';
 import { CopyOutlined, QrcodeOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { copyText } from '../copy-text';
+import { useApp } from '../../../app/lazy-app';
 
 /** Order confirmation (spec §2): the new order's link, with Display QR and Copy link. */
 export function ConfirmDialog({ created, onShowQr, onClose }: { created: { orderNo: string; payByLink: string } | null; onShowQr: () => void; onClose: () => void }) {
   const { t } = useTranslation('payByLink');
-  const { message } = App.useApp();
+  const { message } = useApp();
   const copy = async () => (created && (await copyText(created.payByLink)) ? message.success(t('copySuccess')) : message.error(t('copyFailed')));
   return (
     <Modal

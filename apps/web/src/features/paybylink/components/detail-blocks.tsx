@@ -1,4 +1,4 @@
-import { App, Button, Card, Descriptions, Space, Tag, Timeline, Typography } from 'antd';
+import { Button, Card, Descriptions, Space, Tag, Timeline, Typography } from 'antd';
 import { CopyOutlined, EyeOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -9,6 +9,7 @@ import { formatPlatform } from '../../../lib/time';
 import { downloadAttachment } from '../api/files';
 import { copyText } from '../copy-text';
 import { PblStatusTag } from './pbl-status-tag';
+import { useApp } from '../../../app/lazy-app';
 
 const money = (v: string, cur: string, lang: string) => (
   <span style={{ fontVariantNumeric: 'tabular-nums' }}>
@@ -19,7 +20,7 @@ const money = (v: string, cur: string, lang: string) => (
 /** Every descriptions item of spec §2's detail, plus expiry, e-mail result and the transaction. */
 export function OrderDescriptions({ d }: { d: PayByLinkDetail }) {
   const { t, i18n } = useTranslation('payByLink');
-  const { message } = App.useApp();
+  const { message } = useApp();
   const canTxn = useCan(Perm.txnDetail);
   const copy = async () => ((await copyText(d.link)) ? message.success(t('copySuccess')) : message.error(t('copyFailed')));
   const scenario = d.prodCategory === PBL_PROD_CATEGORY ? t('scenario.paybylink') : t('scenario.other', { name: d.prodCategory });

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Alert, App, Form, Modal } from 'antd';
+import { Alert, Form, Modal } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { PBL_DEFAULT_VALID_DAYS, type PayByLinkAddResult, type PayByLinkOrder } from '@portal/contract';
 import { RequestError } from '../../../lib/http';
@@ -7,6 +7,7 @@ import { usePblOptions } from '../api/files';
 import { useAddOrder, useUpdateOrder } from '../api/order-mutations';
 import { formFieldOf, keepAmountsConsistent, toWireForm, type OrderFormValues } from '../pbl-form';
 import { OrderFormFields } from './order-form-fields';
+import { useApp } from '../../../app/lazy-app';
 
 const fromOrder = (o: PayByLinkOrder): OrderFormValues => ({
   reconId: o.reconId,
@@ -37,7 +38,7 @@ const NO_CURRENCIES: string[] = [];
 
 export function OrderFormDialog({ open, order, onClose, onCreated, onUpdated }: OrderFormDialogProps) {
   const { t } = useTranslation('payByLink');
-  const { message } = App.useApp();
+  const { message } = useApp();
   const [form] = Form.useForm<OrderFormValues>();
   const mode = order ? 'update' : 'create';
   const options = usePblOptions(open);

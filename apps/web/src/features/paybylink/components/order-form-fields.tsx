@@ -1,10 +1,11 @@
-import { App, Checkbox, Col, Form, Input, Row, Select, type FormInstance } from 'antd';
+import { Checkbox, Col, Form, Input, Row, Select, type FormInstance } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { PBL_VALID_DAY_CHOICES } from '@portal/contract';
 import { formatPlatform } from '../../../lib/time';
 import { charCount } from '../../../lib/char-count';
 import { pblRule, type OrderFormValues } from '../pbl-form';
 import { AttachmentUpload } from './attachment-upload';
+import { useApp } from '../../../app/lazy-app';
 
 /**
  * The fields of the create / modify dialog (spec §5): the shared rules on every field; in modify,
@@ -13,7 +14,7 @@ import { AttachmentUpload } from './attachment-upload';
  */
 export function OrderFormFields({ form, mode, currencies, expireTime }: { form: FormInstance<OrderFormValues>; mode: 'create' | 'update'; currencies: string[]; expireTime?: string }) {
   const { t } = useTranslation('payByLink');
-  const { message } = App.useApp();
+  const { message } = useApp();
   const rule = (f: Parameters<typeof pblRule>[1]) => [pblRule(form, f, mode, t)];
   const ro = mode === 'update';
   const amount = { inputMode: 'decimal' as const, autoComplete: 'off', maxLength: 20 };

@@ -1,8 +1,8 @@
-import { App } from 'antd';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { ExportButton } from '../../../components/export-button';
 import { exportReport, type ReportWireQuery } from '../api/report-client';
+import { useApp } from '../../../app/lazy-app';
 
 /**
  * The export of a report (locked 3 s after a click): a short range downloads at once; a long one is
@@ -10,7 +10,7 @@ import { exportReport, type ReportWireQuery } from '../api/report-client';
  */
 export function ReportExportButton({ path, query, disabled }: { path: string; query: ReportWireQuery; disabled?: boolean }) {
   const { t } = useTranslation('report');
-  const { message } = App.useApp();
+  const { message } = useApp();
   const navigate = useNavigate();
   return (
     <ExportButton

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { App, Button, Form, Input, Modal, Radio, Select, Space, Typography } from 'antd';
+import { Button, Form, Input, Modal, Radio, Select, Space, Typography } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { EMAIL_RE, PHONE_RE, ROLES, USERNAME_RE, type Role } from '@portal/contract';
@@ -9,6 +9,7 @@ import { addUser } from '../api/add-user';
 import { checkUserExist } from '../api/check-user-exist';
 import { generateUserName } from '../api/generate-user-name';
 import { PermissionPicker } from './permission-picker';
+import { useApp } from '../../../app/lazy-app';
 
 interface Values {
   userName: string;
@@ -25,7 +26,7 @@ interface Values {
  */
 export function AddUserDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation('team');
-  const { message } = App.useApp();
+  const { message } = useApp();
   const [form] = Form.useForm<Values>();
   const [saving, setSaving] = useState(false);
   const qc = useQueryClient();

@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { Alert, App, Button, Dropdown, Modal, Table, Upload } from 'antd';
+import { Alert, Button, Dropdown, Modal, Table, Upload } from 'antd';
 import { DownloadOutlined, UploadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { LIMITS, type RowError } from '@portal/contract';
 import { downloadLogisticsTemplate, useUploadLogistics } from '../api/logistics';
+import { useApp } from '../../../app/lazy-app';
 
 const FIELD_LABEL: Record<string, string> = {
   orderNo: 'col.orderNo',
@@ -20,7 +21,7 @@ const FIELD_LABEL: Record<string, string> = {
  */
 export function LogisticsImport() {
   const { t } = useTranslation('txn');
-  const { message } = App.useApp();
+  const { message } = useApp();
   const upload = useUploadLogistics();
   const [errors, setErrors] = useState<RowError[] | null>(null);
   const [summary, setSummary] = useState('');

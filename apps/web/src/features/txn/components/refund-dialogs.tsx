@@ -1,11 +1,12 @@
 import { useRef, useState } from 'react';
-import { App, Form, Input, InputNumber, Modal, Typography, type GetRef, type InputRef } from 'antd';
+import { Form, Input, InputNumber, Modal, Typography, type GetRef, type InputRef } from 'antd';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { exponentOf, toMinor, type TxnDetail } from '@portal/contract';
 import { formatAmount } from '../../../components/money';
 import { checkPassword, useRefund } from '../api/refund';
 import { passwordIcon } from '../../../components/password-icon';
+import { useApp } from '../../../app/lazy-app';
 
 type Step = 'closed' | 'amount' | 'password';
 
@@ -18,7 +19,7 @@ const newKey = () => (crypto.randomUUID?.() ?? `${Date.now()}-${Math.random()}`)
  */
 export function useRefundDialogs(txn: TxnDetail) {
   const { t, i18n } = useTranslation('txn');
-  const { message } = App.useApp();
+  const { message } = useApp();
   const navigate = useNavigate();
   const [step, setStep] = useState<Step>('closed');
   const [amount, setAmount] = useState<string>('');

@@ -1,0 +1,23 @@
+import { useEffect } from 'react';
+import useMessage from 'antd/es/message/useMessage';
+import useModal from 'antd/es/modal/useModal';
+import useNotification from 'antd/es/notification/useNotification';
+import type { useAppProps } from 'antd/es/app/context';
+
+/**
+ * antd's message, modal and notification hooks and their holders, as antd's <App> renders them:
+ * loaded by <LazyApp> (lazy-app.tsx) when the screen first shows one.
+ */
+export default function FeedbackHolders({ onReady }: { onReady: (apis: useAppProps) => void }) {
+  const [message, messageHolder] = useMessage();
+  const [notification, notificationHolder] = useNotification();
+  const [modal, modalHolder] = useModal();
+  useEffect(() => onReady({ message, notification, modal }), [message, notification, modal, onReady]);
+  return (
+    <>
+      {modalHolder}
+      {messageHolder}
+      {notificationHolder}
+    </>
+  );
+}
