@@ -33,7 +33,15 @@ export function loadFeedback(): Promise<Apis> {
     });
     pending = { promise, resolve, reject };
     if (mountHolders) mountHolders();
-    else fail(new Error('feedback used outside <LazyApp>'));
+    else {
+      // A screen's effect runs before its ancestors' effects: on a page's first render (a message
+      // shown on arrival, e.g. "WeChat bound." after the provider's redirect) <LazyApp> has not
+      // registered yet. Its effect mounts the holders for a pending call; fail only if none did.
+      setTimeout(() => {
+        if (pending?.promise === promise && !mountHolders) fail(new Error('feedback used outside <LazyApp>'));
+      }, 0);
+    }
+    return promise;
   }
   return pending.promise;
 }
