@@ -85,6 +85,8 @@ for (const lng of ['en', 'ja'] as const) {
     }
     await shot(page, `layout-1440-${lng}-report-summary`);
     await page.goto('/report/bill');
+    // The screen's code loads after navigation: no spinner may show yet, so wait for the table itself.
+    await expect(page.locator('.report-table')).toBeVisible();
     await settled(page);
     await noneUnderFixedRight(page, '.report-table');
     await shot(page, `layout-1440-${lng}-report-bill`);
