@@ -17,7 +17,11 @@ test.describe.configure({ mode: 'serial' });
 
 let page: Page;
 let routers: RouterItem[] = [];
-const settled = (p: Page) => expect(p.locator('.ant-spin-spinning, .full-page-spin, .ant-skeleton-active')).toHaveCount(0, { timeout: 60_000 });
+/** The shell is drawn (after a navigation the app loads first, before any spinner shows) and nothing spins. */
+const settled = async (p: Page) => {
+  await expect(p.locator('.app-shell__main')).toBeVisible({ timeout: 60_000 });
+  await expect(p.locator('.ant-spin-spinning, .full-page-spin, .ant-skeleton-active')).toHaveCount(0, { timeout: 60_000 });
+};
 const leaves = (items: RouterItem[]): RouterItem[] => items.flatMap((r) => (r.children?.length ? leaves(r.children) : r.path.includes(':') || r.hidden ? [] : [r]));
 
 test.beforeAll(async ({ browser, baseURL }) => {
