@@ -53,19 +53,14 @@ export async function withIndexesDeferred<T>(db: Db, load: () => Promise<T>): Pr
     return defs.map((d) => d.name);
   });
   let buildMs = 0;
-  const build = async () => {
-    const t = performance.now();
-    await rebuildDeferredIndexes(db);
-    buildMs = Math.round(performance.now() - t);
-  };
   let result: T;
   try {
     result = await load();
-  } catch (err) {
-    await build();
-    throw err;
+  } finally {
+    const t = performance.now();
+    await rebuildDeferredIndexes(db);
+    buildMs = Math.round(performance.now() - t);
   }
-  await build();
   return { result, deferred, buildMs };
 }
 

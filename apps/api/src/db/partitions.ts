@@ -146,3 +146,13 @@ export async function archiveMonth(
   if (opts.drop) await db.query(`DROP TABLE ${name}`);
   return { file, rows, dropped: !!opts.drop };
 }
+
+/**
+ * `t.txn_time` bounded by the times of the txn_key rows matching `keyWhere` (over `k`): two scalar
+ * subqueries (initplans), so the executor prunes the ledger's months at start and reads only the
+ * months holding those rows (decision 028). No key matches: the bounds are NULL, nothing matches.
+ */
+export function keyTimeBounds(...keyWhere: string[]): string {
+  const keys = `FROM txn_key k WHERE ${keyWhere.join(' AND ')}`;
+  return `t.txn_time >= (SELECT min(k.txn_time) ${keys}) AND t.txn_time <= (SELECT max(k.txn_time) ${keys})`;
+}

@@ -1,4 +1,4 @@
-import { keyTimeBounds } from '../txn/txn.repo';
+import { keyTimeBounds } from '../../db/partitions';
 import type { Queryable } from '../../db/db';
 
 export interface SearchRow {

@@ -1,4 +1,5 @@
 import { CURRENCY_EXPONENT, settleStateOf, toDecimal, type TxnFilter, type TxnRow } from '@portal/contract';
+import { keyTimeBounds } from '../../db/partitions';
 import type { TxnRow as StoredTxnRow } from '../payments/ingest.types';
 import type { Queryable } from '../../db/db';
 import { formatInZone, zonedToUtc, type Zone } from './time';
@@ -34,16 +35,6 @@ export interface TxnDbRow
 export interface Where {
   sql: string;
   params: unknown[];
-}
-
-/**
- * `t.txn_time` bounded by the times of the txn_key rows matching `keyWhere` (over `k`): two scalar
- * subqueries (initplans), so the executor prunes the ledger's months at start and reads only the
- * months holding those rows (decision 028). No key matches: the bounds are NULL, nothing matches.
- */
-export function keyTimeBounds(...keyWhere: string[]): string {
-  const keys = `FROM txn_key k WHERE ${keyWhere.join(' AND ')}`;
-  return `t.txn_time >= (SELECT min(k.txn_time) ${keys}) AND t.txn_time <= (SELECT max(k.txn_time) ${keys})`;
 }
 
 /**
