@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TXN_COUNT_BUDGET, TXN_MAX_OFFSET } from '@portal/contract';
 import { createTestApp, DB_KINDS, DEMO, type TestCtx } from '../../../test/helpers';
 import { addTxn, auth } from './txn.fixtures';
@@ -71,6 +71,25 @@ describe.each(DB_KINDS)('transaction list past the count budget (%s)', (kind) =>
     expect(tooDeep.body.msg).toContain(TXN_MAX_OFFSET.toLocaleString('en-US'));
     const ja = await list({ merId: DEMO.subA, size, page: last + 1 }, 'ja');
     expect(ja.body.msg).toContain('ページ送り');
+  });
+
+  it('a page past the budget answers "more than the budget" without counting; past the end it counts', async () => {
+    // Page 200 of 10 (offset 2,000 > budget) has rows: more than the budget match, whatever the count would say.
+    const spy = vi.spyOn(ctx.db.read, 'query');
+    const counts = () => spy.mock.calls.filter(([sql]) => String(sql).includes('count(*)')).length;
+    const deep = await list({ merId: DEMO.subA, size: 10, page: 200 });
+    expect(deep.body.data).toMatchObject({ totalElements: TXN_COUNT_BUDGET, totalExact: false });
+    expect(counts()).toBe(0);
+    expect(deep.body.data.content[0].mrequest.orderno).toBe(`BULK-${MANY - 1 - 2000}`);
+    // Past the end of a small set (B has 3 rows): the page is empty and the total is the exact count.
+    const empty = await list({ merId: DEMO.subB, size: 100, page: TXN_COUNT_BUDGET / 100 });
+    expect(empty.body.data).toMatchObject({ content: [], totalElements: 3, totalExact: true });
+    expect(counts()).toBe(1);
+    spy.mockRestore();
+    // Asked for the exact total, a deep page counts exactly.
+    const exact = await list({ merId: DEMO.subA, size: 10, page: 200, exactTotal: 'true' });
+    expect(exact.body.data).toMatchObject({ totalElements: MANY, totalExact: true });
+    expect(exact.body.data.content).toEqual(deep.body.data.content);
   });
 
   const orderNos = (r: { body: { data: { content: { mrequest: { orderno: string } }[] } } }) => r.body.data.content.map((x) => x.mrequest.orderno);

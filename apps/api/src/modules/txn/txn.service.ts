@@ -2,7 +2,7 @@ import { Code, MAX_RANGE_DAYS, TXN_COUNT_BUDGET, TXN_MAX_OFFSET, settleStateOf, 
 import type { Deps } from '../../plugins/context';
 import { AppError, notFound } from '../../lib/errors';
 import { rangeTooLong, reversedRange } from '../../lib/validation';
-import { countTxn, countTxnUpTo, findDetail, findFamily, listTxn, money, toTxnRow, totalsTxn, txnKey, txnWhere } from './txn.repo';
+import { countTxn, countTxnUpTo, findDetail, findFamily, listTxn, money, toTxnRow, totalsTxn, txnKey, txnWhere, type TxnDbRow } from './txn.repo';
 import { daysBetween, formatInZone } from './time';
 
 /** Rejects an inverted range or one longer than three months (spec §5). */
@@ -31,10 +31,17 @@ export async function listTransactions(deps: Deps, scope: string[], q: TxnQuery)
     const after = q.after && q.page > 0 ? await txnKey(deps.db.read, Number(q.after), scope) : null;
     return listTxn(deps.db.read, w, q.page, q.size, after);
   };
-  const [rows, n] = await Promise.all([
-    page(),
-    exact ? countTxn(deps.db.read, w) : countTxnUpTo(deps.db.read, w, TXN_COUNT_BUDGET),
-  ]);
+  const count = () => (exact ? countTxn(deps.db.read, w) : countTxnUpTo(deps.db.read, w, TXN_COUNT_BUDGET));
+  let rows: TxnDbRow[];
+  let n: number;
+  if (!exact && !q.after && q.page * q.size >= TXN_COUNT_BUDGET) {
+    // A row found by offset at or past the budget proves that more than the budget match: the
+    // count (which would walk the same first entries again) runs only when that page is empty.
+    rows = await page();
+    n = rows.length ? TXN_COUNT_BUDGET + 1 : await count();
+  } else {
+    [rows, n] = await Promise.all([page(), count()]);
+  }
   const totalExact = exact || n <= TXN_COUNT_BUDGET;
   return { content: rows.map((r) => toTxnRow(r, deps.config.platformTz)), totalElements: totalExact ? n : TXN_COUNT_BUDGET, totalExact };
 }
