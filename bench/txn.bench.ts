@@ -113,9 +113,12 @@ async function benchList(db: Db, base: string, token: string, platformTz: string
     const raw = async () => {
       const t0 = performance.now();
       const w = txnWhere(filter, set.q.merId ? [String(set.q.merId)] : scope, platformTz);
-      // What the service runs: the page and the count bounded at the budget.
+      // What the service runs: the page and the count bounded at the budget (txn.service.ts: for a
+      // page by offset at or past the budget, the count only when that page is empty).
       const page = async () => listTxn(db, w, Number(set.q.page), Number(set.q.size), set.q.after ? await txnKey(db, Number(set.q.after), scope) : null);
-      await Promise.all([page(), countTxnUpTo(db, w, TXN_COUNT_BUDGET)]);
+      if (!set.q.after && Number(set.q.page) * Number(set.q.size) >= TXN_COUNT_BUDGET) {
+        if (!(await page()).length) await countTxnUpTo(db, w, TXN_COUNT_BUDGET);
+      } else await Promise.all([page(), countTxnUpTo(db, w, TXN_COUNT_BUDGET)]);
       return { t: performance.now() - t0, n: 0 };
     };
     for (let i = 0; i < 3; i++) {

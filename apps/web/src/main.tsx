@@ -2,7 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { initI18n, initialLanguage } from './lib/i18n';
 import { AppRoot } from './app/app-root';
-import { preloadShell } from './app/router';
+import { preloadLogin, preloadShell } from './app/router';
 import { loadSession } from './app/session-bootstrap';
 import { cookieTokens } from './lib/tokens';
 import './app/global.css';
@@ -16,6 +16,8 @@ const i18nReady = initI18n(lng);
 if (cookieTokens.getToken()) {
   loadSession().catch(() => undefined);
   preloadShell(window.location.pathname, i18nReady);
+} else {
+  preloadLogin(window.location.pathname, i18nReady);
 }
 await i18nReady;
 

@@ -38,21 +38,41 @@ export function currentLanguage(): Language {
  */
 const urls = import.meta.glob<string>('../locales/*/*.json', { query: '?url', import: 'default', eager: true });
 
+/** One fetch per file: a text prefetched before i18n asked for it is not fetched again. */
+const fetched = new Map<string, Promise<Record<string, unknown>>>();
+
+function fetchTexts(lng: string, ns: string): Promise<Record<string, unknown>> {
+  const url = urls[`../locales/${lng}/${ns}.json`];
+  if (!url) return Promise.reject(new Error(`missing locale ${lng}/${ns}`));
+  let p = fetched.get(url);
+  if (!p) {
+    p = fetch(url).then((res) => {
+      if (!res.ok) throw new Error(`locale ${lng}/${ns}: HTTP ${res.status}`);
+      return res.json() as Promise<Record<string, unknown>>;
+    });
+    fetched.set(url, p);
+    // A failed fetch is tried again the next time (i18next reports it; a retry must not reuse it).
+    p.catch(() => fetched.delete(url));
+  }
+  return p;
+}
+
+/**
+ * Starts fetching namespaces' texts now, before i18n has started or asked for them: the page's
+ * texts come beside the common ones, not after them (issue 16, target 6: no chain of requests).
+ */
+export function prefetchTexts(lng: Language, namespaces: readonly string[]): void {
+  for (const ns of namespaces) fetchTexts(lng, ns).catch(() => undefined);
+}
+
 const backend: BackendModule = {
   type: 'backend',
   init() {},
   read(lng, ns, callback) {
-    const url = urls[`../locales/${lng}/${ns}.json`];
-    if (!url) return callback(new Error(`missing locale ${lng}/${ns}`), false);
-    fetch(url)
-      .then((res) => {
-        if (!res.ok) throw new Error(`locale ${lng}/${ns}: HTTP ${res.status}`);
-        return res.json() as Promise<Record<string, unknown>>;
-      })
-      .then(
-        (data) => callback(null, data as never),
-        (err: Error) => callback(err, false),
-      );
+    fetchTexts(lng, ns).then(
+      (data) => callback(null, data as never),
+      (err: Error) => callback(err, false),
+    );
   },
 };
 
