@@ -112,20 +112,33 @@ export const DROP_UNCONVERTED = `DELETE FROM s_pick WHERE conv IS NULL`;
  * Steps 2–3 per (merchant, business line, settlement currency): reconSetAmount, reserve held and
  * released, net, the pending roll-forward and the transfer decision. A group gets a row when it has
  * transactions, a reserve release due on D, or a carried balance that transfers on D.
- * $2 remit date (next business day after D).
+ * $2 remit date (next business day after D). Each group's latest row before D (`prev`): the groups
+ * found by skipping along settlement's primary key (`grp`, one probe each), then one probe for the
+ * row — the cost follows the number of groups, not the days of history (a DISTINCT ON over the
+ * table read every row of it on every run).
  */
 export const GROUPS = `
 INSERT INTO s_grp (mer_id, bus_line, set_cur, n, recon, fee, rel_prev, reserve_bp, hold_days, threshold, tran_fee, period, prev_date,
   history, prev_trans, prev_search, serv, released, transfer_day, net, due, transfer, search_date, remit)
-WITH agg AS (
+WITH RECURSIVE agg AS (
   SELECT mer_id, bus_line, set_cur, count(*)::int AS n, sum(signed - fee)::bigint AS recon, sum(fee)::bigint AS fee
     FROM s_pick GROUP BY mer_id, bus_line, set_cur),
 rel AS (
   SELECT mer_id, bus_line, set_cur::text AS set_cur, sum(amount)::bigint AS rel
     FROM reserve WHERE release_date = $1::date AND NOT released GROUP BY mer_id, bus_line, set_cur),
+grp AS (
+  (SELECT mer_id, bus_line, set_cur FROM settlement ORDER BY mer_id, bus_line, set_cur LIMIT 1)
+  UNION ALL
+  SELECT n.mer_id, n.bus_line, n.set_cur FROM grp g
+   CROSS JOIN LATERAL (SELECT s.mer_id, s.bus_line, s.set_cur FROM settlement s
+                        WHERE (s.mer_id, s.bus_line, s.set_cur) > (g.mer_id, g.bus_line, g.set_cur)
+                        ORDER BY s.mer_id, s.bus_line, s.set_cur LIMIT 1) n),
 prev AS (
-  SELECT DISTINCT ON (mer_id, bus_line, set_cur) mer_id, bus_line, set_cur::text AS set_cur, txn_set_date, total_pending, trans_amount, recon_search_date
-    FROM settlement WHERE txn_set_date < $1::date ORDER BY mer_id, bus_line, set_cur, txn_set_date DESC),
+  SELECT g.mer_id, g.bus_line, g.set_cur::text AS set_cur, l.txn_set_date, l.total_pending, l.trans_amount, l.recon_search_date
+    FROM grp g
+    JOIN LATERAL (SELECT s.txn_set_date, s.total_pending, s.trans_amount, s.recon_search_date FROM settlement s
+                   WHERE s.mer_id = g.mer_id AND s.bus_line = g.bus_line AND s.set_cur = g.set_cur AND s.txn_set_date < $1::date
+                   ORDER BY s.txn_set_date DESC LIMIT 1) l ON true),
 keys AS (
   SELECT mer_id, bus_line, set_cur FROM agg
   UNION SELECT mer_id, bus_line, set_cur FROM rel
