@@ -23,13 +23,14 @@ import { systemClock } from '../apps/api/src/lib/clock';
 import { createMailer } from '../apps/api/src/plugins/mail';
 import { DEMO, seedFoundation } from '../apps/api/src/seed/foundation.seed';
 import type { Deps } from '../apps/api/src/plugins/context';
-import { countTxn, countTxnUpTo, listTxn, txnKey, txnWhere } from '../apps/api/src/modules/txn/txn.repo';
-import { TXN_COUNT_BUDGET } from '@portal/contract';
+import { countTxn, txnWhere } from '../apps/api/src/modules/txn/txn.repo';
+import { pageWithCount } from '../apps/api/src/modules/txn/txn.service';
 import { txnExportSource } from '../apps/api/src/modules/txn/txn.exports';
 import { formatInZone, zonedToUtc } from '../apps/api/src/modules/txn/time';
 import { loadBenchData } from './txn-data';
 import { RemoteClient } from './http';
 import { compare } from './measure';
+import { compareWithHalf } from './txn-compare';
 import { serveInChild, serveInProcess, signedInToken } from './api-server';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -113,12 +114,8 @@ async function benchList(db: Db, base: string, token: string, platformTz: string
     const raw = async () => {
       const t0 = performance.now();
       const w = txnWhere(filter, set.q.merId ? [String(set.q.merId)] : scope, platformTz);
-      // What the service runs: the page and the count bounded at the budget (txn.service.ts: for a
-      // page by offset at or past the budget, the count only when that page is empty).
-      const page = async () => listTxn(db, w, Number(set.q.page), Number(set.q.size), set.q.after ? await txnKey(db, Number(set.q.after), scope) : null);
-      if (!set.q.after && Number(set.q.page) * Number(set.q.size) >= TXN_COUNT_BUDGET) {
-        if (!(await page()).length) await countTxnUpTo(db, w, TXN_COUNT_BUDGET);
-      } else await Promise.all([page(), countTxnUpTo(db, w, TXN_COUNT_BUDGET)]);
+      // What the service runs: the page and the count bounded at the budget.
+      await pageWithCount(db, w, scope, { page: Number(set.q.page), size: Number(set.q.size), after: set.q.after ? String(set.q.after) : undefined, exact: false });
       return { t: performance.now() - t0, n: 0 };
     };
     for (let i = 0; i < 3; i++) {
@@ -155,28 +152,6 @@ async function benchList(db: Db, base: string, token: string, platformTz: string
     }
   }
   return out;
-}
-
-/**
- * Issue 16, target 3: the figures at N rows against those of an earlier run at N/2 (the same
- * benchmark's result file, e.g. 20M against 10M): API p95 of each filter set, goal within 20 %.
- */
-function compareWithHalf(list: Record<string, unknown>[]) {
-  const file = path.join(RESULTS, `txn-${kind}-${rows / 2}.json`);
-  if (!fs.existsSync(file)) return log(`  target 3: no run at ${(rows / 2).toLocaleString('en')} rows to compare with (${path.basename(file)})`);
-  const before = (JSON.parse(fs.readFileSync(file, 'utf8')).list ?? []) as Record<string, unknown>[];
-  const p95 = (r: Record<string, unknown> | undefined, conc: number) => (r?.[`c${conc}Overhead`] as { apiP95: number } | undefined)?.apiP95;
-  log(`target 3: API p95 at ${rows.toLocaleString('en')} rows ÷ at ${(rows / 2).toLocaleString('en')} (goal within 20 %):`);
-  for (const row of list) {
-    const old = before.find((r) => r.set === row.set);
-    for (const conc of [1, 32]) {
-      const a = p95(row, conc);
-      const b = p95(old, conc);
-      if (a === undefined || !b) continue;
-      const ratio = Math.round((a / b) * 100) / 100;
-      log(`  ${row.set}, c${conc}: ${a} / ${b} ms = ${ratio}×  ${Math.abs(ratio - 1) <= 0.2 ? 'met' : ratio < 1 ? 'faster' : 'MISSED'}`);
-    }
-  }
 }
 
 async function benchExport(deps: Deps, info: { pgliteDir?: string; schema?: string }) {
@@ -289,7 +264,7 @@ export default async function run() {
     result.export = await benchExport(deps, info);
     if (kind === 'postgres') await db.close();
   } else await db.close();
-  if (doList && !givenSchema) compareWithHalf(result.list as Record<string, unknown>[]);
+  if (doList && !givenSchema) compareWithHalf(result.list as Record<string, unknown>[], path.join(RESULTS, `txn-${kind}-${rows / 2}.json`), rows, log);
   fs.writeFileSync(path.join(RESULTS, `txn-${kind}-${givenSchema ?? rows}.json`), JSON.stringify(result, null, 2));
   fs.rmSync(dataDir, { recursive: true, force: true });
   return result;

@@ -15,9 +15,9 @@ const lng = initialLanguage();
 const i18nReady = initI18n(lng);
 if (cookieTokens.getToken()) {
   loadSession().catch(() => undefined);
-  preloadShell(window.location.pathname, i18nReady);
+  preloadShell(window.location.pathname);
 } else {
-  preloadLogin(window.location.pathname, i18nReady);
+  preloadLogin(window.location.pathname);
 }
 await i18nReady;
 

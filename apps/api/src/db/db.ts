@@ -14,6 +14,7 @@ import type { Db, Queryable, Reader } from './types';
 export type { Db, Queryable, Reader, Result } from './types';
 export { currentReadScope, DEFAULT_REPLICA_STICKY_MS, HOUSEKEEPING, runInReadScope, withReplica, type ReadScope } from './replica';
 
+// int8 → number (minor units stay far below 2^53), numeric and date → string (no float, no local midnight).
 const INT8 = 20;
 const NUMERIC = 1700;
 const DATE = 1082;

@@ -84,5 +84,3 @@ export interface Db extends Queryable {
   listen?(channel: string, onNotify: (payload: string) => void, onState: (listening: boolean) => void): () => Promise<void>;
   close(): Promise<void>;
 }
-
-// int8 → number (minor units stay far below 2^53), numeric and date → string (no float, no local midnight).

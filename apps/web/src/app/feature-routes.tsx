@@ -1,7 +1,7 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { Perm, type Permission } from '@portal/contract';
 import { pathMatches } from '../lib/permissions';
-import { currentLanguage, i18n, prefetchTexts } from '../lib/i18n';
+import { preloadTexts } from '../lib/i18n';
 
 /**
  * The feature-route registry: every screen of the signed-in shell. Add one entry per screen
@@ -67,10 +67,5 @@ export function preloadScreen(pathname: string): void {
   const route = featureRoutes.find((r) => pathMatches(r.path, pathname));
   if (!route) return;
   route.element.preload().catch(() => undefined);
-  const { ns } = route;
-  if (!ns) return;
-  prefetchTexts(currentLanguage(), ns);
-  // Never into i18n's first load (the first render waits for that one).
-  if (i18n.isInitialized) i18n.loadNamespaces(ns).catch(() => undefined);
-  else i18n.on('initialized', () => void i18n.loadNamespaces(ns).catch(() => undefined));
+  if (route.ns) preloadTexts(route.ns);
 }

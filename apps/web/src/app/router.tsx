@@ -1,7 +1,7 @@
 import { lazy, type ReactNode } from 'react';
 import { Route, Routes } from 'react-router';
 import { RequireAuth, PublicOnly } from './guards';
-import { currentLanguage, i18n, prefetchTexts } from '../lib/i18n';
+import { preloadTexts } from '../lib/i18n';
 
 const loadLogin = () => import('../features/auth/login-page');
 const LoginPage = lazy(loadLogin);
@@ -26,27 +26,21 @@ const PUBLIC = ['/404', '/user/active', '/user/password', '/user/forgot', '/user
  * itself start loading at once, beside the session's first call — not each after the one before
  * (issue 16, target 6: the transaction list waited for five requests in a row).
  */
-export function preloadShell(pathname: string, i18nReady: Promise<unknown>): void {
+export function preloadShell(pathname: string): void {
   if (PUBLIC.includes(pathname)) return;
   loadProviders().catch(() => undefined);
   loadShell().then((m) => m.preloadScreen(pathname), () => undefined);
-  // Fetched now, beside the common texts; handed to i18n after them (the first render, the
-  // spinner, waits for the common texts alone, as before).
-  const ns = ['layout', 'menu', 'search'];
-  prefetchTexts(currentLanguage(), ns);
-  i18nReady.then(() => i18n.loadNamespaces(ns)).catch(() => undefined);
+  preloadTexts(['layout', 'menu', 'search']);
 }
 /**
  * Signed out, on /login or on a screen that sends the visitor there: the sign-in page and its
  * texts start loading at once, beside the common texts, not after the page's code has run
  * (issue 16, target 6: its texts were the fourth request in a row).
  */
-export function preloadLogin(pathname: string, i18nReady: Promise<unknown>): void {
+export function preloadLogin(pathname: string): void {
   if (PUBLIC.includes(pathname)) return;
   loadLogin().catch(() => undefined);
-  const ns = ['login', 'layout', 'account'];
-  prefetchTexts(currentLanguage(), ns);
-  i18nReady.then(() => i18n.loadNamespaces(ns)).catch(() => undefined);
+  preloadTexts(['login', 'layout', 'account']);
 }
 const withAntd = (page: ReactNode) => <AntdProviders>{page}</AntdProviders>;
 

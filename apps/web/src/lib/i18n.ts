@@ -57,12 +57,20 @@ function fetchTexts(lng: string, ns: string): Promise<Record<string, unknown>> {
   return p;
 }
 
-/**
- * Starts fetching namespaces' texts now, before i18n has started or asked for them: the page's
- * texts come beside the common ones, not after them (issue 16, target 6: no chain of requests).
- */
-export function prefetchTexts(lng: Language, namespaces: readonly string[]): void {
+/** Starts fetching namespaces' texts now (issue 16, target 6: no chain of requests). */
+function prefetchTexts(lng: Language, namespaces: readonly string[]): void {
   for (const ns of namespaces) fetchTexts(lng, ns).catch(() => undefined);
+}
+
+/**
+ * A page's texts, before the page asks for them: fetched now (beside the common ones), handed to
+ * i18n once it has started — never into its first load, which the first render waits for.
+ */
+export function preloadTexts(namespaces: string[]): void {
+  prefetchTexts(currentLanguage(), namespaces);
+  const load = () => void i18n.loadNamespaces(namespaces).catch(() => undefined);
+  if (i18n.isInitialized) load();
+  else i18n.on('initialized', load);
 }
 
 const backend: BackendModule = {

@@ -2,7 +2,8 @@ import { Code, MAX_RANGE_DAYS, TXN_COUNT_BUDGET, TXN_MAX_OFFSET, settleStateOf, 
 import type { Deps } from '../../plugins/context';
 import { AppError, notFound } from '../../lib/errors';
 import { rangeTooLong, reversedRange } from '../../lib/validation';
-import { countTxn, countTxnUpTo, findDetail, findFamily, listTxn, money, toTxnRow, totalsTxn, txnKey, txnWhere, type TxnDbRow } from './txn.repo';
+import { countTxn, countTxnUpTo, findDetail, findFamily, listTxn, money, toTxnRow, totalsTxn, txnKey, txnWhere, type TxnDbRow, type Where } from './txn.repo';
+import type { Queryable } from '../../db/db';
 import { daysBetween, formatInZone } from './time';
 
 /** Rejects an inverted range or one longer than three months (spec §5). */
@@ -24,26 +25,37 @@ export async function listTransactions(deps: Deps, scope: string[], q: TxnQuery)
   if (!scope.length) return { content: [], totalElements: 0, totalExact: true };
   const w = txnWhere(q, scope, deps.config.platformTz);
   const exact = q.exactTotal === 'true';
-  // Next in the pager names the last row it showed: the page is read from there (keyset). A cursor
-  // not found in scope is ignored (the offset serves), so a stale or foreign one changes nothing.
-  // The cursor's look-up and the page go one after the other; the count runs beside them.
-  const page = async () => {
-    const after = q.after && q.page > 0 ? await txnKey(deps.db.read, Number(q.after), scope) : null;
-    return listTxn(deps.db.read, w, q.page, q.size, after);
-  };
-  const count = () => (exact ? countTxn(deps.db.read, w) : countTxnUpTo(deps.db.read, w, TXN_COUNT_BUDGET));
-  let rows: TxnDbRow[];
-  let n: number;
-  if (!exact && !q.after && q.page * q.size >= TXN_COUNT_BUDGET) {
-    // A row found by offset at or past the budget proves that more than the budget match: the
-    // count (which would walk the same first entries again) runs only when that page is empty.
-    rows = await page();
-    n = rows.length ? TXN_COUNT_BUDGET + 1 : await count();
-  } else {
-    [rows, n] = await Promise.all([page(), count()]);
-  }
+  const { rows, n } = await pageWithCount(deps.db.read, w, scope, { page: q.page, size: q.size, after: q.after, exact });
   const totalExact = exact || n <= TXN_COUNT_BUDGET;
   return { content: rows.map((r) => toTxnRow(r, deps.config.platformTz)), totalElements: totalExact ? n : TXN_COUNT_BUDGET, totalExact };
+}
+
+/**
+ * The page and its count (exact, or bounded at TXN_COUNT_BUDGET) — the list's statements, also run
+ * raw by the benchmark. Next in the pager names the last row it showed (`after`): the page is read
+ * from there (keyset). A cursor not found in scope is ignored (the offset serves), so a stale or
+ * foreign one changes nothing. The cursor's look-up and the page go one after the other; the count
+ * runs beside them — except for a page found by offset at or past the budget: a row there proves
+ * that more than the budget match, so the count (which would walk the same first entries again)
+ * runs only when that page is empty.
+ */
+export async function pageWithCount(
+  db: Queryable,
+  w: Where,
+  scope: string[],
+  o: { page: number; size: number; after?: string; exact: boolean },
+): Promise<{ rows: TxnDbRow[]; n: number }> {
+  const page = async () => {
+    const after = o.after && o.page > 0 ? await txnKey(db, Number(o.after), scope) : null;
+    return listTxn(db, w, o.page, o.size, after);
+  };
+  const count = () => (o.exact ? countTxn(db, w) : countTxnUpTo(db, w, TXN_COUNT_BUDGET));
+  if (!o.exact && !o.after && o.page * o.size >= TXN_COUNT_BUDGET) {
+    const rows = await page();
+    return { rows, n: rows.length ? TXN_COUNT_BUDGET + 1 : await count() };
+  }
+  const [rows, n] = await Promise.all([page(), count()]);
+  return { rows, n };
 }
 
 export async function txnTotals(deps: Deps, scope: string[], f: TxnFilter) {
