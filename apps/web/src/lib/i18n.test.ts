@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import i18next from 'i18next';
-import { reportMissingKey } from './i18n';
+import { preloadTexts, reportMissingKey } from './i18n';
 
 /** Locale parity (conventions): every namespace exists in en, zh, ko, ja with the same keys, none empty. */
 const LOCALES = path.resolve(import.meta.dirname, '../locales');
@@ -116,6 +116,28 @@ describe('a key without text at run time', () => {
       expect(errors).toHaveBeenCalledWith('i18n: no text for txn:settle.count (en)');
     } finally {
       errors.mockRestore();
+    }
+  });
+});
+
+describe('preloaded texts', () => {
+  it('fetches a text file once however often it is preloaded, and again after a failed fetch', async () => {
+    const replies = [{ ok: false, status: 503 }, { ok: true, status: 200 }];
+    const fetchMock = vi.fn(async (url: string) => ({ ...(url.includes('menu') ? replies.shift()! : { ok: true, status: 200 }), json: async () => ({ k: 'v' }) }));
+    vi.stubGlobal('fetch', fetchMock);
+    try {
+      preloadTexts(['login']);
+      preloadTexts(['login', 'layout']);
+      expect(fetchMock).toHaveBeenCalledTimes(2);
+      expect(String(fetchMock.mock.calls[0][0])).toContain('/login');
+      expect(String(fetchMock.mock.calls[1][0])).toContain('/layout');
+      // A failed fetch is not kept: the next preload asks again.
+      preloadTexts(['menu']);
+      await new Promise((r) => setTimeout(r, 0));
+      preloadTexts(['menu']);
+      expect(fetchMock.mock.calls.filter(([u]) => String(u).includes('menu'))).toHaveLength(2);
+    } finally {
+      vi.unstubAllGlobals();
     }
   });
 });
