@@ -24,7 +24,7 @@ const deps = { config, db, clock: systemClock, mailer: createMailer({ outboxDir:
 await firstStart(deps);
 const token = await signedInToken(db);
 // Served as in production (no development routes).
-const app = await buildApp({ ...deps, config: { ...config, env: 'production' } });
+const app = await buildApp({ ...deps, config: { ...config, env: 'production', ...(process.env.WEB_DIST ? { webDist: process.env.WEB_DIST } : {}) } });
 const address = await app.listen({ port: 0, host: '127.0.0.1' });
 console.log(JSON.stringify({ address, token }));
 process.stdin.resume();

@@ -3,6 +3,7 @@ import react from '@vitejs/plugin-react';
 import { precompress } from './build/precompress.ts';
 import { pureContract } from './build/pure-contract.ts';
 import { lazyParts } from './build/lazy-parts.ts';
+import { antdStyles } from './build/antd-styles.ts';
 
 const api = process.env.API_URL ?? 'http://localhost:8080';
 
@@ -10,7 +11,7 @@ export default defineConfig({
   root: import.meta.dirname,
   // pureContract: the contract's unused zod schemas (and zod) stay out of the bundle (issue 16).
   // lazyParts: parts of antd components our screens do not draw load only when drawn (issue 16).
-  plugins: [pureContract(), lazyParts(), react(), precompress()],
+  plugins: [pureContract(), lazyParts(), antdStyles(), react(), precompress()],
   server: {
     port: 5173,
     // The API (npm run dev:api) serves /api and the development mailbox.

@@ -2,6 +2,8 @@ import { lazy, type ReactNode } from 'react';
 import { Route, Routes } from 'react-router';
 import { RequireAuth, PublicOnly } from './guards';
 import { preloadTexts } from '../lib/i18n';
+import { prependStylesheet } from '../lib/stylesheet';
+import antdStylesHref from 'virtual:antd-styles';
 
 const loadLogin = () => import('../features/auth/login-page');
 const LoginPage = lazy(loadLogin);
@@ -28,6 +30,8 @@ const PUBLIC = ['/404', '/user/active', '/user/password', '/user/forgot', '/user
  */
 export function preloadShell(pathname: string): void {
   if (PUBLIC.includes(pathname)) return;
+  // antd's component styles (decision 031) download beside the scripts, not after antd's chunk ran.
+  void prependStylesheet(antdStylesHref);
   loadProviders().catch(() => undefined);
   loadShell().then((m) => m.preloadScreen(pathname), () => undefined);
   preloadTexts(['layout', 'menu', 'search']);

@@ -1,4 +1,4 @@
-import { useEffect, useRef, type CSSProperties } from 'react';
+import { useDeferredValue, useEffect, useRef, type CSSProperties } from 'react';
 import { Button, Table, type TablePaginationConfig } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
@@ -42,8 +42,9 @@ export function ListTable<R extends { id: string | number }>({
       el.setAttribute('aria-label', regionLabel);
     });
   });
-  const total = list.data?.totalElements ?? 0;
-  const bounded = list.data?.totalExact === false;
+  const data = useDeferredValue(list.data);
+  const total = data?.totalElements ?? 0;
+  const bounded = data?.totalExact === false;
   const showTotal = () =>
     bounded ? (
       <span data-testid="list-total">
@@ -64,8 +65,8 @@ export function ListTable<R extends { id: string | number }>({
       rowKey="id"
       size="middle"
       columns={columns}
-      dataSource={list.data?.content ?? []}
-      loading={list.isFetching}
+      dataSource={data?.content ?? []}
+      loading={list.isFetching || data !== list.data}
       scroll={{ x: scrollX }}
       pagination={pagination(maxRows !== undefined ? Math.min(total, maxRows) : total, { showTotal })}
     />

@@ -1,0 +1,23 @@
+const loading = new Map<string, Promise<void>>();
+
+/**
+ * Loads a stylesheet ahead of every other one in the document (as the first child of <head>), once
+ * per URL; resolves when it has loaded, or failed (the page then draws unstyled rather than not at
+ * all). Used for antd's component styles (decision 031): first in the cascade, as antd's run-time
+ * styles were, so the portal's own rules of the same specificity keep winning.
+ */
+export function prependStylesheet(href: string): Promise<void> {
+  let done = loading.get(href);
+  if (!done) {
+    const link = document.createElement('link');
+    link.rel = 'stylesheet';
+    link.href = href;
+    done = new Promise<void>((resolve) => {
+      link.onload = () => resolve();
+      link.onerror = () => resolve();
+    });
+    document.head.prepend(link);
+    loading.set(href, done);
+  }
+  return done;
+}
