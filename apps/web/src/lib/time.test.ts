@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { displayOffsetHours, browserZone, dayjs, defaultOffset, displayZone, formatInstant, formatPlatform, fromPlatform, offsetLabel, setChosenZone, toPlatform, UTC_OFFSETS } from './time';
+import { displayOffsetHours, browserZone, dayjs, defaultOffset, displayZone, formatInstant, formatPlatform, fromPlatform, offsetLabel, setChosenZone, toPlatform, UTC_OFFSETS, zoneOffsetMinutes } from './time';
 
 describe('time zones (spec §9: the wire speaks Asia/Shanghai)', () => {
   it('turns a wall-clock time picked at UTC+9 into the platform time', () => {
@@ -51,5 +52,69 @@ describe('time zones (spec §9: the wire speaks Asia/Shanghai)', () => {
     }
     expect(displayZone()).toBe(browserZone());
     expect(displayOffsetHours(new Date('2024-01-15T12:00:00Z'))).toBe(-new Date('2024-01-15T12:00:00Z').getTimezoneOffset() / 60);
+  });
+
+  // The list's times are formatted with one cached Intl formatter per zone instead of dayjs's
+  // `.tz()` (which builds one per call); the oracle here is Intl itself, asked afresh each time.
+  const ZONES = ['Asia/Shanghai', 'Asia/Tokyo', 'America/New_York', 'Europe/London', 'Asia/Kolkata', 'Asia/Kathmandu', 'America/St_Johns', 'Australia/Lord_Howe', 'Pacific/Chatham', 'America/Sao_Paulo', 'UTC'];
+  const oracle = (epochMs: number, zone: string, withSeconds = true) =>
+    new Intl.DateTimeFormat('sv-SE', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', ...(withSeconds ? { second: '2-digit' } : {}) }).format(epochMs);
+  // 1992 on: the platform zone has had no DST since 1991, so each of its wall-clock times is one instant.
+  const instants = fc.integer({ min: Date.UTC(1992, 0, 1), max: Date.UTC(2099, 11, 31) });
+  // Instants within two hours of a DST change (New York, London, Sydney, Lord Howe, Chatham, 2024), where
+  // an offset taken at the wrong instant shows the wrong hour; and instants anywhere.
+  const CHANGES = ['2024-03-10T07:00:00Z', '2024-11-03T06:00:00Z', '2024-03-31T01:00:00Z', '2024-10-27T01:00:00Z', '2024-04-06T16:00:00Z', '2024-10-05T16:00:00Z', '2024-04-06T15:00:00Z', '2024-10-05T15:30:00Z', '2024-04-06T14:00:00Z', '2024-09-28T14:00:00Z'].map(Date.parse);
+  const nearChange = fc.tuple(fc.constantFrom(...CHANGES), fc.integer({ min: -7200, max: 7200 })).map(([at, s]) => at + s * 1000);
+  const wholeSeconds = fc.oneof(instants.map((ms) => ms - (ms % 1000)), nearChange);
+
+  it.each([['UTC'], ['America/New_York'], ['Australia/Sydney']])('shows every instant as the wall clock of the chosen zone (machine zone %s)', (machineZone) => {
+    const before = process.env.TZ;
+    process.env.TZ = machineZone;
+    try {
+      fc.assert(
+        fc.property(wholeSeconds, fc.constantFrom(...ZONES), (ms, zone) => {
+          setChosenZone(zone);
+          const iso = new Date(ms).toISOString();
+          expect(formatInstant(iso, 'YYYY-MM-DD HH:mm:ss')).toBe(oracle(ms, zone));
+          expect(formatInstant(iso)).toBe(oracle(ms, zone, false));
+          // A platform-zone wire time: Shanghai's wall clock of the same instant, shown in the zone.
+          const wire = oracle(ms, 'Asia/Shanghai');
+          expect(formatPlatform(wire)).toBe(oracle(ms, zone));
+          expect(formatPlatform(wire, 'UTC')).toBe(oracle(ms, 'UTC'));
+          expect(fromPlatform(wire, zone).format('YYYY-MM-DD HH:mm:ss')).toBe(oracle(ms, zone));
+        }),
+        { numRuns: 400 },
+      );
+    } finally {
+      setChosenZone(null);
+      process.env.TZ = before;
+      if (before === undefined) delete process.env.TZ;
+    }
+  });
+
+  it('gives the offset of a zone at an instant, DST and odd offsets included', () => {
+    expect(zoneOffsetMinutes('Asia/Shanghai', Date.UTC(2024, 0, 1))).toBe(480);
+    expect(zoneOffsetMinutes('America/New_York', Date.UTC(2024, 6, 1))).toBe(-240);
+    expect(zoneOffsetMinutes('America/New_York', Date.UTC(2024, 0, 1))).toBe(-300);
+    // The instant of New York's spring change (2024-03-10 07:00 UTC) and a second before it.
+    expect(zoneOffsetMinutes('America/New_York', Date.UTC(2024, 2, 10, 7))).toBe(-240);
+    expect(zoneOffsetMinutes('America/New_York', Date.UTC(2024, 2, 10, 7) - 1000)).toBe(-300);
+    expect(zoneOffsetMinutes('Asia/Kathmandu', Date.UTC(2024, 0, 1))).toBe(345);
+    expect(zoneOffsetMinutes('America/St_Johns', Date.UTC(2024, 0, 1))).toBe(-210);
+    expect(zoneOffsetMinutes('Pacific/Chatham', Date.UTC(2024, 0, 1))).toBe(825);
+    // Milliseconds and instants before 1970 do not shift it.
+    expect(zoneOffsetMinutes('Asia/Tokyo', Date.UTC(2024, 0, 1) + 999)).toBe(540);
+    expect(zoneOffsetMinutes('Asia/Tokyo', Date.UTC(1960, 0, 1) + 1)).toBe(540);
+    fc.assert(fc.property(instants, fc.constantFrom(...ZONES), (ms, zone) => zoneOffsetMinutes(zone, ms) === dayjs(ms).tz(zone).utcOffset()), { numRuns: 300 });
+  });
+
+  it('keeps the offset token right, and anything but the wire format goes the general way', () => {
+    try {
+      setChosenZone('Asia/Tokyo');
+      expect(formatInstant('2024-05-01T00:00:00.000Z', 'YYYY-MM-DD HH:mm Z')).toBe('2024-05-01 09:00 +09:00');
+      expect(formatPlatform('2024-05-01T08:00:00')).toBe('2024-05-01 09:00:00');
+    } finally {
+      setChosenZone(null);
+    }
   });
 });
