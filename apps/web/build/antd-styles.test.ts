@@ -2,7 +2,9 @@ import { createElement } from 'react';
 import { renderToString } from 'react-dom/server';
 import { Button, ConfigProvider, Table, Tag } from 'antd';
 import { describe, expect, it } from 'vitest';
-import { antdStyles, extractAntdStyles } from './antd-styles';
+import fs from 'node:fs';
+import path from 'node:path';
+import { antdStyles, extractAntdStyles, UNUSED_COMPONENTS } from './antd-styles';
 import { portalTheme } from '../src/app/theme';
 
 describe("antd-styles: antd's component styles written at build time (decision 031)", () => {
@@ -12,6 +14,35 @@ describe("antd-styles: antd's component styles written at build time (decision 0
     for (const sel of ['.ant-btn', '.ant-table', '.ant-pagination', '.ant-select-dropdown', '.ant-picker-dropdown', '.ant-modal', '.ant-message', '.ant-drawer', '.ant-menu-dark', '.ant-form-item', '.ant-tag', '.ant-layout-sider', '.ant-dropdown', '.ant-tooltip']) {
       expect(css, sel).toContain(sel);
     }
+  });
+
+  it('leaves out only components nothing draws: no screen imports one, no antd component renders one', () => {
+    const dir = (name: string) => name.replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase().replace('q-r-code', 'qr-code');
+    const files = (root: string, ext: RegExp): string[] =>
+      fs.readdirSync(root, { withFileTypes: true, recursive: true }).filter((e) => e.isFile() && ext.test(e.name)).map((e) => path.join(e.parentPath, e.name));
+    // Our screens: every name imported from 'antd'.
+    const ours = new Set(
+      files(path.join(import.meta.dirname, '../src'), /\.tsx?$/).flatMap((f) =>
+        [...fs.readFileSync(f, 'utf8').matchAll(/import \{([^}]+)\} from 'antd'/g)].flatMap((m) => m[1].split(',').map((n) => n.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0])),
+      ),
+    );
+    expect(ours).toContain('Table');
+    for (const c of UNUSED_COMPONENTS) expect(ours, c).not.toContain(c);
+    // antd's own modules: one of a component we draw that imports from an excluded one's folder
+    // must take only a helper, a context or locale texts from it (nothing that draws, so nothing styled).
+    const es = path.join(import.meta.dirname, '../../../node_modules/antd/es');
+    const excluded = new Set(UNUSED_COMPONENTS.map(dir));
+    const drawn: string[] = [];
+    for (const f of files(es, /\.js$/)) {
+      const own = path.relative(es, f).split(path.sep)[0];
+      for (const m of fs.readFileSync(f, 'utf8').matchAll(/from '\.\.\/([a-z-]+)(\/[^']*)?'/g)) {
+        if (excluded.has(m[1]) && !excluded.has(own) && !/^\/(util|context|locale\/.*)$/.test(m[2] ?? '')) drawn.push(`${own} → ${m[1]}${m[2] ?? ''}`);
+      }
+    }
+    expect(drawn).toEqual([]);
+    // And they are really left out.
+    expect(css).not.toContain('.ant-carousel');
+    expect(css).not.toContain('.ant-color-picker');
   });
 
   it("is the portal's theme: its tokens are the CSS variables of the theme's scope class", () => {

@@ -8,6 +8,13 @@ const RESOLVED = `\0${ID}`;
 const DEV_PATH = '/@portal/antd-styles.css';
 
 /**
+ * antd components no screen of ours draws, nor any antd component we draw (antd-styles.test.ts
+ * checks both: our imports, and antd's own modules importing them): their styles stay out of the
+ * stylesheet (a fifth of it). A screen that starts using one must take it off this list.
+ */
+export const UNUSED_COMPONENTS = ['Affix', 'Anchor', 'AutoComplete', 'BackTop', 'BorderBeam', 'Calendar', 'Carousel', 'Cascader', 'ColorPicker', 'Image', 'Listy', 'Masonry', 'Mentions', 'Rate', 'Slider', 'Splitter', 'Tour', 'Transfer', 'TreeSelect', 'Watermark'];
+
+/**
  * antd's component styles for the portal's theme, rendered once on the server side of the build
  * with antd's own extractor (decision 031). The browser would otherwise generate the same CSS with
  * antd's CSS-in-JS on every first render of a component (issue 16, target 6: the list's longest
@@ -18,7 +25,7 @@ export function extractAntdStyles(): string {
   const React = require('react') as typeof import('react');
   const { ConfigProvider } = require('antd') as typeof import('antd');
   const { extractStyle } = require('@ant-design/static-style-extract') as typeof import('@ant-design/static-style-extract');
-  return extractStyle((node) => React.createElement(ConfigProvider, { theme: portalTheme }, node));
+  return extractStyle({ customTheme: (node) => React.createElement(ConfigProvider, { theme: portalTheme }, node), excludes: UNUSED_COMPONENTS });
 }
 
 /**
