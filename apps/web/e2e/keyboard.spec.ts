@@ -48,7 +48,16 @@ async function tabTo(page: Page, target: Locator, { back = false, max = 80 } = {
 /** Presses ArrowDown inside the menu until `item` has the focus; on failure says where the focus is and what the menu holds. */
 async function arrowTo(page: Page, menu: Locator, item: Locator, max = 40) {
   const focused = () => item.evaluate((el) => el === document.activeElement || el.contains(document.activeElement)).catch(() => false);
-  for (let i = 0; i < max && !(await focused()); i++) await page.keyboard.press('ArrowDown');
+  for (let i = 0; i < max && !(await focused()); i++) {
+    await page.keyboard.press('ArrowDown');
+    // antd's menu moves the focus in the next animation frame and cancels a pending move on the next
+    // key: a person never presses within one frame, but a busy machine can make every press do so
+    // (the focus then stays put while the menu's active item moves on). Let the frame pass.
+    await page.evaluate(() => new Promise<void>((r) => {
+      requestAnimationFrame(() => requestAnimationFrame(() => r()));
+      setTimeout(r, 100);
+    }));
+  }
   if (await focused()) return;
   const where = await page.evaluate(() => {
     const el = document.activeElement as HTMLElement | null;
