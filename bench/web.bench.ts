@@ -70,18 +70,13 @@ function watchScripts(ctx: BrowserContext): { loaded: Loaded } {
   const gzipOf = (file: string) => (fs.existsSync(`${file}.gz`) ? fs.statSync(`${file}.gz`).size : fs.statSync(file).size);
   ctx.on('response', (res) => {
     const url = new URL(res.url());
-    if (url.pathname.startsWith('/assets/') && url.pathname.endsWith('.json')) {
+    // Texts and stylesheets: counted apart from the scripts.
+    const apart = url.pathname.startsWith('/assets/') ? (url.pathname.endsWith('.json') ? loaded.texts : url.pathname.endsWith('.css') ? loaded.css : null) : null;
+    if (apart) {
       const file = path.join(DIST, url.pathname);
       if (!fs.existsSync(file)) return;
-      loaded.texts.files++;
-      loaded.texts.gzip += gzipOf(file);
-      return;
-    }
-    if (url.pathname.startsWith('/assets/') && url.pathname.endsWith('.css')) {
-      const file = path.join(DIST, url.pathname);
-      if (!fs.existsSync(file)) return;
-      loaded.css.files++;
-      loaded.css.gzip += gzipOf(file);
+      apart.files++;
+      apart.gzip += gzipOf(file);
       return;
     }
     if (!url.pathname.endsWith('.js')) return;
@@ -89,7 +84,7 @@ function watchScripts(ctx: BrowserContext): { loaded: Loaded } {
     if (!fs.existsSync(file)) return;
     loaded.files++;
     loaded.raw += fs.statSync(file).size;
-    const gzip = fs.existsSync(`${file}.gz`) ? fs.statSync(`${file}.gz`).size : fs.statSync(file).size;
+    const gzip = gzipOf(file);
     loaded.gzip += gzip;
     loaded.list.push({ file: url.pathname, gzipKB: KB(gzip) });
     loaded.encodings.add(res.headers()['content-encoding'] ?? 'identity');
