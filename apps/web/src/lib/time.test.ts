@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { displayOffsetHours, browserZone, dayjs, defaultOffset, displayZone, formatInstant, formatPlatform, fromPlatform, offsetLabel, setChosenZone, toPlatform, UTC_OFFSETS, zoneOffsetMinutes } from './time';
+import { displayOffsetHours, browserZone, dayjs, defaultOffset, displayZone, formatInstant, formatPlatform, offsetLabel, setChosenZone, toPlatform, UTC_OFFSETS, zoneOffsetLabel, zoneOffsetMinutes } from './time';
 
 describe('time zones (spec §9: the wire speaks Asia/Shanghai)', () => {
   it('turns a wall-clock time picked at UTC+9 into the platform time', () => {
@@ -10,7 +10,7 @@ describe('time zones (spec §9: the wire speaks Asia/Shanghai)', () => {
   });
 
   it('shows a platform time in another zone', () => {
-    expect(fromPlatform('2024-05-01 08:00:00', 'Asia/Tokyo').format('YYYY-MM-DD HH:mm:ss')).toBe('2024-05-01 09:00:00');
+    expect(formatPlatform('2024-05-01 08:00:00', 'Asia/Tokyo')).toBe('2024-05-01 09:00:00');
     expect(formatPlatform('2024-01-15 02:00:00', 'Europe/London')).toBe('2024-01-14 18:00:00');
     expect(formatPlatform(null)).toBe('');
   });
@@ -81,10 +81,33 @@ describe('time zones (spec §9: the wire speaks Asia/Shanghai)', () => {
           const wire = oracle(ms, 'Asia/Shanghai');
           expect(formatPlatform(wire)).toBe(oracle(ms, zone));
           expect(formatPlatform(wire, 'UTC')).toBe(oracle(ms, 'UTC'));
-          expect(fromPlatform(wire, zone).format('YYYY-MM-DD HH:mm:ss')).toBe(oracle(ms, zone));
+          // The offsets the list's zone selector and the header show, and the way back to the wire.
+          setChosenZone(zone);
+          expect(displayOffsetHours(new Date(ms)) * 60).toBe(zoneOffsetMinutes(zone, ms));
+          const at = (z: string) => Date.parse(`${oracle(ms, z).replace(' ', 'T')}Z`);
+          expect(toPlatform(oracle(ms, 'UTC'), 0)).toBe(wire);
+          expect(toPlatform(oracle(ms, zone), (at(zone) - ms) / 3_600_000)).toBe(wire);
         }),
         { numRuns: 400 },
       );
+    } finally {
+      setChosenZone(null);
+      process.env.TZ = before;
+      if (before === undefined) delete process.env.TZ;
+    }
+  });
+
+  it("shows the hour the machine's own zone skips at a DST change (dayjs's tz() showed the next one)", () => {
+    const before = process.env.TZ;
+    process.env.TZ = 'Australia/Sydney';
+    try {
+      // 2024-10-05 17:00 UTC: Tokyo's 02:00 on 6 October, the hour Sydney skipped that night.
+      setChosenZone('Asia/Tokyo');
+      expect(formatInstant('2024-10-05T17:00:00.000Z', 'YYYY-MM-DD HH:mm')).toBe('2024-10-06 02:00');
+      expect(formatPlatform('2024-10-06 01:00:00')).toBe('2024-10-06 02:00:00');
+      expect(displayOffsetHours(new Date('2024-10-05T17:00:00Z'))).toBe(9);
+      expect(zoneOffsetLabel('Asia/Tokyo', new Date('2024-10-05T17:00:00Z'))).toBe('UTC+9');
+      expect(toPlatform('2024-10-06 02:00:00', 9)).toBe('2024-10-06 01:00:00');
     } finally {
       setChosenZone(null);
       process.env.TZ = before;
@@ -112,7 +135,13 @@ describe('time zones (spec §9: the wire speaks Asia/Shanghai)', () => {
     try {
       setChosenZone('Asia/Tokyo');
       expect(formatInstant('2024-05-01T00:00:00.000Z', 'YYYY-MM-DD HH:mm Z')).toBe('2024-05-01 09:00 +09:00');
+      expect(formatInstant('2024-05-01T00:00:00.000Z', 'HH:mm ZZ [Z]')).toBe('09:00 +0900 Z');
+      setChosenZone('America/St_Johns');
+      expect(formatInstant('2024-01-01T12:00:00.000Z', 'HH:mm Z')).toBe('08:30 -03:30');
+      setChosenZone('Asia/Tokyo');
       expect(formatPlatform('2024-05-01T08:00:00')).toBe('2024-05-01 09:00:00');
+      expect(formatPlatform('not a time')).toBe('Invalid Date');
+      expect(formatInstant('not a time')).toBe('Invalid Date');
     } finally {
       setChosenZone(null);
     }

@@ -48,12 +48,16 @@ export function zoneOffsetMinutes(zone: string, epochMs: number): number {
 /**
  * The wall clock of `zone` at the instant `epochMs`, as a dayjs in UTC mode: its fields — and so
  * `format` with any token but the offset's (Z) — are that wall clock, whatever the machine's own
- * zone and its DST changes. Only for showing a time.
+ * zone and its DST changes. Only for showing a time. (dayjs's `.tz()` reads the zone's wall clock
+ * back as a local time: in the hour the machine's own zone skips at a DST change it shows the
+ * next hour — a New York or Sydney machine showed Tokyo's 02:00 as 03:00 on such a night.)
  */
 function wallClockAt(epochMs: number, zone: string): Dayjs {
   return dayjs.utc(epochMs + zoneOffsetMinutes(zone, epochMs) * 60_000);
 }
 
+/** What dayjs shows for a time it cannot read. */
+const INVALID = 'Invalid Date';
 const WIRE_PATTERN = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
 
 /**
@@ -63,8 +67,9 @@ const WIRE_PATTERN = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
  */
 function wallClockInstant(value: string, zone: string): number | null {
   const m = WIRE_PATTERN.exec(value);
-  if (!m) return null;
-  const wall = Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +m[6]);
+  // The wire's format by hand (the common case, and the fast one); anything else as dayjs reads it.
+  const wall = m ? Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +m[6]) : dayjs.utc(value).valueOf();
+  if (Number.isNaN(wall)) return null;
   const o0 = zoneOffsetMinutes(zone, wall);
   let guess = wall - o0 * 60_000;
   const o2 = zoneOffsetMinutes(zone, guess);
@@ -93,7 +98,7 @@ export function displayZone(): string {
  */
 export function displayOffsetHours(at: Date = new Date()): number {
   if (!chosenZone) return -at.getTimezoneOffset() / 60;
-  return dayjs(at).tz(chosenZone).utcOffset() / 60;
+  return zoneOffsetMinutes(chosenZone, at.getTime()) / 60;
 }
 
 /** Every IANA zone the browser knows (Intl), with `current` first when it is not among them. */
@@ -110,7 +115,7 @@ export function allTimeZones(current?: string): string[] {
 
 /** 'UTC+9', 'UTC-3:30': the offset of `zone` now. */
 export function zoneOffsetLabel(zone: string, at: Date = new Date()): string {
-  return offsetLabel(dayjs(at).tz(zone).utcOffset() / 60);
+  return offsetLabel(zoneOffsetMinutes(zone, at.getTime()) / 60);
 }
 
 /** UTC-12 … UTC+14, the time-zone selector's choices (spec §9). */
@@ -137,29 +142,28 @@ export function defaultOffset(): number {
 export function toPlatform(wallClock: Dayjs | string, hours: number): string {
   const local = typeof wallClock === 'string' ? wallClock : wallClock.format(WIRE_DATETIME);
   const instant = dayjs.utc(local).subtract(hours * 60, 'minute');
-  return instant.tz(PLATFORM_TZ).format(WIRE_DATETIME);
-}
-
-/** A platform-zone wire string as a time in `zone` (default: the display zone). */
-export function fromPlatform(value: string, zone: string = displayZone()): Dayjs {
-  return dayjs.tz(value, WIRE_DATETIME, PLATFORM_TZ).tz(zone);
+  return wallClockAt(instant.valueOf(), PLATFORM_TZ).format(WIRE_DATETIME);
 }
 
 /** Shows a platform-zone wire time in the display zone (the user's choice, else the browser's). */
 export function formatPlatform(value: string | null | undefined, zone?: string): string {
   if (!value) return '';
   const instant = wallClockInstant(value, PLATFORM_TZ);
-  // Anything but the wire's own format goes dayjs's general (slower) way.
-  return instant === null ? fromPlatform(value, zone).format(WIRE_DATETIME) : wallClockAt(instant, zone ?? displayZone()).format(WIRE_DATETIME);
+  return instant === null ? INVALID : wallClockAt(instant, zone ?? displayZone()).format(WIRE_DATETIME);
 }
 
 /** Shows an ISO instant (e.g. `2024-05-01T02:00:00.000Z`) in the display zone. */
 export function formatInstant(iso: string | null | undefined, format = 'YYYY-MM-DD HH:mm'): string {
   if (!iso) return '';
   const instant = dayjs(iso);
-  // An offset in the format (Z, ZZ) needs the zone's own dayjs; the wall clock's is UTC.
-  if (!instant.isValid() || format.includes('Z')) return instant.tz(displayZone()).format(format);
-  return wallClockAt(instant.valueOf(), displayZone()).format(format);
+  if (!instant.isValid()) return INVALID;
+  const zone = displayZone();
+  const ms = instant.valueOf();
+  // The wall clock's own offset is UTC's: an offset token (Z, ZZ) is written in as the zone's.
+  const offset = zoneOffsetMinutes(zone, ms);
+  const hhmm = (sep: string) => `${offset < 0 ? '-' : '+'}${String(Math.floor(Math.abs(offset) / 60)).padStart(2, '0')}${sep}${String(Math.abs(offset) % 60).padStart(2, '0')}`;
+  const withOffset = format.replace(/\[[^\]]*\]|ZZ|Z/g, (t) => (t === 'ZZ' ? `[${hhmm('')}]` : t === 'Z' ? `[${hhmm(':')}]` : t));
+  return dayjs.utc(ms + offset * 60_000).format(withOffset);
 }
 
 export { dayjs };
