@@ -127,6 +127,24 @@ test('each language: the switch says so in the new language and the UI follows',
   }
 });
 
+test("the switch is confirmed before the reload even when antd's message code arrives late", async () => {
+  // A slow network: the chunk of antd's message holders (loaded with the first message) takes 2 s,
+  // more than the 0.9 s the page waits after the confirmation before it reloads.
+  const holders = /\/assets\/feedback-holders-[^/]+\.js$/;
+  await page.route(holders, async (route) => {
+    await new Promise((r) => setTimeout(r, 2000));
+    await route.continue();
+  });
+  try {
+    await page.goto('/dashboard');
+    await expect(page.getByTestId('user-menu')).toBeVisible();
+    await switchLanguage(page, 'ko');
+    await switchLanguage(page, 'en');
+  } finally {
+    await page.unroute(holders);
+  }
+});
+
 test('the side menu collapses: the toggle is kept in a cookie, and under 992 px it gives way to a drawer', async () => {
   const sider = page.locator('.app-shell__sider');
   await expect(sider).toHaveCSS('width', '210px');

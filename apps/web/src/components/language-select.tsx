@@ -2,7 +2,7 @@ import { Button, Dropdown } from 'antd';
 import { GlobalOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { LANGUAGES, LANGUAGE_LABELS, currentLanguage, switchLanguage, type Language } from '../lib/i18n';
-import { useApp } from '../app/lazy-app';
+import { loadFeedback, useApp } from '../app/lazy-app';
 
 /**
  * Language selector (spec §2): zh, en, ko, ja. Choosing saves the cookie, says
@@ -15,6 +15,10 @@ export function LanguageSelect({ variant = 'text' }: { variant?: 'text' | 'outli
 
   async function choose(next: Language) {
     if (next === lng) return;
+    // antd's messages load with their first use: load them first, so the confirmation is on screen
+    // for the whole wait before the reload (on a slow device the load took longer than the wait,
+    // and the page reloaded before it was shown). Without them the reload goes ahead all the same.
+    await loadFeedback().catch(() => undefined);
     await switchLanguage(next, (content) => message.success({ content, duration: 2 }));
   }
 
