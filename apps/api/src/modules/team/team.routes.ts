@@ -78,6 +78,12 @@ export function teamRoutes(app: FastifyInstance, deps: Deps) {
     schema: { tags: ['team'], summary: 'Propose a free user name (from `base` when given)', querystring: generateUserNameQuerySchema, response: { 200: envelope(z.string()) } },
     handler: async (req) => ok(await generateUserName(deps, userOf(req), req.query.base)),
   });
+  // Spec §7 lists generateUserName among the POST calls: the same, with `base` in the form.
+  r.post('/api/user/generateUserName', {
+    config: manage,
+    schema: { tags: ['team'], summary: 'Propose a free user name (form: `base`, optional) — the POST form of the GET above', body: generateUserNameQuerySchema, response: { 200: envelope(z.string()) } },
+    handler: async (req) => ok(await generateUserName(deps, userOf(req), req.body?.base)),
+  });
 
   r.get('/api/user/checkUserExist', {
     config: { ...manage, rateLimit: { max: 300, timeWindow: '1 minute' } },
