@@ -10,7 +10,8 @@
  * Every stage runs even when an earlier one failed (the e2e stage needs a build), so one run shows
  * every failure; the exit code is 1 when any stage failed.
  *
- * `TEST_STAGES=typecheck,unit,e2e` (any subset) narrows the run; extra arguments go to Vitest
+ * `TEST_STAGES=typecheck,unit,e2e` (any subset) narrows the run, `E2E_ARGS='apps/web/e2e/x.spec.ts'`
+ * narrows the e2e suites (Playwright arguments); extra arguments go to Vitest
  * (`npm test -- apps/api/src/modules/txn`) and narrow the run to the unit stage.
  */
 import { spawn } from 'node:child_process';
@@ -87,7 +88,7 @@ async function main(): Promise<number> {
       console.log('== e2e: skipped, the build failed');
       timings.push({ name: 'e2e (build failed)', seconds: 0, ok: false });
     } else {
-      const runner = [bin('tsx/dist/cli.mjs'), 'apps/web/e2e/run.ts'];
+      const runner = [bin('tsx/dist/cli.mjs'), 'apps/web/e2e/run.ts', ...(process.env.E2E_ARGS?.split(' ').filter(Boolean) ?? [])];
       const suites = [run('e2e PGlite', runner, { env: { E2E_DATABASE_URL: '', E2E_REPORT: 'e2e-pglite' }, prefix: process.env.E2E_DATABASE_URL ? '[pglite]' : undefined })];
       if (process.env.E2E_DATABASE_URL) suites.push(run('e2e PostgreSQL', runner, { env: { E2E_REPORT: 'e2e-postgres' }, prefix: '[postgres]' }));
       const t0 = Date.now();
