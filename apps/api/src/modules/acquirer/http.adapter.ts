@@ -56,12 +56,13 @@ function interpret(status: number, text: string, isStatusQuery: boolean): Acquir
  * It holds nothing: callers send only after their database transaction has committed.
  */
 export function createHttpAcquirer(o: HttpAcquirerOptions): Acquirer {
-  const base = new URL(o.url.replace(/\/+$/, ''));
+  const base = new URL(o.url);
+  const basePath = base.pathname.replace(/\/+$/, '');
   const now = o.now ?? (() => new Date());
   const delay = o.retryDelayMs ?? 200;
 
   async function once(method: 'GET' | 'POST', path: string, body: string, key: string, isStatus: boolean): Promise<AcquirerAnswer> {
-    const url = new URL(base.pathname + path, base);
+    const url = new URL(`${base.origin}${basePath}${path}`);
     const ts = String(Math.floor(now().getTime() / 1000));
     const headers: Record<string, string> = {
       [SIGNATURE_HEADERS.keyId]: o.keyId,
