@@ -15,7 +15,9 @@ const newKey = () => (crypto.randomUUID?.() ?? `${Date.now()}-${Math.random()}`)
 /**
  * Refund as spec §4: an amount dialog (at most what is still refundable, in the currency's
  * decimals), then password verification (confirm disabled while empty; /user/checkPassword grants
- * the session 5 minutes), then /txn/refund. Success: message, then /txn/list; failure: data.msg.
+ * the session 5 minutes), then /txn/refund. Success: message, then /txn/list; accepted but not yet
+ * confirmed by the gateway (gwResponse '04'): an info message saying it shows as processing until
+ * the gateway answers, then /txn/list; failure: data.msg.
  */
 export function useRefundDialogs(txn: TxnDetail) {
   const { t, i18n } = useTranslation('txn');
@@ -45,7 +47,12 @@ export function useRefundDialogs(txn: TxnDetail) {
     try {
       await checkPassword(password);
       const res = await refund.mutateAsync({ id: txn.gwGTransId, amount, txnschema: txn.mrequest.paymentSchema, requestKey });
-      if (res.code === 0) {
+      if (res.code === 0 && res.gwResponse === '04') {
+        // Accepted, not confirmed (the gateway is slow or unreachable): said so, never "successful".
+        setStep('closed');
+        message.info({ content: t('refund.processing'), duration: 6 });
+        setTimeout(() => navigate('/txn/list'), 800);
+      } else if (res.code === 0) {
         setStep('closed');
         message.success({ content: res.msg || t('refund.success'), duration: 0.8 });
         setTimeout(() => navigate('/txn/list'), 800);
