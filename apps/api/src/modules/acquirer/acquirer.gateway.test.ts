@@ -6,6 +6,8 @@ import { startFakeGateway, type FakeGateway } from '../../../test/fake-gateway';
 import { addTxn, auth, loginWithStepUp } from '../txn/txn.fixtures';
 import { buyerPay, createOrder } from '../paybylink/paybylink.fixtures';
 import { createHttpAcquirer } from './http.adapter';
+import { signRequest, verifySignature } from './signature';
+import { loadConfig } from '../../config';
 import { resolveDueOperations, resolveOperation } from './operations.service';
 import type { OperationRow } from './operations.repo';
 
@@ -235,5 +237,26 @@ describe.each(DB_KINDS)('gateway adapter over HTTP (%s)', (kind) => {
     expect(await good.refund(req)).toMatchObject({ kind: 'final', gwResponse: '00' });
     // Same key, other body: the gateway refuses (409) and we decide nothing.
     expect(await good.refund({ ...req, amount: '2.00' })).toMatchObject({ kind: 'unknown', error: expect.stringMatching(/409/) });
+  });
+});
+
+describe('ACQUIRER settings', () => {
+  it('sandbox by default; http needs a URL and a signing key of at least 32 characters', () => {
+    expect(loadConfig({}).acquirer).toMatchObject({ kind: 'sandbox', timeoutMs: 10_000, retries: 2, keyId: 'portal' });
+    expect(() => loadConfig({ ACQUIRER: 'http' })).toThrow(/ACQUIRER=http needs ACQUIRER_URL and ACQUIRER_SIGNING_KEY/);
+    expect(() => loadConfig({ ACQUIRER: 'http', ACQUIRER_URL: 'https://gw.example.com/v1', ACQUIRER_SIGNING_KEY: 'short' })).toThrow(/ACQUIRER_SIGNING_KEY/);
+    expect(() => loadConfig({ ACQUIRER: 'ftp' })).toThrow(/ACQUIRER/);
+    expect(() => loadConfig({ ACQUIRER: 'http', ACQUIRER_URL: 'file:///etc/passwd', ACQUIRER_SIGNING_KEY: 'k'.repeat(32) })).toThrow(/ACQUIRER_URL/);
+    const c = loadConfig({ ACQUIRER: 'http', ACQUIRER_URL: 'https://gw.example.com/v1', ACQUIRER_SIGNING_KEY: 'k'.repeat(32), ACQUIRER_TIMEOUT_MS: '2500', ACQUIRER_RETRIES: '0' });
+    expect(c.acquirer).toMatchObject({ kind: 'http', url: 'https://gw.example.com/v1', timeoutMs: 2500, retries: 0 });
+  });
+
+  it('the signature covers timestamp, method, path and body', () => {
+    const key = 'k'.repeat(32);
+    const sig = signRequest(key, '1764150000', 'post', '/v1/refunds', '{"a":1}');
+    expect(verifySignature(key, '1764150000', 'POST', '/v1/refunds', '{"a":1}', sig)).toBe(true);
+    for (const [ts, m, p, b] of [['1764150001', 'POST', '/v1/refunds', '{"a":1}'], ['1764150000', 'GET', '/v1/refunds', '{"a":1}'], ['1764150000', 'POST', '/v1/voids', '{"a":1}'], ['1764150000', 'POST', '/v1/refunds', '{"a":2}']])
+      expect(verifySignature(key, ts, m, p, b, sig)).toBe(false);
+    expect(verifySignature('x'.repeat(32), '1764150000', 'POST', '/v1/refunds', '{"a":1}', sig)).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 import { RefundCode, SETTLING_TYPES, pickLanguage, toDecimal, type Language, type RefundResult } from '@portal/contract';
 import type { Queryable } from '../../db/db';
 import type { Deps } from '../../plugins/context';
-import { audit } from '../../lib/audit';
+import { audit, AuditAction } from '../../lib/audit';
 import { t } from '../../lib/messages';
 import { queueLate } from '../payments/late';
 import { addEvent, settlePayment } from '../paybylink/paybylink.repo';
@@ -11,10 +11,11 @@ import { getOperation, markSettled, notePending, claimDue, type OperationRow } f
 
 /** Audit actions of the money movements an operation settles (docs/acquirer-adapter.md). */
 export const OperationAudit = {
-  refundReserve: 'txn.refund.reserve',
-  refundResult: 'txn.refund.result',
-  charge: 'checkout.charge',
-  chargeResult: 'checkout.charge.result',
+  refundReserve: AuditAction.refundReserve,
+  refundResult: AuditAction.refundResult,
+  voidResult: AuditAction.voidResult,
+  charge: AuditAction.charge,
+  chargeResult: AuditAction.chargeResult,
 } as const;
 
 /** Backoff of the job's asks: 5 s, 10 s, 20 s … capped at one hour. It never gives up on a refund. */
@@ -104,7 +105,7 @@ export async function completeOperation(
     }
   }
   await audit(q, {
-    action: op.kind === 'charge' ? OperationAudit.chargeResult : op.kind === 'refund' ? OperationAudit.refundResult : 'txn.void.result',
+    action: op.kind === 'charge' ? OperationAudit.chargeResult : op.kind === 'refund' ? OperationAudit.refundResult : OperationAudit.voidResult,
     outcome: ok ? 'success' : 'failure',
     userId: actor.userId ?? null,
     username: actor.username ?? actor.kind,
