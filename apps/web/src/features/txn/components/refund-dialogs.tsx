@@ -7,6 +7,7 @@ import { formatAmount } from '../../../components/money';
 import { checkPassword, useRefund } from '../api/refund';
 import { passwordIcon } from '../../../components/password-icon';
 import { useApp } from '../../../app/lazy-app';
+import { refundNotice } from './refund-outcome';
 
 type Step = 'closed' | 'amount' | 'password';
 
@@ -47,16 +48,13 @@ export function useRefundDialogs(txn: TxnDetail) {
     try {
       await checkPassword(password);
       const res = await refund.mutateAsync({ id: txn.gwGTransId, amount, txnschema: txn.mrequest.paymentSchema, requestKey });
-      if (res.code === 0 && res.gwResponse === '04') {
-        // Accepted, not confirmed (the gateway is slow or unreachable): said so, never "successful".
+      const notice = refundNotice(res);
+      const content = notice.key ? t(notice.key) : notice.text;
+      message[notice.kind]({ content, duration: notice.duration });
+      if (notice.leave) {
         setStep('closed');
-        message.info({ content: t('refund.processing'), duration: 6 });
         setTimeout(() => navigate('/txn/list'), 800);
-      } else if (res.code === 0) {
-        setStep('closed');
-        message.success({ content: res.msg || t('refund.success'), duration: 0.8 });
-        setTimeout(() => navigate('/txn/list'), 800);
-      } else message.error(res.msg);
+      }
     } catch {
       // The request client already showed the error (wrong password, …).
     } finally {
