@@ -106,5 +106,6 @@ export async function claimDue(q: Queryable, now: Date, leaseMs: number, limit: 
       RETURNING id`,
     [now, new Date(now.getTime() + leaseMs), limit],
   );
-  return rows.map((r) => r.id);
+  // RETURNING keeps no order: the oldest operations (lowest ids) are asked first.
+  return rows.map((r) => r.id).sort((a, b) => a - b);
 }
