@@ -21,7 +21,9 @@ export type Mode =
   /** Acts but leaves the operation processing until `settle(key, …)`. */
   | { mode: 'processing' }
   /** A status query answered with 'processing' whatever the state (a stale replica, out of order). */
-  | { mode: 'stale' };
+  | { mode: 'stale' }
+  /** Acts and answers, then writes a second, contradicting answer on the same connection. */
+  | { mode: 'twice' };
 
 export interface GatewayOp {
   key: string;
@@ -171,7 +173,11 @@ export async function startFakeGateway(opts: { signingKey?: string; keyId?: stri
     const op = act();
     if (op === 'conflict') return send(res, 409, { message: 'idempotency key reused with another body' });
     if (m?.mode === 'slow') await sleep(m.delayMs);
-    return send(res, 200, view(op));
+    send(res, 200, view(op));
+    if (m?.mode === 'twice') {
+      const second = JSON.stringify({ status: 'failed', code: '05', message: 'Second answer' });
+      res.once('finish', () => req.socket.write(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(second)}\r\n\r\n${second}`));
+    }
   });
   server.on('connection', (s) => {
     sockets.add(s);

@@ -190,6 +190,20 @@ describe.each(DB_KINDS)('gateway adapter over HTTP (%s)', (kind) => {
     expect((await audits(p.gwTransId)).filter((a) => a.action === 'txn.refund.result')).toHaveLength(1);
   });
 
+  it('a second, contradicting answer on the same connection is ignored: the first is recorded, money moves once', async () => {
+    const p = await addTxn(ctx, { orderNo: 'GW-TWICE', amount: 10000 });
+    gw.script('post', { mode: 'twice' });
+    const r = await refund({ id: p.gwTransId, amount: '7.00' });
+    expect(r.body.data).toMatchObject({ code: RefundCode.OK, gwResponse: '00' });
+    // The next requests (new connections if the old one was spoilt) still work.
+    const r2 = await refund({ id: p.gwTransId, amount: '1.00' });
+    expect(r2.body.data).toMatchObject({ code: RefundCode.OK, gwResponse: '00' });
+    expect(await returnAmount(p.id)).toBe(800);
+    await jobPass();
+    expect(await txnOf(r.body.data.refundId)).toMatchObject({ gw_response: '00' });
+    expect(gw.ops.get((await txnOf(r.body.data.refundId)).gw_trans_id)!.executions).toBe(1);
+  });
+
   it(`parallel refunds never exceed the purchase, each sent once under its own key (${isConcurrent(kind) ? 'real concurrency' : 'outcome only: PGlite serialises'})`, async () => {
     const p = await addTxn(ctx, { orderNo: 'GW-PAR', amount: 3000 });
     gw.script('post', { mode: '500' }, { mode: '500' }, { mode: 'slow', delayMs: 400 }, { mode: 'slow', delayMs: 400 });
