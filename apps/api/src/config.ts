@@ -67,6 +67,18 @@ const envSchema = z.object({
    * SKIP LOCKED: each job runs once) and shares the rate limits (kept in PostgreSQL).
    */
   WORKERS: z.coerce.number().int().min(1).max(64).default(1),
+  /** Who refunds, voids and charges (decision 033, docs/acquirer-adapter.md): the built-in sandbox, or a gateway over signed HTTP. */
+  ACQUIRER: z.enum(['sandbox', 'http']).default('sandbox'),
+  /** The gateway's base URL (ACQUIRER=http), e.g. https://gateway.example.com/portal/v1. */
+  ACQUIRER_URL: z.preprocess((v) => (v === '' ? undefined : v), z.string().url().refine((u) => /^https?:/.test(u), 'http(s) URL').optional()),
+  /** HMAC-SHA256 key the portal signs its gateway requests with (ACQUIRER=http; at least 32 characters). */
+  ACQUIRER_SIGNING_KEY: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(32).optional()),
+  /** The key's id, sent in X-Portal-Key-Id so the gateway can rotate keys. */
+  ACQUIRER_KEY_ID: z.string().min(1).max(64).default('portal'),
+  /** How long one gateway request may take before it counts as unanswered (ms). */
+  ACQUIRER_TIMEOUT_MS: z.coerce.number().int().min(50).max(120_000).default(10_000),
+  /** Immediate retries of an unanswered request (same idempotency key) before the job takes over. */
+  ACQUIRER_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
 }).refine((e) => !e.CHAT_WIDGET_URL || !!e.CHAT_SECRET, { message: 'CHAT_SECRET is required when CHAT_WIDGET_URL is set', path: ['CHAT_SECRET'] });
 
 export interface Config {
@@ -99,6 +111,20 @@ export interface Config {
   trustProxy: false | number | string[];
   chatWidgetUrl?: string;
   chatSecret?: string;
+  /** The gateway adapter (ACQUIRER*); absent = sandbox. */
+  acquirer?: AcquirerConfig;
+}
+
+/** The HTTP gateway adapter's settings (ACQUIRER=http). */
+export interface AcquirerConfig {
+  kind: 'sandbox' | 'http';
+  url?: string;
+  signingKey?: string;
+  keyId: string;
+  timeoutMs: number;
+  retries: number;
+  /** First pause between immediate retries (ms, doubling); 200 unless a test sets it. */
+  retryDelayMs?: number;
 }
 
 /** The WeChat OAuth2 provider (WECHAT_*): present only when all five are set. */
@@ -150,6 +176,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.DATABASE_REPLICA_URL && !e.DATABASE_URL) {
     throw new Error('Invalid environment:\n  DATABASE_REPLICA_URL: a read replica needs DATABASE_URL (the primary it replicates; PGlite has no replicas)');
   }
+  if (e.ACQUIRER === 'http' && (!e.ACQUIRER_URL || !e.ACQUIRER_SIGNING_KEY))
+    throw new Error('Invalid environment:\n  ACQUIRER: ACQUIRER=http needs ACQUIRER_URL and ACQUIRER_SIGNING_KEY (at least 32 characters)');
   if (e.NODE_ENV === 'production' && !e.PUBLIC_URL)
     throw new Error('Invalid environment:\n  PUBLIC_URL: required when NODE_ENV=production (the origin buyers and users reach the portal on, e.g. https://portal.example.com)');
   return {
@@ -182,5 +210,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     chatWidgetUrl: e.CHAT_WIDGET_URL,
     chatSecret: e.CHAT_SECRET,
+    acquirer: { kind: e.ACQUIRER, url: e.ACQUIRER_URL, signingKey: e.ACQUIRER_SIGNING_KEY, keyId: e.ACQUIRER_KEY_ID, timeoutMs: e.ACQUIRER_TIMEOUT_MS, retries: e.ACQUIRER_RETRIES },
   };
 }

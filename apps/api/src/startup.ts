@@ -10,6 +10,7 @@ import { setUpTeamJobs } from './modules/team/audit.service';
 import { setUpScheduleJobs } from './modules/schedule/schedule.jobs';
 import { setUpFilesJobs } from './modules/files/files.background';
 import { setUpPartitionJobs } from './jobs/partitions.job';
+import { setUpAcquirerJobs } from './modules/acquirer/acquirer.jobs';
 import { seedNoticeAttachment } from './modules/notice/attachment.service';
 import { rebuildDeferredIndexes } from './db/bulk-load';
 
@@ -35,6 +36,6 @@ export async function firstStart(deps: Deps): Promise<boolean> {
 export function startBackground(deps: Deps, log: FastifyBaseLogger): () => void {
   void deps;
   void log;
-  const stops = [startExportWorker(deps, log), startJobRunner(deps, log, [setUpPartitionJobs, setUpPaymentJobs, setUpTeamJobs, setUpScheduleJobs, setUpFilesJobs])];
+  const stops = [startExportWorker(deps, log), startJobRunner(deps, log, [setUpPartitionJobs, setUpPaymentJobs, setUpTeamJobs, setUpScheduleJobs, setUpFilesJobs, setUpAcquirerJobs])];
   return () => stops.forEach((stop) => stop());
 }
