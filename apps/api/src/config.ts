@@ -67,6 +67,17 @@ const envSchema = z.object({
    * SKIP LOCKED: each job runs once) and shares the rate limits (kept in PostgreSQL).
    */
   WORKERS: z.coerce.number().int().min(1).max(64).default(1),
+  /**
+   * Key encrypting the gateway connections' signing secrets at rest (AES-256-GCM): 32 bytes as 64
+   * hex characters or base64. Required in production once a gateway connection exists (the server
+   * refuses to start without it); elsewhere a fixed development key is used (docs/integration.md).
+   */
+  PROVIDER_KEY_ENCRYPTION_KEY: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.string().refine((k) => /^[0-9a-fA-F]{64}$/.test(k) || Buffer.from(k, 'base64').length === 32, '32 bytes: 64 hex characters or base64').optional(),
+  ),
+  /** Folder watched for gateway transaction files (default DATA_DIR/inbox). */
+  IMPORT_INBOX: z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()),
 }).refine((e) => !e.CHAT_WIDGET_URL || !!e.CHAT_SECRET, { message: 'CHAT_SECRET is required when CHAT_WIDGET_URL is set', path: ['CHAT_SECRET'] });
 
 export interface Config {
@@ -99,6 +110,10 @@ export interface Config {
   trustProxy: false | number | string[];
   chatWidgetUrl?: string;
   chatSecret?: string;
+  /** PROVIDER_KEY_ENCRYPTION_KEY (raw string; see modules/gateway/gateway.crypto.ts). */
+  providerKeyEncryptionKey?: string;
+  /** Folder of gateway transaction files picked up by the job runner (IMPORT_INBOX or DATA_DIR/inbox). */
+  importInbox?: string;
 }
 
 /** The WeChat OAuth2 provider (WECHAT_*): present only when all five are set. */
@@ -182,5 +197,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     chatWidgetUrl: e.CHAT_WIDGET_URL,
     chatSecret: e.CHAT_SECRET,
+    providerKeyEncryptionKey: e.PROVIDER_KEY_ENCRYPTION_KEY,
+    importInbox: path.resolve(e.IMPORT_INBOX ?? path.join(e.DATA_DIR, 'inbox')),
   };
 }
