@@ -12,6 +12,7 @@ import { setUpFilesJobs } from './modules/files/files.background';
 import { setUpPartitionJobs } from './jobs/partitions.job';
 import { seedNoticeAttachment } from './modules/notice/attachment.service';
 import { rebuildDeferredIndexes } from './db/bulk-load';
+import { assertProviderKey } from './modules/gateway/gateway.service';
 
 /**
  * First start on an empty database: the development seed (never in production). Returns whether
@@ -20,6 +21,8 @@ import { rebuildDeferredIndexes } from './db/bulk-load';
 export async function firstStart(deps: Deps): Promise<boolean> {
   // A bulk load that a crash cut short left indexes to build (db/bulk-load.ts): built before serving.
   await rebuildDeferredIndexes(deps.db);
+  // Issue 25: gateway connections' secrets need their encryption key in production.
+  await assertProviderKey(deps.db, deps.config);
   if (!deps.config.seedDemo || !(await isEmpty(deps.db))) return false;
   await seedFoundation(deps.db, { env: deps.config.env });
   // Files download: a demo notice carries a PDF attachment.

@@ -141,3 +141,13 @@ export async function purgeSeenSignatures(q: Queryable, now: Date): Promise<numb
   const { rowCount } = await q.query('DELETE FROM gateway_seen_signature WHERE expires_at < $1', [now]);
   return rowCount ?? 0;
 }
+
+/**
+ * Boot check: in production a gateway connection's secrets cannot be read without
+ * PROVIDER_KEY_ENCRYPTION_KEY, so the server refuses to start rather than refuse every request.
+ */
+export async function assertProviderKey(q: Queryable, cfg: KeyConfig): Promise<void> {
+  if (cfg.env === 'production' && !cfg.providerKeyEncryptionKey && (await anyConnection(q))) {
+    throw new Error('Invalid environment:\n  PROVIDER_KEY_ENCRYPTION_KEY: required when NODE_ENV=production and a gateway connection exists (32 bytes, hex or base64)');
+  }
+}
