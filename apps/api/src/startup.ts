@@ -13,6 +13,7 @@ import { setUpPartitionJobs } from './jobs/partitions.job';
 import { seedNoticeAttachment } from './modules/notice/attachment.service';
 import { rebuildDeferredIndexes } from './db/bulk-load';
 import { assertProviderKey } from './modules/gateway/gateway.service';
+import { setUpGatewayJobs } from './modules/gateway/gateway.background';
 
 /**
  * First start on an empty database: the development seed (never in production). Returns whether
@@ -39,5 +40,7 @@ export function startBackground(deps: Deps, log: FastifyBaseLogger): () => void 
   void deps;
   void log;
   const stops = [startExportWorker(deps, log), startJobRunner(deps, log, [setUpPartitionJobs, setUpPaymentJobs, setUpTeamJobs, setUpScheduleJobs, setUpFilesJobs])];
+  // Issue 25: the gateway feed's inbox and daily reconciliation (a runner of its own kinds).
+  stops.push(startJobRunner(deps, log, [setUpGatewayJobs]));
   return () => stops.forEach((stop) => stop());
 }

@@ -3,7 +3,10 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { Code } from '@portal/contract';
+import { Code, CURRENCY_EXPONENT, TXN_TYPES, toMinor } from '@portal/contract';
+import { audit } from '../../lib/audit';
+import { isDate } from '../../modules/payments/time';
+import { saveControlTotals } from '../../modules/gateway/recon.service';
 import type { Deps } from '../../plugins/context';
 import { AppError } from '../../lib/errors';
 import { t } from '../../lib/messages';
@@ -139,6 +142,43 @@ export async function providerFace(app: FastifyInstance, deps: Deps): Promise<vo
       async (req) => {
         const out = await reportStatus(deps.db, conn(req), req.params.gwTransId, req.body);
         return { code: Code.OK, msg: t(req.lang, 'success'), data: { gwGTransId: out.gwTransId, gwResponse: out.gwResponse, respMsg: out.respMsg, changed: out.changed } };
+      },
+    );
+    r.post(
+      '/provider/v1/control-totals',
+      {
+        schema: {
+          tags,
+          summary: "A day's control totals: count and signed sum of the successful transactions per currency and type (replaces that day's)",
+          body: z.strictObject({
+            date: z.string().refine(isDate, 'a date YYYY-MM-DD'),
+            totals: z
+              .array(z.strictObject({ gwCurrency: z.string().max(3), gwTranType: z.string().max(16), count: z.number().int().min(0).max(1e9), sum: z.string().max(32) }))
+              .max(500),
+          }),
+          response: { 200: envelope(z.object({ date: z.string(), totals: z.number() })) },
+        },
+      },
+      async (req) => {
+        const c = conn(req);
+        const totals = req.body.totals.map((x, i) => {
+          if (!(x.gwCurrency in CURRENCY_EXPONENT)) throw new AppError(Code.BAD_REQUEST, 'payCurrencyUnknown', { currency: x.gwCurrency }, 400, { field: `totals.${i}.gwCurrency` });
+          if (!(TXN_TYPES as readonly string[]).includes(x.gwTranType)) throw new AppError(Code.BAD_REQUEST, 'payTranTypeInvalid', { tranType: x.gwTranType }, 400, { field: `totals.${i}.gwTranType` });
+          let amount: number;
+          try {
+            amount = toMinor(x.sum, x.gwCurrency);
+          } catch (e) {
+            throw new AppError(Code.BAD_REQUEST, 'gwRowInvalid', { field: `totals.${i}.sum`, detail: (e as Error).message }, 400);
+          }
+          return { currency: x.gwCurrency, tranType: x.gwTranType, count: x.count, amount };
+        });
+        const keys = new Set(totals.map((x) => `${x.currency}|${x.tranType}`));
+        if (keys.size !== totals.length) throw new AppError(Code.BAD_REQUEST, 'gwRowInvalid', { field: 'totals', detail: 'one entry per currency and type' }, 400);
+        await deps.db.tx(async (q) => {
+          await saveControlTotals(q, c.id, req.body.date, totals);
+          await audit(q, { action: 'gateway.control_totals', username: `gateway:${c.id}`, target: c.id, detail: { date: req.body.date, totals: totals.length } });
+        });
+        return { code: Code.OK, msg: t(req.lang, 'success'), data: { date: req.body.date, totals: totals.length } };
       },
     );
     void FeedRowSchema;

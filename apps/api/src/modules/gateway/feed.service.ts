@@ -183,7 +183,19 @@ function differs(r: TxnRow, l: Pick<LedgerRow, Exclude<keyof LedgerRow, 'id' | '
  *  4. the new rows written by the one ingestion path (`ingestEach`), a refund's amount reserved on
  *     its purchase first (processing or successful), late days queued for the late path.
  */
-export async function receiveBatch(db: Db, conn: Connection, rawRows: unknown[], o: FeedOptions): Promise<{ results: RowResult[]; accepted: number; duplicate: number; rejected: number }> {
+export async function receiveBatch(db: Db, conn: Connection, rawRows: unknown[], o: FeedOptions): Promise<BatchAnswer> {
+  return db.tx((q) => receiveRows(q, conn, rawRows, o));
+}
+
+export interface BatchAnswer {
+  results: RowResult[];
+  accepted: number;
+  duplicate: number;
+  rejected: number;
+}
+
+/** `receiveBatch` inside the caller's transaction (the file import commits a chunk with its progress). */
+export async function receiveRows(q: Queryable, conn: Connection, rawRows: unknown[], o: FeedOptions): Promise<BatchAnswer> {
   const lang = o.lang ?? 'en';
   const results: RowResult[] = new Array(rawRows.length);
   const idOf = (raw: unknown) => {
@@ -226,7 +238,7 @@ export async function receiveBatch(db: Db, conn: Connection, rawRows: unknown[],
     if (firstOf.has(r.gw_trans_id)) repeats.push(i);
     else firstOf.set(r.gw_trans_id, i);
   }
-  await db.tx(async (q) => {
+  {
     const firsts = [...firstOf.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     // 2. claim
     const { rows: claimed } = firsts.length
@@ -333,7 +345,21 @@ export async function receiveBatch(db: Db, conn: Connection, rawRows: unknown[],
     }
     const counts = tally(results);
     await audit(q, { action: 'gateway.feed.batch', username: `gateway:${conn.id}`, target: conn.id, detail: { source: o.source ?? 'gateway', rows: rawRows.length, ...counts } });
-  });
+    // What the gateway said, row by row (the reconciliation compares it with the ledger).
+    const said = [...firstOf.values()].map((i) => shaped.get(i)!);
+    if (said.length) {
+      await q.query(
+        `INSERT INTO gateway_reported (connection_id, gw_trans_id, mer_id, txn_date, tran_type, currency, amount, gw_response)
+         SELECT $1, u.g, u.m, u.d, u.t, u.c, u.a, u.r FROM unnest($2::text[], $3::text[], $4::date[], $5::text[], $6::text[], $7::int8[], $8::text[]) AS u(g, m, d, t, c, a, r)
+         ORDER BY u.g
+         ON CONFLICT (connection_id, gw_trans_id) DO UPDATE SET mer_id = excluded.mer_id, txn_date = excluded.txn_date, tran_type = excluded.tran_type,
+           currency = excluded.currency, amount = excluded.amount, reported_at = now(),
+           gw_response = CASE WHEN coalesce(excluded.gw_response, '') IN ('', '04') THEN gateway_reported.gw_response ELSE excluded.gw_response END`,
+        [conn.id, said.map((r) => r.gw_trans_id), said.map((r) => r.mer_id), said.map((r) => r.txn_date), said.map((r) => r.tran_type), said.map((r) => r.currency),
+          said.map((r) => r.amount * r.amount_sign), said.map((r) => r.gw_response)],
+      );
+    }
+  }
   return { results, ...tally(results) };
 }
 
@@ -368,6 +394,7 @@ export async function reportStatus(db: Db, conn: Connection, gwTransId: string, 
     // Another connection's merchant answers as if absent.
     if (!rows[0] || !conn.merchants.includes(rows[0].mer_id)) throw new AppError(Code.NOT_FOUND, 'gwTransNotFound', { gwTransId }, 404);
     const out = await finishProcessing(q, { gwTransId }, body);
+    await q.query('UPDATE gateway_reported SET gw_response = $3, reported_at = now() WHERE connection_id = $1 AND gw_trans_id = $2', [conn.id, gwTransId, body.gwResponse]);
     if (out.changed) {
       await audit(q, { action: 'gateway.feed.status', username: `gateway:${conn.id}`, merId: out.merId, target: gwTransId, detail: { gwResponse: out.gwResponse, tranType: out.tranType } });
     }
