@@ -128,6 +128,23 @@ describe.each(DB_KINDS)('provider API (%s)', (kind) => {
       expect(foreign.body.data.results[0]).toMatchObject({ status: 'rejected', code: 409, field: 'gwGTransId' });
     });
 
+    it('strict row fields: impossible times, too many decimals, unknown fields are rejected with the field named', async () => {
+      const bad = [
+        feedRow({ currentTime: '2026-02-30 10:00:00' }),
+        feedRow({ currentTime: '2026-03-01T10:00:00' }),
+        feedRow({ gwAmount: '1.005' }),
+        feedRow({ gwAmount: '-1.00' }),
+        feedRow({ surprise: 1 }),
+        feedRow({ gwGTransId: 'has space' }),
+        feedRow({ gwTranType: 'REFD' }),
+      ];
+      const r = await signedCall(ctx, key, 'POST', TX, { transactions: bad });
+      expect(r.body.data.results.map((x: any) => [x.status, x.field])).toEqual([
+        ['rejected', 'currentTime'], ['rejected', 'currentTime'], ['rejected', 'gwAmount'], ['rejected', 'amountSign'],
+        ['rejected', 'row'], ['rejected', 'gwTransId'], ['rejected', 'originOrderNo'],
+      ]);
+    });
+
     it('refuses an empty batch and one over 1,000 rows with 400, nothing written', async () => {
       const before = await txnCount();
       for (const transactions of [[], Array.from({ length: 1001 }, () => feedRow())]) {

@@ -8,7 +8,7 @@ import type { Language } from '@portal/contract';
 import { ingestEach, type IngestInput, type TxnRow } from '../payments/ingest.service';
 import { shapeRow } from '../payments/ingest.validate';
 import { finishProcessing, isProcessing } from '../payments/processing.service';
-import { zonedInstant } from '../payments/time';
+import { isDate, zonedInstant } from '../payments/time';
 import type { Connection } from './gateway.service';
 
 /** Most rows in one `POST /provider/v1/transactions`. */
@@ -95,6 +95,8 @@ export function toIngestInput(raw: unknown, o: FeedOptions): IngestInput {
   if (!(oc in CURRENCY_EXPONENT)) throw new AppError(Code.BAD_REQUEST, 'payCurrencyUnknown', { currency: oc }, 400, { field: 'orderCurrency' });
   let txnTime: Date;
   const local = LOCAL_TIME.exec(r.currentTime);
+  const dateOk = isDate(r.currentTime.slice(0, 10)) && Number(r.currentTime.slice(11, 13)) < 24 && Number(r.currentTime.slice(14, 16)) < 60 && Number(r.currentTime.slice(17, 19)) < 60;
+  if (!dateOk) throw rowError('currentTime', 'not a real time (ISO 8601 with an offset, or YYYY-MM-DD HH:mm:ss in the platform zone)');
   if (local) txnTime = zonedInstant(local[1], o.platformTz, Number(local[2]) * 60 + Number(local[3]));
   else if (ISO_TIME.test(r.currentTime)) txnTime = new Date(r.currentTime);
   else throw rowError('currentTime', 'ISO 8601 with an offset, or YYYY-MM-DD HH:mm:ss (platform zone)');
