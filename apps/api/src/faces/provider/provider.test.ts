@@ -167,6 +167,22 @@ describe.each(DB_KINDS)('provider API (%s)', (kind) => {
       }
     });
 
+    it('two batches racing for the same order numbers under other gateway ids: each order number written once, the loser refused per row (409), no 500', async (t) => {
+      if (!isConcurrent(kind)) t.skip();
+      const a = Array.from({ length: 50 }, () => feedRow());
+      const b = a.map((r) => ({ ...r, gwGTransId: `${r.gwGTransId}-B` }));
+      const before = await txnCount();
+      const [ra, rb] = await Promise.all([signedCall(ctx, key, 'POST', TX, { transactions: a }), signedCall(ctx, key, 'POST', TX, { transactions: b })]);
+      expect([ra.status, rb.status]).toEqual([200, 200]);
+      expect(ra.body.data.accepted + rb.body.data.accepted).toBe(50);
+      expect(await txnCount()).toBe(before + 50);
+      for (let i = 0; i < 50; i++) {
+        const pair = [ra.body.data.results[i], rb.body.data.results[i]];
+        expect(pair.map((x: any) => x.status).sort()).toEqual(['accepted', 'rejected']);
+        expect(pair.find((x: any) => x.status === 'rejected').code).toBe(409);
+      }
+    });
+
     it('a late arrival for a settled day goes to the late queue', async () => {
       const day = new Date(ctx.clock.now().getTime() - 10 * 86400_000);
       await ctx.db.query(`INSERT INTO settlement_run (run_date, txn_count, row_count) VALUES ((now() - interval '2 days')::date, 0, 0) ON CONFLICT DO NOTHING`);
