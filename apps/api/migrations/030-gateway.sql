@@ -35,7 +35,6 @@ CREATE INDEX gateway_seen_signature_exp_idx ON gateway_seen_signature (expires_a
 CREATE TABLE gateway_txn (
   gw_trans_id    text PRIMARY KEY,
   connection_id  text NOT NULL REFERENCES gateway_connection (id),
-  txn_id         bigint REFERENCES txn_key (id),
   txn_date       date NOT NULL,
   created_at     timestamptz NOT NULL DEFAULT now()
 );

@@ -100,7 +100,7 @@ describe.each(DB_KINDS)('provider API (%s)', (kind) => {
       expect(await txnCount()).toBe(before + 2);
       const t = await txnOf(good[0].gwGTransId as string);
       expect(t).toMatchObject({ mer_id: DEMO.group, amount: 12345, source: 'gateway', card_first6: '411111', card_last4: '1111' });
-      const { rows } = await ctx.db.query('SELECT connection_id, txn_id FROM gateway_txn WHERE gw_trans_id = $1', [good[0].gwTransId ?? good[0].gwGTransId]);
+      const { rows } = await ctx.db.query('SELECT connection_id FROM gateway_txn WHERE gw_trans_id = $1', [good[0].gwTransId ?? good[0].gwGTransId]);
       expect(rows[0]).toMatchObject({ connection_id: 'acme' });
       // A rejected row holds no claim: sent again corrected, it is accepted.
       const fixed = await signedCall(ctx, key, 'POST', TX, { transactions: [{ ...bad, gwCurrency: 'HKD' }] });

@@ -267,7 +267,6 @@ export async function receiveRows(q: Queryable, conn: Connection, rawRows: unkno
       : { rows: [] };
     const inLedger = new Map(ledger.map((l) => [l.gw_trans_id, l]));
     const fresh: number[] = [];
-    const attach: [string, number][] = [];
     for (const [g, i] of firsts) {
       const r = shaped.get(i)!;
       const l = inLedger.get(g);
@@ -279,7 +278,6 @@ export async function receiveRows(q: Queryable, conn: Connection, rawRows: unkno
         fresh.push(i);
         continue;
       }
-      if (mine.has(g)) attach.push([g, Number(l.id)]);
       const d = differs(r, l);
       if (d) {
         reject(i, new AppError(Code.CONFLICT, 'gwTransConflict', { gwTransId: g, field: d }, 409, { field: d }));
@@ -307,19 +305,13 @@ export async function receiveRows(q: Queryable, conn: Connection, rawRows: unkno
         const i = fresh[k];
         if (out.ok) {
           ok(i, 'accepted');
-          attach.push([out.gwTransId, out.id]);
         } else {
           reject(i, out.error);
-          failed.push(shaped.get(i)!.gw_trans_id);
+          if (mine.has(shaped.get(i)!.gw_trans_id)) failed.push(shaped.get(i)!.gw_trans_id);
         }
       });
-      if (failed.length) await q.query('DELETE FROM gateway_txn WHERE gw_trans_id = ANY($1::text[]) AND txn_id IS NULL', [failed]);
-    }
-    if (attach.length) {
-      await q.query('UPDATE gateway_txn g SET txn_id = u.id FROM unnest($1::text[], $2::int8[]) AS u(g, id) WHERE g.gw_trans_id = u.g', [
-        attach.map((a) => a[0]),
-        attach.map((a) => a[1]),
-      ]);
+      // A refused row keeps no claim: sent again corrected, it is taken.
+      if (failed.length) await q.query('DELETE FROM gateway_txn WHERE gw_trans_id = ANY($1::text[]) AND connection_id = $2', [failed, conn.id]);
     }
     // The same id again inside the batch: compared with the ledger when the id is there, else
     // with its first occurrence (identical → answered as that one, or duplicate once it was accepted).
