@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DB_KINDS, DEMO, type TestCtx } from '../../../test/helpers';
 import { feedRow, makeConnection, signedCall, type TestKey } from './gateway.fixtures';
 import { importFile } from './import.service';
-import { sweepInbox } from './gateway.background';
+import { INBOX_JOB, RECON_JOB, setUpGatewayJobs, sweepInbox } from './gateway.background';
 import { listDifferences, reconcileDay } from './recon.service';
 
 const TZ = 'Asia/Shanghai';
@@ -154,5 +154,22 @@ describe.each(DB_KINDS)('file import and reconciliation (%s)', (kind) => {
     const { token: otherToken } = await ctx.login(DEMO.users.other);
     const theirs = await ctx.call({ method: 'GET', url: `/api/gateway/differences?date=${d2}`, headers: { 'x-token': otherToken } });
     expect(theirs.body.data).toEqual([]);
+  });
+
+  it('the jobs: scheduled once however many processes start; the daily one reconciles yesterday and forgets old signatures', async () => {
+    await setUpGatewayJobs(ctx.deps);
+    const handlers = await setUpGatewayJobs(ctx.deps);
+    const { rows } = await ctx.db.query<{ kind: string; n: number }>('SELECT kind, count(*)::int AS n FROM job WHERE kind = ANY($1::text[]) GROUP BY kind ORDER BY kind', [[INBOX_JOB, RECON_JOB]]);
+    expect(rows).toEqual([{ kind: INBOX_JOB, n: 1 }, { kind: RECON_JOB, n: 1 }]);
+    await ctx.db.query(`INSERT INTO gateway_seen_signature (signature, expires_at) VALUES ('old', now() - interval '1 hour'), ('new', now() + interval '1 hour')`);
+    const quiet = { info() {}, error() {} };
+    const out = await handlers[RECON_JOB]({ db: ctx.db, clock: ctx.clock, job: {} as never, log: quiet, heartbeat: async () => {} });
+    const result = (out as { result: { date: string; purged: number; results: { connectionId: string }[] } }).result;
+    expect(result.purged).toBeGreaterThanOrEqual(1);
+    expect(result.results.map((r) => r.connectionId)).toContain('filegw');
+    const { rows: left } = await ctx.db.query<{ signature: string }>(`SELECT signature FROM gateway_seen_signature WHERE signature IN ('old', 'new')`);
+    expect(left.map((r) => r.signature)).toEqual(['new']);
+    const { rows: runs } = await ctx.db.query('SELECT 1 FROM recon_run WHERE txn_date = $1', [result.date]);
+    expect(runs.length).toBeGreaterThan(0);
   });
 });
