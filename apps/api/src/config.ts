@@ -79,6 +79,17 @@ const envSchema = z.object({
   ACQUIRER_TIMEOUT_MS: z.coerce.number().int().min(50).max(120_000).default(10_000),
   /** Immediate retries of an unanswered request (same idempotency key) before the job takes over. */
   ACQUIRER_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
+  /**
+   * Key encrypting the gateway connections' signing secrets at rest (AES-256-GCM): 32 bytes as 64
+   * hex characters or base64. Required in production once a gateway connection exists (the server
+   * refuses to start without it); elsewhere a fixed development key is used (docs/integration.md).
+   */
+  PROVIDER_KEY_ENCRYPTION_KEY: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.string().refine((k) => /^[0-9a-fA-F]{64}$/.test(k) || Buffer.from(k, 'base64').length === 32, '32 bytes: 64 hex characters or base64').optional(),
+  ),
+  /** Folder watched for gateway transaction files (default DATA_DIR/inbox). */
+  IMPORT_INBOX: z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()),
 }).refine((e) => !e.CHAT_WIDGET_URL || !!e.CHAT_SECRET, { message: 'CHAT_SECRET is required when CHAT_WIDGET_URL is set', path: ['CHAT_SECRET'] });
 
 export interface Config {
@@ -111,6 +122,10 @@ export interface Config {
   trustProxy: false | number | string[];
   chatWidgetUrl?: string;
   chatSecret?: string;
+  /** PROVIDER_KEY_ENCRYPTION_KEY (raw string; see modules/gateway/gateway.crypto.ts). */
+  providerKeyEncryptionKey?: string;
+  /** Folder of gateway transaction files picked up by the job runner (IMPORT_INBOX or DATA_DIR/inbox). */
+  importInbox?: string;
   /** The gateway adapter (ACQUIRER*); absent = sandbox. */
   acquirer?: AcquirerConfig;
 }
@@ -211,5 +226,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     chatWidgetUrl: e.CHAT_WIDGET_URL,
     chatSecret: e.CHAT_SECRET,
     acquirer: { kind: e.ACQUIRER, url: e.ACQUIRER_URL, signingKey: e.ACQUIRER_SIGNING_KEY, keyId: e.ACQUIRER_KEY_ID, timeoutMs: e.ACQUIRER_TIMEOUT_MS, retries: e.ACQUIRER_RETRIES },
+    providerKeyEncryptionKey: e.PROVIDER_KEY_ENCRYPTION_KEY,
+    importInbox: path.resolve(e.IMPORT_INBOX ?? path.join(e.DATA_DIR, 'inbox')),
   };
 }
