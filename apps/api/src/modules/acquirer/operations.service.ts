@@ -58,7 +58,7 @@ const isFinal = (gw: string | null) => gw !== null && gw !== '' && gw !== '04';
  */
 export async function completeOperation(
   q: Queryable,
-  deps: Deps,
+  deps: Pick<Deps, 'clock'>,
   opId: number,
   result: { gwResponse: string; respMsg: string | null; channelOrderNo?: string | null },
   actor: Actor,

@@ -2,6 +2,10 @@ import { Code, SETTLING_TYPES } from '@portal/contract';
 import type { Queryable } from '../../db/db';
 import { AppError } from '../../lib/errors';
 import { queueLate } from './late';
+import type { Clock } from '../../lib/clock';
+import { systemClock } from '../../lib/clock';
+import { operationOfTxn } from '../acquirer/operations.repo';
+import { completeOperation } from '../acquirer/operations.service';
 
 /** '04' or empty: the gateway has not decided yet (domain.md, "Transactions"). */
 export const isProcessing = (gw: string | null | undefined) => gw === null || gw === undefined || gw === '' || gw === '04';
@@ -26,13 +30,17 @@ export interface Finished {
  *     refund's amount (it was raised when the refund was recorded as processing);
  *   - already final with the same result: nothing changes (idempotent, `changed: false`);
  *     already final with another result: 409.
- * Used by the provider feed's status call and file rows, and by the outbound gateway adapter's
- * answers and retry job (issue 25 §2).
+ * Used by the provider feed's status call and file rows. A transaction the portal itself asked the
+ * gateway for (a refund, void or charge with an acquirer operation, issue 25 §2) is settled through
+ * that operation's one completion (`completeOperation`): the feed's answer and the adapter's own
+ * answer or retry job then move its money once, whichever comes first, and the operation, the
+ * refund request's stored answer and the pay-by-link order follow.
  */
 export async function finishProcessing(
   q: Queryable,
   txn: { id: number } | { gwTransId: string },
   result: { gwResponse: string; respMsg?: string | null },
+  clock: Clock = systemClock,
 ): Promise<Finished> {
   if (isProcessing(result.gwResponse) || !/^[0-9A-Za-z]{1,8}$/.test(result.gwResponse)) {
     throw new AppError(Code.BAD_REQUEST, 'gwStatusNotFinal', {}, 400, { field: 'gwResponse' });
@@ -55,6 +63,11 @@ export async function finishProcessing(
     throw new AppError(Code.CONFLICT, 'gwStatusFinal', { gwTransId: t.gw_trans_id, current: t.gw_response! }, 409);
   }
   const respMsg = result.respMsg ?? null;
+  const op = await operationOfTxn(q, Number(t.id));
+  if (op) {
+    await completeOperation(q, { clock }, op.id, { gwResponse: result.gwResponse, respMsg }, { kind: 'gateway' });
+    return { ...base, gwResponse: result.gwResponse, respMsg, changed: true };
+  }
   await q.query('UPDATE txn SET gw_response = $3, resp_msg = $4 WHERE id = $1 AND txn_time = $2', [t.id, keys[0].txn_time, result.gwResponse, respMsg]);
   if (result.gwResponse === '00' && SETTLING_TYPES.includes(t.tran_type as never)) await queueLate(q, [Number(t.id)]);
   if (t.tran_type === 'REFD' && result.gwResponse !== '00' && t.origin_txn_id !== null) {
