@@ -58,44 +58,52 @@ setQueryObserver({
   },
 });
 
+interface QueueRow {
+  kind: string;
+  due: number;
+  running: number;
+  age: number | null;
+}
+
 /** The per-app figures read at scrape time: the job queue and the pool. */
 function appRegistry(db: Db): Registry {
   const reg = new Registry();
-  // DB-wide figures: every process reads the same rows, so the cluster aggregate takes the max.
-  const depth = new Gauge({ name: 'portal_job_queue_depth', help: 'Jobs due and waiting to run, by kind', labelNames: ['kind'], registers: [reg], aggregator: 'max' });
-  const oldest = new Gauge({ name: 'portal_job_oldest_age_seconds', help: 'Age of the oldest due job not yet run (seconds past its run_at), by kind', labelNames: ['kind'], registers: [reg], aggregator: 'max' });
-  const running = new Gauge({ name: 'portal_jobs_running', help: 'Jobs claimed and running, by kind', labelNames: ['kind'], registers: [reg], aggregator: 'max' });
-  const exportsQueued = new Gauge({ name: 'portal_export_queue_depth', help: 'Export files queued and not yet written', registers: [reg], aggregator: 'max' });
-  new Gauge({
-    name: 'portal_job_queue_collect_ok',
-    help: '1 when the queue figures above were read from the database at this scrape',
-    registers: [reg],
-    aggregator: 'min',
-    async collect() {
-      depth.reset();
-      oldest.reset();
-      running.reset();
-      try {
-        const { rows } = await db.query<{ kind: string; due: number; running: number; age: number | null }>(
-          `SELECT kind,
-                  count(*) FILTER (WHERE status = 'queued' AND run_at <= now())::int AS due,
-                  count(*) FILTER (WHERE status = 'running')::int AS running,
-                  extract(epoch FROM now() - min(run_at) FILTER (WHERE status = 'queued' AND run_at <= now()))::float8 AS age
-             FROM job WHERE status IN ('queued', 'running') GROUP BY kind`,
-        );
-        for (const r of rows) {
-          depth.set({ kind: r.kind }, r.due);
-          running.set({ kind: r.kind }, r.running);
-          oldest.set({ kind: r.kind }, Math.max(0, r.age ?? 0));
-        }
-        const q = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM export_file WHERE status = 'queued'`).catch(() => null);
-        if (q) exportsQueued.set(q.rows[0].n);
-        this.set(1);
-      } catch {
-        this.set(0);
-      }
-    },
-  });
+  // One read of the queue per scrape, shared by the gauges below (prom-client collects them at once:
+  // the read in flight is shared, the next scrape reads again).
+  let pending: Promise<{ rows: QueueRow[]; exportsQueued: number } | null> | null = null;
+  const read = () =>
+    (pending ??= (async () => {
+      const { rows } = await db.query<QueueRow>(
+        `SELECT kind,
+                count(*) FILTER (WHERE status = 'queued' AND run_at <= now())::int AS due,
+                count(*) FILTER (WHERE status = 'running')::int AS running,
+                extract(epoch FROM now() - min(run_at) FILTER (WHERE status = 'queued' AND run_at <= now()))::float8 AS age
+           FROM job WHERE status IN ('queued', 'running') GROUP BY kind`,
+      );
+      const q = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM export_file WHERE status = 'queued'`);
+      return { rows, exportsQueued: q.rows[0].n };
+    })()
+      .catch(() => null)
+      .finally(() => (pending = null)));
+  const perKind = (name: string, help: string, pick: (r: QueueRow) => number) =>
+    // DB-wide figures: every process reads the same rows, so the cluster aggregate takes the max.
+    new Gauge({
+      name, help, labelNames: ['kind'], registers: [reg], aggregator: 'max',
+      async collect() {
+        this.reset();
+        for (const r of (await read())?.rows ?? []) this.set({ kind: r.kind }, pick(r));
+      },
+    });
+  perKind('portal_job_queue_depth', 'Jobs due and waiting to run, by kind', (r) => r.due);
+  perKind('portal_job_oldest_age_seconds', 'Age of the oldest due job not yet run (seconds past its run_at), by kind', (r) => Math.max(0, r.age ?? 0));
+  perKind('portal_jobs_running', 'Jobs claimed and running, by kind', (r) => r.running);
+  new Gauge({ name: 'portal_export_queue_depth', help: 'Export files queued and not yet written', registers: [reg], aggregator: 'max', async collect() {
+    const s = await read();
+    if (s) this.set(s.exportsQueued);
+  } });
+  new Gauge({ name: 'portal_job_queue_collect_ok', help: '1 when the queue figures were read from the database at this scrape', registers: [reg], aggregator: 'min', async collect() {
+    this.set((await read()) ? 1 : 0);
+  } });
   const pool = db.poolStats;
   if (pool) {
     new Gauge({ name: 'portal_db_pool_connections', help: 'PostgreSQL pool connections by state (in_use, idle)', labelNames: ['state'], registers: [reg], collect() {
