@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type RouteOptions } from 'fastify';
+import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type RouteOptions } from 'fastify';
 import compress from '@fastify/compress';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
@@ -77,7 +77,7 @@ export async function buildApp(
       : false,
     // Issue 27: one access-log line per request (plugins/request-log.ts) instead of Fastify's two;
     // the request id from a trusted proxy's X-Request-Id, else made here.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     genReqId: requestIdOf(deps.config.trustProxy),
     // Forwarded headers are believed only from the configured proxies (TRUST_PROXY, off by default):
     // req.ip — used by the rate limits and the audit log — is the real client address.
