@@ -154,7 +154,6 @@ describe.each(DB_KINDS)('operations (%s)', (kind) => {
     await o.call({ method: 'POST', url: '/api/user/login', payload: { username: DEMO.users.demo, password: 'Wrong1234', verifyCode: '000000' } });
     await o.call({ method: 'GET', url: '/api/txn/98765', headers: { 'x-token': token } });
     const m = (await o.call({ method: 'GET', url: '/metrics' })).text;
-    if (process.env.OPS_DEBUG) console.log(m.split('\n').filter((l) => l.startsWith('portal_job')).join('\n'));
     const value = (re: RegExp) => Number(re.exec(m)?.[1] ?? NaN);
     expect(value(new RegExp(String.raw`portal_job_runs_total\{kind="ops.ok.${kind}",result="ok"\} (\d+)`))).toBe(1);
     expect(value(new RegExp(String.raw`portal_job_runs_total\{kind="ops.bad.${kind}",result="retry"\} (\d+)`))).toBe(1);
