@@ -135,9 +135,11 @@ describe.each(DB_KINDS)('operations (%s)', (kind) => {
     expect((await o.call({ ...away, remoteAddress: '10.0.0.1', headers: { 'x-forwarded-for': '127.0.0.1' } })).status).toBe(403);
     // An untrusted outside caller claiming loopback in a header is still outside.
     expect((await o.call({ ...away, headers: { 'x-forwarded-for': '127.0.0.1' } })).status).toBe(403);
-    // A loopback proxy forwarding an outside caller (TRUST_PROXY=1 would resolve it): the proxy
-    // is here not trusted, so the socket peer counts — this case is the loopback caller itself.
+    // IPv4-mapped loopback is loopback.
     expect((await o.call({ method: 'GET', url: '/metrics', remoteAddress: '::ffff:127.0.0.1' })).status).toBe(200);
+    // A proxy on this machine that is not a trusted proxy, forwarding someone: the caller is unknown.
+    expect((await o.call({ method: 'GET', url: '/metrics', headers: { 'x-forwarded-for': '198.51.100.7' } })).status).toBe(403);
+    expect((await o.call({ method: 'GET', url: '/metrics', headers: { 'x-forwarded-for': '198.51.100.7', authorization: `Bearer ${METRICS_TOKEN}` } })).status).toBe(200);
   });
 
   it('metrics: requests by route template, jobs, queue depth and oldest age per kind, sign-ins, refunds, mails', async () => {

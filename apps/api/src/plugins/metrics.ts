@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import client, { AggregatorRegistry, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Db } from '../db/types';
 import { setQueryObserver } from '../db/observe';
+import { trustedPeer } from './request-log';
 
 /**
  * Prometheus metrics of the API (issue 27, docs/operations.md). The named metrics below live in one
@@ -142,9 +143,13 @@ export function tokenMatches(presented: string | undefined, expected: string | u
  * TRUST_PROXY set, the proxy-resolved `req.ip` must be loopback too), or one presenting
  * `Authorization: Bearer $METRICS_TOKEN`.
  */
-export function mayScrape(req: FastifyRequest, token: string | undefined): boolean {
+export function mayScrape(req: FastifyRequest, token: string | undefined, peerTrusted: (addr: string | undefined) => boolean = () => false): boolean {
   if (tokenMatches(req.headers.authorization, token)) return true;
-  return isLoopback(req.socket.remoteAddress) && isLoopback(req.ip);
+  if (!isLoopback(req.socket.remoteAddress) || !isLoopback(req.ip)) return false;
+  // A loopback peer that forwards for someone (a proxy on this machine) without being a trusted
+  // proxy: the real caller is unknown — refused.
+  const forwarded = req.headers['x-forwarded-for'] !== undefined || req.headers.forwarded !== undefined;
+  return !forwarded || peerTrusted(req.socket.remoteAddress);
 }
 
 const CLUSTER_REQ = 'portal:metrics:req';
@@ -188,8 +193,9 @@ function clusterScrape(timeoutMs = 5000): Promise<string> {
  * The HTTP histogram (every request, by route template — never the raw URL) and GET /metrics.
  * Under node:cluster a worker's /metrics asks the primary for the aggregate of every worker.
  */
-export function registerMetrics(app: FastifyInstance, deps: { db: Db; config: { metricsToken?: string } }): void {
+export function registerMetrics(app: FastifyInstance, deps: { db: Db; config: { metricsToken?: string; trustProxy?: false | number | string[] } }): void {
   const perApp = appRegistry(deps.db);
+  const peerTrusted = trustedPeer(deps.config.trustProxy ?? false);
   const inCluster = cluster.isWorker;
   if (inCluster) {
     // Registers prom-client's worker-side listener and what it reports to the primary.
@@ -209,7 +215,7 @@ export function registerMetrics(app: FastifyInstance, deps: { db: Db; config: { 
   });
 
   app.get('/metrics', { config: { auth: 'public' }, schema: { hide: true } }, async (req, reply) => {
-    if (!mayScrape(req, deps.config.metricsToken)) {
+    if (!mayScrape(req, deps.config.metricsToken, peerTrusted)) {
       return reply.status(403).header('content-type', 'text/plain; charset=utf-8').send('forbidden: loopback callers or Authorization: Bearer $METRICS_TOKEN\n');
     }
     reply.header('content-type', registry.contentType).header('cache-control', 'no-store');
