@@ -246,6 +246,32 @@ describe.each(DB_KINDS)('operations (%s)', (kind) => {
     expect((await o.call({ method: 'GET', url: '/metrics' })).text).toMatch(/portal_refunds_total\{result="success"\} [1-9]/);
   });
 
+  it('shutdown of the job runner: a step that ends within the grace finishes; one that does not is handed back', async () => {
+    const { createJobRunner } = await import('../jobs/runner');
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const quick = createJobRunner({ db: o.db, clock: o.clock, log: o.app.log, handlers: { [`ops.step.${kind}`]: async () => void (await gate) } });
+    const a = await enqueueJob(o.db, { kind: `ops.step.${kind}`, runAt: new Date(o.clock.now().getTime() - 1000) });
+    void quick.tick();
+    const status = async (id: number | null) => (await o.db.query<{ status: string; attempts: number; locked_by: string | null }>('SELECT status, attempts, locked_by FROM job WHERE id = $1', [id])).rows[0];
+    await expect.poll(async () => (await status(a)).status).toBe('running');
+    const stopping = quick.stop(5000);
+    setTimeout(release, 50);
+    expect(await stopping).toBe(false);
+    expect((await status(a)).status).toBe('done');
+
+    const stuck = createJobRunner({ db: o.db, clock: o.clock, log: o.app.log, handlers: { [`ops.stuck.${kind}`]: () => new Promise(() => undefined) } });
+    const b = await enqueueJob(o.db, { kind: `ops.stuck.${kind}`, runAt: new Date(o.clock.now().getTime() - 1000) });
+    void stuck.tick();
+    await expect.poll(async () => (await status(b)).status).toBe('running');
+    expect(await stuck.stop(50)).toBe(true);
+    // Queued again at once, this attempt not counted: another process takes it on its next poll.
+    expect(await status(b)).toEqual({ status: 'queued', attempts: 0, locked_by: null });
+    const m = (await o.call({ method: 'GET', url: '/metrics' })).text;
+    expect(m).toContain(`portal_job_runs_total{kind="ops.stuck.${kind}",result="handed_back"} 1`);
+    await o.db.query(`DELETE FROM job WHERE kind LIKE 'ops.%'`);
+  });
+
   it('readyz turns 503 as soon as shutdown begins', async () => {
     expect((await o.call({ method: 'GET', url: '/readyz' })).status).toBe(200);
     beginShutdown();
