@@ -32,6 +32,7 @@ import { registerModules } from './modules/registry';
 import { scheduleRoutes } from './modules/schedule/schedule.routes';
 import { searchRoutes } from './modules/search/search.routes';
 import { viewsRoutes } from './modules/views/views.routes';
+import { providerFace } from './faces/provider/provider.routes';
 import { registerRequestLog, REDACT_PATHS, requestIdOf } from './plugins/request-log';
 import { registerMetrics } from './plugins/metrics';
 import { registerHealth } from './plugins/health';
@@ -169,6 +170,8 @@ export async function buildApp(
   // Issue 13: the top bar's global search and the saved views of list and report screens.
   searchRoutes(app, deps);
   viewsRoutes(app, deps);
+  // Issue 25: the provider face (/provider/v1, signed gateway requests; its document at /api/provider/docs).
+  await providerFace(app, deps);
   if (deps.config.env !== 'production') devRoutes(app, deps);
 
   // The built SPA: files as they are, every other GET outside /api → index.html (client routing).

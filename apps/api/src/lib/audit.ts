@@ -27,6 +27,12 @@ export const AuditAction = {
   refreshReuse: 'auth.refresh.reuse',
   passwordCheck: 'auth.password_check',
   refund: 'txn.refund',
+  // Gateway operations (decision 033): money reserved, and settled by the gateway's answer.
+  refundReserve: 'txn.refund.reserve',
+  refundResult: 'txn.refund.result',
+  voidResult: 'txn.void.result',
+  charge: 'checkout.charge',
+  chargeResult: 'checkout.charge.result',
   manualBlend: 'txn.manual_blend',
 } as const;
 

@@ -10,6 +10,7 @@ import { STORE_MESSAGES } from '../modules/store/store.messages';
 import { MERCHANT_MESSAGES } from '../modules/merchant/merchant.messages';
 import { SCHEDULE_MESSAGES } from '../modules/schedule/schedule.messages';
 import { VIEW_MESSAGES } from '../modules/views/views.messages';
+import { GATEWAY_MESSAGES } from '../modules/gateway/gateway.messages';
 
 type Msg = Record<Language, string>;
 
@@ -112,6 +113,7 @@ export const MESSAGES = {
   ...MERCHANT_MESSAGES,
   ...SCHEDULE_MESSAGES,
   ...VIEW_MESSAGES,
+  ...GATEWAY_MESSAGES,
 } satisfies Record<string, Msg>;
 
 export type MessageKey = keyof typeof MESSAGES;
