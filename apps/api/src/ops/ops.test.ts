@@ -243,7 +243,10 @@ describe.each(DB_KINDS)('operations (%s)', (kind) => {
     // The log did see these requests (the grep is not vacuous).
     expect(log).toContain('"route":"/api/txn/refund"');
     expect(log).toContain('"route":"/api/user/totp/enable"');
-    expect((await o.call({ method: 'GET', url: '/metrics' })).text).toMatch(/portal_refunds_total\{result="success"\} [1-9]/);
+    const m = (await o.call({ method: 'GET', url: '/metrics' })).text;
+    expect(m).toMatch(/portal_refunds_total\{result="success"\} [1-9]/);
+    expect(m).toMatch(/portal_refunds_total\{result="failure"\} [1-9]/);
+    expect(m).toMatch(/portal_ingested_rows_total\{source="manual",result="ok"\} [1-9]/);
   });
 
   it('shutdown of the job runner: a step that ends within the grace finishes; one that does not is handed back', async () => {

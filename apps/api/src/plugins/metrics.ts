@@ -48,6 +48,7 @@ export const metrics = {
   signIns: counter('portal_sign_ins_total', 'Sign-in attempts by result (success, failure, lockout)', ['result']),
   refunds: counter('portal_refunds_total', 'Refund requests by result (success, failure)', ['result']),
   mails: counter('portal_mails_total', 'Mails by result (sent, failed)', ['result']),
+  ingestedRows: counter('portal_ingested_rows_total', 'Transactions ingested, by source (gateway feed, file import, manual…) and result (ok, rejected)', ['source', 'result']),
 };
 
 // Every statement of every Db of this process (db/db.ts reports them through db/observe.ts).
