@@ -6,7 +6,7 @@
  */
 import cluster from 'node:cluster';
 import Fastify from 'fastify';
-import { openPglite } from '../../src/db/db';
+import { openPglite, openPostgres } from '../../src/db/db';
 import { metrics, registerMetrics, serveClusterMetrics } from '../../src/plugins/metrics';
 
 const [port, n] = process.argv.slice(2).map(Number);
@@ -22,8 +22,9 @@ if (cluster.isPrimary) {
     process.exit(0);
   });
 } else {
-  // Not migrated (quicker): the queue gauges then read nothing and report collect_ok 0.
-  const db = await openPglite();
+  // Not migrated (quicker): the queue gauges then read nothing and report collect_ok 0. A
+  // PostgreSQL server when there is one (PGlite's start in each worker is the slow part).
+  const db = process.env.TEST_DATABASE_URL ? await openPostgres(process.env.TEST_DATABASE_URL, { searchPath: 'ops_cluster_no_such_schema', max: 1 }) : await openPglite();
   const app = Fastify();
   registerMetrics(app, { db, config: {} });
   metrics.mails.inc({ result: 'sent' });
