@@ -14,6 +14,7 @@ import { startJobRunner } from '../jobs/start';
 import { enqueueJob } from '../jobs/queue';
 import { addTxn } from '../modules/txn/txn.fixtures';
 import { totpFor } from '../modules/account/totp';
+import { feedRow, makeConnection, signedHeaders } from '../modules/gateway/gateway.fixtures';
 import { beginShutdown, resetLifecycle } from './lifecycle';
 import { registry } from '../plugins/metrics';
 import type { Db } from '../db/db';
@@ -22,6 +23,7 @@ import type { Deps } from '../plugins/context';
 const CHAT_SECRET = 'chat-signing-secret-0123456789abcdefXYZ';
 const METRICS_TOKEN = 'metrics-token-4f9a1c2e7b';
 const CARD = '6222021234567890';
+const FEED_CARD = '4000056655665556';
 
 /** One app per engine, with its log captured line by line (the secrets test greps it). */
 async function opsApp(kind: 'pglite' | 'postgres') {
@@ -228,6 +230,11 @@ describe.each(DB_KINDS)('operations (%s)', (kind) => {
     // The chat widget's signed token (CHAT_SECRET).
     const chat = await o.call({ method: 'GET', url: '/api/chat/token', headers: { 'x-token': token2 } });
     const chatToken = new URL(chat.body.data.url).searchParams.get('token') ?? JSON.stringify(chat.body.data);
+    // The gateway's signed feed (a connection's signing secret, a second card number in a row).
+    const gw = await makeConnection({ db: o.db, config: o.deps.config }, `ops-gw-${kind}`, [DEMO.group, DEMO.subA]);
+    const feedBody = JSON.stringify({ transactions: [feedRow({ cardNumber: FEED_CARD })] });
+    const fed = await o.call({ method: 'POST', url: '/provider/v1/transactions', payload: feedBody, headers: signedHeaders(gw, 'POST', '/provider/v1/transactions', feedBody, o.clock.now().getTime()) });
+    expect(fed.status).toBe(200);
     // A scrape with the metrics token.
     await o.call({ method: 'GET', url: '/metrics', remoteAddress: '203.0.113.9', headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
     // A server error's log line (the error serializer) must not carry them either.
@@ -235,7 +242,7 @@ describe.each(DB_KINDS)('operations (%s)', (kind) => {
     expect(o.lines.length).toBeGreaterThan(10);
     const secrets: [string, string][] = [
       ['password', DEMO.password], ['e-mailed code', verifyCode], ['access token', token], ['refreshed token', token2], ['refresh token', refreshToken],
-      ['card number', CARD], ['card middle digits', CARD.slice(6, 12)], ['TOTP secret', secret], ['TOTP code', totpCode], ['signing secret', CHAT_SECRET],
+      ['card number', CARD], ['card middle digits', CARD.slice(6, 12)], ['TOTP secret', secret], ['TOTP code', totpCode], ['signing secret', CHAT_SECRET], ['gateway signing secret', gw.secret], ['feed card number', FEED_CARD], ['feed card middle digits', FEED_CARD.slice(6, 12)],
       ['chat token', chatToken], ['metrics token', METRICS_TOKEN], ['wrong password', 'Secret-Wrong-99'],
       ...recovery.map((c, i) => [`recovery code ${i}`, c] as [string, string]),
     ];
@@ -243,6 +250,7 @@ describe.each(DB_KINDS)('operations (%s)', (kind) => {
     // The log did see these requests (the grep is not vacuous).
     expect(log).toContain('"route":"/api/txn/refund"');
     expect(log).toContain('"route":"/api/user/totp/enable"');
+    expect(log).toContain('"route":"/provider/v1/transactions"');
     const m = (await o.call({ method: 'GET', url: '/metrics' })).text;
     expect(m).toMatch(/portal_refunds_total\{result="success"\} [1-9]/);
     expect(m).toMatch(/portal_refunds_total\{result="failure"\} [1-9]/);
