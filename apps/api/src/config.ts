@@ -67,6 +67,14 @@ const envSchema = z.object({
    * SKIP LOCKED: each job runs once) and shares the rate limits (kept in PostgreSQL).
    */
   WORKERS: z.coerce.number().int().min(1).max(64).default(1),
+  /** Bearer token that lets a non-loopback caller read /metrics (unset: loopback callers only). At least 16 characters. */
+  METRICS_TOKEN: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(16).optional()),
+  /** On SIGTERM/SIGINT: how long requests in flight and a running job's step may take before the process exits anyway (ms). */
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(25_000),
+  /** On SIGTERM/SIGINT: how long /readyz answers 503 before the listener closes, for load balancers to notice (ms). */
+  SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
+  /** /readyz: the read replica's lag above which this process is not ready (seconds). */
+  READY_MAX_REPLICA_LAG_SECONDS: z.coerce.number().min(0).max(86_400).default(30),
   /** Who refunds, voids and charges (decision 033, docs/acquirer-adapter.md): the built-in sandbox, or a gateway over signed HTTP. */
   ACQUIRER: z.enum(['sandbox', 'http']).default('sandbox'),
   /** The gateway's base URL (ACQUIRER=http), e.g. https://gateway.example.com/portal/v1. */
@@ -122,6 +130,14 @@ export interface Config {
   trustProxy: false | number | string[];
   chatWidgetUrl?: string;
   chatSecret?: string;
+  /** Bearer token for /metrics from outside this machine (METRICS_TOKEN). */
+  metricsToken?: string;
+  /** SHUTDOWN_GRACE_MS: bound on draining requests and the running job at shutdown. */
+  shutdownGraceMs: number;
+  /** SHUTDOWN_DELAY_MS: /readyz is 503 this long before the listener closes. */
+  shutdownDelayMs: number;
+  /** READY_MAX_REPLICA_LAG_SECONDS: /readyz's bound on the replica's lag. */
+  readyMaxReplicaLagSeconds: number;
   /** PROVIDER_KEY_ENCRYPTION_KEY (raw string; see modules/gateway/gateway.crypto.ts). */
   providerKeyEncryptionKey?: string;
   /** Folder of gateway transaction files picked up by the job runner (IMPORT_INBOX or DATA_DIR/inbox). */
@@ -225,6 +241,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     chatWidgetUrl: e.CHAT_WIDGET_URL,
     chatSecret: e.CHAT_SECRET,
+    metricsToken: e.METRICS_TOKEN,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    shutdownDelayMs: e.SHUTDOWN_DELAY_MS,
+    readyMaxReplicaLagSeconds: e.READY_MAX_REPLICA_LAG_SECONDS,
     acquirer: { kind: e.ACQUIRER, url: e.ACQUIRER_URL, signingKey: e.ACQUIRER_SIGNING_KEY, keyId: e.ACQUIRER_KEY_ID, timeoutMs: e.ACQUIRER_TIMEOUT_MS, retries: e.ACQUIRER_RETRIES },
     providerKeyEncryptionKey: e.PROVIDER_KEY_ENCRYPTION_KEY,
     importInbox: path.resolve(e.IMPORT_INBOX ?? path.join(e.DATA_DIR, 'inbox')),

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/db';
+import { metrics } from '../../plugins/metrics';
 import { ensureMonthsOf } from '../../db/partitions';
 import { AppError } from '../../lib/errors';
 import type { IngestInput, IngestOptions, IngestOutcome, Ingested, TxnRow } from './ingest.types';
@@ -60,6 +61,7 @@ export async function ingestTransaction(q: Queryable, input: IngestInput, opts: 
       params,
     );
     if (late.length) await queueLate(q, [res.rows[0].id]);
+    metrics.ingestedRows.inc({ source: input.source ?? 'unknown', result: 'ok' });
     return { id: res.rows[0].id, gwTransId: res.rows[0].gw_trans_id };
   } catch (err) {
     throw mapDbError(err, { merId: row.mer_id, orderNo: row.order_no });
@@ -108,6 +110,7 @@ export async function ingestBatch(q: Queryable, inputs: IngestInput[], opts: Ing
   } catch (err) {
     throw mapDbError(err);
   }
+  metrics.ingestedRows.inc({ source: inputs[0].source ?? 'unknown', result: 'ok' }, rows.length);
   return rows.length;
 }
 
@@ -269,6 +272,8 @@ export async function ingestEach(q: Queryable, inputs: IngestInput[], opts: Each
     const lateSet = new Set(late);
     await queueLate(q, written.filter((i) => lateSet.has(rows[i]!)).map((i) => (out[i] as { id: number }).id));
   }
+  // Issue 27: ingestion figures for /metrics, by source (feed, import…) and result.
+  out.forEach((o, i) => metrics.ingestedRows.inc({ source: inputs[i]?.source ?? 'unknown', result: o?.ok ? 'ok' : 'rejected' }));
   return out as IngestOutcome[];
 }
 
