@@ -157,7 +157,7 @@ export async function buildApp(
       return reply.status(status).send({ code: status, msg: t(lang, 'badRequest', { detail: err.message }), data: null });
     }
     req.log.error({ err }, 'unhandled error');
-    return reply.status(500).send({ code: Code.SERVER_ERROR, msg: t(lang, 'serverError'), data: null });
+    return reply.status(500).send({ code: Code.SERVER_ERROR, msg: req.id ? t(lang, 'serverErrorRef', { ref: String(req.id) }) : t(lang, 'serverError'), data: null });
   });
 
   userRoutes(app, deps);
