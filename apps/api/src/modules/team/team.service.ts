@@ -179,11 +179,17 @@ export async function updateUser(deps: Deps, caller: SessionUser, input: UpdateU
   assertMainUser(caller);
   const { merIds, permissions, admin } = grantsOf(caller, input);
   await deps.db.tx(async (q) => {
+    // Lock order: a merchant's administrator rows (in id order) before any one of them, as every
+    // change that can leave a merchant without an administrator takes them — two editors demoting
+    // two administrators at once then queue instead of deadlocking.
+    const seen = await target(q, caller, input.userId);
+    let others = seen.user_admin ? await otherAdmins(q, seen.mer_id, seen.id) : null;
     const u = await target(q, caller, input.userId, true);
+    if (u.user_admin && (!seen.user_admin || u.mer_id !== seen.mer_id)) others = await otherAdmins(q, u.mer_id, u.id);
     if (u.id === caller.id) throw new AppError(Code.NOT_ON_SELF, 'notOnSelf', {}, 200);
     if (u.mer_ids.some((m) => !caller.scope.includes(m))) throw notFound();
     const home = merIds.includes(u.mer_id) ? u.mer_id : merIds.includes(caller.merId) ? caller.merId : merIds[0];
-    if (u.user_admin && (!admin || home !== u.mer_id) && (await otherAdmins(q, u.mer_id, u.id)) === 0) {
+    if (u.user_admin && (!admin || home !== u.mer_id) && others === 0) {
       throw new AppError(Code.LAST_ADMIN, 'lastAdmin', {}, 200);
     }
     const before = { role: u.role, permissions: [...u.permissions].sort(), merIds: [...u.mer_ids].sort(), merId: u.mer_id };
