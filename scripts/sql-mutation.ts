@@ -75,12 +75,16 @@ interface Literal {
   sql: string;
   /** Placeholder → the source of the interpolated expression. */
   holes: string[];
+  /** How each placeholder stands in the SQL: an identifier, or (for a SET list) an assignment. */
+  form: (i: number) => string;
   /** Parsed as a statement, or as a predicate wrapped in `SELECT 1 WHERE …`. */
   kind: 'statement' | 'predicate';
   ast: any;
 }
 
 const HOLE = (i: number) => `sqlmut_${i}_`;
+/** The forms a placeholder is tried in: an identifier (a value, a column, a table, a predicate), then an assignment (a SET list). */
+const FORMS: ((i: number) => string)[] = [HOLE, (i) => `${HOLE(i)} = 0`];
 const LOOKS_SQL = /^\s*(SELECT|UPDATE|INSERT|DELETE|WITH)\s+\S/i;
 /** A fragment worth trying as a predicate: a comparison or a boolean connective somewhere. */
 const LOOKS_PREDICATE = /(=|<|>|\bAND\b|\bIN\b|\bIS\b|\bEXISTS\b|\bBETWEEN\b)/i;
@@ -100,35 +104,33 @@ async function findLiterals(file: string, skipped: { file: string; line: number;
   };
   walk(ast.program);
   for (const n of nodes) {
-    let sql: string;
-    const holes: string[] = [];
-    if (n.type === 'StringLiteral') sql = n.value;
-    else {
-      sql = '';
-      n.quasis.forEach((q: any, i: number) => {
-        sql += q.value.cooked ?? q.value.raw;
-        if (i < n.expressions.length) {
-          const e = n.expressions[i];
-          holes.push(src.slice(e.start, e.end));
-          sql += HOLE(holes.length - 1);
-        }
-      });
+    const holes: string[] = n.type === 'TemplateLiteral' ? n.expressions.map((e: any) => src.slice(e.start, e.end)) : [];
+    const textWith = (form: (i: number) => string) =>
+      n.type === 'StringLiteral' ? n.value : n.quasis.map((q: any, i: number) => (q.value.cooked ?? q.value.raw) + (i < holes.length ? form(i) : '')).join('');
+    const plain = textWith(HOLE);
+    const statement = LOOKS_SQL.test(plain);
+    if (!statement && !(LOOKS_PREDICATE.test(plain) && /[a-z_]\.?[a-z_]+\s*(=|<|>|IN|IS|BETWEEN)|\$\d/i.test(plain))) continue;
+    let parsed: any = null;
+    let form = HOLE;
+    let text = '';
+    for (const f of holes.length ? FORMS : [HOLE]) {
+      text = statement ? textWith(f) : `SELECT 1 WHERE ${textWith(f)}`;
+      parsed = await parseSql(text).catch(() => null);
+      if (parsed) {
+        form = f;
+        break;
+      }
     }
-    const statement = LOOKS_SQL.test(sql);
-    if (!statement && !(LOOKS_PREDICATE.test(sql) && /[a-z_]\.?[a-z_]+\s*(=|<|>|IN|IS|BETWEEN)|\$\d/i.test(sql))) continue;
-    const text = statement ? sql : `SELECT 1 WHERE ${sql}`;
-    let parsed: any;
-    try {
-      parsed = await parseSql(text);
-    } catch {
-      if (statement) skipped.push({ file, line: n.loc.start.line, why: holes.length ? 'interpolation does not parse as an identifier' : 'does not parse' });
+    if (!parsed) {
+      if (statement) skipped.push({ file, line: n.loc.start.line, why: holes.length ? 'an interpolation parses neither as an identifier nor as an assignment' : 'does not parse' });
       continue;
     }
+    const sql = text;
     if (!statement) {
       const w = parsed.stmts?.[0]?.stmt?.SelectStmt?.whereClause;
       if (!w || !(w.BoolExpr || w.A_Expr || w.SubLink || w.NullTest)) continue;
     }
-    out.push({ file, start: n.start, end: n.end, line: n.loc.start.line, sql: text, holes, kind: statement ? 'statement' : 'predicate', ast: parsed });
+    out.push({ file, start: n.start, end: n.end, line: n.loc.start.line, sql, holes, form, kind: statement ? 'statement' : 'predicate', ast: parsed });
   }
   return out;
 }
@@ -236,7 +238,7 @@ let deparseNode: (n: any) => string = () => '…';
 function asSource(sql: string, l: Literal): string {
   let body = sql.replace(/\\/g, '\\\\').replace(/`/g, '\\`').replace(/\$\{/g, '\\${');
   l.holes.forEach((h, i) => {
-    body = body.split(HOLE(i)).join(`\${${h}}`);
+    body = body.split(l.form(i)).join(`\${${h}}`);
   });
   return `\`${body}\``;
 }
@@ -249,7 +251,7 @@ async function deparsed(l: Literal, ast: any): Promise<string | null> {
     sql = m[1];
   }
   // every placeholder must come back exactly once per use, unquoted
-  for (let i = 0; i < l.holes.length; i++) if (!sql.includes(HOLE(i)) || sql.includes(`"${HOLE(i)}"`)) return null;
+  for (let i = 0; i < l.holes.length; i++) if (!sql.includes(l.form(i)) || sql.includes(`"${HOLE(i)}"`) || sql.split(HOLE(i)).length !== sql.split(l.form(i)).length) return null;
   return sql;
 }
 
@@ -406,7 +408,8 @@ export async function sqlMain(modules: Record<string, ModuleDef>, argv: string[]
   const { deparseSync } = await import('pgsql-parser');
   deparseNode = (n: any) => String(deparseSync(n, { pretty: false }) ?? '…');
 
-  recoverCrashed();
+  // (a listing writes nothing: it leaves a running mutation run's backup alone)
+  if (!list) recoverCrashed();
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.on(sig, () => {
       if (child?.pid) try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ }
