@@ -4,7 +4,7 @@ import { createTestApp, DB_KINDS, DEMO, form, isConcurrent, type TestCtx } from 
 import { buildApp } from '../../app';
 import type { Db } from '../../db/db';
 import { VALID_ORDER, buyerPay, createOrder, pbl } from './paybylink.fixtures';
-import { claimForPayment, closeOpenOrder, expireDue, updateOpenOrder } from './paybylink.repo';
+import { claimForPayment, closeOpenOrder, expireDue, settlePayment, updateOpenOrder } from './paybylink.repo';
 
 /**
  * A payment and a close (or an update) of the same order at the same moment end in exactly one
@@ -140,7 +140,7 @@ describe.each(DB_KINDS)('pay vs close and update race on %s', (kind) => {
     }
   });
 
-  it('the payment claim itself takes an order once, and only before its expiry instant', async () => {
+  it('the payment claim itself takes an order once, only before its expiry instant; an answer lands only on a claimed order', async () => {
     const o = await createOrder(ctx, demo);
     const { rows } = await ctx.db.query<{ expires_at: Date }>('SELECT expires_at FROM pay_by_link_order WHERE id = $1', [o.id]);
     const at = new Date(rows[0].expires_at);
@@ -148,6 +148,10 @@ describe.each(DB_KINDS)('pay vs close and update race on %s', (kind) => {
     expect(await claimForPayment(ctx.db, o.id, new Date(at.getTime() - 1))).toBe(true);
     expect(await claimForPayment(ctx.db, o.id, new Date(at.getTime() - 1))).toBe(false); // already processing: a second payment cannot take it
     expect(await orderState(o.id)).toMatchObject({ status: '04', open_status: '00' });
+    // an acquirer's answer lands only on a claimed (processing) order, never on one still open
+    const open = await createOrder(ctx, demo);
+    expect(await settlePayment(ctx.db, open.id, 'success', null, ctx.clock.now())).toBe(false);
+    expect(await orderState(open.id)).toMatchObject({ status: '04', open_status: '02' });
   });
 
   it('expiry ends an open, unpaid order at its instant: never a paid one, never one whose payment is processing', async () => {
