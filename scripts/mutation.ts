@@ -7,6 +7,8 @@
  *
  * Modules: refund, sign-in, session, settlement, paybylink. The functions mutated are found by
  * name (not line numbers), so the ranges follow the code as it changes.
+ *
+ * `npm run test:mutation -- --sql [module …]` mutates the SQL text instead (scripts/sql-mutation.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -168,4 +170,8 @@ async function main() {
   if (done.some((r) => r.score < 85)) process.exitCode = 1;
 }
 
-await main();
+if (process.argv.includes('--sql')) {
+  // the SQL text itself (scripts/sql-mutation.ts): same modules, their SQL literals mutated
+  const { sqlMain } = await import('./sql-mutation');
+  await sqlMain(MODULES, process.argv.slice(2).filter((a) => a !== '--sql'));
+} else await main();

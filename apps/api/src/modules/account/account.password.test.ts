@@ -77,6 +77,8 @@ describe.each(DB_KINDS)('activation and passwords on %s', (kind) => {
       cur = next;
     }
     expect((await change(cur, 'Second123')).body.code).toBe(Code.PASSWORD_REUSED);
+    // the 4th back (the oldest the rule keeps: the current one and 3 earlier) is refused too
+    expect((await change(cur, 'Newpass123')).body).toMatchObject({ code: Code.PASSWORD_REUSED, msg: 'The new password must not be one of your last 4 passwords' });
     expect((await change(cur, DEMO.password)).body.code).toBe(0); // 5 passwords back
     expect((await actions(DEMO.users.sub)).filter((a) => a.action === 'account.password.changed')).toHaveLength(5);
     // without a session and without an expired password: not allowed

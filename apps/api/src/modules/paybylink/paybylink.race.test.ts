@@ -4,7 +4,7 @@ import { createTestApp, DB_KINDS, DEMO, form, isConcurrent, type TestCtx } from 
 import { buildApp } from '../../app';
 import type { Db } from '../../db/db';
 import { VALID_ORDER, buyerPay, createOrder, pbl } from './paybylink.fixtures';
-import { claimForPayment } from './paybylink.repo';
+import { claimForPayment, closeOpenOrder, expireDue, settlePayment, updateOpenOrder } from './paybylink.repo';
 
 /**
  * A payment and a close (or an update) of the same order at the same moment end in exactly one
@@ -135,6 +135,65 @@ describe.each(DB_KINDS)('pay vs close and update race on %s', (kind) => {
       expect(res.statusCode).toBe(409);
       expect(res.json()).toMatchObject({ code: 409, msg: 'Order status has changed, operation failed' });
       expect(await orderState(o.id)).toEqual({ status: '00', open_status: '02', close_reason: null, total_amount: 12050, events: ['created', 'payment'] });
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('the payment claim itself takes an order once, only before its expiry instant; an answer lands only on a claimed order', async () => {
+    const o = await createOrder(ctx, demo);
+    const { rows } = await ctx.db.query<{ expires_at: Date }>('SELECT expires_at FROM pay_by_link_order WHERE id = $1', [o.id]);
+    const at = new Date(rows[0].expires_at);
+    expect(await claimForPayment(ctx.db, o.id, at)).toBe(false); // at the instant it has expired
+    expect(await claimForPayment(ctx.db, o.id, new Date(at.getTime() - 1))).toBe(true);
+    expect(await claimForPayment(ctx.db, o.id, new Date(at.getTime() - 1))).toBe(false); // already processing: a second payment cannot take it
+    expect(await orderState(o.id)).toMatchObject({ status: '04', open_status: '00' });
+    // an acquirer's answer lands only on a claimed (processing) order, never on one still open
+    const open = await createOrder(ctx, demo);
+    expect(await settlePayment(ctx.db, open.id, 'success', null, ctx.clock.now())).toBe(false);
+    expect(await orderState(open.id)).toMatchObject({ status: '04', open_status: '02' });
+  });
+
+  it('expiry ends an open, unpaid order at its instant: never a paid one, never one whose payment is processing', async () => {
+    const paid = await createOrder(ctx, demo);
+    expect((await buyerPay(ctx, paid.linkToken)).body.code).toBe(0);
+    const processing = await createOrder(ctx, demo, { totalAmount: '10.04', goodsPrice: '10.04' });
+    expect((await buyerPay(ctx, processing.linkToken)).body.data).toMatchObject({ result: 'pending', status: '04', openStatus: '00' });
+    const open = await createOrder(ctx, demo);
+    const later = new Date('2100-01-01T00:00:00Z'); // long past every link's validity
+    expect(await expireDue(ctx.db, later, { id: paid.id })).toBe(0);
+    expect(await expireDue(ctx.db, later, { id: processing.id })).toBe(0);
+    // an open one ends at its expiry instant, not a millisecond before
+    const { rows } = await ctx.db.query<{ expires_at: Date }>('SELECT expires_at FROM pay_by_link_order WHERE id = $1', [open.id]);
+    const at = new Date(rows[0].expires_at);
+    expect(await expireDue(ctx.db, new Date(at.getTime() - 1), { id: open.id })).toBe(0);
+    expect(await expireDue(ctx.db, at, { id: open.id })).toBe(1);
+    expect(await orderState(paid.id)).toMatchObject({ status: '00', open_status: '02', close_reason: null });
+    expect(await orderState(processing.id)).toMatchObject({ status: '04', open_status: '00', close_reason: null });
+    expect(await orderState(open.id)).toMatchObject({ status: '01', open_status: '01' });
+  });
+
+  it('the close and update guards themselves leave an in-store order alone (their own rule, not only the check before them)', async () => {
+    const add = await ctx.call({ method: 'POST', url: `/api/payInStore/add?storeId=${DEMO.stores.causewayBay}&orderCurrency=HKD&totalAmount=12.30&goodsName=Tea`, headers: { 'x-token': demo } });
+    expect(add.body.code, add.body.msg).toBe(0);
+    const { rows } = await ctx.db.query<{ id: number }>(`SELECT id FROM pay_by_link_order WHERE prod_category = 'payinstore' ORDER BY id DESC LIMIT 1`);
+    const id = rows[0].id;
+    const now = ctx.clock.now();
+    expect(await updateOpenOrder(ctx.db, id, { totalAmount: 100, goodsPrice: 100, goodsQuantity: 1, logFee: 0, sendEmail: false, attachmentId: null, expiresAt: new Date(now.getTime() + 86_400_000), now })).toBe(false);
+    expect(await closeOpenOrder(ctx.db, id, now)).toBe(false);
+    expect(await orderState(id)).toMatchObject({ status: '04', open_status: '02', close_reason: null, total_amount: 1230 });
+  });
+
+  it('a payment still processing that lands between the update\'s check and its write: the update is refused and changes nothing', async () => {
+    const { app, before } = await appWithInterleave();
+    try {
+      // x.04: the sandbox leaves the payment processing — the order stays 04, its open status 00
+      const o = await createOrder(ctx, demo, { totalAmount: '10.04', goodsPrice: '10.04' });
+      before(async () => expect((await buyerPay(ctx, o.linkToken)).body.data).toMatchObject({ result: 'pending', status: '04', openStatus: '00' }));
+      const f = form({ ...VALID_ORDER, id: String(o.id), totalAmount: '99.90', goodsPrice: '99.90' });
+      const res = await app.inject({ method: 'POST', url: '/api/payByLink/updateOrder', headers: { 'x-token': demo, ...f.headers }, payload: f.payload });
+      expect(res.statusCode).toBe(409);
+      expect(await orderState(o.id)).toMatchObject({ status: '04', open_status: '00', total_amount: 1004 });
     } finally {
       await app.close();
     }

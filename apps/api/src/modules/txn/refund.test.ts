@@ -3,6 +3,7 @@ import { Code, RefundCode } from '@portal/contract';
 import { createTestApp, DB_KINDS, DEMO, form, isConcurrent, type TestCtx } from '../../../test/helpers';
 import { addTxn, auth, loginWithStepUp } from './txn.fixtures';
 import { resolveDueOperations } from '../acquirer/operations.service';
+import { reserveReturn } from './refund.repo';
 
 describe.each(DB_KINDS)('refund (%s)', (kind) => {
   let ctx: TestCtx;
@@ -231,5 +232,19 @@ describe.each(DB_KINDS)('refund (%s)', (kind) => {
     expect(sum).toBe(9900);
     expect((await purchaseRow(p.id)).return_amount).toBe(sum);
     expect(new Set(rows.map((r) => r.order_no)).size).toBe(rows.length);
+    // Each refused one read the purchase under its row lock, after the others: it names what is
+    // really left (a read before the lock would name an older, larger remainder).
+    expect(new Set(over.map((r) => r.body.data.msg))).toEqual(new Set(['The refund amount exceeds what can still be refunded (1.00)']));
+  });
+
+  it('the over-refund guard itself adds returns only to a successful purchase (its own rule, not only the check before it)', async () => {
+    const declined = await addTxn(ctx, { orderNo: 'RF-GUARD-DECL', gwResponse: '05', respMsg: 'Declined' });
+    const notPurchase = await addTxn(ctx, { orderNo: 'RF-GUARD-PAUT', tranType: 'PAUT' });
+    const good = await addTxn(ctx, { orderNo: 'RF-GUARD-OK' });
+    expect(await reserveReturn(ctx.db, declined.id, 100)).toBeNull();
+    expect(await reserveReturn(ctx.db, notPurchase.id, 100)).toBeNull();
+    expect(await reserveReturn(ctx.db, good.id, 100)).toBe(100);
+    expect((await purchaseRow(declined.id)).return_amount).toBe(0);
+    expect((await purchaseRow(notPurchase.id)).return_amount).toBe(0);
   });
 });

@@ -178,8 +178,9 @@ describe.each(DB_KINDS)('session and tokens on %s', (kind) => {
     expect(out.body.code).toBe(0);
     expect((await info(pair.token)).body.code).toBe(Code.SESSION_ENDED);
     expect((await refresh(pair.refreshToken)).body.code).toBe(Code.SESSION_ENDED);
-    const audit = await ctx.db.query(`SELECT 1 FROM audit_log WHERE action = 'auth.logout'`);
-    expect(audit.rows).toHaveLength(1);
+    // audited as the user whose session it was
+    const audit = await ctx.db.query(`SELECT username, mer_id FROM audit_log WHERE action = 'auth.logout'`);
+    expect(audit.rows).toEqual([{ username: DEMO.users.demo, mer_id: DEMO.group }]);
     expect((await ctx.db.query('SELECT revoke_reason FROM user_session')).rows).toEqual([{ revoke_reason: 'logout' }]);
     // Logging out again (a second tab, a retry) is quietly fine, and audited once.
     expect((await ctx.call({ method: 'POST', url: '/api/user/logout', headers: { 'x-token': pair.token } })).body.code).toBe(0);
