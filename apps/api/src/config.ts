@@ -67,6 +67,11 @@ const envSchema = z.object({
    * SKIP LOCKED: each job runs once) and shares the rate limits (kept in PostgreSQL).
    */
   WORKERS: z.coerce.number().int().min(1).max(64).default(1),
+  /**
+   * The OpenAPI description and its UI (/api/docs): 'off' (not served), 'auth' (signed-in users only)
+   * or 'public'. Default: 'auth' in production, 'public' elsewhere (issue 28, decision 036).
+   */
+  API_DOCS: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['off', 'auth', 'public']).optional()),
 }).refine((e) => !e.CHAT_WIDGET_URL || !!e.CHAT_SECRET, { message: 'CHAT_SECRET is required when CHAT_WIDGET_URL is set', path: ['CHAT_SECRET'] });
 
 export interface Config {
@@ -99,6 +104,8 @@ export interface Config {
   trustProxy: false | number | string[];
   chatWidgetUrl?: string;
   chatSecret?: string;
+  /** Who may read /api/docs (API_DOCS). */
+  apiDocs?: 'off' | 'auth' | 'public';
 }
 
 /** The WeChat OAuth2 provider (WECHAT_*): present only when all five are set. */
@@ -152,6 +159,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (e.NODE_ENV === 'production' && !e.PUBLIC_URL)
     throw new Error('Invalid environment:\n  PUBLIC_URL: required when NODE_ENV=production (the origin buyers and users reach the portal on, e.g. https://portal.example.com)');
+  // Without SMTP the mailer writes every mail — sign-in codes, reset links — to files on disk (issue 28).
+  if (e.NODE_ENV === 'production' && !e.SMTP_URL)
+    throw new Error('Invalid environment:\n  SMTP_URL: required when NODE_ENV=production (without it sign-in codes and reset links would be written to disk instead of sent)');
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -182,5 +192,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     chatWidgetUrl: e.CHAT_WIDGET_URL,
     chatSecret: e.CHAT_SECRET,
+    apiDocs: e.API_DOCS ?? (e.NODE_ENV === 'production' ? 'auth' : 'public'),
   };
 }
