@@ -11,6 +11,7 @@ import { csvHead, outColumns, writeExport } from './export.writer';
 import { writeChunkedCopyCsv, writeCopyCsv } from './export.copy';
 import { formatInZone } from '../txn/time';
 import { beat, claimNext, fail, failExhausted, finish, insertExport, type ExportFileRow } from './export.repo';
+import { safeFileName } from '../../lib/filename';
 
 const sources = new Map<string, ExportSource<any, any>>();
 
@@ -31,7 +32,9 @@ const CONTENT_TYPE: Record<ExportFormat, string> = {
 };
 export const contentTypeOf = (f: ExportFormat) => CONTENT_TYPE[f];
 /** Content-Disposition with an ASCII fallback and the UTF-8 name (RFC 6266 / 5987). */
-export function disposition(name: string): string {
+export function disposition(raw: string): string {
+  // No bidirectional override may disguise the name (issue 28): the one helper of every download.
+  const name = safeFileName(raw) || 'download';
   const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
