@@ -8,6 +8,7 @@ import { insertExport } from '../export/export.repo';
 import { formatInZone } from '../txn/time';
 import { runUser, usersInScope, type ScheduleRow } from './schedule.repo';
 import { dateIn, offsetHours, rollParams } from './schedule.time';
+import { merchantFilterOf } from './schedule.service';
 
 export interface RunResult {
   at: Date;
@@ -61,6 +62,12 @@ export async function runSchedule(deps: Deps, s: ScheduleRow, now: Date): Promis
   } catch (err) {
     return failed(reason(lang, err), rolled);
   }
+  // Never wider than the schedule was made for: its scope, within the owner's merchants now, and
+  // within its merchant filter (a schedule saved before that was checked may name a foreign one).
+  const merId = merchantFilterOf(params);
+  if (merId && !scope.includes(merId)) return failed(t(lang, 'scheduleScopeLost'), params);
+  if (merId) scope.splice(0, scope.length, merId);
+  if (!scope.length) return failed(t(lang, 'scheduleScopeLost'), params);
   const name = fileName(params, true);
   const row = await insertExport(deps.db, { ...base, params, scope, fileName: name });
   const out = await writeExportRow(deps, row);

@@ -15,12 +15,23 @@ const recurrenceOfInput = (v: ScheduleInput): Recurrence => ({
  * for that report's export (the same parser, so the same 400s); every recipient is an active user
  * of the caller's merchants.
  */
-async function check(deps: Deps, u: SessionUser, v: ScheduleInput): Promise<void> {
+async function check(deps: Deps, u: SessionUser, v: ScheduleInput): Promise<string[]> {
   if (!u.permissions.includes(SCHEDULE_PERMISSION[v.kind])) throw forbidden();
-  exportSource(v.kind).parse(v.params);
+  const parsed = exportSource(v.kind).parse(v.params);
+  // A merchant filter must name one of the caller's merchants, and then is the schedule's whole
+  // scope; none: the caller's merchants (issue 28 — it was accepted and ran over the whole scope).
+  const merId = merchantFilterOf(parsed);
+  if (merId && !u.scope.includes(merId)) throw new AppError(Code.BAD_REQUEST, 'scheduleForeignMerchant', { merId }, 400);
   const allowed = new Set((await usersInScope(deps.db, u.scope)).map((x) => x.email));
   const foreign = v.recipients.find((e) => !allowed.has(e));
   if (foreign) throw new AppError(Code.BAD_REQUEST, 'scheduleForeignRecipient', { email: foreign }, 400);
+  return merId ? [merId] : u.scope;
+}
+
+/** The merchant filter (merId) of a report's or the transaction list's filters, if any. */
+export function merchantFilterOf(params: unknown): string | null {
+  const m = (params as { merId?: unknown } | null)?.merId;
+  return typeof m === 'string' && m ? m : null;
 }
 
 /** The caller's schedule or 404 (another user's, another merchant's, a deleted one). */
@@ -31,11 +42,11 @@ export async function ownSchedule(deps: Deps, u: SessionUser, id: number): Promi
 }
 
 export async function createSchedule(deps: Deps, u: SessionUser, v: ScheduleInput, lang: Language): Promise<ScheduleRow> {
-  await check(deps, u, v);
+  const scope = await check(deps, u, v);
   if ((await countSchedules(deps.db, u.id)) >= SCHEDULE_MAX_PER_USER) throw new AppError(Code.BAD_REQUEST, 'scheduleTooMany', { max: SCHEDULE_MAX_PER_USER }, 400);
   const nextRunAt = nextRun(recurrenceOfInput(v), deps.clock.now());
   return deps.db.tx(async (q) => {
-    const s = await insertSchedule(q, { ...v, userId: u.id, merId: u.merId, scope: u.scope, lang, nextRunAt });
+    const s = await insertSchedule(q, { ...v, userId: u.id, merId: u.merId, scope, lang, nextRunAt });
     await armScheduleJob(q, s.id, nextRunAt);
     return s;
   });
@@ -43,10 +54,10 @@ export async function createSchedule(deps: Deps, u: SessionUser, v: ScheduleInpu
 
 export async function editSchedule(deps: Deps, u: SessionUser, id: number, v: ScheduleInput, lang: Language): Promise<ScheduleRow> {
   const old = await ownSchedule(deps, u, id);
-  await check(deps, u, v);
+  const scope = await check(deps, u, v);
   const nextRunAt = nextRun(recurrenceOfInput(v), deps.clock.now());
   return deps.db.tx(async (q) => {
-    const s = await updateSchedule(q, id, { ...v, scope: u.scope, lang, nextRunAt });
+    const s = await updateSchedule(q, id, { ...v, scope, lang, nextRunAt });
     if (!old.paused) await armScheduleJob(q, id, nextRunAt);
     return s;
   });
