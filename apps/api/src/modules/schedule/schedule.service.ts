@@ -5,6 +5,16 @@ import { exportSource } from '../export/export.service';
 import { countSchedules, findOwnSchedule, recurrenceOf, insertSchedule, markDeleted, setPaused, updateSchedule, usersInScope, type ScheduleRow } from './schedule.repo';
 import { nextRun, type Recurrence } from './schedule.time';
 import { armScheduleJob, disarmScheduleJob, queueSendNow } from './schedule.jobs';
+import { auditExport, ExportAudit } from '../export/export.audit';
+import type { Queryable } from '../../db/db';
+
+/** What an audit entry of a schedule change records: its report, filters, timing and recipients. */
+const described = (s: ScheduleRow | (ScheduleInput & { scope?: string[] })) => {
+  const r = s as unknown as Record<string, unknown>;
+  return { kind: r.kind, params: r.params, format: r.format, frequency: r.frequency, recipients: r.recipients, scope: r.scope, timeZone: r.time_zone ?? r.timeZone };
+};
+const auditSchedule = (q: Queryable, u: SessionUser, action: string, id: number, detail: Record<string, unknown>) =>
+  auditExport(q, { action, userId: u.id, target: `schedule:${id}`, detail: { scheduleId: id, ...detail } });
 
 const recurrenceOfInput = (v: ScheduleInput): Recurrence => ({
   frequency: v.frequency, time: v.time, weekday: v.weekday, monthDay: v.monthDay, timeZone: v.timeZone,
@@ -48,6 +58,7 @@ export async function createSchedule(deps: Deps, u: SessionUser, v: ScheduleInpu
   return deps.db.tx(async (q) => {
     const s = await insertSchedule(q, { ...v, userId: u.id, merId: u.merId, scope, lang, nextRunAt });
     await armScheduleJob(q, s.id, nextRunAt);
+    await auditSchedule(q, u, ExportAudit.scheduleCreated, s.id, described(s));
     return s;
   });
 }
@@ -59,6 +70,7 @@ export async function editSchedule(deps: Deps, u: SessionUser, id: number, v: Sc
   return deps.db.tx(async (q) => {
     const s = await updateSchedule(q, id, { ...v, scope, lang, nextRunAt });
     if (!old.paused) await armScheduleJob(q, id, nextRunAt);
+    await auditSchedule(q, u, ExportAudit.scheduleUpdated, id, { before: described(old), after: described(s) });
     return s;
   });
 }
@@ -71,15 +83,17 @@ export async function pauseSchedule(deps: Deps, u: SessionUser, id: number, paus
     const row = await setPaused(q, id, paused, next);
     if (next) await armScheduleJob(q, id, next);
     else await disarmScheduleJob(q, id);
+    await auditSchedule(q, u, paused ? ExportAudit.schedulePaused : ExportAudit.scheduleResumed, id, described(s));
     return row;
   });
 }
 
 export async function deleteSchedule(deps: Deps, u: SessionUser, id: number): Promise<void> {
-  await ownSchedule(deps, u, id);
+  const s = await ownSchedule(deps, u, id);
   await deps.db.tx(async (q) => {
     await markDeleted(q, id);
     await disarmScheduleJob(q, id);
+    await auditSchedule(q, u, ExportAudit.scheduleDeleted, id, described(s));
   });
 }
 
@@ -87,5 +101,8 @@ export async function deleteSchedule(deps: Deps, u: SessionUser, id: number): Pr
 export async function sendScheduleNow(deps: Deps, u: SessionUser, id: number): Promise<void> {
   const s = await ownSchedule(deps, u, id);
   if (!u.permissions.includes(SCHEDULE_PERMISSION[s.kind]) || !u.permissions.includes(Perm.reportFile)) throw forbidden();
-  await queueSendNow(deps.db, id, deps.clock.now());
+  await deps.db.tx(async (q) => {
+    await queueSendNow(q, id, deps.clock.now());
+    await auditSchedule(q, u, ExportAudit.scheduleSendNow, id, described(s));
+  });
 }
