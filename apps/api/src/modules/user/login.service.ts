@@ -300,7 +300,25 @@ export async function login(
     await failLogin(deps, user, user.username, 'password-expired', meta);
     throw new AppError(Code.PASSWORD_EXPIRED, 'passwordExpired', {}, 200, { username: user.username });
   }
-  if (user.totp_enabled_at && user.totp_secret) return loginWithTotp(deps, user, input.verifyCode, now, meta);
+  return completeSecondFactor(deps, user, input.verifyCode, meta);
+}
+
+/** Options of the second step: work done in the session's own transaction, detail for the success entry. */
+export interface SecondFactorOptions {
+  /** Runs in the transaction that starts the session (e.g. using up a WeChat ticket); throwing starts none. */
+  onSuccess?: (q: Queryable) => Promise<void>;
+  /** Added to the sign-in's audit entry (e.g. { via: 'wechat' }). */
+  detail?: Record<string, unknown>;
+}
+
+/**
+ * The second factor of a sign-in whose first one passed (a password, or WeChat): the authenticator's
+ * or a recovery code when TOTP is on, else the e-mailed code. Starts the session on success.
+ */
+export async function completeSecondFactor(deps: Deps, user: UserRow, verifyCode: string, meta: Meta, opts: SecondFactorOptions = {}): Promise<TokenPair> {
+  const now = deps.clock.now();
+  const input = { verifyCode };
+  if (user.totp_enabled_at && user.totp_secret) return loginWithTotp(deps, user, input.verifyCode, now, meta, opts);
   // The transaction commits in both outcomes, so a wrong code's counted try is kept.
   const pair = await deps.db.tx(async (q): Promise<TokenPair | null> => {
     const { rows } = await q.query<{ id: number; code_hash: string; attempts: number; expires_at: Date }>(
@@ -318,9 +336,10 @@ export async function login(
       return null;
     }
     await q.query('UPDATE email_code SET consumed_at = $2 WHERE id = $1', [c.id, now]);
+    await opts.onSuccess?.(q);
     await q.query('UPDATE app_user SET failed_logins = 0, locked_until = NULL WHERE id = $1', [user.id]);
     const issued = await startSession(q, now, user.id, meta, deps.config.accessTokenSeconds);
-    await audit(q, { action: AuditAction.loginSuccess, userId: user.id, username: user.username, merId: user.mer_id, ...meta });
+    await audit(q, { action: AuditAction.loginSuccess, userId: user.id, username: user.username, merId: user.mer_id, ...(opts.detail ? { detail: { factor: 'email', ...opts.detail } } : {}), ...meta });
     return issued;
   });
   if (!pair) throw new AppError(Code.VERIFY_CODE_ERROR, 'verifyCodeError');
@@ -328,7 +347,7 @@ export async function login(
 }
 
 /** Second step for a user with an authenticator: its code, or one of the recovery codes. */
-async function loginWithTotp(deps: Deps, user: UserRow, code: string, now: Date, meta: Meta): Promise<TokenPair> {
+async function loginWithTotp(deps: Deps, user: UserRow, code: string, now: Date, meta: Meta, opts: SecondFactorOptions = {}): Promise<TokenPair> {
   const out = await deps.db.tx(async (q): Promise<TokenPair | number> => {
     const c = code; // trimmed by the request schema (textInput)
     let how: 'totp' | 'recovery' | null = null;
@@ -340,9 +359,10 @@ async function loginWithTotp(deps: Deps, user: UserRow, code: string, now: Date,
       return countWrongPassword(q, user, now, meta, 'totp');
     }
     if (how === 'recovery') await audit(q, { action: AccountAudit.recoveryCodeUsed, userId: user.id, username: user.username, merId: user.mer_id, ...meta });
+    await opts.onSuccess?.(q);
     await q.query('UPDATE app_user SET failed_logins = 0, locked_until = NULL WHERE id = $1', [user.id]);
     const issued = await startSession(q, now, user.id, meta, deps.config.accessTokenSeconds);
-    await audit(q, { action: AuditAction.loginSuccess, userId: user.id, username: user.username, merId: user.mer_id, detail: { factor: how }, ...meta });
+    await audit(q, { action: AuditAction.loginSuccess, userId: user.id, username: user.username, merId: user.mer_id, detail: { factor: how, ...opts.detail }, ...meta });
     return issued;
   });
   if (typeof out === 'number') {
