@@ -162,8 +162,10 @@ export async function sendEmailCode(deps: Deps, lang: Language, username: string
   await deps.db.tx(async (q) => {
     // Lock the user row so two requests at once cannot both pass the 60-second check.
     await q.query('SELECT id FROM app_user WHERE id = $1 FOR UPDATE', [user.id]);
+    // The minute runs from the last code still waiting to be used: one a sign-in used up does not
+    // hold the next back (a WeChat sign-in right after a password one e-mails its own code).
     const { rows } = await q.query<{ created_at: Date }>(
-      `SELECT created_at FROM email_code WHERE user_id = $1 AND purpose = 'login' ORDER BY created_at DESC LIMIT 1`,
+      `SELECT created_at FROM email_code WHERE user_id = $1 AND purpose = 'login' AND consumed_at IS NULL ORDER BY created_at DESC LIMIT 1`,
       [user.id],
     );
     const last = rows[0] ? new Date(rows[0].created_at).getTime() : 0;
