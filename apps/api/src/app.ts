@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type RouteOptions } from 'fastify';
+import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type RouteOptions } from 'fastify';
 import compress from '@fastify/compress';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
@@ -32,6 +32,10 @@ import { registerModules } from './modules/registry';
 import { scheduleRoutes } from './modules/schedule/schedule.routes';
 import { searchRoutes } from './modules/search/search.routes';
 import { viewsRoutes } from './modules/views/views.routes';
+import { providerFace } from './faces/provider/provider.routes';
+import { registerRequestLog, REDACT_PATHS, requestIdOf } from './plugins/request-log';
+import { registerMetrics } from './plugins/metrics';
+import { registerHealth } from './plugins/health';
 
 export const CSP_DIRECTIVES = {
   defaultSrc: ["'self'"],
@@ -53,14 +57,29 @@ export const COMPRESSED_TYPES = /^(application\/json|text\/html|text\/css|applic
 const hops = (n: number) => (_addr: string, i: number) => i < n;
 
 /** Builds the whole API (and the SPA it serves). Dependencies come in; nothing listens here. */
-export async function buildApp(deps: Deps, opts: { logger?: boolean; onRoute?: (route: RouteOptions) => void } = {}): Promise<FastifyInstance> {
+export async function buildApp(
+  deps: Deps,
+  opts: {
+    logger?: boolean;
+    onRoute?: (route: RouteOptions) => void;
+    /** Where log lines go (tests capture them); stdout when unset. */
+    logStream?: { write(line: string): void };
+    /** This process runs the job runner: /readyz checks that it ticks (server.ts). */
+    jobRunner?: boolean;
+  } = {},
+): Promise<FastifyInstance> {
   const app = Fastify({
     logger: opts.logger
       ? {
           level: deps.config.logLevel,
-          redact: ['req.headers["x-token"]', 'req.headers.authorization', 'req.headers.cookie', 'req.body.password', 'req.body.refreshToken'],
+          redact: REDACT_PATHS,
+          ...(opts.logStream ? { stream: opts.logStream } : {}),
         }
       : false,
+    // Issue 27: one access-log line per request (plugins/request-log.ts) instead of Fastify's two;
+    // the request id from a trusted proxy's X-Request-Id, else made here.
+    logController: new LogController({ disableRequestLogging: true }),
+    genReqId: requestIdOf(deps.config.trustProxy),
     // Forwarded headers are believed only from the configured proxies (TRUST_PROXY, off by default):
     // req.ip — used by the rate limits and the audit log — is the real client address.
     trustProxy: typeof deps.config.trustProxy === 'number' ? hops(deps.config.trustProxy) : deps.config.trustProxy,
@@ -77,6 +96,10 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; onRoute?: (
   if (opts.onRoute) app.addHook('onRoute', opts.onRoute);
   // First of every request hook: the read replica routing's scope (db.read, decision 024).
   registerReadScope(app, { replica: !!deps.config.replicaUrl, stickyMs: deps.config.replicaStickyMs, secure: deps.config.publicUrl.startsWith('https:') });
+  // Issue 27 (operations): request ids and the access log, the HTTP metrics, /healthz /readyz /metrics.
+  registerRequestLog(app);
+  registerMetrics(app, deps);
+  registerHealth(app, { db: deps.db, maxReplicaLagSeconds: deps.config.readyMaxReplicaLagSeconds, jobRunner: !!opts.jobRunner });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
@@ -135,7 +158,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; onRoute?: (
       return reply.status(status).send({ code: status, msg: t(lang, 'badRequest', { detail: err.message }), data: null });
     }
     req.log.error({ err }, 'unhandled error');
-    return reply.status(500).send({ code: Code.SERVER_ERROR, msg: t(lang, 'serverError'), data: null });
+    return reply.status(500).send({ code: Code.SERVER_ERROR, msg: req.id ? t(lang, 'serverErrorRef', { ref: String(req.id) }) : t(lang, 'serverError'), data: null });
   });
 
   userRoutes(app, deps);
@@ -148,6 +171,8 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; onRoute?: (
   // Issue 13: the top bar's global search and the saved views of list and report screens.
   searchRoutes(app, deps);
   viewsRoutes(app, deps);
+  // Issue 25: the provider face (/provider/v1, signed gateway requests; its document at /api/provider/docs).
+  await providerFace(app, deps);
   if (deps.config.env !== 'production') devRoutes(app, deps);
 
   // The built SPA: files as they are, every other GET outside /api → index.html (client routing).

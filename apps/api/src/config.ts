@@ -72,6 +72,37 @@ const envSchema = z.object({
    * or 'public'. Default: 'auth' in production, 'public' elsewhere (issue 28, decision 036).
    */
   API_DOCS: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['off', 'auth', 'public']).optional()),
+  /** Bearer token that lets a non-loopback caller read /metrics (unset: loopback callers only). At least 16 characters. */
+  METRICS_TOKEN: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(16).optional()),
+  /** On SIGTERM/SIGINT: how long requests in flight and a running job's step may take before the process exits anyway (ms). */
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(25_000),
+  /** On SIGTERM/SIGINT: how long /readyz answers 503 before the listener closes, for load balancers to notice (ms). */
+  SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
+  /** /readyz: the read replica's lag above which this process is not ready (seconds). */
+  READY_MAX_REPLICA_LAG_SECONDS: z.coerce.number().min(0).max(86_400).default(30),
+  /** Who refunds, voids and charges (decision 033, docs/acquirer-adapter.md): the built-in sandbox, or a gateway over signed HTTP. */
+  ACQUIRER: z.enum(['sandbox', 'http']).default('sandbox'),
+  /** The gateway's base URL (ACQUIRER=http), e.g. https://gateway.example.com/portal/v1. */
+  ACQUIRER_URL: z.preprocess((v) => (v === '' ? undefined : v), z.string().url().refine((u) => /^https?:/.test(u), 'http(s) URL').optional()),
+  /** HMAC-SHA256 key the portal signs its gateway requests with (ACQUIRER=http; at least 32 characters). */
+  ACQUIRER_SIGNING_KEY: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(32).optional()),
+  /** The key's id, sent in X-Portal-Key-Id so the gateway can rotate keys. */
+  ACQUIRER_KEY_ID: z.string().min(1).max(64).default('portal'),
+  /** How long one gateway request may take before it counts as unanswered (ms). */
+  ACQUIRER_TIMEOUT_MS: z.coerce.number().int().min(50).max(120_000).default(10_000),
+  /** Immediate retries of an unanswered request (same idempotency key) before the job takes over. */
+  ACQUIRER_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
+  /**
+   * Key encrypting the gateway connections' signing secrets at rest (AES-256-GCM): 32 bytes as 64
+   * hex characters or base64. Required in production once a gateway connection exists (the server
+   * refuses to start without it); elsewhere a fixed development key is used (docs/integration.md).
+   */
+  PROVIDER_KEY_ENCRYPTION_KEY: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.string().refine((k) => /^[0-9a-fA-F]{64}$/.test(k) || Buffer.from(k, 'base64').length === 32, '32 bytes: 64 hex characters or base64').optional(),
+  ),
+  /** Folder watched for gateway transaction files (default DATA_DIR/inbox). */
+  IMPORT_INBOX: z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()),
 }).refine((e) => !e.CHAT_WIDGET_URL || !!e.CHAT_SECRET, { message: 'CHAT_SECRET is required when CHAT_WIDGET_URL is set', path: ['CHAT_SECRET'] });
 
 export interface Config {
@@ -106,6 +137,32 @@ export interface Config {
   chatSecret?: string;
   /** Who may read /api/docs (API_DOCS). */
   apiDocs?: 'off' | 'auth' | 'public';
+  /** Bearer token for /metrics from outside this machine (METRICS_TOKEN). */
+  metricsToken?: string;
+  /** SHUTDOWN_GRACE_MS: bound on draining requests and the running job at shutdown. */
+  shutdownGraceMs: number;
+  /** SHUTDOWN_DELAY_MS: /readyz is 503 this long before the listener closes. */
+  shutdownDelayMs: number;
+  /** READY_MAX_REPLICA_LAG_SECONDS: /readyz's bound on the replica's lag. */
+  readyMaxReplicaLagSeconds: number;
+  /** PROVIDER_KEY_ENCRYPTION_KEY (raw string; see modules/gateway/gateway.crypto.ts). */
+  providerKeyEncryptionKey?: string;
+  /** Folder of gateway transaction files picked up by the job runner (IMPORT_INBOX or DATA_DIR/inbox). */
+  importInbox?: string;
+  /** The gateway adapter (ACQUIRER*); absent = sandbox. */
+  acquirer?: AcquirerConfig;
+}
+
+/** The HTTP gateway adapter's settings (ACQUIRER=http). */
+export interface AcquirerConfig {
+  kind: 'sandbox' | 'http';
+  url?: string;
+  signingKey?: string;
+  keyId: string;
+  timeoutMs: number;
+  retries: number;
+  /** First pause between immediate retries (ms, doubling); 200 unless a test sets it. */
+  retryDelayMs?: number;
 }
 
 /** The WeChat OAuth2 provider (WECHAT_*): present only when all five are set. */
@@ -157,6 +214,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.DATABASE_REPLICA_URL && !e.DATABASE_URL) {
     throw new Error('Invalid environment:\n  DATABASE_REPLICA_URL: a read replica needs DATABASE_URL (the primary it replicates; PGlite has no replicas)');
   }
+  if (e.ACQUIRER === 'http' && (!e.ACQUIRER_URL || !e.ACQUIRER_SIGNING_KEY))
+    throw new Error('Invalid environment:\n  ACQUIRER: ACQUIRER=http needs ACQUIRER_URL and ACQUIRER_SIGNING_KEY (at least 32 characters)');
   if (e.NODE_ENV === 'production' && !e.PUBLIC_URL)
     throw new Error('Invalid environment:\n  PUBLIC_URL: required when NODE_ENV=production (the origin buyers and users reach the portal on, e.g. https://portal.example.com)');
   // Without SMTP the mailer writes every mail — sign-in codes, reset links — to files on disk (issue 28).
@@ -193,5 +252,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     chatWidgetUrl: e.CHAT_WIDGET_URL,
     chatSecret: e.CHAT_SECRET,
     apiDocs: e.API_DOCS ?? (e.NODE_ENV === 'production' ? 'auth' : 'public'),
+    metricsToken: e.METRICS_TOKEN,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    shutdownDelayMs: e.SHUTDOWN_DELAY_MS,
+    readyMaxReplicaLagSeconds: e.READY_MAX_REPLICA_LAG_SECONDS,
+    acquirer: { kind: e.ACQUIRER, url: e.ACQUIRER_URL, signingKey: e.ACQUIRER_SIGNING_KEY, keyId: e.ACQUIRER_KEY_ID, timeoutMs: e.ACQUIRER_TIMEOUT_MS, retries: e.ACQUIRER_RETRIES },
+    providerKeyEncryptionKey: e.PROVIDER_KEY_ENCRYPTION_KEY,
+    importInbox: path.resolve(e.IMPORT_INBOX ?? path.join(e.DATA_DIR, 'inbox')),
   };
 }

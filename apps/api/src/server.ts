@@ -8,6 +8,8 @@ import { createMailer } from './plugins/mail';
 import { buildApp } from './app';
 import { DEMO } from './seed/foundation.seed';
 import { firstStart, startBackground } from './startup';
+import { beginShutdown } from './ops/lifecycle';
+import { serveClusterMetrics } from './plugins/metrics';
 
 const started = Date.now();
 const config = loadConfig();
@@ -46,6 +48,8 @@ if (config.workers > 1 && cluster.isPrimary) {
     console.error(`API process ${worker.process.pid} ended (${signal ?? code}); starting another`);
     cluster.fork();
   });
+  // /metrics in any worker serves the figures of all of them (prom-client's AggregatorRegistry).
+  serveClusterMetrics();
   for (let i = 0; i < config.workers; i++) cluster.fork();
   for (const sig of ['SIGINT', 'SIGTERM'] as const) {
     process.on(sig, async () => {
@@ -71,20 +75,42 @@ if (config.workers > 1 && cluster.isPrimary) {
   const mailer = mailerOf();
   const deps = { config, db, clock: systemClock, mailer };
   const seeded = cluster.isPrimary ? await firstStart(deps) : false;
-  const app = await buildApp(deps, { logger: true });
+  const app = await buildApp(deps, { logger: true, jobRunner: true });
   const stopBackground = startBackground(deps, app.log);
   await app.listen({ port: config.port, host: config.host });
   if (cluster.isPrimary) banner(seeded, mailer.target);
 
+  // Graceful shutdown (issue 27, docs/operations.md): /readyz turns 503 at once; after
+  // SHUTDOWN_DELAY_MS the listener closes and the requests in flight are answered; the job runner
+  // and the export worker finish the step in hand — all within SHUTDOWN_GRACE_MS, after which open
+  // connections are cut and a job still running is handed back; then the database closes, exit 0.
   let closing = false;
-  for (const sig of ['SIGINT', 'SIGTERM'] as const) {
-    process.on(sig, async () => {
-      if (closing) return;
-      closing = true;
-      stopBackground();
-      await app.close();
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    beginShutdown();
+    const grace = config.shutdownGraceMs;
+    app.log.info({ signal, graceMs: grace, delayMs: config.shutdownDelayMs }, 'shutting down');
+    // Last resort: whatever hangs, the process ends (non-zero: the drain did not complete).
+    setTimeout(() => process.exit(1), config.shutdownDelayMs + grace + 10_000).unref();
+    if (config.shutdownDelayMs) await new Promise((r) => setTimeout(r, config.shutdownDelayMs));
+    const cut = setTimeout(() => app.server.closeAllConnections(), grace);
+    cut.unref();
+    // A keep-alive connection whose request was answered while draining is idle now: closed at
+    // once rather than held until the grace runs out.
+    const idle = setInterval(() => app.server.closeIdleConnections(), 50);
+    idle.unref();
+    try {
+      await Promise.all([app.close(), stopBackground(grace)]);
+      clearTimeout(cut);
+      clearInterval(idle);
       await db.close();
-      process.exit(0);
-    });
-  }
+      app.log.info('shut down');
+    } catch (err) {
+      app.log.error({ err }, 'shutdown failed');
+      process.exit(1);
+    }
+    process.exit(0);
+  };
+  for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => void shutdown(sig));
 }

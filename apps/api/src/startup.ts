@@ -10,8 +10,11 @@ import { setUpTeamJobs } from './modules/team/audit.service';
 import { setUpScheduleJobs } from './modules/schedule/schedule.jobs';
 import { setUpFilesJobs } from './modules/files/files.background';
 import { setUpPartitionJobs } from './jobs/partitions.job';
+import { setUpAcquirerJobs } from './modules/acquirer/acquirer.jobs';
 import { seedNoticeAttachment } from './modules/notice/attachment.service';
 import { rebuildDeferredIndexes } from './db/bulk-load';
+import { assertProviderKey } from './modules/gateway/gateway.service';
+import { setUpGatewayJobs } from './modules/gateway/gateway.background';
 
 /**
  * First start on an empty database: the development seed (never in production). Returns whether
@@ -20,6 +23,8 @@ import { rebuildDeferredIndexes } from './db/bulk-load';
 export async function firstStart(deps: Deps): Promise<boolean> {
   // A bulk load that a crash cut short left indexes to build (db/bulk-load.ts): built before serving.
   await rebuildDeferredIndexes(deps.db);
+  // Issue 25: gateway connections' secrets need their encryption key in production.
+  await assertProviderKey(deps.db, deps.config);
   if (!deps.config.seedDemo || !(await isEmpty(deps.db))) return false;
   await seedFoundation(deps.db, { env: deps.config.env });
   // Files download: a demo notice carries a PDF attachment.
@@ -32,9 +37,13 @@ export async function firstStart(deps: Deps): Promise<boolean> {
 }
 
 /** Background work of a running server (durable jobs, the daily settlement schedule). */
-export function startBackground(deps: Deps, log: FastifyBaseLogger): () => void {
+export function startBackground(deps: Deps, log: FastifyBaseLogger): (graceMs?: number) => Promise<void> {
   void deps;
   void log;
-  const stops = [startExportWorker(deps, log), startJobRunner(deps, log, [setUpPartitionJobs, setUpPaymentJobs, setUpTeamJobs, setUpScheduleJobs, setUpFilesJobs])];
-  return () => stops.forEach((stop) => stop());
+  // Issue 25: the acquirer's pending operations, the gateway feed's inbox and daily reconciliation.
+  const stops = [startExportWorker(deps, log), startJobRunner(deps, log, [setUpPartitionJobs, setUpPaymentJobs, setUpTeamJobs, setUpScheduleJobs, setUpFilesJobs, setUpAcquirerJobs, setUpGatewayJobs])];
+  // Shutdown (issue 27): both stop taking work and wait (up to graceMs) for what they have in hand.
+  return async (graceMs?: number) => {
+    await Promise.all(stops.map((stop) => stop(graceMs)));
+  };
 }

@@ -28,7 +28,7 @@ describe('app-wide behaviour', () => {
   it('answers an unknown API path with the not-found envelope', async () => {
     const res = await ctx.call({ method: 'GET', url: '/api/nope', headers: { 'accept-language': 'ko' } });
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ code: 404, msg: '찾을 수 없습니다', data: null });
+    expect(res.body).toEqual({ code: 404, msg: '찾을 수 없습니다', data: null, requestId: expect.any(String) });
   });
 
   it('describes the API in OpenAPI at /api/docs', async () => {

@@ -16,7 +16,8 @@ const stamp = Date.now().toString(36).toUpperCase();
 let page: Page;
 
 test.beforeAll(async ({ browser, baseURL }) => {
-  page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
+  // A browser on UTC+0, eight hours from the platform zone: a time shown in the wrong zone shows.
+  page = await (await browser.newContext({ viewport: { width: 1440, height: 900 }, timezoneId: 'UTC' })).newPage();
   recordNetwork(page, 'global-search');
   await signInQuick(page, 'demo', baseURL!);
 });
@@ -60,7 +61,7 @@ test('an order number pasted in the top bar opens its transaction (one merchant:
  * purchases of a day from 00001, so the first of a past day exists at every merchant (today's
  * latest need not — a smaller merchant may not have reached that number yet).
  */
-async function sharedOrderNo(p: Page): Promise<{ orderNo: string; merName: string }> {
+async function sharedOrderNo(p: Page): Promise<{ orderNo: string; merName: string; time: string }> {
   const day = new Date(Date.now() + 8 * 3_600_000 - 2 * 86_400_000).toISOString().slice(0, 10);
   const orderNo = `D${day.replaceAll('-', '')}-00001`;
   const q = new URLSearchParams({ tz: '8', begin: `${day} 00:00:00`, end: `${day} 23:59:59`, orderNum: orderNo });
@@ -68,16 +69,23 @@ async function sharedOrderNo(p: Page): Promise<{ orderNo: string; merName: strin
   const rows = p.locator('.ant-table-tbody tr.ant-table-row');
   await expect(rows.nth(1)).toBeVisible();
   const merCol = await columnIndex(p.locator('.ant-table').first(), tr('en', 'txn', 'col.merName'));
-  return { orderNo, merName: (await rows.first().locator('td').nth(merCol).textContent())!.trim() };
+  const timeCol = await columnIndex(p.locator('.ant-table').first(), tr('en', 'txn', 'col.time'));
+  const cell = (i: number) => rows.first().locator('td').nth(i);
+  return { orderNo, merName: (await cell(merCol).textContent())!.trim(), time: (await cell(timeCol).textContent())!.trim() };
 }
 
 test('the group: one order number at several merchants gives a list, the person picks theirs', async () => {
-  const { orderNo, merName } = await sharedOrderNo(page);
+  const { orderNo, merName, time } = await sharedOrderNo(page);
   await page.goto('/dashboard');
   await search(page, orderNo);
   const results = page.getByRole('dialog', { name: S('results.title', { q: orderNo }) });
   const hit = results.locator('.ant-list-item').filter({ hasText: merName }).filter({ hasText: S('kind.txn') });
   await expect(hit).toHaveCount(1);
+  // the hit's time is in the user's zone (here the browser's, UTC+0) and says so; the list above
+  // was opened with its zone selector on UTC+8, so it showed the same instant 8 hours later
+  expect(time).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+  const utc = new Date(Date.parse(`${time.replace(' ', 'T')}+08:00`)).toISOString().replace('T', ' ').slice(0, 19);
+  await expect(hit).toContainText(`${utc} (UTC+0)`);
   await shot(page, 'global-search-order-several-en-1440');
   await hit.getByRole('link', { name: orderNo }).click();
   await expect(page).toHaveURL(/\/txn\/detail\/\d+$/);

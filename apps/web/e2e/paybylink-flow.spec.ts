@@ -185,6 +185,24 @@ test('an order paid with the failing test amount ends in Payment Failed / Order 
   await buyer.context().close();
 });
 
+test('the detail page turns to Paid while open when the buyer pays (no reload)', async ({ browser }) => {
+  await merchant.goto('/payByLink/list');
+  const { link, orderNo, confirm } = await createOrder({ reconId: `LIVE-${stamp}`, amount: '7.25', goods: 'Live widget' });
+  await merchant.keyboard.press('Escape');
+  await expect(confirm).toBeHidden();
+  await merchant.getByRole('row').filter({ hasText: orderNo }).getByRole('link', { name: P('action.details') }).click();
+  const status = merchant.getByTestId('pbl-descriptions').getByTestId('pbl-status');
+  await expect(status).toHaveText(P('status.notPaid'));
+  await expect(merchant.getByRole('button', { name: P('action.showQr') })).toBeVisible();
+  const url = merchant.url();
+  const buyer = await buyerPays(browser, link, 'WeChat Pay');
+  await expect(buyer.getByTestId('co-result')).toBeVisible();
+  await expect(status).toHaveText(P('status.paid'), { timeout: 20_000 });
+  await expect(merchant.getByRole('button', { name: P('action.showQr') })).toHaveCount(0);
+  expect(merchant.url(), 'the same page, not reloaded').toBe(url);
+  await buyer.context().close();
+});
+
 test('close asks first; cancelling says failed, confirming closes the order', async () => {
   await merchant.goto('/payByLink/list');
   const { orderNo, confirm } = await createOrder({ reconId: `CLOSE-${stamp}`, amount: '5.00', goods: 'Green widget' });

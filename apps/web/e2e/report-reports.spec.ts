@@ -30,6 +30,7 @@ test('bill report: preset range, paging with Last Page / Next Page, merchant fil
   await expect(page.getByRole('heading', { name: tr('en', 'menu', 'reportBill') })).toBeVisible();
   await expect(dataRows(table(page)).first()).toBeVisible();
   await expect(pager(page).getByText(en('pager.prev'))).toBeVisible();
+  expect(en('pager.prev'), 'the previous-page button is not announced as the last page').toBe('Previous Page');
   await expect(pager(page).getByText(en('pager.next'))).toBeVisible();
   await pager(page).locator('.ant-select').click();
   await page.locator('.ant-select-dropdown:visible').getByText('5 / page').click();

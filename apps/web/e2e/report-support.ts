@@ -12,6 +12,7 @@ export async function signInQuick(page: Page, username: string, base: string): P
     const sent = await (await page.request.post('/api/user/getEmailCode', { form: { username } })).json();
     if (sent.code === 1007) {
       const s = Number(/(\d+)/.exec(sent.msg)?.[1] ?? 60);
+      console.log(`signInQuick: ${username}'s last code was asked for less than a minute ago: waiting ${s + 1} s (docs/testing.md)`);
       await page.waitForTimeout((s + 1) * 1000);
       continue;
     }

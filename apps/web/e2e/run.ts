@@ -149,7 +149,21 @@ async function main(): Promise<number> {
       env: { ...process.env, E2E_BASE_URL: base, E2E_RUN_DIR: runDir, E2E_WECHAT_PORT: String(wechatPort) },
       stdio: 'inherit',
     });
-    return await new Promise<number>((resolve) => pw.once('exit', (code) => resolve(code ?? 1)));
+    const code = await new Promise<number>((resolve) => pw.once('exit', (c) => resolve(c ?? 1)));
+    // The server's Prometheus figures after the whole suite (issue 27): kept with the run's
+    // artifacts, a few totals printed (loopback callers may read /metrics without a token).
+    try {
+      const text = await (await fetch(`${base}/metrics`)).text();
+      fs.writeFileSync(path.join(runDir, 'metrics.txt'), text);
+      const pick = /^portal_(sign_ins_total|refunds_total|mails_total|job_runs_total|exports_total|settlement_runs_total)\b.*$/gm;
+      const byStatus = new Map<string, number>();
+      for (const m of text.matchAll(/^portal_http_request_duration_seconds_count\{[^}]*status="(\d)\d\d"[^}]*\} (\d+)/gm)) byStatus.set(`${m[1]}xx`, (byStatus.get(`${m[1]}xx`) ?? 0) + Number(m[2]));
+      const lines = [`HTTP requests by status: ${[...byStatus].sort().map(([k, v]) => `${k} ${v}`).join(', ')}`, ...(text.match(pick) ?? [])];
+      console.log(`e2e: /metrics after the suite (${path.relative(root, path.join(runDir, 'metrics.txt'))}):\n${lines.slice(0, 40).map((l) => `  ${l}`).join('\n')}`);
+    } catch (e) {
+      console.log(`e2e: /metrics not read: ${(e as Error).message}`);
+    }
+    return code;
   } finally {
     await stop(server);
     fs.closeSync(log);

@@ -5,6 +5,8 @@ export interface Envelope<T> {
   code: number;
   msg: string;
   data: T;
+  /** On errors only: the request's id (X-Request-Id), for the merchant to quote to support. */
+  requestId?: string;
 }
 export interface Page<T> {
   content: T[];

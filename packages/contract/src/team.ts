@@ -88,6 +88,8 @@ export interface TeamUserRow {
   merName: string;
   /** The merchants the user may see (its stored scope, or the derived one). */
   merIds: string[];
+  /** The permission codes the user holds (what its role gave it, or the custom set). */
+  permissions: string[];
   email: string;
   /** Masked: the last four digits only. */
   phone: string | null;
@@ -137,6 +139,20 @@ export const addUserSchema = z
 export type AddUserInput = z.infer<typeof addUserSchema>;
 
 export const userIdSchema = z.object({ userId });
+
+/**
+ * Edit a user (issue 28): its role, custom permissions and merchants — the same rules as adding
+ * (grants within the editor's own, merchants within the editor's scope).
+ */
+export const updateUserSchema = z
+  .object({
+    userId,
+    merIds: list(merId).pipe(z.array(merId).min(1, 'merchant').max(200)),
+    role: z.enum(ROLES),
+    permissions: opt(list(textInput(64)).pipe(z.array(z.string()).max(64))),
+  })
+  .refine((v) => v.role !== 'CUSTOM' || (v.permissions?.length ?? 0) > 0, { message: 'permissions', path: ['permissions'] });
+export type UpdateUserInput = z.infer<typeof updateUserSchema>;
 export const updateUserStatusSchema = z.object({ userId, status: z.enum(['ACTIVE', 'DISABLED']) });
 
 /** Audit event types (filter): each a set of action prefixes. */

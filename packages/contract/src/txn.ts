@@ -66,7 +66,8 @@ export const txnFilterSchema = z.object({
   channelOrderNum: text(),
   originOrderNum: text(),
   gwGTransId: text(),
-  gwTranType: opt(z.enum(TXN_TYPES)),
+  /** Spec §4 names the refund type "REFD/REFUND": REFUND is taken as REFD. */
+  gwTranType: opt(z.preprocess((v) => (typeof v === 'string' && v.trim().toUpperCase() === 'REFUND' ? 'REFD' : v), z.enum(TXN_TYPES))),
   gwResponse: opt(z.enum(RESULT_FILTERS)),
   merReserve: text(128),
   paymentSchema: text(32),

@@ -4,6 +4,7 @@ import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
 import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { withReplica } from './replica';
+import { observed } from './observe';
 import type { Db, Queryable, Reader } from './types';
 
 /**
@@ -86,7 +87,7 @@ export async function openPglite(dataDir?: string): Promise<Db> {
   const writes = writeNotifier();
   const wrap = (q: { query: PGlite['query'] }, ran: (sql: string, n?: number) => void): Queryable => ({
     async query<T>(text: string, params?: unknown[]) {
-      const r = await q.query<T>(text, params as never);
+      const r = await observed('pglite', () => q.query<T>(text, params as never));
       const rowCount = rowCountOf(r);
       ran(text, rowCount);
       return { rows: r.rows, rowCount };
@@ -138,7 +139,7 @@ export async function openPostgres(url: string, opts: { searchPath?: string; max
   const writes = writeNotifier();
   const wrap = (c: pg.Pool | pg.PoolClient, ran: (sql: string, n?: number) => void): Queryable => ({
     async query<T>(text: string, params?: unknown[]) {
-      const r = await c.query(text, params as unknown[]);
+      const r = await observed('postgres', () => c.query(text, params as unknown[]));
       const rowCount = r.rowCount ?? r.rows.length;
       ran(text, rowCount);
       return { rows: r.rows as T[], rowCount };
@@ -193,6 +194,7 @@ export async function openPostgres(url: string, opts: { searchPath?: string; max
     listen(channel, onNotify, onState) {
       return listenOn({ connectionString: url, options: pgOptions }, channel, onNotify, onState);
     },
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => pool.end(),
   });
 }
@@ -261,7 +263,9 @@ export async function openDb(opts: { databaseUrl?: string; dataDir?: string; rep
   if (opts.databaseUrl) {
     const primary = await openPostgres(opts.databaseUrl);
     if (!opts.replicaUrl) return primary;
-    return withReplica(primary, await openPostgres(opts.replicaUrl), { stickyMs: opts.replicaStickyMs });
+    const replica = await openPostgres(opts.replicaUrl);
+    // /readyz measures the replica's lag on this handle (plugins/health.ts).
+    return Object.assign(withReplica(primary, replica, { stickyMs: opts.replicaStickyMs }), { replica });
   }
   if (opts.replicaUrl) throw new Error('a read replica needs DATABASE_URL (PGlite has none)');
   return openPglite(opts.dataDir ? path.join(opts.dataDir, 'pg') : undefined);

@@ -82,5 +82,9 @@ export interface Db extends Queryable {
    * listens again; it reconnects by itself. Resolves to the function that stops it.
    */
   listen?(channel: string, onNotify: (payload: string) => void, onState: (listening: boolean) => void): () => Promise<void>;
+  /** PostgreSQL only: the pool's connections (all, idle) and the callers waiting for one (metrics). */
+  poolStats?(): { total: number; idle: number; waiting: number };
+  /** The read replica's own handle when DATABASE_REPLICA_URL is set (/readyz measures its lag). */
+  replica?: Db;
   close(): Promise<void>;
 }

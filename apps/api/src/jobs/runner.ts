@@ -3,6 +3,8 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from '../db/db';
 import type { Clock } from '../lib/clock';
 import type { JobRow } from './queue';
+import { runnerBusy, runnerStopped, runnerTicked } from '../ops/lifecycle';
+import { metrics } from '../plugins/metrics';
 
 export interface JobContext {
   db: Db;
@@ -52,6 +54,8 @@ export function createJobRunner(o: RunnerOptions) {
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<number> | null = null;
   let stopped = false;
+  /** The job being run now (handed back when a shutdown's grace runs out). */
+  let inHand: JobRow | null = null;
 
   async function claim(): Promise<JobRow | undefined> {
     const now = o.clock.now();
@@ -69,13 +73,27 @@ export function createJobRunner(o: RunnerOptions) {
 
   async function runOne(job: JobRow): Promise<void> {
     const handler = o.handlers[job.kind];
+    const t0 = performance.now();
+    inHand = job;
+    runnerBusy(worker, true);
+    // Every line a job logs names it (issue 27).
+    const asObj = (obj: unknown) => (obj && typeof obj === 'object' && !(obj instanceof Error) ? obj : { err: obj });
+    const log: JobLog = {
+      info: (obj, msg) => o.log.info({ ...asObj(obj), job: job.id, kind: job.kind }, msg),
+      error: (obj, msg) => o.log.error({ ...asObj(obj), job: job.id, kind: job.kind }, msg),
+    };
+    const count = (result: 'ok' | 'retry' | 'failed') => {
+      metrics.jobRuns.inc({ kind: job.kind, result });
+      metrics.jobDuration.observe({ kind: job.kind }, (performance.now() - t0) / 1000);
+    };
     const heartbeat = async (progress?: number) => {
+      runnerBusy(worker, true);
       await o.db.query('UPDATE job SET locked_at = $2, progress = coalesce($3, progress) WHERE id = $1 AND locked_by = $4', [
         job.id, o.clock.now(), progress ?? null, worker,
       ]);
     };
     try {
-      const out = (await handler({ db: o.db, clock: o.clock, job, log: o.log, heartbeat })) ?? {};
+      const out = (await handler({ db: o.db, clock: o.clock, job, log, heartbeat })) ?? {};
       const result = JSON.stringify(out.result ?? null);
       if (out.nextRunAt) {
         await o.db.query(
@@ -88,10 +106,13 @@ export function createJobRunner(o: RunnerOptions) {
           job.id, result, o.clock.now(),
         ]);
       }
+      count('ok');
+      log.info({ ms: Math.round(performance.now() - t0) }, 'job done');
     } catch (err) {
       const msg = err instanceof Error ? err.message : String(err);
-      o.log.error({ err, job: job.id, kind: job.kind }, 'job failed');
+      log.error({ err }, 'job failed');
       const final = job.attempts >= maxAttempts;
+      count(final ? 'failed' : 'retry');
       const retryAt = new Date(o.clock.now().getTime() + Math.min(2 ** job.attempts * 10_000, 3_600_000));
       await o.db.query(
         `UPDATE job SET status = $2::text, error = $3, run_at = $4, locked_by = NULL, locked_at = NULL,
@@ -99,12 +120,16 @@ export function createJobRunner(o: RunnerOptions) {
           WHERE id = $1`,
         [job.id, final ? 'failed' : 'queued', msg.slice(0, 2000), retryAt, o.clock.now()],
       );
+    } finally {
+      inHand = null;
+      runnerBusy(worker, false);
     }
   }
 
   /** Runs every due job once; resolves to how many ran. */
   async function drain(): Promise<number> {
     let n = 0;
+    runnerTicked(worker, staleMs);
     for (;;) {
       if (stopped && n > 0) break;
       const job = await claim();
@@ -137,11 +162,34 @@ export function createJobRunner(o: RunnerOptions) {
       stopped = false;
       schedule();
     },
-    /** Stops polling and waits for the job in hand. */
-    async stop() {
+    /**
+     * Stops polling and waits for the job in hand to finish its run. With `graceMs`, waits at most
+     * that long: a job still running then is handed back (queued again, this attempt not counted)
+     * so another process takes it at once, and stop resolves to true. The caller then ends the
+     * process: the abandoned handler must not go on writing (handlers are written to be re-run).
+     */
+    async stop(graceMs?: number): Promise<boolean> {
       stopped = true;
       if (timer) clearTimeout(timer);
-      await running?.catch(() => undefined);
+      runnerStopped(worker);
+      const done = running?.catch(() => undefined) ?? Promise.resolve();
+      if (graceMs === undefined) {
+        await done;
+        return false;
+      }
+      let t: NodeJS.Timeout | undefined;
+      const timedOut = await Promise.race([done.then(() => false), new Promise<boolean>((r) => (t = setTimeout(() => r(true), graceMs)))]);
+      clearTimeout(t);
+      const job = inHand;
+      if (!timedOut || !job) return false;
+      await o.db.query(
+        `UPDATE job SET status = 'queued', locked_by = NULL, locked_at = NULL, attempts = greatest(attempts - 1, 0)
+          WHERE id = $1 AND locked_by = $2 AND status = 'running'`,
+        [job.id, worker],
+      );
+      metrics.jobRuns.inc({ kind: job.kind, result: 'handed_back' });
+      o.log.info({ job: job.id, kind: job.kind }, 'job handed back at shutdown');
+      return true;
     },
     /** Runs due jobs now (tests, or a nudge after enqueueing). */
     tick,

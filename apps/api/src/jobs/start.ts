@@ -8,7 +8,7 @@ export type JobSetup = (deps: Deps) => Promise<Record<string, JobHandler>>;
  * Starts the durable job runner of this process: first each module's set-up (its schedules, its
  * handlers), then polling. Returns a stop function.
  */
-export function startJobRunner(deps: Deps, log: JobLog, setups: JobSetup[]): () => void {
+export function startJobRunner(deps: Deps, log: JobLog, setups: JobSetup[]): (graceMs?: number) => Promise<void> {
   let runner: JobRunner | null = null;
   let stopped = false;
   const ready = (async () => {
@@ -19,8 +19,10 @@ export function startJobRunner(deps: Deps, log: JobLog, setups: JobSetup[]): () 
     runner.start();
     void runner.tick();
   })().catch((err) => log.error({ err }, 'job runner failed to start'));
-  return () => {
+  // With graceMs (shutdown): the job in hand gets that long, then is handed back (runner.stop).
+  return async (graceMs?: number) => {
     stopped = true;
-    void ready.then(() => runner?.stop());
+    await ready;
+    await runner?.stop(graceMs);
   };
 }

@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/db';
 import { ensureMonthsOf } from '../db/partitions';
+import { metrics } from '../plugins/metrics';
 
 const SKEW_MS = 10 * 60_000;
 
@@ -26,8 +27,22 @@ export const AuditAction = {
   refreshReuse: 'auth.refresh.reuse',
   passwordCheck: 'auth.password_check',
   refund: 'txn.refund',
+  // Gateway operations (decision 033): money reserved, and settled by the gateway's answer.
+  refundReserve: 'txn.refund.reserve',
+  refundResult: 'txn.refund.result',
+  voidResult: 'txn.void.result',
+  charge: 'checkout.charge',
+  chargeResult: 'checkout.charge.result',
   manualBlend: 'txn.manual_blend',
 } as const;
+
+/** Sign-ins, lockouts and refunds counted for /metrics as their audit rows are written (issue 27). */
+function count(e: AuditEntry): void {
+  if (e.action === AuditAction.loginSuccess) metrics.signIns.inc({ result: 'success' });
+  else if (e.action === AuditAction.loginFailure) metrics.signIns.inc({ result: 'failure' });
+  else if (e.action === AuditAction.lockout) metrics.signIns.inc({ result: 'lockout' });
+  else if (e.action === AuditAction.refund) metrics.refunds.inc({ result: e.outcome ?? 'success' });
+}
 
 export async function audit(q: Queryable, e: AuditEntry): Promise<void> {
   // The row's time is the database's now(): the month of this process's clock, or the next or the
@@ -49,4 +64,5 @@ export async function audit(q: Queryable, e: AuditEntry): Promise<void> {
       e.userAgent?.slice(0, 300) ?? null,
     ],
   );
+  count(e);
 }

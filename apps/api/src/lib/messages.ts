@@ -10,6 +10,7 @@ import { STORE_MESSAGES } from '../modules/store/store.messages';
 import { MERCHANT_MESSAGES } from '../modules/merchant/merchant.messages';
 import { SCHEDULE_MESSAGES } from '../modules/schedule/schedule.messages';
 import { VIEW_MESSAGES } from '../modules/views/views.messages';
+import { GATEWAY_MESSAGES } from '../modules/gateway/gateway.messages';
 
 type Msg = Record<Language, string>;
 
@@ -22,6 +23,13 @@ export const MESSAGES = {
     zh: '服务器内部错误，请稍后重试',
     ko: '서버 내부 오류입니다. 잠시 후 다시 시도하세요',
     ja: 'サーバー内部エラーです。しばらくしてから再試行してください',
+  },
+  /** The 500 answer a person reads: with the request id to quote to support (issue 27). */
+  serverErrorRef: {
+    en: 'Internal server error, please try again later (reference {ref} for support)',
+    zh: '服务器内部错误，请稍后重试（联系客服请提供参考号 {ref}）',
+    ko: '서버 내부 오류입니다. 잠시 후 다시 시도하세요 (고객 지원 문의 시 참조 번호 {ref})',
+    ja: 'サーバー内部エラーです。しばらくしてから再試行してください（サポートへの参照番号 {ref}）',
   },
   badRequest: { en: 'Invalid request: {detail}', zh: '请求参数错误：{detail}', ko: '잘못된 요청: {detail}', ja: '不正なリクエスト：{detail}' },
   notFound: { en: 'Not found', zh: '记录不存在', ko: '찾을 수 없습니다', ja: '見つかりません' },
@@ -118,6 +126,7 @@ export const MESSAGES = {
   ...MERCHANT_MESSAGES,
   ...SCHEDULE_MESSAGES,
   ...VIEW_MESSAGES,
+  ...GATEWAY_MESSAGES,
 } satisfies Record<string, Msg>;
 
 export type MessageKey = keyof typeof MESSAGES;

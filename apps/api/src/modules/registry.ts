@@ -8,6 +8,7 @@ import { teamModule } from './team/team.module';
 import { storeModule } from './store/store.module';
 import { accountModule } from './account/account.module';
 import { chatRoutes } from './chat/chat.routes';
+import { gatewayRoutes } from './gateway/gateway.routes';
 
 /**
  * Registers the domain modules (transactions, reports, pay by link …). Each module adds its own
@@ -24,4 +25,5 @@ export function registerModules(app: FastifyInstance, deps: Deps): void {
   storeModule(app, deps);
   accountModule(app, deps);
   chatRoutes(app, deps);
+  gatewayRoutes(app, deps);
 }

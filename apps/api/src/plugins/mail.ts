@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { metrics } from './metrics';
 import nodemailer from 'nodemailer';
 import PostalMime from 'postal-mime';
 import { safeFileName } from '../lib/filename';
@@ -43,7 +44,11 @@ function createTransportMailer(opts: { smtpUrl?: string; outboxDir: string; from
     return {
       target: `SMTP ${u.hostname}:${u.port || 25}`,
       async send(msg) {
-        const info = await transport.sendMail({ from: opts.from, ...msg });
+        const info = await transport.sendMail({ from: opts.from, ...msg }).catch((err) => {
+          metrics.mails.inc({ result: 'failed' });
+          throw err;
+        });
+        metrics.mails.inc({ result: 'sent' });
         return { messageId: info.messageId };
       },
     };
@@ -58,6 +63,7 @@ function createTransportMailer(opts: { smtpUrl?: string; outboxDir: string; from
       const tmp = path.join(opts.outboxDir, `.${name}.tmp`);
       fs.writeFileSync(tmp, info.message as Buffer);
       fs.renameSync(tmp, path.join(opts.outboxDir, name));
+      metrics.mails.inc({ result: 'sent' });
       return { messageId: info.messageId };
     },
   };

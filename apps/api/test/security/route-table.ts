@@ -13,7 +13,20 @@ export interface ApiRoute {
 export function apiRoutes(all: RouteOptions[]): ApiRoute[] {
   const out: ApiRoute[] = [];
   for (const r of all) {
-    if (!r.url.startsWith('/api/') || r.url.startsWith('/api/docs')) continue;
+    if (!r.url.startsWith('/api/') || r.url.startsWith('/api/docs') || r.url.startsWith('/api/provider/docs')) continue;
+    for (const m of ([] as string[]).concat(r.method)) {
+      if (m === 'HEAD' || m === 'OPTIONS') continue;
+      out.push({ method: m as ApiRoute['method'], url: r.url, config: r.config as ApiRoute['config'], schema: r.schema as ApiRoute['schema'] });
+    }
+  }
+  return out;
+}
+
+/** The provider face's routes (/provider/v1: signed gateway requests, issue 25). */
+export function providerRoutes(all: RouteOptions[]): ApiRoute[] {
+  const out: ApiRoute[] = [];
+  for (const r of all) {
+    if (!r.url.startsWith('/provider/')) continue;
     for (const m of ([] as string[]).concat(r.method)) {
       if (m === 'HEAD' || m === 'OPTIONS') continue;
       out.push({ method: m as ApiRoute['method'], url: r.url, config: r.config as ApiRoute['config'], schema: r.schema as ApiRoute['schema'] });

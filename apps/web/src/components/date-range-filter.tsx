@@ -69,6 +69,12 @@ export function RangePicker({
       showTime={withTime ? { defaultValue: [dayjs().startOf('day'), dayjs().endOf('day')] } : false}
       format={withTime ? 'YYYY-MM-DD HH:mm:ss' : 'YYYY-MM-DD'}
       allowClear={allowClear}
+      // Keyboard trap (issue 29, finding 1): antd locks the focus on a range's empty field (its
+      // focus lock sends Tab from the start field back to it while that field has no value), so
+      // Tab — and Escape then Tab — never left an empty range. A range that may be cleared lets
+      // either field be empty while the person moves through it; a half-filled range still
+      // reaches the filter as no range (onChange below), as a cleared one does.
+      allowEmpty={allowClear ? [true, true] : undefined}
       presets={presets}
       disabledDate={(current, info) => {
         if (limitFuture && current.isAfter(limit)) return true;

@@ -5,7 +5,13 @@ import type { Deps } from '../../plugins/context';
 import { AppError, notFound } from '../../lib/errors';
 import { methodsFor } from '../paybylink/channels';
 import { addEvent, claimForPayment, expireDue, findOrder, lastOpened, settlePayment, type PblDbRow } from '../paybylink/paybylink.repo';
-import { acquirerOf, outcomeOf, syncProcessing } from '../paybylink/paybylink.sync';
+import { outcomeOf, syncProcessing } from '../paybylink/paybylink.sync';
+import { acquirerOf, firstSendLeaseMs } from '../acquirer/acquirer';
+import type { OperationRequest } from '../acquirer/acquirer.types';
+import { insertOperation } from '../acquirer/operations.repo';
+import { OperationAudit, sendOperation } from '../acquirer/operations.service';
+import { ingestTransaction } from '../payments/ingest.service';
+import { audit } from '../../lib/audit';
 import { orderChanged } from '../paybylink/paybylink.service';
 
 const OPENED_EVERY_MS = 10 * 60_000;
@@ -90,11 +96,14 @@ export function validCard(n: string): boolean {
 }
 
 /**
- * The buyer pays: one database transaction takes the order (open, unpaid, unexpired → processing),
- * runs the sandbox acquirer — which writes the transaction through ingestion, so it is in the
- * merchant's transaction list — and records the result. A close that raced it waits for the row
- * and then finds the order no longer open; if the close came first, this fails with 'Order status
- * has changed, operation failed'.
+ * The buyer pays (decision 033): one database transaction takes the order (open, unpaid,
+ * unexpired → processing), writes the purchase through ingestion as processing ('04') — so it is
+ * in the merchant's transaction list at once — and records the gateway operation (idempotency
+ * key: the purchase's gateway id); after COMMIT the acquirer is asked to charge (the card number
+ * travels in memory only), and a new transaction records its answer: paid, failed, or still
+ * processing (the acquirer job asks again). A close that raced it waits for the row and then
+ * finds the order no longer open; if the close came first, this fails with 'Order status has
+ * changed, operation failed'.
  */
 export async function payCheckout(deps: Deps, token: string, body: { method: string; cardNumber?: string }): Promise<CheckoutPayResult> {
   const o = await current(deps, token);
@@ -103,39 +112,59 @@ export async function payCheckout(deps: Deps, token: string, body: { method: str
   const card = body.cardNumber?.replace(/[\s-]/g, '') ?? '';
   if (m?.card && !validCard(card)) throw new AppError(Code.BAD_REQUEST, 'pblCardNumber', {}, 400, { field: 'cardNumber' });
   const now = deps.clock.now();
-  const res = await deps.db.tx(async (q) => {
+  const acquirer = acquirerOf(deps);
+  const opId = await deps.db.tx(async (q) => {
     if (!m || !(await claimForPayment(q, o.id, now))) return null;
-    const r = await acquirerOf(deps).pay(q, {
-      merId: o.mer_id,
-      orderNo: o.order_no,
-      amount: o.total_amount,
-      currency: o.order_currency,
-      channel: m.channel,
-      brand: m.code,
-      cardNumber: m.card ? card : null,
-      source: 'paybylink',
-      merReserve: o.recon_id || null,
-      storeId: o.store_id,
-      storeName: o.store_name,
-      orderAmount: o.total_amount,
-      orderCurrency: o.order_currency,
+    const r = await ingestTransaction(
+      q,
+      {
+        merId: o.mer_id, orderNo: o.order_no, tranType: 'PURC', amount: o.total_amount, currency: o.order_currency, paymentSchema: m.channel,
+        paymentBrand: m.code, gwResponse: '04', respMsg: 'Processing', txnTime: now, cardNumber: m.card ? card : null, source: 'paybylink',
+        merReserve: o.recon_id || null, storeId: o.store_id, storeName: o.store_name, orderAmount: o.total_amount, orderCurrency: o.order_currency,
+      },
+      { platformTz: deps.config.platformTz, now },
+    );
+    const maskedCard = m.card ? `${card.slice(0, 6)}******${card.slice(-4)}` : null;
+    const request: OperationRequest = {
+      kind: 'charge', idempotencyKey: r.gwTransId, merchantId: o.mer_id, orderNo: o.order_no, amount: toDecimal(o.total_amount, o.order_currency),
+      currency: o.order_currency, channel: m.channel, brand: m.code, maskedCard,
+    };
+    const id = await insertOperation(q, {
+      kind: 'charge', acquirer: acquirer.name, txnId: r.id, orderId: o.id, merId: o.mer_id, amount: o.total_amount, currency: o.order_currency,
+      request, context: {}, now, nextAttemptAt: new Date(now.getTime() + firstSendLeaseMs(deps)),
     });
-    const outcome = outcomeOf(r.gwResponse);
-    await settlePayment(q, o.id, outcome, r.id, now);
-    await addEvent(q, o.id, 'payment', 'buyer', now, {
-      result: outcome,
-      gwResponse: r.gwResponse,
-      respMsg: r.respMsg,
-      brand: m.code,
-      channel: m.channel,
-      gwTransId: r.gwTransId,
-      card: m.card ? `****${card.slice(-4)}` : null,
+    await settlePayment(q, o.id, 'pending', r.id, now);
+    await audit(q, {
+      action: OperationAudit.charge, username: 'buyer', merId: o.mer_id, target: r.gwTransId,
+      detail: { orderId: o.id, orderNo: o.order_no, amount: toDecimal(o.total_amount, o.order_currency), currency: o.order_currency, brand: m.code, acquirer: acquirer.name },
     });
-    return { outcome, respMsg: r.respMsg };
+    return id;
   });
-  if (!res) {
+  if (opId === null) {
     if (new Date(o.expires_at) <= now || o.close_reason === 'expired') throw new AppError(Code.CONFLICT, 'pblLinkExpired', {}, 409);
     throw orderChanged();
+  }
+  let res: { outcome: 'success' | 'failed' | 'pending'; respMsg: string | null } = { outcome: 'pending', respMsg: null };
+  try {
+    res = await sendOperation(
+      deps,
+      opId,
+      { kind: 'buyer' },
+      async (q, rec) => {
+        const outcome = rec.state === 'succeeded' ? 'success' : rec.state === 'failed' ? 'failed' : 'pending';
+        if (outcome === 'pending') {
+          const { rows } = await q.query<{ gw_trans_id: string }>('SELECT gw_trans_id FROM txn WHERE id = (SELECT txn_id FROM acquirer_operation WHERE id = $1)', [opId]);
+          await addEvent(q, o.id, 'payment', 'buyer', now, {
+            result: outcome, gwResponse: '04', respMsg: rec.respMsg, brand: m!.code, channel: m!.channel, gwTransId: rows[0].gw_trans_id,
+            card: m!.card ? `****${card.slice(-4)}` : null,
+          });
+        }
+        return { outcome, respMsg: rec.respMsg };
+      },
+      m!.card ? { number: card } : undefined,
+    );
+  } catch {
+    // The answer could not be recorded: the payment stays processing until the acquirer job settles it.
   }
   const after = (await findOrder(deps.db, { id: o.id }))!;
   return { result: res.outcome, respMsg: res.respMsg, status: after.status, openStatus: after.open_status };

@@ -10,6 +10,7 @@ import type { ExportContext, ExportFormat, ExportSource } from './export.types';
 import { csvHead, outColumns, writeExport } from './export.writer';
 import { writeChunkedCopyCsv, writeCopyCsv } from './export.copy';
 import { formatInZone } from '../txn/time';
+import { metrics } from '../../plugins/metrics';
 import { beat, claimNext, fail, failExhausted, finish, insertExport, type ExportFileRow } from './export.repo';
 import { safeFileName } from '../../lib/filename';
 import { auditExport, ExportAudit } from './export.audit';
@@ -166,11 +167,16 @@ export async function streamExport(
 export const HOLD_BYTES = 64 * 1024;
 
 /** Claims and writes the next queued export. False when there was none. */
-export async function runNextExport(deps: Deps): Promise<boolean> {
+export async function runNextExport(deps: Deps, inHand?: (id: number | null) => void): Promise<boolean> {
   await failExhausted(deps.db);
   const job = await claimNext(deps.db);
   if (!job) return false;
-  await writeExportRow(deps, job);
+  inHand?.(job.id);
+  try {
+    await writeExportRow(deps, job);
+  } finally {
+    inHand?.(null);
+  }
   return true;
 }
 
@@ -184,6 +190,7 @@ export async function writeExportRow(deps: Deps, job: ExportFileRow): Promise<{ 
   // A retry (a worker died part-way) first removes what an earlier attempt left of this job.
   removeJobFiles(dir, job.id);
   const file = path.join(dir, `${job.id}-${randomBytes(8).toString('hex')}.${job.format}`);
+  const t0 = performance.now();
   try {
     const source = exportSource(job.kind);
     const params = source.parse(job.params);
@@ -204,11 +211,16 @@ export async function writeExportRow(deps: Deps, job: ExportFileRow): Promise<{ 
       fs.rmSync(file, { force: true });
       return { status: 'failed', error: 'deleted' };
     }
+    metrics.exports.inc({ result: 'ready' });
+    metrics.exportRows.inc(n);
+    metrics.exportBytes.inc(size);
+    metrics.exportDuration.observe((performance.now() - t0) / 1000);
     await auditFile(deps, job, params, 'success', { rows: n });
     return { status: 'ready', file };
   } catch (err) {
     fs.rmSync(file, { force: true });
     const msg = err instanceof Error ? err.message : String(err);
+    metrics.exports.inc({ result: 'failed' });
     await fail(deps.db, job.id, msg);
     await auditFile(deps, job, job.params, 'failure', { error: msg.slice(0, 200) });
     return { status: 'failed', error: msg };
@@ -245,19 +257,25 @@ function wake(deps: Deps) {
  * The export worker of a running server: polls every few seconds and at once when an export is
  * queued. Any number of server processes may run it (claims use SKIP LOCKED).
  */
-export function startExportWorker(deps: Deps, log: { error: (o: unknown, m: string) => void }, pollMs = 3000): () => void {
+export function startExportWorker(deps: Deps, log: { error: (o: unknown, m: string) => void }, pollMs = 3000): (graceMs?: number) => Promise<void> {
   let stopped = false;
   let busy = false;
   let timer: NodeJS.Timeout | undefined;
+  /** Resolves when the loop in progress ends (shutdown waits for the file being written). */
+  let idle: Promise<void> = Promise.resolve();
+  let markIdle = () => {};
+  let current: number | null = null;
   const tick = async () => {
     if (stopped || busy) return;
     busy = true;
+    idle = new Promise((r) => (markIdle = r));
     try {
-      while (!stopped && (await runNextExport(deps)));
+      while (!stopped && (await runNextExport(deps, (id) => (current = id))));
     } catch (err) {
       log.error({ err }, 'export worker');
     } finally {
       busy = false;
+      markIdle();
       if (!stopped) timer = setTimeout(tick, pollMs);
     }
   };
@@ -268,9 +286,19 @@ export function startExportWorker(deps: Deps, log: { error: (o: unknown, m: stri
     }
   });
   timer = setTimeout(tick, 50);
-  return () => {
+  // An export cut off by the end of the grace is handed back; another process writes it again from
+  // the start (writeExportRow removes the earlier attempt's file).
+  return async (graceMs?: number) => {
     stopped = true;
     clearTimeout(timer);
     wakers.delete(deps);
+    if (graceMs === undefined) return;
+    let t: NodeJS.Timeout | undefined;
+    const timedOut = await Promise.race([idle.then(() => false), new Promise<boolean>((r) => (t = setTimeout(() => r(true), graceMs)))]);
+    clearTimeout(t);
+    // Still writing: handed back (queued again, this attempt not counted) for another process.
+    if (timedOut && current !== null) {
+      await deps.db.query(`UPDATE export_file SET status = 'queued', attempts = greatest(attempts - 1, 0), progress = 0 WHERE id = $1 AND status = 'running'`, [current]);
+    }
   };
 }

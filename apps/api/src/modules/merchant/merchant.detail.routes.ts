@@ -63,11 +63,11 @@ export function merchantDetailRoutes(app: FastifyInstance, deps: Deps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tz = deps.config.platformTz;
 
-  r.get('/api/merchant/list', {
+  for (const url of ['/api/merchant/list', '/api/merchant']) r.get(url, {
     config: { permission: Perm.merchantList },
     schema: {
       tags: ['merchant'],
-      summary: 'The caller\'s merchant and, for a group, its sub-merchants: attribute, status, currencies, daily limit, approval',
+      summary: (url === '/api/merchant' ? 'Spec §7 "GET /merchant (params)": the same as /merchant/list. ' : '') + 'The caller\'s merchant and, for a group, its sub-merchants: attribute, status, currencies, daily limit, approval',
       description: 'keyword matches the merchant id or name (part of it); attribute GROUP, SUB or INDEPENDENT. Own merchant first.',
       querystring: merchantListQuerySchema,
       response: { 200: envelope(pageOf(merchantListRowSchema)) },

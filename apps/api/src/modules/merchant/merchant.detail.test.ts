@@ -77,6 +77,13 @@ describe.each(DB_KINDS)('merchant list and detail on %s', (kind) => {
       expect((await get('/api/merchant/list', DEMO.users.sub)).body.data.content.map((m: { merId: string }) => m.merId)).toEqual([DEMO.subA]);
       expect((await get('/api/merchant/list', DEMO.users.other)).body.data.content.map((m: { merId: string }) => m.merId)).toEqual([DEMO.other]);
     });
+
+    it('answers GET /merchant (params) as spec §7 lists it: the same list, rules and scope', async () => {
+      expect((await get('/api/merchant?attribute=SUB')).body.data).toEqual((await get('/api/merchant/list?attribute=SUB')).body.data);
+      expect((await get('/api/merchant?keyword=Online')).body.data.content.map((m: { merId: string }) => m.merId)).toEqual([DEMO.subB]);
+      expect((await get('/api/merchant', DEMO.users.other)).body.data.content.map((m: { merId: string }) => m.merId)).toEqual([DEMO.other]);
+      expect((await get('/api/merchant?size=7')).status).toBe(400);
+    });
   });
 
   describe('GET /merchant/{id}', () => {

@@ -67,6 +67,16 @@ describe.each(DB_KINDS)('POST /payByLink/add on %s', (kind) => {
     expect((await pbl(ctx, demo, 'ja').add({ ...VALID_ORDER, goodsQuantity: '0' })).body.msg).toBe('1 以上の値を入力してください');
   });
 
+  it('takes a missing goodsQuantity as 1 (spec §3 default); the total must then be price + shipping', async () => {
+    const { goodsQuantity: _omitted, ...noQty } = VALID_ORDER;
+    const res = await pbl(ctx, demo).add(noQty);
+    expect(res.body.code, res.body.msg).toBe(0);
+    expect((await pbl(ctx, demo).get(`/api/payByLink/${res.body.data.id}`)).body.data.goodsQuantity).toBe(1);
+    const mismatch = await pbl(ctx, demo).add({ ...noQty, goodsPrice: '60.25' });
+    expect(mismatch.status).toBe(400);
+    expect(mismatch.body.data.errors.map((e: { field: string }) => e.field)).toContain('totalAmount');
+  });
+
   it('lists every problem by field at once', async () => {
     const res = await pbl(ctx, demo).add({ ...VALID_ORDER, reconId: '', goodsName: '', totalAmount: '0', goodsQuantity: 'x' });
     expect(res.body.data.errors.map((e: { field: string }) => e.field)).toEqual(['reconId', 'goodsName', 'totalAmount', 'goodsQuantity']);

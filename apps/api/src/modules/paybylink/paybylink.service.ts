@@ -48,7 +48,10 @@ async function attachmentIdOf(deps: Deps, user: SessionUser, key: string | undef
 }
 
 /** POST /payByLink/add: checks the form (spec §5), stores the order with its token, e-mails the buyer when asked. */
-export async function createOrder(deps: Deps, user: SessionUser, form: PayByLinkForm, ctx: Ctx): Promise<PayByLinkAddResult> {
+export async function createOrder(deps: Deps, user: SessionUser, given: PayByLinkForm, ctx: Ctx): Promise<PayByLinkAddResult> {
+  // Spec §3: goodsQuantity defaults to 1 — a call that leaves it out gets 1 (a blank one sent by
+  // the form is still "Required", spec §5). The total must then match price × 1 + shipping.
+  const form: PayByLinkForm = given.goodsQuantity === undefined ? { ...given, goodsQuantity: '1' } : given;
   const currencies = await merchantCurrencies(deps.db, user.merId);
   const issues = checkPayByLinkForm(form, { mode: 'create', currencies });
   if (issues.length) throw validationError(issues, ctx.lang);

@@ -1,6 +1,8 @@
 import type { Deps } from '../../plugins/context';
 import { createSandboxAcquirer, type SandboxAcquirer } from '../payments/sandbox.acquirer';
 import { addEvent, settlePayment, type PblDbRow } from './paybylink.repo';
+import { operationOfTxn } from '../acquirer/operations.repo';
+import { resolveOperation } from '../acquirer/operations.service';
 
 /** A processing payment is asked for its final result once it is this old (the acquirer's query). */
 export const PENDING_QUERY_AFTER_MS = 5_000;
@@ -28,6 +30,12 @@ export async function syncProcessing(deps: Deps, o: PblDbRow): Promise<boolean> 
   if (o.status !== '04' || o.open_status !== '00' || !o.txn_id) return false;
   const txnId = o.txn_id;
   const now = deps.clock.now();
+  // A charge the portal asked a gateway for (decision 033): asked about through its operation,
+  // with no transaction open during the call; its settlement also settles the order.
+  const op = await operationOfTxn(deps.db, txnId);
+  if (op && op.state === 'pending' && now.getTime() - new Date(op.created_at).getTime() >= PENDING_QUERY_AFTER_MS) {
+    if ((await resolveOperation(deps, op.id)).changed) return true;
+  }
   return deps.db.tx(async (q) => {
     const { rows } = await q.query<{ gw_response: string | null; resp_msg: string | null; txn_time: Date; gw_trans_id: string }>(
       'SELECT gw_response, resp_msg, txn_time, gw_trans_id FROM txn WHERE id = $1',
@@ -37,7 +45,7 @@ export async function syncProcessing(deps: Deps, o: PblDbRow): Promise<boolean> 
     if (!t) return false;
     let gw = t.gw_response;
     let msg = t.resp_msg;
-    if (outcomeOf(gw) === 'pending' && now.getTime() - new Date(t.txn_time).getTime() >= PENDING_QUERY_AFTER_MS) {
+    if (!op && outcomeOf(gw) === 'pending' && now.getTime() - new Date(t.txn_time).getTime() >= PENDING_QUERY_AFTER_MS) {
       const r = await acquirerOf(deps).resolvePending(q, txnId);
       gw = r.gwResponse;
       msg = r.respMsg;

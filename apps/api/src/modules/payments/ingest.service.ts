@@ -1,6 +1,8 @@
 import type { Queryable } from '../../db/db';
+import { metrics } from '../../plugins/metrics';
 import { ensureMonthsOf } from '../../db/partitions';
-import type { IngestInput, IngestOptions, Ingested, TxnRow } from './ingest.types';
+import { AppError } from '../../lib/errors';
+import type { IngestInput, IngestOptions, IngestOutcome, Ingested, TxnRow } from './ingest.types';
 import { TXN_COLUMNS } from './ingest.types';
 import {
   ORIGIN_COLUMNS,
@@ -12,9 +14,9 @@ import {
   type OriginRow,
 } from './ingest.validate';
 import { lateRows, queueLate } from './late';
-import { resolveStores } from './ingest.stores';
+import { checkStores, resolveStores } from './ingest.stores';
 
-export type { IngestInput, IngestOptions, Ingested } from './ingest.types';
+export type { IngestInput, IngestOptions, IngestOutcome, Ingested, TxnRow } from './ingest.types';
 
 const COLS = TXN_COLUMNS.map(([c]) => c).join(', ');
 
@@ -59,6 +61,7 @@ export async function ingestTransaction(q: Queryable, input: IngestInput, opts: 
       params,
     );
     if (late.length) await queueLate(q, [res.rows[0].id]);
+    metrics.ingestedRows.inc({ source: input.source ?? 'unknown', result: 'ok' });
     return { id: res.rows[0].id, gwTransId: res.rows[0].gw_trans_id };
   } catch (err) {
     throw mapDbError(err, { merId: row.mer_id, orderNo: row.order_no });
@@ -107,6 +110,7 @@ export async function ingestBatch(q: Queryable, inputs: IngestInput[], opts: Ing
   } catch (err) {
     throw mapDbError(err);
   }
+  metrics.ingestedRows.inc({ source: inputs[0].source ?? 'unknown', result: 'ok' }, rows.length);
   return rows.length;
 }
 
@@ -124,6 +128,12 @@ async function ensureSchedules(q: Queryable, rows: TxnRow[]): Promise<void> {
 }
 
 async function resolveOrigins(q: Queryable, rows: TxnRow[]): Promise<void> {
+  const originOf = await findOrigins(q, rows);
+  for (const r of rows) checkOrigin(r, originOf(r));
+}
+
+/** The origins the rows name (by id or by order number of the same merchant), in two queries at most. */
+async function findOrigins(q: Queryable, rows: TxnRow[]): Promise<(r: TxnRow) => OriginRow | undefined> {
   const byId = rows.filter((r) => r.origin_txn_id !== null);
   const byNo = rows.filter((r) => r.origin_txn_id === null && r.origin_order_no !== null);
   const found = new Map<string, OriginRow>();
@@ -139,15 +149,138 @@ async function resolveOrigins(q: Queryable, rows: TxnRow[]): Promise<void> {
     );
     for (const x of o) found.set(`${x.mer_id}|${x.order_no}`, x);
   }
-  for (const r of rows) {
-    const o = r.origin_txn_id !== null ? found.get(`#${r.origin_txn_id}`) : r.origin_order_no !== null ? found.get(`${r.mer_id}|${r.origin_order_no}`) : undefined;
-    checkOrigin(r, o);
+  return (r) => (r.origin_txn_id !== null ? found.get(`#${r.origin_txn_id}`) : r.origin_order_no !== null ? found.get(`${r.mer_id}|${r.origin_order_no}`) : undefined);
+}
+
+export interface EachOptions extends IngestOptions {
+  /**
+   * Called for each row that passed every check, just before it is written, in the same
+   * transaction (and savepoint): throwing an AppError refuses that row alone, and whatever the hook
+   * wrote is undone with it. The provider feed reserves a refund's amount on its purchase here.
+   */
+  beforeInsert?: (q: Queryable, row: TxnRow) => Promise<void>;
+}
+
+/**
+ * Row-by-row ingestion (the provider feed, file imports): the checks of `ingestTransaction`, but a
+ * refused row does not stop the others — each input gets its outcome, in order. Call it inside a
+ * transaction (`db.tx`): it uses savepoints. The rows are written in multi-row INSERTs; when one
+ * fails (a concurrent writer took an order number) that INSERT is redone row by row, each under
+ * its own savepoint, so only the offending row is refused. A row may refer by `originOrderNo` to a
+ * purchase earlier in the same call. Successful rows dated before a completed run join the late queue.
+ */
+export async function ingestEach(q: Queryable, inputs: IngestInput[], opts: EachOptions): Promise<IngestOutcome[]> {
+  const out: (IngestOutcome | undefined)[] = new Array(inputs.length);
+  const refuse = (i: number, err: unknown) => {
+    const e = mapDbError(err);
+    if (!(e instanceof AppError)) throw e;
+    out[i] = { ok: false, error: e };
+  };
+  const rows: (TxnRow | null)[] = inputs.map((input, i) => {
+    try {
+      return shapeRow(input, opts);
+    } catch (err) {
+      refuse(i, err);
+      return null;
+    }
+  });
+  const live = () => rows.flatMap((r, i) => (r && !out[i] ? [i] : []));
+  const merchants = await loadMerchants(q, [...new Set(live().map((i) => rows[i]!.mer_id))]);
+  const keys = live().map((i) => rows[i]!);
+  const { rows: taken } = await q.query<{ mer_id: string; order_no: string }>(
+    'SELECT k.mer_id, k.order_no FROM unnest($1::text[], $2::text[]) AS u(m, o) JOIN txn_key k ON k.mer_id = u.m AND k.order_no = u.o',
+    [keys.map((r) => r.mer_id), keys.map((r) => r.order_no)],
+  );
+  const seen = new Set(taken.map((t) => `${t.mer_id}|${t.order_no}`));
+  const inBatch = new Set<string>();
+  for (const i of live()) {
+    const r = rows[i]!;
+    try {
+      checkMerchant(r, merchants.get(r.mer_id));
+      const key = `${r.mer_id}|${r.order_no}`;
+      if (seen.has(key)) throw mapDbError({ code: '23505', constraint: 'order_no' }, { merId: r.mer_id, orderNo: r.order_no });
+      seen.add(key);
+      inBatch.add(key);
+    } catch (err) {
+      refuse(i, err);
+    }
   }
+  const storeErrors = await checkStores(q, live().map((i) => rows[i]!));
+  for (const i of live()) if (storeErrors.has(rows[i]!)) refuse(i, storeErrors.get(rows[i]!));
+  // Rows whose origin is an order number of this call are checked and written in a second pass.
+  const refersIn = (r: TxnRow) => r.origin_txn_id === null && r.origin_order_no !== null && inBatch.has(`${r.mer_id}|${r.origin_order_no}`);
+  const passes = [live().filter((i) => !refersIn(rows[i]!)), live().filter((i) => refersIn(rows[i]!))];
+  const written: number[] = [];
+  const all = live().map((i) => rows[i]!);
+  if (all.length) {
+    await ensureSchedules(q, all);
+    await ensureMonthsOf(q, 'txn', all.map((r) => r.txn_time));
+  }
+  for (const pass of passes) {
+    const originOf = await findOrigins(q, pass.map((i) => rows[i]!));
+    const ready = pass.filter((i) => {
+      try {
+        checkOrigin(rows[i]!, originOf(rows[i]!));
+        return true;
+      } catch (err) {
+        refuse(i, err);
+        return false;
+      }
+    });
+    if (!ready.length) continue;
+    await q.query('SAVEPOINT ingest_each');
+    try {
+      const go: number[] = [];
+      for (const i of ready) {
+        try {
+          await opts.beforeInsert?.(q, rows[i]!);
+          go.push(i);
+        } catch (err) {
+          if (!(err instanceof AppError)) throw err;
+          refuse(i, err);
+        }
+      }
+      const ids = go.length ? await insertRows(q, go.map((i) => rows[i]!), true) : new Map<string, number>();
+      await q.query('RELEASE SAVEPOINT ingest_each');
+      for (const i of go) {
+        out[i] = { ok: true, id: ids.get(rows[i]!.gw_trans_id)!, gwTransId: rows[i]!.gw_trans_id, row: rows[i]! };
+        written.push(i);
+      }
+    } catch (err) {
+      await q.query('ROLLBACK TO SAVEPOINT ingest_each');
+      await q.query('RELEASE SAVEPOINT ingest_each');
+      if ((err as { code?: string }).code !== '23505') throw err;
+      for (const i of ready) {
+        if (out[i]) continue;
+        await q.query('SAVEPOINT ingest_row');
+        try {
+          await opts.beforeInsert?.(q, rows[i]!);
+          const ids = await insertRows(q, [rows[i]!], true);
+          await q.query('RELEASE SAVEPOINT ingest_row');
+          out[i] = { ok: true, id: ids.get(rows[i]!.gw_trans_id)!, gwTransId: rows[i]!.gw_trans_id, row: rows[i]! };
+          written.push(i);
+        } catch (e) {
+          await q.query('ROLLBACK TO SAVEPOINT ingest_row');
+          await q.query('RELEASE SAVEPOINT ingest_row');
+          refuse(i, e);
+        }
+      }
+    }
+  }
+  const late = await lateRows(q, written.map((i) => rows[i]!), opts);
+  if (late.length) {
+    const lateSet = new Set(late);
+    await queueLate(q, written.filter((i) => lateSet.has(rows[i]!)).map((i) => (out[i] as { id: number }).id));
+  }
+  // Issue 27: ingestion figures for /metrics, by source (feed, import…) and result.
+  out.forEach((o, i) => metrics.ingestedRows.inc({ source: inputs[i]?.source ?? 'unknown', result: o?.ok ? 'ok' : 'rejected' }));
+  return out as IngestOutcome[];
 }
 
 /** One INSERT … SELECT FROM unnest: a column equal on every row goes as one value, not an array. */
-async function insertRows(q: Queryable, rows: TxnRow[]): Promise<void> {
+async function insertRows(q: Queryable, rows: TxnRow[], returning = false): Promise<Map<string, number>> {
   const CHUNK = 20_000;
+  const ids = new Map<string, number>();
   for (let start = 0; start < rows.length; start += CHUNK) {
     const part = rows.slice(start, start + CHUNK);
     const params: unknown[] = [];
@@ -167,8 +300,13 @@ async function insertRows(q: Queryable, rows: TxnRow[]): Promise<void> {
         exprs.push(c === 'txn_time' ? 'to_timestamp(u.txn_time / 1000)' : `u.${c}`);
       }
     }
-    await q.query(`INSERT INTO txn (${COLS}) SELECT ${exprs.join(', ')} FROM unnest(${arrays.join(', ')}) AS u(${names.join(', ')})`, params);
+    const res = await q.query<{ id: number; gw_trans_id: string }>(
+      `INSERT INTO txn (${COLS}) SELECT ${exprs.join(', ')} FROM unnest(${arrays.join(', ')}) AS u(${names.join(', ')})${returning ? ' RETURNING id, gw_trans_id' : ''}`,
+      params,
+    );
+    for (const r of res.rows) ids.set(r.gw_trans_id, Number(r.id));
   }
+  return ids;
 }
 
 const PLAIN = /^[A-Za-z0-9_.:@+\/-]+$/;

@@ -33,6 +33,8 @@ export interface IngestInput {
   orderCurrency?: string | null;
   /** gateway (default), sandbox, paybylink, generator, manual. */
   source?: string;
+  /** The gateway's own transaction id (provider feed, file import); absent: a fresh G… id. */
+  gwTransId?: string | null;
 }
 
 export interface IngestOptions {
@@ -48,6 +50,9 @@ export interface Ingested {
   id: number;
   gwTransId: string;
 }
+
+/** One row's outcome of `ingestEach`: written, or refused with the reason (nothing written). */
+export type IngestOutcome = { ok: true; id: number; gwTransId: string; row: TxnRow } | { ok: false; error: import('../../lib/errors').AppError };
 
 /** A validated row, as stored (before origin resolution). */
 export interface TxnRow {

@@ -10,6 +10,8 @@ const TYPES = new Set<string>(TXN_TYPES);
 const ORDER_NO_RE = /^[\x21-\x7E]{1,64}$/;
 const CHANNEL_RE = /^[A-Z][A-Z0-9_]{0,31}$/;
 const RESPONSE_RE = /^[0-9A-Za-z]{1,8}$/;
+/** A gateway's own transaction id: printable ASCII without spaces, 1–64 characters. */
+export const GW_TRANS_ID_RE = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;
 const MAX_LEN: Partial<Record<keyof IngestInput, number>> = {
   respMsg: 255, channelOrderNo: 64, merReserve: 255, storeName: 128, storeId: 64, backUrl: 512, frontUrl: 512, subBrandCode: 32,
 };
@@ -79,11 +81,13 @@ export function shapeRow(input: IngestInput, opts: IngestOptions): TxnRow {
     if (typeof v === 'string' && v.length > max) throw invalid('payFieldTooLong', { field, max }, field);
   }
   if (typeof input.merId !== 'string' || !/^\d{15}$/.test(input.merId)) throw invalid('payMerchantNotFound', { merId: String(input.merId) }, 'merId');
+  const ownId = nz(input.gwTransId);
+  if (ownId !== null && !GW_TRANS_ID_RE.test(ownId)) throw invalid('payGwTransIdInvalid', {}, 'gwTransId');
   const [first6, last4] = maskCard(input.cardNumber);
   const ms = input.txnTime.getTime();
   const txnDate = platformDate(ms, opts.platformTz);
   return {
-    gw_trans_id: `G${compact(txnDate)}${(opts.randomHex ?? randomHex)()}`,
+    gw_trans_id: ownId ?? `G${compact(txnDate)}${(opts.randomHex ?? randomHex)()}`,
     mer_id: input.merId,
     order_no: input.orderNo,
     origin_order_no: originNo,

@@ -3,6 +3,7 @@ import { ensureRecurringJob } from '../../jobs/queue';
 import type { JobHandler } from '../../jobs/runner';
 import { createSandboxAcquirer } from './sandbox.acquirer';
 import { SETTLE_JOB, ensureSettlementSchedule, settlementJob } from './settlement/settle.schedule';
+import { metrics } from '../../plugins/metrics';
 
 export const SANDBOX_SWEEP_JOB = 'sandbox.resolve';
 const SWEEP_EVERY_MS = 30_000;
@@ -22,5 +23,17 @@ function sandboxSweep(deps: Deps): JobHandler {
 export async function setUpPaymentJobs(deps: Deps): Promise<Record<string, JobHandler>> {
   await ensureSettlementSchedule(deps.db, deps.clock);
   await ensureRecurringJob(deps.db, { kind: SANDBOX_SWEEP_JOB, uniqueKey: SANDBOX_SWEEP_JOB, runAt: deps.clock.now() });
-  return { [SETTLE_JOB]: settlementJob(deps.config.platformTz), [SANDBOX_SWEEP_JOB]: sandboxSweep(deps) };
+  const settle = settlementJob(deps.config.platformTz);
+  // Settlement runs counted for /metrics (issue 27).
+  const counted: JobHandler = async (ctx) => {
+    try {
+      const out = await settle(ctx);
+      metrics.settlementRuns.inc({ result: 'ok' });
+      return out;
+    } catch (err) {
+      metrics.settlementRuns.inc({ result: 'failed' });
+      throw err;
+    }
+  };
+  return { [SETTLE_JOB]: counted, [SANDBOX_SWEEP_JOB]: sandboxSweep(deps) };
 }

@@ -1,5 +1,11 @@
 /** Messages of the payment core (ingestion, sandbox acquirer, settlement), en / zh / ko / ja. */
 export const PAYMENTS_MESSAGES = {
+  payGwTransIdInvalid: {
+    en: 'Invalid gateway transaction id (letters, digits, _ . : -, at most 64 characters)',
+    zh: '网关交易号无效（字母、数字、_ . : -，最多 64 个字符）',
+    ko: '게이트웨이 거래 ID가 올바르지 않습니다 (문자, 숫자, _ . : -, 최대 64자)',
+    ja: 'ゲートウェイ取引 ID が無効です（英数字と _ . : -、64 文字以内）',
+  },
   payMerchantNotFound: {
     en: 'Merchant {merId} does not exist',
     zh: '商户 {merId} 不存在',

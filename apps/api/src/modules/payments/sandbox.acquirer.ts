@@ -204,10 +204,15 @@ export function createSandboxAcquirer(opts: SandboxOptions) {
     return { ...base, ...out, changed: true };
   }
 
-  /** Resolves the sandbox's processing transactions older than `before` (the background sweep). */
+  /**
+   * Resolves the sandbox's processing transactions older than `before` (the background sweep). A
+   * row a gateway operation stands behind (a refund or charge the portal asked for, decision 033)
+   * is the acquirer job's, not the sweep's.
+   */
   async function resolveDue(q: Queryable, before: Date, limit = 200): Promise<number> {
     const { rows } = await q.query<{ id: number }>(
       `SELECT id FROM txn WHERE (gw_response IS NULL OR gw_response = '04') AND txn_time < $1 AND source IN ('sandbox', 'paybylink')
+         AND NOT EXISTS (SELECT 1 FROM acquirer_operation o WHERE o.txn_id = txn.id)
         ORDER BY txn_time LIMIT $2`,
       [before, limit],
     );

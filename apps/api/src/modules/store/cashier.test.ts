@@ -132,7 +132,7 @@ describe.each(DB_KINDS)('cashiers: bind through WeChat (fake provider), cashier 
       const t = (await off.login(DEMO.users.demo)).token;
       const f = form({ storeId: S.causewayBay });
       const res = await off.call({ method: 'POST', url: '/api/payInStore/cashier/bindQr', headers: { 'x-token': t, 'accept-language': 'zh', ...f.headers }, payload: f.payload });
-      expect(res.body).toEqual({ code: 1401, msg: '未配置微信，无法绑定收银员，请联系销售', data: null });
+      expect(res.body).toEqual({ code: 1401, msg: '未配置微信，无法绑定收银员，请联系销售', data: null, requestId: expect.any(String) });
     } finally {
       await off.close();
     }

@@ -92,7 +92,7 @@ describe.each(DB_KINDS)('stores and pay in store /api/payInStore/* on %s', (kind
     };
     for (const [lang, msg] of Object.entries(expected)) {
       const res = await pis(ctx, demo, lang).add({ storeId: S.pudongAirport, orderCurrency: 'CNY', totalAmount: '10', goodsName: 'Tea' });
-      expect(res.body).toEqual({ code: 1401, msg, data: null });
+      expect(res.body).toEqual({ code: 1401, msg, data: null, requestId: expect.any(String) });
     }
     // the merchant lost the channel: the store's brands no longer count
     await ctx.db.query(`UPDATE store SET brands = '{alipay_cn}' WHERE store_id = $1`, [S.pudongAirport]);

@@ -11,6 +11,7 @@ export interface TeamUserDbRow {
   mer_id: string;
   mer_name: string;
   mer_ids: string[];
+  permissions: string[];
   email: string;
   phone: string | null;
   status: 'ACTIVE' | 'INACTIVE' | 'DISABLED';
@@ -24,7 +25,7 @@ const MER_IDS = `COALESCE(NULLIF(ARRAY(SELECT us.mer_id::text FROM user_merchant
   ARRAY(SELECT sm.mer_id::text FROM merchant sm WHERE sm.mer_id = m.mer_id OR (m.attribute = 'GROUP' AND sm.parent_id = m.mer_id) ORDER BY 1))`;
 
 const COLUMNS = `u.id, u.username, u.user_type, u.user_admin, u.role, u.mer_id, m.name AS mer_name, ${MER_IDS} AS mer_ids,
-  u.email, u.phone, u.status, (u.totp_enabled_at IS NOT NULL) AS two_factor,
+  u.permissions, u.email, u.phone, u.status, (u.totp_enabled_at IS NOT NULL) AS two_factor,
   (SELECT max(s.created_at) FROM user_session s WHERE s.user_id = u.id) AS last_login_at, u.created_at`;
 
 export interface TeamListFilter {
@@ -99,6 +100,15 @@ export async function insertUser(
     [v.username, v.passwordHash, v.email, v.phone, v.merId, v.userType, v.userAdmin, v.role, v.permissions, v.createdBy, v.now],
   );
   return rows[0]?.id ?? null;
+}
+
+/** Sets a user's role, permissions, type and home merchant (team edit). */
+export async function updateGrants(
+  q: Queryable,
+  id: number,
+  v: { role: string; permissions: string[]; userType: 'MAIN' | 'SUB'; userAdmin: boolean; merId: string },
+): Promise<void> {
+  await q.query('UPDATE app_user SET role = $2, permissions = $3, user_type = $4, user_admin = $5, mer_id = $6 WHERE id = $1', [id, v.role, v.permissions, v.userType, v.userAdmin, v.merId]);
 }
 
 export async function setScope(q: Queryable, userId: number, merIds: string[]): Promise<void> {

@@ -12,6 +12,7 @@ import {
   exportQueuedSchema,
   generateUserNameQuerySchema,
   teamListQuerySchema,
+  updateUserSchema,
   updateUserStatusSchema,
   userIdSchema,
 } from '@portal/contract';
@@ -20,7 +21,7 @@ import { scopeFor, userOf } from '../../plugins/auth';
 import { envelope, ok, pageOf } from '../../lib/envelope';
 import { audit } from '../../lib/audit';
 import { enqueueExport } from '../export/export.service';
-import { addUser, assertMainUser, checkUserExist, generateUserName, removeUser, resetPassword, teamList, TeamAudit, updateUserStatus } from './team.service';
+import { addUser, assertMainUser, checkUserExist, generateUserName, removeUser, resetPassword, teamList, TeamAudit, updateUser, updateUserStatus } from './team.service';
 import { AUDIT_EXPORT_KIND, auditList } from './audit.service';
 
 const meta = (req: FastifyRequest) => ({ ip: req.ip, userAgent: req.headers['user-agent'] });
@@ -34,6 +35,7 @@ export const teamUserRowSchema = z.object({
   merId: z.string(),
   merName: z.string(),
   merIds: z.array(z.string()),
+  permissions: z.array(z.string()),
   email: z.string(),
   phone: z.string().nullable().describe('masked: the last four digits only'),
   status: z.enum(USER_STATUSES),
@@ -78,6 +80,12 @@ export function teamRoutes(app: FastifyInstance, deps: Deps) {
     schema: { tags: ['team'], summary: 'Propose a free user name (from `base` when given)', querystring: generateUserNameQuerySchema, response: { 200: envelope(z.string()) } },
     handler: async (req) => ok(await generateUserName(deps, userOf(req), req.query.base)),
   });
+  // Spec §7 lists generateUserName among the POST calls: the same, with `base` in the form.
+  r.post('/api/user/generateUserName', {
+    config: manage,
+    schema: { tags: ['team'], summary: 'Propose a free user name (form: `base`, optional) — the POST form of the GET above', body: generateUserNameQuerySchema, response: { 200: envelope(z.string()) } },
+    handler: async (req) => ok(await generateUserName(deps, userOf(req), req.body?.base)),
+  });
 
   r.get('/api/user/checkUserExist', {
     config: { ...manage, rateLimit: { max: 300, timeWindow: '1 minute' } },
@@ -100,6 +108,18 @@ export function teamRoutes(app: FastifyInstance, deps: Deps) {
       response: { 200: envelope(teamUserRowSchema) },
     },
     handler: async (req) => ok(await addUser(deps, userOf(req), req.body, req.lang, meta(req))),
+  });
+
+  r.post('/api/user/update', {
+    config: manage,
+    schema: {
+      tags: ['team'],
+      summary: "Edit a user: role (preset or CUSTOM with permissions) and merIds — the rules of /user/add. A permission taken away stops working on the user's sessions at once, on every server",
+      description: 'Not yourself (code 1203); not the last administrator of a merchant (code 1204); grants beyond your own are refused (code 1202); a user or merchant outside your scope answers 404 / 403. Audited with before and after.',
+      body: updateUserSchema,
+      response: { 200: envelope(teamUserRowSchema) },
+    },
+    handler: async (req) => ok(await updateUser(deps, userOf(req), req.body, meta(req))),
   });
 
   r.post('/api/user/updateUserStatus', {

@@ -5,14 +5,16 @@ import {
   rolePermissions,
   type AddUserInput,
   type Language,
+  type Role,
   type TeamUserRow,
+  type UpdateUserInput,
 } from '@portal/contract';
 import type { Deps, SessionUser } from '../../plugins/context';
 import { AppError, notFound } from '../../lib/errors';
 import { audit } from '../../lib/audit';
 import { formatInZone } from '../txn/time';
 import { endUserSessions, sendActivation, sendPasswordReset, UNUSABLE_PASSWORD } from '../account/links.service';
-import { findUser, insertUser, listUsers, otherAdmins, setScope, taken, type TeamListFilter, type TeamUserDbRow } from './team.repo';
+import { findUser, insertUser, listUsers, otherAdmins, setScope, taken, updateGrants, type TeamListFilter, type TeamUserDbRow } from './team.repo';
 
 /**
  * The rules of user management (issue 12). What holds:
@@ -33,6 +35,7 @@ export interface Meta {
 
 export const TeamAudit = {
   added: 'user.add',
+  updated: 'user.update',
   enabled: 'user.enable',
   disabled: 'user.disable',
   removed: 'user.remove',
@@ -57,6 +60,7 @@ export function toTeamRow(r: TeamUserDbRow, tz: string, callerId: number): TeamU
     merId: r.mer_id,
     merName: r.mer_name,
     merIds: r.mer_ids,
+    permissions: r.permissions,
     email: r.email,
     phone: maskPhone(r.phone),
     status: r.status,
@@ -95,11 +99,11 @@ export async function checkUserExist(deps: Deps, caller: SessionUser, v: { userN
 const exists = () => new AppError(Code.USER_EXISTS, 'userExists', {}, 200);
 
 /**
- * Adds a user (status INACTIVE, unusable password) and mails the activation link, all in one
- * transaction: a mail that cannot go leaves no user behind.
+ * What a role may grant, for adding and editing alike: merchants within the caller's scope; a
+ * preset cut down to the caller's own permissions; a CUSTOM set only of permissions the caller
+ * holds and none reserved to administrators.
  */
-export async function addUser(deps: Deps, caller: SessionUser, input: AddUserInput, lang: Language, meta: Meta): Promise<TeamUserRow> {
-  assertMainUser(caller);
+function grantsOf(caller: SessionUser, input: { merIds: string[]; role: Role; permissions?: string[] }): { merIds: string[]; permissions: string[]; admin: boolean } {
   const merIds = [...new Set(input.merIds)].sort();
   if (merIds.some((m) => !caller.scope.includes(m))) throw new AppError(Code.FORBIDDEN, 'merchantNotInScope', {}, 403);
   if (input.role === 'CUSTOM') {
@@ -113,7 +117,16 @@ export async function addUser(deps: Deps, caller: SessionUser, input: AddUserInp
   }
   const permissions = rolePermissions(input.role, caller.permissions, input.permissions ?? []);
   if (!permissions.length) throw new AppError(Code.GRANT_NOT_HELD, 'grantNotHeld', {}, 403);
-  const admin = input.role === 'ADMIN';
+  return { merIds, permissions, admin: input.role === 'ADMIN' };
+}
+
+/**
+ * Adds a user (status INACTIVE, unusable password) and mails the activation link, all in one
+ * transaction: a mail that cannot go leaves no user behind.
+ */
+export async function addUser(deps: Deps, caller: SessionUser, input: AddUserInput, lang: Language, meta: Meta): Promise<TeamUserRow> {
+  assertMainUser(caller);
+  const { merIds, permissions, admin } = grantsOf(caller, input);
   // Home merchant: the caller's when chosen, else the first chosen; the stored scope rows say the rest.
   const home = merIds.includes(caller.merId) ? caller.merId : merIds[0];
   if (!caller.scope.includes(home)) throw new AppError(Code.FORBIDDEN, 'merchantNotInScope', {}, 403);
@@ -155,6 +168,38 @@ async function target(q: Parameters<typeof findUser>[0], caller: SessionUser, us
   // administrator may not act on a user who also reaches a sibling sub-merchant.
   if (!u.mer_ids.every((m) => caller.scope.includes(m))) throw new AppError(Code.FORBIDDEN, 'userBeyondScope', {}, 403);
   return u;
+}
+
+/**
+ * Edits a user's role, permissions and merchants (issue 28) under the rules of adding. The user's
+ * whole current scope must lie within the editor's (one cannot take a user away from a merchant
+ * one does not manage); an administrator stays while it is the last one of its merchant. The new
+ * grants are read by the user's sessions on their next call: the auth trigger empties every
+ * process's session cache at COMMIT (decision 013), so a permission taken away stops at once.
+ * Audited with before and after.
+ */
+export async function updateUser(deps: Deps, caller: SessionUser, input: UpdateUserInput, meta: Meta): Promise<TeamUserRow> {
+  assertMainUser(caller);
+  const { merIds, permissions, admin } = grantsOf(caller, input);
+  await deps.db.tx(async (q) => {
+    const u = await target(q, caller, input.userId, true);
+    if (u.id === caller.id) throw new AppError(Code.NOT_ON_SELF, 'notOnSelf', {}, 200);
+    if (u.mer_ids.some((m) => !caller.scope.includes(m))) throw notFound();
+    const home = merIds.includes(u.mer_id) ? u.mer_id : merIds.includes(caller.merId) ? caller.merId : merIds[0];
+    if (u.user_admin && (!admin || home !== u.mer_id) && (await otherAdmins(q, u.mer_id, u.id)) === 0) {
+      throw new AppError(Code.LAST_ADMIN, 'lastAdmin', {}, 200);
+    }
+    const before = { role: u.role, permissions: [...u.permissions].sort(), merIds: [...u.mer_ids].sort(), merId: u.mer_id };
+    const after = { role: input.role, permissions: [...permissions].sort(), merIds, merId: home };
+    if (JSON.stringify(before) === JSON.stringify(after)) return;
+    await updateGrants(q, u.id, { role: input.role, permissions, userType: admin ? 'MAIN' : 'SUB', userAdmin: admin, merId: home });
+    await setScope(q, u.id, merIds);
+    await audit(q, {
+      action: TeamAudit.updated, userId: caller.id, username: caller.username, merId: home, target: u.username,
+      detail: { userId: u.id, before, after }, ip: meta.ip, userAgent: meta.userAgent,
+    });
+  });
+  return toTeamRow((await findUser(deps.db, input.userId, caller.scope))!, deps.config.platformTz, caller.id);
 }
 
 /** Enable or disable. Disabling ends every session of the user at once (every process). */

@@ -74,6 +74,11 @@ describe.each(DB_KINDS)('team: users and roles (%s)', (kind) => {
     expect((await get('/api/user/generateUserName?base=Finance%20Team', main)).body.data).toBe('financeteam');
     expect((await get('/api/user/generateUserName', sub)).status).toBe(403);
     expect((await get('/api/user/generateUserName?base=%07', main)).status).toBe(400);
+    // spec §7 lists it as a POST too: the same rules with the form
+    expect((await post('/api/user/generateUserName', main, { base: 'Finance Team' })).body.data).toBe('financeteam');
+    expect((await post('/api/user/generateUserName', main, {})).body.data).toMatch(/^[a-z0-9]+$/);
+    expect((await post('/api/user/generateUserName', sub, { base: 'x' })).status).toBe(403);
+    expect((await post('/api/user/generateUserName', main, { base: '\u0007' })).status).toBe(400);
     const c = await get('/api/user/checkUserExist?userName=DEMO&email=nobody@x.example', main);
     expect(c.body.data).toEqual({ userName: true, email: false, phone: false, exists: true });
     const e = await get('/api/user/checkUserExist?email=Demo@Demo-Group.example&phone=%2B85255550123', main);

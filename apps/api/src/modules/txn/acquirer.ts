@@ -1,11 +1,16 @@
 import type { Deps } from '../../plugins/context';
-import { createSandboxAcquirer } from '../payments/sandbox.acquirer';
+import { createSandboxAcquirer, type SandboxAcquirer } from '../payments/sandbox.acquirer';
 
-type Acquirer = ReturnType<typeof createSandboxAcquirer>;
-const cache = new WeakMap<Deps, Acquirer>();
+/** The gateway the portal asks (refund, void, charge, status): chosen by configuration (decision 033). */
+export { acquirerOf } from '../acquirer/acquirer';
 
-/** The acquirer the transactions module talks to (the sandbox acquirer of the payment core), one per app. */
-export function acquirerOf(deps: Deps): Acquirer {
+const cache = new WeakMap<Deps, SandboxAcquirer>();
+
+/**
+ * The sandbox's own ledger side, one per app: resolves processing rows the sandbox made that no
+ * gateway operation stands behind (demo data, rows from before decision 033).
+ */
+export function sandboxLedgerOf(deps: Deps): SandboxAcquirer {
   let a = cache.get(deps);
   if (!a) {
     a = createSandboxAcquirer(deps);

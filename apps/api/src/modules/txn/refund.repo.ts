@@ -12,6 +12,14 @@ export interface PurchaseRow {
   return_amount: number;
   currency: string;
   payment_schema: string;
+  payment_brand: string | null;
+  sub_brand_code: string | null;
+  mer_reserve: string | null;
+  store_name: string | null;
+  store_id: string | null;
+  card_first6: string | null;
+  card_last4: string | null;
+  channel_order_no: string | null;
 }
 
 /**
@@ -21,7 +29,8 @@ export interface PurchaseRow {
  */
 export async function lockPurchase(q: Queryable, gwTransId: string, scope: string[]): Promise<PurchaseRow | undefined> {
   const { rows } = await q.query<PurchaseRow>(
-    `SELECT id, gw_trans_id, mer_id, order_no, tran_type, gw_response, amount, return_amount, currency, payment_schema
+    `SELECT id, gw_trans_id, mer_id, order_no, tran_type, gw_response, amount, return_amount, currency, payment_schema,
+            payment_brand, sub_brand_code, mer_reserve, store_name, store_id, card_first6, card_last4, channel_order_no
        FROM txn WHERE gw_trans_id = $1 AND mer_id = ANY($2::text[]) FOR UPDATE`,
     [gwTransId, scope],
   );

@@ -1,15 +1,19 @@
-import { Code, RefundCode, exponentOf, resultStateOf, toDecimal, toMinor, type Language, type RefundResult } from '@portal/contract';
+import { Code, RefundCode, exponentOf, toDecimal, toMinor, type Language, type RefundResult } from '@portal/contract';
+import type { Queryable } from '../../db/db';
 import type { Deps, SessionUser } from '../../plugins/context';
 import { AppError, notFound } from '../../lib/errors';
 import { audit, AuditAction } from '../../lib/audit';
 import { t } from '../../lib/messages';
 import { hasStepUp } from '../user/login.service';
-import { acquirerOf } from './acquirer';
+import { acquirerOf, firstSendLeaseMs } from '../acquirer/acquirer';
+import type { OperationRequest } from '../acquirer/acquirer.types';
+import { insertOperation } from '../acquirer/operations.repo';
+import { OperationAudit, sendOperation } from '../acquirer/operations.service';
+import { ingestTransaction } from '../payments/ingest.service';
 import {
   claimRequestKey,
   countChildren,
   lockPurchase,
-  releaseReturn,
   reserveReturn,
   storeRequestResult,
   type PurchaseRow,
@@ -38,31 +42,37 @@ function parseAmount(amount: string, currency: string): number {
 }
 
 /**
- * Refunds (part of) a purchase through the acquirer (spec §4). Needs the session's step-up grant
- * (a password re-check within 5 minutes). In one database transaction: the purchase is row-locked,
- * the request key is claimed (a repeat returns the first result), the return amount is raised by
- * one guarded UPDATE (never past the purchase amount), the REFD is recorded through ingestion, and
- * the audit entry is written.
+ * Refunds (part of) a purchase through the acquirer (spec §4; decision 033). Needs the session's
+ * step-up grant (a password re-check within 5 minutes). Three steps, no network call while a
+ * transaction or row lock is held:
+ * 1. one database transaction: the purchase is row-locked, the request key is claimed (a repeat
+ *    returns the stored reply), the return amount is raised by one guarded UPDATE (never past the
+ *    purchase amount: I5), the REFD is written through ingestion as processing ('04') and the
+ *    gateway operation is recorded with the REFD's gateway id as its idempotency key — COMMIT;
+ * 2. the acquirer is asked (sandbox: at once; HTTP: signed request, timeout, retries, same key);
+ * 3. a new transaction records the answer: success → '00'; a definite failure → '01' and the
+ *    reservation released; no answer or "processing" → stays '04', shown as processing, and the
+ *    acquirer job asks again with backoff (operations.service.ts) until it is decided.
  */
 export async function refund(deps: Deps, user: SessionUser, lang: Language, input: RefundInput, meta: Meta): Promise<RefundResult> {
   const now = deps.clock.now();
   if (!hasStepUp(user.stepUpUntil, now)) throw new AppError(Code.FORBIDDEN, 'stepUpRequired', {}, 403);
   const acquirer = acquirerOf(deps);
-  return deps.db.tx(async (q) => {
+  const first = await deps.db.tx(async (q): Promise<{ done: RefundResult } | { opId: number; pending: RefundResult; p: PurchaseRow; amount: number }> => {
     const p = await lockPurchase(q, input.id, user.scope);
     if (!p) throw notFound();
     const amount = parseAmount(input.amount, p.currency);
-    const refuse = async (code: number, msg: string, extra: Partial<RefundResult> = {}): Promise<RefundResult> => {
+    const refuse = async (code: number, msg: string, extra: Partial<RefundResult> = {}) => {
       const result: RefundResult = { code, msg, ...extra };
       if (input.requestKey) await storeRequestResult(q, p.id, input.requestKey, result);
       await writeAudit(q, user, p, amount, input, result, meta);
-      return result;
+      return { done: result };
     };
     if (input.requestKey) {
       const prior = await claimRequestKey(q, p.id, input.requestKey, amount, user.id);
       if (prior) {
-        if (prior.amount !== amount) return { code: RefundCode.KEY_REUSED, msg: t(lang, 'refundKeyReused') };
-        return prior.result;
+        if (prior.amount !== amount) return { done: { code: RefundCode.KEY_REUSED, msg: t(lang, 'refundKeyReused') } };
+        return { done: prior.result };
       }
     }
     if (p.tran_type !== 'PURC' || p.gw_response !== '00' || (input.txnschema && input.txnschema !== p.payment_schema)) {
@@ -76,31 +86,78 @@ export async function refund(deps: Deps, user: SessionUser, lang: Language, inpu
     // The purchase row is locked: numbering its refunds here cannot race.
     const seq = (await countChildren(q, p.id)) + 1;
     const orderNo = p.order_no.length <= 56 ? `${p.order_no}-R${seq}` : `R${seq}-${p.gw_trans_id}`;
-    const res = await acquirer.refund(q, { purchaseId: p.id, amount, orderNo });
-    const r = { id: res.id, gw_response: res.gwResponse, resp_msg: res.respMsg };
-    const state = resultStateOf(r.gw_response);
-    let returnAmount = reserved;
-    if (state === 'F') {
-      returnAmount = await releaseReturn(q, p.id, amount);
-      return refuse(RefundCode.DECLINED, t(lang, 'refundDeclined', { reason: r.resp_msg ?? String(r.gw_response) /* declined: a code is always there */ }), {
-        refundId: r.id,
-        refundOrderNo: orderNo,
-        gwResponse: r.gw_response,
-        returnAmount: toDecimal(returnAmount, p.currency),
-      });
-    }
-    const result: RefundResult = {
+    const opId = await recordRefundOperation(q, deps, { p, amount, orderNo, user, lang, requestKey: input.requestKey ?? null, now, acquirer: acquirer.name });
+    const pending: RefundResult = {
       code: RefundCode.OK,
-      msg: t(lang, state === 'S' ? 'refundSuccess' : 'refundProcessing'),
-      refundId: r.id,
+      msg: t(lang, 'refundProcessing'),
+      refundId: opId.txnId,
       refundOrderNo: orderNo,
-      gwResponse: r.gw_response,
-      returnAmount: toDecimal(returnAmount, p.currency),
+      gwResponse: '04',
+      returnAmount: toDecimal(reserved, p.currency),
     };
-    if (input.requestKey) await storeRequestResult(q, p.id, input.requestKey, result);
-    await writeAudit(q, user, p, amount, input, result, meta);
-    return result;
+    if (input.requestKey) await storeRequestResult(q, p.id, input.requestKey, pending);
+    return { opId: opId.id, pending, p, amount };
   });
+  if ('done' in first) return first.done;
+  const { p, amount, pending } = first;
+  const actor = { kind: 'user' as const, userId: user.id, username: user.username };
+  try {
+    return await sendOperation(deps, first.opId, actor, async (q, rec) => {
+      const { rows } = await q.query<{ return_amount: number }>('SELECT return_amount FROM txn WHERE id = $1', [p.id]);
+      const returnAmount = toDecimal(rows[0].return_amount, p.currency);
+      const base = { refundId: pending.refundId, refundOrderNo: pending.refundOrderNo, returnAmount };
+      const result: RefundResult =
+        rec.state === 'succeeded'
+          ? { code: RefundCode.OK, msg: t(lang, 'refundSuccess'), ...base, gwResponse: rec.gwResponse }
+          : rec.state === 'failed'
+            ? { code: RefundCode.DECLINED, msg: t(lang, 'refundDeclined', { reason: rec.respMsg ?? String(rec.gwResponse) }), ...base, gwResponse: rec.gwResponse }
+            : { ...pending, returnAmount };
+      if (input.requestKey) await storeRequestResult(q, p.id, input.requestKey, result);
+      await writeAudit(q, user, p, amount, input, result, meta);
+      return result;
+    });
+  } catch {
+    // The answer could not be recorded (database trouble): the refund stays processing, and the
+    // acquirer job settles it once its lease runs out.
+    return pending;
+  }
+}
+
+/** Step 1's record: the REFD in processing and its gateway operation, in the caller's transaction. */
+async function recordRefundOperation(
+  q: Queryable,
+  deps: Deps,
+  r: { p: PurchaseRow; amount: number; orderNo: string; user: SessionUser; lang: Language; requestKey: string | null; now: Date; acquirer: 'sandbox' | 'http' },
+): Promise<{ id: number; txnId: number }> {
+  const { p, amount, orderNo, now } = r;
+  const card = p.card_first6 && p.card_last4 ? `${p.card_first6}******${p.card_last4}` : null;
+  const row = await ingestTransaction(
+    q,
+    {
+      merId: p.mer_id, orderNo, tranType: 'REFD', amount, currency: p.currency, paymentSchema: p.payment_schema, paymentBrand: p.payment_brand,
+      subBrandCode: p.sub_brand_code, gwResponse: '04', respMsg: 'Processing', txnTime: now, originTxnId: p.id, merReserve: p.mer_reserve,
+      storeName: p.store_name, storeId: p.store_id, cardNumber: card, source: r.acquirer === 'sandbox' ? 'sandbox' : 'gateway',
+    },
+    { platformTz: deps.config.platformTz, now },
+  );
+  const request: OperationRequest = {
+    kind: 'refund', idempotencyKey: row.gwTransId, merchantId: p.mer_id, orderNo, amount: toDecimal(amount, p.currency), currency: p.currency,
+    channel: p.payment_schema, brand: p.payment_brand, original: { gwTransId: p.gw_trans_id, orderNo: p.order_no, channelOrderNo: p.channel_order_no },
+  };
+  const id = await insertOperation(q, {
+    kind: 'refund', acquirer: r.acquirer, txnId: row.id, purchaseId: p.id, merId: p.mer_id, amount, currency: p.currency, request,
+    context: { lang: r.lang, requestKey: r.requestKey, username: r.user.username, purchaseGwTransId: p.gw_trans_id },
+    createdBy: r.user.id, now, nextAttemptAt: new Date(now.getTime() + firstSendLeaseMs(deps)),
+  });
+  await audit(q, {
+    action: OperationAudit.refundReserve,
+    userId: r.user.id,
+    username: r.user.username,
+    merId: p.mer_id,
+    target: p.gw_trans_id,
+    detail: { purchaseId: p.id, refundId: row.id, operation: row.gwTransId, acquirer: r.acquirer, amount: toDecimal(amount, p.currency), currency: p.currency, refundOrderNo: orderNo },
+  });
+  return { id, txnId: row.id };
 }
 
 async function writeAudit(

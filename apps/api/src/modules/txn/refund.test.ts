@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Code, RefundCode } from '@portal/contract';
 import { createTestApp, DB_KINDS, DEMO, form, isConcurrent, type TestCtx } from '../../../test/helpers';
 import { addTxn, auth, loginWithStepUp } from './txn.fixtures';
+import { resolveDueOperations } from '../acquirer/operations.service';
 
 describe.each(DB_KINDS)('refund (%s)', (kind) => {
   let ctx: TestCtx;
@@ -85,6 +86,27 @@ describe.each(DB_KINDS)('refund (%s)', (kind) => {
     expect(ok.body.data).toMatchObject({ code: RefundCode.OK, msg: 'Refund successful', gwResponse: '00', returnAmount: '1.04' });
     const zh = await ctx.call({ method: 'POST', url: '/api/txn/refund', headers: { ...auth(demo), 'accept-language': 'zh', ...form({}).headers }, payload: form({ id: p.gwTransId, amount: '1.00' }).payload });
     expect(zh.body.data.msg).toBe('退款成功');
+  });
+
+  it('a processing sandbox refund is settled by the acquirer job: …04 becomes successful, …14 fails and gives its reservation back', async () => {
+    const p = await addTxn(ctx, { orderNo: 'RF-JOB', amount: 1000 });
+    const a = await refund(demo, { id: p.gwTransId, amount: '1.04' });
+    const b = await refund(demo, { id: p.gwTransId, amount: '2.14', requestKey: 'key-RF-JOB-b' });
+    expect([a.body.data.gwResponse, b.body.data.gwResponse]).toEqual(['04', '04']);
+    expect((await purchaseRow(p.id)).return_amount).toBe(318);
+    // Nothing is due before the first send's lease has run out.
+    await resolveDueOperations(ctx.deps);
+    expect((await refunds(p.id)).map((r) => r.gw_response)).toEqual(['04', '04']);
+    ctx.clock.advance(31_000);
+    expect((await resolveDueOperations(ctx.deps)).settled).toBeGreaterThanOrEqual(2);
+    expect((await refunds(p.id)).map((r) => [r.amount, r.gw_response])).toEqual([[104, '00'], [214, '01']]);
+    expect((await purchaseRow(p.id)).return_amount).toBe(104);
+    expect((await refund(demo, { id: p.gwTransId, amount: '2.14', requestKey: 'key-RF-JOB-b' })).body.data).toMatchObject({ code: RefundCode.DECLINED, msg: 'The refund was declined: Declined by issuer' });
+    const results = await ctx.db.query<{ outcome: string; released: boolean | null }>(
+      `SELECT outcome, (detail->>'released')::boolean AS released FROM audit_log WHERE action = 'txn.refund.result' AND target = $1 ORDER BY id`,
+      [p.gwTransId],
+    );
+    expect(results.rows).toEqual([{ outcome: 'success', released: false }, { outcome: 'failure', released: true }]);
   });
 
   it('numbers a refund after its purchase while that fits 64 characters, else after the gateway id', async () => {

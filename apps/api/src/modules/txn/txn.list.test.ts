@@ -66,6 +66,7 @@ describe.each(DB_KINDS)('transaction list and detail (%s)', (kind) => {
     expect(await n({ originOrderNum: 'ORD-LIST-1' })).toBe(1);
     expect(await n({ gwGTransId: purchase.gwTransId })).toBe(1);
     expect(await n({ gwTranType: 'REFD' })).toBe(1);
+    expect(await n({ gwTranType: 'REFUND' }), 'spec §4: REFD/REFUND').toBe(1);
     expect(await n({ gwResponse: '00' })).toBe(3);
     expect(await n({ gwResponse: '04' })).toBe(1);
     expect(await n({ gwResponse: '01' })).toBe(1);

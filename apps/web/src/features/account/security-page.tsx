@@ -154,7 +154,7 @@ function TotpCard({ enabled, left, required, merchantRequire }: { enabled: boole
     }
   }
   return (
-    <Card title={<Space><SafetyCertificateOutlined />{t('security.totp')}</Space>} extra={enabled ? <Tag color="success">ON</Tag> : <Tag>OFF</Tag>}>
+    <Card title={<Space><SafetyCertificateOutlined />{t('security.totp')}</Space>} extra={enabled ? <Tag color="success">{t('security.totpBadgeOn')}</Tag> : <Tag>{t('security.totpBadgeOff')}</Tag>}>
       {required && !enabled && <Alert type="warning" showIcon title={t('security.totpRequired')} style={{ marginBottom: 12 }} />}
       <Typography.Paragraph>{enabled ? t('security.totpOn', { n: left }) : t('security.totpOff')}</Typography.Paragraph>
       {!enabled && !setup && (

@@ -55,7 +55,7 @@ export function DocumentsPage() {
     setParams(() => {
       const out = new URLSearchParams();
       if (v.kind) out.set('kind', v.kind);
-      if (v.range) {
+      if (v.range?.[0] && v.range[1]) {
         out.set('periodFrom', v.range[0].format(M));
         out.set('periodTo', v.range[1].format(M));
       }
@@ -132,7 +132,8 @@ export function DocumentsPage() {
           <Select allowClear style={{ width: 190 }} aria-label={t('docs.col.kind')} options={DOCUMENT_KINDS.map((k) => ({ value: k, label: t(`docs.kind.${k}`) }))} />
         </Form.Item>
         <Form.Item name="range" label={t('docs.col.period')}>
-          <DatePicker.RangePicker picker="month" allowClear aria-label={t('docs.col.period')} style={{ width: 240 }} />
+          {/* allowEmpty: antd locks the focus on an empty field otherwise (keyboard trap, issue 29); a half range is no range */}
+          <DatePicker.RangePicker picker="month" allowClear allowEmpty={[true, true]} aria-label={t('docs.col.period')} style={{ width: 240 }} />
         </Form.Item>
         <Form.Item name="currency" label={t('docs.col.currency')}>
           <Select allowClear showSearch style={{ width: 110 }} aria-label={t('docs.col.currency')} options={CURRENCIES.map((c) => ({ value: c, label: c }))} />

@@ -17,3 +17,14 @@ describe('QR polling countdown (spec §4)', () => {
     expect(countdownTick(2)).toEqual({ next: 600, stop: true });
   });
 });
+
+describe('pay-by-link detail refetch (issue 29 finding 4)', () => {
+  it('polls every 3 s while the order can still change, never once paid or closed', async () => {
+    const { pblDetailRefetch } = await import('./api/get-pbl-detail');
+    expect(pblDetailRefetch({ status: '04', openStatus: '02' })).toBe(3000);
+    expect(pblDetailRefetch({ status: '04', openStatus: '00' })).toBe(3000);
+    expect(pblDetailRefetch({ status: '00', openStatus: '00' })).toBe(false);
+    expect(pblDetailRefetch({ status: '04', openStatus: '01' })).toBe(false);
+    expect(pblDetailRefetch(undefined)).toBe(false);
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dayjs } from '../../lib/time';
+import { dayjs, setChosenZone } from '../../lib/time';
 import { filterSummary, toScheduleForm } from './schedule-form';
 
 describe('schedule form', () => {
@@ -20,10 +20,23 @@ describe('schedule form', () => {
   });
 
   it('shows ranges as from ~ to and hides the display-only keys', () => {
-    expect(filterSummary({ beginDate: '2026-11-01 00:00:00', endDate: '2026-11-07 23:59:59', beginDateOriginal: 'x', timeZone: '8', gwResponse: '00' })).toEqual([
-      '2026-11-01 00:00:00 ~ 2026-11-07 23:59:59',
-      '00',
-    ]);
+    expect(filterSummary({ beginDate: '2026-11-01', endDate: '2026-11-07', gwResponse: '00' })).toEqual(['2026-11-01 ~ 2026-11-07', '00']);
     expect(filterSummary({})).toEqual([]);
+  });
+
+  it('shows a picked time range as picked, in the zone it was picked in — never the platform wire time (issue 29 §2)', () => {
+    // 00:00–23:59:59 picked at UTC+0 goes on the wire as 08:00 → 07:59:59 next day (Asia/Shanghai)
+    const wire = { beginDate: '2026-11-20 08:00:00', endDate: '2026-11-27 07:59:59', beginDateOriginal: '2026-11-20 00:00:00', endDateOriginal: '2026-11-26 23:59:59', timeZone: '0', gwResponse: '00' };
+    expect(filterSummary(wire)).toEqual(['2026-11-20 00:00:00 ~ 2026-11-26 23:59:59 (UTC+0)', '00']);
+    expect(filterSummary({ ...wire, timeZone: '9', beginDateOriginal: '2026-11-20 09:00:00', endDateOriginal: '2026-11-27 08:59:59' })[0]).toBe('2026-11-20 09:00:00 ~ 2026-11-27 08:59:59 (UTC+9)');
+  });
+
+  it('shows a platform-zone time range without the picked values in the user\'s zone, labelled', () => {
+    setChosenZone('UTC');
+    try {
+      expect(filterSummary({ beginDate: '2026-11-20 08:00:00', endDate: '2026-11-27 07:59:59' })).toEqual(['2026-11-20 00:00:00 ~ 2026-11-26 23:59:59 (UTC+0)']);
+    } finally {
+      setChosenZone(null);
+    }
   });
 });

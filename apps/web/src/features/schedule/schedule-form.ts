@@ -1,5 +1,5 @@
 import type { Schedule, ScheduleKind } from '@portal/contract';
-import { dayjs, displayZone } from '../../lib/time';
+import { dayjs, displayZone, formatPlatform, offsetLabel, zoneOffsetLabel } from '../../lib/time';
 import type { ScheduleForm } from './api/schedules';
 
 /** The dialog's fields (the time as a dayjs for the picker, recipients as a list). */
@@ -47,13 +47,28 @@ const RANGES = [['beginDate', 'endDate'], ['remitBeginDate', 'remitEndDate'], ['
 /** Display-only keys of the transaction list's wire query (the zone and the picker's own values). */
 const HIDDEN = new Set(['beginDateOriginal', 'endDateOriginal', 'timeZone']);
 
-/** The filters as the user reads them: each range as 'from ~ to', the other values after it. */
+const DATE_TIME = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/;
+
+/**
+ * The filters as the user reads them: each range as 'from ~ to', the other values after it. Times
+ * are never shown in the platform zone the wire speaks (issue 29 §2): a range picked with the
+ * transaction list's zone selector shows as picked, with that zone ('… (UTC+0)'); another
+ * date-time range shows in the user's zone, labelled. Date-only ranges (reports) show as they are.
+ */
 export function filterSummary(params: Record<string, unknown>): string[] {
   const used = new Set<string>(HIDDEN);
   const out: string[] = [];
+  const picked = params.beginDateOriginal || params.endDateOriginal;
+  const tz = params.timeZone === undefined || params.timeZone === '' ? NaN : Number(params.timeZone);
   for (const [b, e] of RANGES) {
-    if (params[b] || params[e]) out.push(`${String(params[b] ?? '')} ~ ${String(params[e] ?? '')}`);
     used.add(b).add(e);
+    if (!params[b] && !params[e]) continue;
+    if (b === 'beginDate' && picked && Number.isFinite(tz)) {
+      out.push(`${String(params.beginDateOriginal ?? '')} ~ ${String(params.endDateOriginal ?? '')} (${offsetLabel(tz)})`);
+    } else if ([params[b], params[e]].some((v) => typeof v === 'string' && DATE_TIME.test(v))) {
+      const show = (v: unknown) => (typeof v === 'string' && DATE_TIME.test(v) ? formatPlatform(v) : String(v ?? ''));
+      out.push(`${show(params[b])} ~ ${show(params[e])} (${zoneOffsetLabel(displayZone())})`);
+    } else out.push(`${String(params[b] ?? '')} ~ ${String(params[e] ?? '')}`);
   }
   for (const [k, v] of Object.entries(params)) if (!used.has(k) && v !== undefined && v !== null && v !== '') out.push(String(v));
   return out;

@@ -2,10 +2,14 @@ import { List, Modal, Space, Tag, Typography } from 'antd';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { pblStateOf, searchHitPath, type SearchHit } from '@portal/contract';
+import { displayZone, formatPlatform, zoneOffsetLabel } from '../../lib/time';
 
 const KIND_COLOR: Record<SearchHit['kind'], string> = { txn: 'blue', refund: 'orange', payByLink: 'purple', payInStore: 'cyan' };
 
-/** The hits of a search to choose from, or "nothing found" (`hits` empty). */
+/**
+ * The hits of a search to choose from, or "nothing found" (`hits` empty). Times come in the
+ * platform zone (the wire's) and are shown in the user's zone, labelled (issue 29 §2).
+ */
 export function SearchResults({ q, hits, onClose }: { q: string; hits: SearchHit[] | null; onClose: () => void }) {
   const { t } = useTranslation('search');
   const state = (h: SearchHit) =>
@@ -33,7 +37,7 @@ export function SearchResults({ q, hits, onClose }: { q: string; hits: SearchHit
                     </Link>
                   </Space>
                   <Typography.Text type="secondary">
-                    {t(`match.${h.match}`)} · {h.merName} ({h.merId}) · {h.amount} {h.currency} · {state(h)} · {h.time}
+                    {t(`match.${h.match}`)} · {h.merName} ({h.merId}) · {h.amount} {h.currency} · {state(h)} · {formatPlatform(h.time)} ({zoneOffsetLabel(displayZone())})
                   </Typography.Text>
                 </Space>
               </List.Item>

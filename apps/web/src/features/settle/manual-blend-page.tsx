@@ -9,6 +9,7 @@ import { PageContainer } from '../../components/page-container';
 import { DateRangeFilter } from '../../components/date-range-filter';
 import { http } from '../../lib/http';
 import { feedback } from '../../lib/feedback';
+import { FeedDifferences } from './feed-differences';
 
 type Line = BlendResult['missing'][number];
 
@@ -91,7 +92,7 @@ export function ManualBlendPage() {
         </Form>
       </Card>
       {result && (
-        <Card>
+        <Card style={{ marginBottom: 16 }}>
           <Descriptions size="small" column={{ xs: 1, md: 3 }} style={{ marginBottom: 12 }}>
             <Descriptions.Item label={t('blend.total')}>{result.total}</Descriptions.Item>
             <Descriptions.Item label={t('blend.matched')}><span data-testid="blend-matched">{result.matched}</span></Descriptions.Item>
@@ -110,6 +111,7 @@ export function ManualBlendPage() {
           />
         </Card>
       )}
+      <FeedDifferences />
     </PageContainer>
   );
 }

@@ -12,12 +12,13 @@ import { useUser } from '../../lib/session';
 import { useUserList } from './api/get-user-list';
 import { removeUser, resetUserPassword, updateUserStatus } from './api/user-actions';
 import { AddUserDialog } from './components/add-user-dialog';
+import { EditUserDialog } from './components/edit-user-dialog';
 import { UserFilterForm } from './components/user-filter-form';
 import { useUserFilters } from './use-team-filters';
 import { userColumns } from './user.columns';
 import { useApp } from '../../app/lazy-app';
 
-/** /merchant/user: the merchant's users (main users only), add, enable/disable, reset password, remove. */
+/** /merchant/user: the merchant's users (main users only), add, edit, enable/disable, reset password, remove. */
 export function TeamUserPage() {
   const me = useUser();
   return me.userAdmin ? <TeamUsers /> : <NotFoundResult />;
@@ -31,12 +32,14 @@ function TeamUsers() {
   const list = useUserList({ ...filters, page, size });
   const canManage = useCan(Perm.merchantUserManage);
   const [adding, setAdding] = useState(false);
+  const [editing, setEditing] = useState<TeamUserRow | null>(null);
   const refresh = () => qc.invalidateQueries({ queryKey: ['team'] });
 
   const columns = useMemo(
     () =>
       userColumns(t, {
         canManage,
+        onEdit: (u) => setEditing(u),
         onStatus: (u: TeamUserRow, next) =>
           modal.confirm({
             title: t(next === 'DISABLED' ? 'confirm.disableTitle' : 'confirm.enableTitle', { name: u.userName }),
@@ -95,6 +98,7 @@ function TeamUsers() {
       <Divider style={{ margin: '16px 0' }} />
       <ListTable<TeamUserRow> ns="team" columns={columns} list={list} pagination={pagination} scrollX={1750} />
       <AddUserDialog open={adding} onClose={() => setAdding(false)} />
+      <EditUserDialog user={editing} onClose={() => setEditing(null)} />
     </PageContainer>
   );
 }

@@ -8,6 +8,7 @@ export const STATUS_COLOR: Record<TeamUserRow['status'], string> = { ACTIVE: 'su
 
 export interface UserActions {
   canManage: boolean;
+  onEdit: (u: TeamUserRow) => void;
   onStatus: (u: TeamUserRow, next: 'ACTIVE' | 'DISABLED') => void;
   onReset: (u: TeamUserRow) => void;
   onRemove: (u: TeamUserRow) => void;
@@ -31,11 +32,16 @@ export function userColumns(t: TFunction<'team'>, a: UserActions): ColumnsType<T
     cols.push({
       title: t('column.actions'),
       key: 'actions',
-      width: 250,
+      width: 290,
       fixed: 'right',
       render: (_: unknown, r) =>
         r.self ? null : (
           <Space size={0} wrap>
+            {r.status !== 'DISABLED' && (
+              <Button type="link" size="small" onClick={() => a.onEdit(r)} aria-label={`${t('action.edit')} ${r.userName}`}>
+                {t('action.edit')}
+              </Button>
+            )}
             {r.status === 'DISABLED' ? (
               <Button type="link" size="small" onClick={() => a.onStatus(r, 'ACTIVE')} aria-label={`${t('action.enable')} ${r.userName}`}>
                 {t('action.enable')}

@@ -20,7 +20,8 @@ export interface ReportColumn<R> {
 /**
  * A report table: money right-aligned in its currency's decimals and the user's locale, page totals
  * per currency under the rows, and the reports' pagination of spec §2 — sizes 5/10/30/50/100,
- * default 10, layout sizes / prev / next with the texts 'Last Page' and 'Next Page'.
+ * default 10, layout sizes / prev / next with the texts 'Previous Page' (the spec's 'Last Page' reads as
+ * the final page, and a screen reader announced it so — issue 29) and 'Next Page'.
  */
 export function ReportTable<R extends object>({
   columns,

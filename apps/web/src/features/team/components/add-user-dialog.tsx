@@ -1,23 +1,20 @@
 import { useState } from 'react';
-import { Button, Form, Input, Modal, Radio, Select, Space, Typography } from 'antd';
+import { Button, Form, Input, Modal, Space, Typography } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { EMAIL_RE, PHONE_RE, ROLES, USERNAME_RE, type Role } from '@portal/contract';
-import { useMerchant, useUser } from '../../../lib/session';
+import { EMAIL_RE, PHONE_RE, USERNAME_RE } from '@portal/contract';
+import { useUser } from '../../../lib/session';
 import { RequestError } from '../../../lib/http';
 import { addUser } from '../api/add-user';
 import { checkUserExist } from '../api/check-user-exist';
 import { generateUserName } from '../api/generate-user-name';
-import { PermissionPicker } from './permission-picker';
+import { GrantFields, type GrantValues } from './grant-fields';
 import { useApp } from '../../../app/lazy-app';
 
-interface Values {
+interface Values extends GrantValues {
   userName: string;
   email: string;
   phone?: string;
-  merIds: string[];
-  role: Role;
-  permissions?: string[];
 }
 
 /**
@@ -30,9 +27,7 @@ export function AddUserDialog({ open, onClose }: { open: boolean; onClose: () =>
   const [form] = Form.useForm<Values>();
   const [saving, setSaving] = useState(false);
   const qc = useQueryClient();
-  const { subMerIdAndNameList } = useMerchant();
   const me = useUser();
-  const role = Form.useWatch('role', form);
 
   const unique = (field: 'userName' | 'email' | 'phone') => ({
     validator: async (_: unknown, v?: string) => {
@@ -113,28 +108,7 @@ export function AddUserDialog({ open, onClose }: { open: boolean; onClose: () =>
         <Form.Item name="phone" label={t('form.phone')} validateDebounce={400} rules={[{ pattern: PHONE_RE, message: t('form.phoneRule') }, unique('phone')]}>
           <Input maxLength={20} autoComplete="off" />
         </Form.Item>
-        <Form.Item name="merIds" label={t('form.merchants')} extra={t('form.merchantsHelp')} rules={[{ required: true, message: t('form.required') }]}>
-          <Select
-            mode="multiple"
-            showSearch={{ optionFilterProp: 'label' }}
-            options={subMerIdAndNameList.map((m) => ({ value: m.mid, label: `${m.mid} - ${m.name}` }))}
-          />
-        </Form.Item>
-        <Form.Item name="role" label={t('form.role')} rules={[{ required: true, message: t('form.required') }]}>
-          <Radio.Group style={{ display: 'grid', gap: 8 }}>
-            {ROLES.map((r) => (
-              <Radio key={r} value={r}>
-                <Typography.Text strong>{t(`role.${r}.name`)}</Typography.Text>
-                <Typography.Text type="secondary"> — {t(`role.${r}.text`)}</Typography.Text>
-              </Radio>
-            ))}
-          </Radio.Group>
-        </Form.Item>
-        {role === 'CUSTOM' && (
-          <Form.Item name="permissions" label={t('form.permissions')} rules={[{ required: true, type: 'array', min: 1, message: t('form.permissionsRule') }]}>
-            <PermissionPicker />
-          </Form.Item>
-        )}
+        <GrantFields form={form} />
         <Typography.Paragraph type="secondary">{t('form.activationNote')}</Typography.Paragraph>
       </Form>
     </Modal>

@@ -7,6 +7,7 @@ import { formatAmount } from '../../../components/money';
 import { checkPassword, useRefund } from '../api/refund';
 import { passwordIcon } from '../../../components/password-icon';
 import { useApp } from '../../../app/lazy-app';
+import { refundNotice } from './refund-outcome';
 
 type Step = 'closed' | 'amount' | 'password';
 
@@ -15,7 +16,9 @@ const newKey = () => (crypto.randomUUID?.() ?? `${Date.now()}-${Math.random()}`)
 /**
  * Refund as spec §4: an amount dialog (at most what is still refundable, in the currency's
  * decimals), then password verification (confirm disabled while empty; /user/checkPassword grants
- * the session 5 minutes), then /txn/refund. Success: message, then /txn/list; failure: data.msg.
+ * the session 5 minutes), then /txn/refund. Success: message, then /txn/list; accepted but not yet
+ * confirmed by the gateway (gwResponse '04'): an info message saying it shows as processing until
+ * the gateway answers, then /txn/list; failure: data.msg.
  */
 export function useRefundDialogs(txn: TxnDetail) {
   const { t, i18n } = useTranslation('txn');
@@ -45,11 +48,13 @@ export function useRefundDialogs(txn: TxnDetail) {
     try {
       await checkPassword(password);
       const res = await refund.mutateAsync({ id: txn.gwGTransId, amount, txnschema: txn.mrequest.paymentSchema, requestKey });
-      if (res.code === 0) {
+      const notice = refundNotice(res);
+      const content = notice.key ? t(notice.key) : notice.text;
+      message[notice.kind]({ content, duration: notice.duration });
+      if (notice.leave) {
         setStep('closed');
-        message.success({ content: res.msg || t('refund.success'), duration: 0.8 });
         setTimeout(() => navigate('/txn/list'), 800);
-      } else message.error(res.msg);
+      }
     } catch {
       // The request client already showed the error (wrong password, …).
     } finally {

@@ -1,0 +1,28 @@
+import type { Deps } from '../../plugins/context';
+import type { Acquirer } from './acquirer.types';
+import { createHttpAcquirer } from './http.adapter';
+import { createSandboxAdapter } from './sandbox.adapter';
+
+const cache = new WeakMap<Deps, Acquirer>();
+
+/** The gateway this app talks to, chosen by configuration (ACQUIRER: sandbox by default, or http). One per app. */
+export function acquirerOf(deps: Deps): Acquirer {
+  let a = cache.get(deps);
+  if (!a) {
+    const c = deps.config.acquirer;
+    a =
+      c?.kind === 'http' && c.url && c.signingKey
+        ? createHttpAcquirer({ url: c.url, signingKey: c.signingKey, keyId: c.keyId, timeoutMs: c.timeoutMs, retries: c.retries, retryDelayMs: c.retryDelayMs })
+        : createSandboxAdapter();
+    cache.set(deps, a);
+  }
+  return a;
+}
+
+/** How long the asker's first send may take, all retries included: the job leaves the operation alone that long. */
+export function firstSendLeaseMs(deps: Deps): number {
+  const c = deps.config.acquirer;
+  if (c?.kind !== 'http') return 30_000;
+  const delay = c.retryDelayMs ?? 200;
+  return (c.retries + 1) * c.timeoutMs + delay * 2 ** (c.retries + 1) + 5_000;
+}

@@ -1,0 +1,397 @@
+import { z } from 'zod';
+import { Code, CURRENCY_EXPONENT, toMinor } from '@portal/contract';
+import type { Db, Queryable } from '../../db/db';
+import { audit } from '../../lib/audit';
+import { AppError } from '../../lib/errors';
+import { t } from '../../lib/messages';
+import type { Language } from '@portal/contract';
+import { ingestEach, type IngestInput, type TxnRow } from '../payments/ingest.service';
+import { shapeRow } from '../payments/ingest.validate';
+import { finishProcessing, isProcessing } from '../payments/processing.service';
+import { isDate, zonedInstant } from '../payments/time';
+import type { Connection } from './gateway.service';
+
+/** Most rows in one `POST /provider/v1/transactions`. */
+export const MAX_BATCH = 1000;
+
+const str = (max: number) => z.string().max(max);
+const opt = (max: number) => z.string().max(max).nullish();
+
+/**
+ * One transaction as a gateway reports it (the spec's field names; amounts as decimal strings of
+ * the currency, `currentTime` ISO 8601 with an offset or `YYYY-MM-DD HH:mm:ss` in the platform zone).
+ */
+export const FeedRowSchema = z.strictObject({
+  gwGTransId: str(64),
+  clientid: str(15),
+  orderNum: str(64),
+  originorderno: opt(64),
+  gwTranType: str(16),
+  gwResponse: opt(8),
+  respMsg: opt(255),
+  gwAmount: str(32),
+  gwCurrency: str(3),
+  orderAmount: opt(32),
+  orderCurrency: opt(3),
+  paymentSchema: str(32),
+  paymentBrand: opt(32),
+  subBrandCode: opt(32),
+  currentTime: str(40),
+  channelOrderNo: opt(64),
+  merReserve: opt(255),
+  storeId: opt(64),
+  storeName: opt(128),
+  cardNumber: opt(32),
+});
+export type FeedRow = z.infer<typeof FeedRowSchema>;
+
+export type RowStatus = 'accepted' | 'duplicate' | 'rejected';
+export interface RowResult {
+  index: number;
+  gwGTransId: string | null;
+  status: RowStatus;
+  /** 0 accepted / duplicate; 400 invalid, 403 merchant not allowed, 409 conflict. */
+  code: number;
+  msg: string;
+  field?: string;
+  /** A processing transaction this row made final. */
+  statusChanged?: boolean;
+}
+
+export interface FeedOptions {
+  platformTz: string;
+  now?: Date;
+  lang?: Language;
+  /** gateway (API) or file (import). */
+  source?: string;
+}
+
+const LOCAL_TIME = /^(\d{4}-\d{2}-\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?(?:Z|[+-]\d{2}:\d{2})$/;
+
+function rowError(field: string, detail: string) {
+  return new AppError(Code.BAD_REQUEST, 'gwRowInvalid', { field, detail }, 400, { field });
+}
+
+/** A wire row → ingestion input (amounts to minor units, time to an instant). Throws an AppError naming the field. */
+export function toIngestInput(raw: unknown, o: FeedOptions): IngestInput {
+  const p = FeedRowSchema.safeParse(raw);
+  if (!p.success) {
+    const i = p.error.issues[0];
+    throw rowError(i.path.join('.') || 'row', i.message);
+  }
+  const r = p.data;
+  const cur = r.gwCurrency;
+  if (!(cur in CURRENCY_EXPONENT)) throw new AppError(Code.BAD_REQUEST, 'payCurrencyUnknown', { currency: cur }, 400, { field: 'gwCurrency' });
+  const minor = (v: string, c: string, field: string) => {
+    try {
+      return toMinor(v, c);
+    } catch (e) {
+      throw rowError(field, (e as Error).message);
+    }
+  };
+  const amount = minor(r.gwAmount, cur, 'gwAmount');
+  const oc = r.orderCurrency || cur;
+  if (!(oc in CURRENCY_EXPONENT)) throw new AppError(Code.BAD_REQUEST, 'payCurrencyUnknown', { currency: oc }, 400, { field: 'orderCurrency' });
+  let txnTime: Date;
+  const local = LOCAL_TIME.exec(r.currentTime);
+  const dateOk = isDate(r.currentTime.slice(0, 10)) && Number(r.currentTime.slice(11, 13)) < 24 && Number(r.currentTime.slice(14, 16)) < 60 && Number(r.currentTime.slice(17, 19)) < 60;
+  if (!dateOk) throw rowError('currentTime', 'not a real time (ISO 8601 with an offset, or YYYY-MM-DD HH:mm:ss in the platform zone)');
+  if (local) txnTime = zonedInstant(local[1], o.platformTz, Number(local[2]) * 60 + Number(local[3]));
+  else if (ISO_TIME.test(r.currentTime)) txnTime = new Date(r.currentTime);
+  else throw rowError('currentTime', 'ISO 8601 with an offset, or YYYY-MM-DD HH:mm:ss (platform zone)');
+  if (local) txnTime = new Date(txnTime.getTime() + Number(local[4]) * 1000);
+  if (Number.isNaN(txnTime.getTime())) throw rowError('currentTime', 'not a real time');
+  return {
+    gwTransId: r.gwGTransId,
+    merId: r.clientid,
+    orderNo: r.orderNum,
+    originOrderNo: r.originorderno ?? null,
+    tranType: r.gwTranType,
+    gwResponse: r.gwResponse ?? null,
+    respMsg: r.respMsg ?? null,
+    amount: Math.abs(amount),
+    amountSign: amount < 0 ? -1 : 1,
+    currency: cur,
+    orderAmount: r.orderAmount ? Math.abs(minor(r.orderAmount, oc, 'orderAmount')) : null,
+    orderCurrency: r.orderCurrency ?? null,
+    paymentSchema: r.paymentSchema,
+    paymentBrand: r.paymentBrand ?? null,
+    subBrandCode: r.subBrandCode ?? null,
+    txnTime,
+    channelOrderNo: r.channelOrderNo ?? null,
+    merReserve: r.merReserve ?? null,
+    storeId: r.storeId ?? null,
+    storeName: r.storeName ?? null,
+    cardNumber: r.cardNumber ?? null,
+    source: o.source ?? 'gateway',
+  };
+}
+
+/** The ledger's copy of a transaction, as compared with a repeat. */
+interface LedgerRow {
+  id: number;
+  gw_trans_id: string;
+  mer_id: string;
+  order_no: string;
+  origin_order_no: string | null;
+  tran_type: string;
+  gw_response: string | null;
+  amount: number;
+  amount_sign: number;
+  currency: string;
+  order_amount: number;
+  order_currency: string;
+  payment_schema: string;
+  payment_brand: string | null;
+  txn_time: Date;
+  card_first6: string | null;
+  card_last4: string | null;
+  channel_order_no: string | null;
+}
+const LEDGER_COLS = 't.id, t.gw_trans_id, t.mer_id, t.order_no, t.origin_order_no, t.tran_type, t.gw_response, t.amount, t.amount_sign, t.currency, t.order_amount, t.order_currency, t.payment_schema, t.payment_brand, t.txn_time, t.card_first6, t.card_last4, t.channel_order_no';
+
+/** The first field where a repeat differs from what was received (status aside), or null. */
+function differs(r: TxnRow, l: Pick<LedgerRow, Exclude<keyof LedgerRow, 'id' | 'gw_trans_id' | 'gw_response'>>): string | null {
+  const pairs: [string, unknown, unknown][] = [
+    ['clientid', r.mer_id, l.mer_id],
+    ['orderNum', r.order_no, l.order_no],
+    ['gwTranType', r.tran_type, l.tran_type],
+    ['gwAmount', r.amount * r.amount_sign, Number(l.amount) * Number(l.amount_sign)],
+    ['gwCurrency', r.currency, l.currency.trim()],
+    ['orderAmount', r.order_amount, Number(l.order_amount)],
+    ['orderCurrency', r.order_currency, l.order_currency.trim()],
+    ['paymentSchema', r.payment_schema, l.payment_schema],
+    ['paymentBrand', r.payment_brand, l.payment_brand],
+    ['currentTime', r.txn_time, new Date(l.txn_time).getTime()],
+    ['cardNumber', `${r.card_first6}|${r.card_last4}`, `${l.card_first6}|${l.card_last4}`],
+    ['channelOrderNo', r.channel_order_no, l.channel_order_no],
+  ];
+  if (r.origin_order_no !== null) pairs.push(['originorderno', r.origin_order_no, l.origin_order_no]);
+  const d = pairs.find(([, a, b]) => a !== b);
+  return d ? d[0] : null;
+}
+
+/**
+ * A batch from a gateway connection (issue 25 §1): each row answered accepted / duplicate /
+ * rejected with its reason, in order; one bad row never loses the others. All in one database
+ * transaction:
+ *  1. each row parsed and shaped (no database), and checked against the connection's merchants;
+ *  2. the gateway ids claimed in `gateway_txn` with one unique insert (sorted, so two batches
+ *     cannot deadlock): a second identical batch running in parallel waits for the first and then
+ *     finds every id taken — answered as duplicates, never written twice;
+ *  3. ids already in the ledger compared with it: same content → duplicate (a processing row the
+ *     repeat reports final is made final by `finishProcessing`), other content → 409 for that row;
+ *  4. the new rows written by the one ingestion path (`ingestEach`), a refund's amount reserved on
+ *     its purchase first (processing or successful), late days queued for the late path.
+ */
+export async function receiveBatch(db: Db, conn: Connection, rawRows: unknown[], o: FeedOptions): Promise<BatchAnswer> {
+  return db.tx((q) => receiveRows(q, conn, rawRows, o));
+}
+
+export interface BatchAnswer {
+  results: RowResult[];
+  accepted: number;
+  duplicate: number;
+  rejected: number;
+}
+
+/** `receiveBatch` inside the caller's transaction (the file import commits a chunk with its progress). */
+export async function receiveRows(q: Queryable, conn: Connection, rawRows: unknown[], o: FeedOptions): Promise<BatchAnswer> {
+  const lang = o.lang ?? 'en';
+  const results: RowResult[] = new Array(rawRows.length);
+  const idOf = (raw: unknown) => {
+    const v = (raw as { gwGTransId?: unknown } | null)?.gwGTransId;
+    return typeof v === 'string' ? v : null;
+  };
+  const reject = (i: number, e: AppError) => {
+    results[i] = { index: i, gwGTransId: idOf(rawRows[i]), status: 'rejected', code: e.code, msg: t(lang, e.key, e.params), ...(fieldOf(e) ? { field: fieldOf(e) } : {}) };
+  };
+  const ok = (i: number, status: RowStatus, extra: Partial<RowResult> = {}) => {
+    results[i] = { index: i, gwGTransId: idOf(rawRows[i]), status, code: 0, msg: t(lang, 'success'), ...extra };
+  };
+  // 1. shape (no database)
+  const inputs: (IngestInput | null)[] = rawRows.map((raw, i) => {
+    try {
+      const input = toIngestInput(raw, o);
+      if (!input.gwTransId) throw rowError('gwGTransId', 'required');
+      if (!conn.merchants.includes(input.merId)) throw new AppError(Code.FORBIDDEN, 'gwMerchantNotAllowed', { merId: input.merId }, 403, { field: 'clientid' });
+      return input;
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      reject(i, err);
+      return null;
+    }
+  });
+  const shaped = new Map<number, TxnRow>();
+  inputs.forEach((input, i) => {
+    if (!input) return;
+    try {
+      shaped.set(i, shapeRow(input, o));
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      reject(i, err);
+    }
+  });
+  // The same id twice in one batch: the first counts, the repeat is compared with it.
+  const firstOf = new Map<string, number>();
+  const repeats: number[] = [];
+  for (const [i, r] of shaped) {
+    if (firstOf.has(r.gw_trans_id)) repeats.push(i);
+    else firstOf.set(r.gw_trans_id, i);
+  }
+  {
+    const firsts = [...firstOf.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    // 2. claim
+    const { rows: claimed } = firsts.length
+      ? await q.query<{ gw_trans_id: string }>(
+          `INSERT INTO gateway_txn (gw_trans_id, connection_id, txn_date)
+           SELECT u.g, $3, u.d FROM unnest($1::text[], $2::date[]) WITH ORDINALITY AS u(g, d, n) ORDER BY u.n
+           ON CONFLICT (gw_trans_id) DO NOTHING RETURNING gw_trans_id`,
+          [firsts.map(([g]) => g), firsts.map(([, i]) => shaped.get(i)!.txn_date), conn.id],
+        )
+      : { rows: [] };
+    const mine = new Set(claimed.map((c) => c.gw_trans_id));
+    const taken = firsts.filter(([g]) => !mine.has(g)).map(([g]) => g);
+    const owner = new Map<string, string>();
+    if (taken.length) {
+      const { rows } = await q.query<{ gw_trans_id: string; connection_id: string }>('SELECT gw_trans_id, connection_id FROM gateway_txn WHERE gw_trans_id = ANY($1::text[])', [taken]);
+      for (const r of rows) owner.set(r.gw_trans_id, r.connection_id);
+    }
+    // 3. compare with the ledger
+    const { rows: ledger } = firsts.length
+      ? await q.query<LedgerRow>(
+          `SELECT ${LEDGER_COLS} FROM txn_key k JOIN txn t ON t.id = k.id AND t.txn_time = k.txn_time WHERE k.gw_trans_id = ANY($1::text[])`,
+          [firsts.map(([g]) => g)],
+        )
+      : { rows: [] };
+    const inLedger = new Map(ledger.map((l) => [l.gw_trans_id, l]));
+    const fresh: number[] = [];
+    for (const [g, i] of firsts) {
+      const r = shaped.get(i)!;
+      const l = inLedger.get(g);
+      if (owner.has(g) && owner.get(g) !== conn.id) {
+        reject(i, new AppError(Code.CONFLICT, 'gwTransConflict', { gwTransId: g, field: 'connection' }, 409, { field: 'gwGTransId' }));
+        continue;
+      }
+      if (!l) {
+        fresh.push(i);
+        continue;
+      }
+      const d = differs(r, l);
+      if (d) {
+        reject(i, new AppError(Code.CONFLICT, 'gwTransConflict', { gwTransId: g, field: d }, 409, { field: d }));
+        continue;
+      }
+      const incoming = r.gw_response;
+      if (incoming === l.gw_response || isProcessing(incoming) || (isProcessing(incoming) && isProcessing(l.gw_response))) {
+        ok(i, 'duplicate');
+      } else if (isProcessing(l.gw_response)) {
+        await finishProcessing(q, { id: Number(l.id) }, { gwResponse: incoming!, respMsg: r.resp_msg });
+        ok(i, 'accepted', { statusChanged: true });
+      } else {
+        reject(i, new AppError(Code.CONFLICT, 'gwTransConflict', { gwTransId: g, field: 'gwResponse' }, 409, { field: 'gwResponse' }));
+      }
+    }
+    // 4. write the new rows through the one ingestion path
+    if (fresh.length) {
+      const outcomes = await ingestEach(q, fresh.map((i) => inputs[i]!), {
+        platformTz: o.platformTz,
+        now: o.now,
+        beforeInsert: reserveRefund,
+      });
+      const failed: string[] = [];
+      outcomes.forEach((out, k) => {
+        const i = fresh[k];
+        if (out.ok) {
+          ok(i, 'accepted');
+        } else {
+          reject(i, out.error);
+          if (mine.has(shaped.get(i)!.gw_trans_id)) failed.push(shaped.get(i)!.gw_trans_id);
+        }
+      });
+      // A refused row keeps no claim: sent again corrected, it is taken.
+      if (failed.length) await q.query('DELETE FROM gateway_txn WHERE gw_trans_id = ANY($1::text[]) AND connection_id = $2', [failed, conn.id]);
+    }
+    // The same id again inside the batch: compared with the ledger when the id is there, else
+    // with its first occurrence (identical → answered as that one, or duplicate once it was accepted).
+    const ledgerAfter = repeats.length
+      ? new Map(
+          (
+            await q.query<LedgerRow>(
+              `SELECT ${LEDGER_COLS} FROM txn_key k JOIN txn t ON t.id = k.id AND t.txn_time = k.txn_time WHERE k.gw_trans_id = ANY($1::text[])`,
+              [[...new Set(repeats.map((i) => shaped.get(i)!.gw_trans_id))]],
+            )
+          ).rows.map((l) => [l.gw_trans_id, l]),
+        )
+      : new Map<string, LedgerRow>();
+    for (const i of repeats) {
+      const r = shaped.get(i)!;
+      const first = firstOf.get(r.gw_trans_id)!;
+      const l = ledgerAfter.get(r.gw_trans_id);
+      const firstRow = shaped.get(first)!;
+      const ref = l ?? { ...firstRow, txn_time: new Date(firstRow.txn_time) };
+      const d = differs(r, ref);
+      const sameStatus = r.gw_response === ref.gw_response || isProcessing(r.gw_response);
+      if (d || !sameStatus) reject(i, new AppError(Code.CONFLICT, 'gwTransConflict', { gwTransId: r.gw_trans_id, field: d ?? 'gwResponse' }, 409, { field: d ?? 'gwResponse' }));
+      else if (!l && results[first].status === 'rejected') results[i] = { ...results[first], index: i };
+      else ok(i, 'duplicate');
+    }
+    const counts = tally(results);
+    await audit(q, { action: 'gateway.feed.batch', username: `gateway:${conn.id}`, target: conn.id, detail: { source: o.source ?? 'gateway', rows: rawRows.length, ...counts } });
+    // What the gateway said, row by row (the reconciliation compares it with the ledger).
+    const said = [...firstOf.values()].map((i) => shaped.get(i)!);
+    if (said.length) {
+      await q.query(
+        `INSERT INTO gateway_reported (connection_id, gw_trans_id, mer_id, txn_date, tran_type, currency, amount, gw_response)
+         SELECT $1, u.g, u.m, u.d, u.t, u.c, u.a, u.r FROM unnest($2::text[], $3::text[], $4::date[], $5::text[], $6::text[], $7::int8[], $8::text[]) AS u(g, m, d, t, c, a, r)
+         ORDER BY u.g
+         ON CONFLICT (connection_id, gw_trans_id) DO UPDATE SET mer_id = excluded.mer_id, txn_date = excluded.txn_date, tran_type = excluded.tran_type,
+           currency = excluded.currency, amount = excluded.amount, reported_at = now(),
+           gw_response = CASE WHEN coalesce(excluded.gw_response, '') IN ('', '04') THEN gateway_reported.gw_response ELSE excluded.gw_response END`,
+        [conn.id, said.map((r) => r.gw_trans_id), said.map((r) => r.mer_id), said.map((r) => r.txn_date), said.map((r) => r.tran_type), said.map((r) => r.currency),
+          said.map((r) => r.amount * r.amount_sign), said.map((r) => r.gw_response)],
+      );
+    }
+  }
+  return { results, ...tally(results) };
+}
+
+function tally(results: RowResult[]) {
+  const c = { accepted: 0, duplicate: 0, rejected: 0 };
+  for (const r of results) if (r) c[r.status]++;
+  return c;
+}
+
+const fieldOf = (e: AppError) => (e.data as { field?: string } | null)?.field;
+
+/**
+ * A refund reported by the gateway, successful or still processing, takes its amount from what is
+ * left of the purchase (the guard UPDATE: never past the purchase, even in parallel); a failed one
+ * takes nothing. `finishProcessing` gives it back if the refund later fails.
+ */
+async function reserveRefund(q: Queryable, row: TxnRow): Promise<void> {
+  if (row.tran_type !== 'REFD' || row.origin_txn_id === null) return;
+  if (!(row.gw_response === '00' || isProcessing(row.gw_response))) return;
+  const { rows } = await q.query(
+    `UPDATE txn SET return_amount = return_amount + $2
+      WHERE id = $1 AND tran_type = 'PURC' AND gw_response = '00' AND return_amount + $2 <= amount RETURNING 1`,
+    [row.origin_txn_id, row.amount],
+  );
+  if (!rows.length) throw new AppError(Code.BAD_REQUEST, 'payRefundExceeds', {}, 400, { field: 'gwAmount' });
+}
+
+/** `POST /provider/v1/transactions/{id}/status`: a processing transaction of the connection's merchants made final. */
+export async function reportStatus(db: Db, conn: Connection, gwTransId: string, body: { gwResponse: string; respMsg?: string | null }) {
+  return db.tx(async (q) => {
+    const { rows } = await q.query<{ mer_id: string }>('SELECT mer_id FROM txn_key WHERE gw_trans_id = $1', [gwTransId]);
+    // Another connection's merchant answers as if absent.
+    if (!rows[0] || !conn.merchants.includes(rows[0].mer_id)) throw new AppError(Code.NOT_FOUND, 'gwTransNotFound', { gwTransId }, 404);
+    const out = await finishProcessing(q, { gwTransId }, body);
+    await q.query('UPDATE gateway_reported SET gw_response = $3, reported_at = now() WHERE connection_id = $1 AND gw_trans_id = $2', [conn.id, gwTransId, body.gwResponse]);
+    if (out.changed) {
+      await audit(q, { action: 'gateway.feed.status', username: `gateway:${conn.id}`, merId: out.merId, target: gwTransId, detail: { gwResponse: out.gwResponse, tranType: out.tranType } });
+    }
+    return out;
+  });
+}

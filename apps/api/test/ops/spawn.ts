@@ -1,0 +1,124 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { spawn, type ChildProcess } from 'node:child_process';
+import pg from 'pg';
+import { readOutbox } from '../../src/plugins/mail';
+
+const ROOT = path.resolve(import.meta.dirname, '../../../..');
+
+/** A free loopback port. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** A new, empty database on the TEST_DATABASE_URL server; `drop` removes it. */
+export async function scratchDatabase(prefix: string): Promise<{ url: string; name: string; drop(): Promise<void> }> {
+  const admin = process.env.TEST_DATABASE_URL!;
+  const name = `${prefix}_${randomBytes(5).toString('hex')}`;
+  const c = new pg.Client({ connectionString: admin });
+  await c.connect();
+  await c.query(`CREATE DATABASE ${name}`);
+  await c.end();
+  const u = new URL(admin);
+  u.pathname = `/${name}`;
+  return {
+    url: u.toString(),
+    name,
+    async drop() {
+      const d = new pg.Client({ connectionString: admin });
+      await d.connect();
+      await d.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await d.end();
+    },
+  };
+}
+
+export interface Served {
+  base: string;
+  proc: ChildProcess;
+  dataDir: string;
+  log(): string;
+  /** Resolves to the exit code once the process ended. */
+  exited: Promise<number | null>;
+}
+
+/**
+ * Starts the real server (`tsx apps/api/src/server.ts`) on a free port with `dataDir` and waits
+ * until /readyz answers 200.
+ */
+export async function serve(dataDir: string, env: Record<string, string | undefined>, timeoutMs = 90_000): Promise<Served> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const logFile = path.join(dataDir, `server-${Date.now()}.log`);
+  fs.mkdirSync(dataDir, { recursive: true });
+  const out = fs.openSync(logFile, 'a');
+  const full: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SEED_DAYS: '1', LOG_LEVEL: 'info', ...env };
+  if (!env.DATABASE_URL) delete full.DATABASE_URL;
+  // node with tsx's loader (not the tsx CLI, which runs the server in a child of its own): the
+  // signal the test sends reaches the server process itself.
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], { cwd: ROOT, env: full, stdio: ['ignore', out, out] });
+  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+  const log = () => fs.readFileSync(logFile, 'utf8');
+  const started = Date.now();
+  let gone = false;
+  void exited.then(() => (gone = true));
+  while (Date.now() - started < timeoutMs) {
+    if (gone) throw new Error(`server exited before ready; log:\n${log().slice(-3000)}`);
+    try {
+      const r = await fetch(`${base}/readyz`);
+      if (r.status === 200) return { base, proc, dataDir, log, exited };
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  proc.kill('SIGKILL');
+  throw new Error(`server not ready in ${timeoutMs} ms; log:\n${log().slice(-3000)}`);
+}
+
+/** A client of a served API: signs in through the real flow (code from DATA_DIR/outbox). */
+export function apiClient(s: { base: string; dataDir: string }) {
+  let token = '';
+  const call = async (method: string, url: string, body?: Record<string, string>) => {
+    const r = await fetch(`${s.base}${url}`, {
+      method,
+      headers: { ...(token ? { 'x-token': token } : {}), ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+      body: body ? new URLSearchParams(body).toString() : undefined,
+    });
+    const text = await r.text();
+    let json: any = null;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = { raw: text };
+    }
+    return { status: r.status, body: json };
+  };
+  return {
+    call,
+    async login(username: string, password: string) {
+      const before = new Set((await readOutbox(path.join(s.dataDir, 'outbox'))).map((m) => m.file));
+      const sent = await call('POST', '/api/user/getEmailCode', { username });
+      if (sent.body.code !== 0) throw new Error(`getEmailCode: ${JSON.stringify(sent.body)}`);
+      const mail = (await readOutbox(path.join(s.dataDir, 'outbox'))).find((m) => !before.has(m.file));
+      const verifyCode = /\b(\d{6})\b/.exec(mail!.text)![1];
+      const r = await call('POST', '/api/user/login', { username, password, verifyCode });
+      if (r.body.code !== 0) throw new Error(`login: ${JSON.stringify(r.body)}`);
+      token = r.body.data.token;
+      const step = await call('POST', '/api/user/checkPassword', { password });
+      if (step.body.code !== 0) throw new Error(`checkPassword: ${JSON.stringify(step.body)}`);
+    },
+  };
+}
+
+export const tmpDir = (prefix: string) => fs.mkdtempSync(path.join(os.tmpdir(), prefix));

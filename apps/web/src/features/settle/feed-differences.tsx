@@ -1,0 +1,85 @@
+import { useState } from 'react';
+import { Alert, Card, DatePicker, Form, Table, Tag, Typography } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import type { Dayjs } from 'dayjs';
+import { useTranslation } from 'react-i18next';
+import { toDecimal } from '@portal/contract';
+import { http } from '../../lib/http';
+import { dayjs } from '../../lib/time';
+
+/** One difference of the gateway feed's reconciliation (GET /api/gateway/differences). */
+export interface FeedDifference {
+  id: number;
+  connectionId: string;
+  date: string;
+  kind: 'missing' | 'extra' | 'amount' | 'status' | string;
+  gwTransId: string | null;
+  merId: string | null;
+  detail: Record<string, unknown>;
+}
+
+const KIND_COLOR: Record<string, string> = { missing: 'red', extra: 'orange', amount: 'gold', status: 'blue' };
+
+type Money = { currency?: string; amount?: number };
+const money = (m: Money | undefined) => (m && typeof m.amount === 'number' && m.currency ? `${toDecimal(m.amount, m.currency)} ${m.currency}` : '—');
+
+/**
+ * The gateway feed's reconciliation for a day (issue 25 §3), beside the manual reconciliation: the
+ * transactions of the user's merchants that the gateway reported and the ledger lacks (missing), that
+ * the ledger has and the gateway never reported (extra), or whose amount or result differ — what
+ * the gateway said beside what the portal holds.
+ */
+export function FeedDifferences() {
+  const { t } = useTranslation('settleDetail');
+  const [day, setDay] = useState<Dayjs>(() => dayjs().subtract(1, 'day'));
+  const date = day.format('YYYY-MM-DD');
+  const list = useQuery({ queryKey: ['gateway', 'differences', date], queryFn: () => http.get<FeedDifference[]>('/gateway/differences', { date }) });
+
+  const said = (d: FeedDifference) => {
+    const x = d.detail as Record<string, unknown>;
+    if (d.kind === 'amount') return { gateway: money(x.reported as Money), portal: money(x.ledger as Money) };
+    if (d.kind === 'status') return { gateway: String(x.reported ?? '—'), portal: String(x.ledger ?? '—') };
+    const row = `${String(x.tranType ?? '')} ${money({ currency: x.currency as string, amount: x.amount as number })} · ${String(x.gwResponse ?? '')}`;
+    return d.kind === 'missing' ? { gateway: row, portal: '—' } : { gateway: '—', portal: row };
+  };
+
+  const cols = [
+    { key: 'kind', title: t('feed.kind'), width: 150, render: (_: unknown, d: FeedDifference) => <Tag color={KIND_COLOR[d.kind] ?? 'default'}>{t(`feed.kinds.${d.kind}`, { defaultValue: d.kind })}</Tag> },
+    { key: 'gwTransId', title: t('feed.gwTransId'), dataIndex: 'gwTransId', width: 230, render: (v: string | null) => v ?? '—' },
+    { key: 'merId', title: t('feed.merId'), dataIndex: 'merId', width: 160, render: (v: string | null) => v ?? '—' },
+    { key: 'gateway', title: t('feed.gateway'), width: 220, render: (_: unknown, d: FeedDifference) => said(d).gateway },
+    { key: 'portal', title: t('feed.portal'), width: 220, render: (_: unknown, d: FeedDifference) => said(d).portal },
+    { key: 'connection', title: t('feed.connection'), dataIndex: 'connectionId', width: 140 },
+  ];
+
+  return (
+    <Card title={t('feed.title')} style={{ marginBottom: 16 }} data-testid="feed-differences">
+      <Typography.Paragraph type="secondary">{t('feed.help')}</Typography.Paragraph>
+      <Form layout="inline" style={{ marginBottom: 12 }}>
+        <Form.Item label={t('feed.date')}>
+          <DatePicker
+            value={day}
+            allowClear={false}
+            aria-label={t('feed.date')}
+            disabledDate={(d) => d.isAfter(dayjs(), 'day')}
+            onChange={(d) => d && setDay(d)}
+          />
+        </Form.Item>
+      </Form>
+      {list.isError ? (
+        <Alert type="error" showIcon title={t('feed.error')} />
+      ) : (
+        <Table<FeedDifference>
+          rowKey="id"
+          size="small"
+          loading={list.isPending}
+          columns={cols}
+          dataSource={list.data ?? []}
+          scroll={{ x: 1120 }}
+          pagination={{ pageSize: 10, showSizeChanger: false }}
+          locale={{ emptyText: <Typography.Text type="secondary">{t('feed.none', { date })}</Typography.Text> }}
+        />
+      )}
+    </Card>
+  );
+}

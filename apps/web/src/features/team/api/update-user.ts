@@ -1,0 +1,12 @@
+import type { Role, TeamUserRow } from '@portal/contract';
+import { http } from '../../../lib/http';
+
+export interface UpdateUserBody {
+  userId: number;
+  merIds: string[];
+  role: Role;
+  permissions?: string[];
+}
+
+/** POST /user/update: a user's role, custom permissions and merchants (the rules of /user/add). */
+export const updateUser = (body: UpdateUserBody) => http.post<TeamUserRow>('/user/update', { ...body }, { quiet: true });

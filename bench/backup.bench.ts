@@ -1,0 +1,86 @@
+/**
+ * npx tsx bench/backup.bench.ts [-- --txns 1000000 --days 120 --skip-pglite --skip-pg]
+ *
+ * Times `backup` and `restore` (apps/api/src/ops/backup.ts) on a database of --txns demo
+ * transactions (generated as bench/seed.bench.ts does), for PostgreSQL (a scratch database on
+ * BENCH_DATABASE_URL or postgres://root@127.0.0.1:5432/test, restored into a second one) and for
+ * PGlite (a data directory, restored over itself with --force). Prints seconds and seconds per
+ * million txn rows (docs/operations.md quotes the result).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { openDb } from '../apps/api/src/db/db';
+import { migrate } from '../apps/api/src/db/migrate';
+import { seedFoundation } from '../apps/api/src/seed/foundation.seed';
+import { generateDemoData } from '../apps/api/src/seed/demo-data';
+import { backup, restore } from '../apps/api/src/ops/backup';
+import { intArg, parseArgs } from '../apps/api/src/cli/args';
+
+const args = parseArgs(process.argv.slice(2));
+const TARGET = intArg(args, 'txns', 1_000_000, 1000);
+const DAYS = intArg(args, 'days', 120, 1, 1000);
+const ADMIN = process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
+
+async function database(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `bench_backup_${randomBytes(4).toString('hex')}`;
+  const c = new pg.Client({ connectionString: ADMIN });
+  await c.connect();
+  await c.query(`CREATE DATABASE ${name}`);
+  await c.end();
+  const u = new URL(ADMIN);
+  u.pathname = `/${name}`;
+  return {
+    url: u.toString(),
+    async drop() {
+      const d = new pg.Client({ connectionString: ADMIN });
+      await d.connect();
+      await d.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await d.end();
+    },
+  };
+}
+
+function dirSize(d: string): number {
+  let n = 0;
+  for (const e of fs.readdirSync(d, { withFileTypes: true })) n += e.isDirectory() ? dirSize(path.join(d, e.name)) : fs.statSync(path.join(d, e.name)).size;
+  return n;
+}
+
+async function one(kind: 'pglite' | 'postgres') {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-backup-data-'));
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-backup-out-'));
+  const src = kind === 'postgres' ? await database() : null;
+  const dst = kind === 'postgres' ? await database() : null;
+  try {
+    const db = await openDb({ databaseUrl: src?.url, dataDir });
+    await migrate(db);
+    await seedFoundation(db, { env: 'test' });
+    const merchants = Math.max(0, Math.round(TARGET / DAYS / 100) - 4);
+    const perDay = Math.max(1, Math.round(TARGET / ((merchants + 4) * DAYS * 1.1)));
+    const g = await generateDemoData(db, { merchants, days: DAYS, perDay, seed: 'bench', platformTz: 'Asia/Shanghai', now: new Date('2026-06-30T12:00:00Z') });
+    const rows = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM txn')).rows[0].n;
+    await db.close();
+    const b0 = performance.now();
+    const m = await backup({ databaseUrl: src?.url, dataDir }, out);
+    const bs = (performance.now() - b0) / 1000;
+    const r0 = performance.now();
+    await restore({ databaseUrl: dst?.url ?? undefined, dataDir }, out, { force: true });
+    const rs = (performance.now() - r0) / 1000;
+    const perM = (s: number) => (s / rows) * 1e6;
+    console.log(
+      `${kind}: ${rows.toLocaleString('en-US')} txn rows (generated in ${(g.ms.total / 1000).toFixed(0)} s), ${Object.values(m.rows).reduce((a, b) => a + b, 0).toLocaleString('en-US')} rows in all; ` +
+        `backup ${bs.toFixed(1)} s (${perM(bs).toFixed(1)} s per million txn rows, ${(dirSize(out) / 1e6).toFixed(1)} MB); restore ${rs.toFixed(1)} s (${perM(rs).toFixed(1)} s per million)`,
+    );
+  } finally {
+    await src?.drop();
+    await dst?.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    fs.rmSync(out, { recursive: true, force: true });
+  }
+}
+
+if (!args['skip-pg']) await one('postgres');
+if (!args['skip-pglite']) await one('pglite');
