@@ -135,7 +135,8 @@ export async function buildApp(
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list' }, staticCSP: true });
+  // API_DOCS (issue 28): 'off' serves no description; 'auth' puts it behind the sign-in (auth hook).
+  if (deps.config.apiDocs !== 'off') await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list' }, staticCSP: true });
 
   registerAuth(app, deps);
 

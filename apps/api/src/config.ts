@@ -67,6 +67,11 @@ const envSchema = z.object({
    * SKIP LOCKED: each job runs once) and shares the rate limits (kept in PostgreSQL).
    */
   WORKERS: z.coerce.number().int().min(1).max(64).default(1),
+  /**
+   * The OpenAPI description and its UI (/api/docs): 'off' (not served), 'auth' (signed-in users only)
+   * or 'public'. Default: 'auth' in production, 'public' elsewhere (issue 28, decision 036).
+   */
+  API_DOCS: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['off', 'auth', 'public']).optional()),
   /** Bearer token that lets a non-loopback caller read /metrics (unset: loopback callers only). At least 16 characters. */
   METRICS_TOKEN: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(16).optional()),
   /** On SIGTERM/SIGINT: how long requests in flight and a running job's step may take before the process exits anyway (ms). */
@@ -130,6 +135,8 @@ export interface Config {
   trustProxy: false | number | string[];
   chatWidgetUrl?: string;
   chatSecret?: string;
+  /** Who may read /api/docs (API_DOCS). */
+  apiDocs?: 'off' | 'auth' | 'public';
   /** Bearer token for /metrics from outside this machine (METRICS_TOKEN). */
   metricsToken?: string;
   /** SHUTDOWN_GRACE_MS: bound on draining requests and the running job at shutdown. */
@@ -211,6 +218,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error('Invalid environment:\n  ACQUIRER: ACQUIRER=http needs ACQUIRER_URL and ACQUIRER_SIGNING_KEY (at least 32 characters)');
   if (e.NODE_ENV === 'production' && !e.PUBLIC_URL)
     throw new Error('Invalid environment:\n  PUBLIC_URL: required when NODE_ENV=production (the origin buyers and users reach the portal on, e.g. https://portal.example.com)');
+  // Without SMTP the mailer writes every mail — sign-in codes, reset links — to files on disk (issue 28).
+  if (e.NODE_ENV === 'production' && !e.SMTP_URL)
+    throw new Error('Invalid environment:\n  SMTP_URL: required when NODE_ENV=production (without it sign-in codes and reset links would be written to disk instead of sent)');
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -241,6 +251,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     chatWidgetUrl: e.CHAT_WIDGET_URL,
     chatSecret: e.CHAT_SECRET,
+    apiDocs: e.API_DOCS ?? (e.NODE_ENV === 'production' ? 'auth' : 'public'),
     metricsToken: e.METRICS_TOKEN,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     shutdownDelayMs: e.SHUTDOWN_DELAY_MS,

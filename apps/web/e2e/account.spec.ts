@@ -213,7 +213,13 @@ test.describe('WeChat', () => {
     await page.getByTestId('user-menu').click();
     await page.getByRole('menuitem', { name: tr('en', 'layout', 'logout') }).click();
     await expect(page).toHaveURL(/\/login/);
+    const since = Date.now();
     await page.getByRole('button', { name: t('login.wechat') }).click();
+    // WeChat is the first factor only: the e-mailed code finishes the sign-in, as after a password (issue 28)
+    await expect(page.getByText(t('login.wechatEmailStep'))).toBeVisible();
+    await expect(page.getByTestId('user-menu')).toBeHidden();
+    await page.getByLabel(tr('en', 'login', 'verifyCode')).fill(await codeFromMailbox(page.request, u.email, since));
+    await page.getByRole('button', { name: tr('en', 'login', 'submit'), exact: true }).click();
     await expect(page.getByTestId('user-menu')).toContainText(u.username);
     // a WeChat account nobody bound: told to bind first
     await page.getByTestId('user-menu').click();

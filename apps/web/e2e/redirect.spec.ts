@@ -9,13 +9,13 @@ test('sign-in errors: the server says what went wrong, in the chosen language', 
     await page.locator('button[type=submit]').click();
   };
   await fill('nobody-here', 'whatever1');
-  await expect(page.getByText('User does not exist')).toBeVisible();
+  await expect(page.getByText(/Wrong user name or password, \d chance\(s\) remaining/)).toBeVisible();
   // Japanese: the language cookie, as the switcher leaves it.
   await context.addCookies([{ name: 'mp_lang', value: 'ja', url: baseURL! }]);
   await page.reload();
   await expect(page.getByRole('heading', { name: tr('ja', 'login', 'title') })).toBeVisible();
   await fill('other-main', 'not-the-password');
-  await expect(page.getByText(/パスワードが違います。残り \d 回/)).toBeVisible();
+  await expect(page.getByText(/ユーザー名またはパスワードが違います。残り \d 回/)).toBeVisible();
   await expect(page.locator('#verifyCode')).toHaveValue('');
   await context.clearCookies();
 });

@@ -24,7 +24,8 @@ export const totpEnableSchema = z.object({ code: z.string().trim().regex(/^\d{6}
 export const totpDisableSchema = z.object({ password: secret, code: z.string().trim().regex(/^\d{6}$/, '6 digits') });
 export const revokeSessionSchema = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 export const requireTotpSchema = z.object({ require: z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]) });
-export const wechatTicketSchema = z.object({ ticket: token });
+/** The WeChat sign-in ticket; with the second factor (authenticator / recovery code, or the e-mailed code) once asked for it. */
+export const wechatTicketSchema = z.object({ ticket: token, verifyCode: textInput(16).optional() });
 export const wechatCallbackQuerySchema = z.object({ code: z.string().trim().max(256).regex(/^[A-Za-z0-9_-]+$/, 'code').optional(), state: z.string().trim().max(200).optional() });
 
 export interface SecurityOverview {

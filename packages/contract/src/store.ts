@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageQuerySchema } from './api';
-import { textInput } from './input';
+import { BEGIN_END, isoDateOrDateTime, refuseReversed, textInput } from './input';
 import { PBL_STATUS_FILTERS, checkPayByLinkForm, payByLinkActivitySchema, payMethodSchema, type PblRule } from './paybylink';
 
 /**
@@ -22,7 +22,6 @@ export function isRealDateTime(s: string): boolean {
   const t = new Date(Date.UTC(+y, +mo - 1, +d, +h, +mi, +se));
   return t.getUTCFullYear() === +y && t.getUTCMonth() === +mo - 1 && t.getUTCDate() === +d && t.getUTCHours() === +h && t.getUTCMinutes() === +mi && t.getUTCSeconds() === +se;
 }
-const wireDate = z.string().trim().refine(isRealDateTime, 'YYYY-MM-DD');
 
 /** A store as the merchant sees it: `methods` are the payment methods it can take (enabled brands whose channel the merchant has). */
 export const storeSchema = z.object({
@@ -45,14 +44,19 @@ export type Store = z.infer<typeof storeSchema>;
 
 /** /payInStore/list query (spec §2: time range, store, status, order number). */
 export const payInStoreFilterSchema = z.object({
-  beginDate: opt(wireDate),
-  endDate: opt(wireDate),
+  // The one strict date parser (years 1900–2999, real dates) and the reversed-range check (issue 28).
+  beginDate: opt(isoDateOrDateTime),
+  endDate: opt(isoDateOrDateTime),
   storeId: opt(z.string().trim().regex(STORE_ID_RE, 'storeId')),
   orderno: opt(textInput(64)),
   status: opt(z.enum(PBL_STATUS_FILTERS)),
 });
 export type PayInStoreFilter = z.infer<typeof payInStoreFilterSchema>;
-export const payInStoreQuerySchema = pageQuerySchema.extend(payInStoreFilterSchema.shape);
+export const payInStoreQuerySchema = pageQuerySchema.extend(payInStoreFilterSchema.shape).superRefine(refuseReversed(BEGIN_END));
+/** /payInStore/export query: the filter, the file format, the same range checks. */
+export const payInStoreExportQuerySchema = <S extends z.ZodRawShape>(format: z.ZodObject<S>) => payInStoreFilterSchema.extend(format.shape).superRefine(refuseReversed(BEGIN_END));
+/** /payInStore/orderno/:no — the one strict text parser (no control characters, at most 64). */
+export const payInStoreOrderNoParamsSchema = z.object({ no: textInput(64, { min: 1 }) });
 
 /** A list row: like the pay-by-link list, with the store and the goods instead of invoice and buyer. */
 export const payInStoreRowSchema = z.object({

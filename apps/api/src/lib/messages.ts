@@ -68,6 +68,12 @@ export const MESSAGES = {
     ko: '비밀번호가 틀렸습니다. 남은 기회: {n}회',
     ja: 'パスワードが違います。残り {n} 回',
   },
+  signInFailed: {
+    en: 'Wrong user name or password, {n} chance(s) remaining',
+    zh: '用户名或密码错误，还剩 {n} 次机会',
+    ko: '사용자 이름 또는 비밀번호가 틀렸습니다. 남은 기회: {n}회',
+    ja: 'ユーザー名またはパスワードが違います。残り {n} 回',
+  },
   userLocked: {
     en: 'User is locked, please try again in {m} minute(s)',
     zh: '用户已锁定，请 {m} 分钟后再试',

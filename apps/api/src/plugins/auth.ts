@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Code, LIMITS, pickLanguage } from '@portal/contract';
 import { AppError, forbidden, notFound } from '../lib/errors';
 import { sha256 } from '../lib/crypto';
+import { t } from '../lib/messages';
 import type { Deps, SessionUser } from './context';
 import { HOUSEKEEPING, type Queryable } from '../db/db';
 
@@ -209,17 +210,29 @@ export function registerAuth(app: FastifyInstance, deps: Deps) {
   });
   // On request, before the body is read or the input validated: a caller without a token or
   // without the permission learns nothing about the route's input rules (issue 10 route suite).
-  app.addHook('onRequest', async (req) => {
+  app.addHook('onRequest', async (req, reply) => {
     const cfg = req.routeOptions.config;
-    if (req.is404 || !req.url.startsWith('/api/') || req.url.startsWith('/api/docs') || cfg.auth === 'public') return;
+    // The OpenAPI description is public only when API_DOCS=public (the default outside production).
+    const docs = req.url.startsWith('/api/docs');
+    if (req.is404 || !req.url.startsWith('/api/') || (docs && (deps.config.apiDocs ?? 'public') === 'public') || cfg.auth === 'public') return;
+    if (docs) {
+      // The description's routes were registered before the app's error handler: answer here.
+      return signedIn(req).catch((err: unknown) => {
+        if (!(err instanceof AppError)) throw err;
+        return reply.status(err.httpStatus).send({ code: err.code, msg: t(req.lang, err.key, err.params), data: null });
+      });
+    }
+    await signedIn(req);
+    const need = cfg.permission ? ([] as string[]).concat(cfg.permission) : [];
+    if (need.length && !need.some((p) => req.user!.permissions.includes(p))) throw forbidden();
+  });
+  async function signedIn(req: FastifyRequest) {
     const token = req.headers['x-token'];
     if (typeof token !== 'string' || !token) throw new AppError(Code.NOT_LOGGED_IN, 'notLoggedIn', {}, 401);
     req.user = await resolveSession(deps, token);
     // The merchant requires a second factor this user has not enrolled: only the account calls open.
     if (req.user.mustEnrolTotp && !req.url.startsWith('/api/user/') && !req.url.startsWith('/api/merchant/info')) throw new AppError(Code.TOTP_REQUIRED, 'totpRequired', {}, 403);
-    const need = cfg.permission ? ([] as string[]).concat(cfg.permission) : [];
-    if (need.length && !need.some((p) => req.user!.permissions.includes(p))) throw forbidden();
-  });
+  }
 }
 
 /** The signed-in caller (routes behind the auth hook). */

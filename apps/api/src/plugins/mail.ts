@@ -3,6 +3,7 @@ import path from 'node:path';
 import { metrics } from './metrics';
 import nodemailer from 'nodemailer';
 import PostalMime from 'postal-mime';
+import { safeFileName } from '../lib/filename';
 
 export interface MailAttachment {
   filename: string;
@@ -28,6 +29,15 @@ export interface Mailer {
  * `outboxDir` (newest first on /dev/mailbox).
  */
 export function createMailer(opts: { smtpUrl?: string; outboxDir: string; from: string }): Mailer {
+  const mailer = createTransportMailer(opts);
+  return {
+    target: mailer.target,
+    // An attachment's name is a downloaded file's name too: no bidirectional controls (issue 28).
+    send: (msg) => mailer.send(msg.attachments ? { ...msg, attachments: msg.attachments.map((a) => ({ ...a, filename: safeFileName(a.filename) || 'attachment' })) } : msg),
+  };
+}
+
+function createTransportMailer(opts: { smtpUrl?: string; outboxDir: string; from: string }): Mailer {
   if (opts.smtpUrl) {
     const transport = nodemailer.createTransport(opts.smtpUrl);
     const u = new URL(opts.smtpUrl);

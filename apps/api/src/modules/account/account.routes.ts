@@ -44,6 +44,8 @@ import {
   wechatCallback,
   wechatLogin,
   wechatUnbind,
+  wechatBrowserCookie,
+  wechatBrowserOf,
 } from './security.service';
 
 const meta = (req: FastifyRequest) => ({ ip: req.ip, userAgent: req.headers['user-agent'] });
@@ -155,26 +157,41 @@ export function accountRoutes(app: FastifyInstance, deps: Deps) {
   r.get('/api/user/wechat/bindUrl', {
     config: userLimit,
     schema: { tags: ['account'], summary: 'Authorize URL to bind the signed-in user to a WeChat account', response: { 200: envelope(z.object({ url: z.string() }).nullable()) } },
-    handler: async (req) => ok(await wechatAuthorize(deps, WECHAT_BIND, callbackUrl(deps), userOf(req).id)),
+    handler: async (req, reply) => {
+      const { url, browser } = await wechatAuthorize(deps, WECHAT_BIND, callbackUrl(deps), userOf(req).id);
+      reply.header('set-cookie', wechatBrowserCookie(browser, origin(deps).startsWith('https:')));
+      return ok({ url });
+    },
   });
   r.get('/api/user/wechat/loginUrl', {
     config: publicLimit,
     schema: { tags: ['account'], summary: 'Authorize URL to sign in with WeChat', response: { 200: envelope(z.object({ url: z.string() }).nullable()) } },
-    handler: async (req) => ok(await wechatAuthorize(deps, WECHAT_LOGIN, callbackUrl(deps))),
+    handler: async (req, reply) => {
+      const { url, browser } = await wechatAuthorize(deps, WECHAT_LOGIN, callbackUrl(deps));
+      reply.header('set-cookie', wechatBrowserCookie(browser, origin(deps).startsWith('https:')));
+      return ok({ url });
+    },
   });
   r.get('/api/user/wechat/callback', {
     config: publicLimit,
     schema: { tags: ['account'], summary: 'WeChat redirects here with code and state; answers a redirect to the portal', querystring: wechatCallbackQuerySchema },
     handler: async (req, reply) => {
       const { code, state } = req.query;
-      const to = code && state ? await wechatCallback(deps, code, state, meta(req)) : '/login?wechat=failed';
+      const to = code && state ? await wechatCallback(deps, code, state, wechatBrowserOf(req.headers.cookie), meta(req)) : '/login?wechat=failed';
+      // The browser's half is used once: cleared on the way back.
+      reply.header('set-cookie', wechatBrowserCookie('', origin(deps).startsWith('https:'), 0));
       return reply.redirect(to, 302);
     },
   });
   r.post('/api/user/wechat/login', {
     config: publicLimit,
-    schema: { tags: ['account'], summary: 'Trade the one-time ticket of a WeChat sign-in for tokens', body: wechatTicketSchema, response: { 200: envelope(tokenPair.nullable()) } },
-    handler: async (req) => ok(await wechatLogin(deps, req.body.ticket, meta(req))),
+    schema: {
+      tags: ['account'],
+      summary: 'Trade the one-time ticket of a WeChat sign-in for tokens, after the second factor: without verifyCode, answers which one is asked (the e-mailed code is sent then)',
+      body: wechatTicketSchema,
+      response: { 200: envelope(tokenPair.or(z.object({ secondFactor: z.enum(['totp', 'email']), resendAfter: z.number() })).or(z.object({ remaining: z.number() })).nullable()) },
+    },
+    handler: async (req) => ok(await wechatLogin(deps, req.body.ticket, req.body.verifyCode || undefined, req.lang, meta(req))),
   });
   r.post('/api/user/wechat/unbind', {
     config: userLimit,

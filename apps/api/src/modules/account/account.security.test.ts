@@ -5,7 +5,8 @@ import { Code } from '@portal/contract';
 import { createTestApp, DB_KINDS, DEMO, type TestCtx } from '../../../test/helpers';
 import { startFakeWechat, type FakeWechat } from '../../../test/fake-wechat';
 import { readSmsOutbox, smsOutboxDir } from './sms';
-import { totpFor } from './totp';
+import { newTotpSecret, totpFor } from './totp';
+import { readOutbox } from '../../plugins/mail';
 
 /** A small SMS provider: records what it gets; answers 500 while `fail` is set. */
 async function startSmsReceiver() {
@@ -101,47 +102,112 @@ describe.each(DB_KINDS)('security page calls on %s', (kind) => {
     }
   });
 
-  it('WeChat: bind through the fake provider (state checked), then sign in with WeChat; an unbound account is told to bind first', async () => {
+  /** The browser half of a WeChat round trip: the cookie the start call set (login CSRF, issue 28). */
+  const browserOf = (res: { headers: Record<string, unknown> }) => {
+    const c = ([] as string[]).concat((res.headers['set-cookie'] as string | string[] | undefined) ?? []).find((x) => x.startsWith('mp_wx='));
+    expect(c, 'the start sets the browser cookie').toBeDefined();
+    expect(c).toMatch(/HttpOnly/);
+    expect(c).toMatch(/SameSite=Lax/);
+    return c!.split(';')[0];
+  };
+  /** Starts a round trip (bind or sign-in) through the fake provider: WeChat's way back, and this browser's cookie. */
+  const roundTrip = async (start: string, token: string | null) => {
+    const res = await get(start, token);
+    const cookie = browserOf(res);
+    const back = new URL((await fetch(res.body.data.url, { redirect: 'manual' })).headers.get('location')!);
+    return { path: `${back.pathname}${back.search}`, cookie, back };
+  };
+  const callback = (path: string, cookie?: string) => ctx.call({ method: 'GET', url: path, headers: cookie ? { cookie } : {} });
+  const ticketOf = (location: unknown) => /wechatTicket=([A-Za-z0-9_-]+)/.exec(String(location))![1];
+
+  it('WeChat: bind through the fake provider (state checked), then sign in with WeChat and the e-mailed code; an unbound account is told to bind first', async () => {
     const { token } = await ctx.login(DEMO.users.sub);
     expect((await get('/api/user/wechat/available', null)).body.data).toEqual({ available: true });
-    const start = await get('/api/user/wechat/bindUrl', token);
-    const authorize = await fetch(start.body.data.url, { redirect: 'manual' });
-    const back = new URL(authorize.headers.get('location')!);
+    const first = await roundTrip('/api/user/wechat/bindUrl', token);
     // a forged state is refused
-    const forged = await ctx.call({ method: 'GET', url: `/api/user/wechat/callback?code=${back.searchParams.get('code')}&state=forged-state-000000000000` });
+    const forged = await callback(`/api/user/wechat/callback?code=${first.back.searchParams.get('code')}&state=forged-state-000000000000`, first.cookie);
     expect(forged.headers.location).toBe('/login?wechat=failed');
     fake.user = { openid: 'o-sub-1', unionid: 'u-sub-1', nickname: '店员小王' };
-    const a2 = await fetch((await get('/api/user/wechat/bindUrl', token)).body.data.url, { redirect: 'manual' });
-    const b2 = new URL(a2.headers.get('location')!);
-    const cb = await ctx.call({ method: 'GET', url: `${b2.pathname}${b2.search}` });
+    const b2 = await roundTrip('/api/user/wechat/bindUrl', token);
+    const cb = await callback(b2.path, b2.cookie);
     expect(cb.status).toBe(302);
     expect(cb.headers.location).toBe('/user/security?wechat=bound');
+    expect(String(cb.headers['set-cookie'])).toMatch(/mp_wx=;.*Max-Age=0/);
     // the same state again: refused (single use)
-    expect((await ctx.call({ method: 'GET', url: `${b2.pathname}${b2.search}` })).headers.location).toBe('/login?wechat=failed');
+    expect((await callback(b2.path, b2.cookie)).headers.location).toBe('/login?wechat=failed');
     expect((await get('/api/user/security', token)).body.data.wechat).toEqual({ available: true, bound: true, nickname: '店员小王' });
 
-    // sign in with WeChat
-    const login = await fetch((await get('/api/user/wechat/loginUrl', null)).body.data.url, { redirect: 'manual' });
-    const lb = new URL(login.headers.get('location')!);
-    const lcb = await ctx.call({ method: 'GET', url: `${lb.pathname}${lb.search}` });
-    const ticket = /wechatTicket=([A-Za-z0-9_-]+)/.exec(String(lcb.headers.location))![1];
-    const pair = await post('/api/user/wechat/login', null, { ticket });
-    expect(pair.body.code).toBe(0);
+    // sign in with WeChat: the ticket alone starts no session; the user's second factor is asked, as after a password
+    const l = await roundTrip('/api/user/wechat/loginUrl', null);
+    const ticket = ticketOf((await callback(l.path, l.cookie)).headers.location);
+    const asked = await post('/api/user/wechat/login', null, { ticket });
+    expect(asked.body).toMatchObject({ code: 0, data: { secondFactor: 'email', resendAfter: 60 } });
+    expect(asked.body.data.token).toBeUndefined();
+    const code = await ctx.lastCode('demo-sub@');
+    const wrong = code === '000000' ? '111111' : '000000';
+    expect((await post('/api/user/wechat/login', null, { ticket, verifyCode: wrong })).body.code).toBe(Code.VERIFY_CODE_ERROR);
+    const pair = await post('/api/user/wechat/login', null, { ticket, verifyCode: code });
+    expect(pair.body.code, pair.body.msg).toBe(0);
     expect((await get('/api/user/info', pair.body.data.token)).body.data.username).toBe(DEMO.users.sub);
-    expect((await post('/api/user/wechat/login', null, { ticket })).body).toMatchObject({ code: Code.WECHAT_LOGIN_FAILED, msg: 'Wechat login failed, bind first' });
+    expect((await post('/api/user/wechat/login', null, { ticket, verifyCode: code })).body).toMatchObject({ code: Code.WECHAT_LOGIN_FAILED, msg: 'Wechat login failed, bind first' });
 
     // another WeChat account, not bound
     fake.user = { openid: 'o-stranger', nickname: 'stranger' };
-    const l3 = new URL((await fetch((await get('/api/user/wechat/loginUrl', null)).body.data.url, { redirect: 'manual' })).headers.get('location')!);
-    expect((await ctx.call({ method: 'GET', url: `${l3.pathname}${l3.search}` })).headers.location).toBe('/login?wechat=failed');
+    const l3 = await roundTrip('/api/user/wechat/loginUrl', null);
+    expect((await callback(l3.path, l3.cookie)).headers.location).toBe('/login?wechat=failed');
     // the bound openid cannot be bound to a second user
     fake.user = { openid: 'o-sub-1', nickname: 'again' };
     const demo = await ctx.login(DEMO.users.demo);
-    const l4 = new URL((await fetch((await get('/api/user/wechat/bindUrl', demo.token)).body.data.url, { redirect: 'manual' })).headers.get('location')!);
-    expect((await ctx.call({ method: 'GET', url: `${l4.pathname}${l4.search}` })).headers.location).toBe('/user/security?wechat=bind-failed');
-    const acts = (await ctx.db.query<{ action: string; outcome: string }>(`SELECT action, outcome FROM audit_log WHERE action LIKE 'account.wechat%' OR detail->>'factor' = 'wechat'`)).rows;
+    const l4 = await roundTrip('/api/user/wechat/bindUrl', demo.token);
+    expect((await callback(l4.path, l4.cookie)).headers.location).toBe('/user/security?wechat=bind-failed');
+    const acts = (await ctx.db.query<{ action: string; outcome: string }>(`SELECT action, outcome FROM audit_log WHERE action LIKE 'account.wechat%' OR detail->>'via' = 'wechat'`)).rows;
     expect(acts).toContainEqual({ action: 'account.wechat.bound', outcome: 'success' });
     expect(acts).toContainEqual({ action: 'auth.login', outcome: 'success' });
+  });
+
+  it('WeChat login CSRF: a state finishes only in the browser that started it (issue 28)', async () => {
+    fake.user = { openid: 'o-sub-csrf', nickname: 'attacker' };
+    await ctx.db.query(`UPDATE app_user SET wechat_openid = 'o-sub-csrf' WHERE username = $1`, [DEMO.users.sub]);
+    // The attacker starts a sign-in in its own browser and plants WeChat's way back in the victim's.
+    const attacker = await roundTrip('/api/user/wechat/loginUrl', null);
+    const victim = browserOf(await get('/api/user/wechat/loginUrl', null));
+    for (const cookie of [undefined, victim, 'mp_wx=forged-value-00000000000000']) {
+      const r = await callback(attacker.path, cookie);
+      expect(r.headers.location, String(cookie)).toBe('/login?wechat=failed');
+    }
+    // the state was used up by the first try: not even the attacker's own browser finishes it now
+    expect((await callback(attacker.path, attacker.cookie)).headers.location).toBe('/login?wechat=failed');
+    const why = await ctx.db.query<{ detail: { reason: string } }>(`SELECT detail FROM audit_log WHERE action = 'auth.login.wechat' AND outcome = 'failure' ORDER BY id`);
+    expect(why.rows[0].detail.reason).toBe('other-browser');
+    // binding too
+    const { token } = await ctx.login(DEMO.users.demo);
+    const bind = await roundTrip('/api/user/wechat/bindUrl', token);
+    expect((await callback(bind.path, victim)).headers.location).toBe('/user/security?wechat=bind-failed');
+    // the same browser: a ticket
+    const ok = await roundTrip('/api/user/wechat/loginUrl', null);
+    expect(String((await callback(ok.path, ok.cookie)).headers.location)).toMatch(/^\/login\?wechatTicket=/);
+  });
+
+  it('WeChat sign-in of a user with TOTP asks for the authenticator code; a wrong one counts toward the lockout (issue 28)', async () => {
+    const secret = newTotpSecret();
+    await ctx.db.query(`UPDATE app_user SET wechat_openid = 'o-totp', totp_secret = $2, totp_enabled_at = now() WHERE username = $1`, [DEMO.users.sub, secret]);
+    fake.user = { openid: 'o-totp', nickname: 'totp user' };
+    const l = await roundTrip('/api/user/wechat/loginUrl', null);
+    const ticket = ticketOf((await callback(l.path, l.cookie)).headers.location);
+    const mails = (await readOutbox(ctx.outbox)).length;
+    expect((await post('/api/user/wechat/login', null, { ticket })).body).toMatchObject({ code: 0, data: { secondFactor: 'totp' } });
+    expect((await readOutbox(ctx.outbox)).length, 'no e-mailed code for a TOTP user').toBe(mails);
+    const now = ctx.clock.now().getTime();
+    const right = totpFor(secret, 'x').generate({ timestamp: now });
+    const wrong = right === '000000' ? '111111' : '000000';
+    expect((await post('/api/user/wechat/login', null, { ticket, verifyCode: wrong })).body.code).toBe(Code.VERIFY_CODE_ERROR);
+    const failed = await ctx.db.query<{ failed_logins: number }>('SELECT failed_logins FROM app_user WHERE username = $1', [DEMO.users.sub]);
+    expect(failed.rows[0].failed_logins).toBe(1);
+    const pair = await post('/api/user/wechat/login', null, { ticket, verifyCode: right });
+    expect(pair.body.code, pair.body.msg).toBe(0);
+    expect(pair.body.data.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const ok = await ctx.db.query<{ detail: unknown }>(`SELECT detail FROM audit_log WHERE action = 'auth.login' AND username = $1 ORDER BY id DESC LIMIT 1`, [DEMO.users.sub]);
+    expect(ok.rows[0].detail).toEqual({ factor: 'totp', via: 'wechat' });
   });
 
   it('WeChat unconfigured: hidden and refused', async () => {

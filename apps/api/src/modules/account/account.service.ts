@@ -2,8 +2,7 @@ import { Code, USERNAME_RE, type Language } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
 import { AppError } from '../../lib/errors';
 import { audit } from '../../lib/audit';
-import { verifyPassword } from '../../lib/crypto';
-import { checkUsable, dummyHash, findUser, findUserById, verifyPasswordCounted, type Meta, type UserRow } from '../user/login.service';
+import { checkUsable, findUser, refuseUnusable, usableAccount, findUserById, verifyPasswordCounted, type Meta, type UserRow } from '../user/login.service';
 import { AccountAudit } from './account.audit';
 import { consumeLink, endUserSessions, findLink, linkUsable, sendPasswordReset } from './links.service';
 import { assertNotReused, checkPasswordRules, hashPassword, passwordExpired, storePassword } from './password.policy';
@@ -75,12 +74,10 @@ export async function updatePassword(
     user = (await findUserById(deps.db, who.userId))!;
   } else {
     const found = USERNAME_RE.test(who.username) ? await findUser(deps.db, who.username) : undefined;
-    try {
-      user = checkUsable(found, who.username, now);
-    } catch (err) {
-      if (!found) await verifyPassword(await dummyHash(), input.oldPassword);
-      throw err;
-    }
+    // A name that is no usable account answers as a wrong original password (decision 036).
+    if (!USERNAME_RE.test(who.username)) throw new AppError(Code.INVALID_USERNAME, 'invalidUsername');
+    if (!usableAccount(found)) return refuseUnusable(deps, found, who.username, input.oldPassword, meta, 'update-password', 'originalPasswordIncorrect');
+    user = checkUsable(found, who.username, now);
   }
   checkPasswordRules(deps, input.newPassword, input.confirmPassword);
   const checked = await verifyPasswordCounted(deps, user, input.oldPassword, meta, 'update-password');

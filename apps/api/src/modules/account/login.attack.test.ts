@@ -46,8 +46,8 @@ describe.each(DB_KINDS)('sign-in under attack on %s', (kind) => {
     expect(again.body).toMatchObject({ code: Code.WRONG_PASSWORD, data: { remaining: 4 } });
   });
 
-  it('an unknown user name answers as before (and is verified against a dummy hash)', async () => {
+  it('an unknown user name answers as a wrong password (and is verified against a dummy hash)', async () => {
     const r = await ctx.call({ method: 'POST', url: '/api/user/login', payload: { username: 'nobody-here', password: 'whatever1', verifyCode: '000000' } });
-    expect(r.body).toMatchObject({ code: Code.USER_NOT_EXIST, msg: 'User does not exist' });
+    expect(r.body).toMatchObject({ code: Code.WRONG_PASSWORD, msg: 'Wrong user name or password, 4 chance(s) remaining', data: { remaining: 4 } });
   });
 });

@@ -3,16 +3,16 @@ import { Code, LIMITS, type Language, type LoginHistoryItem } from '@portal/cont
 import type { Deps, SessionUser } from '../../plugins/context';
 import { AppError, forbidden, notFound } from '../../lib/errors';
 import { audit, AuditAction } from '../../lib/audit';
-import { safeEqual, sha256, sixDigitCode } from '../../lib/crypto';
+import { newToken, safeEqual, sha256, sixDigitCode } from '../../lib/crypto';
 import { t } from '../../lib/messages';
 import { formatInZone, type Zone } from '../txn/time';
-import { findUserById, verifyPasswordCounted, type Meta } from '../user/login.service';
+import { completeSecondFactor, findUserById, sendEmailCode, verifyPasswordCounted, type Meta } from '../user/login.service';
 import { startSession, type TokenPair } from '../user/session.service';
 import { AccountAudit } from './account.audit';
 import { endUserSessions } from './links.service';
 import { smsSenderOf } from './sms';
 import { acceptTotp, newRecoveryCodes, newTotpSecret, recoveryCodesLeft, storeRecoveryCodes, totpFor } from './totp';
-import { consumeOAuthState, createOAuthState, wechatClientOf } from './wechat.client';
+import { consumeOAuthState, createOAuthState, peekOAuthState, wechatClientOf } from './wechat.client';
 
 const who = (u: SessionUser, meta: Meta) => ({ userId: u.id, username: u.username, merId: u.merId, ...meta });
 
@@ -121,8 +121,26 @@ const WECHAT_TICKET = 'wechat-ticket';
 /** The URL that starts a WeChat round trip; `callback` is our /api/user/wechat/callback. */
 export async function wechatAuthorize(deps: Deps, purpose: typeof WECHAT_BIND | typeof WECHAT_LOGIN, callback: string, userId?: number) {
   const client = requireWechat(deps);
-  const state = await createOAuthState(deps.db, deps.clock.now(), purpose, userId ? { userId } : {});
-  return { url: client.authorizeUrl(callback, state) };
+  // The state is bound to the browser that asked (issue 28, login CSRF): a random value goes to it
+  // as a cookie, its hash into the state; the callback accepts the state only with that cookie, so
+  // an attacker's own state and code, planted in a victim's browser, sign the victim in to nothing.
+  const browser = newToken();
+  const state = await createOAuthState(deps.db, deps.clock.now(), purpose, { ...(userId ? { userId } : {}), browser: sha256(browser) });
+  return { url: client.authorizeUrl(callback, state), browser };
+}
+
+/** The cookie carrying the browser's half of a WeChat round trip (HttpOnly; Lax, so WeChat's redirect back brings it). */
+export const WECHAT_BROWSER_COOKIE = 'mp_wx';
+export function wechatBrowserCookie(value: string, secure: boolean, maxAge = 600): string {
+  return `${WECHAT_BROWSER_COOKIE}=${value}; Path=/api/user/wechat; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+}
+/** The browser value of a Cookie header, if any. */
+export function wechatBrowserOf(cookieHeader: string | undefined): string | undefined {
+  for (const part of (cookieHeader ?? '').split(';')) {
+    const [k, ...v] = part.trim().split('=');
+    if (k === WECHAT_BROWSER_COOKIE) return v.join('=');
+  }
+  return undefined;
 }
 
 /**
@@ -130,7 +148,7 @@ export async function wechatAuthorize(deps: Deps, purpose: typeof WECHAT_BIND | 
  * user bound to the openid gets a one-time ticket (10 minutes) the sign-in page trades for tokens.
  * Returns where the browser goes next.
  */
-export async function wechatCallback(deps: Deps, code: string, state: string, meta: Meta): Promise<string> {
+export async function wechatCallback(deps: Deps, code: string, state: string, browser: string | undefined, meta: Meta): Promise<string> {
   const client = requireWechat(deps);
   const now = deps.clock.now();
   const bind = await consumeOAuthState(deps.db, state, WECHAT_BIND, now);
@@ -138,6 +156,12 @@ export async function wechatCallback(deps: Deps, code: string, state: string, me
   if (!bind && !login) {
     await audit(deps.db, { action: AccountAudit.wechatBound, outcome: 'failure', detail: { reason: 'state' }, ...meta });
     return '/login?wechat=failed';
+  }
+  // Only the browser that started this round trip may finish it (the state is used up either way).
+  const started = String((bind ?? login)!.browser ?? '');
+  if (!browser || !started || !safeEqual(started, sha256(browser))) {
+    await audit(deps.db, { action: bind ? AccountAudit.wechatBound : AccountAudit.wechatLogin, outcome: 'failure', userId: (bind?.userId as number) ?? null, detail: { reason: 'other-browser' }, ...meta });
+    return bind ? '/user/security?wechat=bind-failed' : '/login?wechat=failed';
   }
   let identity;
   try {
@@ -171,17 +195,39 @@ export async function wechatCallback(deps: Deps, code: string, state: string, me
   return `/login?wechatTicket=${ticket}`;
 }
 
-/** Trades the one-time ticket of a WeChat sign-in for a session. */
-export async function wechatLogin(deps: Deps, ticket: string, meta: Meta): Promise<TokenPair> {
+/** What the sign-in page asks for after WeChat: the authenticator's code, or the code just e-mailed. */
+export type WechatSecondFactor = { secondFactor: 'totp' | 'email'; resendAfter: number };
+
+/**
+ * Trades the one-time ticket of a WeChat sign-in for a session — after the user's second factor,
+ * as after a password (issue 28: WeChat alone started a session, even for a user with TOTP).
+ * Without `verifyCode`: answers which factor is asked (and e-mails the code when that is the
+ * factor); the ticket stays. With it: the factor is checked like a sign-in's (wrong ones count
+ * toward the lockout), and the ticket is used up in the transaction that starts the session.
+ */
+export async function wechatLogin(deps: Deps, ticket: string, verifyCode: string | undefined, lang: Language, meta: Meta): Promise<TokenPair | WechatSecondFactor> {
   const now = deps.clock.now();
-  return deps.db.tx(async (q) => {
-    const data = await consumeOAuthState(q, ticket, WECHAT_TICKET, now);
-    if (!data) throw new AppError(Code.WECHAT_LOGIN_FAILED, 'wechatLoginFailed');
-    const user = await findUserById(q, Number(data.userId));
-    if (!user || user.status !== 'ACTIVE') throw new AppError(Code.WECHAT_LOGIN_FAILED, 'wechatLoginFailed');
-    const pair = await startSession(q, now, user.id, meta, deps.config.accessTokenSeconds);
-    await audit(q, { action: AuditAction.loginSuccess, userId: user.id, username: user.username, merId: user.mer_id, detail: { factor: 'wechat' }, ...meta });
-    return pair;
+  const data = await peekOAuthState(deps.db, ticket, WECHAT_TICKET, now);
+  if (!data) throw new AppError(Code.WECHAT_LOGIN_FAILED, 'wechatLoginFailed');
+  const user = await findUserById(deps.db, Number(data.userId));
+  if (!user || user.status !== 'ACTIVE') throw new AppError(Code.WECHAT_LOGIN_FAILED, 'wechatLoginFailed');
+  if (user.locked_until && new Date(user.locked_until) > now) throw new AppError(Code.USER_LOCKED, 'userLocked', { m: Math.ceil((new Date(user.locked_until).getTime() - now.getTime()) / 60000) });
+  if (!verifyCode) {
+    if (user.totp_enabled_at && user.totp_secret) return { secondFactor: 'totp', resendAfter: 0 };
+    try {
+      const sent = await sendEmailCode(deps, lang, user.username, meta);
+      return { secondFactor: 'email', resendAfter: sent.resendAfter };
+    } catch (err) {
+      // A code sent less than a minute ago (the page reloaded) is still the one to enter.
+      if (err instanceof AppError && err.code === Code.CODE_RESEND_TOO_SOON) return { secondFactor: 'email', resendAfter: Number((err.data as { wait?: number })?.wait ?? 0) };
+      throw err;
+    }
+  }
+  return completeSecondFactor(deps, user, verifyCode, meta, {
+    detail: { via: 'wechat' },
+    onSuccess: async (q) => {
+      if (!(await consumeOAuthState(q, ticket, WECHAT_TICKET, now))) throw new AppError(Code.WECHAT_LOGIN_FAILED, 'wechatLoginFailed');
+    },
   });
 }
 

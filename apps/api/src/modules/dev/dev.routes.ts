@@ -31,6 +31,41 @@ export function isLoopback(addr: string | undefined): boolean {
 function localOnly(req: FastifyRequest) {
   const forwarded = req.headers['x-forwarded-for'] !== undefined || req.headers.forwarded !== undefined || req.headers['x-real-ip'] !== undefined;
   if (forwarded || !isLoopback(req.socket.remoteAddress) || !isLoopback(req.ip)) throw notFound();
+  if (!sameLocalOrigin(req.headers)) throw notFound();
+}
+
+/** A loopback host name, with or without a port. */
+const LOOPBACK_HOST = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])(?::\d{1,5})?$/i;
+
+/**
+ * The browser side of "this machine only" (issue 28): a page on another site can make a browser
+ * on this machine post a form to the loopback port (cross-origin form post), and a rebound DNS
+ * name can reach it under a foreign Host. So the Host must name the loopback, and an Origin, when
+ * sent, must be that same host (an opaque "null" origin is refused); a Sec-Fetch-Site saying
+ * another site sent it is refused too.
+ */
+export function sameLocalOrigin(h: { host?: string; origin?: string; 'sec-fetch-site'?: string | string[] }): boolean {
+  const host = h.host ?? '';
+  if (!LOOPBACK_HOST.test(host)) return false;
+  if (h.origin !== undefined) {
+    let o: URL;
+    try {
+      o = new URL(h.origin);
+    } catch {
+      return false;
+    }
+    if (o.protocol !== 'http:' && o.protocol !== 'https:') return false;
+    let self: URL;
+    try {
+      self = new URL(`${o.protocol}//${host}`);
+    } catch {
+      return false;
+    }
+    if (o.host.toLowerCase() !== self.host.toLowerCase()) return false;
+  }
+  const site = h['sec-fetch-site'];
+  if (site !== undefined && site !== 'same-origin' && site !== 'none') return false;
+  return true;
 }
 
 /**

@@ -12,6 +12,8 @@ import { writeChunkedCopyCsv, writeCopyCsv } from './export.copy';
 import { formatInZone } from '../txn/time';
 import { metrics } from '../../plugins/metrics';
 import { beat, claimNext, fail, failExhausted, finish, insertExport, type ExportFileRow } from './export.repo';
+import { safeFileName } from '../../lib/filename';
+import { auditExport, ExportAudit } from './export.audit';
 
 const sources = new Map<string, ExportSource<any, any>>();
 
@@ -32,7 +34,9 @@ const CONTENT_TYPE: Record<ExportFormat, string> = {
 };
 export const contentTypeOf = (f: ExportFormat) => CONTENT_TYPE[f];
 /** Content-Disposition with an ASCII fallback and the UTF-8 name (RFC 6266 / 5987). */
-export function disposition(name: string): string {
+export function disposition(raw: string): string {
+  // No bidirectional override may disguise the name (issue 28): the one helper of every download.
+  const name = safeFileName(raw) || 'download';
   const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
@@ -106,7 +110,7 @@ export async function writeSourceExport<P, R>(
 /** Writes one export straight into `out` (the synchronous file download). */
 export async function streamExport(
   deps: Deps,
-  v: { kind: string; params: unknown; lang: Language; tzOffset: number; scope: string[]; userId: number; format: ExportFormat },
+  v: { kind: string; params: unknown; lang: Language; tzOffset: number; scope: string[]; userId: number; format: ExportFormat; meta?: { ip?: string; userAgent?: string } },
 ): Promise<{ stream: Transform; fileName: string; contentType: string }> {
   const source = exportSource(v.kind);
   let params: unknown;
@@ -138,6 +142,17 @@ export async function streamExport(
     },
   });
   const writing = writeSourceExport(source, ctx, params, v.format, stream);
+  // Audited once the file is written (issue 28): its filters, merchants and row count; a download
+  // that broke off is an entry too, with the reason.
+  const entry = (outcome: 'success' | 'failure', extra: Record<string, unknown>) =>
+    auditExport(deps.db, {
+      action: ExportAudit.download, userId: v.userId, outcome, target: fileName,
+      detail: { kind: v.kind, format: v.format, params, scope: v.scope, ...extra }, ip: v.meta?.ip, userAgent: v.meta?.userAgent,
+    }).catch((err: unknown) => process.emitWarning(`export audit not written: ${String(err)}`));
+  writing.then(
+    (rows) => entry('success', { rows }),
+    (err: unknown) => entry('failure', { error: String(err instanceof Error ? err.message : err).slice(0, 200) }),
+  );
   try {
     await Promise.race([released, writing]);
   } catch (err) {
@@ -200,14 +215,25 @@ export async function writeExportRow(deps: Deps, job: ExportFileRow): Promise<{ 
     metrics.exportRows.inc(n);
     metrics.exportBytes.inc(size);
     metrics.exportDuration.observe((performance.now() - t0) / 1000);
+    await auditFile(deps, job, params, 'success', { rows: n });
     return { status: 'ready', file };
   } catch (err) {
     fs.rmSync(file, { force: true });
     const msg = err instanceof Error ? err.message : String(err);
     metrics.exports.inc({ result: 'failed' });
     await fail(deps.db, job.id, msg);
+    await auditFile(deps, job, job.params, 'failure', { error: msg.slice(0, 200) });
     return { status: 'failed', error: msg };
   }
+}
+
+/** The audit entry of a written export file (queued, or a scheduled report's run): filters, merchants, row count. */
+async function auditFile(deps: Deps, job: ExportFileRow, params: unknown, outcome: 'success' | 'failure', extra: Record<string, unknown>) {
+  const scheduleId = (job as ExportFileRow & { schedule_id?: number | null }).schedule_id ?? null;
+  await auditExport(deps.db, {
+    action: ExportAudit.file, userId: job.user_id, outcome, target: job.file_name,
+    detail: { kind: job.kind, format: job.format, params, scope: job.scope, fileId: job.id, ...(scheduleId ? { scheduleId } : {}), ...extra },
+  });
 }
 
 /** Removes every file of export job `id` (its files are named `<id>-<random>.<format>`). */

@@ -24,6 +24,7 @@ import { t } from '../../lib/messages';
 import { sniffFileType } from '../paybylink/file-type';
 import { depositDetail, listMerchants, merchantBanks, merchantDetail, merchantFees } from './merchant.repo';
 import { bankRequests, submitBankRequest } from './bank-request.service';
+import { safeFileName } from '../../lib/filename';
 
 const idParam = z.object({ id: merIdSchema });
 
@@ -38,7 +39,7 @@ async function readBankForm(req: FastifyRequest) {
         const buf = await part.toBuffer();
         const kind = sniffFileType(buf);
         if (kind !== 'pdf' && kind !== 'png' && kind !== 'jpg') throw new AppError(Code.BAD_REQUEST, 'bankDocMissing', {}, 400);
-        const name = [...part.filename.replace(/[\u0000-\u001f\u007f/\\]/g, '_')].slice(0, 120).join('') || `document.${kind}`;
+        const name = [...safeFileName(part.filename).replace(/[/\\]/g, '_')].slice(0, 120).join('') || `document.${kind}`;
         doc = { name, buf, ext: kind };
       } else fields[part.fieldname] = String(part.value ?? '');
     }

@@ -6,6 +6,7 @@ import { Code, PBL_ATTACHMENT_MAX_BYTES, attachmentTypeOfName, type PblAttachmen
 import type { Deps, SessionUser } from '../../plugins/context';
 import { AppError, notFound } from '../../lib/errors';
 import { newToken } from '../../lib/crypto';
+import { safeFileName } from '../../lib/filename';
 import { CONTENT_TYPES, sniffFileType } from './file-type';
 import { findAttachment, insertAttachment, type AttachmentRow } from './attachment.repo';
 
@@ -16,7 +17,7 @@ export const tooLarge = () => new AppError(Code.BAD_REQUEST, 'pblFileTooLarge', 
 /** A file name safe to store and to send back: no path, no control characters, at most 120 characters. */
 export function cleanFileName(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? '';
-  const clean = base.replace(/[\u0000-\u001f\u007f"]/g, '').trim();
+  const clean = safeFileName(base).replace(/"/g, '').trim();
   if (clean.length <= 120) return clean;
   const ext = /\.[A-Za-z0-9]{1,5}$/.exec(clean)?.[0] ?? '';
   return clean.slice(0, 120 - ext.length) + ext;

@@ -53,6 +53,21 @@ describe.each(DB_KINDS)('POST /payByLink/uploadFile and GET /payByLink/attachmen
     expect(res.body.data.attachment).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
 
+  it('strips a right-to-left override (and every bidirectional control) from the stored and the downloaded name', async () => {
+    // "bill\u202Eexe.pdf" shows as "billfdp.exe"
+    const res = await pbl(ctx, demo).upload('bill\u202Eexe\u2066.\u200fpdf', PDF);
+    expect(res.body).toMatchObject({ code: 0, data: { fileName: 'billexe.pdf', type: 'pdf' } });
+    const dl = await pbl(ctx, demo).raw(`/api/payByLink/attachmentDownload?attachment=${res.body.data.attachment}`);
+    expect(dl.statusCode).toBe(200);
+    const cd = String(dl.headers['content-disposition']);
+    expect(cd).toBe(`attachment; filename="billexe.pdf"; filename*=UTF-8''billexe.pdf`);
+    // A name stored before the fix is cleaned on the way out too (the one helper of every download).
+    const up = await ctx.db.query(`UPDATE pay_by_link_attachment SET file_name = $2 WHERE file_key = $1`, [res.body.data.attachment, 'old\u202Eexe.pdf']);
+    expect(up.rowCount ?? (up as { affectedRows?: number }).affectedRows).toBe(1);
+    const old = await pbl(ctx, demo).raw(`/api/payByLink/attachmentDownload?attachment=${res.body.data.attachment}`);
+    expect(String(old.headers['content-disposition'])).toBe(`attachment; filename="oldexe.pdf"; filename*=UTF-8''oldexe.pdf`);
+  });
+
   it('accepts a real XLSX and hands it back byte for byte', async () => {
     const content = await xlsx();
     const res = await pbl(ctx, demo).upload('账单.xlsx', content);

@@ -32,7 +32,7 @@ async function sendReportExport(deps: Deps, def: ReportDef, req: FastifyRequest,
     return { code: 0, msg: t(req.lang, 'reportExportQueued'), data: { id: row.id, status: row.status } };
   }
   void mode;
-  const out = await streamExport(deps, { kind: exportKind(def), params, format, lang: req.lang, tzOffset: req.tzOffset, scope, userId: u.id });
+  const out = await streamExport(deps, { kind: exportKind(def), params, format, lang: req.lang, tzOffset: req.tzOffset, scope, userId: u.id, meta: { ip: req.ip, userAgent: req.headers['user-agent'] } });
   reply.header('Content-Type', out.contentType);
   reply.header('Content-Disposition', disposition(out.fileName));
   reply.header('Cache-Control', 'no-store');

@@ -1,7 +1,7 @@
 /** Scheduled reports through the API: happy path, bad input, permission, another merchant's schedule. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Perm } from '@portal/contract';
-import { createTestApp, DB_KINDS, DEMO, type TestCtx } from '../../../test/helpers';
+import { Code, Perm } from '@portal/contract';
+import { createTestApp, DB_KINDS, DEMO, form, type TestCtx } from '../../../test/helpers';
 import { readOutbox } from '../../plugins/mail';
 import { billInput, DEMO_MAIL, getList, OTHER_MAIL, post, runFiles, scheduleRunner, SUB_MAIL } from './schedule.test-utils';
 
@@ -137,6 +137,37 @@ describe.each(DB_KINDS)('scheduled reports API (%s)', (kind) => {
     await ctx.db.query('UPDATE app_user SET permissions = array_remove(permissions, $2) WHERE username = $1', [DEMO.users.sub, Perm.reportFile]);
     expect((await getList(ctx, sub)).status).toBe(403);
     await ctx.db.query('UPDATE app_user SET permissions = permissions || $2::text[] WHERE username = $1', [DEMO.users.sub, [Perm.reportBill, Perm.reportFile]]);
+  });
+
+  it('a merchant filter outside the owner\'s scope is refused; one inside narrows the run to it; a run never widens (issue 28)', async () => {
+    const txn = (merId: string, over: Record<string, string> = {}) => billInput({ kind: 'txn', params: JSON.stringify({ beginDate: '2026-09-01 00:00:00', endDate: '2026-09-07 23:59:59', merId }), recipients: SUB_MAIL, ...over });
+    // The sub-user (scope: sub-merchant A) names its sibling B, and the group user another merchant.
+    const sibling = await post(ctx, sub, 'create', txn(DEMO.subB));
+    expect(sibling.status).toBe(400);
+    expect(sibling.body).toMatchObject({ code: Code.BAD_REQUEST, msg: `Merchant ${DEMO.subB} is not one of your merchants` });
+    const foreign = await ctx.call({ method: 'POST', url: '/api/report/schedule/create', headers: { 'x-token': demo, 'accept-language': 'zh', ...form(txn(DEMO.other)).headers }, payload: form(txn(DEMO.other)).payload });
+    expect(foreign.body).toMatchObject({ code: Code.BAD_REQUEST, msg: `商户 ${DEMO.other} 不在您的商户范围内` });
+    const count = async () => (await ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM report_schedule')).rows[0].n;
+    const before = await count();
+    const good = await post(ctx, demo, 'create', txn(DEMO.subA));
+    expect(good.body.code, good.body.msg).toBe(0);
+    expect(await count()).toBe(before + 1);
+    expect((await post(ctx, demo, 'update', { id: good.body.data.id, ...txn(DEMO.other) })).status).toBe(400);
+    const stored = await ctx.db.query<{ scope: string[] }>('SELECT scope FROM report_schedule WHERE id = $1', [good.body.data.id]);
+    expect(stored.rows[0].scope).toEqual([DEMO.subA]);
+    // A run: the file covers the filter's merchant only.
+    await post(ctx, demo, 'sendNow', { id: good.body.data.id });
+    await (await scheduleRunner(ctx)).tick();
+    const file = await ctx.db.query<{ scope: string[]; status: string }>('SELECT scope, status FROM export_file WHERE schedule_id = $1', [good.body.data.id]);
+    expect(file.rows).toEqual([{ scope: [DEMO.subA], status: 'ready' }]);
+    // A schedule saved before the check, naming a merchant outside its scope: the run fails, nothing wider is made or mailed.
+    await ctx.db.query(`UPDATE report_schedule SET params = $2, scope = $3 WHERE id = $1`, [good.body.data.id, JSON.stringify({ beginDate: '2026-09-01 00:00:00', endDate: '2026-09-07 23:59:59', merId: DEMO.other }), [DEMO.group, DEMO.subA, DEMO.subB]]);
+    const mails = (await readOutbox(ctx.outbox)).length;
+    await post(ctx, demo, 'sendNow', { id: good.body.data.id });
+    await (await scheduleRunner(ctx)).tick();
+    expect((await readOutbox(ctx.outbox)).length).toBe(mails);
+    const files = await runFiles(ctx, good.body.data.id);
+    expect(files.at(-1)).toMatchObject({ status: 'failed', error: "Skipped: the report's merchant is no longer among the owner's merchants" });
   });
 
   it("another merchant's schedule answers 404 to every call and never shows", async () => {

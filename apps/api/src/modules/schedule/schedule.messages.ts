@@ -1,5 +1,17 @@
 /** Server messages of scheduled reports (spread into MESSAGES). */
 export const SCHEDULE_MESSAGES = {
+  scheduleForeignMerchant: {
+    en: 'Merchant {merId} is not one of your merchants',
+    zh: '商户 {merId} 不在您的商户范围内',
+    ko: '가맹점 {merId}은(는) 귀하의 가맹점이 아닙니다',
+    ja: '加盟店 {merId} はお客様の加盟店ではありません',
+  },
+  scheduleScopeLost: {
+    en: "Skipped: the report's merchant is no longer among the owner's merchants",
+    zh: '已跳过：报表的商户已不在创建者的商户范围内',
+    ko: '건너뜀: 보고서의 가맹점이 더 이상 소유자의 가맹점이 아닙니다',
+    ja: 'スキップ：レポートの加盟店は作成者の加盟店ではなくなりました',
+  },
   scheduleForeignRecipient: {
     en: '{email} is not an active user of your merchant',
     zh: '{email} 不是您商户的有效用户',

@@ -8,12 +8,16 @@ import { insertExport } from '../export/export.repo';
 import { formatInZone } from '../txn/time';
 import { runUser, usersInScope, type ScheduleRow } from './schedule.repo';
 import { dateIn, offsetHours, rollParams } from './schedule.time';
+import { merchantFilterOf } from './schedule.service';
+import { auditExport, ExportAudit } from '../export/export.audit';
 
 export interface RunResult {
   at: Date;
   result: 'sent' | 'failed';
   error: string | null;
   fileId: number | null;
+  /** The addresses mailed (a sent run). */
+  recipients?: string[];
 }
 
 /** An error as the owner reads it, in the schedule's language. */
@@ -31,6 +35,19 @@ function reason(lang: Language, err: unknown): string {
  * file-report entry with the reason.
  */
 export async function runSchedule(deps: Deps, s: ScheduleRow, now: Date): Promise<RunResult> {
+  const r = await runOnce(deps, s, now);
+  // Every run is audited (issue 28): its filters, merchants, the file's row count, the recipients or the reason it failed.
+  const file = r.fileId
+    ? (await deps.db.query<{ row_count: number | null; params: unknown; scope: string[] }>('SELECT row_count, params, scope FROM export_file WHERE id = $1', [r.fileId])).rows[0]
+    : undefined;
+  await auditExport(deps.db, {
+    action: ExportAudit.scheduleRun, userId: s.user_id, outcome: r.result === 'sent' ? 'success' : 'failure', target: `schedule:${s.id}`,
+    detail: { scheduleId: s.id, kind: s.kind, format: s.format, params: file?.params ?? s.params, scope: file?.scope ?? s.scope, fileId: r.fileId, rows: file?.row_count ?? null, recipients: r.recipients ?? [], error: r.error },
+  });
+  return r;
+}
+
+async function runOnce(deps: Deps, s: ScheduleRow, now: Date): Promise<RunResult> {
   const lang = s.lang as Language;
   const tz = offsetHours(s.time_zone, now);
   const source = exportSource(s.kind);
@@ -61,6 +78,12 @@ export async function runSchedule(deps: Deps, s: ScheduleRow, now: Date): Promis
   } catch (err) {
     return failed(reason(lang, err), rolled);
   }
+  // Never wider than the schedule was made for: its scope, within the owner's merchants now, and
+  // within its merchant filter (a schedule saved before that was checked may name a foreign one).
+  const merId = merchantFilterOf(params);
+  if (merId && !scope.includes(merId)) return failed(t(lang, 'scheduleScopeLost'), params);
+  if (merId) scope.splice(0, scope.length, merId);
+  if (!scope.length) return failed(t(lang, 'scheduleScopeLost'), params);
   const name = fileName(params, true);
   const row = await insertExport(deps.db, { ...base, params, scope, fileName: name });
   const out = await writeExportRow(deps, row);
@@ -81,5 +104,5 @@ export async function runSchedule(deps: Deps, s: ScheduleRow, now: Date): Promis
   } catch (err) {
     return { at: now, result: 'failed', error: `mail: ${reason(lang, err)}`.slice(0, 500), fileId: row.id };
   }
-  return { at: now, result: 'sent', error: null, fileId: row.id };
+  return { at: now, result: 'sent', error: null, fileId: row.id, recipients: to };
 }

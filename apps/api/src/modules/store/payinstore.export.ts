@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { Perm, brandName, exportFormatSchema, payInStoreFilterSchema, pblStateOf, toDecimal, type Language, type PayInStoreFilter } from '@portal/contract';
+import { Perm, brandName, exportFormatSchema, payInStoreExportQuerySchema, payInStoreFilterSchema, pblStateOf, toDecimal, type Language, type PayInStoreFilter } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
 import { userOf } from '../../plugins/auth';
 import { badRequest } from '../../lib/errors';
@@ -75,13 +75,13 @@ export function payInStoreExportRoutes(app: FastifyInstance, deps: Deps) {
   }
   app.withTypeProvider<ZodTypeProvider>().get('/api/payInStore/export', {
     config: { permission: Perm.payInStoreList },
-    schema: { tags: ['payInStore'], summary: 'The filtered in-store orders as an XLSX (default) or CSV file, streamed', querystring: payInStoreFilterSchema.extend(exportFormatSchema.shape) },
+    schema: { tags: ['payInStore'], summary: 'The filtered in-store orders as an XLSX (default) or CSV file, streamed', querystring: payInStoreExportQuerySchema(exportFormatSchema) },
     handler: async (req, reply) => {
       const u = userOf(req);
       const { format, ...params } = req.query;
       checkPblRange(params.beginDate, params.endDate);
       await expireDue(deps.db, deps.clock.now(), { scope: u.scope });
-      const out = await streamExport(deps, { kind: 'payinstore', params, format, lang: req.lang, tzOffset: req.tzOffset, scope: u.scope, userId: u.id });
+      const out = await streamExport(deps, { kind: 'payinstore', params, format, lang: req.lang, tzOffset: req.tzOffset, scope: u.scope, userId: u.id, meta: { ip: req.ip, userAgent: req.headers['user-agent'] } });
       reply.header('Content-Type', out.contentType);
       reply.header('Content-Disposition', disposition(out.fileName));
       reply.header('Cache-Control', 'no-store');

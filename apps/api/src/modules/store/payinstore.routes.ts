@@ -7,6 +7,7 @@ import {
   payInStoreAddResultSchema,
   payInStoreAddSchema,
   payInStoreDetailSchema,
+  payInStoreOrderNoParamsSchema,
   payInStoreQuerySchema,
   payInStoreRowSchema,
   payInStoreStatusSchema,
@@ -86,7 +87,7 @@ export function payInStoreRoutes(app: FastifyInstance, deps: Deps) {
     schema: {
       tags,
       summary: "An in-store order's status, polled every 3 s by the QR dialog: '00' paid, '01' ended (failed, expired), '04' awaiting",
-      params: z.object({ no: z.string().trim().min(1).max(64) }),
+      params: payInStoreOrderNoParamsSchema,
       response: { 200: envelope(payInStoreStatusSchema) },
     },
     handler: async (req) => {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Code } from '@portal/contract';
 import { createTestApp, DB_KINDS, DEMO, form, type TestCtx } from '../../../test/helpers';
 import { buyerPay, createOrder } from '../paybylink/paybylink.fixtures';
 import { addTxn } from '../txn/txn.fixtures';
@@ -147,6 +148,25 @@ describe.each(DB_KINDS)('stores and pay in store /api/payInStore/* on %s', (kind
     expect((await list('&status=zz')).status).toBe(400);
     expect((await list('&beginDate=2026-13-45')).status).toBe(400);
     expect((await list('&beginDate=2026-01-01&endDate=2026-06-30')).body.code).toBe(400);
+  });
+
+  it('list, export and status use the one strict date-range and text parsers (issue 28): years past 2999, reversed ranges, control characters are 400 in the caller language', async () => {
+    const get = (url: string, lang = 'en') => ctx.call({ method: 'GET', url, headers: { 'x-token': demo, 'accept-language': lang } });
+    for (const base of ['/api/payInStore/list?page=0&size=10', '/api/payInStore/export?format=csv']) {
+      for (const q of ['&beginDate=3000-01-01&endDate=3000-01-02', '&beginDate=2026-01-01&endDate=9999-12-31', '&beginDate=2026-03-02&endDate=2026-03-01', '&beginDate=2026-03-02 10:00:00&endDate=2026-03-02 09:59:59', '&orderno=a%00b']) {
+        const r = await get(base + q);
+        expect(r.status, base + q).toBe(400);
+        expect(r.body.code, base + q).toBe(Code.BAD_REQUEST);
+      }
+      expect((await get(base + '&beginDate=2026-03-01&endDate=2026-03-01')).status, base).toBe(200);
+    }
+    expect((await get('/api/payInStore/list?page=0&size=10&beginDate=2026-03-02&endDate=2026-03-01', 'zh')).body.msg).toMatch(/[\u4e00-\u9fff]/);
+    for (const no of ['a%00b', 'a%0Ab', '%7F', '%20%20']) {
+      const r = await get(`/api/payInStore/orderno/${no}`);
+      expect(r.status, no).toBe(400);
+      expect(r.body.code, no).toBe(Code.BAD_REQUEST);
+    }
+    expect((await get('/api/payInStore/orderno/a%00b', 'ja')).body.msg).toMatch(/[\u3040-\u30ff\u4e00-\u9fff]/);
   });
 
   it("detail and status: another merchant's order or a pay-by-link order answer 404", async () => {

@@ -1,5 +1,11 @@
 /** Server messages of the team module (users, roles, audit viewer), spread into MESSAGES. */
 export const TEAM_MESSAGES = {
+  userBeyondScope: {
+    en: 'This user also has access to merchants outside yours: only an administrator of all of them can change it',
+    zh: '该用户还可访问您范围以外的商户：只有能管理这些商户的管理员才能修改',
+    ko: '이 사용자는 귀하의 범위 밖 가맹점에도 접근할 수 있습니다. 해당 가맹점 모두의 관리자만 변경할 수 있습니다',
+    ja: 'このユーザーはお客様の範囲外の加盟店にもアクセスできます。それらすべての管理者のみが変更できます',
+  },
   userExists: {
     en: 'User name, email or mobile number already exists',
     zh: '用户名、邮箱或手机号已存在',

@@ -164,6 +164,9 @@ export async function addUser(deps: Deps, caller: SessionUser, input: AddUserInp
 async function target(q: Parameters<typeof findUser>[0], caller: SessionUser, userId: number, lock = false) {
   const u = await findUser(q, userId, caller.scope, lock);
   if (!u) throw notFound();
+  // Only a user whose whole scope lies within the caller's (issue 28): a sub-merchant's
+  // administrator may not act on a user who also reaches a sibling sub-merchant.
+  if (!u.mer_ids.every((m) => caller.scope.includes(m))) throw new AppError(Code.FORBIDDEN, 'userBeyondScope', {}, 403);
   return u;
 }
 

@@ -44,7 +44,7 @@ export async function sendExport(
   scope: string[],
 ) {
   const u = userOf(req);
-  const out = await streamExport(deps, { kind, params, format, lang: req.lang, tzOffset: zoneOf(req, params), scope, userId: u.id });
+  const out = await streamExport(deps, { kind, params, format, lang: req.lang, tzOffset: zoneOf(req, params), scope, userId: u.id, meta: { ip: req.ip, userAgent: req.headers['user-agent'] } });
   reply.header('Content-Type', out.contentType);
   reply.header('Content-Disposition', disposition(out.fileName));
   reply.header('Cache-Control', 'no-store');

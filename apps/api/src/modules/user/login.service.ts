@@ -65,18 +65,107 @@ export function checkUsable(u: UserRow | undefined, username: string, now: Date)
   return u;
 }
 
+/** A name that signs in: an active account. Any other name (unknown, not activated, disabled) answers alike. */
+export const usableAccount = (u: UserRow | undefined): u is UserRow => !!u && u.status === 'ACTIVE';
+
+const lockedFor = (until: Date | null, now: Date) =>
+  Math.max(1, Math.ceil(((until ? new Date(until).getTime() : now.getTime() + LIMITS.lockMinutes * 60000) - now.getTime()) / 60000));
+
+/**
+ * A password given for a name that is no usable account (unknown, not activated, disabled; decision
+ * 036): answered exactly as a wrong password of a real one. The try is claimed per attempted name
+ * (lower-cased) in one upsert before argon2 runs, so parallel guesses each count and the fifth locks
+ * the name for 30 minutes; the password is verified against a dummy hash so it costs the same time.
+ * Always throws: the same code, wording and remaining-tries count as a real account's wrong password.
+ */
+export async function refuseUnusable(
+  deps: Deps,
+  found: UserRow | undefined,
+  username: string,
+  password: string,
+  meta: Meta,
+  where: string,
+  wrongKey: 'signInFailed' | 'originalPasswordIncorrect' = 'signInFailed',
+): Promise<never> {
+  const now = deps.clock.now();
+  const max = LIMITS.maxPasswordFailures;
+  const name = username.toLowerCase();
+  const reason = !found ? 'unknown-user' : found.status === 'INACTIVE' ? 'not-activated' : 'disabled';
+  const { rows } = await deps.db.query<{ failed: number }>(
+    `INSERT INTO login_name_attempt AS a (name, failed, locked_until, updated_at)
+     VALUES ($1, 1, CASE WHEN 1 >= $3 THEN $4::timestamptz END, $2)
+     ON CONFLICT (name) DO UPDATE
+        SET failed = CASE WHEN a.locked_until IS NOT NULL AND a.locked_until <= $2 THEN 1 ELSE a.failed + 1 END,
+            locked_until = CASE WHEN (CASE WHEN a.locked_until IS NOT NULL AND a.locked_until <= $2 THEN 1 ELSE a.failed + 1 END) >= $3
+                                THEN $4::timestamptz ELSE NULL END,
+            updated_at = $2
+      WHERE a.locked_until IS NULL OR a.locked_until <= $2
+     RETURNING failed`,
+    [name, now, max, new Date(now.getTime() + LIMITS.lockMinutes * 60000)],
+  );
+  const base = { action: AuditAction.loginFailure, outcome: 'failure' as const, userId: found?.id, username, merId: found?.mer_id, ...meta };
+  if (!rows[0]) {
+    const lk = await deps.db.query<{ locked_until: Date | null }>('SELECT locked_until FROM login_name_attempt WHERE name = $1', [name]);
+    await audit(deps.db, { ...base, detail: { reason: 'locked', account: reason, where } });
+    throw new AppError(Code.USER_LOCKED, 'userLocked', { m: lockedFor(lk.rows[0]?.locked_until ?? null, now) });
+  }
+  await verifyPassword(await dummyHash(), password);
+  const failed = rows[0].failed;
+  const left = Math.max(0, max - failed);
+  await audit(deps.db, { ...base, detail: { reason, where, failed } });
+  if (left === 0) throw new AppError(Code.USER_LOCKED, 'userLocked', { m: LIMITS.lockMinutes });
+  throw new AppError(Code.WRONG_PASSWORD, wrongKey, { n: left }, 200, { remaining: left });
+}
+
+/** The lock of a name that is no usable account, if any: answered like a locked account. */
+async function checkNameLock(deps: Deps, username: string, now: Date) {
+  const { rows } = await deps.db.query<{ locked_until: Date | null }>('SELECT locked_until FROM login_name_attempt WHERE name = $1', [username.toLowerCase()]);
+  const until = rows[0]?.locked_until;
+  if (until && new Date(until) > now) throw new AppError(Code.USER_LOCKED, 'userLocked', { m: lockedFor(until, now) });
+}
+
+/**
+ * "Send me a code" for a name that is no usable account: no mail, but the answer a real account
+ * gets (decision 036), its 60-second resend minute claimed per name in one guarded upsert, and its
+ * lock answered as a real one's.
+ */
+async function noCodeForName(deps: Deps, found: UserRow | undefined, username: string, now: Date, meta: Meta) {
+  await checkNameLock(deps, username, now);
+  const name = username.toLowerCase();
+  const { rows } = await deps.db.query<{ name: string }>(
+    `INSERT INTO login_name_attempt AS a (name, code_sent_at, updated_at) VALUES ($1, $2, $2)
+     ON CONFLICT (name) DO UPDATE SET code_sent_at = $2, updated_at = $2
+      WHERE a.code_sent_at IS NULL OR a.code_sent_at <= $3
+     RETURNING name`,
+    [name, now, new Date(now.getTime() - LIMITS.emailCodeResendSeconds * 1000)],
+  );
+  if (!rows[0]) {
+    const last = await deps.db.query<{ code_sent_at: Date }>('SELECT code_sent_at FROM login_name_attempt WHERE name = $1', [name]);
+    const wait = Math.max(1, Math.ceil((new Date(last.rows[0].code_sent_at).getTime() + LIMITS.emailCodeResendSeconds * 1000 - now.getTime()) / 1000));
+    throw new AppError(Code.CODE_RESEND_TOO_SOON, 'codeResendTooSoon', { s: wait }, 200, { wait });
+  }
+  const reason = !found ? 'unknown-user' : found.status === 'INACTIVE' ? 'not-activated' : 'disabled';
+  await audit(deps.db, { action: AuditAction.emailCode, outcome: 'failure', userId: found?.id, username, merId: found?.mer_id, detail: { reason }, ...meta });
+  return { resendAfter: LIMITS.emailCodeResendSeconds, expiresIn: LIMITS.emailCodeTtlSeconds, totp: false };
+}
+
 /** E-mails a 6-digit one-time code: valid 5 minutes, a new one after 60 s, 5 wrong tries at most. */
 export async function sendEmailCode(deps: Deps, lang: Language, username: string, meta: Meta) {
   const now = deps.clock.now();
-  const user = checkUsable(await findUser(deps.db, username), username, now);
+  if (!USERNAME_RE.test(username)) throw new AppError(Code.INVALID_USERNAME, 'invalidUsername');
+  const found = await findUser(deps.db, username);
+  if (!usableAccount(found)) return noCodeForName(deps, found, username, now, meta);
+  const user = checkUsable(found, username, now);
   // With an authenticator enrolled, the second factor is its code: no e-mail.
   if (user.totp_enabled_at) return { resendAfter: 0, expiresIn: 0, totp: true };
   const code = sixDigitCode();
   await deps.db.tx(async (q) => {
     // Lock the user row so two requests at once cannot both pass the 60-second check.
     await q.query('SELECT id FROM app_user WHERE id = $1 FOR UPDATE', [user.id]);
+    // The minute runs from the last code still waiting to be used: one a sign-in used up does not
+    // hold the next back (a WeChat sign-in right after a password one e-mails its own code).
     const { rows } = await q.query<{ created_at: Date }>(
-      `SELECT created_at FROM email_code WHERE user_id = $1 AND purpose = 'login' ORDER BY created_at DESC LIMIT 1`,
+      `SELECT created_at FROM email_code WHERE user_id = $1 AND purpose = 'login' AND consumed_at IS NULL ORDER BY created_at DESC LIMIT 1`,
       [user.id],
     );
     const last = rows[0] ? new Date(rows[0].created_at).getTime() : 0;
@@ -188,25 +277,50 @@ export async function login(
 ): Promise<TokenPair> {
   const now = deps.clock.now();
   let user: UserRow;
-  const found = USERNAME_RE.test(input.username) ? await findUser(deps.db, input.username) : undefined;
+  if (!USERNAME_RE.test(input.username)) {
+    // A malformed name costs the same argon2 time too.
+    await verifyPassword(await dummyHash(), input.password);
+    await failLogin(deps, undefined, input.username, 'invalidUsername', meta);
+    throw new AppError(Code.INVALID_USERNAME, 'invalidUsername');
+  }
+  const found = await findUser(deps.db, input.username);
+  // Unknown, not activated or disabled: the same answer, wording, count and argon2 time as a wrong
+  // password of a real account (decision 036).
+  if (!usableAccount(found)) return refuseUnusable(deps, found, input.username, input.password, meta, 'login');
   try {
     user = checkUsable(found, input.username, now);
   } catch (err) {
-    // An unknown name pays the same argon2 time as a known one with a wrong password.
-    if (!found || found.status === 'DISABLED') await verifyPassword(await dummyHash(), input.password);
     await failLogin(deps, found, input.username, (err as AppError).key, meta);
     throw err;
   }
   const checked = await verifyPasswordCounted(deps, user, input.password, meta, 'login');
   if (!checked.ok) {
     if (checked.left === 0) throw new AppError(Code.USER_LOCKED, 'userLocked', { m: LIMITS.lockMinutes });
-    throw new AppError(Code.WRONG_PASSWORD, 'wrongPassword', { n: checked.left }, 200, { remaining: checked.left });
+    throw new AppError(Code.WRONG_PASSWORD, 'signInFailed', { n: checked.left }, 200, { remaining: checked.left });
   }
   if (passwordExpired(deps, user.password_changed_at, now)) {
     await failLogin(deps, user, user.username, 'password-expired', meta);
     throw new AppError(Code.PASSWORD_EXPIRED, 'passwordExpired', {}, 200, { username: user.username });
   }
-  if (user.totp_enabled_at && user.totp_secret) return loginWithTotp(deps, user, input.verifyCode, now, meta);
+  return completeSecondFactor(deps, user, input.verifyCode, meta);
+}
+
+/** Options of the second step: work done in the session's own transaction, detail for the success entry. */
+export interface SecondFactorOptions {
+  /** Runs in the transaction that starts the session (e.g. using up a WeChat ticket); throwing starts none. */
+  onSuccess?: (q: Queryable) => Promise<void>;
+  /** Added to the sign-in's audit entry (e.g. { via: 'wechat' }). */
+  detail?: Record<string, unknown>;
+}
+
+/**
+ * The second factor of a sign-in whose first one passed (a password, or WeChat): the authenticator's
+ * or a recovery code when TOTP is on, else the e-mailed code. Starts the session on success.
+ */
+export async function completeSecondFactor(deps: Deps, user: UserRow, verifyCode: string, meta: Meta, opts: SecondFactorOptions = {}): Promise<TokenPair> {
+  const now = deps.clock.now();
+  const input = { verifyCode };
+  if (user.totp_enabled_at && user.totp_secret) return loginWithTotp(deps, user, input.verifyCode, now, meta, opts);
   // The transaction commits in both outcomes, so a wrong code's counted try is kept.
   const pair = await deps.db.tx(async (q): Promise<TokenPair | null> => {
     const { rows } = await q.query<{ id: number; code_hash: string; attempts: number; expires_at: Date }>(
@@ -224,9 +338,10 @@ export async function login(
       return null;
     }
     await q.query('UPDATE email_code SET consumed_at = $2 WHERE id = $1', [c.id, now]);
+    await opts.onSuccess?.(q);
     await q.query('UPDATE app_user SET failed_logins = 0, locked_until = NULL WHERE id = $1', [user.id]);
     const issued = await startSession(q, now, user.id, meta, deps.config.accessTokenSeconds);
-    await audit(q, { action: AuditAction.loginSuccess, userId: user.id, username: user.username, merId: user.mer_id, ...meta });
+    await audit(q, { action: AuditAction.loginSuccess, userId: user.id, username: user.username, merId: user.mer_id, ...(opts.detail ? { detail: { factor: 'email', ...opts.detail } } : {}), ...meta });
     return issued;
   });
   if (!pair) throw new AppError(Code.VERIFY_CODE_ERROR, 'verifyCodeError');
@@ -234,7 +349,7 @@ export async function login(
 }
 
 /** Second step for a user with an authenticator: its code, or one of the recovery codes. */
-async function loginWithTotp(deps: Deps, user: UserRow, code: string, now: Date, meta: Meta): Promise<TokenPair> {
+async function loginWithTotp(deps: Deps, user: UserRow, code: string, now: Date, meta: Meta, opts: SecondFactorOptions = {}): Promise<TokenPair> {
   const out = await deps.db.tx(async (q): Promise<TokenPair | number> => {
     const c = code; // trimmed by the request schema (textInput)
     let how: 'totp' | 'recovery' | null = null;
@@ -246,9 +361,10 @@ async function loginWithTotp(deps: Deps, user: UserRow, code: string, now: Date,
       return countWrongPassword(q, user, now, meta, 'totp');
     }
     if (how === 'recovery') await audit(q, { action: AccountAudit.recoveryCodeUsed, userId: user.id, username: user.username, merId: user.mer_id, ...meta });
+    await opts.onSuccess?.(q);
     await q.query('UPDATE app_user SET failed_logins = 0, locked_until = NULL WHERE id = $1', [user.id]);
     const issued = await startSession(q, now, user.id, meta, deps.config.accessTokenSeconds);
-    await audit(q, { action: AuditAction.loginSuccess, userId: user.id, username: user.username, merId: user.mer_id, detail: { factor: how }, ...meta });
+    await audit(q, { action: AuditAction.loginSuccess, userId: user.id, username: user.username, merId: user.mer_id, detail: { factor: how, ...opts.detail }, ...meta });
     return issued;
   });
   if (typeof out === 'number') {

@@ -35,16 +35,54 @@ describe.each(DB_KINDS)('sign-in on %s', (kind) => {
     expect(stored.rows.map((r) => r.token_hash)).not.toContain(res.body.data.token);
   });
 
-  it('answers each sign-in error with its own message, in the caller\'s language', async () => {
-    expect((await sendCode('nobody-here')).body).toMatchObject({ code: Code.USER_NOT_EXIST, msg: 'User does not exist' });
-    expect((await sendCode('nobody-here', 'zh')).body.msg).toBe('用户不存在');
+  it('an unknown, not-activated or disabled name gets the same answer as a wrong password: code, wording, count (decision 036)', async () => {
+    const wrong = await login(DEMO.users.demo, 'wrong-pass1', '000000');
+    expect(wrong.body).toMatchObject({ code: Code.WRONG_PASSWORD, msg: 'Wrong user name or password, 4 chance(s) remaining', data: { remaining: 4 } });
+    const unknown = await login('nobody-here', 'wrong-pass1', '000000');
+    // every field alike but the request's own id (error envelopes carry one)
+    const same = (b: Record<string, unknown>) => ({ ...b, requestId: undefined });
+    expect(same(unknown.body)).toEqual(same(wrong.body));
+    expect(unknown.status).toBe(wrong.status);
+    expect((await login('nobody-here', 'wrong-pass1', '000000', 'zh')).body).toMatchObject({ code: Code.WRONG_PASSWORD, msg: '用户名或密码错误，还剩 3 次机会', data: { remaining: 3 } });
+    await ctx.db.query(`UPDATE app_user SET status = 'INACTIVE' WHERE username = $1`, [DEMO.users.sub]);
+    expect((await login(DEMO.users.sub, DEMO.password, '123456', 'ko')).body).toMatchObject({ code: Code.WRONG_PASSWORD, msg: '사용자 이름 또는 비밀번호가 틀렸습니다. 남은 기회: 4회', data: { remaining: 4 } });
+    await ctx.db.query(`UPDATE app_user SET status = 'DISABLED' WHERE username = $1`, [DEMO.users.sub]);
+    expect((await login(DEMO.users.sub, DEMO.password, '123456')).body).toMatchObject({ code: Code.WRONG_PASSWORD, data: { remaining: 3 } });
+    // "Send me a code" answers an unknown name as a real one, resend minute included; no mail goes out.
+    const real = await sendCode(DEMO.users.demo);
+    const none = await sendCode('nobody-else');
+    expect(none.body).toEqual(real.body);
+    expect(same((await sendCode('nobody-else')).body)).toEqual(same((await sendCode(DEMO.users.demo)).body));
+    expect((await sendCode('NOBODY-ELSE')).body.code).toBe(Code.CODE_RESEND_TOO_SOON);
+    ctx.clock.advance(61_000);
+    expect((await sendCode('nobody-else')).body.code).toBe(0);
+    expect((await ctx.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM email_code`)).rows[0].n).toBe(1);
+    // The format alone is still named (it tells nothing of who exists).
     expect((await sendCode('bad name!')).body).toMatchObject({ code: Code.INVALID_USERNAME, msg: 'Invalid user name' });
     expect((await sendCode('x', 'ja')).body.msg).toBe('ユーザー名が無効です');
-    await ctx.db.query(`UPDATE app_user SET status = 'INACTIVE' WHERE username = $1`, [DEMO.users.sub]);
-    expect((await login(DEMO.users.sub, DEMO.password, '123456', 'ko')).body).toMatchObject({ code: Code.USER_NOT_ACTIVATED, msg: '사용자가 활성화되지 않았습니다. 이메일을 확인하세요' });
     const missing = await ctx.call({ method: 'POST', url: '/api/user/login', ...form({ username: 'demo' }) });
     expect(missing.status).toBe(400);
     expect(missing.body.code).toBe(Code.BAD_REQUEST);
+  });
+
+  it('an unknown name is locked after 5 tries like a real one, per name and case-blind, and the lock ends after 30 minutes', async () => {
+    for (let i = 4; i >= 1; i--) expect((await login(i % 2 ? 'Ghost-User' : 'ghost-user', `nope${i}abc`, '000000')).body.data).toEqual({ remaining: i });
+    const fifth = await login('ghost-user', 'nope0abc', '000000');
+    expect(fifth.body).toMatchObject({ code: Code.USER_LOCKED, msg: 'User is locked, please try again in 30 minute(s)' });
+    ctx.clock.advance(10 * 60_000);
+    expect((await login('ghost-user', 'again1abc', '000000')).body).toMatchObject({ code: Code.USER_LOCKED, msg: 'User is locked, please try again in 20 minute(s)' });
+    expect((await sendCode('ghost-user')).body).toMatchObject({ code: Code.USER_LOCKED, msg: 'User is locked, please try again in 20 minute(s)' });
+    // another name is not touched
+    expect((await login('ghost-other', 'nope0abc', '000000')).body.data).toEqual({ remaining: 4 });
+    ctx.clock.advance(20 * 60_000 + 1000);
+    expect((await login('ghost-user', 'again1abc', '000000')).body.data).toEqual({ remaining: 4 });
+  });
+
+  it(`counts concurrent tries on an unknown name without losing any (${isConcurrent(kind) ? 'real concurrency' : 'outcome only: PGlite serialises'})`, async () => {
+    const results = await Promise.all(Array.from({ length: 7 }, (_, i) => login('ghost-racer', `wrong-${i}-pw`, '000000')));
+    const remaining = results.filter((r) => r.body.code === Code.WRONG_PASSWORD).map((r) => r.body.data.remaining).sort();
+    expect(remaining).toEqual([1, 2, 3, 4]);
+    expect(results.filter((r) => r.body.code === Code.USER_LOCKED)).toHaveLength(3);
   });
 
   it('refuses a new code within 60 s and allows it after', async () => {
@@ -59,7 +97,7 @@ describe.each(DB_KINDS)('sign-in on %s', (kind) => {
   it('checks the password before the code and tells the chances left', async () => {
     await sendCode(DEMO.users.demo);
     const res = await login(DEMO.users.demo, 'wrong-pass1', '000000');
-    expect(res.body).toMatchObject({ code: Code.WRONG_PASSWORD, msg: 'Wrong password, 4 chance(s) remaining', data: { remaining: 4 } });
+    expect(res.body).toMatchObject({ code: Code.WRONG_PASSWORD, msg: 'Wrong user name or password, 4 chance(s) remaining', data: { remaining: 4 } });
     const code = await ctx.lastCode();
     const wrongCode = code === '000000' ? '111111' : '000000';
     expect((await login(DEMO.users.demo, DEMO.password, wrongCode)).body.code).toBe(Code.VERIFY_CODE_ERROR);
@@ -107,7 +145,7 @@ describe.each(DB_KINDS)('sign-in on %s', (kind) => {
     expect((await login(DEMO.users.demo, DEMO.password, next)).body.code).toBe(Code.VERIFY_CODE_ERROR);
   });
 
-  it('a successful sign-in clears the wrong-password count; a disabled user does not exist', async () => {
+  it('a successful sign-in clears the wrong-password count; a disabled user answers as a wrong password', async () => {
     await sendCode(DEMO.users.demo);
     const code = await ctx.lastCode();
     for (const left of [4, 3]) expect((await login(DEMO.users.demo, `bad-${left}-pw`, code)).body.data).toEqual({ remaining: left });
@@ -119,8 +157,8 @@ describe.each(DB_KINDS)('sign-in on %s', (kind) => {
     expect((await login(DEMO.users.demo, DEMO.password, code)).body.code).toBe(0);
     expect((await login(DEMO.users.demo, 'bad-again-pw', code)).body.data).toEqual({ remaining: 4 });
     await ctx.db.query(`UPDATE app_user SET status = 'DISABLED' WHERE username = $1`, [DEMO.users.sub]);
-    expect((await sendCode(DEMO.users.sub)).body).toMatchObject({ code: Code.USER_NOT_EXIST, msg: 'User does not exist' });
-    expect((await login(DEMO.users.sub, DEMO.password, '123456')).body.code).toBe(Code.USER_NOT_EXIST);
+    expect((await sendCode(DEMO.users.sub)).body).toMatchObject({ code: 0, data: { resendAfter: 60, expiresIn: 300, totp: false } });
+    expect((await login(DEMO.users.sub, DEMO.password, '123456')).body).toMatchObject({ code: Code.WRONG_PASSWORD, data: { remaining: 4 } });
   });
 
   it('a lockout at sign-in ends the user\'s open sessions', async () => {
@@ -226,7 +264,7 @@ describe.each(DB_KINDS)('sign-in on %s', (kind) => {
     expect((await ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM email_code')).rows[0].n).toBe(1);
   });
 
-  it('an unknown, malformed or disabled name costs one argon2 verification, as a wrong password does (an inactive one says so, and costs none)', async () => {
+  it('an unknown, malformed, disabled or not-activated name costs one argon2 verification, as a wrong password does', async () => {
     const work = async (username: string) => {
       const before = passwordWork.verifications;
       await login(username, 'Some-pass-1', '123456');
@@ -238,13 +276,13 @@ describe.each(DB_KINDS)('sign-in on %s', (kind) => {
     await ctx.db.query(`UPDATE app_user SET status = 'DISABLED' WHERE username = $1`, [DEMO.users.sub]);
     expect(await work(DEMO.users.sub)).toBe(1);
     await ctx.db.query(`UPDATE app_user SET status = 'INACTIVE' WHERE username = $1`, [DEMO.users.sub]);
-    expect(await work(DEMO.users.sub)).toBe(0);
+    expect(await work(DEMO.users.sub)).toBe(1);
   });
 
   it('the audit log says why a sign-in failed: unknown name, wrong password (where and how many)', async () => {
     await login('nobody-here', DEMO.password, '123456');
     const unknown = await ctx.db.query<{ user_id: number | null; outcome: string; detail: unknown }>(`SELECT user_id, outcome, detail FROM audit_log WHERE action = 'auth.login.failure' AND username = 'nobody-here'`);
-    expect(unknown.rows).toEqual([{ user_id: null, outcome: 'failure', detail: { reason: 'userNotExist' } }]);
+    expect(unknown.rows).toEqual([{ user_id: null, outcome: 'failure', detail: { reason: 'unknown-user', where: 'login', failed: 1 } }]);
     await ctx.db.query(`UPDATE app_user SET status = 'DISABLED' WHERE username = $1`, [DEMO.users.sub]);
     await login(DEMO.users.sub, DEMO.password, '123456');
     const disabled = await ctx.db.query<{ user_id: number | null; mer_id: string | null }>(`SELECT user_id, mer_id FROM audit_log WHERE action = 'auth.login.failure' AND username = $1`, [DEMO.users.sub]);

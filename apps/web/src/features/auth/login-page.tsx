@@ -78,6 +78,8 @@ export default function LoginPage() {
   const [errors, setErrors] = useState<Errors>({});
   const [totp, setTotp] = useState(false);
   const [wechat, setWechat] = useState(false);
+  /** Back from WeChat: its ticket and the second factor the server asks for before the session starts. */
+  const [wxStep, setWxStep] = useState<{ ticket: string; factor: 'totp' | 'email' } | null>(null);
   const [showPassword, setShowPassword] = useState(false);
   const [submitting, setSubmitting] = useState(false);
   const refs = {
@@ -102,8 +104,13 @@ export default function LoginPage() {
     const ticket = params.get('wechatTicket');
     if (ticket) {
       wechatLogin(ticket).then(
-        (pair) => {
-          cookieTokens.setTokens(pair);
+        (r) => {
+          if ('secondFactor' in r) {
+            setWxStep({ ticket, factor: r.secondFactor });
+            setTotp(r.secondFactor === 'totp');
+            return;
+          }
+          cookieTokens.setTokens(r);
           navigate('/', { replace: true });
         },
         () => navigate('/login', { replace: true }),
@@ -131,6 +138,23 @@ export default function LoginPage() {
     const first = fields.find((f) => found[f]);
     if (first) refs[first].current?.focus();
     return !first;
+  }
+
+  /** The second step after WeChat: the code, then the session. */
+  async function submitWechat(e: FormEvent) {
+    e.preventDefault();
+    if (!wxStep || submitting || !validate(['verifyCode'])) return;
+    setSubmitting(true);
+    try {
+      const r = await wechatLogin(wxStep.ticket, values.verifyCode.trim());
+      if ('secondFactor' in r) return;
+      cookieTokens.setTokens(r);
+      navigate('/', { replace: true });
+    } catch {
+      setValues((old) => ({ ...old, verifyCode: '' }));
+    } finally {
+      setSubmitting(false);
+    }
   }
 
   async function submit(e: FormEvent) {
@@ -165,6 +189,23 @@ export default function LoginPage() {
         <main className="login-card">
           <h1 className="login-card__title">{t('title')}</h1>
           <p className="login-card__subtitle">{t('subtitle')}</p>
+          {wxStep ? (
+            <form className="light-form" noValidate onSubmit={submitWechat} data-testid="wechat-second-factor">
+              <p role="status">{wxStep.factor === 'totp' ? t('account:login.wechatTotpStep') : t('account:login.wechatEmailStep')}</p>
+              <InputField
+                id="verifyCode"
+                label={codeLabel}
+                icon={SafetyOutlined}
+                error={errors.verifyCode}
+                hint={totp ? t('account:login.totpHint') : undefined}
+                inputRef={refs.verifyCode}
+                input={{ value: values.verifyCode, onChange: set('verifyCode'), autoComplete: 'one-time-code', inputMode: totp ? 'text' : 'numeric', maxLength: totp ? 11 : 6, placeholder: t('verifyCodePlaceholder'), required: true, autoFocus: true }}
+              />
+              <button type="submit" className="light-button light-button--primary light-button--large light-button--block login-card__submit" aria-busy={submitting || undefined} disabled={submitting}>
+                {submitting ? t('signingIn') : t('submit')}
+              </button>
+            </form>
+          ) : (
           <form className="light-form" noValidate onSubmit={submit}>
             <InputField
               id="username"
@@ -204,7 +245,8 @@ export default function LoginPage() {
               {submitting ? t('signingIn') : t('submit')}
             </button>
           </form>
-          {wechat && (
+          )}
+          {wechat && !wxStep && (
             <>
               <div className="light-divider" role="separator">
                 <span>{t('account:login.or')}</span>

@@ -10,4 +10,7 @@ export const login = (input: { username: string; password: string; verifyCode: s
 /** WeChat sign-in (issue 11): whether the server has a provider, where to go, and the way back. Kept here, free of TanStack Query, for the sign-in page. */
 export const wechatAvailable = () => http.get<{ available: boolean }>('/user/wechat/available', undefined, { quiet: true });
 export const wechatLoginUrl = () => http.get<{ url: string }>('/user/wechat/loginUrl');
-export const wechatLogin = (ticket: string) => http.post<LoginResult>('/user/wechat/login', { ticket });
+/** After WeChat the server asks for the user's second factor (issue 28): without a code, which one; with it, the tokens. */
+export type WechatStep = { secondFactor: 'totp' | 'email'; resendAfter: number };
+export const wechatLogin = (ticket: string, verifyCode?: string) =>
+  http.post<LoginResult | WechatStep>('/user/wechat/login', verifyCode ? { ticket, verifyCode } : { ticket });
