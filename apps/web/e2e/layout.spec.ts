@@ -1,6 +1,6 @@
 import { type Page } from '@playwright/test';
 import type { RouterItem, UserInfo } from '@portal/contract';
-import { expect as expectBase, shot, test, tr, type Lang } from './support';
+import { expect as expectBase, LANGS, shot, test, tr, type Lang } from './support';
 import { signInQuick } from './report-support';
 
 /** This machine is shared and slow at times: generous waits (a real defect still fails, only later). */
@@ -130,5 +130,82 @@ for (const lng of ['en', 'ja'] as const) {
     await page.goto('/report/bill');
     await settled(page);
     await shot(page, `layout-390-${lng}-report-bill`);
+  });
+}
+
+/**
+ * Issue 29 §3 (reported twice): at 1440×900 the figures that matter are in view without scrolling
+ * sideways — every amount column's header (a column whose cells show money) and every page total
+ * lies inside the viewport and inside its table's visible frame, its header text whole; a fixed
+ * column counts as in view. Problems as text ('' when none).
+ */
+async function figuresOutOfView(p: Page): Promise<string> {
+  return p.evaluate(() => {
+    const out: string[] = [];
+    const vw = window.innerWidth;
+    for (const wrap of document.querySelectorAll<HTMLElement>('.ant-table-wrapper')) {
+      if (!wrap.offsetParent) continue;
+      const frame = wrap.querySelector<HTMLElement>('.ant-table-content, .ant-table-body') ?? wrap;
+      if (frame.scrollLeft !== 0) out.push('a table is scrolled sideways');
+      const box = frame.getBoundingClientRect();
+      const right = Math.min(vw, box.right) + 1;
+      const inView = (r: DOMRect) => r.width > 0 && r.left >= box.left - 1 && r.right <= right;
+      const heads = [...wrap.querySelectorAll<HTMLTableCellElement>('thead tr:last-child th')];
+      const rows = [...wrap.querySelectorAll<HTMLTableRowElement>('tbody tr.ant-table-row')];
+      heads.forEach((th, i) => {
+        const money = rows.some((r) => r.cells[i]?.querySelector('.money'));
+        if (!money) return;
+        const fixed = th.className.includes('ant-table-cell-fix');
+        const r = th.getBoundingClientRect();
+        if (!fixed && !inView(r)) out.push(`header "${th.innerText}" at ${Math.round(r.left)}–${Math.round(r.right)} (frame ${Math.round(box.left)}–${Math.round(right)})`);
+        if (th.scrollWidth > th.clientWidth + 1) out.push(`header "${th.innerText}" cut`);
+      });
+      for (const m of wrap.querySelectorAll<HTMLElement>('.ant-table-summary .money')) {
+        const range = document.createRange();
+        range.selectNodeContents(m);
+        const r = range.getBoundingClientRect();
+        if (!m.closest('.ant-table-cell-fix-left, .ant-table-cell-fix-right, .ant-table-cell-fix-start, .ant-table-cell-fix-end') && !inView(r)) out.push(`total "${m.innerText}" at ${Math.round(r.left)}–${Math.round(r.right)}`);
+      }
+    }
+    return out.join('; ');
+  });
+}
+
+/** Every report and list with figures, as a merchant's main user opens it. */
+const FIGURE_PAGES = [
+  ['dashboard', '/dashboard'],
+  ['report-bill', '/report/bill'],
+  ['report-transfer', '/report/transfer'],
+  ['report-summary', '/report/txn'],
+  ['report-summary-old', '/report/txn?version=old'],
+  ['report-reserve', '/report/reserve'],
+  ['settle-detail', '/txn/settleDetail'],
+  ['settle-list', ''],
+  ['txn-list', '/txn/list'],
+  ['pbl-list', '/payByLink/list'],
+  ['pis-list', '/payInStore/list'],
+] as const;
+
+for (const lng of LANGS) {
+  test(`1440×900, ${lng}: every report and list shows its amount columns and totals without scrolling sideways`, async ({ baseURL }) => {
+    await lang(page, lng, baseURL!);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    // The settle list opens from a batch of the settlement detail (its filters come from there).
+    await page.goto('/txn/settleDetail');
+    await settled(page);
+    const settleList = await page.locator('.ant-table-tbody tr.ant-table-row a[href*="/txn/settleList"]').first().getAttribute('href');
+    let withMoney = 0;
+    for (const [name, path] of FIGURE_PAGES) {
+      await page.goto(path || settleList!);
+      await expect(page.locator('.ant-table-wrapper').first()).toBeVisible();
+      await settled(page);
+      const rows = page.locator('.ant-table-tbody tr.ant-table-row');
+      await expect(rows.first(), `${name} has rows`).toBeVisible();
+      if (await page.locator('.ant-table-tbody .money').count()) withMoney++;
+      expect(await figuresOutOfView(page), `${name} at 1440×900 in ${lng}`).toBe('');
+      if (name.startsWith('report-')) await expect(page.locator('.report-total').first(), `${name} has page totals`).toBeVisible();
+      if (lng === 'ja' || lng === 'zh') await shot(page, `figures-1440-${lng}-${name}`);
+    }
+    expect(withMoney, 'the pages show figures (the test looks at money columns)').toBeGreaterThanOrEqual(FIGURE_PAGES.length - 1);
   });
 }

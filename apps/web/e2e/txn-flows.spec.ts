@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { type BrowserContext, type Page } from '@playwright/test';
 import { expect, test, PASSWORD, recordNetwork, shot, signIn, tr } from './support';
 
@@ -114,6 +115,27 @@ test('export → the file area → download', async () => {
     return Buffer.concat(chunks);
   });
   expect(buf.subarray(0, 2).toString()).toBe('PK');
+});
+
+test('export as CSV beside XLSX (issue 29 §7: the API writes CSV, the list offered only XLSX)', async () => {
+  await page.goto('/txn/list');
+  await expect(page.getByRole('button', { name: T('action.export') })).toBeVisible();
+  const asked = page.waitForRequest((r) => r.url().includes('/api/txn/exportBack'));
+  await page.getByRole('button', { name: T('action.exportCsv') }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toContainText(T('export.operationTips'));
+  await dialog.getByRole('button', { name: T('export.ok') }).click();
+  expect(new URL((await asked).url()).searchParams.get('format')).toBe('csv');
+  await expect(page).toHaveURL(/\/report\/file$/);
+  const row = page.locator('.ant-table-tbody tr.ant-table-row').first();
+  await expect(row).toContainText(/Transactions_\d{8}_\d{6}\.csv/);
+  await expect(row).toContainText(F('status.ready'), { timeout: 60_000 });
+  const download = page.waitForEvent('download');
+  await row.getByRole('button', { name: F('download') }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/^Transactions_\d{8}_\d{6}\.csv$/);
+  const text = fs.readFileSync(await file.path(), 'utf8');
+  expect(text.split(/\r?\n/).filter(Boolean).length, 'a header and rows').toBeGreaterThan(1);
 });
 
 test('logistics import: a bad row refuses the whole file, a good file is imported', async () => {

@@ -7,7 +7,7 @@ import { BRANDS, SUMMARY_TYPE_FILTERS } from '@portal/contract';
 import { PageContainer } from '../../components/page-container';
 import { useSummaryList } from './api/get-summary-list';
 import { merchantField, ReportView, reportForm, requiredPeriodField, useReport } from './components/report-view';
-import { summaryColumns } from './report.columns';
+import { SUMMARY_HIDDEN, summaryColumns } from './report.columns';
 
 const FORM = reportForm(['period', 'merId', 'gwTranType', 'paymentBrand']);
 const BRAND_OPTIONS = BRANDS.map((b) => ({ value: b.code, label: b.name }));
@@ -66,7 +66,8 @@ export function SummaryReportPage() {
         columns={columns}
         list={list}
         rowKey={(r) => `${r.txnSetDate}|${r.clientid}|${r.paymentBrand ?? ''}|${r.txnType}|${r.merTxnCur}|${r.merTxnSet}|${r.instCodeBriefName}`}
-        scrollX={old ? 1700 : 1850}
+        table={old ? 'report.summaryOld' : 'report.summary'}
+        defaultHidden={SUMMARY_HIDDEN}
       />
     </PageContainer>
   );
