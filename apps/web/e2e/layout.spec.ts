@@ -153,7 +153,8 @@ async function figuresOutOfView(p: Page): Promise<string> {
       const heads = [...wrap.querySelectorAll<HTMLTableCellElement>('thead tr:last-child th')];
       const rows = [...wrap.querySelectorAll<HTMLTableRowElement>('tbody tr.ant-table-row')];
       heads.forEach((th, i) => {
-        const money = rows.some((r) => r.cells[i]?.querySelector('.money'));
+        // An amount column: its cells show money (or, with no rows, its header is right-aligned as amounts are).
+        const money = rows.some((r) => r.cells[i]?.querySelector('.money')) || (!rows.length && getComputedStyle(th).textAlign === 'right');
         if (!money) return;
         const fixed = th.className.includes('ant-table-cell-fix');
         const r = th.getBoundingClientRect();
@@ -183,7 +184,7 @@ const FIGURE_PAGES = [
   ['settle-list', ''],
   ['txn-list', '/txn/list'],
   ['pbl-list', '/payByLink/list'],
-  ['pis-list', '/payInStore/list'],
+  ['pis-list', '/payInStore/list', 'may be empty'],
 ] as const;
 
 for (const lng of LANGS) {
@@ -195,17 +196,18 @@ for (const lng of LANGS) {
     await settled(page);
     const settleList = await page.locator('.ant-table-tbody tr.ant-table-row a[href*="/txn/settleList"]').first().getAttribute('href');
     let withMoney = 0;
-    for (const [name, path] of FIGURE_PAGES) {
+    for (const [name, path, empty] of FIGURE_PAGES as readonly (readonly [string, string, string?])[]) {
       await page.goto(path || settleList!);
       await expect(page.locator('.ant-table-wrapper').first()).toBeVisible();
       await settled(page);
       const rows = page.locator('.ant-table-tbody tr.ant-table-row');
-      await expect(rows.first(), `${name} has rows`).toBeVisible();
+      if (empty) await expect(page.locator('.ant-table-tbody tr.ant-table-row, .ant-table-placeholder').first()).toBeVisible();
+      else await expect(rows.first(), `${name} has rows`).toBeVisible();
       if (await page.locator('.ant-table-tbody .money').count()) withMoney++;
       expect(await figuresOutOfView(page), `${name} at 1440×900 in ${lng}`).toBe('');
       if (name.startsWith('report-')) await expect(page.locator('.report-total').first(), `${name} has page totals`).toBeVisible();
       if (lng === 'ja' || lng === 'zh') await shot(page, `figures-1440-${lng}-${name}`);
     }
-    expect(withMoney, 'the pages show figures (the test looks at money columns)').toBeGreaterThanOrEqual(FIGURE_PAGES.length - 1);
+    expect(withMoney, 'the pages show figures (the test looks at money columns)').toBeGreaterThanOrEqual(FIGURE_PAGES.filter((f) => f.length < 3).length);
   });
 }

@@ -105,6 +105,8 @@ export function useRefundDialogs(txn: TxnDetail) {
               onChange={(v) => setAmount(v ?? '')}
               suffix={txn.gwCurrency}
               ref={amountRef}
+              // Enter goes on as Next does (issue 29 §6: it did nothing).
+              onPressEnter={() => amountValid && setStep('password')}
               autoFocus
             />
           </Form.Item>
