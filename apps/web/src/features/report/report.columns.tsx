@@ -83,14 +83,15 @@ export const transferColumns = (t: TFunction): ReportColumn<TransferRow>[] => {
   ];
 };
 
-/** Daily summary by payment brand (spec §2); the old version has no brand column. */
-export const summaryColumns = (t: TFunction, old: boolean): ReportColumn<SummaryRow>[] => {
+/** Daily summary by payment brand (spec §2); the old version has no brand column; `typeName` names a transaction type. */
+export const summaryColumns = (t: TFunction, old: boolean, typeName: (code: string) => string = (c) => c): ReportColumn<SummaryRow>[] => {
   const set = (r: SummaryRow) => r.merTxnSet;
   return [
     ...head<SummaryRow>(t, 'col.txnDate'),
     { key: 'acquirer', title: t('col.acquirer'), width: 100, render: (r) => r.instCodeBriefName },
     ...(old ? [] : [{ key: 'paymentBrand', title: t('col.paymentBrand'), width: 120, render: (r: SummaryRow) => (r.paymentBrand ? brandName(r.paymentBrand) : '—') }]),
-    { key: 'txnType', title: t('col.txnType'), width: 120, render: (r) => r.txnType },
+    // The type's name in the user's language (issue 29 §5: PURC, REFD, M-DEPOSIT were shown raw); the filter offers the codes.
+    { key: 'txnType', title: t('col.txnType'), width: 120, render: (r) => <span title={r.txnType}>{typeName(r.txnType)}</span> },
     { key: 'txnCount', title: t('col.txnCount'), width: 70, align: 'right', render: (r) => <span className="num">{r.txnCount}</span> },
     { key: 'merTxnCur', title: t('col.merTxnCur'), width: 90, render: (r) => r.merTxnCur },
     // The amounts carry their currencies (two currencies per row: the transaction's and the settlement's; their columns are optional).
