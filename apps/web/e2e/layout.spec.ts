@@ -148,7 +148,9 @@ async function figuresOutOfView(p: Page): Promise<string> {
       const frame = wrap.querySelector<HTMLElement>('.ant-table-content, .ant-table-body') ?? wrap;
       if (frame.scrollLeft !== 0) out.push('a table is scrolled sideways');
       const box = frame.getBoundingClientRect();
-      const right = Math.min(vw, box.right) + 1;
+      // A right-fixed column (actions) lies over whatever scrolls beneath it: figures must end left of it.
+      const fixedRight = wrap.querySelector('thead th.ant-table-cell-fix-right, thead th.ant-table-cell-fix-end');
+      const right = Math.min(vw, box.right, fixedRight ? fixedRight.getBoundingClientRect().left : Infinity) + 1;
       const inView = (r: DOMRect) => r.width > 0 && r.left >= box.left - 1 && r.right <= right;
       const heads = [...wrap.querySelectorAll<HTMLTableCellElement>('thead tr:last-child th')];
       const rows = [...wrap.querySelectorAll<HTMLTableRowElement>('tbody tr.ant-table-row')];
@@ -160,6 +162,14 @@ async function figuresOutOfView(p: Page): Promise<string> {
         const r = th.getBoundingClientRect();
         if (!fixed && !inView(r)) out.push(`header "${th.innerText}" at ${Math.round(r.left)}–${Math.round(r.right)} (frame ${Math.round(box.left)}–${Math.round(right)})`);
         if (th.scrollWidth > th.clientWidth + 1) out.push(`header "${th.innerText}" cut`);
+        // …and the figures of its first row.
+        const first = rows[0]?.cells[i]?.querySelector<HTMLElement>('.money');
+        if (first && !fixed) {
+          const range = document.createRange();
+          range.selectNodeContents(first);
+          const fr = range.getBoundingClientRect();
+          if (!inView(fr)) out.push(`figure "${first.innerText}" of "${th.innerText}" at ${Math.round(fr.left)}–${Math.round(fr.right)}`);
+        }
       });
       for (const m of wrap.querySelectorAll<HTMLElement>('.ant-table-summary .money')) {
         const range = document.createRange();
@@ -205,9 +215,27 @@ for (const lng of LANGS) {
       else await expect(rows.first(), `${name} has rows`).toBeVisible();
       if (await page.locator('.ant-table-tbody .money').count()) withMoney++;
       expect(await figuresOutOfView(page), `${name} at 1440×900 in ${lng}`).toBe('');
+      if (name === 'pbl-list') {
+        // Issue 29 §5: the operations ("詳細" in ja) keep to one line.
+        const lines = await page.locator('.pbl-details-link').evaluateAll((els) => els.map((el) => el.getClientRects().length));
+        expect(lines.length).toBeGreaterThan(0);
+        expect(lines.every((n) => n === 1), `the details link on one line in ${lng}`).toBe(true);
+      }
       if (name.startsWith('report-')) await expect(page.locator('.report-total').first(), `${name} has page totals`).toBeVisible();
       if (lng === 'ja' || lng === 'zh') await shot(page, `figures-1440-${lng}-${name}`);
     }
     expect(withMoney, 'the pages show figures (the test looks at money columns)').toBeGreaterThanOrEqual(FIGURE_PAGES.filter((f) => f.length < 3).length);
+    if (lng === 'ja') {
+      // The same tables on a phone (they scroll sideways there, the page does not): looked at, not measured.
+      await page.setViewportSize({ width: 390, height: 844 });
+      for (const [name, path] of [['report-summary', '/report/txn'], ['settle-detail', '/txn/settleDetail'], ['pbl-list', '/payByLink/list']]) {
+        await page.goto(path);
+        await expect(page.locator('.ant-table-tbody tr.ant-table-row').first()).toBeVisible();
+        await settled(page);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} fits 390 px`).toBeLessThanOrEqual(390);
+        await shot(page, `figures-390-${lng}-${name}`);
+      }
+      await page.setViewportSize({ width: 1440, height: 900 });
+    }
   });
 }

@@ -26,7 +26,7 @@ const toForm = ({ beginDate, endDate, ...rest }: { beginDate: string; endDate: s
 });
 
 /** Left out until the user picks them with "Columns" (issue 29 §3: the batch's figures in view at 1440 px). */
-const SETTLE_DETAIL_HIDDEN = ['busLine', 'count', 'settleAmount', 'fee', 'released', 'before', 'remit'];
+const SETTLE_DETAIL_HIDDEN = ['busLine', 'currency', 'count', 'settleAmount', 'fee', 'released', 'before', 'remit'];
 
 /**
  * /txn/settleDetail: settlement batches (one per settlement date, merchant, business line and
