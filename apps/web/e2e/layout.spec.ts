@@ -1,7 +1,7 @@
 import { type Page } from '@playwright/test';
-import type { RouterItem, UserInfo } from '@portal/contract';
+import { SUMMARY_TYPES, type RouterItem, type UserInfo } from '@portal/contract';
 import { expect as expectBase, LANGS, shot, test, tr, type Lang } from './support';
-import { signInQuick } from './report-support';
+import { columnTexts, signInQuick } from './report-support';
 
 /** This machine is shared and slow at times: generous waits (a real defect still fails, only later). */
 const expect = expectBase.configure({ timeout: 45_000 });
@@ -215,6 +215,13 @@ for (const lng of LANGS) {
       else await expect(rows.first(), `${name} has rows`).toBeVisible();
       if (await page.locator('.ant-table-tbody .money').count()) withMoney++;
       expect(await figuresOutOfView(page), `${name} at 1440×900 in ${lng}`).toBe('');
+      if (name === 'report-summary') {
+        // Issue 29 §5: transaction types by name in the page's language (PURC, REFD, M-DEPOSIT were shown raw).
+        const names = new Set(SUMMARY_TYPES.map((c) => tr(lng, 'txn', `type.${c}`)));
+        const types = await columnTexts(page.locator('.report-table'), tr(lng, 'report', 'col.txnType'));
+        expect(types.length).toBeGreaterThan(0);
+        expect(types.filter((x) => !names.has(x)), `type names in ${lng}`).toEqual([]);
+      }
       if (name === 'pbl-list') {
         // Issue 29 §5: the operations ("詳細" in ja) keep to one line.
         const lines = await page.locator('.pbl-details-link').evaluateAll((els) => els.map((el) => el.getClientRects().length));
@@ -239,3 +246,25 @@ for (const lng of LANGS) {
     }
   });
 }
+
+test('the column chooser: a column picked shows, is remembered for the user after a reload, and "Default columns" resets', async ({ baseURL }) => {
+  await lang(page, 'en', baseURL!);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto('/report/bill');
+  await expect(page.locator('.report-table .ant-table-tbody tr.ant-table-row').first()).toBeVisible();
+  const merName = page.locator('.report-table thead th', { hasText: tr('en', 'report', 'col.merName') });
+  await expect(merName, 'the merchant name is not a default column of the bill report').toHaveCount(0);
+  const chooser = page.getByRole('button', { name: /^Columns \d+\/\d+$/ });
+  await chooser.click();
+  await page.getByTestId('column-chooser').getByRole('checkbox', { name: tr('en', 'report', 'col.merName') }).check();
+  await expect(merName).toHaveCount(1);
+  const stored = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('mp_columns:')));
+  expect(stored, 'kept per merchant, user and table').toContain('mp_columns:100000000000001:demo:report.bill');
+  await page.reload();
+  await expect(page.locator('.report-table .ant-table-tbody tr.ant-table-row').first()).toBeVisible();
+  await expect(merName).toHaveCount(1);
+  await chooser.click();
+  await page.getByTestId('column-chooser').getByRole('button', { name: tr('en', 'layout', 'columns.reset') }).click();
+  await expect(merName).toHaveCount(0);
+  await shot(page, 'column-chooser-open');
+});
