@@ -25,6 +25,14 @@ test('the read-only sub-user sees fewer entries; an unknown token brings the Con
   await shot(page, 'no-access-en');
   await page.goto('/payInStore/cashier');
   await expect(page.getByText(tr('en', 'common', 'noAccess.text'))).toBeVisible();
+  // …in the page's language (each of the four has the text).
+  const host = new URL(page.url()).hostname;
+  for (const lng of ['zh', 'ko', 'ja', 'en'] as const) {
+    await context.addCookies([{ name: 'mp_lang', value: lng, domain: host, path: '/' }]);
+    await page.goto('/merchant/user');
+    await expect(page.getByText(tr(lng, 'common', 'noAccess.text'))).toBeVisible();
+    if (lng === 'ja') await shot(page, 'no-access-ja');
+  }
   // A path that is no page at all still says so.
   await page.goto('/no/such/page');
   await expect(page.getByText(tr('en', 'common', 'notFound.text'))).toBeVisible();

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Button, Dropdown, Flex, Form, Input, Select } from 'antd';
+import { Button, Dropdown, Flex, Form, Grid, Input, Select } from 'antd';
 import { DownloadOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table';
 import dayjs from 'dayjs';
@@ -42,6 +42,8 @@ export function SettleDetailPage() {
   const q = { page, size, beginDate, endDate, merId: params.get('merId') || undefined, busLine: params.get('busLine') || undefined, setCur: params.get('setCur') || undefined };
   const list = useSettleBatches(q);
   const [busy, setBusy] = useState<string | null>(null);
+  // On a phone the actions scroll with the row: fixed on both sides, date and actions filled the screen.
+  const wide = Grid.useBreakpoint().md !== false;
   // The fields follow the URL (a saved view opened, back and forward).
   const filters = useMemo(() => ({ beginDate, endDate, merId: q.merId, busLine: q.busLine, setCur: q.setCur }), [beginDate, endDate, q.merId, q.busLine, q.setCur]);
   const form = useFilterForm(filters, toForm);
@@ -84,7 +86,7 @@ export function SettleDetailPage() {
       { key: 'real', title: t('col.realTrans'), width: 160, align: 'right', render: money('realTransAmount', true) },
       { key: 'remit', title: t('col.remitDate'), width: 120, render: (_, r) => r.remitDate ?? '—' },
       {
-        key: 'action', title: t('col.action'), width: 200, fixed: 'right',
+        key: 'action', title: t('col.action'), width: 200, fixed: wide ? 'right' : undefined,
         render: (_, r) => (
           <Flex gap={8} align="center">
             <Link to={`/txn/settleList?beginDate=${r.txnSetDate}&endDate=${r.txnSetDate}&busLine=${r.reconBusiness}&setCur=${r.merTxnSet}&clientid=${r.clientid}`}>{t('transactions')}</Link>
@@ -106,7 +108,7 @@ export function SettleDetailPage() {
         ),
       },
     ];
-  }, [t, busy]);
+  }, [t, busy, wide]);
   return (
     <PageContainer>
       <Form
