@@ -103,7 +103,9 @@ test('keyboard only: sign in → find a transaction → refund → export, the f
 
   // The side menu: Transactions → Transaction list, by keyboard (antd's menu: one Tab stop, arrows inside).
   const menu = page.getByRole('navigation', { name: tr('en', 'layout', 'mainMenu') });
-  await tabTo(page, menu.getByRole('menu').first()); // the menu is one Tab stop; arrows move inside
+  // The landing page's heading has the focus (issue 29 §6): the menu is behind it, Shift+Tab away.
+  await expect(page.getByRole('heading', { level: 1 })).toBeFocused();
+  await tabTo(page, menu.getByRole('menu').first(), { back: true }); // the menu is one Tab stop; arrows move inside
   const txnGroup = menu.getByRole('menuitem', { name: tr('en', 'menu', 'txn'), exact: true });
   await arrowTo(page, menu, txnGroup);
   // Enter opens a closed group (a group already open for the current page stays open).

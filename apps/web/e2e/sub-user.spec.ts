@@ -16,8 +16,25 @@ test('the read-only sub-user sees fewer entries; an unknown token brings the Con
   await expect(menu.getByRole('menuitem', { name: tr('en', 'menu', 'merchantUser'), exact: true })).toHaveCount(0);
   // The sub-merchant is contractor 1: one logo only.
   await expect(page.getByTestId('partner-logo')).toHaveCount(0);
-  // A screen the user is not granted answers 404, not the screen.
+  // A screen the user is not granted is not the screen, and not "page does not exist" either: access
+  // is missing and the merchant's main user grants it (issue 29 §7) — a menu page and one reached by link.
   await page.goto('/merchant/user');
+  await expect(page.getByText(tr('en', 'common', 'noAccess.title'))).toBeVisible();
+  await expect(page.getByText(tr('en', 'common', 'noAccess.text'))).toBeVisible();
+  await expect(page.getByText(tr('en', 'common', 'notFound.text'))).toHaveCount(0);
+  await shot(page, 'no-access-en');
+  await page.goto('/payInStore/cashier');
+  await expect(page.getByText(tr('en', 'common', 'noAccess.text'))).toBeVisible();
+  // …in the page's language (each of the four has the text).
+  const host = new URL(page.url()).hostname;
+  for (const lng of ['zh', 'ko', 'ja', 'en'] as const) {
+    await context.addCookies([{ name: 'mp_lang', value: lng, domain: host, path: '/' }]);
+    await page.goto('/merchant/user');
+    await expect(page.getByText(tr(lng, 'common', 'noAccess.text'))).toBeVisible();
+    if (lng === 'ja') await shot(page, 'no-access-ja');
+  }
+  // A path that is no page at all still says so.
+  await page.goto('/no/such/page');
   await expect(page.getByText(tr('en', 'common', 'notFound.text'))).toBeVisible();
 
   await openMenu(page, user.routers, 'notice');

@@ -150,6 +150,8 @@ async function requestCode(page: Page): Promise<number> {
     if (body.code === 0) {
       await expect(page.getByText(tr('en', 'login', 'codeSent'))).toBeVisible();
       await expect(page.getByTestId('send-code')).toBeDisabled();
+      // Issue 29 §6: the focus goes on to the code field (the disabled button left it on the page body).
+      await expect(page.getByLabel(tr('en', 'login', 'verifyCode'))).toBeFocused();
       return since;
     }
     expect(body.code, 'getEmailCode: only "resend too soon" is waited out').toBe(1007);

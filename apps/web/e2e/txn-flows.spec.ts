@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { type BrowserContext, type Page } from '@playwright/test';
 import { expect, test, PASSWORD, recordNetwork, shot, signIn, tr } from './support';
 
@@ -22,6 +23,9 @@ test.beforeAll(async ({ browser }) => {
   recordNetwork(page, 'txn-flows');
   await page.goto('/login');
   await signIn(page, 'other-main');
+  // Issue 29 §6: after sign-in the focus is on the landing page's heading, not on the page body.
+  await expect(page.getByRole('heading', { level: 1 })).toBeFocused();
+  expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
 });
 /** Chooses an option of an antd Select found by its label (the visible item, not the a11y shadow). */
 async function pick(label: string, option: string) {
@@ -34,7 +38,16 @@ test.afterAll(async () => {
 });
 
 test('filter → detail → partial refund with the password → the list shows the refund', async () => {
+  const totalsAnswer = page.waitForResponse((r) => r.url().includes('/api/txn/totals'));
   await page.goto('/txn/list');
+  // Issue 29 §5: the totals strip's count is of every matching row (what the API counts), and says so —
+  // it stood under a "successful" heading; the figure is the net of the successful rows.
+  const sums = (await (await totalsAnswer).json()).data as { currency: string; count: number }[];
+  expect(sums.length).toBeGreaterThan(0);
+  const strip = page.getByTestId(`total-${sums[0].currency}`);
+  await expect(strip).toContainText(T('totals.net', { currency: sums[0].currency }));
+  await expect(strip).toContainText(T('totals.gross', { count: sums[0].count, amount: '§' }).split('§')[0].trim());
+  await expect(page.getByText(T('totals.title'), { exact: true })).toBeVisible();
   await expect(page.getByRole('columnheader', { name: T('col.orderNo'), exact: true })).toBeVisible();
   // Filter: purchases that succeeded.
   await pick(T('filter.type'), `PURC · ${T('type.PURC')}`);
@@ -58,6 +71,8 @@ test('filter → detail → partial refund with the password → the list shows 
     purchaseOrderNo = (await links.nth(i).textContent())!.trim();
     await links.nth(i).click();
     await expect(page.getByText(T('detail.main'))).toBeVisible();
+    // Issue 29 §6: the opened detail has the focus on its heading (it fell to the page body).
+    await expect(page.getByRole('heading', { level: 1, name: tr('en', 'menu', 'txnDetail') })).toBeFocused();
     if (await page.getByRole('button', { name: T('action.refund') }).isVisible()) opened = true;
     else await page.goBack();
   }
@@ -72,9 +87,13 @@ test('filter → detail → partial refund with the password → the list shows 
   await page.getByRole('button', { name: T('action.refund') }).click();
   const amountDialog = page.getByRole('dialog', { name: T('refund.amountTitle') });
   await expect(amountDialog.getByRole('button', { name: T('refund.next') })).toBeDisabled();
-  await amountDialog.getByRole('spinbutton', { name: T('refund.amount') }).fill('1');
-  await amountDialog.getByRole('button', { name: T('refund.next') }).click();
+  const amountField = amountDialog.getByRole('spinbutton', { name: T('refund.amount') });
+  await expect(amountField).toBeFocused();
+  await amountField.fill('1');
+  // Issue 29 §6: Enter in the amount field goes on as Next does (it did nothing).
+  await amountField.press('Enter');
   const pwDialog = page.getByRole('dialog', { name: T('refund.passwordTitle') });
+  await expect(pwDialog.getByRole('textbox', { name: T('refund.password') })).toBeFocused();
   const confirm = pwDialog.getByRole('button', { name: T('refund.confirm') });
   await expect(confirm).toBeDisabled();
   await pwDialog.getByRole('textbox', { name: T('refund.password') }).fill(PASSWORD);
@@ -114,6 +133,27 @@ test('export → the file area → download', async () => {
     return Buffer.concat(chunks);
   });
   expect(buf.subarray(0, 2).toString()).toBe('PK');
+});
+
+test('export as CSV beside XLSX (issue 29 §7: the API writes CSV, the list offered only XLSX)', async () => {
+  await page.goto('/txn/list');
+  await expect(page.getByRole('button', { name: T('action.export') })).toBeVisible();
+  const asked = page.waitForRequest((r) => r.url().includes('/api/txn/exportBack'));
+  await page.getByRole('button', { name: T('action.exportCsv') }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toContainText(T('export.operationTips'));
+  await dialog.getByRole('button', { name: T('export.ok') }).click();
+  expect(new URL((await asked).url()).searchParams.get('format')).toBe('csv');
+  await expect(page).toHaveURL(/\/report\/file$/);
+  const row = page.locator('.ant-table-tbody tr.ant-table-row').first();
+  await expect(row).toContainText(/Transactions_\d{8}_\d{6}\.csv/);
+  await expect(row).toContainText(F('status.ready'), { timeout: 60_000 });
+  const download = page.waitForEvent('download');
+  await row.getByRole('button', { name: F('download') }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/^Transactions_\d{8}_\d{6}\.csv$/);
+  const text = fs.readFileSync(await file.path(), 'utf8');
+  expect(text.split(/\r?\n/).filter(Boolean).length, 'a header and rows').toBeGreaterThan(1);
 });
 
 test('logistics import: a bad row refuses the whole file, a good file is imported', async () => {

@@ -48,7 +48,7 @@ export const featureRoutes: FeatureRoute[] = [
   { path: '/report/schedules', element: lazyPage(() => import('../features/schedule/schedules-page').then((m) => m.SchedulesPage)), permission: Perm.reportFile },
   { path: '/report/reserve', element: lazyPage(() => import('../features/report/reserve-report-page').then((m) => m.ReserveReportPage)), permission: Perm.reportReserve },
   { path: '/report/transfer', element: lazyPage(() => import('../features/report/transfer-report-page').then((m) => m.TransferReportPage)), permission: Perm.reportTransfer },
-  { path: '/report/txn', element: lazyPage(() => import('../features/report/summary-report-page').then((m) => m.SummaryReportPage)), permission: Perm.reportTxn },
+  { path: '/report/txn', element: lazyPage(() => import('../features/report/summary-report-page').then((m) => m.SummaryReportPage)), permission: Perm.reportTxn, ns: ['report', 'txn'] },
   { path: '/txn/detail/:id', element: lazyPage(() => import('../features/txn/txn-detail-page').then((m) => m.TxnDetailPage)), permission: Perm.txnDetail, title: 'txnDetail', parent: '/txn/list' },
   { path: '/txn/list', element: lazyPage(() => import('../features/txn/txn-list-page').then((m) => m.TxnListPage)), permission: Perm.txnList, ns: ['txn', 'views', 'schedule'] },
   { path: '/txn/logistics', element: lazyPage(() => import('../features/txn/logistics-page').then((m) => m.LogisticsPage)), permission: Perm.logisticsList },

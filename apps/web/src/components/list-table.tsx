@@ -1,5 +1,6 @@
 import { useDeferredValue, useEffect, useRef, type CSSProperties } from 'react';
-import { Button, Table, type TablePaginationConfig } from 'antd';
+import { Button, Flex, Table, type TablePaginationConfig } from 'antd';
+import { useColumnChoice } from './column-chooser';
 import type { ColumnsType } from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
 
@@ -12,11 +13,13 @@ import { useTranslation } from 'react-i18next';
  */
 export function ListTable<R extends { id: string | number }>({
   ns,
-  columns,
+  columns: allColumns,
   list,
   pagination,
-  scrollX,
+  scrollX: givenScrollX,
   style,
+  table,
+  defaultHidden,
   onCountExactly,
   maxRows,
 }: {
@@ -25,12 +28,18 @@ export function ListTable<R extends { id: string | number }>({
   columns: ColumnsType<R>;
   list: { data?: { content: R[]; totalElements: number; totalExact?: boolean }; isFetching: boolean };
   pagination: (total: number, extra?: TablePaginationConfig) => TablePaginationConfig;
-  scrollX: number;
+  scrollX?: number;
   style?: CSSProperties;
   onCountExactly?: () => void;
   maxRows?: number;
+  /** With a name: a "Columns" chooser whose choice is remembered per user (issue 29 §3), `defaultHidden` left out until picked. */
+  table?: string;
+  defaultHidden?: readonly string[];
 }) {
   const { t, i18n } = useTranslation(ns);
+  const choice = useColumnChoice(table ?? '', allColumns, defaultHidden);
+  const columns = table ? choice.visible : allColumns;
+  const scrollX = table ? choice.scrollX : givenScrollX;
   // The sideways-scrolling region takes the keyboard focus (arrow keys scroll it; WCAG 2.1.1 — axe
   // 'scrollable-region-focusable' when a page has no link or button inside the table).
   const frame = useRef<HTMLDivElement>(null);
@@ -60,6 +69,7 @@ export function ListTable<R extends { id: string | number }>({
     );
   return (
     <div ref={frame}>
+    {table && <Flex justify="end" className="table-tools">{choice.chooser}</Flex>}
     <Table<R>
       style={style}
       rowKey="id"

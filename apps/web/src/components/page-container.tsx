@@ -1,7 +1,7 @@
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { Button, Card, Flex, Typography } from 'antd';
 import { ArrowLeftOutlined } from '@ant-design/icons';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useNav } from '../lib/nav';
 
@@ -25,13 +25,23 @@ export function PageContainer({ title, extra, back, card = true, children }: Pag
   const current = trail.at(-1);
   const heading = title ?? (current ? t(`menu:${current.name}`) : null);
   const goBack = () => (window.history.length > 1 ? navigate(-1) : navigate('/'));
+  // A new page (after sign-in, a detail opened from its list) takes the focus on its heading when the
+  // focus fell to the page body with the control that opened it (issue 29 §6); a focus held elsewhere stays.
+  const { pathname } = useLocation();
+  const frame = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const active = document.activeElement;
+    if (active && active !== document.body) return;
+    const target = frame.current?.querySelector<HTMLElement>('.page-container__title') ?? frame.current;
+    target?.focus({ preventScroll: true });
+  }, [pathname]);
   return (
-    <section className="page-container">
+    <section className="page-container" ref={frame} tabIndex={-1}>
       <Flex align="center" justify="space-between" gap={12} wrap className="page-container__head">
         <Flex align="center" gap={8}>
           {back && <Button type="text" icon={<ArrowLeftOutlined />} onClick={goBack} aria-label={t('common:back')} />}
           {heading && (
-            <Typography.Title level={1} className="page-container__title">
+            <Typography.Title level={1} className="page-container__title" tabIndex={-1}>
               {heading}
             </Typography.Title>
           )}

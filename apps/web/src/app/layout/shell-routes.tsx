@@ -7,17 +7,21 @@ import { FullPageSpin } from '../../components/full-page-spin';
 
 // The 404 (antd's Result and its illustration) loads only when a path is unknown.
 const NotFoundResult = lazy(() => import('../../features/errors/not-found-result').then((m) => ({ default: m.NotFoundResult })));
+const NoAccessResult = lazy(() => import('../../features/errors/no-access-result').then((m) => ({ default: m.NoAccessResult })));
 
 interface ShellRoute {
   path: string;
   Screen?: ComponentType;
   redirect?: string;
+  /** A registered screen the user holds no permission for: "no access", who grants it (issue 29 §7). */
+  denied?: true;
 }
 
 /**
  * The routes of the signed-in shell ("the server's routes added", spec §4): registered screens
  * the user may open, menu groups → their first page, / → /dashboard (or the first page when the
- * dashboard is not granted), else 404 (also a server route without a registered screen).
+ * dashboard is not granted), a registered screen without the permission → "no access" and who
+ * can grant it, else 404 (also a server route without a registered screen).
  */
 export function buildShellRoutes(routers: RouterItem[], permissions: readonly string[]): ShellRoute[] {
   const out: ShellRoute[] = featureRoutes.filter((r) => hasAny(permissions, r.permission)).map((r) => ({ path: r.path, Screen: r.element }));
@@ -28,6 +32,7 @@ export function buildShellRoutes(routers: RouterItem[], permissions: readonly st
   const pages = out.filter((r) => r.Screen);
   const home = pages.some((r) => r.path === '/dashboard') ? '/dashboard' : pageRouters(routers).find((r) => !r.hidden)?.path;
   if (home) out.push({ path: '/', redirect: home });
+  for (const r of featureRoutes) if (!hasAny(permissions, r.permission)) out.push({ path: r.path, denied: true });
   return out;
 }
 
@@ -36,8 +41,8 @@ export function ShellRoutes({ routers, permissions }: { routers: RouterItem[]; p
   return (
     <Suspense fallback={<FullPageSpin />}>
       <Routes>
-        {routes.map(({ path, Screen, redirect }) => (
-          <Route key={path} path={path} element={Screen ? <Screen /> : <Navigate to={redirect!} replace />} />
+        {routes.map(({ path, Screen, redirect, denied }) => (
+          <Route key={path} path={path} element={denied ? <NoAccessResult /> : Screen ? <Screen /> : <Navigate to={redirect!} replace />} />
         ))}
         <Route path="*" element={<NotFoundResult />} />
       </Routes>

@@ -9,8 +9,9 @@ const RESEND_SECONDS = 60;
 /**
  * Sends the e-mailed sign-in code for the username the form holds, then counts down 60 s before
  * another may be asked. When the server says to wait (code resent too soon), it counts down from that.
+ * `onDone` runs when a code is on its way (the login form moves the focus to the code field).
  */
-export function SendCodeButton({ getUsername, onTotp }: { getUsername: () => string | null; onTotp?: (totp: boolean) => void }) {
+export function SendCodeButton({ getUsername, onTotp, onDone }: { getUsername: () => string | null; onTotp?: (totp: boolean) => void; onDone?: () => void }) {
   const { t } = useTranslation('login');
   const [left, setLeft] = useState(0);
   const [sending, setSending] = useState(false);
@@ -28,6 +29,9 @@ export function SendCodeButton({ getUsername, onTotp }: { getUsername: () => str
     try {
       const r = await getEmailCode(username);
       onTotp?.(!!r.totp);
+      // A code is on its way (or is the authenticator's): the focus goes on to the code field, not to
+      // the page body the disabled button would leave it on (issue 29 §6).
+      setTimeout(() => onDone?.());
       // With an authenticator the code is the app's: no mail went out.
       if (r.totp) return;
       toast('success', t('codeSent'));

@@ -38,7 +38,7 @@ export function pblColumns(t: TFunction, a: PblRowActions): ColumnsType<PayByLin
       title: t('column.operations'),
       key: 'operations',
       fixed: 'right',
-      width: 170,
+      width: 190,
       render: (_, r) => {
         const modifiable = canModifyPbl(r);
         const own = r.prodCategory === PBL_PROD_CATEGORY;
@@ -56,7 +56,8 @@ export function pblColumns(t: TFunction, a: PblRowActions): ColumnsType<PayByLin
             )}
             {a.canDetail && (
               <Tooltip title={r.orderno}>
-                <Link to={`/payByLink/detail/${r.id}`} style={{ padding: '0 7px' }}>
+                {/* One line in every language (issue 29 §5: "詳細" wrapped onto two in ja). */}
+                <Link to={`/payByLink/detail/${r.id}`} className="pbl-details-link" style={{ padding: '0 7px', whiteSpace: 'nowrap' }}>
                   {t('action.details')}
                 </Link>
               </Tooltip>

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { PageContainer } from '../../components/page-container';
 import { useBillList } from './api/get-bill-list';
 import { merchantField, ReportView, reportForm, requiredPeriodField, useReport } from './components/report-view';
-import { billColumns } from './report.columns';
+import { BILL_HIDDEN, billColumns } from './report.columns';
 
 const FORM = reportForm(['period', 'merId']);
 
@@ -25,7 +25,8 @@ export function BillReportPage() {
         columns={columns}
         list={list}
         rowKey={(r) => `${r.txnSetDate}|${r.clientid}|${r.reconBusiness}|${r.merTxnSet}`}
-        scrollX={1500}
+        table="report.bill"
+        defaultHidden={BILL_HIDDEN}
       />
     </PageContainer>
   );

@@ -35,10 +35,19 @@ const currencyCell = (r: { merTxnSet: string; reconBusiness: string }) => (
 );
 
 const head = <R extends { txnSetDate: string; clientid: string; merName: string }>(t: TFunction, dateTitle = 'col.txnSetDate'): ReportColumn<R>[] => [
-  { key: 'txnSetDate', title: t(dateTitle), width: 116, render: (r) => r.txnSetDate, fixed: 'left' },
-  { key: 'clientid', title: t('col.clientid'), width: 160, render: (r) => r.clientid },
-  { key: 'merName', title: t('col.merName'), width: 180, render: (r) => r.merName },
+  { key: 'txnSetDate', title: t(dateTitle), width: 110, render: (r) => r.txnSetDate, fixed: 'left' },
+  { key: 'clientid', title: t('col.clientid'), width: 150, render: (r) => r.clientid },
+  { key: 'merName', title: t('col.merName'), width: 160, render: (r) => r.merName },
 ];
+
+/**
+ * The columns each report leaves out until the user picks them with "Columns" (issue 29 §3: at
+ * 1440 px every amount and every page total is in view without scrolling sideways, in every
+ * language). What stays: the day, the merchant number, the currency and the figures people reconcile.
+ */
+export const BILL_HIDDEN = ['merName', 'acquirer', 'historyPendingAmount'] as const;
+export const TRANSFER_HIDDEN = ['merName', 'acquirer', 'beforeFee', 'tranThreshold', 'transPeriod'] as const;
+export const SUMMARY_HIDDEN = ['merName', 'acquirer', 'merTxnCur', 'merTxnSet', 'merMDRAmount'] as const;
 
 /** Bill report (spec §2): details open the day's settled transactions (their sum is the settlement amount). */
 export const billColumns = (t: TFunction): ReportColumn<BillRow>[] => {
@@ -74,20 +83,22 @@ export const transferColumns = (t: TFunction): ReportColumn<TransferRow>[] => {
   ];
 };
 
-/** Daily summary by payment brand (spec §2); the old version has no brand column. */
-export const summaryColumns = (t: TFunction, old: boolean): ReportColumn<SummaryRow>[] => {
+/** Daily summary by payment brand (spec §2); the old version has no brand column; `typeName` names a transaction type. */
+export const summaryColumns = (t: TFunction, old: boolean, typeName: (code: string) => string = (c) => c): ReportColumn<SummaryRow>[] => {
   const set = (r: SummaryRow) => r.merTxnSet;
   return [
     ...head<SummaryRow>(t, 'col.txnDate'),
     { key: 'acquirer', title: t('col.acquirer'), width: 100, render: (r) => r.instCodeBriefName },
-    ...(old ? [] : [{ key: 'paymentBrand', title: t('col.paymentBrand'), width: 150, render: (r: SummaryRow) => (r.paymentBrand ? brandName(r.paymentBrand) : '—') }]),
-    { key: 'txnType', title: t('col.txnType'), width: 170, render: (r) => r.txnType },
-    { key: 'txnCount', title: t('col.txnCount'), width: 80, align: 'right', render: (r) => <span className="num">{r.txnCount}</span> },
+    ...(old ? [] : [{ key: 'paymentBrand', title: t('col.paymentBrand'), width: 120, render: (r: SummaryRow) => (r.paymentBrand ? brandName(r.paymentBrand) : '—') }]),
+    // The type's name in the user's language (issue 29 §5: PURC, REFD, M-DEPOSIT were shown raw); the filter offers the codes.
+    { key: 'txnType', title: t('col.txnType'), width: 120, render: (r) => <span title={r.txnType}>{typeName(r.txnType)}</span> },
+    { key: 'txnCount', title: t('col.txnCount'), width: 70, align: 'right', render: (r) => <span className="num">{r.txnCount}</span> },
     { key: 'merTxnCur', title: t('col.merTxnCur'), width: 90, render: (r) => r.merTxnCur },
-    { key: 'merTxnAmount', title: t('col.merTxnAmount'), width: 150, money: { value: (r) => r.merTxnAmount, currency: (r) => r.merTxnCur } },
+    // The amounts carry their currencies (two currencies per row: the transaction's and the settlement's; their columns are optional).
+    { key: 'merTxnAmount', title: t('col.merTxnAmount'), width: 170, money: { value: (r) => r.merTxnAmount, currency: (r) => r.merTxnCur, showCurrency: true } },
     { key: 'merMDRAmount', title: t('col.merMDRAmount'), width: 170, money: { value: (r) => r.merMDRAmount, currency: set } },
     { key: 'merTxnSet', title: t('col.merTxnSet'), width: 100, render: (r) => r.merTxnSet },
-    { key: 'txnSetAmount', title: t('col.txnSetAmount'), width: 150, money: { value: (r) => r.txnSetAmount, currency: set } },
+    { key: 'txnSetAmount', title: t('col.txnSetAmount'), width: 170, money: { value: (r) => r.txnSetAmount, currency: set, showCurrency: true } },
     { key: 'txnFee', title: t('col.txnFee'), width: 130, money: { value: (r) => r.txnFee, currency: set } },
   ];
 };

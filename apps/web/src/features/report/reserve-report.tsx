@@ -52,7 +52,7 @@ export function ReserveReport() {
       columns={columns}
       list={list}
       rowKey={(r) => `${r.txnSetDate}|${r.clientid}|${r.business}|${r.merTxnSet}`}
-      scrollX={1000}
+      table="report.reserve"
     />
   );
 }

@@ -7,7 +7,7 @@ import { BRANDS, SUMMARY_TYPE_FILTERS } from '@portal/contract';
 import { PageContainer } from '../../components/page-container';
 import { useSummaryList } from './api/get-summary-list';
 import { merchantField, ReportView, reportForm, requiredPeriodField, useReport } from './components/report-view';
-import { summaryColumns } from './report.columns';
+import { SUMMARY_HIDDEN, summaryColumns } from './report.columns';
 
 const FORM = reportForm(['period', 'merId', 'gwTranType', 'paymentBrand']);
 const BRAND_OPTIONS = BRANDS.map((b) => ({ value: b.code, label: b.name }));
@@ -18,11 +18,13 @@ const BRAND_OPTIONS = BRANDS.map((b) => ({ value: b.code, label: b.name }));
  */
 export function SummaryReportPage() {
   const { t } = useTranslation('report');
+  const { t: tx } = useTranslation('txn');
+  const typeName = (code: string) => tx(`type.${code}`, { defaultValue: code });
   const [params] = useSearchParams();
   const old = params.get('version') === 'old';
   const report = useReport({ brands: !old });
   const list = useSummaryList(report.query, old, !!report.wire.beginDate);
-  const columns = useMemo(() => summaryColumns(t, old), [t, old]);
+  const columns = useMemo(() => summaryColumns(t, old, (code) => tx(`type.${code}`, { defaultValue: code })), [t, tx, old]);
 
   const switchTo = new URLSearchParams(params);
   if (old) switchTo.delete('version');
@@ -36,7 +38,7 @@ export function SummaryReportPage() {
     requiredPeriodField(t, t('filter.txnDate')),
     merchantField(t),
     <Form.Item name="gwTranType" label={t('filter.type')}>
-      <Select allowClear aria-label={t('filter.type')} placeholder={t('filter.all')} options={SUMMARY_TYPE_FILTERS.map((v) => ({ value: v, label: v }))} />
+      <Select allowClear aria-label={t('filter.type')} placeholder={t('filter.all')} showSearch={{ optionFilterProp: 'label' }} options={SUMMARY_TYPE_FILTERS.map((v) => ({ value: v, label: `${v} · ${typeName(v)}` }))} />
     </Form.Item>,
   ];
   if (!old) {
@@ -66,7 +68,8 @@ export function SummaryReportPage() {
         columns={columns}
         list={list}
         rowKey={(r) => `${r.txnSetDate}|${r.clientid}|${r.paymentBrand ?? ''}|${r.txnType}|${r.merTxnCur}|${r.merTxnSet}|${r.instCodeBriefName}`}
-        scrollX={old ? 1700 : 1850}
+        table={old ? 'report.summaryOld' : 'report.summary'}
+        defaultHidden={SUMMARY_HIDDEN}
       />
     </PageContainer>
   );

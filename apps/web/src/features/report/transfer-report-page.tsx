@@ -6,7 +6,7 @@ import { DateRangeFilter } from '../../components/date-range-filter';
 import { useTransferList } from './api/get-transfer-list';
 import { threeMonthRule } from './components/report-range';
 import { merchantField, ReportView, reportForm, requiredPeriodField, useReport } from './components/report-view';
-import { transferColumns } from './report.columns';
+import { TRANSFER_HIDDEN, transferColumns } from './report.columns';
 
 const FORM = reportForm(['period', 'remit', 'merId']);
 
@@ -37,7 +37,8 @@ export function TransferReportPage() {
         columns={columns}
         list={list}
         rowKey={(r) => `${r.txnSetDate}|${r.clientid}|${r.reconBusiness}|${r.merTxnSet}`}
-        scrollX={2000}
+        table="report.transfer"
+        defaultHidden={TRANSFER_HIDDEN}
       />
     </PageContainer>
   );

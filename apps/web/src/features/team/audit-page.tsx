@@ -6,7 +6,7 @@ import type { AuditRow } from '@portal/contract';
 import { PageContainer } from '../../components/page-container';
 import { ListTable } from '../../components/list-table';
 import { ExportButton } from '../../components/export-button';
-import { NotFoundResult } from '../errors/not-found-result';
+import { NoAccessResult } from '../errors/no-access-result';
 import { useUser } from '../../lib/session';
 import { exportAudit, useAuditList } from './api/audit';
 import { AuditFilterForm } from './components/audit-filter-form';
@@ -17,7 +17,7 @@ import { useApp } from '../../app/lazy-app';
 /** /merchant/audit: every audited event of the merchant's scope (main users), filters, paging, CSV export. */
 export function AuditPage() {
   const me = useUser();
-  return me.userAdmin ? <AuditLog /> : <NotFoundResult />;
+  return me.userAdmin ? <AuditLog /> : <NoAccessResult />;
 }
 
 function AuditLog() {

@@ -7,7 +7,7 @@ import { Perm, type TeamUserRow } from '@portal/contract';
 import { PageContainer } from '../../components/page-container';
 import { ListTable } from '../../components/list-table';
 import { useCan } from '../../components/can';
-import { NotFoundResult } from '../errors/not-found-result';
+import { NoAccessResult } from '../errors/no-access-result';
 import { useUser } from '../../lib/session';
 import { useUserList } from './api/get-user-list';
 import { removeUser, resetUserPassword, updateUserStatus } from './api/user-actions';
@@ -21,7 +21,7 @@ import { useApp } from '../../app/lazy-app';
 /** /merchant/user: the merchant's users (main users only), add, edit, enable/disable, reset password, remove. */
 export function TeamUserPage() {
   const me = useUser();
-  return me.userAdmin ? <TeamUsers /> : <NotFoundResult />;
+  return me.userAdmin ? <TeamUsers /> : <NoAccessResult />;
 }
 
 function TeamUsers() {

@@ -1,8 +1,9 @@
 import { useEffect, useMemo, useRef, type ReactNode } from 'react';
-import { Table, type TablePaginationConfig } from 'antd';
+import { Flex, Table, type TablePaginationConfig } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
 import { Money } from '../../../components/money';
+import { useColumnChoice } from '../../../components/column-chooser';
 import { pageTotals } from '../report-money';
 import '../report.css';
 
@@ -24,25 +25,30 @@ export interface ReportColumn<R> {
  * the final page, and a screen reader announced it so — issue 29) and 'Next Page'.
  */
 export function ReportTable<R extends object>({
-  columns,
+  table,
+  columns: allColumns,
+  defaultHidden,
   rows,
   total,
   loading,
   pagination,
   rowKey,
-  scrollX,
   label,
 }: {
+  /** The table's name for the user's remembered column choice. */
+  table: string;
   columns: ReportColumn<R>[];
+  /** The columns left out until the user picks them (issue 29 §3: the figures in view at 1440 px). */
+  defaultHidden?: readonly string[];
   rows: R[];
   total: number;
   loading: boolean;
   pagination: (total: number, extra?: TablePaginationConfig) => TablePaginationConfig;
   rowKey: (r: R) => string;
-  scrollX: number;
   label: string;
 }) {
   const { t } = useTranslation('report');
+  const { visible: columns, scrollX, chooser } = useColumnChoice(table, allColumns, defaultHidden);
   const antColumns = useMemo<ColumnsType<R>>(
     () =>
       columns.map((c) => ({
@@ -68,6 +74,7 @@ export function ReportTable<R extends object>({
   const firstMoney = columns.findIndex((c) => c.money);
   return (
     <div ref={frame}>
+    <Flex justify="end" className="table-tools">{chooser}</Flex>
     <Table<R>
       className="report-table"
       aria-label={label}

@@ -100,7 +100,8 @@ export function ReportView<R extends object>({
   columns,
   list,
   rowKey,
-  scrollX,
+  table,
+  defaultHidden,
 }: {
   report: ReturnType<typeof useReport>;
   form: ReturnType<typeof reportForm>;
@@ -113,7 +114,9 @@ export function ReportView<R extends object>({
   columns: ReportColumn<R>[];
   list: { data?: { content: R[]; totalElements: number }; isFetching: boolean };
   rowKey: (r: R) => string;
-  scrollX: number;
+  /** The table's name for the user's remembered column choice, and the columns it leaves out by default. */
+  table: string;
+  defaultHidden?: readonly string[];
 }) {
   return (
     <>
@@ -140,7 +143,8 @@ export function ReportView<R extends object>({
         loading={list.isFetching}
         pagination={report.pagination}
         rowKey={rowKey}
-        scrollX={scrollX}
+        table={table}
+        defaultHidden={defaultHidden}
       />
     </>
   );

@@ -105,6 +105,12 @@ export function useRefundDialogs(txn: TxnDetail) {
               onChange={(v) => setAmount(v ?? '')}
               suffix={txn.gwCurrency}
               ref={amountRef}
+              // Enter goes on as Next does (issue 29 §6: it did nothing). The key is spent here: not a
+              // form submit, and not a click on the Refund button the closing dialog hands the focus back to.
+              onPressEnter={(e) => {
+                e.preventDefault();
+                if (amountValid) setStep('password');
+              }}
               autoFocus
             />
           </Form.Item>
