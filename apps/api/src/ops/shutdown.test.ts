@@ -98,6 +98,7 @@ describe.skipIf(!DB_KINDS.includes('postgres'))('graceful shutdown during an exp
     const db = await scratchDatabase('ops_shutdown_jobs');
     const env = { SHUTDOWN_DELAY_MS: '0', SEED_DAYS: '1', SHUTDOWN_GRACE_MS: '1500', DATABASE_URL: db.url };
     const hold = new pg.Client({ connectionString: db.url });
+    const holdLedger = new pg.Client({ connectionString: db.url });
     const watch = new pg.Client({ connectionString: db.url });
     try {
       // First start done here with the clock at 23:00 yesterday (platform zone): one seeded day of
@@ -122,11 +123,14 @@ describe.skipIf(!DB_KINDS.includes('postgres'))('graceful shutdown during an exp
           await seedDb.close();
         }
       }
-      // The settlement run, due at start, stops at its first read (the test holds settlement_run).
+      // The settlement run, due at start, stops inside its transaction at its first write to
+      // `settlement` (after it locked settlement_run and picked the day's transactions): the test
+      // holds a SHARE lock on `settlement`.
       await hold.connect();
+      await holdLedger.connect();
       await watch.connect();
       await hold.query('BEGIN');
-      await hold.query('LOCK TABLE settlement_run IN ACCESS EXCLUSIVE MODE');
+      await hold.query('LOCK TABLE settlement IN SHARE MODE');
 
       const s = await serve(dataDir, env);
       const api = apiClient(s);
@@ -136,7 +140,10 @@ describe.skipIf(!DB_KINDS.includes('postgres'))('graceful shutdown during an exp
       const total = listed.body.data?.totalElements as number;
       expect(total).toBeGreaterThan(500);
       const waiting = (like: string) => async () =>
-        (await watch.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE $1`, [like])).rowCount;
+        (await watch.query(
+          `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE $1 AND query NOT LIKE 'LOCK TABLE%'`,
+          [like],
+        )).rowCount;
       const poll = async <T>(what: string, f: () => Promise<T | undefined | null | false>, ms = 30_000): Promise<T> => {
         const t0 = Date.now();
         for (;;) {
@@ -146,9 +153,15 @@ describe.skipIf(!DB_KINDS.includes('postgres'))('graceful shutdown during an exp
           await new Promise((r) => setTimeout(r, 25));
         }
       };
-      await poll('the settlement run waiting', waiting('%FROM settlement_run%'));
-      // The export, once claimed, stops reading the ledger (the test holds txn too).
-      await hold.query('LOCK TABLE txn IN ACCESS EXCLUSIVE MODE');
+      await poll('the settlement run waiting inside its transaction', waiting('%INSERT INTO settlement (%'));
+      // The export, once claimed, stops at its first read of the ledger: a second connection asks for
+      // an exclusive lock on txn, which queues behind the settlement run's transaction, and every
+      // later reader queues behind that request (no deadlock: nothing waits for this connection).
+      await holdLedger.query('BEGIN');
+      const ledgerLocked = holdLedger.query('LOCK TABLE txn IN ACCESS EXCLUSIVE MODE').catch((e: Error) => e);
+      await poll('the ledger lock queued', async () =>
+        (await watch.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE 'LOCK TABLE txn%'`)).rowCount,
+      );
       const queued = await api.call('GET', `/api/txn/exportBack?format=csv&${range}`);
       expect(queued.body.code, JSON.stringify(queued.body)).toBe(0);
       const exportId = queued.body.data.id as number;
@@ -158,9 +171,13 @@ describe.skipIf(!DB_KINDS.includes('postgres'))('graceful shutdown during an exp
       expect(settleJob.rows[0].status).toBe('running');
 
       s.proc.kill('SIGTERM');
-      // Both stay stopped until the process has ended: its connections end with it.
+      // Both stay stopped until the process has ended: its connections end with it, and the
+      // settlement run's transaction is rolled back.
       const code = await s.exited;
       await hold.query('ROLLBACK');
+      // The settlement's transaction ended with the process (rolled back): the ledger lock is granted.
+      expect(await ledgerLocked).not.toBeInstanceOf(Error);
+      await holdLedger.query('ROLLBACK');
       expect(code, s.log().slice(-3000)).toBe(0);
       expect(s.log()).toContain('"msg":"shut down"');
       expect(s.log()).toContain('job handed back at shutdown');
@@ -223,6 +240,7 @@ describe.skipIf(!DB_KINDS.includes('postgres'))('graceful shutdown during an exp
       }
     } finally {
       await hold.end().catch(() => undefined);
+      await holdLedger.end().catch(() => undefined);
       await watch.end().catch(() => undefined);
       await db.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
