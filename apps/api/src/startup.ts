@@ -37,13 +37,12 @@ export async function firstStart(deps: Deps): Promise<boolean> {
 }
 
 /** Background work of a running server (durable jobs, the daily settlement schedule). */
-export function startBackground(deps: Deps, log: FastifyBaseLogger): (graceMs?: number) => Promise<void> {
+export function startBackground(deps: Deps, log: FastifyBaseLogger): (graceMs?: number) => Promise<boolean> {
   void deps;
   void log;
   // Issue 25: the acquirer's pending operations, the gateway feed's inbox and daily reconciliation.
   const stops = [startExportWorker(deps, log), startJobRunner(deps, log, [setUpPartitionJobs, setUpPaymentJobs, setUpTeamJobs, setUpScheduleJobs, setUpFilesJobs, setUpAcquirerJobs, setUpGatewayJobs])];
-  // Shutdown (issue 27): both stop taking work and wait (up to graceMs) for what they have in hand.
-  return async (graceMs?: number) => {
-    await Promise.all(stops.map((stop) => stop(graceMs)));
-  };
+  // Shutdown (issue 27): both stop taking work and wait (up to graceMs) for what they have in hand;
+  // resolves to true when something was handed back (its handler is abandoned, still running).
+  return async (graceMs?: number) => (await Promise.all(stops.map((stop) => stop(graceMs)))).some(Boolean);
 }

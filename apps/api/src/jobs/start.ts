@@ -8,7 +8,7 @@ export type JobSetup = (deps: Deps) => Promise<Record<string, JobHandler>>;
  * Starts the durable job runner of this process: first each module's set-up (its schedules, its
  * handlers), then polling. Returns a stop function.
  */
-export function startJobRunner(deps: Deps, log: JobLog, setups: JobSetup[]): (graceMs?: number) => Promise<void> {
+export function startJobRunner(deps: Deps, log: JobLog, setups: JobSetup[]): (graceMs?: number) => Promise<boolean> {
   let runner: JobRunner | null = null;
   let stopped = false;
   const ready = (async () => {
@@ -19,10 +19,11 @@ export function startJobRunner(deps: Deps, log: JobLog, setups: JobSetup[]): (gr
     runner.start();
     void runner.tick();
   })().catch((err) => log.error({ err }, 'job runner failed to start'));
-  // With graceMs (shutdown): the job in hand gets that long, then is handed back (runner.stop).
+  // With graceMs (shutdown): the job in hand gets that long, then is handed back (runner.stop);
+  // resolves to true when one was.
   return async (graceMs?: number) => {
     stopped = true;
     await ready;
-    await runner?.stop(graceMs);
+    return (await runner?.stop(graceMs)) ?? false;
   };
 }

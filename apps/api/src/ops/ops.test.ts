@@ -77,7 +77,7 @@ async function opsApp(kind: 'pglite' | 'postgres') {
 
 describe.each(DB_KINDS)('operations (%s)', (kind) => {
   let o: Awaited<ReturnType<typeof opsApp>>;
-  let stopRunner: ((graceMs?: number) => Promise<void>) | undefined;
+  let stopRunner: ((graceMs?: number) => Promise<unknown>) | undefined;
   beforeAll(async () => {
     resetLifecycle();
     o = await opsApp(kind);

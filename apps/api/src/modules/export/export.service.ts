@@ -257,7 +257,7 @@ function wake(deps: Deps) {
  * The export worker of a running server: polls every few seconds and at once when an export is
  * queued. Any number of server processes may run it (claims use SKIP LOCKED).
  */
-export function startExportWorker(deps: Deps, log: { error: (o: unknown, m: string) => void }, pollMs = 3000): (graceMs?: number) => Promise<void> {
+export function startExportWorker(deps: Deps, log: { error: (o: unknown, m: string) => void }, pollMs = 3000): (graceMs?: number) => Promise<boolean> {
   let stopped = false;
   let busy = false;
   let timer: NodeJS.Timeout | undefined;
@@ -292,13 +292,16 @@ export function startExportWorker(deps: Deps, log: { error: (o: unknown, m: stri
     stopped = true;
     clearTimeout(timer);
     wakers.delete(deps);
-    if (graceMs === undefined) return;
+    if (graceMs === undefined) return false;
     let t: NodeJS.Timeout | undefined;
     const timedOut = await Promise.race([idle.then(() => false), new Promise<boolean>((r) => (t = setTimeout(() => r(true), graceMs)))]);
     clearTimeout(t);
     // Still writing: handed back (queued again, this attempt not counted) for another process.
+    // Resolves to true when it was (the writer is abandoned: the process must not wait for it).
     if (timedOut && current !== null) {
-      await deps.db.query(`UPDATE export_file SET status = 'queued', attempts = greatest(attempts - 1, 0), progress = 0 WHERE id = $1 AND status = 'running'`, [current]);
+      const r = await deps.db.query(`UPDATE export_file SET status = 'queued', attempts = greatest(attempts - 1, 0), progress = 0 WHERE id = $1 AND status = 'running'`, [current]);
+      return r.rowCount > 0;
     }
+    return false;
   };
 }
