@@ -48,7 +48,8 @@ describe.each(DB_KINDS)('export failures (%s)', (kind) => {
     expect(res.statusCode).toBe(500);
     expect(res.headers['content-type']).toContain('application/json');
     expect(res.headers['content-disposition']).toBeUndefined();
-    expect(res.json()).toEqual({ code: 500, msg: 'サーバー内部エラーです。しばらくしてから再試行してください', data: null, requestId: expect.any(String) });
+    const body = res.json() as { requestId: string };
+    expect(body).toEqual({ code: 500, msg: `サーバー内部エラーです。しばらくしてから再試行してください（サポートへの参照番号 ${body.requestId}）`, data: null, requestId: expect.any(String) });
   });
 
   it.each(['csv', 'xlsx'] as const)('a failure after the first bytes aborts the connection (%s)', async (format) => {

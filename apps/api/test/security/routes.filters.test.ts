@@ -36,7 +36,12 @@ interface Other { merId: string; store: string; settle: { date: string; busLine:
 const NOBODY = { merId: '299999999999999', store: 'S29999999' };
 
 /** Routes whose owner probe cannot show the owner's records, each with why. */
-const UNPROVEN: Record<string, string> = {};
+const UNPROVEN: Record<string, string> = {
+  // The feed reconciliation's differences exist only after a gateway connection reported a day and
+  // the reconciliation ran; their merchant scope is proven with such data in gateway/import.test.ts
+  // and apps/api/test/gateway-day.test.ts.
+  'GET /api/gateway/differences': 'needs a gateway connection and a reconciliation run',
+};
 
 /** Traces of the other merchant: its id, names, a user, an order, a store. */
 const LEAK = [DEMO.other, 'Other Merchant', 'other-main', 'ORD-OTHER-FLT', DEMO.stores.orchard];
@@ -110,6 +115,8 @@ describe.each(DB_KINDS)("route table: another merchant's filter answers nothing 
       const file = await ctx.app.inject({ method: 'GET', url: `/api/report/file/download/${(json!.data as { id: number }).id}`, headers: { 'x-token': token } });
       text = file.body;
     }
+    // An error envelope carries its request's id (issue 27), different on every call: not part of the answer compared.
+    if (json && typeof (json as { requestId?: unknown }).requestId === 'string') text = text.replace(/,"requestId":"[^"]*"/, '');
     return { status: res.statusCode, text, code: json?.code };
   }
 
