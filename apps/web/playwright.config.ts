@@ -12,9 +12,18 @@ if (!baseURL) throw new Error('E2E_BASE_URL is not set: run the suite with `npm 
 
 export const ARTIFACTS = path.resolve(import.meta.dirname, '../../e2e-artifacts');
 
+/**
+ * Specs of what the screens look like and how they are reached — axe on every screen, the figures
+ * in view at 1440 px, the sign-in page's weight, the console guard, the keyboard through every
+ * filter form — do not depend on the database engine: they run in the PGlite suite only. The
+ * PostgreSQL suite runs every flow (docs/testing.md: it keeps CI under 45 minutes on two cores).
+ */
+export const ENGINE_INDEPENDENT = ['a11y.spec.ts', 'layout.spec.ts', 'login-size.spec.ts', 'console-guard.spec.ts', 'keyboard-filters.spec.ts'];
+
 export default defineConfig({
   testDir: './e2e',
   testMatch: '*.spec.ts',
+  testIgnore: process.env.E2E_DATABASE_URL ? ENGINE_INDEPENDENT : [],
   workers: 1,
   fullyParallel: false,
   retries: 0,
