@@ -131,4 +131,24 @@ describe.each(DB_KINDS)('team: edit a user (%s)', (kind) => {
     const admins = await ctx.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM app_user WHERE mer_id = $1 AND user_admin AND removed_at IS NULL`, [DEMO.subB]);
     expect(admins.rows[0].n).toBe(1);
   });
+
+  it.skipIf(!isConcurrent(kind))('two administrators disabled at once, and two removed at once: one wins, the last stays', async () => {
+    for (const [action, extra] of [['/api/user/updateUserStatus', { status: 'DISABLED' }], ['/api/user/remove', {}]] as const) {
+      const ids: number[] = [];
+      for (const n of ['a', 'b']) {
+        const name = `${action.endsWith('remove') ? 'rm' : 'ds'}.${n}.admin`;
+        const r = await post('/api/user/add', main, { userName: name, email: `${name}@x.example`, merIds: DEMO.subA, role: 'ADMIN' });
+        expect(r.body.code, r.body.msg).toBe(0);
+        ids.push(r.body.data.id);
+      }
+      // suba.admin (an earlier test's) is put aside so these two are the sub-merchant's only administrators
+      await ctx.db.query(`UPDATE app_user SET status = 'DISABLED' WHERE username = 'suba.admin'`);
+      await ctx.db.query(`UPDATE app_user SET status = 'ACTIVE' WHERE id = ANY($1::int[])`, [ids]);
+      const results = await Promise.all(ids.map((id) => post(action, main, { userId: id, ...extra })));
+      expect(results.map((r) => r.body.code).sort((a, b) => a - b), JSON.stringify(results.map((r) => r.body))).toEqual([0, Code.LAST_ADMIN].sort((a, b) => a - b));
+      const left = await ctx.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM app_user WHERE id = ANY($1::int[]) AND status = 'ACTIVE' AND removed_at IS NULL`, [ids]);
+      expect(left.rows[0].n).toBe(1);
+      await ctx.db.query(`UPDATE app_user SET status = 'DISABLED' WHERE id = ANY($1::int[])`, [ids]);
+    }
+  });
 });

@@ -171,6 +171,20 @@ async function target(q: Parameters<typeof findUser>[0], caller: SessionUser, us
 }
 
 /**
+ * Loads a managed user under its row lock, with the count of its merchant's other active
+ * administrators when it is one (null otherwise). Lock order: the merchant's administrator rows
+ * (in id order, `otherAdmins`) before the user's own — the order of every change that can leave a
+ * merchant without an administrator, so two such changes at once queue instead of deadlocking.
+ */
+async function lockTarget(q: Parameters<typeof findUser>[0], caller: SessionUser, userId: number) {
+  const seen = await target(q, caller, userId);
+  let others = seen.user_admin ? await otherAdmins(q, seen.mer_id, seen.id) : null;
+  const u = await target(q, caller, userId, true);
+  if (u.user_admin && (!seen.user_admin || u.mer_id !== seen.mer_id)) others = await otherAdmins(q, u.mer_id, u.id);
+  return { u, others: u.user_admin ? others : null };
+}
+
+/**
  * Edits a user's role, permissions and merchants (issue 28) under the rules of adding. The user's
  * whole current scope must lie within the editor's (one cannot take a user away from a merchant
  * one does not manage); an administrator stays while it is the last one of its merchant. The new
@@ -182,13 +196,7 @@ export async function updateUser(deps: Deps, caller: SessionUser, input: UpdateU
   assertMainUser(caller);
   const { merIds, permissions, admin } = grantsOf(caller, input);
   await deps.db.tx(async (q) => {
-    // Lock order: a merchant's administrator rows (in id order) before any one of them, as every
-    // change that can leave a merchant without an administrator takes them — two editors demoting
-    // two administrators at once then queue instead of deadlocking.
-    const seen = await target(q, caller, input.userId);
-    let others = seen.user_admin ? await otherAdmins(q, seen.mer_id, seen.id) : null;
-    const u = await target(q, caller, input.userId, true);
-    if (u.user_admin && (!seen.user_admin || u.mer_id !== seen.mer_id)) others = await otherAdmins(q, u.mer_id, u.id);
+    const { u, others } = await lockTarget(q, caller, input.userId);
     if (u.id === caller.id) throw new AppError(Code.NOT_ON_SELF, 'notOnSelf', {}, 200);
     if (u.mer_ids.some((m) => !caller.scope.includes(m))) throw notFound();
     const home = merIds.includes(u.mer_id) ? u.mer_id : merIds.includes(caller.merId) ? caller.merId : merIds[0];
@@ -212,11 +220,11 @@ export async function updateUser(deps: Deps, caller: SessionUser, input: UpdateU
 export async function updateUserStatus(deps: Deps, caller: SessionUser, userId: number, status: 'ACTIVE' | 'DISABLED', meta: Meta): Promise<TeamUserRow> {
   assertMainUser(caller);
   await deps.db.tx(async (q) => {
-    const u = await target(q, caller, userId, true);
+    const { u, others } = await lockTarget(q, caller, userId);
     if (u.id === caller.id) throw new AppError(Code.NOT_ON_SELF, 'notOnSelf', {}, 200);
     if (status === 'DISABLED') {
       if (u.status === 'DISABLED') return;
-      if (u.user_admin && (await otherAdmins(q, u.mer_id, u.id)) === 0) throw new AppError(Code.LAST_ADMIN, 'lastAdmin', {}, 200);
+      if (others === 0) throw new AppError(Code.LAST_ADMIN, 'lastAdmin', {}, 200);
       await q.query(`UPDATE app_user SET status = 'DISABLED', status_before_disable = status WHERE id = $1`, [u.id]);
       await endUserSessions(q, u.id, 'user-disabled');
     } else {
@@ -235,9 +243,9 @@ export async function updateUserStatus(deps: Deps, caller: SessionUser, userId: 
 export async function removeUser(deps: Deps, caller: SessionUser, userId: number, meta: Meta): Promise<void> {
   assertMainUser(caller);
   await deps.db.tx(async (q) => {
-    const u = await target(q, caller, userId, true);
+    const { u, others } = await lockTarget(q, caller, userId);
     if (u.id === caller.id) throw new AppError(Code.NOT_ON_SELF, 'notOnSelf', {}, 200);
-    if (u.user_admin && (await otherAdmins(q, u.mer_id, u.id)) === 0) throw new AppError(Code.LAST_ADMIN, 'lastAdmin', {}, 200);
+    if (others === 0) throw new AppError(Code.LAST_ADMIN, 'lastAdmin', {}, 200);
     await q.query(`UPDATE app_user SET removed_at = $2, status = 'DISABLED', status_before_disable = NULL WHERE id = $1`, [u.id, deps.clock.now()]);
     await endUserSessions(q, u.id, 'user-removed');
     await audit(q, {
