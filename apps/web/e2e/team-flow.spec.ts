@@ -89,7 +89,7 @@ test('the new user activates from the e-mailed link and sees only Finance screen
   await expect(b).toHaveURL(/\/txn\/list/);
   // No refund for Finance: the user screen is not reachable either.
   await b.goto('/merchant/user');
-  await expect(b.getByText('404')).toBeVisible();
+  await expect(b.getByText(tr('en', 'common', 'noAccess.title'))).toBeVisible(); // issue 29 §7: no access, not "does not exist"
   await openMenu(b, financeSession.user.routers, 'reportBill');
   await expect(b).toHaveURL(/\/report\/bill/);
 });
