@@ -16,6 +16,7 @@ const envSchema = z.object({
   DATABASE_REPLICA_URL: z.preprocess((v) => (v === '' ? undefined : v), z.string().url().refine((u) => /^postgres(?:ql)?:/.test(u), 'a postgres:// URL').optional()),
   /** How long a session's reads stay on the primary after it wrote (ms; 0 = only the writing request). */
   DATABASE_REPLICA_STICKY_MS: z.coerce.number().int().min(0).max(600_000).default(5000),
+  DATABASE_GENERIC_PLANS: z.enum(['on', 'off']).default('on'),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Merchant Portal <no-reply@portal.local>'),
   /** Public base URL of the portal, used in pay links and e-mails; required in production. */
@@ -115,6 +116,8 @@ export interface Config {
   replicaUrl?: string;
   /** Read-your-writes window of a session after a write, in ms (DATABASE_REPLICA_STICKY_MS). */
   replicaStickyMs: number;
+  /** Lists', reports' and search's statements prepared with generic plans (DATABASE_GENERIC_PLANS, PostgreSQL). */
+  genericPlans: boolean;
   smtpUrl?: string;
   mailFrom: string;
   /** Origin of links handed out (PUBLIC_URL; development default http://localhost:PORT). */
@@ -229,6 +232,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     replicaUrl: e.DATABASE_REPLICA_URL,
     replicaStickyMs: e.DATABASE_REPLICA_STICKY_MS,
+    genericPlans: e.DATABASE_GENERIC_PLANS === 'on',
     smtpUrl: e.SMTP_URL || undefined,
     mailFrom: e.MAIL_FROM,
     // Pay links and e-mailed links come from configuration only, never from a request's Host.

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
@@ -5,20 +6,23 @@ import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { withReplica } from './replica';
 import { observed } from './observe';
-import type { Db, Queryable, Reader } from './types';
+import type { Db, Queryable, QueryOptions, Reader } from './types';
 
 /**
  * Opening the database (PGlite or PostgreSQL) and the adapters behind `Db`. The handle's types are
  * in types.ts and the read-replica routing in replica.ts; both are re-exported here, where every
  * module imports them from.
  */
-export type { Db, Queryable, Reader, Result } from './types';
+export type { Db, Queryable, QueryOptions, Reader, Result } from './types';
 export { currentReadScope, DEFAULT_REPLICA_STICKY_MS, HOUSEKEEPING, runInReadScope, withReplica, type ReadScope } from './replica';
 
 // int8 → number (minor units stay far below 2^53), numeric and date → string (no float, no local midnight).
 const INT8 = 20;
 const NUMERIC = 1700;
 const DATE = 1082;
+
+/** The lists', reports' and search's hot statements: prepared, with a generic plan (QueryOptions). */
+export const PREPARED: QueryOptions = Object.freeze({ prepare: true });
 
 /** Statements that do not change data (our code has no SELECT of a writing function). */
 const READ_ONLY = /^\s*(?:select|show|explain)\b/i;
@@ -120,32 +124,51 @@ function withSelfReader(db: Omit<Db, 'read'>): Db {
   return Object.assign(db, { read: selfReader(db) });
 }
 
-export async function openPostgres(url: string, opts: { searchPath?: string; max?: number } = {}): Promise<Db> {
+export async function openPostgres(url: string, opts: { searchPath?: string; max?: number; genericPlans?: boolean } = {}): Promise<Db> {
   const typeParsers: Record<number, (v: string) => unknown> = {
     [INT8]: (v) => Number(v),
     [NUMERIC]: (v) => v,
     [DATE]: (v) => v,
   };
   const pgOptions = opts.searchPath ? `-c search_path=${opts.searchPath} -c TimeZone=UTC` : '-c TimeZone=UTC';
+  const types = {
+    getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+      typeParsers[oid] ?? pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+  };
   const pool = new pg.Pool({
     connectionString: url,
     max: opts.max ?? 10,
     options: pgOptions,
-    types: {
-      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-        typeParsers[oid] ?? pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
-    },
+    types,
   });
+  // A pooled connection that breaks while idle (the server restarted) is dropped by the pool; the
+  // error must not become an uncaught exception.
+  pool.on('error', () => undefined);
   const writes = writeNotifier();
-  const wrap = (c: pg.Pool | pg.PoolClient, ran: (sql: string, n?: number) => void): Queryable => ({
-    async query<T>(text: string, params?: unknown[]) {
-      const r = await observed('postgres', () => c.query(text, params as unknown[]));
+  // Named prepared statements run on connections of their own whose plan_cache_mode is
+  // force_generic_plan (the setting would also make every unnamed statement generic): each
+  // connection parses and plans a statement once and then only binds and executes it.
+  let genericPool: pg.Pool | undefined;
+  const generic = () =>
+    (genericPool ??= new pg.Pool({
+      connectionString: url,
+      max: opts.max ?? 10,
+      options: `${pgOptions} -c plan_cache_mode=force_generic_plan`,
+      types,
+    }).on('error', () => undefined));
+  const wrap = (c: pg.Pool | pg.PoolClient, ran: (sql: string, n?: number) => void, top: boolean): Queryable => ({
+    async query<T>(text: string, params?: unknown[], o?: QueryOptions) {
+      const r = await observed('postgres', () =>
+        top && o?.prepare && opts.genericPlans !== false
+          ? generic().query({ name: statementName(text), text, values: params as unknown[] })
+          : c.query(text, params as unknown[]),
+      );
       const rowCount = r.rowCount ?? r.rows.length;
       ran(text, rowCount);
       return { rows: r.rows as T[], rowCount };
     },
   });
-  const base = wrap(pool, writes.ran);
+  const base = wrap(pool, writes.ran, true);
   return withSelfReader({
     kind: 'postgres',
     query: base.query,
@@ -155,7 +178,7 @@ export async function openPostgres(url: string, opts: { searchPath?: string; max
       const c = writes.collector();
       try {
         await client.query('BEGIN');
-        const out = await fn(wrap(client, c.ran));
+        const out = await fn(wrap(client, c.ran, false));
         await client.query('COMMIT');
         c.flush();
         return out;
@@ -194,9 +217,20 @@ export async function openPostgres(url: string, opts: { searchPath?: string; max
     listen(channel, onNotify, onState) {
       return listenOn({ connectionString: url, options: pgOptions }, channel, onNotify, onState);
     },
-    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
-    close: () => pool.end(),
+    poolStats: () => ({
+      total: pool.totalCount + (genericPool?.totalCount ?? 0),
+      idle: pool.idleCount + (genericPool?.idleCount ?? 0),
+      waiting: pool.waitingCount + (genericPool?.waitingCount ?? 0),
+    }),
+    close: async () => {
+      await Promise.all([pool.end(), genericPool?.end()]);
+    },
   });
+}
+
+/** A prepared statement's name: the same text gets the same name on every connection. */
+function statementName(text: string): string {
+  return `g_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
 }
 
 /**
@@ -259,11 +293,11 @@ function listenOn(
  * Opens the database: PGlite in `dataDir`, or the PostgreSQL server at `databaseUrl`, with its read
  * replica at `replicaUrl` when given (PostgreSQL only: config.ts refuses it without DATABASE_URL).
  */
-export async function openDb(opts: { databaseUrl?: string; dataDir?: string; replicaUrl?: string; replicaStickyMs?: number }): Promise<Db> {
+export async function openDb(opts: { databaseUrl?: string; dataDir?: string; replicaUrl?: string; replicaStickyMs?: number; genericPlans?: boolean }): Promise<Db> {
   if (opts.databaseUrl) {
-    const primary = await openPostgres(opts.databaseUrl);
+    const primary = await openPostgres(opts.databaseUrl, { genericPlans: opts.genericPlans });
     if (!opts.replicaUrl) return primary;
-    const replica = await openPostgres(opts.replicaUrl);
+    const replica = await openPostgres(opts.replicaUrl, { genericPlans: opts.genericPlans });
     // /readyz measures the replica's lag on this handle (plugins/health.ts).
     return Object.assign(withReplica(primary, replica, { stickyMs: opts.replicaStickyMs }), { replica });
   }

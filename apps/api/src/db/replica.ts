@@ -86,7 +86,7 @@ export function withReplica(primary: Db, replica: Db, opts: { stickyMs?: number 
   const fixed = (db: Db, target: 'primary' | 'replica'): Reader => {
     const r: Reader = {
       kind: 'postgres',
-      query: (text, params) => db.query(text, params),
+      query: (text, params, o) => db.query(text, params, o),
       target: () => target,
       copyOut: db.copyOut ? (sql) => db.copyOut!(sql) : undefined,
       caughtUp: async () => r,
@@ -98,13 +98,13 @@ export function withReplica(primary: Db, replica: Db, opts: { stickyMs?: number 
   const read: Reader = {
     kind: 'postgres',
     target: () => (onPrimary() ? 'primary' : 'replica'),
-    async query(text, params) {
-      if (onPrimary()) return primary.query(text, params);
+    async query(text, params, o) {
+      if (onPrimary()) return primary.query(text, params, o);
       try {
-        return await replica.query(text, params);
+        return await replica.query(text, params, o);
       } catch (err) {
         if (!replicaUnusable(err)) throw err;
-        return primary.query(text, params);
+        return primary.query(text, params, o);
       }
     },
     async copyOut(sql) {

@@ -6,9 +6,21 @@ export interface Result<T> {
   rowCount: number;
 }
 
+/** How a statement is run (PostgreSQL; PGlite ignores it). */
+export interface QueryOptions {
+  /**
+   * Run it as a named prepared statement with a generic plan (`plan_cache_mode =
+   * force_generic_plan`, on connections of their own): parsed and planned once per connection,
+   * then only bound and executed — for the lists', reports' and search's hot statements, whose
+   * plans do not depend on the values (partitions are pruned when the executor starts; decision
+   * 043). Inside a transaction it is an ordinary statement.
+   */
+  prepare?: boolean;
+}
+
 /** Something that runs SQL: the database itself or an open transaction. */
 export interface Queryable {
-  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<Result<T>>;
+  query<T = Record<string, unknown>>(text: string, params?: unknown[], opts?: QueryOptions): Promise<Result<T>>;
 }
 
 /**

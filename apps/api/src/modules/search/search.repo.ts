@@ -1,5 +1,5 @@
 import { keyTimeBounds } from '../../db/partitions';
-import type { Queryable } from '../../db/db';
+import { PREPARED, type Queryable } from '../../db/db';
 
 export interface SearchRow {
   id: string;
@@ -70,5 +70,5 @@ export async function searchIds(q: Queryable, scope: string[], text: string, wha
     JOIN merchant m ON m.mer_id = h.mer_id
    ORDER BY h.at DESC, h.kind, h.id DESC
    LIMIT $${params.length}`;
-  return (await q.query<SearchRow>(sql, params)).rows;
+  return (await q.query<SearchRow>(sql, params, PREPARED)).rows;
 }

@@ -1,7 +1,7 @@
 import { CURRENCY_EXPONENT, settleStateOf, toDecimal, type TxnFilter, type TxnRow } from '@portal/contract';
 import { keyTimeBounds } from '../../db/partitions';
 import type { TxnRow as StoredTxnRow } from '../payments/ingest.types';
-import type { Queryable } from '../../db/db';
+import { PREPARED, type Queryable } from '../../db/db';
 import { formatInZone, zonedToUtc, type Zone } from './time';
 
 /** Columns of txn (t) and merchant (m) a row needs. */
@@ -136,7 +136,7 @@ export interface TxnKey {
  * followed: it would tell that row's time).
  */
 export async function txnKey(q: Queryable, id: number, scope: string[]): Promise<TxnKey | null> {
-  const { rows } = await q.query<{ txn_time: Date; id: number }>('SELECT txn_time, id FROM txn_key WHERE id = $1 AND mer_id = ANY($2::text[])', [id, scope]);
+  const { rows } = await q.query<{ txn_time: Date; id: number }>('SELECT txn_time, id FROM txn_key WHERE id = $1 AND mer_id = ANY($2::text[])', [id, scope], PREPARED);
   return rows[0] ? { time: rows[0].txn_time, id: Number(rows[0].id) } : null;
 }
 
@@ -153,6 +153,7 @@ export async function listTxn(q: Queryable, w: Where, page: number, size: number
       `SELECT ${ROW_COLUMNS} FROM txn t JOIN merchant m ON m.mer_id = t.mer_id
         WHERE ${w.sql} AND (t.txn_time, t.id) < ($${n + 1}::timestamptz, $${n + 2}::int8) ${order} LIMIT ${size}`,
       [...w.params, after.time, after.id],
+      PREPARED,
     );
     return rows;
   }
@@ -164,12 +165,15 @@ export async function listTxn(q: Queryable, w: Where, page: number, size: number
         `SELECT ${ROW_COLUMNS} FROM (SELECT t.id, t.txn_time FROM txn t WHERE ${w.sql} ${order} LIMIT ${size} OFFSET ${offset}) k
            JOIN txn t ON t.id = k.id AND t.txn_time = k.txn_time JOIN merchant m ON m.mer_id = t.mer_id ${order}`,
     w.params,
+    // Page 1 is prepared; a page by offset keeps its offset in the text (a generic plan would not
+    // know it is small, and every offset would leave one more statement on the connection).
+    offset === 0 ? PREPARED : undefined,
   );
   return rows;
 }
 
 export async function countTxn(q: Queryable, w: Where): Promise<number> {
-  const { rows } = await q.query<{ n: number }>(`SELECT count(*)::int8 AS n FROM txn t WHERE ${w.sql}`, w.params);
+  const { rows } = await q.query<{ n: number }>(`SELECT count(*)::int8 AS n FROM txn t WHERE ${w.sql}`, w.params, PREPARED);
   return rows[0].n;
 }
 
@@ -181,6 +185,7 @@ export async function countTxnUpTo(q: Queryable, w: Where, budget: number): Prom
   const { rows } = await q.query<{ n: number }>(
     `SELECT count(*)::int8 AS n FROM (SELECT 1 FROM txn t WHERE ${w.sql} LIMIT ${Math.trunc(budget) + 1}) s`,
     w.params,
+    PREPARED,
   );
   return rows[0].n;
 }
@@ -196,6 +201,7 @@ export async function totalsTxn(q: Queryable, w: Where) {
                               ELSE 0 END), 0)::int8 AS net
        FROM txn t WHERE ${w.sql} GROUP BY t.currency ORDER BY t.currency`,
     w.params,
+    PREPARED,
   );
   return rows.map((r) => ({ currency: r.currency, count: r.n, amount: money(r.amount, r.currency), net: money(r.net, r.currency) }));
 }

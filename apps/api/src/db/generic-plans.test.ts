@@ -1,0 +1,174 @@
+/**
+ * Prepared statements with generic plans (issue 30, target 2; decision 043), on
+ * PostgreSQL: every statement the lists, totals, reports and global search prepare is recorded
+ * through the API, filter set by filter set, and for each one
+ * - the generic plan, once the executor has started with the values, reads the same partitions
+ *   (pruned at run time) as the custom plan made for those values. Which index each month is
+ *   walked by depends on the statistics of a ledger of real size, not of this test's thousands of
+ *   rows: `npm run bench -- plans` compares them on the benchmark's data;
+ * - it answers the same rows prepared (twice: parse, then bind only) as unprepared.
+ * PGlite has no pool of its own for them (it ignores `prepare`): its half is that the same calls
+ * answer as before, which every list test already proves.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, DEMO, NO_POSTGRES, type TestCtx } from '../../test/helpers';
+import { addDays } from '../modules/payments/time';
+import { generateReportData } from '../modules/report/report.fixtures';
+import { get } from '../modules/report/report.test-utils';
+import { sqlLiteral } from './sql-inline';
+import { openPostgres, PREPARED, type Queryable, type QueryOptions } from './db';
+
+const FROM = '2026-08-20';
+const DAYS = 50;
+const END = addDays(FROM, DAYS);
+const T = (d: string, end = false) => `${d} ${end ? '23:59:59' : '00:00:00'}`;
+
+interface Recorded {
+  label: string;
+  text: string;
+  params: unknown[];
+}
+
+interface PlanFacts {
+  relations: string[];
+  indexes: string[];
+  removed: number;
+}
+
+/** The relations and indexes a JSON plan reads (after run-time pruning), and the subplans it removed. */
+function facts(plan: unknown): PlanFacts {
+  const relations = new Set<string>();
+  const indexes = new Set<string>();
+  let removed = 0;
+  const visit = (n: Record<string, unknown>) => {
+    if (typeof n['Relation Name'] === 'string') relations.add(n['Relation Name']);
+    if (typeof n['Index Name'] === 'string') indexes.add(n['Index Name']);
+    if (typeof n['Subplans Removed'] === 'number') removed += n['Subplans Removed'];
+    for (const c of (n.Plans as Record<string, unknown>[] | undefined) ?? []) visit(c);
+  };
+  visit(plan as Record<string, unknown>);
+  return { relations: [...relations].sort(), indexes: [...indexes].sort(), removed };
+}
+
+/** EXPLAIN EXECUTE of `text` with `params` under a plan_cache_mode, in one transaction of its own. */
+async function planOf(q: Queryable, text: string, params: unknown[], mode: 'force_custom_plan' | 'force_generic_plan'): Promise<PlanFacts> {
+  await q.query(`SET LOCAL plan_cache_mode = ${mode}`);
+  // The test's months hold thousands of rows, not millions: without this the custom plan reads
+  // them whole. Both plans are asked which index they would walk on a ledger of real size.
+  await q.query('SET LOCAL enable_seqscan = off');
+  await q.query(`PREPARE probe AS ${text}`);
+  try {
+    const args = params.length ? `(${params.map((p) => sqlLiteral(p)).join(', ')})` : '';
+    const { rows } = await q.query<{ 'QUERY PLAN': [{ Plan: unknown }] }>(`EXPLAIN (FORMAT JSON) EXECUTE probe${args}`);
+    return facts(rows[0]['QUERY PLAN'][0].Plan);
+  } finally {
+    await q.query('DEALLOCATE probe');
+  }
+}
+
+describe.skipIf(NO_POSTGRES)('prepared statements with generic plans (postgres)', () => {
+  let ctx: TestCtx;
+  let demo: string;
+  const seen: Recorded[] = [];
+  let label = '';
+
+  beforeAll(async () => {
+    ctx = await createTestApp({ kind: 'postgres' });
+    // About 50 days over three months (three partitions), settled: lists, reports and search have rows.
+    await generateReportData(ctx.db, ctx.config.platformTz, { from: FROM, days: DAYS, perDay: 30, seed: 5 });
+    await ctx.db.query('ANALYZE');
+    demo = (await ctx.login()).token;
+    // Lists and reports read through `db.read`, the search through the primary: both recorded.
+    for (const handle of [ctx.db.read, ctx.db] as { query: Queryable['query'] }[]) {
+      const query = handle.query;
+      handle.query = ((text: string, params?: unknown[], o?: QueryOptions) => {
+        if (o?.prepare && label) seen.push({ label, text, params: params ?? [] });
+        return query(text, params, o);
+      }) as Queryable['query'];
+    }
+  }, 300_000);
+  afterAll(() => ctx?.close());
+
+  /** Calls `url` as the demo user and records the statements it prepares under `name`. */
+  const call = async (name: string, url: string, params: Record<string, string | number>) => {
+    label = name;
+    try {
+      const r = await get(ctx, demo, url, params);
+      expect(r.body.code, `${name}: ${r.body.msg}`).toBe(0);
+      return r.body.data;
+    } finally {
+      label = '';
+    }
+  };
+
+  it('the lists, totals, reports and search prepare their statements, filter set by filter set', async () => {
+    const range = { beginDate: T(addDays(END, -6)), endDate: T(END, true) };
+    const wide = { beginDate: T(FROM), endDate: T(END, true) };
+    const first = await call('txn: last 7 days, page 1', '/api/txn/list', { ...range, page: 0, size: 10 });
+    const row = first.content[0] as { id: number; mrequest: { orderno: string } };
+    expect(row).toBeDefined();
+    await call('txn: one merchant, purchases, successful, 30 days', '/api/txn/list', { beginDate: T(addDays(END, -29)), endDate: T(END, true), merId: DEMO.subA, gwTranType: 'PURC', gwResponse: '00', page: 0, size: 30 });
+    await call('txn: order number, whole range', '/api/txn/list', { ...wide, orderNum: row.mrequest.orderno, page: 0, size: 10 });
+    await call('txn: two brands, whole range', '/api/txn/list', { ...wide, paymentBrand: 'visa,mastercard', page: 0, size: 50 });
+    await call('txn: one merchant, whole range', '/api/txn/list', { ...wide, merId: DEMO.subA, page: 0, size: 10 });
+    await call('txn: next page by keyset', '/api/txn/list', { ...range, page: 1, size: 10, after: String(first.content[9].id) });
+    await call('txn: exact total', '/api/txn/list', { ...range, page: 0, size: 10, exactTotal: 'true' });
+    await call('txn: totals', '/api/txn/totals', range);
+    await call('settle list', '/api/txn/settleList', { beginDate: addDays(END, -20), endDate: END, busLine: 'UP', setCur: 'CNY', clientid: DEMO.subA, page: 0, size: 10 });
+    for (const path of ['bill/list', 'transfer/list', 'txn/newList', 'txn/list'])
+      await call(`report ${path}`, `/api/report/${path}`, { beginDate: addDays(FROM, 1), endDate: END, page: 0, size: 10 });
+    await call('report reserve/list', '/api/report/reserve/list', { releaseBeginDate: FROM, releaseEndDate: addDays(END, 20), page: 0, size: 10 });
+    await call('search by order number', '/api/search', { q: row.mrequest.orderno });
+
+    const labels = new Set(seen.map((s) => s.label));
+    for (const l of ['txn: last 7 days, page 1', 'txn: order number, whole range', 'txn: totals', 'settle list', 'report bill/list', 'report txn/newList', 'search by order number'])
+      expect(labels, l).toContain(l);
+  }, 120_000);
+
+  it('each generic plan reads the partitions its custom plan reads: pruned when the executor starts', async () => {
+    expect(seen.length).toBeGreaterThan(15);
+    const differ: string[] = [];
+    let prunedAtStart = 0;
+    for (const s of seen) {
+      const [custom, generic] = await ctx.db.tx(async (q) => [await planOf(q, s.text, s.params, 'force_custom_plan'), await planOf(q, s.text, s.params, 'force_generic_plan')]);
+      if (JSON.stringify(custom.relations) !== JSON.stringify(generic.relations))
+        differ.push(`${s.label}\n  custom  ${JSON.stringify(custom)}\n  generic ${JSON.stringify(generic)}\n  ${s.text.replace(/\s+/g, ' ').slice(0, 300)}`);
+      // Every partition either plan reads, it reads through an index (the ledger is never walked whole).
+      expect(generic.indexes.length, s.label).toBeGreaterThan(0);
+      if (generic.removed > 0) prunedAtStart++;
+    }
+    expect(differ, differ.join('\n')).toEqual([]);
+    // The ranges above that leave months out are pruned by the executor (a generic plan knows no dates).
+    expect(prunedAtStart).toBeGreaterThan(5);
+  }, 120_000);
+
+  it('a prepared statement answers what the unprepared one answers, parsed once and then bound', async () => {
+    for (const s of seen) {
+      const plain = await ctx.db.read.query(s.text, s.params);
+      const once = await ctx.db.read.query(s.text, s.params, PREPARED);
+      const again = await ctx.db.read.query(s.text, s.params, PREPARED);
+      expect(once.rows, s.label).toEqual(plain.rows);
+      expect(again.rows, s.label).toEqual(plain.rows);
+    }
+  }, 60_000);
+
+  it('runs them as named statements, parsed once per connection, with generic plans only', async () => {
+    const { rows } = await ctx.db.query<{ s: string }>('SELECT current_schema() AS s');
+    // One connection for the prepared statements, so the view below sees the ones run before it.
+    const db = await openPostgres(process.env.TEST_DATABASE_URL!, { searchPath: rows[0].s, max: 1 });
+    try {
+      const list = seen.find((s) => s.label === 'txn: last 7 days, page 1' && s.text.includes('ORDER BY'))!;
+      for (let i = 0; i < 3; i++) await db.read.query(list.text, list.params, PREPARED);
+      await db.read.query(list.text, list.params); // unprepared: not in the view
+      const { rows: stmts } = await db.read.query<{ statement: string; generic_plans: number; custom_plans: number }>(
+        'SELECT statement, generic_plans::int8, custom_plans::int8 FROM pg_prepared_statements WHERE statement LIKE $1',
+        ['%ORDER BY t.txn_time DESC%'],
+        PREPARED,
+      );
+      expect(stmts).toHaveLength(1);
+      expect(stmts[0]).toMatchObject({ generic_plans: 3, custom_plans: 0 });
+    } finally {
+      await db.close();
+    }
+  });
+});
