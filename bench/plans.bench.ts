@@ -96,10 +96,11 @@ export default async function run() {
   let same = 0;
   let total = 0;
   for (const set of sets) {
-    const seen: { text: string; params: unknown[] }[] = [];
+    // Every statement, prepared by the code or not: the comparison is what decided which are.
+    const seen: { text: string; params: unknown[]; prepared: boolean }[] = [];
     const recorder: Queryable = {
       query: (text, params, o) => {
-        if (o?.prepare) seen.push({ text, params: params ?? [] });
+        seen.push({ text, params: params ?? [], prepared: !!o?.prepare });
         return db.query(text, params, o);
       },
     };
@@ -115,9 +116,9 @@ export default async function run() {
       if (ok) same++;
       const unprepared = await timeIt(db, s.text, s.params);
       const prepared = await timeIt(db, s.text, s.params, PREPARED);
-      log(`  ${what}: plans ${ok ? 'same partitions and indexes' : 'DIFFER'} (generic pruned ${generic.removed} at start); unprepared mean ${unprepared.mean} / p95 ${unprepared.p95} ms, prepared ${prepared.mean} / ${prepared.p95} ms`);
+      log(`  ${what} [${s.prepared ? 'prepared' : 'unprepared'} in the code]: plans ${ok ? 'same partitions and indexes' : 'DIFFER'} (generic pruned ${generic.removed} at start); unprepared mean ${unprepared.mean} / p95 ${unprepared.p95} ms, prepared ${prepared.mean} / ${prepared.p95} ms`);
       if (!ok) log(`      custom  ${custom.indexes.join(', ')}\n      generic ${generic.indexes.join(', ')}`);
-      out.push({ set: what, same: ok, custom, generic, unprepared, prepared });
+      out.push({ set: what, preparedInCode: s.prepared, same: ok, custom, generic, unprepared, prepared });
     }
   }
   log(`  plans the same for ${same} of ${total} statements (goal: all)`);

@@ -121,12 +121,18 @@ describe.skipIf(NO_POSTGRES)('prepared statements with generic plans (postgres)'
     await call('search by order number', '/api/search', { q: row.mrequest.orderno });
 
     const labels = new Set(seen.map((s) => s.label));
-    for (const l of ['txn: last 7 days, page 1', 'txn: order number, whole range', 'txn: totals', 'settle list', 'report bill/list', 'report txn/newList', 'search by order number'])
+    for (const l of ['txn: last 7 days, page 1', 'txn: order number, whole range', 'txn: one merchant, whole range', 'txn: next page by keyset', 'search by order number'])
       expect(labels, l).toContain(l);
+    // Filtered by a column (a generic plan would pick the wide filter index and sort): the page runs
+    // unprepared, its bounded count prepared. Totals, exact counts, settle list and reports: unprepared.
+    const filtered = seen.filter((s) => s.label === 'txn: one merchant, purchases, successful, 30 days');
+    expect(filtered.map((s) => s.text.includes('LIMIT 1001'))).toEqual([true]);
+    for (const l of ['txn: totals', 'settle list', 'report bill/list', 'report txn/newList']) expect(labels, l).not.toContain(l);
+    expect(seen.filter((s) => s.label === 'txn: exact total').every((s) => s.text.includes('ORDER BY'))).toBe(true);
   }, 120_000);
 
   it('each generic plan reads the partitions its custom plan reads: pruned when the executor starts', async () => {
-    expect(seen.length).toBeGreaterThan(15);
+    expect(seen.length).toBeGreaterThanOrEqual(10);
     const differ: string[] = [];
     let prunedAtStart = 0;
     for (const s of seen) {
@@ -139,7 +145,7 @@ describe.skipIf(NO_POSTGRES)('prepared statements with generic plans (postgres)'
     }
     expect(differ, differ.join('\n')).toEqual([]);
     // The ranges above that leave months out are pruned by the executor (a generic plan knows no dates).
-    expect(prunedAtStart).toBeGreaterThan(5);
+    expect(prunedAtStart).toBeGreaterThan(4);
   }, 120_000);
 
   it('a prepared statement answers what the unprepared one answers, parsed once and then bound', async () => {

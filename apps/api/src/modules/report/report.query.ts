@@ -1,4 +1,4 @@
-import { PREPARED, type Queryable } from '../../db/db';
+import type { Queryable } from '../../db/db';
 
 /** Conditions with positional parameters: `add('x = ANY(?::text[])', v)` numbers the `?` marks. */
 export class Conditions {
@@ -38,12 +38,12 @@ const orderOf = (l: Listing) => `ORDER BY x.${l.date} DESC, ${l.keys.map((k) => 
  */
 export async function listPage<R>(q: Queryable, l: Listing, page: number, size: number): Promise<R[]> {
   const order = `ORDER BY ${l.date} DESC, ${l.keys.join(', ')}`;
-  const { rows } = await q.query<R>(`${l.inner} ${order} LIMIT ${size} OFFSET ${page * size}`, l.params, page === 0 ? PREPARED : undefined);
+  const { rows } = await q.query<R>(`${l.inner} ${order} LIMIT ${size} OFFSET ${page * size}`, l.params);
   return rows;
 }
 
 export async function countRows(q: Queryable, l: Listing): Promise<number> {
-  const { rows } = await q.query<{ n: number }>(`SELECT count(*)::int8 AS n FROM (${l.countInner}) x`, l.params, PREPARED);
+  const { rows } = await q.query<{ n: number }>(`SELECT count(*)::int8 AS n FROM (${l.countInner}) x`, l.params);
   return rows[0].n;
 }
 

@@ -1,5 +1,5 @@
 import type { SettleRow } from '@portal/contract';
-import { PREPARED, type Queryable } from '../../db/db';
+import type { Queryable } from '../../db/db';
 import { EXPORT_BATCH, ROW_COLUMNS, SETTLE_EXPORT_COLUMNS, money, toTxnRow, walk, merchantNames, type TxnDbRow, type Where } from './txn.repo';
 import type { Zone } from './time';
 
@@ -39,7 +39,6 @@ export async function listSettle(q: Queryable, w: Where, page: number, size: num
   const { rows } = await q.query<TxnDbRow>(
     `SELECT ${ROW_COLUMNS} FROM txn t JOIN merchant m ON m.mer_id = t.mer_id WHERE ${w.sql} ${ORDER} LIMIT ${size} OFFSET ${page * size}`,
     w.params,
-    page === 0 ? PREPARED : undefined,
   );
   return rows;
 }
@@ -50,7 +49,6 @@ export async function sumSettle(q: Queryable, w: Where) {
     `SELECT count(*)::int8 AS n, coalesce(sum(t.settle_amount), 0)::int8 AS amount, coalesce(sum(t.settle_fee), 0)::int8 AS fee
        FROM txn t WHERE ${w.sql}`,
     w.params,
-    PREPARED,
   );
   return rows[0];
 }
