@@ -70,15 +70,20 @@ describe.each(DB_KINDS)('a gateway day end to end (%s)', (kind) => {
     const processing = await ctx.call({ method: 'GET', url: `/api/txn/${r.body.data.refundId}`, headers: auth(demo) });
     expect(processing.body.data.gwResponse).toBe('04');
 
-    // 4. the gateway's feed reports the refund, done, in its next batch (under the id the portal sent it)
+    // 4. the gateway's feed reports the refund, done, in its next batch (under the id the portal sent
+    //    it), stamped with the gateway's own time (seconds after the portal's) and its own channel
+    //    order number: the portal's row is matched on what the refund fixed, not on those.
     const row = (await ctx.db.query<{ order_no: string; txn_time: Date; payment_schema: string; payment_brand: string }>(
       'SELECT order_no, txn_time, payment_schema, payment_brand FROM txn WHERE id = $1', [r.body.data.refundId],
     )).rows[0];
     const refundRow = {
       gwGTransId: refd.gw_trans_id, clientid: DEMO.group, orderNum: row.order_no, originorderno: p1.orderNum, gwTranType: 'REFD', gwResponse: '00',
       gwAmount: '30.00', gwCurrency: 'HKD', paymentSchema: row.payment_schema, paymentBrand: row.payment_brand,
-      currentTime: new Date(row.txn_time).toISOString(), cardNumber: p1.cardNumber,
+      currentTime: new Date(new Date(row.txn_time).getTime() + 7_000).toISOString(), cardNumber: p1.cardNumber, channelOrderNo: 'GW-CH-REF-1',
     };
+    // The same id with another amount is still a conflict.
+    const wrong = await signedCall(ctx, key, 'POST', TX, { transactions: [{ ...refundRow, gwAmount: '31.00' }] });
+    expect(wrong.body.data.results[0]).toMatchObject({ status: 'rejected', field: 'gwAmount' });
     const fed = await signedCall(ctx, key, 'POST', TX, { transactions: [refundRow] });
     expect(fed.body.data.results[0], JSON.stringify(fed.body.data.results[0])).toMatchObject({ status: 'accepted' });
     const op = (await ctx.db.query<{ state: string }>('SELECT state FROM acquirer_operation WHERE txn_id = $1', [r.body.data.refundId])).rows[0];

@@ -151,8 +151,14 @@ interface LedgerRow {
 }
 const LEDGER_COLS = 't.id, t.gw_trans_id, t.mer_id, t.order_no, t.origin_order_no, t.tran_type, t.gw_response, t.amount, t.amount_sign, t.currency, t.order_amount, t.order_currency, t.payment_schema, t.payment_brand, t.txn_time, t.card_first6, t.card_last4, t.channel_order_no';
 
-/** The first field where a repeat differs from what was received (status aside), or null. */
-function differs(r: TxnRow, l: Pick<LedgerRow, Exclude<keyof LedgerRow, 'id' | 'gw_trans_id' | 'gw_response'>>): string | null {
+/**
+ * The first field where a repeat differs from what was received (status aside), or null. A row the
+ * portal wrote for an operation it asked of the gateway (a refund, a void, a charge:
+ * `acquirer_operation`) is compared on what the operation fixed — merchant, order, type, money —
+ * and not on the gateway's own time, card form or channel order number, which the portal's row
+ * could only guess.
+ */
+function differs(r: TxnRow, l: Pick<LedgerRow, Exclude<keyof LedgerRow, 'id' | 'gw_trans_id' | 'gw_response'>>, portalOperation = false): string | null {
   const pairs: [string, unknown, unknown][] = [
     ['clientid', r.mer_id, l.mer_id],
     ['orderNum', r.order_no, l.order_no],
@@ -168,7 +174,8 @@ function differs(r: TxnRow, l: Pick<LedgerRow, Exclude<keyof LedgerRow, 'id' | '
     ['channelOrderNo', r.channel_order_no, l.channel_order_no],
   ];
   if (r.origin_order_no !== null) pairs.push(['originorderno', r.origin_order_no, l.origin_order_no]);
-  const d = pairs.find(([, a, b]) => a !== b);
+  const gatewayOwn = new Set(['currentTime', 'cardNumber', 'channelOrderNo']);
+  const d = pairs.find(([f, a, b]) => a !== b && !(portalOperation && gatewayOwn.has(f)));
   return d ? d[0] : null;
 }
 
@@ -266,6 +273,11 @@ export async function receiveRows(q: Queryable, conn: Connection, rawRows: unkno
         )
       : { rows: [] };
     const inLedger = new Map(ledger.map((l) => [l.gw_trans_id, l]));
+    const portalOps = new Set(
+      ledger.length
+        ? (await q.query<{ txn_id: number }>('SELECT txn_id FROM acquirer_operation WHERE txn_id = ANY($1::int8[])', [ledger.map((l) => l.id)])).rows.map((o) => Number(o.txn_id))
+        : [],
+    );
     const fresh: number[] = [];
     for (const [g, i] of firsts) {
       const r = shaped.get(i)!;
@@ -278,7 +290,7 @@ export async function receiveRows(q: Queryable, conn: Connection, rawRows: unkno
         fresh.push(i);
         continue;
       }
-      const d = differs(r, l);
+      const d = differs(r, l, portalOps.has(Number(l.id)));
       if (d) {
         reject(i, new AppError(Code.CONFLICT, 'gwTransConflict', { gwTransId: g, field: d }, 409, { field: d }));
         continue;
