@@ -11,13 +11,13 @@ import { countOrders, expireDue, listOrders } from '../paybylink/paybylink.repo'
 import { syncProcessing } from '../paybylink/paybylink.sync';
 import { pisWhere } from './payinstore.repo';
 import { toPisRow } from './payinstore.service';
-import { CASHIER_COOKIE, CASHIER_SESSION_HOURS, bindQr, cashierCallback, cashierOf, endCashierSession, listCashiers, loginUrl, unbindCashier } from './cashier.service';
+import { CASHIER_BROWSER_COOKIE, CASHIER_COOKIE, CASHIER_SESSION_HOURS, bindQr, cashierBrowserCookie, cashierCallback, cashierOf, endCashierSession, listCashiers, loginUrl, unbindCashier } from './cashier.service';
 
 const tags = ['cashier'];
-const cookieOf = (req: FastifyRequest): string | undefined => {
+const cookieOf = (req: FastifyRequest, name = CASHIER_COOKIE): string | undefined => {
   for (const part of (req.headers.cookie ?? '').split(';')) {
     const [k, ...v] = part.trim().split('=');
-    if (k === CASHIER_COOKIE) return v.join('=');
+    if (k === name) return v.join('=');
   }
   return undefined;
 };
@@ -64,8 +64,12 @@ export function cashierRoutes(app: FastifyInstance, deps: Deps) {
     config: { auth: 'public', rateLimit: { max: 60, timeWindow: '1 minute' } },
     schema: { tags, summary: "WeChat's redirect after the cashier agreed (code, state): binds or signs in, then goes to the cashier view", querystring: z.object({ code: z.string().max(200).default(''), state: z.string().max(200).default('') }) },
     handler: async (req, reply) => {
-      const res = await cashierCallback(deps, req.query.code, req.query.state, req.ip);
+      const res = await cashierCallback(deps, req.query.code, req.query.state, req.ip, cookieOf(req, CASHIER_BROWSER_COOKIE));
+      // The browser's half is used once: cleared on the way back (a second Set-Cookie beside the session's).
+      const clear = cashierBrowserCookie('', deps.config.publicUrl.startsWith('https:'), 0);
       if (res.token) setCookie(req, reply, res.token, CASHIER_SESSION_HOURS * 3600);
+      const prior = reply.getHeader('set-cookie');
+      reply.header('set-cookie', [...(prior === undefined ? [] : Array.isArray(prior) ? prior.map(String) : [String(prior)]), clear]);
       return reply.redirect(res.to);
     },
   });
@@ -73,7 +77,11 @@ export function cashierRoutes(app: FastifyInstance, deps: Deps) {
   r.get('/api/cashier/wechat/login', {
     config: { auth: 'public', rateLimit: { max: 30, timeWindow: '1 minute' } },
     schema: { tags, summary: "The cashier view's 'Sign in with WeChat' (302 to WeChat)" },
-    handler: async (req, reply) => reply.redirect(await loginUrl(deps, linkBaseOf(deps, req))),
+    handler: async (req, reply) => {
+      const { url, browser } = await loginUrl(deps, linkBaseOf(deps, req));
+      reply.header('set-cookie', cashierBrowserCookie(browser, deps.config.publicUrl.startsWith('https:')));
+      return reply.redirect(url);
+    },
   });
 
   r.get('/api/cashier/me', {

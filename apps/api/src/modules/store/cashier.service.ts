@@ -2,7 +2,7 @@ import { Code, type Cashier } from '@portal/contract';
 import type { Deps, SessionUser } from '../../plugins/context';
 import { AppError, notFound } from '../../lib/errors';
 import { audit } from '../../lib/audit';
-import { newToken, sha256 } from '../../lib/crypto';
+import { newToken, safeEqual, sha256 } from '../../lib/crypto';
 import { formatInZone } from '../txn/time';
 import { consumeOAuthState, createOAuthState, wechatClientOf, OAUTH_STATE_SECONDS } from '../account/wechat.client';
 import { storeInScope } from './payinstore.service';
@@ -61,12 +61,25 @@ export async function bindQr(deps: Deps, user: SessionUser, storeId: string, lin
   return { url: client.authorizeUrl(callbackUrl(linkBase), state), expiresIn: OAUTH_STATE_SECONDS };
 }
 
-/** The cashier view's "Sign in with WeChat". */
-export async function loginUrl(deps: Deps, linkBase: string): Promise<string> {
+/**
+ * The cashier view's "Sign in with WeChat". The state is bound to the browser that asked (login
+ * CSRF, as the merchant's WeChat sign-in): a random value goes to it as a cookie, its hash into
+ * the state, and the callback signs in only with that cookie. (Binding by QR cannot be: the QR is
+ * shown in the administrator's browser and scanned on the cashier's phone — that is its purpose;
+ * its state is single-use, expires in 10 minutes and the binding shows in the cashier list.)
+ */
+export async function loginUrl(deps: Deps, linkBase: string): Promise<{ url: string; browser: string }> {
   const client = wechatClientOf(deps);
   if (!client) throw wechatOff();
-  const state = await createOAuthState(deps.db, deps.clock.now(), CASHIER_LOGIN, {});
-  return client.authorizeUrl(callbackUrl(linkBase), state);
+  const browser = newToken();
+  const state = await createOAuthState(deps.db, deps.clock.now(), CASHIER_LOGIN, { browser: sha256(browser) });
+  return { url: client.authorizeUrl(callbackUrl(linkBase), state), browser };
+}
+
+/** The cookie carrying the browser's half of a cashier's WeChat sign-in (HttpOnly; Lax, so WeChat's redirect back brings it). */
+export const CASHIER_BROWSER_COOKIE = 'mp_cwx';
+export function cashierBrowserCookie(value: string, secure: boolean, maxAge = OAUTH_STATE_SECONDS): string {
+  return `${CASHIER_BROWSER_COOKIE}=${value}; Path=/api/cashier/wechat; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
 }
 
 /** Unbinds a live cashier of the caller's stores and ends its sessions. Another merchant's: 404. */
@@ -104,7 +117,7 @@ async function newSession(deps: Deps, cashierId: string): Promise<string> {
  * account's most recent live binding. Returns where to send the browser and, on success, the
  * cashier session token (set as an HttpOnly cookie by the route).
  */
-export async function cashierCallback(deps: Deps, code: string, state: string, ip?: string): Promise<{ to: string; token?: string }> {
+export async function cashierCallback(deps: Deps, code: string, state: string, ip?: string, browser?: string): Promise<{ to: string; token?: string }> {
   const client = wechatClientOf(deps);
   if (!client) return { to: '/pay/cashier?wechat=failed' };
   const now = deps.clock.now();
@@ -112,6 +125,11 @@ export async function cashierCallback(deps: Deps, code: string, state: string, i
   const login = bind ? null : await consumeOAuthState(deps.db, state, CASHIER_LOGIN, now);
   if (!bind && !login) {
     await audit(deps.db, { action: 'cashier.wechat', outcome: 'failure', ip, detail: { reason: 'state' } });
+    return { to: '/pay/cashier?wechat=failed' };
+  }
+  // A sign-in finishes only in the browser that started it (the state is used up either way).
+  if (login && !(browser && typeof login.browser === 'string' && safeEqual(login.browser, sha256(browser)))) {
+    await audit(deps.db, { action: 'cashier.login', outcome: 'failure', ip, detail: { reason: 'other-browser' } });
     return { to: '/pay/cashier?wechat=failed' };
   }
   let id;

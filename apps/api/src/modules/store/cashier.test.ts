@@ -25,14 +25,24 @@ describe.each(DB_KINDS)('cashiers: bind through WeChat (fake provider), cashier 
   });
 
   /** The cashier scans the QR: WeChat (the fake) redirects back to our callback, which we follow. */
-  async function scan(url: string) {
+  async function scan(url: string, browserCookie?: string) {
     const res = await fetch(url, { redirect: 'manual' });
     expect(res.status).toBe(302);
     const back = new URL(res.headers.get('location')!);
     expect(back.pathname).toBe('/api/cashier/wechat/callback');
-    const cb = await ctx.app.inject({ method: 'GET', url: `${back.pathname}${back.search}` });
-    const cookie = String(cb.headers['set-cookie'] ?? '').split(';')[0];
+    const cb = await ctx.app.inject({ method: 'GET', url: `${back.pathname}${back.search}`, headers: browserCookie ? { cookie: browserCookie } : {} });
+    const set = ([] as string[]).concat((cb.headers['set-cookie'] as string | string[] | undefined) ?? []);
+    const cookie = (set.find((c) => c.startsWith('mp_cashier=')) ?? '').split(';')[0];
     return { status: cb.statusCode, location: String(cb.headers.location), cookie };
+  }
+  /** "Sign in with WeChat" in one browser: the authorize URL and that browser's cookie. */
+  async function startLogin() {
+    const login = await ctx.app.inject({ method: 'GET', url: '/api/cashier/wechat/login' });
+    expect(login.statusCode).toBe(302);
+    const browser = String(login.headers['set-cookie']).split(';')[0];
+    expect(browser).toMatch(/^mp_cwx=.{20,}/);
+    expect(String(login.headers['set-cookie'])).toMatch(/HttpOnly/);
+    return { url: String(login.headers.location), browser };
   }
   const bindQr = (token: string, storeId: string, lang = 'en') => {
     const f = form({ storeId });
@@ -93,9 +103,8 @@ describe.each(DB_KINDS)('cashiers: bind through WeChat (fake provider), cashier 
     const first = await scan(qr.body.data.url);
     expect(first.location).toBe('/pay/cashier');
     // signing in later
-    const login = await ctx.app.inject({ method: 'GET', url: '/api/cashier/wechat/login' });
-    expect(login.statusCode).toBe(302);
-    const again = await scan(String(login.headers.location));
+    const login = await startLogin();
+    const again = await scan(login.url, login.browser);
     expect(again.location).toBe('/pay/cashier');
     expect((await asCashier(again.cookie, '/api/cashier/me')).body.data).toMatchObject({ wechatName: 'Anna', storeId: S.nanjingRoad });
     // the same QR twice: the state is used
@@ -103,7 +112,8 @@ describe.each(DB_KINDS)('cashiers: bind through WeChat (fake provider), cashier 
     expect(replay.location).toBe('/pay/cashier?wechat=failed');
     // someone never bound
     wx.user = { openid: 'o-stranger', nickname: 'Stranger' };
-    const stranger = await scan(String((await ctx.app.inject({ method: 'GET', url: '/api/cashier/wechat/login' })).headers.location));
+    const s = await startLogin();
+    const stranger = await scan(s.url, s.browser);
     expect(stranger).toMatchObject({ location: '/pay/cashier?wechat=not-bound', cookie: '' });
     const forged = await ctx.app.inject({ method: 'GET', url: `/api/cashier/wechat/callback?code=x&state=${'A'.repeat(43)}` });
     expect(forged.headers.location).toBe('/pay/cashier?wechat=failed');
@@ -111,6 +121,21 @@ describe.each(DB_KINDS)('cashiers: bind through WeChat (fake provider), cashier 
     await ctx.call({ method: 'POST', url: '/api/cashier/logout', headers: { cookie: again.cookie } });
     expect((await asCashier(again.cookie, '/api/cashier/me')).body.code).toBe(-1);
     expect((await asCashier(first.cookie, '/api/cashier/me')).body.code).toBe(0);
+  });
+
+  it('a WeChat sign-in finishes only in the browser that started it (login CSRF)', async () => {
+    wx.user = { openid: 'o-cashier-3', nickname: 'Ben' };
+    const bound = await scan((await bindQr(demo, S.nanjingRoad)).body.data.url);
+    expect(bound.location).toBe('/pay/cashier');
+    // The attacker starts a sign-in with their own WeChat and plants the callback in a victim's browser.
+    const attacker = await startLogin();
+    const planted = await scan(attacker.url);
+    expect(planted).toMatchObject({ location: '/pay/cashier?wechat=failed', cookie: '' });
+    const victim = await startLogin();
+    const crossed = await scan(attacker.url.replace(/state=[^&]+/, new URL(victim.url).searchParams.get('state') ? `state=${new URL(victim.url).searchParams.get('state')}` : ''), attacker.browser);
+    expect(crossed).toMatchObject({ location: '/pay/cashier?wechat=failed', cookie: '' });
+    const { rows } = await ctx.db.query<{ n: number }>("SELECT count(*)::int AS n FROM audit_log WHERE action = 'cashier.login' AND outcome = 'failure' AND detail->>'reason' = 'other-browser'");
+    expect(rows[0].n).toBe(2);
   });
 
   it('bad input, permissions and scope of the management calls', async () => {
