@@ -84,6 +84,12 @@ export async function deliverOne(deps: Deps, deliveryId: number): Promise<Attemp
     return null;
   }
   const started = deps.clock.now();
+  // (A key that cannot decrypt is a configuration error: thrown before any try is recorded; the lease runs out.)
+  const key = encryptionKey(deps.config);
+  const secrets = [decryptSecret(key, d.secret_enc, d.secret_key_id)];
+  if (d.prev_secret_enc && d.prev_secret_key_id && d.prev_secret_until && new Date(d.prev_secret_until) > started) {
+    secrets.push(decryptSecret(key, d.prev_secret_enc, d.prev_secret_key_id));
+  }
   // 1. Recorded first: a crash while the request is out still shows the try.
   const { rows: a } = await deps.db.query<{ id: number }>(
     "INSERT INTO webhook_attempt (delivery_id, started_at, outcome, manual) VALUES ($1, $2, 'sending', $3) RETURNING id",
@@ -91,11 +97,6 @@ export async function deliverOne(deps: Deps, deliveryId: number): Promise<Attemp
   );
   const attemptId = Number(a[0].id);
   // 2. Out, with no transaction open.
-  const key = encryptionKey(deps.config);
-  const secrets = [decryptSecret(key, d.secret_enc, d.secret_key_id)];
-  if (d.prev_secret_enc && d.prev_secret_key_id && d.prev_secret_until && new Date(d.prev_secret_until) > started) {
-    secrets.push(decryptSecret(key, d.prev_secret_enc, d.prev_secret_key_id));
-  }
   const body = eventBody(d);
   const timestamp = Math.floor(started.getTime() / 1000);
   const production = deps.config.env === 'production';
