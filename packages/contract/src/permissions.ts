@@ -135,8 +135,7 @@ export const MENU: MenuEntry[] = [
     icon: 'ApiOutlined',
     permission: Perm.developerManage,
     children: [
-      // The keys screen comes with the API keys branch; hidden here until it exists.
-      { path: '/developers/keys', name: 'developerKeys', permission: Perm.developerManage, hidden: true },
+      // (The API keys screen, /developers/keys 'developerKeys', comes with the API keys branch.)
       { path: '/developers/webhooks', name: 'developerWebhooks', permission: Perm.developerManage },
     ],
   },

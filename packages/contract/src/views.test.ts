@@ -11,7 +11,6 @@ const WITHOUT_FILTERS: Record<string, string> = {
   '/payInStore/store': 'every store of the merchant',
   '/payInStore/cashier': 'one store picker, kept in the URL already',
   '/notice/list': 'notices, newest first',
-  '/developers/keys': "the merchant's API keys",
   '/developers/webhooks': "the merchant's webhook endpoints (a handful)",
 };
 const leaves = (entries: MenuEntry[]): MenuEntry[] => entries.flatMap((e) => (e.children ? leaves(e.children) : [e]));
