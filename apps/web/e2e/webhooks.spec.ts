@@ -48,7 +48,7 @@ test('add an endpoint, refund a purchase, the receiver gets refund.succeeded and
   await dialog.getByRole('button', { name: W('action.save') }).click();
   const secret = page.getByRole('dialog', { name: W('secret.title') });
   await expect(secret).toContainText(/whsec_[\w-]{20,}/);
-  await secret.getByRole('button', { name: W('action.close') }).click();
+  await secret.locator('.ant-modal-footer').getByRole('button', { name: W('action.close') }).click();
   await expect(page.locator('.ant-table-tbody').first()).toContainText(url);
 
   // A refund in the portal (a successful purchase of the list, 1.00 back).
