@@ -78,10 +78,11 @@ export function DeliveriesPanel({ endpoint }: { endpoint: WebhookEndpoint }) {
       render: (_, d) => (
         <Space direction="vertical" size={0}>
           <Typography.Text>{t(eventKey(d.type))}</Typography.Text>
-          <Typography.Text type="secondary" style={{ fontSize: 12 }} copyable={{ text: d.eventId }}>
+          <Typography.Text type="secondary" style={{ fontSize: 12, wordBreak: 'break-all' }} copyable={{ text: d.eventId }}>
             {d.eventId}
           </Typography.Text>
           {narrow && <Typography.Text type="secondary" style={{ fontSize: 12 }}>{formatInstant(d.createdAt, 'YYYY-MM-DD HH:mm:ss')}</Typography.Text>}
+          {narrow && <Tag color={STATE_COLOR[d.state]}>{t(`state.${d.state}`)}</Tag>}
         </Space>
       ),
     },
@@ -115,7 +116,8 @@ export function DeliveriesPanel({ endpoint }: { endpoint: WebhookEndpoint }) {
       ),
     },
   ];
-  const shown = narrow ? columns.filter((c) => ['event', 'state', 'actions'].includes(String(c.key))) : columns;
+  // Under 768 px: the event (with its time and state under it) and the resend button.
+  const shown = narrow ? columns.filter((c) => c.key === 'event' || c.key === 'actions').map((c) => (c.key === 'actions' ? { ...c, width: 96 } : c)) : columns;
 
   return (
     <Flex vertical gap={12}>
