@@ -16,6 +16,7 @@ const OUTCOME_COLOR = { sending: 'processing', succeeded: 'success', failed: 'er
 /** One delivery's attempts (newest first) and the body as sent. */
 function DeliveryAttempts({ id }: { id: number }) {
   const { t } = useTranslation('webhooks');
+  const narrow = !Grid.useBreakpoint().md;
   const { data } = useDeliveryDetail(id);
   if (!data) return null;
   const columns: ColumnsType<WebhookAttempt> = [
@@ -45,11 +46,35 @@ function DeliveryAttempts({ id }: { id: number }) {
     },
   ];
   return (
-    <Flex vertical gap={8}>
+    <Flex vertical gap={8} style={{ minWidth: 0 }}>
       <Typography.Text strong>{t('deliveries.attemptList')}</Typography.Text>
-      <Table<WebhookAttempt> rowKey="id" size="small" columns={columns} dataSource={data.attemptList} pagination={false} scroll={{ x: 760 }} />
+      {narrow ? (
+        // Under 768 px: each attempt as a few lines (a table would push the log sideways).
+        <Flex vertical gap={8}>
+          {data.attemptList.map((a) => (
+            <Flex key={a.id} vertical gap={2} style={{ borderBottom: '1px solid #f0f0f0', paddingBottom: 6 }}>
+              <Space size={4} wrap>
+                <span>{formatInstant(a.at, 'YYYY-MM-DD HH:mm:ss')}</span>
+                <Tag color={OUTCOME_COLOR[a.outcome]}>{t(`outcome.${a.outcome}`)}</Tag>
+                {a.manual && <Tag>{t('deliveries.manual')}</Tag>}
+              </Space>
+              <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                {`${t('col.httpStatus')} ${a.status ?? t('never')} · ${t('col.latency')} ${a.latencyMs === null ? t('never') : t('ms', { n: a.latencyMs })}`}
+                {a.nextRetryAt ? ` · ${t('col.nextRetry')} ${formatInstant(a.nextRetryAt, 'YYYY-MM-DD HH:mm:ss')}` : ''}
+              </Typography.Text>
+              {(a.error ?? a.response) && (
+                <Typography.Text style={{ fontSize: 12, wordBreak: 'break-all' }} ellipsis={{ tooltip: a.error ?? a.response }}>
+                  {a.error ?? a.response}
+                </Typography.Text>
+              )}
+            </Flex>
+          ))}
+        </Flex>
+      ) : (
+        <Table<WebhookAttempt> rowKey="id" size="small" columns={columns} dataSource={data.attemptList} pagination={false} scroll={{ x: 760 }} />
+      )}
       <Typography.Text strong>{t('deliveries.body')}</Typography.Text>
-      <Typography.Paragraph code copyable style={{ wordBreak: 'break-all', fontSize: 12, marginBottom: 0 }}>
+      <Typography.Paragraph code copyable style={{ wordBreak: 'break-all', overflowWrap: 'anywhere', fontSize: 12, marginBottom: 0 }}>
         {data.body}
       </Typography.Paragraph>
     </Flex>
