@@ -323,3 +323,39 @@ describe.each(DB_KINDS)('webhooks (%s)', (kind) => {
     expect((await ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM webhook_endpoint WHERE mer_id = $1', [DEMO.group])).rows[0].n).toBe(16);
   });
 });
+
+describe('webhook configuration and documentation', () => {
+  it('WEBHOOK_ALLOW_PRIVATE_NETWORKS: on by default outside production, never in production', async () => {
+    const { loadConfig } = await import('../../config');
+    const prod = { NODE_ENV: 'production', PUBLIC_URL: 'https://portal.example.com', SMTP_URL: 'smtp://mail.example.com', DATA_DIR: '/tmp/portal-wh-config' };
+    expect(() => loadConfig({ ...prod, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' })).toThrow(/WEBHOOK_ALLOW_PRIVATE_NETWORKS/);
+    expect(loadConfig(prod).webhookAllowPrivate).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'development', DATA_DIR: '/tmp/portal-wh-config' }).webhookAllowPrivate).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'development', DATA_DIR: '/tmp/portal-wh-config', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false' }).webhookAllowPrivate).toBe(false);
+  });
+
+  it("docs/webhooks.md's Python verification accepts our signature (and refuses a changed body)", async (c) => {
+    const fs = await import('node:fs');
+    const path = await import('node:path');
+    const python = ['python3', 'python'].find((p) => {
+      try {
+        execFileSync(p, ['--version']);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+    if (!python) return c.skip('no Python on this machine');
+    const doc = fs.readFileSync(path.resolve(import.meta.dirname, '../../../../../docs/webhooks.md'), 'utf8');
+    const code = /### Python\s+```python\n([\s\S]*?)```/.exec(doc)![1];
+    const { signatureHeader } = await import('./webhook.sign');
+    const body = JSON.stringify({ id: 'evt_0', type: 'refund.succeeded', data: { amount: '1.00', note: '退款 ✓' } });
+    const header = signatureHeader(['whsec_new', 'whsec_old'], Math.floor(Date.now() / 1000), body);
+    const run = (secret: string, b: string) =>
+      execFileSync(python, ['-c', `${code}\nimport sys\nprint(verify(sys.stdin.buffer.read(), sys.argv[1], sys.argv[2]))`, header, secret], { input: Buffer.from(b, 'utf8') }).toString().trim();
+    expect(run('whsec_new', body)).toBe('True');
+    expect(run('whsec_old', body)).toBe('True');
+    expect(run('whsec_other', body)).toBe('False');
+    expect(run('whsec_new', body.replace('1.00', '9.00'))).toBe('False');
+  });
+});
