@@ -3,7 +3,7 @@ import type { Deps } from '../../plugins/context';
 import { audit } from '../../lib/audit';
 import { t } from '../../lib/messages';
 import { enqueueJob, ensureRecurringJob } from '../../jobs/queue';
-import type { JobHandler } from '../../jobs/runner';
+import type { JobHandler, JobLog } from '../../jobs/runner';
 import { decryptSecret, encryptionKey } from '../gateway/gateway.crypto';
 import { postPinned, RefusedAddress, resolveAllowed } from './webhook.net';
 import { eventBody, signatureHeader } from './webhook.sign';
@@ -167,11 +167,18 @@ export async function deliverOne(deps: Deps, deliveryId: number): Promise<Attemp
 }
 
 /** The job's pass: claims the due deliveries and tries each (a few at a time). */
-export async function deliverDue(deps: Deps, limit = BATCH): Promise<{ tried: number; succeeded: number }> {
+export async function deliverDue(deps: Deps, limit = BATCH, log?: JobLog): Promise<{ tried: number; succeeded: number }> {
   const ids = await claimDue(deps, limit);
   let succeeded = 0;
+  // A delivery whose bookkeeping failed (database trouble, a key that cannot decrypt) is left to its
+  // lease: it is tried again when the lease runs out.
+  const one = (id: number) =>
+    deliverOne(deps, id).catch((err: unknown) => {
+      log?.error({ err: err instanceof Error ? err.message : String(err), delivery: id }, 'webhook delivery not recorded');
+      return null;
+    });
   for (let i = 0; i < ids.length; i += PARALLEL) {
-    const outs = await Promise.all(ids.slice(i, i + PARALLEL).map((id) => deliverOne(deps, id).catch(() => null)));
+    const outs = await Promise.all(ids.slice(i, i + PARALLEL).map(one));
     succeeded += outs.filter((o) => o === 'succeeded').length;
   }
   return { tried: ids.length, succeeded };
@@ -197,7 +204,7 @@ export async function mailDisabled(deps: Deps, endpointId: number): Promise<numb
 
 export async function setUpWebhookJobs(deps: Deps): Promise<Record<string, JobHandler>> {
   await ensureRecurringJob(deps.db, { kind: WEBHOOK_DELIVER_JOB, uniqueKey: WEBHOOK_DELIVER_JOB, runAt: deps.clock.now() });
-  const deliver: JobHandler = async ({ clock }) => ({ result: await deliverDue(deps), nextRunAt: new Date(clock.now().getTime() + EVERY_MS) });
+  const deliver: JobHandler = async ({ clock, log }) => ({ result: await deliverDue(deps, BATCH, log), nextRunAt: new Date(clock.now().getTime() + EVERY_MS) });
   const mail: JobHandler = async ({ job }) => ({ result: { sent: await mailDisabled(deps, Number(job.payload.endpointId)) } });
   return { [WEBHOOK_DELIVER_JOB]: deliver, [WEBHOOK_MAIL_JOB]: mail };
 }

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { Button, DatePicker, Flex, Grid, Input, Select, Space, Table, Tag, Typography } from 'antd';
 import { RedoOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table';
@@ -86,10 +87,24 @@ export function DeliveriesPanel({ endpoint }: { endpoint: WebhookEndpoint }) {
   const { t } = useTranslation('webhooks');
   const { message } = useApp();
   const narrow = !Grid.useBreakpoint().md;
-  const [state, setState] = useState<string | undefined>();
-  const [eventId, setEventId] = useState('');
-  const [page, setPage] = useState(0);
-  const [size, setSize] = useState(10);
+  // The log's filters and page live in the URL beside ?endpoint= (reload and back keep them).
+  const [params, setParams] = useSearchParams();
+  const state = (['pending', 'succeeded', 'failed'] as const).find((x) => x === params.get('state'));
+  const eventId = params.get('event') ?? '';
+  const page = Math.max(Number(params.get('page')) || 0, 0);
+  const size = [10, 30, 50, 100].includes(Number(params.get('size'))) ? Number(params.get('size')) : 10;
+  const update = (patch: Record<string, string | number | undefined>) =>
+    setParams(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        for (const [k, v] of Object.entries(patch)) {
+          if (v === undefined || v === '' || (k === 'page' && v === 0) || (k === 'size' && v === 10)) next.delete(k);
+          else next.set(k, String(v));
+        }
+        return next;
+      },
+      { replace: true },
+    );
   const [since, setSince] = useState<Dayjs | null>(() => dayjs().subtract(1, 'day').startOf('hour'));
   const validEvent = /^evt_[0-9a-f]{32}$/.test(eventId.trim()) ? eventId.trim() : undefined;
   const { data, isFetching } = useDeliveries({ id: endpoint.id, state, eventId: validEvent, page, size });
@@ -154,10 +169,7 @@ export function DeliveriesPanel({ endpoint }: { endpoint: WebhookEndpoint }) {
           aria-label={t('deliveries.filterState')}
           style={{ width: 140 }}
           value={state ?? ''}
-          onChange={(v) => {
-            setState(v || undefined);
-            setPage(0);
-          }}
+          onChange={(v) => update({ state: v || undefined, page: 0 })}
           options={[{ value: '', label: t('state.all') }, ...(['pending', 'succeeded', 'failed'] as const).map((s) => ({ value: s, label: t(`state.${s}`) }))]}
         />
         <Input
@@ -166,10 +178,7 @@ export function DeliveriesPanel({ endpoint }: { endpoint: WebhookEndpoint }) {
           allowClear
           style={{ width: narrow ? '100%' : 320 }}
           value={eventId}
-          onChange={(e) => {
-            setEventId(e.target.value);
-            setPage(0);
-          }}
+          onChange={(e) => update({ event: e.target.value, page: 0 })}
         />
         <Space.Compact>
           <DatePicker showTime={{ format: 'HH:mm' }} format="YYYY-MM-DD HH:mm" value={since} onChange={setSince} aria-label={t('deliveries.since')} placeholder={t('deliveries.since')} allowClear={false} />
@@ -201,10 +210,7 @@ export function DeliveriesPanel({ endpoint }: { endpoint: WebhookEndpoint }) {
           pageSizeOptions: [10, 30, 50, 100],
           showSizeChanger: true,
           showTotal: (n) => t('deliveries.total', { count: n }),
-          onChange: (p, s) => {
-            setPage(s !== size ? 0 : p - 1);
-            setSize(s);
-          },
+          onChange: (p, s) => update({ page: s !== size ? 0 : p - 1, size: s }),
         }}
       />
     </Flex>
