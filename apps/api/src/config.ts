@@ -104,6 +104,11 @@ const envSchema = z.object({
   ),
   /** Folder watched for gateway transaction files (default DATA_DIR/inbox). */
   IMPORT_INBOX: z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()),
+  /**
+   * Webhook deliveries to loopback, private and link-local addresses (checked after DNS resolution
+   * at every attempt; decision 040): allowed by default in development and tests, never in production.
+   */
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: z.enum(['true', 'false']).optional(),
 }).refine((e) => !e.CHAT_WIDGET_URL || !!e.CHAT_SECRET, { message: 'CHAT_SECRET is required when CHAT_WIDGET_URL is set', path: ['CHAT_SECRET'] });
 
 export interface Config {
@@ -152,6 +157,8 @@ export interface Config {
   providerKeyEncryptionKey?: string;
   /** Folder of gateway transaction files picked up by the job runner (IMPORT_INBOX or DATA_DIR/inbox). */
   importInbox?: string;
+  /** WEBHOOK_ALLOW_PRIVATE_NETWORKS: webhooks may go to loopback / private / link-local addresses (never in production). */
+  webhookAllowPrivate?: boolean;
   /** The gateway adapter (ACQUIRER*); absent = sandbox. */
   acquirer?: AcquirerConfig;
 }
@@ -221,6 +228,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error('Invalid environment:\n  ACQUIRER: ACQUIRER=http needs ACQUIRER_URL and ACQUIRER_SIGNING_KEY (at least 32 characters)');
   if (e.NODE_ENV === 'production' && !e.PUBLIC_URL)
     throw new Error('Invalid environment:\n  PUBLIC_URL: required when NODE_ENV=production (the origin buyers and users reach the portal on, e.g. https://portal.example.com)');
+  if (e.NODE_ENV === 'production' && e.WEBHOOK_ALLOW_PRIVATE_NETWORKS === 'true')
+    throw new Error('Invalid environment:\n  WEBHOOK_ALLOW_PRIVATE_NETWORKS: never in production (webhooks to private addresses are a server-side request forgery risk)');
   // Without SMTP the mailer writes every mail — sign-in codes, reset links — to files on disk (issue 28).
   if (e.NODE_ENV === 'production' && !e.SMTP_URL)
     throw new Error('Invalid environment:\n  SMTP_URL: required when NODE_ENV=production (without it sign-in codes and reset links would be written to disk instead of sent)');
@@ -263,5 +272,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     acquirer: { kind: e.ACQUIRER, url: e.ACQUIRER_URL, signingKey: e.ACQUIRER_SIGNING_KEY, keyId: e.ACQUIRER_KEY_ID, timeoutMs: e.ACQUIRER_TIMEOUT_MS, retries: e.ACQUIRER_RETRIES },
     providerKeyEncryptionKey: e.PROVIDER_KEY_ENCRYPTION_KEY,
     importInbox: path.resolve(e.IMPORT_INBOX ?? path.join(e.DATA_DIR, 'inbox')),
+    webhookAllowPrivate: e.NODE_ENV !== 'production' && (e.WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? 'true') === 'true',
   };
 }

@@ -15,6 +15,7 @@ import { seedNoticeAttachment } from './modules/notice/attachment.service';
 import { rebuildDeferredIndexes } from './db/bulk-load';
 import { assertProviderKey } from './modules/gateway/gateway.service';
 import { setUpGatewayJobs } from './modules/gateway/gateway.background';
+import { setUpWebhookJobs } from './modules/webhook/webhook.deliver';
 
 /**
  * First start on an empty database: the development seed (never in production). Returns whether
@@ -41,7 +42,7 @@ export function startBackground(deps: Deps, log: FastifyBaseLogger): (graceMs?: 
   void deps;
   void log;
   // Issue 25: the acquirer's pending operations, the gateway feed's inbox and daily reconciliation.
-  const stops = [startExportWorker(deps, log), startJobRunner(deps, log, [setUpPartitionJobs, setUpPaymentJobs, setUpTeamJobs, setUpScheduleJobs, setUpFilesJobs, setUpAcquirerJobs, setUpGatewayJobs])];
+  const stops = [startExportWorker(deps, log), startJobRunner(deps, log, [setUpPartitionJobs, setUpPaymentJobs, setUpTeamJobs, setUpScheduleJobs, setUpFilesJobs, setUpAcquirerJobs, setUpGatewayJobs, setUpWebhookJobs])];
   // Shutdown (issue 27): both stop taking work and wait (up to graceMs) for what they have in hand;
   // resolves to true when something was handed back (its handler is abandoned, still running).
   return async (graceMs?: number) => (await Promise.all(stops.map((stop) => stop(graceMs)))).some(Boolean);

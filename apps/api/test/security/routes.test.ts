@@ -81,6 +81,12 @@ describe.each(DB_KINDS)('route table: authentication, permission, merchant scope
     strict['/api/txn/'] = [String(t.id), t.gwTransId];
     strict['/api/payByLink/'] = [String(o.id), o.orderNo, up.body.data.attachment, o.payByLink];
     strict['/api/report/file/'] = [String(exp.body.data.id)];
+    // Issue 31: the other merchant's webhook endpoint and a delivery of it (a test event).
+    const wh = await ctx.call({ method: 'POST', url: '/api/webhooks/endpoint/create', headers: { 'x-token': other }, payload: { merId: DEMO.other, url: 'http://127.0.0.1:9/hook', events: ['paylink.paid'] } });
+    expect(wh.body.code, wh.body.msg).toBe(0);
+    const whTest = await ctx.call({ method: 'POST', url: '/api/webhooks/endpoint/test', headers: { 'x-token': other }, payload: { id: wh.body.data.endpoint.id } });
+    expect(whTest.body.code, whTest.body.msg).toBe(0);
+    strict['/api/webhooks/'] = [String(wh.body.data.endpoint.id), String(whTest.body.data.id)];
     foreign.id.push(...strict['/api/txn/'], String(o.id), String(exp.body.data.id));
     foreign.no.push(o.orderNo);
     foreign.attachment.push(up.body.data.attachment);

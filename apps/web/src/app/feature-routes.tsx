@@ -30,6 +30,7 @@ export const lazyPage = (load: () => Promise<ComponentType>): LazyPage => Object
 
 export const featureRoutes: FeatureRoute[] = [
   { path: '/dashboard', element: lazyPage(() => import('../features/dashboard/dashboard-page').then((m) => m.DashboardPage)), permission: Perm.dashboard },
+  { path: '/developers/webhooks', element: lazyPage(() => import('../features/developers/webhooks/webhooks-page').then((m) => m.WebhooksPage)), permission: Perm.developerManage, ns: ['webhooks'] },
   { path: '/files', element: lazyPage(() => import('../features/files/documents-page').then((m) => m.DocumentsPage)), permission: Perm.filesDownload },
   { path: '/merchant/audit', element: lazyPage(() => import('../features/team/audit-page').then((m) => m.AuditPage)), permission: Perm.merchantAudit },
   { path: '/merchant/user', element: lazyPage(() => import('../features/team/team-user-page').then((m) => m.TeamUserPage)), permission: Perm.merchantUser },

@@ -1,0 +1,136 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  Perm,
+  webhookDeliveryDetailSchema,
+  webhookDeliveryQuerySchema,
+  webhookDeliverySchema,
+  webhookEndpointCreateSchema,
+  webhookEndpointSchema,
+  webhookEndpointUpdateSchema,
+  webhookIdSchema,
+  webhookResendFailedSchema,
+  webhookSecretSchema,
+} from '@portal/contract';
+import type { Deps } from '../../plugins/context';
+import { userOf } from '../../plugins/auth';
+import { envelope, ok, pageOf } from '../../lib/envelope';
+import {
+  createEndpoint,
+  deliveryDetail,
+  getEndpoint,
+  listDeliveries,
+  listEndpoints,
+  resendDelivery,
+  resendFailed,
+  rotateSecret,
+  sendTestEvent,
+  setEnabled,
+  updateEndpoint,
+} from './webhook.service';
+
+const TAG = ['webhooks'];
+const config = { permission: Perm.developerManage };
+const meta = (req: FastifyRequest) => ({ ip: req.ip, userAgent: req.headers['user-agent'] });
+
+/**
+ * Webhook endpoints and their delivery log (issue 31, docs/webhooks.md). Every route needs
+ * developer:manage and answers within the caller's merchants (another merchant's endpoint or
+ * delivery: 404). Bodies are JSON or forms; `events` an array or comma-joined.
+ */
+export function webhookRoutes(app: FastifyInstance, deps: Deps) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get('/api/webhooks/endpoint/list', {
+    config,
+    schema: { tags: TAG, summary: "The webhook endpoints of the caller's merchants", response: { 200: envelope(z.array(webhookEndpointSchema)) } },
+    handler: async (req) => ok(await listEndpoints(deps, userOf(req).scope)),
+  });
+
+  r.get('/api/webhooks/endpoint/detail', {
+    config,
+    schema: { tags: TAG, summary: 'One endpoint (query: id)', querystring: webhookIdSchema, response: { 200: envelope(webhookEndpointSchema) } },
+    handler: async (req) => ok(await getEndpoint(deps, userOf(req), req.query.id)),
+  });
+
+  r.post('/api/webhooks/endpoint/create', {
+    config,
+    schema: {
+      tags: TAG,
+      summary: 'Add an endpoint (merId, url — https in production, events, description); the answer holds its signing secret, shown once',
+      body: webhookEndpointCreateSchema,
+      response: { 200: envelope(webhookSecretSchema) },
+    },
+    handler: async (req) => ok(await createEndpoint(deps, userOf(req), req.lang, req.body, meta(req))),
+  });
+
+  r.post('/api/webhooks/endpoint/update', {
+    config,
+    schema: { tags: TAG, summary: "Change an endpoint's URL, events and description (id)", body: webhookEndpointUpdateSchema, response: { 200: envelope(webhookEndpointSchema) } },
+    handler: async (req) => ok(await updateEndpoint(deps, userOf(req), req.body, meta(req))),
+  });
+
+  r.post('/api/webhooks/endpoint/rotate', {
+    config,
+    schema: {
+      tags: TAG,
+      summary: 'A new signing secret (shown once); the previous one keeps signing, as a second v1, for 24 hours',
+      body: webhookIdSchema,
+      response: { 200: envelope(webhookSecretSchema) },
+    },
+    handler: async (req) => ok(await rotateSecret(deps, userOf(req), req.body.id, meta(req))),
+  });
+
+  r.post('/api/webhooks/endpoint/disable', {
+    config,
+    schema: { tags: TAG, summary: 'Stop sending to an endpoint (its pending deliveries wait)', body: webhookIdSchema, response: { 200: envelope(webhookEndpointSchema) } },
+    handler: async (req) => ok(await setEnabled(deps, userOf(req), req.body.id, false, meta(req))),
+  });
+
+  r.post('/api/webhooks/endpoint/enable', {
+    config,
+    schema: { tags: TAG, summary: 'Send to an endpoint again (also one the deliveries disabled)', body: webhookIdSchema, response: { 200: envelope(webhookEndpointSchema) } },
+    handler: async (req) => ok(await setEnabled(deps, userOf(req), req.body.id, true, meta(req))),
+  });
+
+  r.post('/api/webhooks/endpoint/test', {
+    config,
+    schema: { tags: TAG, summary: 'Send a webhook.test event to this endpoint (delivered by the job within seconds)', body: webhookIdSchema, response: { 200: envelope(webhookDeliveryDetailSchema) } },
+    handler: async (req) => ok(await sendTestEvent(deps, userOf(req), req.lang, req.body.id, meta(req))),
+  });
+
+  r.post('/api/webhooks/endpoint/resendFailed', {
+    config,
+    schema: {
+      tags: TAG,
+      summary: 'Send again every failed delivery of the endpoint (id) whose event is at or after `since` (ISO time with offset)',
+      body: webhookResendFailedSchema,
+      response: { 200: envelope(z.object({ count: z.number() })) },
+    },
+    handler: async (req) => ok(await resendFailed(deps, userOf(req), req.body.id, new Date(req.body.since), meta(req))),
+  });
+
+  r.get('/api/webhooks/delivery/list', {
+    config,
+    schema: {
+      tags: TAG,
+      summary: "An endpoint's deliveries (id = the endpoint), newest first; filter by state or one event (eventId)",
+      querystring: webhookDeliveryQuerySchema,
+      response: { 200: envelope(pageOf(webhookDeliverySchema)) },
+    },
+    handler: async (req) => ok(await listDeliveries(deps, userOf(req), req.query)),
+  });
+
+  r.get('/api/webhooks/delivery/detail', {
+    config,
+    schema: { tags: TAG, summary: 'One delivery: its body and every attempt (time, status, latency, first 2 KB of the answer, next retry)', querystring: webhookIdSchema, response: { 200: envelope(webhookDeliveryDetailSchema) } },
+    handler: async (req) => ok(await deliveryDetail(deps, userOf(req), req.query.id)),
+  });
+
+  r.post('/api/webhooks/delivery/resend', {
+    config,
+    schema: { tags: TAG, summary: 'Send one delivery again now (same event id and body)', body: webhookIdSchema, response: { 200: envelope(webhookDeliveryDetailSchema) } },
+    handler: async (req) => ok(await resendDelivery(deps, userOf(req), req.body.id, meta(req))),
+  });
+}

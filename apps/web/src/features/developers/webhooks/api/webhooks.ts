@@ -1,0 +1,53 @@
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Page, WebhookDelivery, WebhookDeliveryDetail, WebhookEndpoint, WebhookSecret } from '@portal/contract';
+import { http } from '../../../../lib/http';
+
+/** GET /webhooks/endpoint/list: the endpoints of the user's merchants. */
+export const endpointsQuery = () =>
+  queryOptions({ queryKey: ['webhooks', 'endpoints'], queryFn: ({ signal }) => http.get<WebhookEndpoint[]>('/webhooks/endpoint/list', undefined, { signal }) });
+export const useEndpoints = () => useQuery(endpointsQuery());
+
+export interface DeliveryFilter {
+  id: number;
+  state?: string;
+  eventId?: string;
+  page: number;
+  size: number;
+}
+
+/** GET /webhooks/delivery/list: one endpoint's deliveries, newest first (refreshed every 5 s while some are pending). */
+export const useDeliveries = (f: DeliveryFilter | null) =>
+  useQuery({
+    queryKey: ['webhooks', 'deliveries', f],
+    queryFn: ({ signal }) => http.get<Page<WebhookDelivery>>('/webhooks/delivery/list', { ...f! }, { signal }),
+    enabled: !!f,
+    placeholderData: keepPreviousData,
+    refetchInterval: (q) => (q.state.data?.content.some((d) => d.state === 'pending') ? 5_000 : false),
+  });
+
+/** GET /webhooks/delivery/detail: a delivery's body and attempts. */
+export const useDeliveryDetail = (id: number | null) =>
+  useQuery({
+    queryKey: ['webhooks', 'delivery', id],
+    queryFn: ({ signal }) => http.get<WebhookDeliveryDetail>('/webhooks/delivery/detail', { id: id! }, { signal }),
+    enabled: id !== null,
+  });
+
+function useWebhookMutation<A, R>(fn: (a: A) => Promise<R>) {
+  const qc = useQueryClient();
+  return useMutation({ mutationFn: fn, onSuccess: () => qc.invalidateQueries({ queryKey: ['webhooks'] }) });
+}
+
+export type EndpointForm = { id?: number; merId?: string; url: string; events: string[]; description?: string };
+
+/** POST /webhooks/endpoint/create (answers with the secret, once) or /update (quiet: the dialog shows the error). */
+export const useCreateEndpoint = () =>
+  useWebhookMutation((f: EndpointForm) => http.post<WebhookSecret>('/webhooks/endpoint/create', { merId: f.merId, url: f.url, events: f.events, description: f.description ?? '' }, { quiet: true }));
+export const useUpdateEndpoint = () =>
+  useWebhookMutation((f: EndpointForm) => http.post<WebhookEndpoint>('/webhooks/endpoint/update', { id: f.id, url: f.url, events: f.events, description: f.description ?? '' }, { quiet: true }));
+export const useRotateSecret = () => useWebhookMutation((id: number) => http.post<WebhookSecret>('/webhooks/endpoint/rotate', { id }));
+export const useSetEnabled = () =>
+  useWebhookMutation(({ id, enabled }: { id: number; enabled: boolean }) => http.post<WebhookEndpoint>(enabled ? '/webhooks/endpoint/enable' : '/webhooks/endpoint/disable', { id }));
+export const useSendTest = () => useWebhookMutation((id: number) => http.post<WebhookDeliveryDetail>('/webhooks/endpoint/test', { id }));
+export const useResend = () => useWebhookMutation((id: number) => http.post<WebhookDeliveryDetail>('/webhooks/delivery/resend', { id }));
+export const useResendFailed = () => useWebhookMutation(({ id, since }: { id: number; since: string }) => http.post<{ count: number }>('/webhooks/endpoint/resendFailed', { id, since }));
