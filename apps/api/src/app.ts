@@ -33,6 +33,7 @@ import { scheduleRoutes } from './modules/schedule/schedule.routes';
 import { searchRoutes } from './modules/search/search.routes';
 import { viewsRoutes } from './modules/views/views.routes';
 import { providerFace } from './faces/provider/provider.routes';
+import { v1Face } from './modules/v1/v1.face';
 import { registerRequestLog, REDACT_PATHS, requestIdOf } from './plugins/request-log';
 import { registerMetrics } from './plugins/metrics';
 import { registerHealth } from './plugins/health';
@@ -173,6 +174,8 @@ export async function buildApp(
   viewsRoutes(app, deps);
   // Issue 25: the provider face (/provider/v1, signed gateway requests; its document at /api/provider/docs).
   await providerFace(app, deps);
+  // Issue 31: the merchant REST API (/v1, API keys; its document at /v1/docs).
+  await v1Face(app, deps);
   if (deps.config.env !== 'production') devRoutes(app, deps);
 
   // The built SPA: files as they are, every other GET outside /api → index.html (client routing).

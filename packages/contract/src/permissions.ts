@@ -34,6 +34,7 @@ export const Perm = {
   payInStoreCreate: 'payinstore:create',
   cashierManage: 'payinstore:cashier:manage',
   merchantBankChange: 'merchant:bank:change',
+  developerManage: 'developer:manage',
 } as const;
 export type Permission = (typeof Perm)[keyof typeof Perm];
 export const ALL_PERMISSIONS: Permission[] = Object.values(Perm);
@@ -50,9 +51,10 @@ export const WRITE_PERMISSIONS: Permission[] = [
   Perm.payInStoreCreate,
   Perm.cashierManage,
   Perm.merchantBankChange,
+  Perm.developerManage,
 ];
 /** Held only by a merchant's main users (administrators): user management and the audit log. */
-export const ADMIN_ONLY_PERMISSIONS: Permission[] = ['merchant:user', 'merchant:user:manage', 'merchant:audit'];
+export const ADMIN_ONLY_PERMISSIONS: Permission[] = ['merchant:user', 'merchant:user:manage', 'merchant:audit', Perm.developerManage];
 export const READ_ONLY_PERMISSIONS: Permission[] = ALL_PERMISSIONS.filter((p) => !WRITE_PERMISSIONS.includes(p) && !ADMIN_ONLY_PERMISSIONS.includes(p));
 
 /** A menu entry and the permission that grants it (the spec's menu entries, §2). */
@@ -127,6 +129,16 @@ export const MENU: MenuEntry[] = [
   },
   { path: '/files', name: 'files', icon: 'DownloadOutlined', permission: Perm.filesDownload },
   { path: '/notice/list', name: 'notice', icon: 'NotificationOutlined', permission: Perm.noticeList },
+  {
+    path: '/developers',
+    name: 'developers',
+    icon: 'ApiOutlined',
+    permission: Perm.developerManage,
+    children: [
+      { path: '/developers/keys', name: 'developerKeys', permission: Perm.developerManage },
+      { path: '/developers/webhooks', name: 'developerWebhooks', permission: Perm.developerManage },
+    ],
+  },
 ];
 
 /** The routers a user with `perms` may open, with the permission field dropped. */
