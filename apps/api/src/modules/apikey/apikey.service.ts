@@ -136,11 +136,10 @@ export async function listKeys(
 ): Promise<{ content: ApiKeyRow[]; totalElements: number }> {
   const now = deps.clock.now();
   const params: unknown[] = [user.scope, now];
-  const c = ['k.owner_mer_id = ANY($1::text[])'];
+  const c = ['k.owner_mer_id = ANY($1::text[])', '$2::timestamptz IS NOT NULL'];
   if (q.status === 'revoked') c.push('k.revoked_at IS NOT NULL');
   else if (q.status === 'expired') c.push('k.revoked_at IS NULL AND k.expires_at <= $2');
   else if (q.status === 'active') c.push('k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > $2)');
-  else c.push('$2::timestamptz IS NOT NULL');
   if (q.name) {
     params.push(`%${q.name.replace(/[\\%_]/g, (x) => `\\${x}`)}%`);
     c.push(`k.name ILIKE $${params.length}`);

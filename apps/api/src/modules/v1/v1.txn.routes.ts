@@ -59,7 +59,7 @@ async function one(deps: Deps, scope: string[], id: number, type?: string) {
 }
 
 export const idempotencyHeaders = z.object({
-  'idempotency-key': z.string().describe('8–64 letters, digits, "-" or "_": a repeat with the same body answers the first result; with another body 409'),
+  'idempotency-key': z.string().optional().describe('required: 8–64 letters, digits, "-" or "_": a repeat with the same body answers the first result; with another body 409'),
 });
 
 const refundBody = z.strictObject({
