@@ -11,6 +11,8 @@ const WITHOUT_FILTERS: Record<string, string> = {
   '/payInStore/store': 'every store of the merchant',
   '/payInStore/cashier': 'one store picker, kept in the URL already',
   '/notice/list': 'notices, newest first',
+  '/developers/keys': "the merchant's API keys, newest first",
+  '/developers/webhooks': "the merchant's webhook endpoints",
 };
 const leaves = (entries: MenuEntry[]): MenuEntry[] => entries.flatMap((e) => (e.children ? leaves(e.children) : [e]));
 

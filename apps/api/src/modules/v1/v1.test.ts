@@ -142,7 +142,7 @@ describe.each(DB_KINDS)('merchant API /v1 (%s)', (kind) => {
       let cursor: string | null = null;
       let inserted = 0;
       do {
-        const [r] = await Promise.all([
+        const [r]: [Awaited<ReturnType<typeof v1>>, unknown] = await Promise.all([
           v1(ctx, key.secret, { method: 'GET', url: '/v1/transactions', query: cursor ? { ...q, cursor } : q }),
           // Meanwhile: newer rows, and rows at the very time of rows already given out.
           addTxn(ctx, { merId: DEMO.subA, txnTime: new Date(day + 3_600_000 + inserted * 1000), merReserve: `PAGE-${kind}` }).then(() => addTxn(ctx, { merId: DEMO.subA, txnTime: new Date(day + 24 * 60_000), merReserve: `PAGE-${kind}` })),

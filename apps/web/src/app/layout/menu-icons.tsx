@@ -1,4 +1,5 @@
 import {
+  ApiOutlined,
   AppstoreOutlined,
   BarChartOutlined,
   DashboardOutlined,
@@ -16,6 +17,7 @@ import type { ReactNode } from 'react';
  * bundle holds only these (decorative: hidden from screen readers, the label names the entry); a new icon name in MENU needs a line here (unknown names fall back).
  */
 const ICONS: Record<string, ReactNode> = {
+  ApiOutlined: <ApiOutlined aria-hidden />,
   AppstoreOutlined: <AppstoreOutlined aria-hidden />,
   BarChartOutlined: <BarChartOutlined aria-hidden />,
   DashboardOutlined: <DashboardOutlined aria-hidden />,
