@@ -101,6 +101,8 @@ export function KeySecretDialog({ created, onClose }: { created: ApiKeyCreated |
       onCancel={onClose}
       closable={false}
       maskClosable={false}
+      // The secret leaves the page when the dialog closes.
+      destroyOnHidden
       footer={<Button type="primary" onClick={onClose}>{t('secret.done')}</Button>}
       width={640}
     >
