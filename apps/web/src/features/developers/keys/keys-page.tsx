@@ -43,7 +43,7 @@ export function KeysPage() {
     },
     {
       key: 'scope',
-      title: t('col.permissions'),
+      title: `${t('col.merchants')} · ${t('col.permissions')}`,
       render: (_, k) => (
         <Space direction="vertical" size={0}>
           <span style={{ wordBreak: 'break-all' }}>{k.merIds.join(', ')}</span>
