@@ -3,6 +3,7 @@ import { Perm } from '@portal/contract';
 import { createTestApp, DB_KINDS, DEMO, form, type TestCtx } from '../helpers';
 import { addTxn } from '../../src/modules/txn/txn.fixtures';
 import { createApiKey, v1 } from '../../src/modules/apikey/apikey.fixtures';
+import { createOrder, VALID_ORDER } from '../../src/modules/paybylink/paybylink.fixtures';
 import { fillPath, routeKey, v1Routes, type ApiRoute } from './route-table';
 
 /**
@@ -18,7 +19,9 @@ describe.each(DB_KINDS)('route table: /v1 keys, permissions, merchant scope (%s)
   let foreignIds: string[];
   const keys: Record<string, string> = {};
 
-  const body = (r: ApiRoute, id: string) => (r.method === 'GET' ? undefined : { transaction_id: Number(id), amount: '1.00' });
+  /** A valid body for each write (so a 404 is the record's, not the input's). */
+  const body = (r: ApiRoute, id: string) =>
+    r.method === 'GET' || r.url.endsWith('/close') ? undefined : r.url.startsWith('/v1/refunds') ? { transaction_id: Number(id), amount: '1.00' } : r.url.includes(':id') ? { goodsPrice: '120.50', goodsQuantity: '1', logFee: '0', totalAmount: '120.50' } : { ...VALID_ORDER, orderCurrency: 'CNY' };
   const call = (r: ApiRoute, key: string | null, id = '1') =>
     v1(ctx, key, { method: r.method, url: fillPath(r.url, () => id), headers: { 'idempotency-key': `sec-${r.method}-${id}-${Math.random().toString(36).slice(2, 10)}` }, ...(body(r, id) ? { payload: body(r, id) } : {}) });
 
@@ -41,7 +44,8 @@ describe.each(DB_KINDS)('route table: /v1 keys, permissions, merchant scope (%s)
     const otherKey = await createApiKey(ctx, (await ctx.login(DEMO.users.other)).token, { merIds: [DEMO.other], permissions: [Perm.txnRefund] });
     const refd = await v1(ctx, otherKey.secret, { method: 'POST', url: '/v1/refunds', headers: { 'idempotency-key': 'other-refund-1' }, payload: { transaction_id: t.id, amount: '1.00' } });
     expect(refd.status, JSON.stringify(refd.body)).toBe(201);
-    foreignIds = [String(t.id), String(refd.body.id)];
+    const o = await createOrder(ctx, (await ctx.login(DEMO.users.other)).token, { orderCurrency: 'SGD' });
+    foreignIds = [String(t.id), String(refd.body.id), String(o.id)];
   });
   afterAll(() => ctx?.close());
 
@@ -78,7 +82,7 @@ describe.each(DB_KINDS)('route table: /v1 keys, permissions, merchant scope (%s)
 
   it("every route taking an id: another merchant's records answer 404; nothing of them leaks", async () => {
     const failures: string[] = [];
-    for (const r of routes.filter((x) => x.url.includes(':id') || x.method === 'POST')) {
+    for (const r of routes.filter((x) => x.url.includes(':id') || routeKey(x) === 'POST /v1/refunds')) {
       for (const id of foreignIds) {
         const res = await call(r, full, id);
         if (res.status !== 404 || res.body?.error?.type !== 'not_found_error') failures.push(`${routeKey(r)} id ${id} → ${res.status} ${JSON.stringify(res.body).slice(0, 120)}`);

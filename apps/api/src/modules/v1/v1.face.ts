@@ -8,6 +8,7 @@ import { pgRateLimitStore } from '../../plugins/rate-limit-store';
 import { authenticateKey, type KeyCaller } from '../apikey/apikey.service';
 import { ERROR_DESCRIPTIONS, V1Error, sendV1Error } from './v1.errors';
 import { v1TxnRoutes } from './v1.txn.routes';
+import { v1PayByLinkRoutes } from './v1.paybylink.routes';
 import { v1ErrorJsonSchema } from './v1.schemas';
 
 declare module 'fastify' {
@@ -47,6 +48,7 @@ export async function v1Face(app: FastifyInstance, deps: Deps): Promise<void> {
           tags: [
             { name: 'transactions', description: 'The ledger: purchases, refunds and other transactions' },
             { name: 'refunds', description: 'Refunds of purchases (the same refund service as the portal)' },
+            { name: 'payment-links', description: 'Pay-by-link orders (the same service as the portal)' },
           ],
           components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', bearerFormat: 'mpk_…' } } },
           security: [{ apiKey: [] }],
@@ -97,6 +99,7 @@ export async function v1Face(app: FastifyInstance, deps: Deps): Promise<void> {
         }
       });
       v1TxnRoutes(f, deps);
+      v1PayByLinkRoutes(f, deps);
     },
     { prefix: '/v1' },
   );

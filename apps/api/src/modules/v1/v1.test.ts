@@ -3,6 +3,7 @@ import { Perm } from '@portal/contract';
 import { createTestApp, DB_KINDS, DEMO, isConcurrent, type TestCtx } from '../../../test/helpers';
 import { addTxn } from '../txn/txn.fixtures';
 import { createApiKey, v1, type TestApiKey } from '../apikey/apikey.fixtures';
+import { VALID_ORDER } from '../paybylink/paybylink.fixtures';
 
 const ALL = [Perm.txnList, Perm.txnDetail, Perm.txnRefund];
 
@@ -211,6 +212,45 @@ describe.each(DB_KINDS)('merchant API /v1 (%s)', (kind) => {
     });
   });
 
+  describe('payment links', () => {
+    const PBL = [Perm.payByLinkCreate, Perm.payByLinkDetail, Perm.payByLinkUpdate, Perm.payByLinkClose];
+    it('create (201, the link), get, update, close; a closed order cannot be closed or updated again (409)', async () => {
+      const k = await createApiKey(ctx, demo, { permissions: PBL });
+      const made = await v1(ctx, k.secret, { method: 'POST', url: '/v1/payment-links', payload: { ...VALID_ORDER, merchant_id: DEMO.subA, orderCurrency: 'CNY' } });
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+      expect(made.body).toMatchObject({ merId: DEMO.subA, totalAmount: '120.50', orderCurrency: 'CNY' });
+      expect(made.body.link).toContain('/pay/');
+      const id = made.body.id;
+      expect((await v1(ctx, k.secret, { method: 'GET', url: `/v1/payment-links/${id}` })).body.id).toBe(id);
+      const upd = await v1(ctx, k.secret, { method: 'POST', url: `/v1/payment-links/${id}`, payload: { goodsPrice: '60.25', goodsQuantity: '2', logFee: '0', totalAmount: '120.50' } });
+      expect(upd.status, JSON.stringify(upd.body)).toBe(200);
+      expect(upd.body).toMatchObject({ goodsPrice: '60.25', goodsQuantity: 2 });
+      expectError(await v1(ctx, k.secret, { method: 'POST', url: `/v1/payment-links/${id}`, payload: { goodsName: 'x' } }), 400, 'invalid_request_error', 'parameter_invalid');
+      const closed = await v1(ctx, k.secret, { method: 'POST', url: `/v1/payment-links/${id}/close` });
+      expect(closed.status).toBe(200);
+      expect(closed.body.closeReason).toBe('merchant');
+      expectError(await v1(ctx, k.secret, { method: 'POST', url: `/v1/payment-links/${id}/close` }), 409, 'invalid_request_error', 'order_status_changed');
+      expectError(await v1(ctx, k.secret, { method: 'POST', url: `/v1/payment-links/${id}`, payload: { goodsPrice: '120.50', goodsQuantity: '1', logFee: '0', totalAmount: '120.50' } }), 409, 'invalid_request_error', 'order_status_changed');
+      const a = await ctx.db.query<{ username: string }>("SELECT username FROM audit_log WHERE action = 'paybylink.create' AND target = $1", [made.body.orderno]);
+      expect(a.rows.map((x) => x.username)).toEqual([`apikey:${k.prefix}`]);
+    });
+
+    it('bad input → 400 with the field as param, nothing written; a merchant outside the key → 404', async () => {
+      const k = await createApiKey(ctx, demo, { permissions: PBL, merIds: [DEMO.subA] });
+      const before = await count('SELECT count(*)::int AS n FROM pay_by_link_order');
+      const bad = await v1(ctx, k.secret, { method: 'POST', url: '/v1/payment-links', payload: { ...VALID_ORDER, orderCurrency: 'CNY', totalAmount: '999.00' } });
+      expectError(bad, 400, 'invalid_request_error', 'invalid_request');
+      expect(bad.body.error.param).toBe('totalAmount');
+      expectError(await v1(ctx, k.secret, { method: 'POST', url: '/v1/payment-links', payload: { ...VALID_ORDER, orderCurrency: 'CNY', nope: '1' } }), 400, 'invalid_request_error', 'parameter_invalid');
+      expectError(await v1(ctx, k.secret, { method: 'POST', url: '/v1/payment-links', payload: { ...VALID_ORDER, merchant_id: DEMO.subB } }), 404, 'not_found_error', 'resource_missing');
+      expectError(await v1(ctx, k.secret, { method: 'POST', url: '/v1/payment-links', payload: { ...VALID_ORDER, merchant_id: DEMO.other } }), 404, 'not_found_error', 'resource_missing');
+      expect(await count('SELECT count(*)::int AS n FROM pay_by_link_order')).toBe(before);
+      // The key's only merchant is the default.
+      const made = await v1(ctx, k.secret, { method: 'POST', url: '/v1/payment-links', payload: { ...VALID_ORDER, orderCurrency: 'CNY' } });
+      expect(made.body.merId).toBe(DEMO.subA);
+    });
+  });
+
   describe('rate limit, errors, document', () => {
     it('per-key limit with RateLimit-* headers, then 429 (counted in the database: every process shares it)', async () => {
       const k = await createApiKey(ctx, demo, { permissions: ALL });
@@ -238,7 +278,7 @@ describe.each(DB_KINDS)('merchant API /v1 (%s)', (kind) => {
       const doc = (await ctx.app.inject({ method: 'GET', url: '/v1/docs/json' })).json();
       expect(doc.servers[0].url).toBe(ctx.config.publicUrl);
       const ops = Object.entries(doc.paths).flatMap(([p, m]: [string, any]) => Object.entries(m).map(([method, op]: [string, any]) => ({ p, method, op })));
-      expect(ops.map((o) => o.op.operationId).sort()).toEqual(['createRefund', 'getRefund', 'getTransaction', 'listRefunds', 'listTransactions']);
+      expect(ops.map((o) => o.op.operationId).sort()).toEqual(['closePaymentLink', 'createPaymentLink', 'createRefund', 'getPaymentLink', 'getRefund', 'getTransaction', 'listRefunds', 'listTransactions', 'updatePaymentLink']);
       for (const o of ops) {
         expect(o.p.startsWith('/v1/')).toBe(true);
         expect(Object.keys(o.op.responses)).toEqual(expect.arrayContaining(['400', '401', '403', '404', '429']));
