@@ -9,6 +9,7 @@ import { authenticateKey, type KeyCaller } from '../apikey/apikey.service';
 import { ERROR_DESCRIPTIONS, V1Error, sendV1Error } from './v1.errors';
 import { v1TxnRoutes } from './v1.txn.routes';
 import { v1PayByLinkRoutes } from './v1.paybylink.routes';
+import { v1InStoreRoutes } from './v1.instore.routes';
 import { v1ErrorJsonSchema } from './v1.schemas';
 
 declare module 'fastify' {
@@ -49,6 +50,7 @@ export async function v1Face(app: FastifyInstance, deps: Deps): Promise<void> {
             { name: 'transactions', description: 'The ledger: purchases, refunds and other transactions' },
             { name: 'refunds', description: 'Refunds of purchases (the same refund service as the portal)' },
             { name: 'payment-links', description: 'Pay-by-link orders (the same service as the portal)' },
+            { name: 'in-store-orders', description: 'In-store orders paid through a dynamic QR (the same service as the portal)' },
           ],
           components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', bearerFormat: 'mpk_…' } } },
           security: [{ apiKey: [] }],
@@ -100,6 +102,7 @@ export async function v1Face(app: FastifyInstance, deps: Deps): Promise<void> {
       });
       v1TxnRoutes(f, deps);
       v1PayByLinkRoutes(f, deps);
+      v1InStoreRoutes(f, deps);
     },
     { prefix: '/v1' },
   );

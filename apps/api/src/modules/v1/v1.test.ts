@@ -251,6 +251,24 @@ describe.each(DB_KINDS)('merchant API /v1 (%s)', (kind) => {
     });
   });
 
+  describe('in-store orders', () => {
+    it("create (201, the QR link) and get; another merchant's store → 404; bad input → 400", async () => {
+      const k = await createApiKey(ctx, demo, { permissions: [Perm.payInStoreCreate, Perm.payInStoreList] });
+      const made = await v1(ctx, k.secret, { method: 'POST', url: '/v1/in-store-orders', payload: { storeId: DEMO.stores.nanjingRoad, orderCurrency: 'CNY', totalAmount: '10.00', goodsName: 'Tea' } });
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+      expect(made.body.link).toContain('/pay/');
+      expect((await v1(ctx, k.secret, { method: 'GET', url: `/v1/in-store-orders/${made.body.id}` })).body.orderno).toBe(made.body.orderno);
+      expectError(await v1(ctx, k.secret, { method: 'POST', url: '/v1/in-store-orders', payload: { storeId: DEMO.stores.orchard, orderCurrency: 'SGD', totalAmount: '10.00' } }), 404, 'not_found_error', 'resource_missing');
+      const bad = await v1(ctx, k.secret, { method: 'POST', url: '/v1/in-store-orders', payload: { storeId: DEMO.stores.nanjingRoad, orderCurrency: 'CNY', totalAmount: '-1', goodsName: 'Tea' } });
+      expect(bad.status).toBe(400);
+      expect(bad.body.error.param).toBe('totalAmount');
+      // A pay-by-link order is not an in-store order.
+      const pk = await createApiKey(ctx, demo, { permissions: [Perm.payByLinkCreate] });
+      const pbl = await v1(ctx, pk.secret, { method: 'POST', url: '/v1/payment-links', payload: { ...VALID_ORDER, merchant_id: DEMO.subA, orderCurrency: 'CNY' } });
+      expect((await v1(ctx, k.secret, { method: 'GET', url: `/v1/in-store-orders/${pbl.body.id}` })).status).toBe(404);
+    });
+  });
+
   describe('rate limit, errors, document', () => {
     it('per-key limit with RateLimit-* headers, then 429 (counted in the database: every process shares it)', async () => {
       const k = await createApiKey(ctx, demo, { permissions: ALL });
@@ -278,7 +296,7 @@ describe.each(DB_KINDS)('merchant API /v1 (%s)', (kind) => {
       const doc = (await ctx.app.inject({ method: 'GET', url: '/v1/docs/json' })).json();
       expect(doc.servers[0].url).toBe(ctx.config.publicUrl);
       const ops = Object.entries(doc.paths).flatMap(([p, m]: [string, any]) => Object.entries(m).map(([method, op]: [string, any]) => ({ p, method, op })));
-      expect(ops.map((o) => o.op.operationId).sort()).toEqual(['closePaymentLink', 'createPaymentLink', 'createRefund', 'getPaymentLink', 'getRefund', 'getTransaction', 'listRefunds', 'listTransactions', 'updatePaymentLink']);
+      expect(ops.map((o) => o.op.operationId).sort()).toEqual(['closePaymentLink', 'createInStoreOrder', 'createPaymentLink', 'createRefund', 'getInStoreOrder', 'getPaymentLink', 'getRefund', 'getTransaction', 'listRefunds', 'listTransactions', 'updatePaymentLink']);
       for (const o of ops) {
         expect(o.p.startsWith('/v1/')).toBe(true);
         expect(Object.keys(o.op.responses)).toEqual(expect.arrayContaining(['400', '401', '403', '404', '429']));
