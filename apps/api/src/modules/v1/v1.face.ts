@@ -10,6 +10,7 @@ import { ERROR_DESCRIPTIONS, V1Error, sendV1Error } from './v1.errors';
 import { v1TxnRoutes } from './v1.txn.routes';
 import { v1PayByLinkRoutes } from './v1.paybylink.routes';
 import { v1InStoreRoutes } from './v1.instore.routes';
+import { v1ExportRoutes } from './v1.exports.routes';
 import { v1ErrorJsonSchema } from './v1.schemas';
 
 declare module 'fastify' {
@@ -50,6 +51,7 @@ export async function v1Face(app: FastifyInstance, deps: Deps): Promise<void> {
             { name: 'transactions', description: 'The ledger: purchases, refunds and other transactions' },
             { name: 'refunds', description: 'Refunds of purchases (the same refund service as the portal)' },
             { name: 'payment-links', description: 'Pay-by-link orders (the same service as the portal)' },
+            { name: 'exports', description: 'Export files of lists and reports: ask, poll, download' },
             { name: 'in-store-orders', description: 'In-store orders paid through a dynamic QR (the same service as the portal)' },
           ],
           components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', bearerFormat: 'mpk_…' } } },
@@ -61,6 +63,8 @@ export async function v1Face(app: FastifyInstance, deps: Deps): Promise<void> {
           const v1 = (arg.route.config as { v1?: { tag: string; errors?: number[] } } | undefined)?.v1;
           const schema = out.schema as Record<string, unknown> & { response?: Record<string, unknown> };
           const response: Record<string, unknown> = { ...(schema.response ?? {}) };
+          // A route answering a file declares no schema: documented as such.
+          if (!Object.keys(response).some((k) => k.startsWith('2'))) response[200] = { description: 'The file (CSV or XLSX, as asked)' };
           for (const s of [400, 401, 403, 404, 429, 500, ...(v1?.errors ?? [])]) {
             response[s] = { description: ERROR_DESCRIPTIONS[s], ...v1ErrorJsonSchema };
           }
@@ -103,6 +107,7 @@ export async function v1Face(app: FastifyInstance, deps: Deps): Promise<void> {
       v1TxnRoutes(f, deps);
       v1PayByLinkRoutes(f, deps);
       v1InStoreRoutes(f, deps);
+      v1ExportRoutes(f, deps);
     },
     { prefix: '/v1' },
   );

@@ -4,6 +4,7 @@ import { createTestApp, DB_KINDS, DEMO, isConcurrent, type TestCtx } from '../..
 import { addTxn } from '../txn/txn.fixtures';
 import { createApiKey, v1, type TestApiKey } from '../apikey/apikey.fixtures';
 import { VALID_ORDER } from '../paybylink/paybylink.fixtures';
+import { drainExports } from '../export/export.service';
 
 const ALL = [Perm.txnList, Perm.txnDetail, Perm.txnRefund];
 
@@ -269,6 +270,39 @@ describe.each(DB_KINDS)('merchant API /v1 (%s)', (kind) => {
     });
   });
 
+  describe('exports', () => {
+    it("ask, poll, download (the key's merchants only); not ready → 409; another key's → 404; a kind the key may not export → 403", async () => {
+      const k = await createApiKey(ctx, demo, { permissions: [Perm.reportFile, Perm.txnExport], merIds: [DEMO.subA] });
+      const mine = await addTxn(ctx, { merId: DEMO.subA, orderNo: `EXP-A-${kind}`, txnTime: new Date('2026-08-10T04:00:00Z') });
+      await addTxn(ctx, { merId: DEMO.subB, currency: 'USD', orderNo: `EXP-B-${kind}`, txnTime: new Date('2026-08-10T04:00:00Z') });
+      const asked = await v1(ctx, k.secret, { method: 'POST', url: '/v1/exports', payload: { kind: 'txn', format: 'csv', params: { beginDate: '2026-08-01 00:00:00', endDate: '2026-08-31 23:59:59' } } });
+      expect(asked.status, JSON.stringify(asked.body)).toBe(202);
+      expect(asked.body.status).toBe('queued');
+      const id = asked.body.id;
+      expectError(await v1(ctx, k.secret, { method: 'GET', url: `/v1/exports/${id}/file` }), 409, 'invalid_request_error', 'export_not_ready');
+      await drainExports(ctx.deps);
+      expect((await v1(ctx, k.secret, { method: 'GET', url: `/v1/exports/${id}` })).body.status).toBe('ready');
+      const file = await ctx.app.inject({ method: 'GET', url: `/v1/exports/${id}/file`, headers: { authorization: `Bearer ${k.secret}` } });
+      expect(file.statusCode).toBe(200);
+      expect(file.headers['content-type']).toContain('text/csv');
+      expect(file.body).toContain(`EXP-A-${kind}`);
+      expect(file.body).not.toContain(`EXP-B-${kind}`);
+      void mine;
+      // Another key of the same creator does not see it.
+      const other = await createApiKey(ctx, demo, { permissions: [Perm.reportFile, Perm.txnExport] });
+      expectError(await v1(ctx, other.secret, { method: 'GET', url: `/v1/exports/${id}` }), 404, 'not_found_error', 'resource_missing');
+      expectError(await v1(ctx, other.secret, { method: 'GET', url: `/v1/exports/${id}/file` }), 404, 'not_found_error', 'resource_missing');
+      // The creator's own portal exports are not the key's.
+      const portal = await ctx.call({ method: 'GET', url: '/api/txn/exportBack', headers: { 'x-token': demo }, query: { beginDate: '2026-08-01 00:00:00', endDate: '2026-08-31 23:59:59' } });
+      expectError(await v1(ctx, k.secret, { method: 'GET', url: `/v1/exports/${portal.body.data.id}` }), 404, 'not_found_error', 'resource_missing');
+      // Unknown kind, bad filter, a kind without its permission.
+      expectError(await v1(ctx, k.secret, { method: 'POST', url: '/v1/exports', payload: { kind: 'nothing' } }), 400, 'invalid_request_error', 'parameter_invalid');
+      const badParam = await v1(ctx, k.secret, { method: 'POST', url: '/v1/exports', payload: { kind: 'txn', params: { beginDate: '2026-02-30 00:00:00' } } });
+      expect(badParam.status).toBe(400);
+      expectError(await v1(ctx, k.secret, { method: 'POST', url: '/v1/exports', payload: { kind: 'report.bill', params: {} } }), 403, 'permission_error', 'forbidden');
+    });
+  });
+
   describe('rate limit, errors, document', () => {
     it('per-key limit with RateLimit-* headers, then 429 (counted in the database: every process shares it)', async () => {
       const k = await createApiKey(ctx, demo, { permissions: ALL });
@@ -296,7 +330,7 @@ describe.each(DB_KINDS)('merchant API /v1 (%s)', (kind) => {
       const doc = (await ctx.app.inject({ method: 'GET', url: '/v1/docs/json' })).json();
       expect(doc.servers[0].url).toBe(ctx.config.publicUrl);
       const ops = Object.entries(doc.paths).flatMap(([p, m]: [string, any]) => Object.entries(m).map(([method, op]: [string, any]) => ({ p, method, op })));
-      expect(ops.map((o) => o.op.operationId).sort()).toEqual(['closePaymentLink', 'createInStoreOrder', 'createPaymentLink', 'createRefund', 'getInStoreOrder', 'getPaymentLink', 'getRefund', 'getTransaction', 'listRefunds', 'listTransactions', 'updatePaymentLink']);
+      expect(ops.map((o) => o.op.operationId).sort()).toEqual(['closePaymentLink', 'createExport', 'createInStoreOrder', 'createPaymentLink', 'createRefund', 'downloadExport', 'getExport', 'getInStoreOrder', 'getPaymentLink', 'getRefund', 'getTransaction', 'listRefunds', 'listTransactions', 'updatePaymentLink']);
       for (const o of ops) {
         expect(o.p.startsWith('/v1/')).toBe(true);
         expect(Object.keys(o.op.responses)).toEqual(expect.arrayContaining(['400', '401', '403', '404', '429']));
