@@ -11,6 +11,7 @@ import { v1TxnRoutes } from './v1.txn.routes';
 import { v1PayByLinkRoutes } from './v1.paybylink.routes';
 import { v1InStoreRoutes } from './v1.instore.routes';
 import { v1ExportRoutes } from './v1.exports.routes';
+import { v1SettleRoutes } from './v1.settle.routes';
 import { v1ErrorJsonSchema } from './v1.schemas';
 
 declare module 'fastify' {
@@ -51,6 +52,7 @@ export async function v1Face(app: FastifyInstance, deps: Deps): Promise<void> {
             { name: 'transactions', description: 'The ledger: purchases, refunds and other transactions' },
             { name: 'refunds', description: 'Refunds of purchases (the same refund service as the portal)' },
             { name: 'payment-links', description: 'Pay-by-link orders (the same service as the portal)' },
+            { name: 'settlements', description: 'Settlement batches with their fees, reserve and transfer' },
             { name: 'exports', description: 'Export files of lists and reports: ask, poll, download' },
             { name: 'in-store-orders', description: 'In-store orders paid through a dynamic QR (the same service as the portal)' },
           ],
@@ -108,6 +110,7 @@ export async function v1Face(app: FastifyInstance, deps: Deps): Promise<void> {
       v1PayByLinkRoutes(f, deps);
       v1InStoreRoutes(f, deps);
       v1ExportRoutes(f, deps);
+      v1SettleRoutes(f, deps);
     },
     { prefix: '/v1' },
   );

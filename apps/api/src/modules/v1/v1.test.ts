@@ -303,6 +303,28 @@ describe.each(DB_KINDS)('merchant API /v1 (%s)', (kind) => {
     });
   });
 
+  describe('settlements', () => {
+    it("lists the key's settlement batches with their transfer figures, one by id; another merchant's → 404", async () => {
+      const ins = (merId: string, cur: string) =>
+        ctx.db.query(
+          `INSERT INTO settlement (txn_set_date, mer_id, bus_line, set_cur, txn_count, recon_set_amount, fee_amount, serv_amount, released_amount, net_amount,
+             history_pending, total_pending, trans_amount, real_trans_before_fee, tran_fee, real_trans_amount, tran_threshold, trans_period, remit_date, recon_search_date)
+           VALUES ('2026-07-01', $1, 'ONLINE', $2, 3, 9700, 300, 0, 0, 9700, 0, 0, 9700, 9700, 100, 9600, 0, 'D', '2026-07-02', '2026-07-01')`,
+          [merId, cur],
+        );
+      await ins(DEMO.subA, 'CNY');
+      await ins(DEMO.other, 'SGD');
+      const k = await createApiKey(ctx, demo, { permissions: [Perm.settleDetail] });
+      const list = await v1(ctx, k.secret, { method: 'GET', url: '/v1/settlements', query: { beginDate: '2026-07-01', endDate: '2026-07-31' } });
+      expect(list.status, JSON.stringify(list.body)).toBe(200);
+      expect(list.body.data).toEqual([expect.objectContaining({ id: `2026-07-01.${DEMO.subA}.ONLINE.CNY`, realTransAmount: '96.00', remitDate: '2026-07-02', fee: '3.00' })]);
+      expect((await v1(ctx, k.secret, { method: 'GET', url: `/v1/settlements/2026-07-01.${DEMO.subA}.ONLINE.CNY` })).body.txnCount).toBe(3);
+      expectError(await v1(ctx, k.secret, { method: 'GET', url: `/v1/settlements/2026-07-01.${DEMO.other}.ONLINE.SGD` }), 404, 'not_found_error', 'resource_missing');
+      expectError(await v1(ctx, k.secret, { method: 'GET', url: '/v1/settlements/nonsense' }), 404, 'not_found_error', 'resource_missing');
+      expectError(await v1(ctx, k.secret, { method: 'GET', url: '/v1/settlements', query: { beginDate: '2026-02-30', endDate: '2026-07-31' } }), 400, 'invalid_request_error', 'parameter_invalid');
+    });
+  });
+
   describe('rate limit, errors, document', () => {
     it('per-key limit with RateLimit-* headers, then 429 (counted in the database: every process shares it)', async () => {
       const k = await createApiKey(ctx, demo, { permissions: ALL });
@@ -330,7 +352,7 @@ describe.each(DB_KINDS)('merchant API /v1 (%s)', (kind) => {
       const doc = (await ctx.app.inject({ method: 'GET', url: '/v1/docs/json' })).json();
       expect(doc.servers[0].url).toBe(ctx.config.publicUrl);
       const ops = Object.entries(doc.paths).flatMap(([p, m]: [string, any]) => Object.entries(m).map(([method, op]: [string, any]) => ({ p, method, op })));
-      expect(ops.map((o) => o.op.operationId).sort()).toEqual(['closePaymentLink', 'createExport', 'createInStoreOrder', 'createPaymentLink', 'createRefund', 'downloadExport', 'getExport', 'getInStoreOrder', 'getPaymentLink', 'getRefund', 'getTransaction', 'listRefunds', 'listTransactions', 'updatePaymentLink']);
+      expect(ops.map((o) => o.op.operationId).sort()).toEqual(['closePaymentLink', 'createExport', 'createInStoreOrder', 'createPaymentLink', 'createRefund', 'downloadExport', 'getExport', 'getInStoreOrder', 'getPaymentLink', 'getRefund', 'getSettlement', 'getTransaction', 'listRefunds', 'listSettlements', 'listTransactions', 'updatePaymentLink']);
       for (const o of ops) {
         expect(o.p.startsWith('/v1/')).toBe(true);
         expect(Object.keys(o.op.responses)).toEqual(expect.arrayContaining(['400', '401', '403', '404', '429']));
