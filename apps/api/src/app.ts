@@ -33,6 +33,8 @@ import { scheduleRoutes } from './modules/schedule/schedule.routes';
 import { searchRoutes } from './modules/search/search.routes';
 import { viewsRoutes } from './modules/views/views.routes';
 import { providerFace } from './faces/provider/provider.routes';
+import { v1Face } from './modules/v1/v1.face';
+import { portalDocTransform } from './lib/openapi';
 import { registerRequestLog, REDACT_PATHS, requestIdOf } from './plugins/request-log';
 import { registerMetrics } from './plugins/metrics';
 import { registerHealth } from './plugins/health';
@@ -127,13 +129,16 @@ export async function buildApp(
       info: {
         title: 'Merchant portal API',
         version: '1.0.0',
+        license: { name: 'Proprietary', url: `${deps.config.publicUrl}/api/docs` },
         description:
           'Envelope {code,msg,data}; code 0 success, 3 access token expired (refresh once), -1/50012/50014 logged out. Lists: data = {content,totalElements}, page 0-based. Form posts are application/x-www-form-urlencoded. Headers: Accept-Language (zh, en, ko, ja), X-Token, X-Timezone-Offset (hours). See docs/api.md.',
       },
       components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'X-Token' } } },
       security: [{ token: [] }],
+      servers: [{ url: deps.config.publicUrl, description: 'This portal' }],
     },
-    transform: jsonSchemaTransform,
+    // Issue 31: operationIds, the error answers and OpenAPI 3.0 nullables (lib/openapi.ts).
+    transform: portalDocTransform(jsonSchemaTransform),
   });
   // API_DOCS (issue 28): 'off' serves no description; 'auth' puts it behind the sign-in (auth hook).
   if (deps.config.apiDocs !== 'off') await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list' }, staticCSP: true });
@@ -173,6 +178,8 @@ export async function buildApp(
   viewsRoutes(app, deps);
   // Issue 25: the provider face (/provider/v1, signed gateway requests; its document at /api/provider/docs).
   await providerFace(app, deps);
+  // Issue 31: the merchant REST API (/v1, API keys; its document at /v1/docs).
+  await v1Face(app, deps);
   if (deps.config.env !== 'production') devRoutes(app, deps);
 
   // The built SPA: files as they are, every other GET outside /api → index.html (client routing).

@@ -19,3 +19,4 @@ export * from './schedule';
 export * from './search';
 export * from './views';
 export * from './webhooks';
+export * from './developer';

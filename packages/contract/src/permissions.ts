@@ -54,7 +54,7 @@ export const WRITE_PERMISSIONS: Permission[] = [
   Perm.developerManage,
 ];
 /** Held only by a merchant's main users (administrators): user management and the audit log. */
-export const ADMIN_ONLY_PERMISSIONS: Permission[] = ['merchant:user', 'merchant:user:manage', 'merchant:audit'];
+export const ADMIN_ONLY_PERMISSIONS: Permission[] = ['merchant:user', 'merchant:user:manage', 'merchant:audit', Perm.developerManage];
 export const READ_ONLY_PERMISSIONS: Permission[] = ALL_PERMISSIONS.filter((p) => !WRITE_PERMISSIONS.includes(p) && !ADMIN_ONLY_PERMISSIONS.includes(p));
 
 /** A menu entry and the permission that grants it (the spec's menu entries, §2). */
@@ -135,7 +135,7 @@ export const MENU: MenuEntry[] = [
     icon: 'ApiOutlined',
     permission: Perm.developerManage,
     children: [
-      // (The API keys screen, /developers/keys 'developerKeys', comes with the API keys branch.)
+      { path: '/developers/keys', name: 'developerKeys', permission: Perm.developerManage },
       { path: '/developers/webhooks', name: 'developerWebhooks', permission: Perm.developerManage },
     ],
   },

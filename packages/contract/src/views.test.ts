@@ -12,6 +12,7 @@ const WITHOUT_FILTERS: Record<string, string> = {
   '/payInStore/cashier': 'one store picker, kept in the URL already',
   '/notice/list': 'notices, newest first',
   '/developers/webhooks': "the merchant's webhook endpoints (a handful)",
+  '/developers/keys': "the merchant's API keys, newest first",
 };
 const leaves = (entries: MenuEntry[]): MenuEntry[] => entries.flatMap((e) => (e.children ? leaves(e.children) : [e]));
 

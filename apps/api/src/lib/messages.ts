@@ -12,6 +12,7 @@ import { SCHEDULE_MESSAGES } from '../modules/schedule/schedule.messages';
 import { VIEW_MESSAGES } from '../modules/views/views.messages';
 import { GATEWAY_MESSAGES } from '../modules/gateway/gateway.messages';
 import { WEBHOOK_MESSAGES } from '../modules/webhook/webhook.messages';
+import { APIKEY_MESSAGES } from '../modules/apikey/apikey.messages';
 
 type Msg = Record<Language, string>;
 
@@ -129,6 +130,7 @@ export const MESSAGES = {
   ...VIEW_MESSAGES,
   ...GATEWAY_MESSAGES,
   ...WEBHOOK_MESSAGES,
+  ...APIKEY_MESSAGES,
 } satisfies Record<string, Msg>;
 
 export type MessageKey = keyof typeof MESSAGES;

@@ -10,6 +10,7 @@ import { accountModule } from './account/account.module';
 import { chatRoutes } from './chat/chat.routes';
 import { gatewayRoutes } from './gateway/gateway.routes';
 import { webhookRoutes } from './webhook/webhook.routes';
+import { apiKeyRoutes } from './apikey/apikey.routes';
 
 /**
  * Registers the domain modules (transactions, reports, pay by link …). Each module adds its own
@@ -28,4 +29,5 @@ export function registerModules(app: FastifyInstance, deps: Deps): void {
   chatRoutes(app, deps);
   gatewayRoutes(app, deps);
   webhookRoutes(app, deps);
+  apiKeyRoutes(app, deps);
 }

@@ -48,3 +48,17 @@ export async function createUser(ctx: TestCtx, u: { username: string; email: str
     [u.username, u.email, u.merId, u.userType ?? 'SUB', u.permissions],
   );
 }
+
+/** The merchant API's routes (/v1, API keys, issue 31), its document's pages left out. */
+export function v1Routes(all: RouteOptions[]): (ApiRoute & { v1?: { permission: string } })[] {
+  const out: (ApiRoute & { v1?: { permission: string } })[] = [];
+  for (const r of all) {
+    if (!r.url.startsWith('/v1/') || r.url.startsWith('/v1/docs')) continue;
+    for (const m of ([] as string[]).concat(r.method)) {
+      if (m === 'HEAD' || m === 'OPTIONS') continue;
+      const config = r.config as ApiRoute['config'] & { v1?: { permission: string } };
+      out.push({ method: m as ApiRoute['method'], url: r.url, config, schema: r.schema as ApiRoute['schema'], v1: config?.v1 });
+    }
+  }
+  return out;
+}

@@ -57,6 +57,7 @@ export const featureRoutes: FeatureRoute[] = [
   { path: '/txn/settleDetail', element: lazyPage(() => import('../features/settle/settle-detail-page').then((m) => m.SettleDetailPage)), permission: Perm.settleDetail },
   { path: '/txn/settleList', element: lazyPage(() => import('../features/txn/settle-list-page').then((m) => m.SettleListPage)), permission: Perm.settleList, title: 'settleList' },
   { path: '/user/security', element: lazyPage(() => import('../features/account/security-page').then((m) => m.SecurityPage)), permission: null, title: 'userSecurity' },
+  { path: '/developers/keys', element: lazyPage(() => import('../features/developers/keys/keys-page').then((m) => m.KeysPage)), permission: Perm.developerManage, ns: ['developer', 'team'] },
   { path: '/user/info', element: lazyPage(() => import('../features/user/user-info-page').then((m) => m.UserInfoPage)), permission: null, title: 'userInfo' },
 ];
 

@@ -111,7 +111,7 @@ export function devRoutes(app: FastifyInstance, deps: Deps) {
     const statements = await monthlyStatementJob(deps.config.dataDir, deps.config.platformTz)(ctx());
     return ok({ settlement: settled?.result ?? null, statements: statements?.result ?? null });
   });
-  app.get('/dev/mailbox', { config: { auth: 'public' }, onRequest: async (req) => localOnly(req) }, async (_req, reply) => {
+  app.get('/dev/mailbox', { config: { auth: 'public' }, schema: { summary: 'Development mailbox page (HTML; loopback callers only, never in production)' }, onRequest: async (req) => localOnly(req) }, async (_req, reply) => {
     const items = await readOutbox(outbox);
     const sms = readSmsOutbox(smsOutboxDir(deps))
       .map((m) => `<article><header><b>SMS</b> → ${esc(m.to)} <time>${esc(m.date)}</time></header><pre>${esc(m.text)}</pre></article>`)

@@ -7,6 +7,7 @@ import { NavContext } from '../../lib/nav';
 import { COOKIE, DAY_SECONDS, getCookie, setCookie } from '../../lib/cookies';
 import { AccessibilityLink } from '../../components/accessibility-link';
 import { SideMenu } from './side-menu';
+import { menuWithScreens } from './menu-with-screens';
 import { TopBar } from './top-bar';
 import { ShellRoutes } from './shell-routes';
 import { useShellNav } from './use-shell-nav';
@@ -64,7 +65,7 @@ export default function AppShell() {
     });
   };
   const menu = (folded: boolean) => (
-    <SideMenu routers={user.routers} merId={user.merId} merName={user.merName} contractor={merchant.contractor} collapsed={folded} />
+    <SideMenu routers={menuWithScreens(user.routers)} merId={user.merId} merName={user.merName} contractor={merchant.contractor} collapsed={folded} />
   );
 
   const current = nav.trail.at(-1);

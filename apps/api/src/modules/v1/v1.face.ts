@@ -1,0 +1,117 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { pickLanguage } from '@portal/contract';
+import type { Deps } from '../../plugins/context';
+import { pgRateLimitStore } from '../../plugins/rate-limit-store';
+import { authenticateKey, type KeyCaller } from '../apikey/apikey.service';
+import { ERROR_DESCRIPTIONS, V1Error, sendV1Error } from './v1.errors';
+import { v1TxnRoutes } from './v1.txn.routes';
+import { v1PayByLinkRoutes } from './v1.paybylink.routes';
+import { v1InStoreRoutes } from './v1.instore.routes';
+import { v1ExportRoutes } from './v1.exports.routes';
+import { v1SettleRoutes } from './v1.settle.routes';
+import { v1ErrorJsonSchema } from './v1.schemas';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The API key of a /v1 request (its merchants and permissions cut to its creator's). */
+    apiKey?: KeyCaller;
+  }
+  interface FastifyContextConfig {
+    /** /v1 routes: the permission the key must carry; the operation's tag in /v1/docs. */
+    v1?: { permission: string; tag: string; errors?: number[] };
+  }
+}
+
+const DESCRIPTION = `The merchant REST API. Authenticate with an API key from Developers → Keys: \`Authorization: Bearer mpk_…\`.
+A key acts for the merchants it was given and with its permissions (both within its creator's). Amounts are decimal strings
+in the currency's exponent; times are ISO-8601 UTC. Lists page by cursor: pass \`next_cursor\` as \`cursor\`.
+Every error answers \`{ error: { type, code, message, param, request_id } }\` (message in the key's language).
+Each key has a rate limit per minute, shared by every server: \`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\` headers, 429 past it.
+Writes that move money take an \`Idempotency-Key\` header. See docs/merchant-api.md.`;
+
+const WINDOW_MS = 60_000;
+
+/**
+ * The merchant API face (/v1, issue 31; decision 039): an encapsulated context with its own
+ * authentication (API keys, looked up on every request), its own per-key rate limit (counters in
+ * the database's rate_limit table: shared by every process), its own error model and its own
+ * OpenAPI document (/v1/docs). The routes are thin: they call the modules' services.
+ */
+export async function v1Face(app: FastifyInstance, deps: Deps): Promise<void> {
+  await app.register(
+    async (f) => {
+      await f.register(swagger, {
+        openapi: {
+          openapi: '3.0.3',
+          info: { title: 'Merchant API', version: '1.0.0', description: DESCRIPTION, license: { name: 'Proprietary', url: `${deps.config.publicUrl}/v1/docs` } },
+          servers: [{ url: deps.config.publicUrl, description: 'This portal' }],
+          tags: [
+            { name: 'transactions', description: 'The ledger: purchases, refunds and other transactions' },
+            { name: 'refunds', description: 'Refunds of purchases (the same refund service as the portal)' },
+            { name: 'payment-links', description: 'Pay-by-link orders (the same service as the portal)' },
+            { name: 'settlements', description: 'Settlement batches with their fees, reserve and transfer' },
+            { name: 'exports', description: 'Export files of lists and reports: ask, poll, download' },
+            { name: 'in-store-orders', description: 'In-store orders paid through a dynamic QR (the same service as the portal)' },
+          ],
+          components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', bearerFormat: 'mpk_…' } } },
+          security: [{ apiKey: [] }],
+        },
+        hiddenTag: 'X-V1-HIDDEN',
+        transform: (arg) => {
+          const out = jsonSchemaTransform(arg);
+          const v1 = (arg.route.config as { v1?: { tag: string; errors?: number[] } } | undefined)?.v1;
+          const schema = out.schema as Record<string, unknown> & { response?: Record<string, unknown> };
+          const response: Record<string, unknown> = { ...(schema.response ?? {}) };
+          // A route answering a file declares no schema: documented as such.
+          if (!Object.keys(response).some((k) => k.startsWith('2'))) response[200] = { description: 'The file (CSV or XLSX, as asked)' };
+          for (const s of [400, 401, 403, 404, 429, 500, ...(v1?.errors ?? [])]) {
+            response[s] = { description: ERROR_DESCRIPTIONS[s], ...v1ErrorJsonSchema };
+          }
+          return { ...out, schema: { ...schema, tags: v1 ? [v1.tag] : (schema.tags as string[] | undefined), response } };
+        },
+      });
+      await f.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' }, staticCSP: true });
+
+      f.setErrorHandler((err, req, reply) => sendV1Error(err, req, reply));
+      f.setNotFoundHandler((req, reply) => sendV1Error(new V1Error(404, 'not_found_error', 'route_not_found', 'v1RouteNotFound'), req, reply));
+
+      // The store's own counters (one atomic upsert per hit), under the route name 'v1'.
+      const Store = pgRateLimitStore(deps.db) as unknown as new (o: object) => {
+        child(o: { routeInfo: { url: string } }): { incr(key: string, cb: (e: Error | null, r?: { current: number; ttl: number }) => void, windowMs: number): void };
+      };
+      const store = new Store({}).child({ routeInfo: { url: '/v1' } });
+      const hit = (key: string) =>
+        new Promise<{ current: number; ttl: number }>((resolve, reject) => store.incr(key, (e, r) => (e ? reject(e) : resolve(r!)), WINDOW_MS));
+
+      // Before the body is read or the input checked: a caller without a valid key learns nothing
+      // about the input rules; then the key's permission for this route, then its rate limit.
+      f.addHook('onRequest', async (req: FastifyRequest, reply) => {
+        const v1 = req.routeOptions.config?.v1;
+        if (!v1 || req.is404) return;
+        req.lang = pickLanguage(req.headers['accept-language']);
+        const key = await authenticateKey(deps, req.headers.authorization, req.ip, req.headers['user-agent']);
+        req.apiKey = key;
+        if (!key.permissions.includes(v1.permission)) throw new V1Error(403, 'permission_error', 'permission_missing', 'v1Forbidden', { perm: v1.permission });
+        const { current, ttl } = await hit(`key:${key.keyId}`);
+        const reset = Math.max(1, Math.ceil(ttl / 1000));
+        reply.header('RateLimit-Limit', key.rateLimit);
+        reply.header('RateLimit-Remaining', Math.max(0, key.rateLimit - current));
+        reply.header('RateLimit-Reset', reset);
+        reply.header('RateLimit-Policy', `${key.rateLimit};w=60`);
+        if (current > key.rateLimit) {
+          reply.header('Retry-After', reset);
+          throw new V1Error(429, 'rate_limit_error', 'rate_limited', 'tooMany');
+        }
+      });
+      v1TxnRoutes(f, deps);
+      v1PayByLinkRoutes(f, deps);
+      v1InStoreRoutes(f, deps);
+      v1ExportRoutes(f, deps);
+      v1SettleRoutes(f, deps);
+    },
+    { prefix: '/v1' },
+  );
+}

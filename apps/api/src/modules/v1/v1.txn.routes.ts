@@ -1,0 +1,142 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { Perm, RefundCode, txnFilterSchema, textInput } from '@portal/contract';
+import type { Deps } from '../../plugins/context';
+import { sha256 } from '../../lib/crypto';
+import { findDetail, listTxn, txnKey, txnWhere, type TxnDbRow } from '../txn/txn.repo';
+import { checkRange } from '../txn/txn.service';
+import { refund } from '../txn/refund.service';
+import { keyAsUser } from '../apikey/apikey.service';
+import { V1Error } from './v1.errors';
+import { listOf, toV1Transaction, v1TransactionSchema } from './v1.schemas';
+import { claimIdempotencyKey } from './v1.idempotency';
+
+/** The key of the request (set by the face's hook before any handler runs). */
+export const keyOf = (req: FastifyRequest) => {
+  if (!req.apiKey) throw new V1Error(401, 'authentication_error', 'api_key_missing', 'apiKeyMissing');
+  return req.apiKey;
+};
+
+const idParams = z.strictObject({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+/** The portal's transaction filters (same names and rules as /api/txn/list), and cursor paging. */
+export const cursorQuery = txnFilterSchema.extend({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  cursor: z.string().trim().max(40).regex(/^[A-Za-z0-9_-]+$/).optional(),
+});
+
+const encodeCursor = (id: number) => Buffer.from(`t${id}`).toString('base64url');
+function decodeCursor(c: string): number | null {
+  const m = /^t([1-9]\d{0,15})$/.exec(Buffer.from(c, 'base64url').toString());
+  return m ? Number(m[1]) : null;
+}
+
+/**
+ * A page newest first by (time, id): the cursor names the last row given, and the next page is
+ * the rows strictly after it in that order (keyset) — a row inserted meanwhile never shifts the
+ * pages, so none is given twice or skipped. A cursor of a row outside the key's scope is refused.
+ */
+async function page(deps: Deps, scope: string[], q: z.infer<typeof cursorQuery>, extra?: Partial<z.infer<typeof txnFilterSchema>>) {
+  checkRange(q.beginDate, q.endDate);
+  if (!scope.length) return { data: [], has_more: false, next_cursor: null };
+  let after = null;
+  if (q.cursor) {
+    const id = decodeCursor(q.cursor);
+    after = id === null ? null : await txnKey(deps.db.read, id, scope);
+    if (!after) throw new V1Error(400, 'invalid_request_error', 'cursor_invalid', 'v1CursorInvalid', {}, 'cursor');
+  }
+  const w = txnWhere({ ...q, ...extra }, scope, deps.config.platformTz);
+  const rows = (await listTxn(deps.db.read, w, 0, q.limit + 1, after)) as (TxnDbRow & { gw_trans_id: string })[];
+  const more = rows.length > q.limit;
+  const data = rows.slice(0, q.limit).map(toV1Transaction);
+  return { data, has_more: more, next_cursor: more ? encodeCursor(data[data.length - 1].id) : null };
+}
+
+async function one(deps: Deps, scope: string[], id: number, type?: string) {
+  const r = await findDetail(deps.db, id, scope);
+  if (!r || (type && r.tran_type !== type)) throw new V1Error(404, 'not_found_error', 'resource_missing', 'notFound', {}, 'id');
+  return toV1Transaction(r as TxnDbRow & { gw_trans_id: string });
+}
+
+export const idempotencyHeaders = z.object({
+  'idempotency-key': z.string().optional().describe('required: 8–64 letters, digits, "-" or "_": a repeat with the same body answers the first result; with another body 409'),
+});
+
+const refundBody = z.strictObject({
+  transaction_id: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).describe('the purchase to refund'),
+  amount: textInput(32, { min: 1 }).describe("decimal string in the purchase's currency"),
+});
+
+const REFUND_ERRORS: Record<number, [number, string, string]> = {
+  [RefundCode.NOT_REFUNDABLE]: [422, 'not_refundable', 'transaction_id'],
+  [RefundCode.OVER_AMOUNT]: [422, 'amount_too_large', 'amount'],
+  [RefundCode.DECLINED]: [422, 'refund_declined', 'transaction_id'],
+  [RefundCode.KEY_REUSED]: [409, 'idempotency_key_reused', 'Idempotency-Key'],
+};
+
+export function v1TxnRoutes(f: FastifyInstance, deps: Deps) {
+  const r = f.withTypeProvider<ZodTypeProvider>();
+  const hidden = ['X-HIDDEN'];
+
+  r.get('/transactions', {
+    config: { v1: { permission: Perm.txnList, tag: 'transactions' } },
+    schema: {
+      tags: hidden,
+      operationId: 'listTransactions',
+      summary: 'List transactions, newest first (the portal\'s filters; cursor paging)',
+      querystring: cursorQuery,
+      response: { 200: listOf(v1TransactionSchema) },
+    },
+    handler: async (req) => page(deps, keyOf(req).scope, req.query),
+  });
+
+  r.get('/transactions/:id', {
+    config: { v1: { permission: Perm.txnDetail, tag: 'transactions' } },
+    schema: { tags: hidden, operationId: 'getTransaction', summary: 'One transaction', params: idParams, response: { 200: v1TransactionSchema } },
+    handler: async (req) => one(deps, keyOf(req).scope, req.params.id),
+  });
+
+  r.post('/refunds', {
+    config: { v1: { permission: Perm.txnRefund, tag: 'refunds', errors: [409, 422] } },
+    schema: {
+      tags: hidden,
+      operationId: 'createRefund',
+      summary: 'Refund (part of) a purchase',
+      description:
+        'Needs an Idempotency-Key header. The same key with the same body answers the first result (also when the two requests arrive at once: one refund); with another body 409. 201 with the refund (status succeeded, or processing while the acquirer has not answered); a refusal answers 422 (type refund_error: not_refundable, amount_too_large, refund_declined).',
+      headers: idempotencyHeaders,
+      body: refundBody,
+      response: { 201: v1TransactionSchema },
+    },
+    handler: async (req, reply) => {
+      const key = keyOf(req);
+      const idem = await claimIdempotencyKey(deps, key.keyId, req.headers['idempotency-key'], 'refund.create', req.body);
+      const { rows } = await deps.db.query<{ gw_trans_id: string }>('SELECT gw_trans_id FROM txn_key WHERE id = $1 AND mer_id = ANY($2::text[])', [req.body.transaction_id, key.scope]);
+      if (!rows[0]) throw new V1Error(404, 'not_found_error', 'resource_missing', 'notFound', {}, 'transaction_id');
+      const now = deps.clock.now();
+      const result = await refund(
+        deps,
+        keyAsUser(key, now),
+        key.lang,
+        { id: rows[0].gw_trans_id, amount: req.body.amount, requestKey: `v1${sha256(`${key.keyId}:${idem}`).slice(0, 40)}` },
+        { ip: req.ip, userAgent: req.headers['user-agent'] },
+      );
+      const fail = REFUND_ERRORS[result.code];
+      if (fail) throw new V1Error(fail[0], fail[0] === 409 ? 'idempotency_error' : 'refund_error', fail[1], 'badRequest', {}, fail[2], result.msg);
+      reply.status(201);
+      return one(deps, key.scope, result.refundId!, 'REFD');
+    },
+  });
+
+  r.get('/refunds', {
+    config: { v1: { permission: Perm.txnList, tag: 'refunds' } },
+    schema: { tags: hidden, operationId: 'listRefunds', summary: 'List refunds, newest first (the transaction filters; cursor paging)', querystring: cursorQuery, response: { 200: listOf(v1TransactionSchema) } },
+    handler: async (req) => page(deps, keyOf(req).scope, req.query, { gwTranType: 'REFD' }),
+  });
+
+  r.get('/refunds/:id', {
+    config: { v1: { permission: Perm.txnDetail, tag: 'refunds' } },
+    schema: { tags: hidden, operationId: 'getRefund', summary: 'One refund', params: idParams, response: { 200: v1TransactionSchema } },
+    handler: async (req) => one(deps, keyOf(req).scope, req.params.id, 'REFD'),
+  });
+}

@@ -1,0 +1,73 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFile } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestCtx } from './helpers';
+import { fixNullable, operationIdOf } from '../src/lib/openapi';
+
+const run = promisify(execFile);
+const REDOCLY = path.join(path.dirname(createRequire(import.meta.url).resolve('@redocly/cli/package.json')), 'bin/cli.js');
+
+/**
+ * The OpenAPI documents a merchant's SDK generator reads (issue 31): the portal's (/api/docs) and
+ * the merchant API's (/v1/docs) pass `redocly lint` with its recommended rules — no error — and every
+ * operation has a unique operationId and a documented 4xx answer. The lint runs the real
+ * @redocly/cli (a devDependency, no network) over the documents the app serves.
+ */
+describe('OpenAPI documents: redocly lint (recommended) finds no error', () => {
+  let ctx: TestCtx;
+  let dir: string;
+  const docs: Record<string, any> = {};
+
+  beforeAll(async () => {
+    ctx = await createTestApp({});
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'openapi-lint-'));
+    for (const [name, url] of [['portal', '/api/docs/json'], ['v1', '/v1/docs/json']]) {
+      const r = await ctx.app.inject({ method: 'GET', url });
+      expect(r.statusCode, url).toBe(200);
+      docs[name] = r.json();
+      fs.writeFileSync(path.join(dir, `${name}.json`), r.body);
+    }
+  });
+  afterAll(async () => {
+    await ctx?.close();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it.each(['portal', 'v1'])('%s: no lint error', async (name) => {
+    const out = await run(process.execPath, [REDOCLY, 'lint', '--extends', 'recommended', '--format', 'json', `${name}.json`], { cwd: dir, maxBuffer: 64 * 1024 * 1024 }).catch(
+      (e: { stdout: string }) => ({ stdout: e.stdout }),
+    );
+    const report = JSON.parse(out.stdout) as { totals: { errors: number }; problems: { ruleId: string; severity: string; message: string; location: { pointer: string }[] }[] };
+    const errors = report.problems.filter((p) => p.severity === 'error').map((p) => `${p.ruleId} ${p.location[0]?.pointer}: ${p.message}`);
+    expect(errors).toEqual([]);
+    expect(report.totals.errors).toBe(0);
+  });
+
+  it.each(['portal', 'v1'])('%s: every operation has a unique operationId and a 4xx answer; servers listed', (name) => {
+    const doc = docs[name];
+    expect(doc.servers?.length, 'servers').toBeGreaterThan(0);
+    const ops = Object.entries(doc.paths).flatMap(([p, ms]) => Object.entries(ms as Record<string, any>).map(([m, op]) => ({ key: `${m} ${p}`, op })));
+    expect(ops.length).toBeGreaterThan(name === 'portal' ? 130 : 4);
+    expect(ops.filter((o) => !o.op.operationId).map((o) => o.key)).toEqual([]);
+    expect(new Set(ops.map((o) => o.op.operationId)).size).toBe(ops.length);
+    expect(ops.filter((o) => !Object.keys(o.op.responses ?? {}).some((s) => s.startsWith('4'))).map((o) => o.key)).toEqual([]);
+  });
+
+  it('derives operationIds from method and path', () => {
+    expect(operationIdOf('GET', '/api/txn/:id')).toBe('getTxnById');
+    expect(operationIdOf('POST', '/api/user/getEmailCode')).toBe('postUserGetEmailCode');
+    expect(operationIdOf('GET', '/api/checkout/store/:token')).toBe('getCheckoutStoreByToken');
+    expect(operationIdOf('GET', '/dev/mailbox')).toBe('getDevMailboxPage');
+  });
+
+  it('puts nullable beside a type: into each member of a nullable union', () => {
+    expect(fixNullable({ nullable: true, anyOf: [{ type: 'boolean' }, { anyOf: [{ type: 'object' }, { type: 'string' }] }] })).toEqual({
+      anyOf: [{ type: 'boolean', nullable: true }, { anyOf: [{ type: 'object', nullable: true }, { type: 'string', nullable: true }] }],
+    });
+    expect(fixNullable({ type: 'string', nullable: true })).toEqual({ type: 'string', nullable: true });
+  });
+});

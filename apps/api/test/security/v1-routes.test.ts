@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Perm } from '@portal/contract';
+import { createTestApp, DB_KINDS, DEMO, form, type TestCtx } from '../helpers';
+import { addTxn } from '../../src/modules/txn/txn.fixtures';
+import { createApiKey, v1 } from '../../src/modules/apikey/apikey.fixtures';
+import { createOrder, VALID_ORDER } from '../../src/modules/paybylink/paybylink.fixtures';
+import { fillPath, routeKey, v1Routes, type ApiRoute } from './route-table';
+
+/**
+ * The route-table access suite for the merchant API (/v1, issue 31): every /v1 route the app
+ * registers — a route added tomorrow included — declares the permission its key must carry, and is
+ * called without a key, with a made-up, a revoked and an expired key (401), with a key lacking that
+ * permission (403), and with another merchant's record ids (404, as if absent).
+ */
+describe.each(DB_KINDS)('route table: /v1 keys, permissions, merchant scope (%s)', (kind) => {
+  let ctx: TestCtx;
+  let routes: (ApiRoute & { v1?: { permission: string } })[];
+  let full: string;
+  let foreignIds: string[];
+  const keys: Record<string, string> = {};
+
+  /** A valid body for each write (so a 404 is the record's, not the input's). */
+  const body = (r: ApiRoute, id: string) =>
+    r.method === 'GET' || r.url.endsWith('/close') ? undefined : r.url.startsWith('/v1/refunds') ? { transaction_id: Number(id), amount: '1.00' } : r.url.startsWith('/v1/in-store') ? { storeId: DEMO.stores.nanjingRoad, orderCurrency: 'CNY', totalAmount: '1.00' } : r.url.includes(':id') ? { goodsPrice: '120.50', goodsQuantity: '1', logFee: '0', totalAmount: '120.50' } : { ...VALID_ORDER, orderCurrency: 'CNY' };
+  const call = (r: ApiRoute, key: string | null, id = '1') =>
+    v1(ctx, key, { method: r.method, url: fillPath(r.url, () => id), headers: { 'idempotency-key': `sec-${r.method}-${id}-${Math.random().toString(36).slice(2, 10)}` }, ...(body(r, id) ? { payload: body(r, id) } : {}) });
+
+  beforeAll(async () => {
+    ctx = await createTestApp({ kind });
+    routes = v1Routes(ctx.routes);
+    const demo = (await ctx.login()).token;
+    const needed = [...new Set(routes.map((r) => r.v1?.permission).filter(Boolean))] as string[];
+    full = (await createApiKey(ctx, demo, { permissions: needed })).secret;
+    // One key per permission: it holds everything but that one (notice:list keeps it non-empty).
+    for (const p of needed) keys[p] = (await createApiKey(ctx, demo, { permissions: [Perm.noticeList, ...needed.filter((x) => x !== p)] })).secret;
+    const revoked = await createApiKey(ctx, demo, { permissions: needed });
+    const f = form({ id: revoked.id });
+    await ctx.call({ method: 'POST', url: '/api/developer/keys/revoke', headers: { ...f.headers, 'x-token': demo }, payload: f.payload });
+    keys.revoked = revoked.secret;
+    const expired = await createApiKey(ctx, demo, { permissions: needed, expiresOn: '2099-01-01' });
+    await ctx.db.query("UPDATE api_key SET expires_at = now() - interval '1 minute' WHERE id = $1", [expired.id]);
+    keys.expired = expired.secret;
+    const t = await addTxn(ctx, { merId: DEMO.other, currency: 'SGD', paymentSchema: 'CARD', paymentBrand: 'visa' });
+    const otherKey = await createApiKey(ctx, (await ctx.login(DEMO.users.other)).token, { merIds: [DEMO.other], permissions: [Perm.txnRefund] });
+    const refd = await v1(ctx, otherKey.secret, { method: 'POST', url: '/v1/refunds', headers: { 'idempotency-key': 'other-refund-1' }, payload: { transaction_id: t.id, amount: '1.00' } });
+    expect(refd.status, JSON.stringify(refd.body)).toBe(201);
+    const o = await createOrder(ctx, (await ctx.login(DEMO.users.other)).token, { orderCurrency: 'SGD' });
+    const otherToken = (await ctx.login(DEMO.users.other)).token;
+    const pis = await ctx.call({ method: 'POST', url: '/api/payInStore/add', headers: { ...form({}).headers, 'x-token': otherToken }, payload: form({ storeId: DEMO.stores.orchard, orderCurrency: 'SGD', totalAmount: '5.00', goodsName: 'x' }).payload });
+    expect(pis.body.code, pis.body.msg).toBe(0);
+    foreignIds = [String(t.id), String(refd.body.id), String(o.id), String(pis.body.data.id)];
+  });
+  afterAll(() => ctx?.close());
+
+  it('collects the /v1 routes, each with the permission its key needs', () => {
+    expect(routes.length).toBeGreaterThanOrEqual(5);
+    expect(routes.map(routeKey)).toContain('POST /v1/refunds');
+    expect(routes.filter((r) => !r.v1?.permission).map(routeKey)).toEqual([]);
+  });
+
+  it('every route: 401 without a key, with a made-up, a revoked or an expired key', async () => {
+    const failures: string[] = [];
+    for (const r of routes) {
+      for (const [what, key, code] of [
+        ['none', null, 'api_key_missing'],
+        ['made-up', `mpk_AAAAAAAAAAAA_${'B'.repeat(43)}`, 'api_key_invalid'],
+        ['revoked', keys.revoked, 'api_key_revoked'],
+        ['expired', keys.expired, 'api_key_expired'],
+      ] as const) {
+        const res = await call(r, key);
+        if (res.status !== 401 || res.body?.error?.code !== code) failures.push(`${routeKey(r)} ${what} → ${res.status} ${JSON.stringify(res.body).slice(0, 120)}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('every route: 403 to a key without its permission', async () => {
+    const failures: string[] = [];
+    for (const r of routes) {
+      const res = await call(r, keys[r.v1!.permission]);
+      if (res.status !== 403 || res.body?.error?.type !== 'permission_error') failures.push(`${routeKey(r)} → ${res.status} ${JSON.stringify(res.body).slice(0, 120)}`);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it("every route taking an id: another merchant's records answer 404; nothing of them leaks", async () => {
+    const failures: string[] = [];
+    for (const r of routes.filter((x) => x.url.includes(':id') || routeKey(x) === 'POST /v1/refunds')) {
+      for (const id of foreignIds) {
+        const res = await call(r, full, id);
+        if (res.status !== 404 || res.body?.error?.type !== 'not_found_error') failures.push(`${routeKey(r)} id ${id} → ${res.status} ${JSON.stringify(res.body).slice(0, 120)}`);
+      }
+    }
+    for (const r of routes.filter((x) => x.method === 'GET' && !x.url.includes(':'))) {
+      const res = await call(r, full);
+      if (JSON.stringify(res.body).includes(DEMO.other)) failures.push(`${routeKey(r)} leaks ${DEMO.other}`);
+    }
+    expect(failures).toEqual([]);
+  });
+});

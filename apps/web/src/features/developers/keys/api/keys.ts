@@ -1,0 +1,38 @@
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ApiKeyCreated, ApiKeyRow, Page } from '@portal/contract';
+import { http } from '../../../../lib/http';
+
+/** GET /developer/keys: the merchant's API keys, newest first. */
+export const keysQuery = (page: number, size: number) =>
+  queryOptions({
+    queryKey: ['developer', 'keys', { page, size }],
+    queryFn: ({ signal }) => http.get<Page<ApiKeyRow>>('/developer/keys', { page, size }, { signal }),
+    placeholderData: keepPreviousData,
+  });
+export const useKeys = (page: number, size: number) => useQuery(keysQuery(page, size));
+
+export interface CreateKeyForm {
+  name: string;
+  merIds: string[];
+  permissions: string[];
+  ipAllow?: string[];
+  expiresOn?: string;
+}
+
+/** POST /developer/keys/create (quiet: the dialog shows the error). The answer holds the secret, shown once. */
+export const useCreateKey = () => {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (f: CreateKeyForm) => http.post<ApiKeyCreated>('/developer/keys/create', { ...f }, { quiet: true }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: ['developer', 'keys'] }),
+  });
+};
+
+/** POST /developer/keys/revoke. */
+export const useRevokeKey = () => {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => http.post<ApiKeyRow>('/developer/keys/revoke', { id }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: ['developer', 'keys'] }),
+  });
+};
