@@ -11,6 +11,7 @@ import { MERCHANT_MESSAGES } from '../modules/merchant/merchant.messages';
 import { SCHEDULE_MESSAGES } from '../modules/schedule/schedule.messages';
 import { VIEW_MESSAGES } from '../modules/views/views.messages';
 import { GATEWAY_MESSAGES } from '../modules/gateway/gateway.messages';
+import { OPS_MESSAGES } from '../modules/ops/ops.messages';
 
 type Msg = Record<Language, string>;
 
@@ -127,6 +128,7 @@ export const MESSAGES = {
   ...SCHEDULE_MESSAGES,
   ...VIEW_MESSAGES,
   ...GATEWAY_MESSAGES,
+  ...OPS_MESSAGES,
 } satisfies Record<string, Msg>;
 
 export type MessageKey = keyof typeof MESSAGES;

@@ -9,6 +9,7 @@ import { storeModule } from './store/store.module';
 import { accountModule } from './account/account.module';
 import { chatRoutes } from './chat/chat.routes';
 import { gatewayRoutes } from './gateway/gateway.routes';
+import { opsModule } from './ops/ops.module';
 
 /**
  * Registers the domain modules (transactions, reports, pay by link …). Each module adds its own
@@ -26,4 +27,5 @@ export function registerModules(app: FastifyInstance, deps: Deps): void {
   accountModule(app, deps);
   chatRoutes(app, deps);
   gatewayRoutes(app, deps);
+  opsModule(app, deps);
 }

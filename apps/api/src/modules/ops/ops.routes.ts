@@ -1,0 +1,156 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { jsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ANY_OPS_ROLE, OPS_ROLES, opsActivateSchema, opsInviteSchema, opsLinkToken, opsLoginSchema, opsRefreshSchema, opsRoleSchema } from '@portal/contract';
+import type { Deps } from '../../plugins/context';
+import { ok, envelope } from '../../lib/envelope';
+import { login } from '../user/login.service';
+import { logout, refresh } from '../user/session.service';
+import { OPERATOR_REALM } from '../user/realm';
+import { operatorOf, registerOpsAuth } from './ops.auth';
+import { activateOperator, activationInfo, inviteOperator, listOperators, listSessions, resendActivation, revokeSession, setEnabled, setRole } from './operators.service';
+
+const meta = (req: FastifyRequest) => ({ ip: req.ip, userAgent: req.headers['user-agent'] });
+const tokenPair = z.object({ token: z.string(), refreshToken: z.string(), expiresIn: z.number() });
+const authLimit = { rateLimit: { max: 30, timeWindow: '1 minute' } };
+const idParam = z.object({ id: z.coerce.number().int().positive().max(2147483647) });
+/** Hidden from the merchant document (/api/docs); shown, under its own tag, in /api/ops/docs. */
+const tag = (name: string) => ['X-HIDDEN', name];
+
+const operatorRow = z.object({
+  id: z.number(),
+  username: z.string(),
+  email: z.string(),
+  role: z.enum(OPS_ROLES),
+  status: z.enum(['ACTIVE', 'INACTIVE', 'DISABLED']),
+  createdAt: z.string(),
+  locked: z.boolean(),
+});
+
+const DESCRIPTION = `The provider's back office (docs/backoffice.md). Operators sign in here (password + authenticator code), in a realm of their own: an operator's X-Token is refused by the merchant API (/api/…) and a merchant user's by this one. Roles: ${OPS_ROLES.join(', ')}; each route names the roles that may call it (the administrator may call every route). Envelope {code,msg,data} as the merchant API; Accept-Language zh, en, ko, ja.`;
+
+/**
+ * The ops API (/api/ops/, issue 26): its own authentication (ops.auth.ts) and its own OpenAPI
+ * document at /api/ops/docs (a second @fastify/swagger in this encapsulated context, as the
+ * provider face does).
+ */
+export function opsRoutes(app: FastifyInstance, deps: Deps): void {
+  registerOpsAuth(app, deps);
+  void app.register(async (f) => {
+    await f.register(swagger, {
+      openapi: {
+        info: { title: 'Merchant portal — back office (ops) API', version: '1.0.0', description: DESCRIPTION },
+        components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'X-Token' } } },
+        security: [{ token: [] }],
+      },
+      hiddenTag: 'X-OPS-HIDDEN',
+      transform: (arg) => {
+        const out = jsonSchemaTransform(arg);
+        const tags = ((out.schema as { tags?: string[] }).tags ?? []).filter((x) => x !== 'X-HIDDEN');
+        const roles = (arg.route.config as { opsRoles?: readonly string[] | 'public' } | undefined)?.opsRoles;
+        const who = roles === 'public' ? 'No token.' : `Roles: administrator${roles ? `, ${roles.filter((x) => x !== 'administrator').join(', ')}` : ''}.`;
+        return { ...out, schema: { ...out.schema, tags, description: [who, (out.schema as { description?: string }).description].filter(Boolean).join(' ') } };
+      },
+    });
+    if (deps.config.apiDocs !== 'off') await f.register(swaggerUi, { routePrefix: '/api/ops/docs', uiConfig: { docExpansion: 'list' }, staticCSP: true });
+    routes(f, deps);
+  });
+}
+
+function routes(f: FastifyInstance, deps: Deps) {
+  const r = f.withTypeProvider<ZodTypeProvider>();
+
+  // ——— Sign-in: the merchant realm's code (login.service, session.service) on the operator tables.
+  r.post('/api/ops/auth/login', {
+    config: { opsRoles: 'public', ...authLimit },
+    schema: { tags: tag('auth'), summary: 'Sign in: user name, password and the authenticator code (or a recovery code) — the second factor is mandatory', body: opsLoginSchema, response: { 200: envelope(tokenPair.or(z.object({ remaining: z.number() })).or(z.object({ username: z.string() }))) } },
+    handler: async (req) => ok(await login(deps, req.body, meta(req), OPERATOR_REALM)),
+  });
+  r.post('/api/ops/auth/refreshToken', {
+    config: { opsRoles: 'public', ...authLimit },
+    schema: { tags: tag('auth'), summary: 'Rotate the token pair (reuse after the grace window revokes the session)', body: opsRefreshSchema, response: { 200: envelope(tokenPair) } },
+    handler: async (req) => ok(await refresh(deps, req.body.refreshToken, meta(req), OPERATOR_REALM)),
+  });
+  r.post('/api/ops/auth/logout', {
+    config: { opsRoles: 'public' },
+    schema: { tags: tag('auth'), summary: 'End the session of X-Token (even an expired one)', response: { 200: envelope(z.null()) } },
+    handler: async (req) => {
+      const token = req.headers['x-token'];
+      if (typeof token === 'string' && token) await logout(deps, token, meta(req), OPERATOR_REALM);
+      return ok(null);
+    },
+  });
+  r.get('/api/ops/auth/activation', {
+    config: { opsRoles: 'public', ...authLimit },
+    schema: { tags: tag('auth'), summary: 'Activation page: who is activating and the authenticator key to set up (the link token is the credential)', querystring: z.object({ token: opsLinkToken }), response: { 200: envelope(z.object({ username: z.string(), email: z.string(), role: z.enum(OPS_ROLES), totpSecret: z.string(), otpauthUri: z.string() })) } },
+    handler: async (req) => ok(await activationInfo(deps, req.query.token)),
+  });
+  r.post('/api/ops/auth/activate', {
+    config: { opsRoles: 'public', ...authLimit },
+    schema: { tags: tag('auth'), summary: 'Activate: first password and authenticator at once; answers the recovery codes (shown once)', body: opsActivateSchema, response: { 200: envelope(z.object({ username: z.string(), recoveryCodes: z.array(z.string()) })) } },
+    handler: async (req) => ok(await activateOperator(deps, req.body, meta(req))),
+  });
+
+  // ——— The signed-in operator.
+  r.get('/api/ops/me', {
+    config: { opsRoles: ANY_OPS_ROLE },
+    schema: { tags: tag('auth'), summary: 'The signed-in operator and its role', response: { 200: envelope(z.object({ id: z.number(), username: z.string(), email: z.string(), role: z.enum(OPS_ROLES) })) } },
+    handler: async (req) => {
+      const o = operatorOf(req);
+      return ok({ id: o.id, username: o.username, email: o.email, role: o.role });
+    },
+  });
+  r.get('/api/ops/sessions', {
+    config: { opsRoles: ANY_OPS_ROLE },
+    schema: { tags: tag('auth'), summary: "The operator's own open sessions", response: { 200: envelope(z.array(z.object({ id: z.number(), createdAt: z.string(), lastSeenAt: z.string(), ip: z.string().nullable(), userAgent: z.string().nullable(), current: z.boolean() }))) } },
+    handler: async (req) => ok(await listSessions(deps, operatorOf(req))),
+  });
+  r.post('/api/ops/sessions/:id/revoke', {
+    config: { opsRoles: ANY_OPS_ROLE },
+    schema: { tags: tag('auth'), summary: "End one of the operator's own sessions", params: idParam, response: { 200: envelope(z.null()) } },
+    handler: async (req) => {
+      await revokeSession(deps, operatorOf(req), req.params.id, meta(req));
+      return ok(null);
+    },
+  });
+
+  // ——— Operators (administrator only).
+  r.get('/api/ops/operators', {
+    schema: { tags: tag('operators'), summary: 'Every operator', response: { 200: envelope(z.array(operatorRow)) } },
+    handler: async () => ok(await listOperators(deps)),
+  });
+  r.post('/api/ops/operators', {
+    schema: { tags: tag('operators'), summary: 'Invite an operator: created not activated; the activation link is e-mailed (72 h)', body: opsInviteSchema, response: { 200: envelope(z.object({ id: z.number() })) } },
+    handler: async (req) => ok(await inviteOperator(deps, req.body, operatorOf(req), req.lang, meta(req))),
+  });
+  r.post('/api/ops/operators/:id/resendActivation', {
+    schema: { tags: tag('operators'), summary: 'A new activation link for an operator not activated yet (older ones stop working)', params: idParam, response: { 200: envelope(z.null()) } },
+    handler: async (req) => {
+      await resendActivation(deps, req.params.id, operatorOf(req), req.lang, meta(req));
+      return ok(null);
+    },
+  });
+  r.post('/api/ops/operators/:id/role', {
+    schema: { tags: tag('operators'), summary: "Change an operator's role (not one's own; never the last active administrator's)", params: idParam, body: opsRoleSchema, response: { 200: envelope(z.null()) } },
+    handler: async (req) => {
+      await setRole(deps, req.params.id, req.body.role, operatorOf(req), meta(req));
+      return ok(null);
+    },
+  });
+  r.post('/api/ops/operators/:id/disable', {
+    schema: { tags: tag('operators'), summary: 'Disable an operator: its sessions end at once', params: idParam, response: { 200: envelope(z.null()) } },
+    handler: async (req) => {
+      await setEnabled(deps, req.params.id, false, operatorOf(req), meta(req));
+      return ok(null);
+    },
+  });
+  r.post('/api/ops/operators/:id/enable', {
+    schema: { tags: tag('operators'), summary: 'Enable a disabled operator', params: idParam, response: { 200: envelope(z.null()) } },
+    handler: async (req) => {
+      await setEnabled(deps, req.params.id, true, operatorOf(req), meta(req));
+      return ok(null);
+    },
+  });
+}
