@@ -14,6 +14,8 @@ export function apiRoutes(all: RouteOptions[]): ApiRoute[] {
   const out: ApiRoute[] = [];
   for (const r of all) {
     if (!r.url.startsWith('/api/') || r.url.startsWith('/api/docs') || r.url.startsWith('/api/provider/docs')) continue;
+    // The back office's routes have their own realm and suite (opsRoutes, ops-routes.test.ts).
+    if (r.url.startsWith('/api/ops/')) continue;
     for (const m of ([] as string[]).concat(r.method)) {
       if (m === 'HEAD' || m === 'OPTIONS') continue;
       out.push({ method: m as ApiRoute['method'], url: r.url, config: r.config as ApiRoute['config'], schema: r.schema as ApiRoute['schema'] });
@@ -47,4 +49,17 @@ export async function createUser(ctx: TestCtx, u: { username: string; email: str
      SELECT $1, password_hash, $2, $3, $4, false, $5 FROM app_user WHERE username = 'demo-sub'`,
     [u.username, u.email, u.merId, u.userType ?? 'SUB', u.permissions],
   );
+}
+
+/** The back office's routes (/api/ops/, issue 26; its OpenAPI pages left out): their own realm and roles. */
+export function opsRoutes(all: RouteOptions[]): (ApiRoute & { config?: { opsRoles?: readonly string[] | 'public' } })[] {
+  const out: (ApiRoute & { config?: { opsRoles?: readonly string[] | 'public' } })[] = [];
+  for (const r of all) {
+    if (!r.url.startsWith('/api/ops/') || r.url.startsWith('/api/ops/docs')) continue;
+    for (const m of ([] as string[]).concat(r.method)) {
+      if (m === 'HEAD' || m === 'OPTIONS') continue;
+      out.push({ method: m as ApiRoute['method'], url: r.url, config: r.config as ApiRoute['config'], schema: r.schema as ApiRoute['schema'] });
+    }
+  }
+  return out;
 }
