@@ -1,0 +1,81 @@
+import type { OpsMe } from '@portal/contract';
+import { createClient } from '../../../lib/request';
+import { getCookie, removeCookie, setCookie } from '../../../lib/cookies';
+import { currentLanguage } from '../../../lib/i18n';
+import { displayOffsetHours } from '../../../lib/time';
+import { antdUi } from '../../../app/antd-ui';
+
+/**
+ * The back office's request client (decision 038): the same rules as the merchant portal's
+ * (lib/request.ts), against /api/ops with the operator's own token pair — kept in cookies of its
+ * own, so an operator's and a merchant user's sessions in one browser never meet.
+ */
+const OPS_COOKIE = { token: 'mp_ops_token', refreshToken: 'mp_ops_refresh' } as const;
+const TWELVE_HOURS = 12 * 3600;
+
+export const opsTokens = {
+  getToken: () => getCookie(OPS_COOKIE.token) || undefined,
+  getRefreshToken: () => getCookie(OPS_COOKIE.refreshToken) || undefined,
+  setTokens(pair: { token: string; refreshToken: string }) {
+    setCookie(OPS_COOKIE.token, pair.token, TWELVE_HOURS);
+    setCookie(OPS_COOKIE.refreshToken, pair.refreshToken, TWELVE_HOURS);
+  },
+  clear() {
+    removeCookie(OPS_COOKIE.token);
+    removeCookie(OPS_COOKIE.refreshToken);
+  },
+};
+
+export const opsHttp = createClient({
+  fetch: (...args) => fetch(...args),
+  tokens: opsTokens,
+  baseUrl: '/api/ops',
+  refreshPath: '/auth/refreshToken',
+  ui: {
+    showError: (msg) => antdUi.showError(msg),
+    showTransportError: (err) => antdUi.showTransportError(err),
+    confirmLogout() {
+      opsTokens.clear();
+      location.assign(`/ops/login?redirect=${encodeURIComponent(location.pathname)}`);
+    },
+  },
+  language: currentLanguage,
+  timezoneOffset: () => displayOffsetHours(),
+});
+
+export interface OperatorRow {
+  id: number;
+  username: string;
+  email: string;
+  role: OpsMe['role'];
+  status: 'ACTIVE' | 'INACTIVE' | 'DISABLED';
+  createdAt: string;
+  locked: boolean;
+}
+
+export interface OpsSession {
+  id: number;
+  createdAt: string;
+  lastSeenAt: string;
+  ip: string | null;
+  userAgent: string | null;
+  current: boolean;
+}
+
+export const opsApi = {
+  login: (form: { username: string; password: string; verifyCode: string }) =>
+    opsHttp.request<{ token: string; refreshToken: string } | { remaining: number }>({ method: 'POST', url: '/auth/login', form, quiet: true }),
+  logout: () => opsHttp.request<null>({ method: 'POST', url: '/auth/logout', quiet: true }),
+  activation: (token: string) =>
+    opsHttp.request<{ username: string; email: string; role: OpsMe['role']; totpSecret: string; otpauthUri: string }>({ url: '/auth/activation', params: { token }, quiet: true }),
+  activate: (form: { token: string; newPassword: string; confirmPassword: string; totpCode: string }) =>
+    opsHttp.request<{ username: string; recoveryCodes: string[] }>({ method: 'POST', url: '/auth/activate', form, quiet: true }),
+  me: () => opsHttp.request<OpsMe>({ url: '/me' }),
+  sessions: () => opsHttp.request<OpsSession[]>({ url: '/sessions' }),
+  revokeSession: (id: number) => opsHttp.request<null>({ method: 'POST', url: `/sessions/${id}/revoke` }),
+  operators: () => opsHttp.request<OperatorRow[]>({ url: '/operators' }),
+  invite: (form: { username: string; email: string; role: string }) => opsHttp.request<{ id: number }>({ method: 'POST', url: '/operators', form }),
+  setRole: (id: number, role: string) => opsHttp.request<null>({ method: 'POST', url: `/operators/${id}/role`, form: { role } }),
+  setEnabled: (id: number, enabled: boolean) => opsHttp.request<null>({ method: 'POST', url: `/operators/${id}/${enabled ? 'enable' : 'disable'}` }),
+  resendActivation: (id: number) => opsHttp.request<null>({ method: 'POST', url: `/operators/${id}/resendActivation` }),
+};
