@@ -42,4 +42,28 @@ export const OPS_MESSAGES = {
     ko: '{user}님 안녕하세요.\n\n결제 서비스 제공자 백오피스의 운영자 계정이 만들어졌습니다(역할: {role}). 72시간 안에 비밀번호와 인증기를 설정하세요:\n{link}',
     ja: '{user} 様\n\n決済事業者のバックオフィスのオペレーターアカウントが作成されました（ロール：{role}）。72 時間以内にパスワードと認証アプリを設定してください：\n{link}',
   },
+  opsMerchantLocked: {
+    en: 'This merchant is locked by the payment provider and accepts no transactions',
+    zh: '该商户已被支付服务商锁定，不能受理交易',
+    ko: '이 가맹점은 결제 서비스 제공자에 의해 잠겨 거래를 받을 수 없습니다',
+    ja: 'この加盟店は決済事業者によりロックされており、取引を受け付けません',
+  },
+  opsLockNoticeTitle: {
+    en: 'Your merchant account is locked',
+    zh: '您的商户账户已被锁定',
+    ko: '가맹점 계정이 잠겼습니다',
+    ja: '加盟店アカウントがロックされました',
+  },
+  opsLockNoticeBody: {
+    en: 'The payment provider has locked this merchant: it accepts no transactions until it is unlocked. Reason: {reason}',
+    zh: '支付服务商已锁定该商户：解锁前不能受理交易。原因：{reason}',
+    ko: '결제 서비스 제공자가 이 가맹점을 잠갔습니다. 잠금이 풀릴 때까지 거래를 받을 수 없습니다. 사유: {reason}',
+    ja: '決済事業者がこの加盟店をロックしました。ロック解除まで取引を受け付けません。理由：{reason}',
+  },
+  opsUnlockNoticeTitle: {
+    en: 'Your merchant account is unlocked',
+    zh: '您的商户账户已解锁',
+    ko: '가맹점 계정의 잠금이 풀렸습니다',
+    ja: '加盟店アカウントのロックが解除されました',
+  },
 };

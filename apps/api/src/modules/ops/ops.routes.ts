@@ -3,13 +3,14 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ANY_OPS_ROLE, OPS_ROLES, opsActivateSchema, opsInviteSchema, opsLinkToken, opsLoginSchema, opsRefreshSchema, opsRoleSchema } from '@portal/contract';
+import { ANY_OPS_ROLE, OPS_ROLES, opsCreateMerchantSchema, opsLockSchema, opsMerchantFieldsSchema, opsMerchantListQuerySchema, opsActivateSchema, opsInviteSchema, opsLinkToken, opsLoginSchema, opsRefreshSchema, opsRoleSchema } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
 import { ok, envelope } from '../../lib/envelope';
 import { login } from '../user/login.service';
 import { logout, refresh } from '../user/session.service';
 import { OPERATOR_REALM } from '../user/realm';
 import { operatorOf, registerOpsAuth } from './ops.auth';
+import { createMerchant, editMerchant, getMerchant, listMerchants, resendMainUserActivation, setLocked } from './merchants.service';
 import { activateOperator, activationInfo, inviteOperator, listOperators, listSessions, resendActivation, revokeSession, setEnabled, setRole } from './operators.service';
 
 const meta = (req: FastifyRequest) => ({ ip: req.ip, userAgent: req.headers['user-agent'] });
@@ -150,6 +151,69 @@ function routes(f: FastifyInstance, deps: Deps) {
     schema: { tags: tag('operators'), summary: 'Enable a disabled operator', params: idParam, response: { 200: envelope(z.null()) } },
     handler: async (req) => {
       await setEnabled(deps, req.params.id, true, operatorOf(req), meta(req));
+      return ok(null);
+    },
+  });
+
+  // ——— Merchants: every role reads; onboarding creates and edits; risk locks.
+  const merParam = z.object({ merId: z.string().regex(/^\d{15}$/, 'merchant id') });
+  const s = z.string().nullable();
+  const merchantRow = z.object({
+    merId: z.string(), attribute: z.enum(['GROUP', 'SUB', 'INDEPENDENT']), parentId: s, parentName: s, locked: z.boolean(), lockReason: s, createdAt: z.string(),
+    name: z.string(), webStoreName: s, corporationName: s, companyAddress: s, country: s, city: s, postcode: s, mcc: s, legalRegNo: s, merchantUrl: s,
+    defaultCurrency: z.string(), settleCurrency: z.string(), channels: z.array(z.string()), currencies: z.array(z.string()),
+    principalName: s, principalEmail: s, principalTel: s, dailyLimit: z.number().nullable(),
+  });
+  const feeRow = z.object({ busLine: z.string(), mdrBp: z.number(), fixedFee: z.number(), cycleDays: z.number(), reserveBp: z.number(), reserveHoldDays: z.number(), tranThreshold: z.number(), tranFee: z.number(), transferPeriod: z.string(), effectiveFrom: s });
+  const merchantDetail = merchantRow.extend({
+    fees: z.array(feeRow),
+    bankAccounts: z.array(z.object({ id: z.number(), beneficiaryBank: z.string(), swiftCode: z.string(), accountName: z.string(), accountNumber: z.string(), country: z.string(), currency: z.string(), isDefault: z.boolean() })),
+    users: z.array(z.object({ username: z.string(), email: z.string(), status: z.string(), main: z.boolean() })),
+  });
+  r.get('/api/ops/merchants', {
+    config: { opsRoles: ANY_OPS_ROLE },
+    schema: { tags: tag('merchants'), summary: 'Every merchant, searched (id, name, company) and filtered (status, kind, group, channel, created)', querystring: opsMerchantListQuerySchema, response: { 200: envelope(z.object({ content: z.array(merchantRow), totalElements: z.number() })) } },
+    handler: async (req) => ok(await listMerchants(deps, req.query)),
+  });
+  r.get('/api/ops/merchants/:merId', {
+    config: { opsRoles: ANY_OPS_ROLE },
+    schema: { tags: tag('merchants'), summary: 'A merchant with its fee schedules, bank accounts (numbers masked) and users', params: merParam, response: { 200: envelope(merchantDetail) } },
+    handler: async (req) => ok(await getMerchant(deps, req.params.merId)),
+  });
+  r.post('/api/ops/merchants', {
+    config: { opsRoles: ['onboarding'] },
+    schema: { tags: tag('merchants'), summary: 'Create a group, sub-merchant or independent merchant: fields, channels, currencies, fee schedules (from today), bank account, main user (activation e-mail). JSON body.', body: opsCreateMerchantSchema, response: { 200: envelope(z.object({ merId: z.string(), mainUserId: z.number().nullable(), mailed: z.boolean() })) } },
+    handler: async (req) => ok(await createMerchant(deps, req.body, operatorOf(req), req.lang, meta(req))),
+  });
+  r.post('/api/ops/merchants/:merId', {
+    config: { opsRoles: ['onboarding'] },
+    schema: { tags: tag('merchants'), summary: "Edit a merchant's fields (not its kind or group). JSON body.", params: merParam, body: opsMerchantFieldsSchema, response: { 200: envelope(z.null()) } },
+    handler: async (req) => {
+      await editMerchant(deps, req.params.merId, req.body, operatorOf(req), meta(req));
+      return ok(null);
+    },
+  });
+  r.post('/api/ops/merchants/:merId/resendActivation', {
+    config: { opsRoles: ['onboarding'] },
+    schema: { tags: tag('merchants'), summary: "E-mail a new activation link to the merchant's main user that has not activated yet", params: merParam, response: { 200: envelope(z.null()) } },
+    handler: async (req) => {
+      await resendMainUserActivation(deps, req.params.merId, req.lang, meta(req));
+      return ok(null);
+    },
+  });
+  r.post('/api/ops/merchants/:merId/lock', {
+    config: { opsRoles: ['risk'] },
+    schema: { tags: tag('merchants'), summary: 'Lock a merchant: it accepts no transactions; its users get a notice with the reason', params: merParam, body: opsLockSchema, response: { 200: envelope(z.null()) } },
+    handler: async (req) => {
+      await setLocked(deps, req.params.merId, { reason: req.body.reason }, operatorOf(req), meta(req));
+      return ok(null);
+    },
+  });
+  r.post('/api/ops/merchants/:merId/unlock', {
+    config: { opsRoles: ['risk'] },
+    schema: { tags: tag('merchants'), summary: 'Unlock a merchant', params: merParam, response: { 200: envelope(z.null()) } },
+    handler: async (req) => {
+      await setLocked(deps, req.params.merId, null, operatorOf(req), meta(req));
       return ok(null);
     },
   });
