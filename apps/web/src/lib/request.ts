@@ -72,6 +72,8 @@ export interface RequestOptions {
   form?: Params;
   /** Multipart body. */
   multipart?: FormData;
+  /** JSON body (nested input: the back office's merchant form). */
+  json?: unknown;
   /** The caller shows errors itself: no message, no logout box (the promise still rejects). */
   quiet?: boolean;
   signal?: AbortSignal;
@@ -114,6 +116,10 @@ export function createClient(deps: ClientDeps) {
       headers['Content-Type'] = 'application/x-www-form-urlencoded;charset=UTF-8';
       body = encode(opts.form).toString();
     } else if (opts.multipart) body = opts.multipart;
+    else if (opts.json !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      body = JSON.stringify(opts.json);
+    }
     const qs = opts.params ? encode(opts.params).toString() : '';
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(), timeoutMs);

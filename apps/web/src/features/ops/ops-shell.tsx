@@ -9,6 +9,7 @@ import { useOperator } from './ops-me';
 import './ops.css';
 
 const OperatorsPage = lazy(() => import('./operators-page'));
+const MerchantsPage = lazy(() => import('./merchants-page'));
 const SessionsPage = lazy(() => import('./sessions-page'));
 
 /** The back office's screens: a top bar (who, role, language, sign out), the menu, the screen. */
@@ -18,6 +19,7 @@ export default function OpsShell() {
   const location = useLocation();
   const navigate = useNavigate();
   const items = [
+    { key: '/ops/merchants', label: t('menu.merchants') },
     ...(me.role === 'administrator' ? [{ key: '/ops/operators', label: t('menu.operators') }] : []),
     { key: '/ops/sessions', label: t('menu.sessions') },
   ];
@@ -43,9 +45,10 @@ export default function OpsShell() {
         <main>
           <Suspense fallback={<FullPageSpin />}>
             <Routes>
+              <Route path="merchants" element={<MerchantsPage />} />
               <Route path="operators" element={<OperatorsPage />} />
               <Route path="sessions" element={<SessionsPage />} />
-              <Route path="*" element={<Navigate to={me.role === 'administrator' ? '/ops/operators' : '/ops/sessions'} replace />} />
+              <Route path="*" element={<Navigate to="/ops/merchants" replace />} />
             </Routes>
           </Suspense>
         </main>

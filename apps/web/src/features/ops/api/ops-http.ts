@@ -79,3 +79,51 @@ export const opsApi = {
   setEnabled: (id: number, enabled: boolean) => opsHttp.request<null>({ method: 'POST', url: `/operators/${id}/${enabled ? 'enable' : 'disable'}` }),
   resendActivation: (id: number) => opsHttp.request<null>({ method: 'POST', url: `/operators/${id}/resendActivation` }),
 };
+
+export interface OpsFee {
+  busLine: string;
+  mdrBp: number;
+  fixedFee: number;
+  cycleDays: number;
+  reserveBp: number;
+  reserveHoldDays: number;
+  tranThreshold: number;
+  tranFee: number;
+  transferPeriod: string;
+  effectiveFrom?: string | null;
+}
+
+export interface OpsMerchant {
+  merId: string;
+  attribute: 'GROUP' | 'SUB' | 'INDEPENDENT';
+  parentId: string | null;
+  parentName: string | null;
+  name: string;
+  corporationName: string | null;
+  country: string | null;
+  mcc: string | null;
+  defaultCurrency: string;
+  settleCurrency: string;
+  channels: string[];
+  currencies: string[];
+  locked: boolean;
+  lockReason: string | null;
+  createdAt: string;
+  [field: string]: unknown;
+}
+
+export interface OpsMerchantDetail extends OpsMerchant {
+  fees: OpsFee[];
+  bankAccounts: { id: number; beneficiaryBank: string; swiftCode: string; accountName: string; accountNumber: string; country: string; currency: string; isDefault: boolean }[];
+  users: { username: string; email: string; status: string; main: boolean }[];
+}
+
+export const opsMerchantsApi = {
+  list: (params: Record<string, unknown>) => opsHttp.request<{ content: OpsMerchant[]; totalElements: number }>({ url: '/merchants', params }),
+  get: (merId: string) => opsHttp.request<OpsMerchantDetail>({ url: `/merchants/${merId}` }),
+  create: (json: unknown) => opsHttp.request<{ merId: string; mainUserId: number | null; mailed: boolean }>({ method: 'POST', url: '/merchants', json }),
+  edit: (merId: string, json: unknown) => opsHttp.request<null>({ method: 'POST', url: `/merchants/${merId}`, json }),
+  lock: (merId: string, reason: string) => opsHttp.request<null>({ method: 'POST', url: `/merchants/${merId}/lock`, form: { reason } }),
+  unlock: (merId: string) => opsHttp.request<null>({ method: 'POST', url: `/merchants/${merId}/unlock` }),
+  resendActivation: (merId: string) => opsHttp.request<null>({ method: 'POST', url: `/merchants/${merId}/resendActivation` }),
+};
