@@ -16,6 +16,7 @@ const PUBLIC_OPS_ROUTES: Record<string, string> = {
   'POST /api/ops/auth/logout': 'ends the session of X-Token if there is one',
   'GET /api/ops/auth/activation': 'activation page: the single-use link token is the credential',
   'POST /api/ops/auth/activate': 'activation: the link token is the credential',
+  'POST /api/ops/dev/addOperator': 'development only (never in production), loopback callers only: the CLI add-operator for the e2e run',
 };
 
 describe.each(DB_KINDS)('ops route table: realm and roles (%s)', (kind) => {
@@ -83,6 +84,18 @@ describe.each(DB_KINDS)('ops route table: realm and roles (%s)', (kind) => {
       }
     }
     expect(failures).toEqual([]);
+  });
+
+  it('the development add-operator answers no caller from elsewhere, and does not exist in production', async () => {
+    const far = await ctx.call({ method: 'POST', url: '/api/ops/dev/addOperator', remoteAddress: '203.0.113.9', headers: { host: 'localhost' }, payload: { username: 'far-away', email: 'far@provider.example' } });
+    expect(far.status).toBe(404);
+    const prod = await createTestApp({ kind, config: { env: 'production' } });
+    try {
+      const res = await prod.call({ method: 'POST', url: '/api/ops/dev/addOperator', headers: { host: 'localhost' }, payload: { username: 'prod-op', email: 'prod@provider.example' } });
+      expect(res.status).toBe(404);
+    } finally {
+      await prod.close();
+    }
   });
 
   it('the ops API is described in its own document, not in the merchant one', async () => {

@@ -10,6 +10,9 @@ import { login } from '../user/login.service';
 import { logout, refresh } from '../user/session.service';
 import { OPERATOR_REALM } from '../user/realm';
 import { operatorOf, registerOpsAuth } from './ops.auth';
+import { localOnly } from '../dev/dev.routes';
+import { createOperator } from './operators.service';
+import { opsEmail, opsUsername } from '@portal/contract';
 import { createMerchant, editMerchant, getMerchant, listMerchants, resendMainUserActivation, setLocked } from './merchants.service';
 import { activateOperator, activationInfo, inviteOperator, listOperators, listSessions, resendActivation, revokeSession, setEnabled, setRole } from './operators.service';
 
@@ -217,4 +220,18 @@ function routes(f: FastifyInstance, deps: Deps) {
       return ok(null);
     },
   });
+
+  // ——— Development only (never in production; loopback callers only, as /api/dev/*): what
+  // `npm run ops -- add-operator` does, for the e2e run whose embedded database the CLI cannot open
+  // while the server holds it.
+  if (deps.config.env !== 'production') {
+    r.post('/api/ops/dev/addOperator', {
+      config: { opsRoles: 'public' },
+      schema: { tags: tag('development'), summary: 'Development only, loopback only: add-operator (prints the activation link)', body: z.object({ username: opsUsername, email: opsEmail, role: z.enum(OPS_ROLES).default('administrator') }), response: { 200: envelope(z.object({ id: z.number(), link: z.string() })) } },
+      handler: async (req) => {
+        localOnly(req);
+        return ok(await createOperator(deps, req.body, { cli: true }, meta(req)));
+      },
+    });
+  }
 }

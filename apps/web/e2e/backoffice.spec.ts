@@ -1,0 +1,130 @@
+import { EMAIL, PASSWORD, expect, test, shot, signIn, tr, useLanguage } from './support';
+import { OPS_PASSWORD, addOperatorLink, totpCode } from './ops-support';
+
+/**
+ * The provider's back office (issue 26), as its first operator would use it, in Chinese: made by
+ * `npm run ops -- add-operator` → activates (authenticator + password) → signs in with the
+ * authenticator's code → creates a group merchant with fees and a bank account (and, through the ops
+ * API, two sub-merchants) → the group's main user activates from the e-mail and signs in to the
+ * merchant portal. Screens looked at in 1440 px and 390 px.
+ */
+test.describe.configure({ mode: 'serial', timeout: 180_000 });
+
+const OP = 'ops-first';
+const MAIN = 'e2e-group-main';
+const MAIN_EMAIL = 'main@e2e-group.example';
+EMAIL[MAIN] = MAIN_EMAIL;
+const z = (key: string, vars: Record<string, string> = {}) => tr('zh', 'ops', key, vars);
+
+test('first operator: activation link from the CLI, authenticator and password, sign-in with TOTP, a group merchant created', async ({ page, baseURL }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const link = await addOperatorLink(page, OP);
+  await useLanguage(page, 'zh');
+  await page.goto(new URL(link).pathname + new URL(link).search);
+  await expect(page.getByRole('heading', { level: 1, name: z('activate.title') })).toBeVisible();
+  const secret = (await page.getByTestId('totp-secret').innerText()).trim();
+  await shot(page, 'ops-activate-zh-1440');
+  const first = await totpCode(secret);
+  await page.getByLabel(z('activate.totpCode')).fill(first);
+  await page.getByLabel(z('activate.password'), { exact: true }).fill(OPS_PASSWORD);
+  await page.getByLabel(z('activate.confirm')).fill(OPS_PASSWORD);
+  await page.getByRole('button', { name: z('activate.submit') }).click();
+  await expect(page.getByRole('heading', { name: z('activate.doneTitle') })).toBeVisible();
+  await page.getByRole('button', { name: z('activate.toLogin') }).click();
+
+  // Sign-in: a wrong authenticator code is refused; the right one (a new 30-second step) signs in.
+  await expect(page.getByRole('heading', { level: 1, name: z('login.title') })).toBeVisible();
+  await page.getByLabel(z('login.username')).fill(OP);
+  await page.getByLabel(z('login.password'), { exact: true }).fill(OPS_PASSWORD);
+  await page.getByLabel(z('login.verifyCode')).fill('000000');
+  await page.getByRole('button', { name: z('login.submit') }).click();
+  await expect(page.getByRole('alert').filter({ hasText: '验证码' })).toBeVisible();
+  await shot(page, 'ops-login-zh-1440');
+  await page.getByLabel(z('login.verifyCode')).fill(await totpCode(secret, first));
+  await page.getByRole('button', { name: z('login.submit') }).click();
+  await expect(page.getByRole('heading', { level: 1, name: z('merchants.title') })).toBeVisible();
+  await expect(page.locator('.ant-table')).toContainText('Demo Group Ltd');
+
+  // A group merchant with its fee line (the default CARD line), bank account and main user.
+  await page.getByRole('button', { name: z('merchants.new') }).click();
+  const drawer = page.getByRole('dialog');
+  const pick = async (label: string, ...values: string[]) => {
+    await drawer.getByLabel(label, { exact: true }).click();
+    for (const v of values) {
+      await drawer.getByLabel(label, { exact: true }).fill(v);
+      await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: new RegExp(`^${v}$`) }).first().click();
+    }
+    await page.keyboard.press('Escape');
+  };
+  await drawer.getByLabel(z('field.name')).fill('E2E Group');
+  await drawer.getByLabel(z('field.corporationName')).fill('E2E Group Holdings Ltd');
+  await drawer.getByLabel(z('field.country')).fill('HK');
+  await drawer.getByLabel(z('field.mcc')).fill('5999');
+  await pick(z('field.defaultCurrency'), 'HKD');
+  await pick(z('field.settleCurrency'), 'HKD');
+  await pick(z('field.channels'), 'CARD');
+  await pick(z('field.currencies'), 'HKD');
+  await drawer.getByLabel(z('fee.mdr')).fill('3');
+  await drawer.getByLabel(z('fee.fixedFee')).fill('2.00');
+  await drawer.getByLabel(z('bank.beneficiaryBank')).fill('Example Bank Ltd');
+  await drawer.getByLabel(z('bank.swiftCode')).fill('EXAMHKHH');
+  await drawer.getByLabel(z('bank.accountName')).fill('E2E Group Holdings Ltd');
+  await drawer.getByLabel(z('bank.accountNumber')).fill('123456789012');
+  await drawer.getByLabel(z('bank.country')).fill('HK');
+  await pick(z('bank.currency'), 'HKD');
+  await drawer.getByLabel(z('operators.username')).fill(MAIN);
+  await drawer.getByLabel(z('operators.email')).fill(MAIN_EMAIL);
+  await shot(page, 'ops-merchant-new-zh-1440');
+  const created = page.waitForResponse((r) => r.url().endsWith('/api/ops/merchants') && r.request().method() === 'POST');
+  await drawer.getByRole('button', { name: z('merchants.save') }).click();
+  const body = (await (await created).json()) as { code: number; msg: string; data: { merId: string; mailed: boolean } };
+  expect(body.code, body.msg).toBe(0);
+  expect(body.data.mailed).toBe(true);
+  const groupId = body.data.merId;
+
+  // Two sub-merchants of the group, through the ops API (the same service; the form was shown above).
+  const token = (await page.context().cookies()).find((c) => c.name === 'mp_ops_token')!.value;
+  for (const name of ['E2E Sub One', 'E2E Sub Two']) {
+    const sub = await (
+      await page.request.post('/api/ops/merchants', {
+        headers: { 'x-token': token },
+        data: {
+          attribute: 'SUB', parentId: groupId, name, corporationName: `${name} Ltd`, country: 'HK', mcc: '5999', defaultCurrency: 'HKD', settleCurrency: 'HKD',
+          channels: ['CARD'], currencies: ['HKD'], fees: [{ busLine: 'CARD', mdrBp: 300, fixedFee: 200, cycleDays: 1, reserveBp: 0, reserveHoldDays: 0, tranThreshold: 0, tranFee: 0, transferPeriod: 'D' }],
+          bankAccount: { beneficiaryBank: 'Example Bank Ltd', swiftCode: 'EXAMHKHH', accountName: `${name} Ltd`, accountNumber: '998877665544', country: 'HK', currency: 'HKD' },
+        },
+      })
+    ).json();
+    expect(sub.code, sub.msg).toBe(0);
+  }
+  await page.getByRole('combobox', { name: z('merchants.group') }).click();
+  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: 'E2E Group' }).click();
+  await expect(page.locator('.ant-table-tbody .ant-table-row')).toHaveCount(3);
+  await page.getByRole('button', { name: groupId }).click();
+  await expect(page.getByRole('dialog')).toContainText('T+1');
+  await expect(page.getByRole('dialog')).toContainText('3.00%');
+  await shot(page, 'ops-merchant-detail-zh-1440');
+  await page.keyboard.press('Escape');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shot(page, 'ops-merchants-zh-390');
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await shot(page, 'ops-merchants-zh-1440');
+  void baseURL;
+});
+
+test("the group's main user activates from the e-mail and signs in to the merchant portal", async ({ page }) => {
+  let link: string | undefined;
+  await expect
+    .poll(async () => {
+      const box = (await (await page.request.get('/api/dev/mailbox')).json()) as { data: { to: string; text: string }[] };
+      link = box.data.map((m) => (m.to.includes(MAIN_EMAIL) ? /\/user\/active\?token=[A-Za-z0-9_-]+/.exec(m.text)?.[0] : undefined)).find(Boolean);
+      return link;
+    })
+    .toBeTruthy();
+  const token = new URL(`http://x${link}`).searchParams.get('token')!;
+  const act = await (await page.request.post('/api/user/active', { form: { token, newPassword: PASSWORD, confirmPassword: PASSWORD } })).json();
+  expect(act.code, act.msg).toBe(0);
+  await page.goto('/login');
+  const session = await signIn(page, MAIN);
+  expect(session.user.merName).toBe('E2E Group');
+});
