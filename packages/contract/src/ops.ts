@@ -140,3 +140,8 @@ export const opsMerchantListQuerySchema = z.object({
 });
 
 export const opsLockSchema = z.object({ reason: textInput(300, { min: 3 }) });
+
+/** New fee schedules from a day on (issue 26): never back in time; one per business line. */
+export const opsFeeScheduleSchema = z
+  .object({ effectiveFrom: isoDate, fees: z.array(opsFeeLineSchema).min(1).max(30) })
+  .refine((v) => new Set(v.fees.map((f) => f.busLine)).size === v.fees.length, { path: ['fees'], message: 'one schedule per business line' });

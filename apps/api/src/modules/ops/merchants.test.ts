@@ -3,25 +3,7 @@ import { Code } from '@portal/contract';
 import { createTestApp, DB_KINDS, DEMO, isConcurrent, type TestCtx } from '../../../test/helpers';
 import { readOutbox } from '../../plugins/mail';
 import { buyerPay, createOrder } from '../paybylink/paybylink.fixtures';
-import { addOperator, opsLogin } from './ops.fixtures';
-
-export const FEE = { busLine: 'CARD', mdrBp: 300, fixedFee: 200, cycleDays: 2, reserveBp: 500, reserveHoldDays: 90, tranThreshold: 10000, tranFee: 500, transferPeriod: 'W1' };
-export const BANK = { beneficiaryBank: 'Example Bank Ltd', swiftCode: 'EXAMHKHH', accountName: 'New Group Ltd', accountNumber: '123456789012', country: 'HK', currency: 'HKD' };
-export const merchantBody = (over: Record<string, unknown> = {}) => ({
-  attribute: 'GROUP',
-  name: 'New Group',
-  corporationName: 'New Group Holdings Ltd',
-  country: 'HK',
-  mcc: '5999',
-  defaultCurrency: 'HKD',
-  settleCurrency: 'HKD',
-  channels: ['CARD', 'AP'],
-  currencies: ['HKD', 'USD'],
-  fees: [FEE, { ...FEE, busLine: 'AP', mdrBp: 180, fixedFee: 0 }],
-  bankAccount: BANK,
-  mainUser: { username: 'newgroup-main', email: 'main@newgroup.example' },
-  ...over,
-});
+import { addOperator, BANK, FEE, merchantBody, opsLogin } from './ops.fixtures';
 
 /** The back office's merchants (issue 26): create, list, edit, lock — roles, bad input, audit, both engines. */
 describe.each(DB_KINDS)('ops merchants (%s)', (kind) => {

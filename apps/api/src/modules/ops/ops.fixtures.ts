@@ -31,3 +31,23 @@ export async function opsLogin(ctx: TestCtx, username: string, secret: string): 
   if (res.body.code !== 0) throw new Error(`ops login: ${res.body.msg}`);
   return res.body.data.token;
 }
+
+/** A merchant of the back office's tests: a group with two fee lines, a bank account and a main user. */
+export const FEE = { busLine: 'CARD', mdrBp: 300, fixedFee: 200, cycleDays: 2, reserveBp: 500, reserveHoldDays: 90, tranThreshold: 10000, tranFee: 500, transferPeriod: 'W1' };
+export const BANK = { beneficiaryBank: 'Example Bank Ltd', swiftCode: 'EXAMHKHH', accountName: 'New Group Ltd', accountNumber: '123456789012', country: 'HK', currency: 'HKD' };
+export const merchantBody = (over: Record<string, unknown> = {}) => ({
+  attribute: 'GROUP',
+  name: 'New Group',
+  corporationName: 'New Group Holdings Ltd',
+  country: 'HK',
+  mcc: '5999',
+  defaultCurrency: 'HKD',
+  settleCurrency: 'HKD',
+  channels: ['CARD', 'AP'],
+  currencies: ['HKD', 'USD'],
+  fees: [FEE, { ...FEE, busLine: 'AP', mdrBp: 180, fixedFee: 0 }],
+  bankAccount: BANK,
+  mainUser: { username: 'newgroup-main', email: 'main@newgroup.example' },
+  ...over,
+});
+

@@ -66,4 +66,10 @@ export const OPS_MESSAGES = {
     ko: '가맹점 계정의 잠금이 풀렸습니다',
     ja: '加盟店アカウントのロックが解除されました',
   },
+  opsFeeNotBackInTime: {
+    en: 'A fee schedule can apply from {date} at the earliest: it never reaches back into past or settled days',
+    zh: '费率表最早只能从 {date} 起生效，不能追溯到过去或已结算的日期',
+    ko: '수수료표는 빨라야 {date}부터 적용할 수 있으며, 지난 날짜나 정산된 날짜로 소급할 수 없습니다',
+    ja: '手数料表は早くても {date} から適用でき、過去や精算済みの日にさかのぼることはできません',
+  },
 };

@@ -3,7 +3,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ANY_OPS_ROLE, OPS_ROLES, opsCreateMerchantSchema, opsLockSchema, opsMerchantFieldsSchema, opsMerchantListQuerySchema, opsActivateSchema, opsInviteSchema, opsLinkToken, opsLoginSchema, opsRefreshSchema, opsRoleSchema } from '@portal/contract';
+import { opsFeeScheduleSchema, ANY_OPS_ROLE, OPS_ROLES, opsCreateMerchantSchema, opsLockSchema, opsMerchantFieldsSchema, opsMerchantListQuerySchema, opsActivateSchema, opsInviteSchema, opsLinkToken, opsLoginSchema, opsRefreshSchema, opsRoleSchema } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
 import { ok, envelope } from '../../lib/envelope';
 import { login } from '../user/login.service';
@@ -13,7 +13,7 @@ import { operatorOf, registerOpsAuth } from './ops.auth';
 import { localOnly } from '../dev/dev.routes';
 import { createOperator } from './operators.service';
 import { opsEmail, opsUsername } from '@portal/contract';
-import { createMerchant, editMerchant, getMerchant, listMerchants, resendMainUserActivation, setLocked } from './merchants.service';
+import { addFeeSchedule, feeHistory, createMerchant, editMerchant, getMerchant, listMerchants, resendMainUserActivation, setLocked } from './merchants.service';
 import { activateOperator, activationInfo, inviteOperator, listOperators, listSessions, resendActivation, revokeSession, setEnabled, setRole } from './operators.service';
 
 const meta = (req: FastifyRequest) => ({ ip: req.ip, userAgent: req.headers['user-agent'] });
@@ -193,6 +193,19 @@ function routes(f: FastifyInstance, deps: Deps) {
     schema: { tags: tag('merchants'), summary: "Edit a merchant's fields (not its kind or group). JSON body.", params: merParam, body: opsMerchantFieldsSchema, response: { 200: envelope(z.null()) } },
     handler: async (req) => {
       await editMerchant(deps, req.params.merId, req.body, operatorOf(req), meta(req));
+      return ok(null);
+    },
+  });
+  r.get('/api/ops/merchants/:merId/fees', {
+    config: { opsRoles: ANY_OPS_ROLE },
+    schema: { tags: tag('fees'), summary: 'Every dated fee schedule of the merchant (newest day first): in force, past or to come', params: merParam, response: { 200: envelope(z.array(feeRow.extend({ effectiveFrom: z.string(), enteredBy: s, enteredAt: z.string(), state: z.enum(['FUTURE', 'IN_FORCE', 'PAST']) }))) } },
+    handler: async (req) => ok(await feeHistory(deps, req.params.merId)),
+  });
+  r.post('/api/ops/merchants/:merId/fees', {
+    config: { opsRoles: ['onboarding'] },
+    schema: { tags: tag('fees'), summary: 'New fee schedules for some business lines from a day on (today or later, after the last settlement run); the settlement run of each day reads the schedule in force that day. JSON body.', params: merParam, body: opsFeeScheduleSchema, response: { 200: envelope(z.null()) } },
+    handler: async (req) => {
+      await addFeeSchedule(deps, req.params.merId, req.body, operatorOf(req), meta(req));
       return ok(null);
     },
   });
