@@ -139,6 +139,48 @@ export function MerchantFormFields({ mode, groups }: { mode: 'create' | 'edit'; 
       {mode === 'create' && (
         <>
           <Divider titlePlacement="start">{t('merchants.fees')}</Divider>
+          <FeeLinesField />
+          <Divider titlePlacement="start">{t('merchants.bank')}</Divider>
+          <Row gutter={16}>
+            {(['beneficiaryBank', 'swiftCode', 'bankAddress', 'accountName', 'accountNumber', 'country', 'currency'] as const).map((f) => (
+              <Col xs={24} md={f === 'country' || f === 'currency' ? 6 : 12} key={f}>
+                <Form.Item name={['bankAccount', f]} label={t(`bank.${f}`)} rules={f === 'bankAddress' ? [] : [req]}>
+                  {f === 'currency' ? <Select showSearch options={opts(CURRENCIES)} /> : <Input />}
+                </Form.Item>
+              </Col>
+            ))}
+          </Row>
+          {attribute !== 'SUB' && (
+            <>
+              <Divider titlePlacement="start">{t('merchants.mainUser')}</Divider>
+              <Row gutter={16}>
+                <Col xs={24} md={12}>
+                  <Form.Item name={['mainUser', 'username']} label={t('operators.username')} rules={[req, { pattern: /^[A-Za-z0-9][A-Za-z0-9_.@-]{2,63}$/, message: t('operators.usernameRule') }]}>
+                    <Input autoComplete="off" />
+                  </Form.Item>
+                </Col>
+                <Col xs={24} md={12}>
+                  <Form.Item name={['mainUser', 'email']} label={t('operators.email')} rules={[req, { type: 'email', message: t('operators.emailRule') }]} extra={t('merchants.mainUserHint')}>
+                    <Input autoComplete="off" />
+                  </Form.Item>
+                </Col>
+              </Row>
+            </>
+          )}
+        </>
+      )}
+      <Space />
+    </>
+  );
+}
+
+/** The fee lines of a form (Form.List "fees"): business line, MDR, fixed fee, cycle, reserve, transfer. */
+export function FeeLinesField() {
+  const { t } = useTranslation('ops');
+  const req = { required: true, whitespace: true, message: t('form.required') };
+  const opts = (xs: string[]) => xs.map((x) => ({ value: x, label: x }));
+  return (
+    <>
           <Form.List name="fees">
             {(lines, { add, remove }) => (
               <>
@@ -200,36 +242,6 @@ export function MerchantFormFields({ mode, groups }: { mode: 'create' | 'edit'; 
               </>
             )}
           </Form.List>
-          <Divider titlePlacement="start">{t('merchants.bank')}</Divider>
-          <Row gutter={16}>
-            {(['beneficiaryBank', 'swiftCode', 'bankAddress', 'accountName', 'accountNumber', 'country', 'currency'] as const).map((f) => (
-              <Col xs={24} md={f === 'country' || f === 'currency' ? 6 : 12} key={f}>
-                <Form.Item name={['bankAccount', f]} label={t(`bank.${f}`)} rules={f === 'bankAddress' ? [] : [req]}>
-                  {f === 'currency' ? <Select showSearch options={opts(CURRENCIES)} /> : <Input />}
-                </Form.Item>
-              </Col>
-            ))}
-          </Row>
-          {attribute !== 'SUB' && (
-            <>
-              <Divider titlePlacement="start">{t('merchants.mainUser')}</Divider>
-              <Row gutter={16}>
-                <Col xs={24} md={12}>
-                  <Form.Item name={['mainUser', 'username']} label={t('operators.username')} rules={[req, { pattern: /^[A-Za-z0-9][A-Za-z0-9_.@-]{2,63}$/, message: t('operators.usernameRule') }]}>
-                    <Input autoComplete="off" />
-                  </Form.Item>
-                </Col>
-                <Col xs={24} md={12}>
-                  <Form.Item name={['mainUser', 'email']} label={t('operators.email')} rules={[req, { type: 'email', message: t('operators.emailRule') }]} extra={t('merchants.mainUserHint')}>
-                    <Input autoComplete="off" />
-                  </Form.Item>
-                </Col>
-              </Row>
-            </>
-          )}
-        </>
-      )}
-      <Space />
     </>
   );
 }

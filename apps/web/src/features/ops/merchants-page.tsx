@@ -7,6 +7,7 @@ import { formatInstant } from '../../lib/time';
 import { opsMerchantsApi, type OpsMerchant } from './api/ops-http';
 import { feeToApi, fieldsOf, MerchantFormFields, valuesOf, type MerchantFormValues } from './merchant-form';
 import { mayDo, useOperator } from './ops-me';
+import { FeeSchedules } from './fee-schedules';
 
 const PAGE = 20;
 
@@ -130,6 +131,7 @@ export default function MerchantsPage() {
                 { title: t('fee.tranFee'), dataIndex: 'tranFee', render: (v: number, r) => `${toDecimal(v, m.settleCurrency)} ≥ ${toDecimal(r.tranThreshold, m.settleCurrency)} · ${r.transferPeriod}` },
                 { title: t('fee.from'), dataIndex: 'effectiveFrom' },
               ]} />
+            <FeeSchedules merchant={m} canEdit={canOnboard} />
             <Typography.Title level={2} className="ops-section-title">{t('merchants.bank')}</Typography.Title>
             <Table size="small" rowKey="id" pagination={false} dataSource={m.bankAccounts} scroll={{ x: 600 }}
               columns={[

@@ -127,3 +127,15 @@ export const opsMerchantsApi = {
   unlock: (merId: string) => opsHttp.request<null>({ method: 'POST', url: `/merchants/${merId}/unlock` }),
   resendActivation: (merId: string) => opsHttp.request<null>({ method: 'POST', url: `/merchants/${merId}/resendActivation` }),
 };
+
+export interface OpsFeeHistoryRow extends OpsFee {
+  effectiveFrom: string;
+  enteredBy: string | null;
+  enteredAt: string;
+  state: 'FUTURE' | 'IN_FORCE' | 'PAST';
+}
+
+export const opsFeesApi = {
+  history: (merId: string) => opsHttp.request<OpsFeeHistoryRow[]>({ url: `/merchants/${merId}/fees` }),
+  add: (merId: string, json: { effectiveFrom: string; fees: OpsFee[] }) => opsHttp.request<null>({ method: 'POST', url: `/merchants/${merId}/fees`, json }),
+};
