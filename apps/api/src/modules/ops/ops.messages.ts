@@ -72,4 +72,40 @@ export const OPS_MESSAGES = {
     ko: '수수료표는 빨라야 {date}부터 적용할 수 있으며, 지난 날짜나 정산된 날짜로 소급할 수 없습니다',
     ja: '手数料表は早くても {date} から適用でき、過去や精算済みの日にさかのぼることはできません',
   },
+  opsFourEyes: {
+    en: 'Four eyes: you changed this request, so another operator must decide it',
+    zh: '四眼原则：您修改过此申请，须由另一位运营人员审批',
+    ko: '4안 원칙: 이 요청을 수정했으므로 다른 운영자가 결정해야 합니다',
+    ja: '4 つの目の原則：この申請を変更したため、別のオペレーターが判断する必要があります',
+  },
+  opsRequestNotPending: {
+    en: 'This request is no longer pending',
+    zh: '该申请已不是待审批状态',
+    ko: '이 요청은 더 이상 대기 중이 아닙니다',
+    ja: 'この申請はすでに保留中ではありません',
+  },
+  opsBankApprovedNoticeTitle: {
+    en: 'Bank account change {id} approved',
+    zh: '银行账户变更申请 {id} 已批准',
+    ko: '은행 계좌 변경 요청 {id}이(가) 승인되었습니다',
+    ja: '銀行口座の変更申請 {id} が承認されました',
+  },
+  opsBankApprovedNotice: {
+    en: 'Your bank account change request {id} was approved. Note: {reason}',
+    zh: '您的银行账户变更申请 {id} 已批准。说明：{reason}',
+    ko: '은행 계좌 변경 요청 {id}이(가) 승인되었습니다. 메모: {reason}',
+    ja: '銀行口座の変更申請 {id} が承認されました。備考：{reason}',
+  },
+  opsBankRejectedNoticeTitle: {
+    en: 'Bank account change {id} rejected',
+    zh: '银行账户变更申请 {id} 已拒绝',
+    ko: '은행 계좌 변경 요청 {id}이(가) 거절되었습니다',
+    ja: '銀行口座の変更申請 {id} が却下されました',
+  },
+  opsBankRejectedNotice: {
+    en: 'Your bank account change request {id} was rejected. Reason: {reason}',
+    zh: '您的银行账户变更申请 {id} 已被拒绝。原因：{reason}',
+    ko: '은행 계좌 변경 요청 {id}이(가) 거절되었습니다. 사유: {reason}',
+    ja: '銀行口座の変更申請 {id} は却下されました。理由：{reason}',
+  },
 };

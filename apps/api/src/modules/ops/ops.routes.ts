@@ -3,7 +3,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { opsFeeScheduleSchema, ANY_OPS_ROLE, OPS_ROLES, opsCreateMerchantSchema, opsLockSchema, opsMerchantFieldsSchema, opsMerchantListQuerySchema, opsActivateSchema, opsInviteSchema, opsLinkToken, opsLoginSchema, opsRefreshSchema, opsRoleSchema } from '@portal/contract';
+import { opsBankAccountSchema, opsFeeScheduleSchema, ANY_OPS_ROLE, OPS_ROLES, opsCreateMerchantSchema, opsLockSchema, opsMerchantFieldsSchema, opsMerchantListQuerySchema, opsActivateSchema, opsInviteSchema, opsLinkToken, opsLoginSchema, opsRefreshSchema, opsRoleSchema } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
 import { ok, envelope } from '../../lib/envelope';
 import { login } from '../user/login.service';
@@ -13,6 +13,7 @@ import { operatorOf, registerOpsAuth } from './ops.auth';
 import { localOnly } from '../dev/dev.routes';
 import { createOperator } from './operators.service';
 import { opsEmail, opsUsername } from '@portal/contract';
+import { decideBankChange, editBankChange, listBankChanges } from './approvals.service';
 import { addFeeSchedule, feeHistory, createMerchant, editMerchant, getMerchant, listMerchants, resendMainUserActivation, setLocked } from './merchants.service';
 import { activateOperator, activationInfo, inviteOperator, listOperators, listSessions, resendActivation, revokeSession, setEnabled, setRole } from './operators.service';
 
@@ -233,6 +234,34 @@ function routes(f: FastifyInstance, deps: Deps) {
       return ok(null);
     },
   });
+
+  // ——— Approvals: bank-account change requests of every merchant (four eyes: who changed one may not decide it).
+  const reasonBody = z.object({ reason: z.string().trim().min(3).max(500).refine((v) => !/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/.test(v), 'control characters') });
+  const bankChangeRow = z.object({
+    id: z.number(), merId: z.string(), merName: z.string(), status: z.enum(['PENDING', 'APPROVED', 'REJECTED']), beneficiaryBank: z.string(), swiftCode: z.string(), bankAddress: s,
+    accountName: z.string(), accountNumber: z.string(), country: z.string(), currency: z.string(), documentName: z.string(), requestedBy: z.string(), requestedAt: z.string(),
+    changedBy: s, decidedBy: s, decidedAt: s, reason: s,
+  });
+  r.get('/api/ops/bankChanges', {
+    config: { opsRoles: ANY_OPS_ROLE },
+    schema: { tags: tag('approvals'), summary: 'Bank-account change requests of every merchant, pending first', querystring: z.object({ status: z.enum(['PENDING', 'APPROVED', 'REJECTED']).optional() }), response: { 200: envelope(z.array(bankChangeRow)) } },
+    handler: async (req) => ok(await listBankChanges(deps, req.query.status)),
+  });
+  r.post('/api/ops/bankChanges/:id', {
+    config: { opsRoles: ['onboarding'] },
+    schema: { tags: tag('approvals'), summary: 'Correct a pending request (the operator who does may not decide it). JSON body.', params: idParam, body: opsBankAccountSchema, response: { 200: envelope(z.null()) } },
+    handler: async (req) => {
+      await editBankChange(deps, req.params.id, req.body, operatorOf(req), meta(req));
+      return ok(null);
+    },
+  });
+  for (const [path, decision] of [['approve', 'APPROVED'], ['reject', 'REJECTED']] as const) {
+    r.post(`/api/ops/bankChanges/:id/${path}`, {
+      config: { opsRoles: ['risk'] },
+      schema: { tags: tag('approvals'), summary: `${decision === 'APPROVED' ? 'Approve' : 'Reject'} a pending request with a reason; the merchant gets a notice and the requester an e-mail`, params: idParam, body: reasonBody, response: { 200: envelope(z.object({ id: z.number(), merId: z.string(), status: z.string(), accountId: z.number().nullable() })) } },
+      handler: async (req) => ok(await decideBankChange(deps, req.params.id, decision, req.body.reason, operatorOf(req), req.lang, meta(req))),
+    });
+  }
 
   // ——— Development only (never in production; loopback callers only, as /api/dev/*): what
   // `npm run ops -- add-operator` does, for the e2e run whose embedded database the CLI cannot open

@@ -7,7 +7,7 @@ import { dayjs } from '../../lib/time';
 import { opsFeesApi, type OpsFeeHistoryRow, type OpsMerchantDetail } from './api/ops-http';
 import { feeToApi, FeeLinesField, type FeeForm } from './merchant-form';
 
-const STATE_COLOR = { FUTURE: 'blue', IN_FORCE: 'green', PAST: 'default' } as const;
+const STATE_COLOR = { FUTURE: 'processing', IN_FORCE: 'success', PAST: 'default' } as const;
 
 /** A merchant's fee schedules: every dated one (history kept) and a new one from a day on (onboarding). */
 export function FeeSchedules({ merchant, canEdit }: { merchant: OpsMerchantDetail; canEdit: boolean }) {

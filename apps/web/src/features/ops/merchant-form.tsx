@@ -186,52 +186,52 @@ export function FeeLinesField() {
               <>
                 {lines.map((line) => (
                   <Row gutter={8} key={line.key} className="ops-fee-line">
-                    <Col xs={12} md={4}>
+                    <Col xs={12} md={6}>
                       <Form.Item name={[line.name, 'busLine']} label={t('fee.busLine')} rules={[req]}>
                         <Select options={opts(CHANNELS)} />
                       </Form.Item>
                     </Col>
-                    <Col xs={12} md={3}>
+                    <Col xs={12} md={6}>
                       <Form.Item name={[line.name, 'mdr']} label={t('fee.mdr')} rules={[{ required: true, message: t('form.required') }]}>
                         <InputNumber min={0} max={100} step={0.01} style={{ width: '100%' }} />
                       </Form.Item>
                     </Col>
-                    <Col xs={12} md={3}>
+                    <Col xs={12} md={6}>
                       <Form.Item name={[line.name, 'fixedFee']} label={t('fee.fixedFee')} rules={[{ pattern: money, message: t('form.amount') }]}>
                         <Input inputMode="decimal" />
                       </Form.Item>
                     </Col>
-                    <Col xs={12} md={2}>
+                    <Col xs={12} md={6}>
                       <Form.Item name={[line.name, 'cycleDays']} label={t('fee.cycle')} rules={[{ required: true, message: t('form.required') }]}>
                         <InputNumber min={0} max={60} style={{ width: '100%' }} />
                       </Form.Item>
                     </Col>
-                    <Col xs={12} md={2}>
+                    <Col xs={12} md={6}>
                       <Form.Item name={[line.name, 'reserve']} label={t('fee.reserve')}>
                         <InputNumber min={0} max={100} step={0.01} style={{ width: '100%' }} />
                       </Form.Item>
                     </Col>
-                    <Col xs={12} md={2}>
+                    <Col xs={12} md={6}>
                       <Form.Item name={[line.name, 'reserveHoldDays']} label={t('fee.holdDays')}>
                         <InputNumber min={0} max={720} style={{ width: '100%' }} />
                       </Form.Item>
                     </Col>
-                    <Col xs={12} md={2}>
+                    <Col xs={12} md={6}>
                       <Form.Item name={[line.name, 'tranThreshold']} label={t('fee.threshold')} rules={[{ pattern: money, message: t('form.amount') }]}>
                         <Input inputMode="decimal" />
                       </Form.Item>
                     </Col>
-                    <Col xs={12} md={2}>
+                    <Col xs={12} md={6}>
                       <Form.Item name={[line.name, 'tranFee']} label={t('fee.tranFee')} rules={[{ pattern: money, message: t('form.amount') }]}>
                         <Input inputMode="decimal" />
                       </Form.Item>
                     </Col>
-                    <Col xs={12} md={2}>
+                    <Col xs={12} md={6}>
                       <Form.Item name={[line.name, 'transferPeriod']} label={t('fee.period')} rules={[req]}>
                         <Select options={opts(PERIODS)} />
                       </Form.Item>
                     </Col>
-                    <Col xs={12} md={2} className="ops-fee-line__remove">
+                    <Col xs={12} md={6} className="ops-fee-line__remove">
                       <Button onClick={() => remove(line.name)} disabled={lines.length === 1}>
                         {t('fee.remove')}
                       </Button>

@@ -88,7 +88,7 @@ export default function MerchantsPage() {
           { title: t('merchants.attribute'), dataIndex: 'attribute', render: (a: OpsMerchant['attribute'], r) => <>{t(`attribute.${a}`)}{r.parentName ? ` · ${r.parentName}` : ''}</> },
           { title: t('field.channels'), dataIndex: 'channels', render: (c: string[]) => c.join(', ') },
           { title: t('field.settleCurrency'), dataIndex: 'settleCurrency' },
-          { title: t('merchants.status'), dataIndex: 'locked', render: (l: boolean) => <Tag color={l ? 'red' : 'green'}>{t(`merchantStatus.${l ? 'LOCKED' : 'ACTIVE'}`)}</Tag> },
+          { title: t('merchants.status'), dataIndex: 'locked', render: (l: boolean) => <Tag color={l ? 'error' : 'success'}>{t(`merchantStatus.${l ? 'LOCKED' : 'ACTIVE'}`)}</Tag> },
           { title: t('operators.created'), dataIndex: 'createdAt', render: (v: string) => formatInstant(v) },
         ]}
       />
@@ -110,7 +110,7 @@ export default function MerchantsPage() {
         )}>
         {m && (
           <>
-            {m.locked && <Tag color="red">{t('merchants.lockedBecause', { reason: m.lockReason ?? '' })}</Tag>}
+            {m.locked && <Tag color="error">{t('merchants.lockedBecause', { reason: m.lockReason ?? '' })}</Tag>}
             <Descriptions column={{ xs: 1, md: 2 }} size="small" bordered className="ops-descriptions">
               <Descriptions.Item label={t('merchants.attribute')}>{t(`attribute.${m.attribute}`)}{m.parentName ? ` · ${m.parentName}` : ''}</Descriptions.Item>
               <Descriptions.Item label={t('field.corporationName')}>{m.corporationName}</Descriptions.Item>

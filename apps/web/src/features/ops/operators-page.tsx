@@ -7,7 +7,7 @@ import { formatInstant } from '../../lib/time';
 import { opsApi, type OperatorRow } from './api/ops-http';
 import { useOperator } from './ops-me';
 
-const STATUS_COLOR = { ACTIVE: 'green', INACTIVE: 'gold', DISABLED: 'default' } as const;
+const STATUS_COLOR = { ACTIVE: 'success', INACTIVE: 'warning', DISABLED: 'default' } as const;
 
 /** Operators (administrator): list, invite (activation e-mail), change role, disable / enable, resend the link. */
 export default function OperatorsPage() {

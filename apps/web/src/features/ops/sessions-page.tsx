@@ -21,7 +21,7 @@ export default function SessionsPage() {
         pagination={false}
         scroll={{ x: 640 }}
         columns={[
-          { title: t('sessions.started'), dataIndex: 'createdAt', render: (v: string, row) => <>{formatInstant(v)} {row.current && <Tag color="blue">{t('sessions.current')}</Tag>}</> },
+          { title: t('sessions.started'), dataIndex: 'createdAt', render: (v: string, row) => <>{formatInstant(v)} {row.current && <Tag color="processing">{t('sessions.current')}</Tag>}</> },
           { title: t('sessions.lastSeen'), dataIndex: 'lastSeenAt', render: (v: string) => formatInstant(v) },
           { title: t('sessions.ip'), dataIndex: 'ip' },
           { title: t('sessions.device'), dataIndex: 'userAgent', ellipsis: true },
