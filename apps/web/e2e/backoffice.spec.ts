@@ -1,12 +1,14 @@
 import { EMAIL, PASSWORD, expect, test, shot, signIn, tr, useLanguage } from './support';
-import { OPS_PASSWORD, addOperatorLink, totpCode } from './ops-support';
+import { OPS_PASSWORD, addOperatorLink, opsSignInQuick, totpCode } from './ops-support';
+import type { Page } from '@playwright/test';
 
 /**
  * The provider's back office (issue 26), as its first operator would use it, in Chinese: made by
  * `npm run ops -- add-operator` → activates (authenticator + password) → signs in with the
  * authenticator's code → creates a group merchant with fees and a bank account (and, through the ops
  * API, two sub-merchants) → the group's main user activates from the e-mail and signs in to the
- * merchant portal. Screens looked at in 1440 px and 390 px.
+ * merchant portal → asks for a bank-account change → a second operator (risk) approves it with a
+ * reason → the notice reaches the merchant. Screens looked at in 1440 px and 390 px.
  */
 test.describe.configure({ mode: 'serial', timeout: 180_000 });
 
@@ -14,6 +16,7 @@ const OP = 'ops-first';
 const MAIN = 'e2e-group-main';
 const MAIN_EMAIL = 'main@e2e-group.example';
 EMAIL[MAIN] = MAIN_EMAIL;
+let merchant: Page;
 const z = (key: string, vars: Record<string, string> = {}) => tr('zh', 'ops', key, vars);
 
 test('first operator: activation link from the CLI, authenticator and password, sign-in with TOTP, a group merchant created', async ({ page, baseURL }) => {
@@ -123,7 +126,9 @@ test('first operator: activation link from the CLI, authenticator and password, 
   void baseURL;
 });
 
-test("the group's main user activates from the e-mail and signs in to the merchant portal", async ({ page }) => {
+test("the group's main user activates from the e-mail and signs in to the merchant portal", async ({ browser }) => {
+  merchant = await (await browser.newContext()).newPage();
+  const page = merchant;
   let link: string | undefined;
   await expect
     .poll(async () => {
@@ -138,4 +143,56 @@ test("the group's main user activates from the e-mail and signs in to the mercha
   await page.goto('/login');
   const session = await signIn(page, MAIN);
   expect(session.user.merName).toBe('E2E Group');
+  groupOf.id = session.user.merId;
+  // The merchant asks for a bank-account change (the detail screen's form posts this).
+  const merchantToken = await freshMerchantToken(page);
+  const pdf = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
+  const asked = await (
+    await page.request.post('/api/merchant/bankChangeRequest', {
+      headers: { 'x-token': merchantToken },
+      multipart: {
+        merId: groupOf.id, beneficiaryBank: 'Second Bank Ltd', swiftCode: 'SECOHKHH', accountName: 'E2E Group Holdings Ltd', accountNumber: '556677889900', country: 'HK', currency: 'HKD',
+        document: { name: 'letter.pdf', mimeType: 'application/pdf', buffer: pdf },
+      },
+    })
+  ).json();
+  expect(asked.code, asked.msg).toBe(0);
 });
+
+test('a second operator approves the bank change with a reason, and the notice reaches the merchant', async ({ browser, baseURL }) => {
+  const page = merchant;
+  const ops = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
+  await useLanguage(ops, 'zh');
+  await opsSignInQuick(ops, 'ops-second-risk', baseURL!, 'risk');
+  await ops.goto('/ops/approvals');
+  await expect(ops.getByRole('heading', { level: 1, name: z('approvals.title') })).toBeVisible();
+  const row = ops.locator('.ant-table-row').filter({ hasText: 'SECOHKHH' });
+  await row.getByRole('button', { name: z('approvals.approve') }).click();
+  await ops.getByLabel(z('approvals.reason')).fill('Bank letter checked');
+  await shot(ops, 'ops-approvals-zh-1440');
+  const decided = ops.waitForResponse(async (r) => r.url().includes('/approve') && (await r.json().catch(() => null))?.code !== 3);
+  await ops.getByRole('dialog').getByRole('button', { name: z('approvals.approve') }).click();
+  expect(((await (await decided).json()) as { code: number }).code).toBe(0);
+  await expect(row).toHaveCount(0);
+  await ops.context().close();
+  // The merchant's notices (its session still open): the decision, with the reason.
+  const token = await freshMerchantToken(page);
+  const list = await (await page.request.get('/api/notice/list', { headers: { 'x-token': token, 'accept-language': 'en' }, params: { page: 0, size: 10 } })).json();
+  expect(JSON.stringify(list.data.content)).toContain('Bank letter checked');
+  await page.context().close();
+});
+
+const groupOf = { id: '' };
+
+/** A fresh merchant token for API calls (the page's lives 5 seconds in e2e): the refresh token rotated. */
+async function freshMerchantToken(page: Page): Promise<string> {
+  const refreshToken = (await page.context().cookies()).find((c) => c.name === 'mp_refresh')!.value;
+  const pair = await (await page.request.post('/api/user/refreshToken', { form: { refreshToken } })).json();
+  expect(pair.code, pair.msg).toBe(0);
+  const host = new URL(page.url()).hostname;
+  await page.context().addCookies([
+    { name: 'mp_token', value: pair.data.token, domain: host, path: '/' },
+    { name: 'mp_refresh', value: pair.data.refreshToken, domain: host, path: '/' },
+  ]);
+  return pair.data.token;
+}

@@ -10,6 +10,7 @@ import './ops.css';
 
 const OperatorsPage = lazy(() => import('./operators-page'));
 const MerchantsPage = lazy(() => import('./merchants-page'));
+const ApprovalsPage = lazy(() => import('./approvals-page'));
 const SessionsPage = lazy(() => import('./sessions-page'));
 
 /** The back office's screens: a top bar (who, role, language, sign out), the menu, the screen. */
@@ -20,6 +21,7 @@ export default function OpsShell() {
   const navigate = useNavigate();
   const items = [
     { key: '/ops/merchants', label: t('menu.merchants') },
+    { key: '/ops/approvals', label: t('menu.approvals') },
     ...(me.role === 'administrator' ? [{ key: '/ops/operators', label: t('menu.operators') }] : []),
     { key: '/ops/sessions', label: t('menu.sessions') },
   ];
@@ -46,6 +48,7 @@ export default function OpsShell() {
           <Suspense fallback={<FullPageSpin />}>
             <Routes>
               <Route path="merchants" element={<MerchantsPage />} />
+              <Route path="approvals" element={<ApprovalsPage />} />
               <Route path="operators" element={<OperatorsPage />} />
               <Route path="sessions" element={<SessionsPage />} />
               <Route path="*" element={<Navigate to="/ops/merchants" replace />} />

@@ -139,3 +139,28 @@ export const opsFeesApi = {
   history: (merId: string) => opsHttp.request<OpsFeeHistoryRow[]>({ url: `/merchants/${merId}/fees` }),
   add: (merId: string, json: { effectiveFrom: string; fees: OpsFee[] }) => opsHttp.request<null>({ method: 'POST', url: `/merchants/${merId}/fees`, json }),
 };
+
+export interface OpsBankChange {
+  id: number;
+  merId: string;
+  merName: string;
+  status: 'PENDING' | 'APPROVED' | 'REJECTED';
+  beneficiaryBank: string;
+  swiftCode: string;
+  accountName: string;
+  accountNumber: string;
+  country: string;
+  currency: string;
+  documentName: string;
+  requestedBy: string;
+  requestedAt: string;
+  changedBy: string | null;
+  decidedBy: string | null;
+  decidedAt: string | null;
+  reason: string | null;
+}
+
+export const opsApprovalsApi = {
+  list: (status?: string) => opsHttp.request<OpsBankChange[]>({ url: '/bankChanges', params: { status } }),
+  decide: (id: number, decision: 'approve' | 'reject', reason: string) => opsHttp.request<unknown>({ method: 'POST', url: `/bankChanges/${id}/${decision}`, form: { reason } }),
+};
