@@ -83,6 +83,24 @@ describe.each(DB_KINDS)('ops approvals (%s)', (kind) => {
     expect([edited.rows[0].detail.before.swiftCode, edited.rows[0].detail.after.swiftCode]).toEqual(['CMBCCNBS', 'CMBCCNBSXXX']);
   });
 
+  it('the audit log across merchants: by merchant, action, actor and days; bad ranges refused', async () => {
+    const day = new Date(ctx.clock.now().getTime() + 8 * 3600000).toISOString().slice(0, 10);
+    const q = (query: Record<string, string>) => ctx.call({ method: 'GET', url: '/api/ops/audit', headers: h(reader), query: { from: day, to: day, ...query } });
+    const decided = await q({ merId: DEMO.subA, action: 'merchant.bank_change' });
+    expect(decided.body.code, decided.body.msg).toBe(0);
+    const actions = decided.body.data.content.map((e: { action: string; byOperator: boolean; merId: string }) => [e.action, e.byOperator, e.merId]);
+    expect(actions).toContainEqual(['merchant.bank_change.approve', true, DEMO.subA]);
+    expect(actions).toContainEqual(['merchant.bank_change.reject', true, DEMO.subA]);
+    const byActor = await q({ actor: 'ap-onboarding', operatorsOnly: 'true' });
+    expect(byActor.body.data.content.map((e: { action: string }) => e.action)).toContain('ops.bank_change.edit');
+    // Another merchant's filter finds none of these decisions.
+    const other = await q({ merId: DEMO.other, action: 'merchant.bank_change' });
+    expect(other.body.data.totalElements).toBe(0);
+    expect((await q({ from: '2026-02-30' })).status).toBe(400);
+    expect((await q({ from: '2026-12-10', to: '2026-12-01' })).status).toBe(400);
+    expect((await q({ from: '2026-01-01', to: '2026-12-01' })).status).toBe(400);
+  });
+
   it.skipIf(!isConcurrent(kind))('two operators deciding at once: one decision, the other told it is no longer pending', async () => {
     const id = await request();
     const out = await Promise.all([

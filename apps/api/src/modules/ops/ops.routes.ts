@@ -3,7 +3,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { opsBankAccountSchema, opsFeeScheduleSchema, ANY_OPS_ROLE, OPS_ROLES, opsCreateMerchantSchema, opsLockSchema, opsMerchantFieldsSchema, opsMerchantListQuerySchema, opsActivateSchema, opsInviteSchema, opsLinkToken, opsLoginSchema, opsRefreshSchema, opsRoleSchema } from '@portal/contract';
+import { isoDate, opsBankAccountSchema, opsFeeScheduleSchema, ANY_OPS_ROLE, OPS_ROLES, opsCreateMerchantSchema, opsLockSchema, opsMerchantFieldsSchema, opsMerchantListQuerySchema, opsActivateSchema, opsInviteSchema, opsLinkToken, opsLoginSchema, opsRefreshSchema, opsRoleSchema } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
 import { ok, envelope } from '../../lib/envelope';
 import { login } from '../user/login.service';
@@ -13,6 +13,7 @@ import { operatorOf, registerOpsAuth } from './ops.auth';
 import { localOnly } from '../dev/dev.routes';
 import { createOperator } from './operators.service';
 import { opsEmail, opsUsername } from '@portal/contract';
+import { searchAudit } from './audit.service';
 import { decideBankChange, editBankChange, listBankChanges } from './approvals.service';
 import { addFeeSchedule, feeHistory, createMerchant, editMerchant, getMerchant, listMerchants, resendMainUserActivation, setLocked } from './merchants.service';
 import { activateOperator, activationInfo, inviteOperator, listOperators, listSessions, resendActivation, revokeSession, setEnabled, setRole } from './operators.service';
@@ -262,6 +263,29 @@ function routes(f: FastifyInstance, deps: Deps) {
       handler: async (req) => ok(await decideBankChange(deps, req.params.id, decision, req.body.reason, operatorOf(req), req.lang, meta(req))),
     });
   }
+
+  // ——— The audit log across merchants (every role reads).
+  r.get('/api/ops/audit', {
+    config: { opsRoles: ANY_OPS_ROLE },
+    schema: {
+      tags: tag('audit'),
+      summary: "Audit entries of merchants' users and of operators, newest first: by merchant, action prefix, actor, platform days (at most 92)",
+      querystring: z
+        .object({
+          page: z.coerce.number().int().min(0).max(100000).default(0),
+          size: z.coerce.number().int().min(1).max(100).default(20),
+          merId: z.string().regex(/^\d{15}$/, 'merchant id').optional(),
+          action: z.string().trim().max(60).regex(/^[a-z0-9_.]*$/, 'action').optional(),
+          actor: z.string().trim().max(128).regex(/^[A-Za-z0-9_.@:-]*$/, 'actor').optional(),
+          operatorsOnly: z.enum(['true', 'false']).optional(),
+          from: isoDate,
+          to: isoDate,
+        })
+        .refine((v) => v.from <= v.to && Date.parse(v.to) - Date.parse(v.from) <= 92 * 86400000, { path: ['to'], message: 'from ≤ to, at most 92 days' }),
+      response: { 200: envelope(z.object({ content: z.array(z.object({ id: z.number(), at: z.string(), actor: s, byOperator: z.boolean(), merId: s, action: z.string(), outcome: z.string(), target: s, detail: z.string(), ip: s })), totalElements: z.number() })) },
+    },
+    handler: async (req) => ok(await searchAudit(deps, { ...req.query, operatorsOnly: req.query.operatorsOnly === 'true', action: req.query.action || undefined, actor: req.query.actor || undefined })),
+  });
 
   // ——— Development only (never in production; loopback callers only, as /api/dev/*): what
   // `npm run ops -- add-operator` does, for the e2e run whose embedded database the CLI cannot open
