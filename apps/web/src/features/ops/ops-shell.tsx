@@ -11,6 +11,7 @@ import './ops.css';
 const OperatorsPage = lazy(() => import('./operators-page'));
 const MerchantsPage = lazy(() => import('./merchants-page'));
 const ApprovalsPage = lazy(() => import('./approvals-page'));
+const AuditPage = lazy(() => import('./audit-page'));
 const SessionsPage = lazy(() => import('./sessions-page'));
 
 /** The back office's screens: a top bar (who, role, language, sign out), the menu, the screen. */
@@ -22,6 +23,7 @@ export default function OpsShell() {
   const items = [
     { key: '/ops/merchants', label: t('menu.merchants') },
     { key: '/ops/approvals', label: t('menu.approvals') },
+    { key: '/ops/audit', label: t('menu.audit') },
     ...(me.role === 'administrator' ? [{ key: '/ops/operators', label: t('menu.operators') }] : []),
     { key: '/ops/sessions', label: t('menu.sessions') },
   ];
@@ -49,6 +51,7 @@ export default function OpsShell() {
             <Routes>
               <Route path="merchants" element={<MerchantsPage />} />
               <Route path="approvals" element={<ApprovalsPage />} />
+              <Route path="audit" element={<AuditPage />} />
               <Route path="operators" element={<OperatorsPage />} />
               <Route path="sessions" element={<SessionsPage />} />
               <Route path="*" element={<Navigate to="/ops/merchants" replace />} />

@@ -164,3 +164,20 @@ export const opsApprovalsApi = {
   list: (status?: string) => opsHttp.request<OpsBankChange[]>({ url: '/bankChanges', params: { status } }),
   decide: (id: number, decision: 'approve' | 'reject', reason: string) => opsHttp.request<unknown>({ method: 'POST', url: `/bankChanges/${id}/${decision}`, form: { reason } }),
 };
+
+export interface OpsAuditRow {
+  id: number;
+  at: string;
+  actor: string | null;
+  byOperator: boolean;
+  merId: string | null;
+  action: string;
+  outcome: string;
+  target: string | null;
+  detail: string;
+  ip: string | null;
+}
+
+export const opsAuditApi = {
+  search: (params: Record<string, unknown>) => opsHttp.request<{ content: OpsAuditRow[]; totalElements: number }>({ url: '/audit', params }),
+};
