@@ -146,7 +146,7 @@ async function main(): Promise<number> {
     console.log(`e2e: server ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     const pw = spawn(process.execPath, [path.join(root, 'node_modules/@playwright/test/cli.js'), 'test', '-c', 'apps/web/playwright.config.ts', ...process.argv.slice(2)], {
       cwd: root,
-      env: { ...process.env, E2E_BASE_URL: base, E2E_RUN_DIR: runDir, E2E_WECHAT_PORT: String(wechatPort) },
+      env: { ...process.env, E2E_BASE_URL: base, E2E_RUN_DIR: runDir, E2E_WECHAT_PORT: String(wechatPort), ...(db ? { E2E_SERVER_DATABASE_URL: db.url } : {}), E2E_SERVER_DATA_DIR: dataDir },
       stdio: 'inherit',
     });
     const code = await new Promise<number>((resolve) => pw.once('exit', (c) => resolve(c ?? 1)));

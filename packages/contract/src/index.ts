@@ -20,3 +20,4 @@ export * from './search';
 export * from './views';
 export * from './webhooks';
 export * from './developer';
+export * from './ops';

@@ -8,6 +8,8 @@ export interface AuditEntry {
   action: string;
   outcome?: 'success' | 'failure';
   userId?: number | null;
+  /** The provider's operator who acted (decision 038); user_id is then null. */
+  operatorId?: number | null;
   username?: string | null;
   merId?: string | null;
   target?: string | null;
@@ -50,8 +52,8 @@ export async function audit(q: Queryable, e: AuditEntry): Promise<void> {
   const now = Date.now();
   await ensureMonthsOf(q, 'audit_log', [now - SKEW_MS, now + SKEW_MS]);
   await q.query(
-    `INSERT INTO audit_log (user_id, username, mer_id, action, outcome, target, detail, ip, user_agent)
-     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9)`,
+    `INSERT INTO audit_log (user_id, username, mer_id, action, outcome, target, detail, ip, user_agent, operator_id)
+     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10)`,
     [
       e.userId ?? null,
       e.username ?? null,
@@ -62,6 +64,7 @@ export async function audit(q: Queryable, e: AuditEntry): Promise<void> {
       JSON.stringify(e.detail ?? {}),
       e.ip ?? null,
       e.userAgent?.slice(0, 300) ?? null,
+      e.operatorId ?? null,
     ],
   );
   count(e);

@@ -13,6 +13,7 @@ import { VIEW_MESSAGES } from '../modules/views/views.messages';
 import { GATEWAY_MESSAGES } from '../modules/gateway/gateway.messages';
 import { WEBHOOK_MESSAGES } from '../modules/webhook/webhook.messages';
 import { APIKEY_MESSAGES } from '../modules/apikey/apikey.messages';
+import { OPS_MESSAGES } from '../modules/ops/ops.messages';
 
 type Msg = Record<Language, string>;
 
@@ -131,6 +132,7 @@ export const MESSAGES = {
   ...GATEWAY_MESSAGES,
   ...WEBHOOK_MESSAGES,
   ...APIKEY_MESSAGES,
+  ...OPS_MESSAGES,
 } satisfies Record<string, Msg>;
 
 export type MessageKey = keyof typeof MESSAGES;

@@ -11,6 +11,7 @@ import { chatRoutes } from './chat/chat.routes';
 import { gatewayRoutes } from './gateway/gateway.routes';
 import { webhookRoutes } from './webhook/webhook.routes';
 import { apiKeyRoutes } from './apikey/apikey.routes';
+import { opsModule } from './ops/ops.module';
 
 /**
  * Registers the domain modules (transactions, reports, pay by link …). Each module adds its own
@@ -30,4 +31,5 @@ export function registerModules(app: FastifyInstance, deps: Deps): void {
   gatewayRoutes(app, deps);
   webhookRoutes(app, deps);
   apiKeyRoutes(app, deps);
+  opsModule(app, deps);
 }

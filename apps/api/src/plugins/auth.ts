@@ -5,6 +5,7 @@ import { sha256 } from '../lib/crypto';
 import { t } from '../lib/messages';
 import type { Deps, SessionUser } from './context';
 import { HOUSEKEEPING, type Queryable } from '../db/db';
+import { MERCHANT_REALM, type Realm } from '../modules/user/realm';
 
 interface SessionRow {
   session_id: number;
@@ -29,8 +30,8 @@ interface SessionRow {
   time_zone: string | null;
 }
 
-export async function endSession(q: Queryable, sessionId: number, reason: string): Promise<void> {
-  await q.query('UPDATE user_session SET revoked_at = now(), revoke_reason = $2 WHERE id = $1 AND revoked_at IS NULL', [
+export async function endSession(q: Queryable, sessionId: number, reason: string, realm: Realm = MERCHANT_REALM): Promise<void> {
+  await q.query(`UPDATE ${realm.sessions} SET revoked_at = now(), revoke_reason = $2 WHERE id = $1 AND revoked_at IS NULL`, [
     sessionId,
     reason,
   ]);
@@ -125,6 +126,39 @@ export class SessionCache {
 
 const caches = new WeakMap<Deps, SessionCache>();
 
+/** The state and time fields of a looked-up session that every realm's token check reads. */
+export interface SessionState {
+  session_id: number;
+  expires_at: Date;
+  revoked_at: Date | null;
+  last_seen_at: Date;
+  absolute_expires_at: Date;
+  status: string;
+  locked_until: Date | null;
+}
+
+/**
+ * The rules of a live session, the same in every realm (decision 038): revoked, idle 15 min,
+ * absolute 12 h, account disabled or locked → ended (50014); access token expired (3). Touches
+ * last-seen at most every 30 s.
+ */
+export async function checkSessionAlive(deps: Deps, r: SessionState, realm: Realm = MERCHANT_REALM): Promise<void> {
+  const now = deps.clock.now();
+  if (r.revoked_at) throw new AppError(Code.SESSION_ENDED, 'sessionEnded', {}, 401);
+  const idle = now.getTime() - new Date(r.last_seen_at).getTime() > LIMITS.idleSeconds * 1000;
+  const absolute = now >= new Date(r.absolute_expires_at);
+  const blocked = r.status !== 'ACTIVE' || (r.locked_until && new Date(r.locked_until) > now);
+  if (idle || absolute || blocked) {
+    await endSession(deps.db, r.session_id, idle ? 'idle' : absolute ? 'absolute' : 'user-blocked', realm);
+    throw new AppError(Code.SESSION_ENDED, 'sessionEnded', {}, 401);
+  }
+  if (now >= new Date(r.expires_at)) throw new AppError(Code.TOKEN_EXPIRED, 'tokenExpired', {}, 401);
+  if (now.getTime() - new Date(r.last_seen_at).getTime() > 30_000) {
+    await deps.db.query(`${TOUCH} UPDATE ${realm.sessions} SET last_seen_at = $2 WHERE id = $1`, [r.session_id, now]);
+    r.last_seen_at = now; // the cached row too: its next idle check counts from here
+  }
+}
+
 /**
  * Resolves X-Token into the caller. Order: unknown token (50012), session ended — revoked, idle
  * 15 min, absolute 12 h, user disabled or locked — (50014), access token expired (3).
@@ -154,20 +188,7 @@ export async function resolveSession(deps: Deps, token: string): Promise<Session
   const r = rows[0];
   if (!r) throw new AppError(Code.TOKEN_INVALID, 'tokenInvalid', {}, 401);
   if (!cached) cache?.set(hash, r, generation);
-  const now = deps.clock.now();
-  if (r.revoked_at) throw new AppError(Code.SESSION_ENDED, 'sessionEnded', {}, 401);
-  const idle = now.getTime() - new Date(r.last_seen_at).getTime() > LIMITS.idleSeconds * 1000;
-  const absolute = now >= new Date(r.absolute_expires_at);
-  const blocked = r.status !== 'ACTIVE' || (r.locked_until && new Date(r.locked_until) > now);
-  if (idle || absolute || blocked) {
-    await endSession(deps.db, r.session_id, idle ? 'idle' : absolute ? 'absolute' : 'user-blocked');
-    throw new AppError(Code.SESSION_ENDED, 'sessionEnded', {}, 401);
-  }
-  if (now >= new Date(r.expires_at)) throw new AppError(Code.TOKEN_EXPIRED, 'tokenExpired', {}, 401);
-  if (now.getTime() - new Date(r.last_seen_at).getTime() > 30_000) {
-    await deps.db.query(`${TOUCH} UPDATE user_session SET last_seen_at = $2 WHERE id = $1`, [r.session_id, now]);
-    r.last_seen_at = now; // the cached row too: its next idle check counts from here
-  }
+  await checkSessionAlive(deps, r);
   return {
     id: r.user_id,
     username: r.username,
@@ -215,6 +236,8 @@ export function registerAuth(app: FastifyInstance, deps: Deps) {
     // The OpenAPI description is public only when API_DOCS=public (the default outside production).
     const docs = req.url.startsWith('/api/docs');
     if (req.is404 || !req.url.startsWith('/api/') || (docs && (deps.config.apiDocs ?? 'public') === 'public') || cfg.auth === 'public') return;
+    // The ops API (/api/ops/, decision 038) signs its operators in through its own hook and tables.
+    if (req.routeOptions.url?.startsWith('/api/ops/')) return;
     if (docs) {
       // The description's routes were registered before the app's error handler: answer here.
       return signedIn(req).catch((err: unknown) => {

@@ -14,6 +14,8 @@ export function apiRoutes(all: RouteOptions[]): ApiRoute[] {
   const out: ApiRoute[] = [];
   for (const r of all) {
     if (!r.url.startsWith('/api/') || r.url.startsWith('/api/docs') || r.url.startsWith('/api/provider/docs')) continue;
+    // The back office's routes have their own realm and suite (opsRoutes, ops-routes.test.ts).
+    if (r.url.startsWith('/api/ops/')) continue;
     for (const m of ([] as string[]).concat(r.method)) {
       if (m === 'HEAD' || m === 'OPTIONS') continue;
       out.push({ method: m as ApiRoute['method'], url: r.url, config: r.config as ApiRoute['config'], schema: r.schema as ApiRoute['schema'] });
@@ -58,6 +60,19 @@ export function v1Routes(all: RouteOptions[]): (ApiRoute & { v1?: { permission: 
       if (m === 'HEAD' || m === 'OPTIONS') continue;
       const config = r.config as ApiRoute['config'] & { v1?: { permission: string } };
       out.push({ method: m as ApiRoute['method'], url: r.url, config, schema: r.schema as ApiRoute['schema'], v1: config?.v1 });
+    }
+  }
+  return out;
+}
+
+/** The back office's routes (/api/ops/, issue 26; its OpenAPI pages left out): their own realm and roles. */
+export function opsRoutes(all: RouteOptions[]): (ApiRoute & { config?: { opsRoles?: readonly string[] | 'public' } })[] {
+  const out: (ApiRoute & { config?: { opsRoles?: readonly string[] | 'public' } })[] = [];
+  for (const r of all) {
+    if (!r.url.startsWith('/api/ops/') || r.url.startsWith('/api/ops/docs')) continue;
+    for (const m of ([] as string[]).concat(r.method)) {
+      if (m === 'HEAD' || m === 'OPTIONS') continue;
+      out.push({ method: m as ApiRoute['method'], url: r.url, config: r.config as ApiRoute['config'], schema: r.schema as ApiRoute['schema'] });
     }
   }
   return out;

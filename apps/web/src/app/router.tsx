@@ -19,6 +19,8 @@ const loadProviders = () => import('./providers');
 const AppShell = lazy(loadShell);
 /** antd, its locale and TanStack Query: loaded for every screen but sign-in (issue 16). */
 const AntdProviders = lazy(loadProviders);
+/** The provider's back office (issue 26): /ops/…, its own sign-in and API. */
+const OpsApp = lazy(() => import('../features/ops/ops-app'));
 
 /** Public pages besides /login (which redirects a signed-in visitor into the shell). */
 const PUBLIC = ['/404', '/user/active', '/user/password', '/user/forgot', '/user/reset', '/accessibility'];
@@ -70,6 +72,7 @@ export function AppRoutes() {
       <Route path="/user/forgot" element={withAntd(<ForgotPasswordPage />)} />
       <Route path="/user/reset" element={withAntd(<ResetPasswordPage />)} />
       <Route path="/accessibility" element={withAntd(<AccessibilityPage />)} />
+      <Route path="/ops/*" element={withAntd(<OpsApp />)} />
       <Route
         path="*"
         element={withAntd(

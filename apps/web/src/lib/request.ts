@@ -56,6 +56,8 @@ export interface ClientDeps {
   timezoneOffset: () => number;
   baseUrl?: string;
   timeoutMs?: number;
+  /** The token-pair refresh under the base (another realm's client, e.g. the back office's). */
+  refreshPath?: string;
 }
 
 type Params = Record<string, unknown>;
@@ -70,6 +72,8 @@ export interface RequestOptions {
   form?: Params;
   /** Multipart body. */
   multipart?: FormData;
+  /** JSON body (nested input: the back office's merchant form). */
+  json?: unknown;
   /** The caller shows errors itself: no message, no logout box (the promise still rejects). */
   quiet?: boolean;
   signal?: AbortSignal;
@@ -98,6 +102,7 @@ function isEnvelope(x: unknown): x is Envelope<unknown> {
 export function createClient(deps: ClientDeps) {
   const base = deps.baseUrl ?? '/api';
   const timeoutMs = deps.timeoutMs ?? 30000;
+  const refreshPath = deps.refreshPath ?? REFRESH_PATH;
   let refreshing: Promise<void> | null = null;
 
   async function transport(opts: RequestOptions, token: string | undefined): Promise<Outcome> {
@@ -111,6 +116,10 @@ export function createClient(deps: ClientDeps) {
       headers['Content-Type'] = 'application/x-www-form-urlencoded;charset=UTF-8';
       body = encode(opts.form).toString();
     } else if (opts.multipart) body = opts.multipart;
+    else if (opts.json !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      body = JSON.stringify(opts.json);
+    }
     const qs = opts.params ? encode(opts.params).toString() : '';
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(), timeoutMs);
@@ -164,7 +173,7 @@ export function createClient(deps: ClientDeps) {
   async function doRefresh(): Promise<void> {
     const refreshToken = deps.tokens.getRefreshToken();
     if (!refreshToken) throw new RequestError('Session expired', TOKEN_EXPIRED, null, 401, 'logout');
-    const out = await transport({ url: REFRESH_PATH, form: { refreshToken } }, undefined);
+    const out = await transport({ url: refreshPath, form: { refreshToken } }, undefined);
     if (out.kind === 'envelope' && out.env.code === 0) {
       deps.tokens.setTokens(out.env.data as { token: string; refreshToken: string });
       return;
@@ -180,7 +189,7 @@ export function createClient(deps: ClientDeps) {
     if (out.kind === 'file') return out;
     const { env, status } = out;
     if (env.code === 0) return out;
-    if (env.code === TOKEN_EXPIRED && !replayed && opts.url !== REFRESH_PATH) {
+    if (env.code === TOKEN_EXPIRED && !replayed && opts.url !== refreshPath) {
       await refreshOnce(token);
       return run(opts, true);
     }

@@ -6,6 +6,7 @@ import { newToken, sha256 } from '../../lib/crypto';
 import { audit } from '../../lib/audit';
 import { t } from '../../lib/messages';
 import { AccountAudit } from './account.audit';
+import { MERCHANT_REALM, type Realm } from '../user/realm';
 
 /**
  * Single-use e-mailed links (activation, password reset). The token is 256 random bits; only its
@@ -54,10 +55,10 @@ async function linkUser(q: Queryable, userId: number): Promise<LinkUser> {
 }
 
 /** Creates a link (superseding older unused ones of the purpose) and returns its token. */
-export async function createLink(q: Queryable, now: Date, userId: number, purpose: LinkPurpose): Promise<string> {
+export async function createLink(q: Queryable, now: Date, userId: number, purpose: LinkPurpose, realm: Realm = MERCHANT_REALM): Promise<string> {
   const token = newToken();
-  await q.query(`UPDATE account_link SET expires_at = $3 WHERE user_id = $1 AND purpose = $2 AND used_at IS NULL AND expires_at > $3`, [userId, purpose, now]);
-  await q.query(`INSERT INTO account_link (user_id, purpose, token_hash, created_at, expires_at) VALUES ($1,$2,$3,$4,$5)`, [
+  await q.query(`UPDATE ${realm.links} SET expires_at = $3 WHERE user_id = $1 AND purpose = $2 AND used_at IS NULL AND expires_at > $3`, [userId, purpose, now]);
+  await q.query(`INSERT INTO ${realm.links} (user_id, purpose, token_hash, created_at, expires_at) VALUES ($1,$2,$3,$4,$5)`, [
     userId,
     purpose,
     sha256(token),
@@ -105,19 +106,19 @@ export interface LinkRow {
 }
 
 /** The link of a token, whether usable or not (undefined when unknown). */
-export async function findLink(q: Queryable, token: string, purpose: LinkPurpose): Promise<LinkRow | undefined> {
+export async function findLink(q: Queryable, token: string, purpose: LinkPurpose, realm: Realm = MERCHANT_REALM): Promise<LinkRow | undefined> {
   if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return undefined;
-  const { rows } = await q.query<LinkRow>(`SELECT id, user_id, expires_at, used_at FROM account_link WHERE token_hash = $1 AND purpose = $2`, [sha256(token), purpose]);
+  const { rows } = await q.query<LinkRow>(`SELECT id, user_id, expires_at, used_at FROM ${realm.links} WHERE token_hash = $1 AND purpose = $2`, [sha256(token), purpose]);
   return rows[0];
 }
 
 export const linkUsable = (l: LinkRow | undefined, now: Date): l is LinkRow => !!l && !l.used_at && new Date(l.expires_at) > now;
 
 /** Uses the link atomically: the user id when it was usable (and now is not), else null. */
-export async function consumeLink(q: Queryable, token: string, purpose: LinkPurpose, now: Date): Promise<number | null> {
+export async function consumeLink(q: Queryable, token: string, purpose: LinkPurpose, now: Date, realm: Realm = MERCHANT_REALM): Promise<number | null> {
   if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null;
   const { rows } = await q.query<{ user_id: number }>(
-    `UPDATE account_link SET used_at = $3 WHERE token_hash = $1 AND purpose = $2 AND used_at IS NULL AND expires_at > $3 RETURNING user_id`,
+    `UPDATE ${realm.links} SET used_at = $3 WHERE token_hash = $1 AND purpose = $2 AND used_at IS NULL AND expires_at > $3 RETURNING user_id`,
     [sha256(token), purpose, now],
   );
   return rows[0]?.user_id ?? null;

@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import type { Queryable } from '../../db/db';
 import { sha256 } from '../../lib/crypto';
+import { MERCHANT_REALM, type Realm } from '../user/realm';
 
 /** RFC 6238 with the authenticator apps' defaults: SHA-1, 6 digits, 30 s; one step either side. */
 export const TOTP_ISSUER = 'Merchant Portal';
@@ -25,11 +26,11 @@ export function matchingStep(secret: string, code: string, now: Date): number | 
  * Accepts a TOTP code once: the step must be newer than the last one accepted (a code seen on the
  * wire cannot be replayed), claimed atomically.
  */
-export async function acceptTotp(q: Queryable, userId: number, secret: string, code: string, now: Date): Promise<boolean> {
+export async function acceptTotp(q: Queryable, userId: number, secret: string, code: string, now: Date, realm: Realm = MERCHANT_REALM): Promise<boolean> {
   const step = matchingStep(secret, code, now);
   if (step === null) return false;
   const { rows } = await q.query(
-    'UPDATE app_user SET totp_last_step = $2 WHERE id = $1 AND (totp_last_step IS NULL OR totp_last_step < $2) RETURNING id',
+    `UPDATE ${realm.users} SET totp_last_step = $2 WHERE id = $1 AND (totp_last_step IS NULL OR totp_last_step < $2) RETURNING id`,
     [userId, step],
   );
   return rows.length === 1;
@@ -51,16 +52,16 @@ export function newRecoveryCodes(): string[] {
 }
 
 /** Replaces the user's recovery codes with these (stored hashed). */
-export async function storeRecoveryCodes(q: Queryable, userId: number, codes: string[]): Promise<void> {
-  await q.query('DELETE FROM totp_recovery_code WHERE user_id = $1', [userId]);
-  for (const c of codes) await q.query('INSERT INTO totp_recovery_code (user_id, code_hash) VALUES ($1,$2)', [userId, hashRecovery(userId, c)]);
+export async function storeRecoveryCodes(q: Queryable, userId: number, codes: string[], realm: Realm = MERCHANT_REALM): Promise<void> {
+  await q.query(`DELETE FROM ${realm.recoveryCodes} WHERE user_id = $1`, [userId]);
+  for (const c of codes) await q.query(`INSERT INTO ${realm.recoveryCodes} (user_id, code_hash) VALUES ($1,$2)`, [userId, hashRecovery(userId, c)]);
 }
 
 /** Uses a recovery code once (atomic): true when it was one of the user's unused codes. */
-export async function useRecoveryCode(q: Queryable, userId: number, code: string, now: Date): Promise<boolean> {
+export async function useRecoveryCode(q: Queryable, userId: number, code: string, now: Date, realm: Realm = MERCHANT_REALM): Promise<boolean> {
   if (!RECOVERY_RE.test(code.trim())) return false;
   const { rows } = await q.query(
-    'UPDATE totp_recovery_code SET used_at = $3 WHERE id = (SELECT id FROM totp_recovery_code WHERE user_id = $1 AND code_hash = $2 AND used_at IS NULL LIMIT 1) AND used_at IS NULL RETURNING id',
+    `UPDATE ${realm.recoveryCodes} SET used_at = $3 WHERE id = (SELECT id FROM ${realm.recoveryCodes} WHERE user_id = $1 AND code_hash = $2 AND used_at IS NULL LIMIT 1) AND used_at IS NULL RETURNING id`,
     [userId, hashRecovery(userId, code.trim()), now],
   );
   return rows.length === 1;

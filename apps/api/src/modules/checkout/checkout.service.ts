@@ -13,6 +13,7 @@ import { OperationAudit, sendOperation } from '../acquirer/operations.service';
 import { ingestTransaction } from '../payments/ingest.service';
 import { audit } from '../../lib/audit';
 import { orderChanged } from '../paybylink/paybylink.service';
+import { assertMerchantOpen } from '../ops/merchants.service';
 
 const OPENED_EVERY_MS = 10 * 60_000;
 
@@ -114,6 +115,8 @@ export async function payCheckout(deps: Deps, token: string, body: { method: str
   const now = deps.clock.now();
   const acquirer = acquirerOf(deps);
   const opId = await deps.db.tx(async (q) => {
+    // A merchant the provider locked accepts no transactions (issue 26).
+    await assertMerchantOpen(q, o.mer_id);
     if (!m || !(await claimForPayment(q, o.id, now))) return null;
     const r = await ingestTransaction(
       q,

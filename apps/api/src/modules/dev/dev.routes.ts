@@ -28,7 +28,7 @@ export function isLoopback(addr: string | undefined): boolean {
  * forwarding header says the request came from elsewhere (a local reverse proxy). Anything else
  * answers as if the page did not exist.
  */
-function localOnly(req: FastifyRequest) {
+export function localOnly(req: FastifyRequest) {
   const forwarded = req.headers['x-forwarded-for'] !== undefined || req.headers.forwarded !== undefined || req.headers['x-real-ip'] !== undefined;
   if (forwarded || !isLoopback(req.socket.remoteAddress) || !isLoopback(req.ip)) throw notFound();
   if (!sameLocalOrigin(req.headers)) throw notFound();

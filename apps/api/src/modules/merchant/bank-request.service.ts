@@ -98,11 +98,19 @@ export async function submitBankRequest(
  * replaces the named account's details (or adds the account, default when it is the merchant's
  * first); either way the request is closed and audited, in one transaction. Deciding twice fails.
  */
-export async function decideBankRequest(db: Db, id: number, decision: 'APPROVED' | 'REJECTED', by: string, now: Date) {
+export async function decideBankRequest(
+  db: Db,
+  id: number,
+  decision: 'APPROVED' | 'REJECTED',
+  by: string,
+  now: Date,
+  /** The back office (issue 26): the reason, the deciding operator, and work in the same transaction (telling the merchant). */
+  opts: { reason?: string; operatorId?: number | null; onDecided?: (q: Queryable, r: { mer_id: string; requested_by: number }) => Promise<void> } = {},
+) {
   return db.tx(async (q) => {
-    const { rows } = await q.query<{ id: number; mer_id: string; account_id: number | null; beneficiary_bank: string; swift_code: string; bank_address: string | null; account_name: string; account_number: string; country: string; currency: string }>(
-      `UPDATE bank_change_request SET status = $2::text, decided_at = $3, decided_by = $4 WHERE id = $1 AND status = 'PENDING' RETURNING *`,
-      [id, decision, now, by],
+    const { rows } = await q.query<{ id: number; mer_id: string; account_id: number | null; beneficiary_bank: string; swift_code: string; bank_address: string | null; account_name: string; account_number: string; country: string; currency: string; requested_by: number }>(
+      `UPDATE bank_change_request SET status = $2::text, decided_at = $3, decided_by = $4, decision_reason = $5, decided_by_operator = $6 WHERE id = $1 AND status = 'PENDING' RETURNING *`,
+      [id, decision, now, by, opts.reason ?? null, opts.operatorId ?? null],
     );
     const r = rows[0];
     if (!r) throw new Error(`bank request ${id} does not exist or is not pending`);
@@ -125,8 +133,10 @@ export async function decideBankRequest(db: Db, id: number, decision: 'APPROVED'
     }
     await audit(q, {
       action: decision === 'APPROVED' ? BankAudit.approve : BankAudit.reject, username: by, merId: r.mer_id, target: `bank-request:${id}`,
-      detail: { accountId, account: maskAccount(r.account_number) },
+      detail: { accountId, account: maskAccount(r.account_number), ...(opts.reason ? { reason: opts.reason } : {}) },
+      ...(opts.operatorId ? { operatorId: opts.operatorId } : {}),
     });
+    await opts.onDecided?.(q, r);
     return { id, merId: r.mer_id, status: decision, accountId };
   });
 }

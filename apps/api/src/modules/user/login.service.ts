@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { passwordExpired } from '../account/password.policy';
 import { acceptTotp, useRecoveryCode, RECOVERY_RE } from '../account/totp';
 import { AccountAudit } from '../account/account.audit';
+import { MERCHANT_REALM, type Realm } from './realm';
 
 export interface UserRow {
   id: number;
@@ -27,22 +28,24 @@ export interface UserRow {
 }
 
 const USER_COLUMNS = `id, username, password_hash, email, mer_id, status, failed_logins, locked_until, password_changed_at, totp_secret, totp_enabled_at`;
+/** The account row's columns in a realm (an operator has no merchant: mer_id is null). */
+const columnsOf = (realm: Realm) => USER_COLUMNS.replace('mer_id', `${realm.merColumn} AS mer_id`);
 
 export interface Meta {
   ip?: string;
   userAgent?: string;
 }
 
-async function findUser(q: Queryable, username: string): Promise<UserRow | undefined> {
+async function findUser(q: Queryable, username: string, realm: Realm = MERCHANT_REALM): Promise<UserRow | undefined> {
   const { rows } = await q.query<UserRow>(
-    `SELECT ${USER_COLUMNS} FROM app_user WHERE lower(username) = lower($1)`,
+    `SELECT ${columnsOf(realm)} FROM ${realm.users} WHERE lower(username) = lower($1)`,
     [username],
   );
   return rows[0];
 }
 
-export async function findUserById(q: Queryable, id: number): Promise<UserRow | undefined> {
-  const { rows } = await q.query<UserRow>(`SELECT ${USER_COLUMNS} FROM app_user WHERE id = $1`, [id]);
+export async function findUserById(q: Queryable, id: number, realm: Realm = MERCHANT_REALM): Promise<UserRow | undefined> {
+  const { rows } = await q.query<UserRow>(`SELECT ${columnsOf(realm)} FROM ${realm.users} WHERE id = $1`, [id]);
   return rows[0];
 }
 export { findUser };
@@ -86,13 +89,14 @@ export async function refuseUnusable(
   meta: Meta,
   where: string,
   wrongKey: 'signInFailed' | 'originalPasswordIncorrect' = 'signInFailed',
+  realm: Realm = MERCHANT_REALM,
 ): Promise<never> {
   const now = deps.clock.now();
   const max = LIMITS.maxPasswordFailures;
   const name = username.toLowerCase();
   const reason = !found ? 'unknown-user' : found.status === 'INACTIVE' ? 'not-activated' : 'disabled';
   const { rows } = await deps.db.query<{ failed: number }>(
-    `INSERT INTO login_name_attempt AS a (name, failed, locked_until, updated_at)
+    `INSERT INTO ${realm.nameAttempts} AS a (name, failed, locked_until, updated_at)
      VALUES ($1, 1, CASE WHEN 1 >= $3 THEN $4::timestamptz END, $2)
      ON CONFLICT (name) DO UPDATE
         SET failed = CASE WHEN a.locked_until IS NOT NULL AND a.locked_until <= $2 THEN 1 ELSE a.failed + 1 END,
@@ -103,9 +107,9 @@ export async function refuseUnusable(
      RETURNING failed`,
     [name, now, max, new Date(now.getTime() + LIMITS.lockMinutes * 60000)],
   );
-  const base = { action: AuditAction.loginFailure, outcome: 'failure' as const, userId: found?.id, username, merId: found?.mer_id, ...meta };
+  const base = { action: AuditAction.loginFailure, outcome: 'failure' as const, ...realm.actor(found, username), ...meta };
   if (!rows[0]) {
-    const lk = await deps.db.query<{ locked_until: Date | null }>('SELECT locked_until FROM login_name_attempt WHERE name = $1', [name]);
+    const lk = await deps.db.query<{ locked_until: Date | null }>(`SELECT locked_until FROM ${realm.nameAttempts} WHERE name = $1`, [name]);
     await audit(deps.db, { ...base, detail: { reason: 'locked', account: reason, where } });
     throw new AppError(Code.USER_LOCKED, 'userLocked', { m: lockedFor(lk.rows[0]?.locked_until ?? null, now) });
   }
@@ -199,9 +203,9 @@ export async function sendEmailCode(deps: Deps, lang: Language, username: string
  * Counts one wrong password atomically (concurrent wrong attempts each count) and locks the user for
  * 30 minutes at the fifth. Returns the chances left (0 = now locked).
  */
-export async function countWrongPassword(q: Queryable, user: UserRow, now: Date, meta: Meta, where: string): Promise<number> {
+export async function countWrongPassword(q: Queryable, user: UserRow, now: Date, meta: Meta, where: string, realm: Realm = MERCHANT_REALM): Promise<number> {
   const { rows } = await q.query<{ failed_logins: number }>(
-    `UPDATE app_user
+    `UPDATE ${realm.users}
         SET failed_logins = CASE WHEN locked_until IS NOT NULL AND locked_until <= $2 THEN 1 ELSE failed_logins + 1 END,
             locked_until = CASE WHEN (CASE WHEN locked_until IS NOT NULL AND locked_until <= $2 THEN 1 ELSE failed_logins + 1 END) >= $3
                                 THEN $4::timestamptz ELSE NULL END
@@ -210,11 +214,11 @@ export async function countWrongPassword(q: Queryable, user: UserRow, now: Date,
   );
   const failed = rows[0].failed_logins;
   const left = Math.max(0, LIMITS.maxPasswordFailures - failed);
-  await audit(q, { action: AuditAction.loginFailure, outcome: 'failure', userId: user.id, username: user.username, merId: user.mer_id, detail: { reason: 'wrong-password', where, failed }, ...meta });
+  await audit(q, { action: AuditAction.loginFailure, outcome: 'failure', ...realm.actor(user), detail: { reason: 'wrong-password', where, failed }, ...meta });
   if (left === 0) {
-    await audit(q, { action: AuditAction.lockout, outcome: 'failure', userId: user.id, username: user.username, merId: user.mer_id, detail: { minutes: LIMITS.lockMinutes, where }, ...meta });
+    await audit(q, { action: AuditAction.lockout, outcome: 'failure', ...realm.actor(user), detail: { minutes: LIMITS.lockMinutes, where }, ...meta });
     // A locked user's open sessions end too.
-    await q.query(`UPDATE user_session SET revoked_at = $2, revoke_reason = 'lockout' WHERE user_id = $1 AND revoked_at IS NULL`, [user.id, now]);
+    await q.query(`UPDATE ${realm.sessions} SET revoked_at = $2, revoke_reason = 'lockout' WHERE user_id = $1 AND revoked_at IS NULL`, [user.id, now]);
   }
   return left;
 }
@@ -228,11 +232,11 @@ export type PasswordCheck = { ok: true } | { ok: false; left: number };
  * password gives its slot back (and lifts the lock only if its own claim set it); a wrong one
  * keeps it. No slot left: locked, and the password is not even looked at.
  */
-export async function verifyPasswordCounted(deps: Deps, user: UserRow, password: string, meta: Meta, where: string): Promise<PasswordCheck> {
+export async function verifyPasswordCounted(deps: Deps, user: UserRow, password: string, meta: Meta, where: string, realm: Realm = MERCHANT_REALM): Promise<PasswordCheck> {
   const now = deps.clock.now();
   const max = LIMITS.maxPasswordFailures;
   const { rows } = await deps.db.query<{ slot: number }>(
-    `UPDATE app_user
+    `UPDATE ${realm.users}
         SET failed_logins = CASE WHEN locked_until IS NOT NULL AND locked_until <= $2 THEN 1 ELSE failed_logins + 1 END,
             locked_until = CASE WHEN (CASE WHEN locked_until IS NOT NULL AND locked_until <= $2 THEN 1 ELSE failed_logins + 1 END) >= $3
                                 THEN $4::timestamptz ELSE NULL END
@@ -241,32 +245,32 @@ export async function verifyPasswordCounted(deps: Deps, user: UserRow, password:
     [user.id, now, max, new Date(now.getTime() + LIMITS.lockMinutes * 60000)],
   );
   if (!rows[0]) {
-    const lk = await deps.db.query<{ locked_until: Date | null }>('SELECT locked_until FROM app_user WHERE id = $1', [user.id]);
+    const lk = await deps.db.query<{ locked_until: Date | null }>(`SELECT locked_until FROM ${realm.users} WHERE id = $1`, [user.id]);
     const until = lk.rows[0]?.locked_until ? new Date(lk.rows[0].locked_until).getTime() : now.getTime() + LIMITS.lockMinutes * 60000;
-    await audit(deps.db, { action: AuditAction.loginFailure, outcome: 'failure', userId: user.id, username: user.username, merId: user.mer_id, detail: { reason: 'locked', where }, ...meta });
+    await audit(deps.db, { action: AuditAction.loginFailure, outcome: 'failure', ...realm.actor(user), detail: { reason: 'locked', where }, ...meta });
     throw new AppError(Code.USER_LOCKED, 'userLocked', { m: Math.max(1, Math.ceil((until - now.getTime()) / 60000)) });
   }
   const slot = rows[0].slot;
   if (await verifyPassword(user.password_hash, password)) {
     await deps.db.query(
-      `UPDATE app_user SET failed_logins = GREATEST(failed_logins - 1, 0), locked_until = CASE WHEN $2::boolean THEN NULL ELSE locked_until END WHERE id = $1`,
+      `UPDATE ${realm.users} SET failed_logins = GREATEST(failed_logins - 1, 0), locked_until = CASE WHEN $2::boolean THEN NULL ELSE locked_until END WHERE id = $1`,
       [user.id, slot >= max],
     );
     return { ok: true };
   }
   const left = Math.max(0, max - slot);
   await deps.db.tx(async (q) => {
-    await audit(q, { action: AuditAction.loginFailure, outcome: 'failure', userId: user.id, username: user.username, merId: user.mer_id, detail: { reason: 'wrong-password', where, failed: slot }, ...meta });
+    await audit(q, { action: AuditAction.loginFailure, outcome: 'failure', ...realm.actor(user), detail: { reason: 'wrong-password', where, failed: slot }, ...meta });
     if (left === 0) {
-      await audit(q, { action: AuditAction.lockout, outcome: 'failure', userId: user.id, username: user.username, merId: user.mer_id, detail: { minutes: LIMITS.lockMinutes, where }, ...meta });
-      await q.query(`UPDATE user_session SET revoked_at = $2, revoke_reason = 'lockout' WHERE user_id = $1 AND revoked_at IS NULL`, [user.id, now]);
+      await audit(q, { action: AuditAction.lockout, outcome: 'failure', ...realm.actor(user), detail: { minutes: LIMITS.lockMinutes, where }, ...meta });
+      await q.query(`UPDATE ${realm.sessions} SET revoked_at = $2, revoke_reason = 'lockout' WHERE user_id = $1 AND revoked_at IS NULL`, [user.id, now]);
     }
   });
   return { ok: false, left };
 }
 
-async function failLogin(deps: Deps, user: UserRow | undefined, username: string, reason: string, meta: Meta) {
-  await audit(deps.db, { action: AuditAction.loginFailure, outcome: 'failure', userId: user?.id, username, merId: user?.mer_id, detail: { reason }, ...meta });
+async function failLogin(deps: Deps, user: UserRow | undefined, username: string, reason: string, meta: Meta, realm: Realm = MERCHANT_REALM) {
+  await audit(deps.db, { action: AuditAction.loginFailure, outcome: 'failure', ...realm.actor(user, username), detail: { reason }, ...meta });
 }
 
 /** Sign-in: the password is checked before the code; every wrong password counts toward lockout. */
@@ -274,35 +278,36 @@ export async function login(
   deps: Deps,
   input: { username: string; password: string; verifyCode: string },
   meta: Meta,
+  realm: Realm = MERCHANT_REALM,
 ): Promise<TokenPair> {
   const now = deps.clock.now();
   let user: UserRow;
   if (!USERNAME_RE.test(input.username)) {
     // A malformed name costs the same argon2 time too.
     await verifyPassword(await dummyHash(), input.password);
-    await failLogin(deps, undefined, input.username, 'invalidUsername', meta);
+    await failLogin(deps, undefined, input.username, 'invalidUsername', meta, realm);
     throw new AppError(Code.INVALID_USERNAME, 'invalidUsername');
   }
-  const found = await findUser(deps.db, input.username);
+  const found = await findUser(deps.db, input.username, realm);
   // Unknown, not activated or disabled: the same answer, wording, count and argon2 time as a wrong
   // password of a real account (decision 036).
-  if (!usableAccount(found)) return refuseUnusable(deps, found, input.username, input.password, meta, 'login');
+  if (!usableAccount(found)) return refuseUnusable(deps, found, input.username, input.password, meta, 'login', 'signInFailed', realm);
   try {
     user = checkUsable(found, input.username, now);
   } catch (err) {
-    await failLogin(deps, found, input.username, (err as AppError).key, meta);
+    await failLogin(deps, found, input.username, (err as AppError).key, meta, realm);
     throw err;
   }
-  const checked = await verifyPasswordCounted(deps, user, input.password, meta, 'login');
+  const checked = await verifyPasswordCounted(deps, user, input.password, meta, 'login', realm);
   if (!checked.ok) {
     if (checked.left === 0) throw new AppError(Code.USER_LOCKED, 'userLocked', { m: LIMITS.lockMinutes });
     throw new AppError(Code.WRONG_PASSWORD, 'signInFailed', { n: checked.left }, 200, { remaining: checked.left });
   }
   if (passwordExpired(deps, user.password_changed_at, now)) {
-    await failLogin(deps, user, user.username, 'password-expired', meta);
+    await failLogin(deps, user, user.username, 'password-expired', meta, realm);
     throw new AppError(Code.PASSWORD_EXPIRED, 'passwordExpired', {}, 200, { username: user.username });
   }
-  return completeSecondFactor(deps, user, input.verifyCode, meta);
+  return completeSecondFactor(deps, user, input.verifyCode, meta, {}, realm);
 }
 
 /** Options of the second step: work done in the session's own transaction, detail for the success entry. */
@@ -317,10 +322,15 @@ export interface SecondFactorOptions {
  * The second factor of a sign-in whose first one passed (a password, or WeChat): the authenticator's
  * or a recovery code when TOTP is on, else the e-mailed code. Starts the session on success.
  */
-export async function completeSecondFactor(deps: Deps, user: UserRow, verifyCode: string, meta: Meta, opts: SecondFactorOptions = {}): Promise<TokenPair> {
+export async function completeSecondFactor(deps: Deps, user: UserRow, verifyCode: string, meta: Meta, opts: SecondFactorOptions = {}, realm: Realm = MERCHANT_REALM): Promise<TokenPair> {
   const now = deps.clock.now();
   const input = { verifyCode };
-  if (user.totp_enabled_at && user.totp_secret) return loginWithTotp(deps, user, input.verifyCode, now, meta, opts);
+  if (user.totp_enabled_at && user.totp_secret) return loginWithTotp(deps, user, input.verifyCode, now, meta, opts, realm);
+  // A realm whose second factor is the authenticator only (operators): no e-mailed code, no session.
+  if (realm.totpOnly) {
+    await failLogin(deps, user, user.username, 'totp-not-enrolled', meta, realm);
+    throw new AppError(Code.VERIFY_CODE_ERROR, 'verifyCodeError');
+  }
   // The transaction commits in both outcomes, so a wrong code's counted try is kept.
   const pair = await deps.db.tx(async (q): Promise<TokenPair | null> => {
     const { rows } = await q.query<{ id: number; code_hash: string; attempts: number; expires_at: Date }>(
@@ -349,22 +359,22 @@ export async function completeSecondFactor(deps: Deps, user: UserRow, verifyCode
 }
 
 /** Second step for a user with an authenticator: its code, or one of the recovery codes. */
-async function loginWithTotp(deps: Deps, user: UserRow, code: string, now: Date, meta: Meta, opts: SecondFactorOptions = {}): Promise<TokenPair> {
+async function loginWithTotp(deps: Deps, user: UserRow, code: string, now: Date, meta: Meta, opts: SecondFactorOptions = {}, realm: Realm = MERCHANT_REALM): Promise<TokenPair> {
   const out = await deps.db.tx(async (q): Promise<TokenPair | number> => {
     const c = code; // trimmed by the request schema (textInput)
     let how: 'totp' | 'recovery' | null = null;
-    if (await acceptTotp(q, user.id, user.totp_secret!, c, now)) how = 'totp';
-    else if (RECOVERY_RE.test(c) && (await useRecoveryCode(q, user.id, c, now))) how = 'recovery';
+    if (await acceptTotp(q, user.id, user.totp_secret!, c, now, realm)) how = 'totp';
+    else if (RECOVERY_RE.test(c) && (await useRecoveryCode(q, user.id, c, now, realm))) how = 'recovery';
     if (!how) {
-      await audit(q, { action: AuditAction.loginFailure, outcome: 'failure', userId: user.id, username: user.username, merId: user.mer_id, detail: { reason: 'totp' }, ...meta });
+      await audit(q, { action: AuditAction.loginFailure, outcome: 'failure', ...realm.actor(user), detail: { reason: 'totp' }, ...meta });
       // Wrong authenticator codes count toward the lockout like wrong passwords.
-      return countWrongPassword(q, user, now, meta, 'totp');
+      return countWrongPassword(q, user, now, meta, 'totp', realm);
     }
-    if (how === 'recovery') await audit(q, { action: AccountAudit.recoveryCodeUsed, userId: user.id, username: user.username, merId: user.mer_id, ...meta });
+    if (how === 'recovery') await audit(q, { action: AccountAudit.recoveryCodeUsed, ...realm.actor(user), ...meta });
     await opts.onSuccess?.(q);
-    await q.query('UPDATE app_user SET failed_logins = 0, locked_until = NULL WHERE id = $1', [user.id]);
-    const issued = await startSession(q, now, user.id, meta, deps.config.accessTokenSeconds);
-    await audit(q, { action: AuditAction.loginSuccess, userId: user.id, username: user.username, merId: user.mer_id, detail: { factor: how, ...opts.detail }, ...meta });
+    await q.query(`UPDATE ${realm.users} SET failed_logins = 0, locked_until = NULL WHERE id = $1`, [user.id]);
+    const issued = await startSession(q, now, user.id, meta, deps.config.accessTokenSeconds, realm);
+    await audit(q, { action: AuditAction.loginSuccess, ...realm.actor(user), detail: { factor: how, ...opts.detail }, ...meta });
     return issued;
   });
   if (typeof out === 'number') {

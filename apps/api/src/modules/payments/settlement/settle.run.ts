@@ -3,7 +3,7 @@ import type { Db, Queryable } from '../../../db/db';
 import { AppError } from '../../../lib/errors';
 import { addDays, isDate, nextBusinessDay } from '../time';
 import {
-  ADVANCE_CURSORS, WORK_TABLES, DROP_IDLE, DROP_UNCONVERTED, GROUPS, INSERT_SETTLEMENT, LATE_QUEUE, MARK_TXNS, PICK, RATES, RESERVES, SUMMARY, CANDIDATES, ENSURE_SCHEDULES,
+  ADVANCE_CURSORS, APPLY_SCHEDULES, WORK_TABLES, DROP_IDLE, DROP_UNCONVERTED, GROUPS, INSERT_SETTLEMENT, LATE_QUEUE, MARK_TXNS, PICK, RATES, RESERVES, SUMMARY, CANDIDATES, ENSURE_SCHEDULES,
 } from './settle.sql';
 
 export interface RunResult {
@@ -52,6 +52,7 @@ export async function settleDate(db: Db, date: string): Promise<RunResult> {
     for (const ddl of WORK_TABLES) await q.query(ddl);
     await q.query(RATES, [date, CODES, EXPONENTS]);
     await q.query(ENSURE_SCHEDULES);
+    await q.query(APPLY_SCHEDULES, [date]);
     await q.query(CANDIDATES, [date, last, SETTLING_TYPES]);
     // The candidates meet small tables (merchants, schedules, rates, queue): hash joins, not a probe per row.
     await q.query('SET LOCAL enable_nestloop = off');

@@ -35,6 +35,21 @@ SELECT l.from_cur, l.to_cur, l.rate, l.rate * (10::numeric ^ (et.e - ef.e)) AS f
   JOIN unnest($2::text[], $3::int[]) AS ef(c, e) ON ef.c = l.from_cur
   JOIN unnest($2::text[], $3::int[]) AS et(c, e) ON et.c = l.to_cur`;
 
+/**
+ * The fee schedule in force on D (issue 26): for every business line with a dated schedule
+ * (merchant_fee_schedule, entered in the back office), the latest one from D or before becomes the
+ * line's schedule in merchant_fee, which the rest of the run reads. Lines without dated schedules
+ * keep theirs. Runs go forward by date, so each run applies its own day's schedule.
+ */
+export const APPLY_SCHEDULES = `
+UPDATE merchant_fee f
+   SET mdr_bp = s.mdr_bp, fixed_fee = s.fixed_fee, cycle_days = s.cycle_days, reserve_bp = s.reserve_bp,
+       reserve_hold_days = s.reserve_hold_days, tran_threshold = s.tran_threshold, tran_fee = s.tran_fee,
+       transfer_period = s.transfer_period, effective_from = s.effective_from
+  FROM (SELECT DISTINCT ON (mer_id, bus_line) * FROM merchant_fee_schedule WHERE effective_from <= $1::date
+         ORDER BY mer_id, bus_line, effective_from DESC) s
+ WHERE f.mer_id = s.mer_id AND f.bus_line = s.bus_line AND f.effective_from IS DISTINCT FROM s.effective_from`;
+
 /** A schedule (the default) for every business line of the merchants' enabled channels that has none. */
 export const ENSURE_SCHEDULES = `
 INSERT INTO merchant_fee (mer_id, bus_line)

@@ -1,0 +1,64 @@
+import { lazy, Suspense } from 'react';
+import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { Button, Layout, Menu, Tag } from 'antd';
+import { FullPageSpin } from '../../components/full-page-spin';
+import { opsApi, opsTokens } from './api/ops-http';
+import { OpsLanguageSelect } from './ops-language';
+import { useOperator } from './ops-me';
+import './ops.css';
+
+const OperatorsPage = lazy(() => import('./operators-page'));
+const MerchantsPage = lazy(() => import('./merchants-page'));
+const ApprovalsPage = lazy(() => import('./approvals-page'));
+const AuditPage = lazy(() => import('./audit-page'));
+const SessionsPage = lazy(() => import('./sessions-page'));
+
+/** The back office's screens: a top bar (who, role, language, sign out), the menu, the screen. */
+export default function OpsShell() {
+  const { t } = useTranslation('ops');
+  const me = useOperator();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const items = [
+    { key: '/ops/merchants', label: t('menu.merchants') },
+    { key: '/ops/approvals', label: t('menu.approvals') },
+    { key: '/ops/audit', label: t('menu.audit') },
+    ...(me.role === 'administrator' ? [{ key: '/ops/operators', label: t('menu.operators') }] : []),
+    { key: '/ops/sessions', label: t('menu.sessions') },
+  ];
+  async function signOut() {
+    await opsApi.logout().catch(() => undefined);
+    opsTokens.clear();
+    navigate('/ops/login', { replace: true });
+  }
+  return (
+    <Layout className="ops-shell">
+      <Layout.Header className="ops-shell__header">
+        <span className="ops-shell__brand">{t('brand')}</span>
+        <span className="ops-shell__who">
+          {me.username} <Tag>{t(`roles.${me.role}`)}</Tag>
+        </span>
+        <OpsLanguageSelect />
+        <Button onClick={() => void signOut()}>{t('signOut')}</Button>
+      </Layout.Header>
+      <nav aria-label={t('menu.label')}>
+        <Menu mode="horizontal" selectedKeys={[location.pathname]} items={items} onClick={(e) => navigate(e.key)} />
+      </nav>
+      <Layout.Content className="ops-shell__content">
+        <main>
+          <Suspense fallback={<FullPageSpin />}>
+            <Routes>
+              <Route path="merchants" element={<MerchantsPage />} />
+              <Route path="approvals" element={<ApprovalsPage />} />
+              <Route path="audit" element={<AuditPage />} />
+              <Route path="operators" element={<OperatorsPage />} />
+              <Route path="sessions" element={<SessionsPage />} />
+              <Route path="*" element={<Navigate to="/ops/merchants" replace />} />
+            </Routes>
+          </Suspense>
+        </main>
+      </Layout.Content>
+    </Layout>
+  );
+}
