@@ -44,6 +44,9 @@ export const Code = {
   GRANT_NOT_HELD: 1202,
   NOT_ON_SELF: 1203,
   LAST_ADMIN: 1204,
+  // named roles (issue 28)
+  ROLE_NAME_TAKEN: 1221,
+  ROLE_IN_USE: 1222,
 } as const;
 export type CodeValue = (typeof Code)[keyof typeof Code];
 

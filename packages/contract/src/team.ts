@@ -84,6 +84,9 @@ export interface TeamUserRow {
   userName: string;
   userType: 'MAIN' | 'SUB';
   role: Role | null;
+  /** A named role of the merchant's (role CUSTOM, permissions the named role's), else null. */
+  roleId: number | null;
+  roleName: string | null;
   merId: string;
   merName: string;
   /** The merchants the user may see (its stored scope, or the derived one). */
@@ -106,6 +109,11 @@ const merId = z.string().trim().regex(/^\d{15}$/, 'merchant id');
 const list = <T extends z.ZodTypeAny>(item: T) =>
   z.preprocess((v) => (typeof v === 'string' ? (v.trim() ? v.split(',').map((x) => x.trim()) : []) : v), z.array(item));
 const userId = z.coerce.number().int().positive().max(2_147_483_647);
+
+const roleIdField = z.coerce.number().int().positive().max(2_147_483_647);
+/** CUSTOM takes either its own permissions or a named role, never both; a preset takes neither roleId. */
+const customGrant = (v: { role: Role; permissions?: string[]; roleId?: number }) =>
+  v.role === 'CUSTOM' ? (v.roleId !== undefined) !== ((v.permissions?.length ?? 0) > 0) : v.roleId === undefined;
 
 export const teamListQuerySchema = pageQuerySchema.extend({
   merId: opt(merId),
@@ -134,8 +142,10 @@ export const addUserSchema = z
     role: z.enum(ROLES),
     /** CUSTOM only: the permission codes. */
     permissions: opt(list(textInput(64)).pipe(z.array(z.string()).max(64))),
+    /** CUSTOM only, instead of permissions: one of the merchant's named roles (its permissions). */
+    roleId: opt(roleIdField),
   })
-  .refine((v) => v.role !== 'CUSTOM' || (v.permissions?.length ?? 0) > 0, { message: 'permissions', path: ['permissions'] });
+  .refine(customGrant, { message: 'permissions', path: ['permissions'] });
 export type AddUserInput = z.infer<typeof addUserSchema>;
 
 export const userIdSchema = z.object({ userId });
@@ -150,8 +160,9 @@ export const updateUserSchema = z
     merIds: list(merId).pipe(z.array(merId).min(1, 'merchant').max(200)),
     role: z.enum(ROLES),
     permissions: opt(list(textInput(64)).pipe(z.array(z.string()).max(64))),
+    roleId: opt(roleIdField),
   })
-  .refine((v) => v.role !== 'CUSTOM' || (v.permissions?.length ?? 0) > 0, { message: 'permissions', path: ['permissions'] });
+  .refine(customGrant, { message: 'permissions', path: ['permissions'] });
 export type UpdateUserInput = z.infer<typeof updateUserSchema>;
 export const updateUserStatusSchema = z.object({ userId, status: z.enum(['ACTIVE', 'DISABLED']) });
 
@@ -195,3 +206,28 @@ export interface AuditRow {
 
 /** Audit rows are kept this long (PCI DSS 10.5.1), then purged by the job runner. */
 export const AUDIT_RETENTION_MONTHS = 12;
+
+/**
+ * Named custom roles (issue 28, decision 041): a role a merchant defines once — name, description,
+ * permission codes — and assigns to many users; changing it changes all of them at once.
+ */
+export interface TeamRoleRow {
+  id: number;
+  /** The merchant that owns the role. */
+  merId: string;
+  name: string;
+  description: string;
+  permissions: string[];
+  /** How many (not removed) users hold the role. */
+  users: number;
+  updateTime: string;
+}
+export const roleSaveSchema = z.object({
+  /** Absent: a new role; present: the role to change. */
+  roleId: opt(roleIdField),
+  name: textInput(40, { min: 1 }),
+  description: z.preprocess((v) => (v === undefined || v === null ? '' : v), textInput(200)),
+  permissions: list(textInput(64)).pipe(z.array(z.string()).min(1, 'permissions').max(64)),
+});
+export type RoleSaveInput = z.infer<typeof roleSaveSchema>;
+export const roleIdSchema = z.object({ roleId: roleIdField });

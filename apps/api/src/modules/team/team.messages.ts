@@ -54,5 +54,23 @@ export const TEAM_MESSAGES = {
     ko: '사용 가능한 사용자 이름을 제안할 수 없습니다. 직접 입력하세요',
     ja: '使用可能なユーザー名を提案できませんでした。入力してください',
   },
+  roleNameTaken: {
+    en: 'A role of this name already exists',
+    zh: '已存在同名角色',
+    ko: '같은 이름의 역할이 이미 있습니다',
+    ja: '同じ名前のロールが既に存在します',
+  },
+  roleInUse: {
+    en: 'This role is held by {count} user(s): give them another role before removing it',
+    zh: '该角色仍有 {count} 位用户使用：请先为他们更换角色再删除',
+    ko: '이 역할을 {count}명의 사용자가 사용 중입니다. 삭제하기 전에 다른 역할을 지정하세요',
+    ja: 'このロールは {count} 人のユーザーが使用中です。削除する前に別のロールを割り当ててください',
+  },
+  roleBeyondScope: {
+    en: 'A user holding this role also has access to merchants outside yours: only an administrator of all of them can change it',
+    zh: '持有该角色的用户还可访问您范围以外的商户：只有能管理这些商户的管理员才能修改',
+    ko: '이 역할을 가진 사용자가 귀하의 범위 밖 가맹점에도 접근할 수 있습니다. 해당 가맹점 모두의 관리자만 변경할 수 있습니다',
+    ja: 'このロールを持つユーザーはお客様の範囲外の加盟店にもアクセスできます。それらすべての管理者のみが変更できます',
+  },
   createUserError: { en: 'Create user error', zh: '创建用户失败', ko: '사용자 생성 오류', ja: 'ユーザー作成エラー' },
 } as const;
