@@ -47,6 +47,11 @@ export const Code = {
   // named roles (issue 28)
   ROLE_NAME_TAKEN: 1221,
   ROLE_IN_USE: 1222,
+  // four eyes (issue 28)
+  APPROVAL_DECIDED: 1231,
+  APPROVAL_EXPIRED: 1232,
+  APPROVAL_OWN: 1233,
+  APPROVAL_REQUIRED: 1234,
 } as const;
 export type CodeValue = (typeof Code)[keyof typeof Code];
 

@@ -18,3 +18,4 @@ export * from './merchant';
 export * from './schedule';
 export * from './search';
 export * from './views';
+export * from './approvals';

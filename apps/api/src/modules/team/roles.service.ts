@@ -1,10 +1,12 @@
-import { ADMIN_ONLY_PERMISSIONS, ALL_PERMISSIONS, Code, type RoleSaveInput, type TeamRoleRow } from '@portal/contract';
+import { ADMIN_ONLY_PERMISSIONS, ALL_PERMISSIONS, Code, Perm, type RoleSaveInput, type TeamRoleRow } from '@portal/contract';
 import type { Queryable } from '../../db/db';
 import type { Deps, SessionUser } from '../../plugins/context';
 import { AppError, notFound } from '../../lib/errors';
 import { audit } from '../../lib/audit';
 import { formatInZone } from '../txn/time';
 import { assertMainUser, type Meta } from './team.service';
+import { effectivePolicy, insertApproval } from './approvals.repo';
+import { notifyApprovers } from './approvals.notify';
 
 /**
  * Named custom roles (issue 28, decision 041). What holds:
@@ -91,11 +93,12 @@ async function findRole(deps: Deps, id: number): Promise<TeamRoleRow> {
  * Adds a role (no roleId) or changes one. A change rewrites the permissions of all its users at
  * once; refused when one of them reaches a merchant outside the editor's scope.
  */
-export async function saveRole(deps: Deps, caller: SessionUser, input: RoleSaveInput, meta: Meta): Promise<TeamRoleRow> {
+export async function saveRole(deps: Deps, caller: SessionUser, input: RoleSaveInput, meta: Meta, opts: { approvalId?: number } = {}): Promise<TeamRoleRow> {
   assertMainUser(caller);
   const permissions = rolePermissionsOf(caller, input.permissions);
   const now = deps.clock.now();
   let id: number;
+  let approval: number | null = null;
   try {
     id = await deps.db.tx(async (q) => {
       if (input.roleId === undefined) {
@@ -124,6 +127,15 @@ export async function saveRole(deps: Deps, caller: SessionUser, input: RoleSaveI
       const before = { name: role.name, description: role.description, permissions: role.permissions };
       const after = { name: input.name, description: input.description, permissions };
       if (JSON.stringify(before) === JSON.stringify(after)) return role.id;
+      // Four eyes (issue 28): a change giving its holders more waits for a second administrator.
+      const added = permissions.filter((p) => !role.permissions.includes(p));
+      if (opts.approvalId === undefined && added.length > 0 && holders.rows.length > 0 && (await effectivePolicy(q, role.mer_id))?.permission_raise) {
+        approval = await insertApproval(q, {
+          merId: role.mer_id, kind: 'permission_raise', permission: Perm.merchantUserManage, user: caller, now, ip: meta.ip, userAgent: meta.userAgent,
+          payload: { role: { ...input, roleId: role.id } }, summary: { role: role.name, added, users: holders.rows.map((h) => h.username) },
+        });
+        return role.id;
+      }
       await q.query('UPDATE team_role SET name = $2, description = $3, permissions = $4, updated_at = $5 WHERE id = $1', [role.id, input.name, input.description, permissions, now]);
       await q.query('UPDATE app_user SET permissions = $2 WHERE team_role_id = $1 AND removed_at IS NULL', [role.id, permissions]);
       await audit(q, {
@@ -135,6 +147,10 @@ export async function saveRole(deps: Deps, caller: SessionUser, input: RoleSaveI
   } catch (e) {
     if (isUniqueViolation(e)) throw nameTaken(); // two saves of one name at once: the unique index decides
     throw e;
+  }
+  if (approval !== null) {
+    await notifyApprovers(deps, approval);
+    throw new AppError(Code.APPROVAL_REQUIRED, 'permissionRaiseNeedsApproval', { id: approval }, 200);
   }
   return findRole(deps, id);
 }

@@ -2,6 +2,7 @@ import {
   ADMIN_ONLY_PERMISSIONS,
   ALL_PERMISSIONS,
   Code,
+  Perm,
   rolePermissions,
   type AddUserInput,
   type Language,
@@ -15,6 +16,8 @@ import { audit } from '../../lib/audit';
 import { formatInZone } from '../txn/time';
 import { endUserSessions, sendActivation, sendPasswordReset, UNUSABLE_PASSWORD } from '../account/links.service';
 import { lockRole } from './roles.service';
+import { effectivePolicy, insertApproval } from './approvals.repo';
+import { notifyApprovers } from './approvals.notify';
 import { findUser, insertUser, listUsers, otherAdmins, setScope, taken, updateGrants, type TeamListFilter, type TeamUserDbRow } from './team.repo';
 
 /**
@@ -203,9 +206,10 @@ async function lockTarget(q: Parameters<typeof findUser>[0], caller: SessionUser
  * process's session cache at COMMIT (decision 013), so a permission taken away stops at once.
  * Audited with before and after.
  */
-export async function updateUser(deps: Deps, caller: SessionUser, input: UpdateUserInput, meta: Meta): Promise<TeamUserRow> {
+export async function updateUser(deps: Deps, caller: SessionUser, input: UpdateUserInput, meta: Meta, opts: { approvalId?: number } = {}): Promise<TeamUserRow> {
   assertMainUser(caller);
   if (input.roleId === undefined) grantsOf(caller, input); // bad grants refused before any lock
+  let approval: number | null = null;
   await deps.db.tx(async (q) => {
     // A named role first (FOR SHARE: the lock order of a role change, role before users), its permissions as they are now.
     const named = input.roleId !== undefined ? await lockRole(q, caller.scope, input.roleId, 'SHARE') : null;
@@ -220,6 +224,16 @@ export async function updateUser(deps: Deps, caller: SessionUser, input: UpdateU
     const before = { role: u.role, roleId: u.role_id, permissions: [...u.permissions].sort(), merIds: [...u.mer_ids].sort(), merId: u.mer_id };
     const after = { role: input.role, roleId: named?.id ?? null, permissions: [...permissions].sort(), merIds, merId: home };
     if (JSON.stringify(before) === JSON.stringify(after)) return;
+    // Four eyes (issue 28): a change that raises the user's permissions (or makes it an
+    // administrator) waits for a second administrator when its merchant asks for that.
+    const added = permissions.filter((p) => !u.permissions.includes(p));
+    if (opts.approvalId === undefined && (added.length > 0 || (admin && !u.user_admin)) && (await effectivePolicy(q, home))?.permission_raise) {
+      approval = await insertApproval(q, {
+        merId: home, kind: 'permission_raise', permission: Perm.merchantUserManage, user: caller, now: deps.clock.now(), ip: meta.ip, userAgent: meta.userAgent,
+        payload: { user: input }, summary: { userName: u.username, role: named?.name ?? input.role, added, merIds },
+      });
+      return;
+    }
     await updateGrants(q, u.id, { role: input.role, roleId: named?.id ?? null, permissions, userType: admin ? 'MAIN' : 'SUB', userAdmin: admin, merId: home });
     await setScope(q, u.id, merIds);
     await audit(q, {
@@ -227,6 +241,10 @@ export async function updateUser(deps: Deps, caller: SessionUser, input: UpdateU
       detail: { userId: u.id, before, after }, ip: meta.ip, userAgent: meta.userAgent,
     });
   });
+  if (approval !== null) {
+    await notifyApprovers(deps, approval);
+    throw new AppError(Code.APPROVAL_REQUIRED, 'permissionRaiseNeedsApproval', { id: approval }, 200);
+  }
   return toTeamRow((await findUser(deps.db, input.userId, caller.scope))!, deps.config.platformTz, caller.id);
 }
 
