@@ -13,7 +13,7 @@ import { permKey } from './components/permission-picker';
 
 /** The permissions of a role by menu area, in the user's language ("Transactions: List, Refund"). */
 function PermissionsByArea({ codes }: { codes: string[] }) {
-  const { t } = useTranslation(['team', 'menu']);
+  const { t } = useTranslation(['roles', 'team', 'menu']);
   return (
     <div style={{ display: 'grid', gap: 2 }}>
       {permissionGroups(codes).map((g) => (

@@ -18,6 +18,7 @@ import { useUserFilters } from './use-team-filters';
 import { userColumns } from './user.columns';
 import { useApp } from '../../app/lazy-app';
 import { RolesPanel } from './roles-panel';
+import { FourEyesPanel } from './four-eyes-panel';
 
 /** /merchant/user: the merchant's users (main users only), add, edit, enable/disable, reset password, remove. */
 export function TeamUserPage() {
@@ -111,6 +112,7 @@ function TeamUsers() {
         items={[
           { key: 'users', label: tRoles('tab.users'), children: users },
           { key: 'roles', label: tRoles('tab.roles'), children: <RolesPanel canManage={canManage} /> },
+          { key: 'fourEyes', label: tRoles('tab.fourEyes'), children: <FourEyesPanel canManage={canManage} /> },
         ]}
       />
     </PageContainer>
