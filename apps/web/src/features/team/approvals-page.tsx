@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Flex, Form, Input, Modal, Select, Space, Table, Tag, Typography } from 'antd';
+import { Button, Flex, Form, Grid, Input, Modal, Select, Space, Table, Tag, Typography } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { APPROVAL_STATUSES, type ApprovalRow } from '@portal/contract';
@@ -40,6 +40,8 @@ export function ApprovalsPage() {
   const [deciding, setDeciding] = useState<{ r: ApprovalRow; approve: boolean } | null>(null);
   const [busy, setBusy] = useState(false);
   const [form] = Form.useForm<{ password?: string; note?: string }>();
+  // On a phone the actions column scrolls with the rest (a fixed one would hide what is asked).
+  const wide = Grid.useBreakpoint().md;
 
   const submit = async (v: { password?: string; note?: string }) => {
     if (!deciding) return;
@@ -84,8 +86,8 @@ export function ApprovalsPage() {
         pagination={{ current: page + 1, pageSize: 10, total: list.data?.totalElements ?? 0, onChange: (p) => setPage(p - 1), showSizeChanger: false }}
         columns={[
           { title: t('column.id'), dataIndex: 'id', width: 70, render: (v: number) => `#${v}` },
+          { title: t('column.what'), key: 'what', width: 260, render: (_: unknown, r) => <Summary r={r} /> },
           { title: t('column.kind'), dataIndex: 'kind', width: 120, render: (v: ApprovalRow['kind']) => t(`kind.${v}`) },
-          { title: t('column.what'), key: 'what', render: (_: unknown, r) => <Summary r={r} /> },
           { title: t('column.requestedBy'), dataIndex: 'requestedBy', width: 130 },
           { title: t('column.requestTime'), dataIndex: 'requestTime', width: 165, render: (v: string) => formatPlatform(v) },
           { title: t('column.expireTime'), dataIndex: 'expireTime', width: 165, render: (v: string) => formatPlatform(v) },
@@ -104,7 +106,7 @@ export function ApprovalsPage() {
             title: t('team:column.actions'),
             key: 'actions',
             width: 150,
-            fixed: 'right',
+            fixed: wide ? 'right' : undefined,
             render: (_: unknown, r) =>
               r.canDecide ? (
                 <Space size={0}>

@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react';
-import { Button, Form, Input, InputNumber, Select, Space, Switch, Typography } from 'antd';
+import { useState } from 'react';
+import { Button, Form, Input, InputNumber, Select, Skeleton, Space, Switch, Typography } from 'antd';
 import { MinusCircleOutlined, PlusOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -26,14 +26,6 @@ export function FourEyesPanel({ canManage }: { canManage: boolean }) {
   const [form] = Form.useForm<Values>();
   const [saving, setSaving] = useState(false);
 
-  useEffect(() => {
-    if (!policy.data) return;
-    form.setFieldsValue({
-      limits: Object.entries(policy.data.refundLimits).map(([currency, amount]) => ({ currency, amount })),
-      permissionRaise: policy.data.permissionRaise,
-      expiryHours: policy.data.expiryHours,
-    });
-  }, [policy.data, form]);
 
   const submit = async (v: Values) => {
     setSaving(true);
@@ -48,8 +40,15 @@ export function FourEyesPanel({ canManage }: { canManage: boolean }) {
     }
   };
 
+  // The form starts from the stored policy (rendered once it is known, so nothing typed is overwritten by its arrival).
+  if (!policy.data) return <Skeleton active />;
+  const initial: Values = {
+    limits: Object.entries(policy.data.refundLimits).map(([currency, amount]) => ({ currency, amount })),
+    permissionRaise: policy.data.permissionRaise,
+    expiryHours: policy.data.expiryHours,
+  };
   return (
-    <Form<Values> form={form} layout="vertical" name="fourEyes" onFinish={submit} disabled={!canManage} style={{ maxWidth: 640 }} initialValues={{ limits: [], permissionRaise: false, expiryHours: 48 }}>
+    <Form<Values> form={form} layout="vertical" name="fourEyes" onFinish={submit} disabled={!canManage} style={{ maxWidth: 640 }} initialValues={initial}>
       <Typography.Paragraph type="secondary">{t('policy.intro')}</Typography.Paragraph>
       <Typography.Text strong>{t('policy.refundLimits')}</Typography.Text>
       <Typography.Paragraph type="secondary">{t('policy.refundLimitsHelp')}</Typography.Paragraph>
