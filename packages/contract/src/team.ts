@@ -211,6 +211,7 @@ export const AUDIT_RETENTION_MONTHS = 12;
  * Named custom roles (issue 28, decision 041): a role a merchant defines once — name, description,
  * permission codes — and assigns to many users; changing it changes all of them at once.
  */
+export const REFUND_CAP_RE = /^([A-Z]{3}):(\d{1,12}(?:\.\d{1,3})?)?:(\d{1,12}(?:\.\d{1,3})?)?$/;
 export interface TeamRoleRow {
   id: number;
   /** The merchant that owns the role. */
@@ -218,6 +219,8 @@ export interface TeamRoleRow {
   name: string;
   description: string;
   permissions: string[];
+  /** Refund caps of the role's holders by currency (decimal strings; null: no cap of that kind). */
+  refundCaps: Record<string, { perRefund: string | null; perDay: string | null }>;
   /** How many (not removed) users hold the role. */
   users: number;
   updateTime: string;
@@ -228,6 +231,11 @@ export const roleSaveSchema = z.object({
   name: textInput(40, { min: 1 }),
   description: z.preprocess((v) => (v === undefined || v === null ? '' : v), textInput(200)),
   permissions: list(textInput(64)).pipe(z.array(z.string()).min(1, 'permissions').max(64)),
+  /** Refund caps: "CUR:perRefund:perDay", either amount may be empty (no cap of that kind), e.g. "USD:500:2000,EUR::800". */
+  refundCaps: z.preprocess(
+    (v) => (v === undefined || v === null ? [] : typeof v === 'string' ? (v.trim() ? v.split(',').map((x) => x.trim()) : []) : v),
+    z.array(z.string().regex(REFUND_CAP_RE, 'CUR:perRefund:perDay').refine((x) => !x.endsWith('::') && /\d/.test(x), 'a cap')).max(40),
+  ),
 });
 export type RoleSaveInput = z.infer<typeof roleSaveSchema>;
 export const roleIdSchema = z.object({ roleId: roleIdField });

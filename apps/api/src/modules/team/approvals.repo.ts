@@ -56,3 +56,33 @@ export async function insertApproval(
   });
   return rows[0].id;
 }
+
+/** The refund caps (minor units) of `userId`'s named role for `currency`, or null when none. */
+export async function roleCapsOf(q: Queryable, userId: number, currency: string): Promise<{ perRefund: number | null; perDay: number | null } | null> {
+  const { rows } = await q.query<{ caps: Record<string, { perRefund: number | null; perDay: number | null }> }>(
+    `SELECT r.refund_caps AS caps FROM app_user u JOIN team_role r ON r.id = u.team_role_id WHERE u.id = $1`,
+    [userId],
+  );
+  return rows[0]?.caps?.[currency] ?? null;
+}
+
+/** Adds `amount` to the user's day of `currency` if that stays within `cap`; false (nothing added) otherwise. One statement: atomic under parallel refunds. */
+export async function claimDailyCap(q: Queryable, userId: number, currency: string, day: string, amount: number, cap: number): Promise<boolean> {
+  const { rows } = await q.query(
+    `INSERT INTO refund_cap_usage (user_id, currency, day, amount) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (user_id, currency, day) DO UPDATE SET amount = refund_cap_usage.amount + EXCLUDED.amount
+       WHERE refund_cap_usage.amount + EXCLUDED.amount <= $5
+     RETURNING amount`,
+    [userId, currency, day, amount, cap],
+  );
+  return rows.length > 0;
+}
+
+export async function releaseDailyCap(q: Queryable, userId: number, currency: string, day: string, amount: number): Promise<void> {
+  await q.query('UPDATE refund_cap_usage SET amount = amount - $4 WHERE user_id = $1 AND currency = $2 AND day = $3', [userId, currency, day, amount]);
+}
+
+export async function dailyCapUsed(q: Queryable, userId: number, currency: string, day: string): Promise<number> {
+  const { rows } = await q.query<{ amount: string }>('SELECT amount FROM refund_cap_usage WHERE user_id = $1 AND currency = $2 AND day = $3', [userId, currency, day]);
+  return rows[0] ? Number(rows[0].amount) : 0;
+}

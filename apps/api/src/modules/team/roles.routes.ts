@@ -15,6 +15,7 @@ const roleRowSchema = z.object({
   name: z.string(),
   description: z.string(),
   permissions: z.array(z.string()),
+  refundCaps: z.record(z.string(), z.object({ perRefund: z.string().nullable(), perDay: z.string().nullable() })).describe('refund caps of the holders by currency'),
   users: z.number().describe('users holding the role'),
   updateTime: z.string(),
 });
@@ -33,7 +34,7 @@ export function roleRoutes(app: FastifyInstance, deps: Deps) {
     config: { permission: Perm.merchantUserManage },
     schema: {
       tags: ['team'],
-      summary: 'Add a named role (no roleId) or change one: name, description, permissions. A change applies to every user holding the role at once, on every server',
+      summary: 'Add a named role (no roleId) or change one: name, description, permissions, refundCaps ("CUR:perRefund:perDay", either may be empty). A change applies to every user holding the role at once, on every server',
       description:
         'Permissions: only ones you hold and none reserved to administrators (code 1202). A name already used by a live role of the merchant: code 1221. A role held by a user who reaches a merchant outside your scope: 403. Audited with before and after.',
       body: roleSaveSchema,

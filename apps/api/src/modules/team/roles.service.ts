@@ -1,4 +1,4 @@
-import { ADMIN_ONLY_PERMISSIONS, ALL_PERMISSIONS, Code, Perm, type RoleSaveInput, type TeamRoleRow } from '@portal/contract';
+import { ADMIN_ONLY_PERMISSIONS, ALL_PERMISSIONS, Code, Perm, REFUND_CAP_RE, toDecimal, toMinor, type RoleSaveInput, type TeamRoleRow } from '@portal/contract';
 import type { Queryable } from '../../db/db';
 import type { Deps, SessionUser } from '../../plugins/context';
 import { AppError, notFound } from '../../lib/errors';
@@ -24,12 +24,15 @@ import { notifyApprovers } from './approvals.notify';
 
 export const RoleAudit = { added: 'role.add', updated: 'role.update', removed: 'role.remove' } as const;
 
+type Caps = Record<string, { perRefund: number | null; perDay: number | null }>;
+
 interface RoleDbRow {
   id: number;
   mer_id: string;
   name: string;
   description: string;
   permissions: string[];
+  refund_caps: Caps;
   users: number;
   updated_at: Date;
 }
@@ -42,9 +45,32 @@ const toRow = (r: RoleDbRow, tz: string): TeamRoleRow => ({
   name: r.name,
   description: r.description,
   permissions: r.permissions,
+  refundCaps: capsOut(r.refund_caps),
   users: r.users,
   updateTime: formatInZone(r.updated_at, tz),
 });
+
+const capsOut = (c: Caps) =>
+  Object.fromEntries(Object.entries(c ?? {}).map(([cur, v]) => [cur, { perRefund: v.perRefund === null ? null : toDecimal(v.perRefund, cur), perDay: v.perDay === null ? null : toDecimal(v.perDay, cur) }]));
+
+/** "CUR:perRefund:perDay" entries → minor units by currency; a currency's decimals enforced, each currency once. */
+export function parseRefundCaps(list: readonly string[]): Caps {
+  const out: Caps = {};
+  const minor = (v: string | undefined, cur: string) => {
+    if (!v) return null;
+    try {
+      return toMinor(v, cur);
+    } catch {
+      throw new AppError(Code.BAD_REQUEST, 'roleBadCap', {}, 400);
+    }
+  };
+  for (const s of list) {
+    const m = REFUND_CAP_RE.exec(s)!;
+    if (m[1] in out) throw new AppError(Code.BAD_REQUEST, 'roleBadCap', {}, 400);
+    out[m[1]] = { perRefund: minor(m[2], m[1]), perDay: minor(m[3], m[1]) };
+  }
+  return out;
+}
 
 /** The permission codes a role may hold when saved by `caller`, in the contract's order; else refused. */
 export function rolePermissionsOf(caller: SessionUser, asked: readonly string[]): string[] {
@@ -58,9 +84,9 @@ export function rolePermissionsOf(caller: SessionUser, asked: readonly string[])
 }
 
 /** A live role in `scope`, locked FOR SHARE (assigning it) or FOR UPDATE (changing it); else 404. */
-export async function lockRole(q: Queryable, scope: string[], roleId: number, mode: 'SHARE' | 'UPDATE'): Promise<{ id: number; mer_id: string; name: string; description: string; permissions: string[] }> {
-  const { rows } = await q.query<{ id: number; mer_id: string; name: string; description: string; permissions: string[] }>(
-    `SELECT id, mer_id, name, description, permissions FROM team_role
+export async function lockRole(q: Queryable, scope: string[], roleId: number, mode: 'SHARE' | 'UPDATE'): Promise<{ id: number; mer_id: string; name: string; description: string; permissions: string[]; refund_caps: Caps }> {
+  const { rows } = await q.query<{ id: number; mer_id: string; name: string; description: string; permissions: string[]; refund_caps: Caps }>(
+    `SELECT id, mer_id, name, description, permissions, refund_caps FROM team_role
       WHERE id = $1 AND mer_id = ANY($2::text[]) AND removed_at IS NULL FOR ${mode === 'SHARE' ? 'SHARE' : 'UPDATE'}`,
     [roleId, scope],
   );
@@ -71,7 +97,7 @@ export async function lockRole(q: Queryable, scope: string[], roleId: number, mo
 export async function listRoles(deps: Deps, caller: SessionUser): Promise<TeamRoleRow[]> {
   assertMainUser(caller);
   const { rows } = await deps.db.query<RoleDbRow>(
-    `SELECT r.id, r.mer_id, r.name, r.description, r.permissions, ${USERS} AS users, r.updated_at
+    `SELECT r.id, r.mer_id, r.name, r.description, r.permissions, r.refund_caps, ${USERS} AS users, r.updated_at
        FROM team_role r WHERE r.mer_id = ANY($1::text[]) AND r.removed_at IS NULL ORDER BY lower(r.name), r.id`,
     [caller.scope],
   );
@@ -83,7 +109,7 @@ const isUniqueViolation = (e: unknown) => (e as { code?: string })?.code === '23
 
 async function findRole(deps: Deps, id: number): Promise<TeamRoleRow> {
   const { rows } = await deps.db.query<RoleDbRow>(
-    `SELECT r.id, r.mer_id, r.name, r.description, r.permissions, ${USERS} AS users, r.updated_at FROM team_role r WHERE r.id = $1`,
+    `SELECT r.id, r.mer_id, r.name, r.description, r.permissions, r.refund_caps, ${USERS} AS users, r.updated_at FROM team_role r WHERE r.id = $1`,
     [id],
   );
   return toRow(rows[0], deps.config.platformTz);
@@ -96,6 +122,7 @@ async function findRole(deps: Deps, id: number): Promise<TeamRoleRow> {
 export async function saveRole(deps: Deps, caller: SessionUser, input: RoleSaveInput, meta: Meta, opts: { approvalId?: number } = {}): Promise<TeamRoleRow> {
   assertMainUser(caller);
   const permissions = rolePermissionsOf(caller, input.permissions);
+  const caps = parseRefundCaps(input.refundCaps);
   const now = deps.clock.now();
   let id: number;
   let approval: number | null = null;
@@ -103,14 +130,14 @@ export async function saveRole(deps: Deps, caller: SessionUser, input: RoleSaveI
     id = await deps.db.tx(async (q) => {
       if (input.roleId === undefined) {
         const { rows } = await q.query<{ id: number }>(
-          `INSERT INTO team_role (mer_id, name, description, permissions, created_by, created_at, updated_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $6) ON CONFLICT DO NOTHING RETURNING id`,
-          [caller.merId, input.name, input.description, permissions, caller.id, now],
+          `INSERT INTO team_role (mer_id, name, description, permissions, created_by, created_at, updated_at, refund_caps)
+           VALUES ($1, $2, $3, $4, $5, $6, $6, $7) ON CONFLICT DO NOTHING RETURNING id`,
+          [caller.merId, input.name, input.description, permissions, caller.id, now, JSON.stringify(caps)],
         );
         if (!rows[0]) throw nameTaken();
         await audit(q, {
           action: RoleAudit.added, userId: caller.id, username: caller.username, merId: caller.merId, target: input.name,
-          detail: { roleId: rows[0].id, name: input.name, description: input.description, permissions }, ip: meta.ip, userAgent: meta.userAgent,
+          detail: { roleId: rows[0].id, name: input.name, description: input.description, permissions, refundCaps: capsOut(caps) }, ip: meta.ip, userAgent: meta.userAgent,
         });
         return rows[0].id;
       }
@@ -124,8 +151,8 @@ export async function saveRole(deps: Deps, caller: SessionUser, input: RoleSaveI
       if (holders.rows.some((h) => h.outside)) throw new AppError(Code.FORBIDDEN, 'roleBeyondScope', {}, 403);
       const clash = await q.query('SELECT 1 FROM team_role WHERE mer_id = $1 AND lower(name) = lower($2) AND id <> $3 AND removed_at IS NULL', [role.mer_id, input.name, role.id]);
       if (clash.rows.length) throw nameTaken();
-      const before = { name: role.name, description: role.description, permissions: role.permissions };
-      const after = { name: input.name, description: input.description, permissions };
+      const before = { name: role.name, description: role.description, permissions: role.permissions, refundCaps: capsOut(role.refund_caps) };
+      const after = { name: input.name, description: input.description, permissions, refundCaps: capsOut(caps) };
       if (JSON.stringify(before) === JSON.stringify(after)) return role.id;
       // Four eyes (issue 28): a change giving its holders more waits for a second administrator.
       const added = permissions.filter((p) => !role.permissions.includes(p));
@@ -136,7 +163,7 @@ export async function saveRole(deps: Deps, caller: SessionUser, input: RoleSaveI
         });
         return role.id;
       }
-      await q.query('UPDATE team_role SET name = $2, description = $3, permissions = $4, updated_at = $5 WHERE id = $1', [role.id, input.name, input.description, permissions, now]);
+      await q.query('UPDATE team_role SET name = $2, description = $3, permissions = $4, updated_at = $5, refund_caps = $6 WHERE id = $1', [role.id, input.name, input.description, permissions, now, JSON.stringify(caps)]);
       await q.query('UPDATE app_user SET permissions = $2 WHERE team_role_id = $1 AND removed_at IS NULL', [role.id, permissions]);
       await audit(q, {
         action: RoleAudit.updated, userId: caller.id, username: caller.username, merId: role.mer_id, target: input.name,

@@ -120,6 +120,24 @@ export const TEAM_MESSAGES = {
     ko: '승인된 작업을 수행하지 못했습니다. 변경된 내용은 없습니다',
     ja: '承認された操作を実行できませんでした。変更はありません',
   },
+  roleBadCap: {
+    en: 'Refund caps: a known currency, each once, with amounts of at most its decimals, e.g. USD:500.00:2000.00',
+    zh: '退款上限：须为有效币种（每种一次），金额不超过其小数位，例如 USD:500.00:2000.00',
+    ko: '환불 상한: 유효한 통화(각 1회)와 해당 소수 자릿수 이내의 금액이어야 합니다 (예: USD:500.00:2000.00)',
+    ja: '返金上限：有効な通貨（各1回）と、その小数桁以内の金額を指定してください（例：USD:500.00:2000.00）',
+  },
+  refundOverCapPerRefund: {
+    en: 'Above your role\'s refund cap of {cap} {currency} per refund',
+    zh: '超过您角色的单笔退款上限 {cap} {currency}',
+    ko: '역할의 건당 환불 상한 {cap} {currency}을(를) 초과합니다',
+    ja: 'ロールの1件あたりの返金上限 {cap} {currency} を超えています',
+  },
+  refundOverCapPerDay: {
+    en: 'Above your role\'s daily refund cap of {cap} {currency}: {left} {currency} left today',
+    zh: '超过您角色的每日退款上限 {cap} {currency}：今日剩余 {left} {currency}',
+    ko: '역할의 일일 환불 상한 {cap} {currency}을(를) 초과합니다. 오늘 남은 한도: {left} {currency}',
+    ja: 'ロールの1日あたりの返金上限 {cap} {currency} を超えています。本日の残り：{left} {currency}',
+  },
   approvalKindRefund: { en: 'a refund', zh: '退款', ko: '환불', ja: '返金' },
   approvalKindPermissionRaise: { en: 'a permission raise', zh: '权限提升', ko: '권한 상향', ja: '権限の引き上げ' },
   approvalMailSubject: {

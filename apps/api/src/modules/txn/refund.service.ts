@@ -10,7 +10,8 @@ import type { OperationRequest } from '../acquirer/acquirer.types';
 import { insertOperation } from '../acquirer/operations.repo';
 import { OperationAudit, sendOperation } from '../acquirer/operations.service';
 import { ingestTransaction } from '../payments/ingest.service';
-import { insertApproval, refundLimitFor } from '../team/approvals.repo';
+import { claimDailyCap, dailyCapUsed, insertApproval, refundLimitFor, releaseDailyCap, roleCapsOf } from '../team/approvals.repo';
+import { formatInZone } from './time';
 import { notifyApprovers } from '../team/approvals.notify';
 import {
   claimRequestKey,
@@ -84,18 +85,41 @@ export async function refund(deps: Deps, user: SessionUser, lang: Language, inpu
     // Four eyes (issue 28): above the merchant's limit for the currency, the refund waits for a
     // second user's approval, which runs it through this same service (opts.approvalId).
     const limit = opts.approvalId === undefined ? await refundLimitFor(q, p.mer_id, p.currency) : null;
-    if (limit !== null && amount > limit) {
+    const askApproval = async (why: Record<string, unknown>) => {
       approval = await insertApproval(q, {
         merId: p.mer_id, kind: 'refund', permission: 'txn:detail:refund', user, now, ip: meta.ip, userAgent: meta.userAgent,
         payload: { id: input.id, amount: toDecimal(amount, p.currency), txnschema: input.txnschema ?? null },
-        summary: { gwTransId: p.gw_trans_id, orderNo: p.order_no, amount: toDecimal(amount, p.currency), currency: p.currency, limit: toDecimal(limit, p.currency) },
+        summary: { gwTransId: p.gw_trans_id, orderNo: p.order_no, amount: toDecimal(amount, p.currency), currency: p.currency, ...why },
       });
       const result: RefundResult = { code: RefundCode.APPROVAL_REQUIRED, msg: t(lang, 'refundNeedsApproval', { id: approval }), approvalId: approval };
       if (input.requestKey) await storeRequestResult(q, p.id, input.requestKey, result);
       return { done: result };
+    };
+    if (limit !== null && amount > limit) return askApproval({ limit: toDecimal(limit, p.currency) });
+    // Limits inside a role (issue 28): the holder's caps per refund and per day for the currency; the
+    // day's total is claimed by one guarded upsert, so parallel refunds never pass it together. Over a
+    // cap: to four eyes when the merchant has it on for the currency, else refused.
+    const caps = opts.approvalId === undefined ? await roleCapsOf(q, user.id, p.currency) : null;
+    let capped: string | null = null;
+    let claimedDay = false;
+    if (caps?.perRefund != null && amount > caps.perRefund) {
+      capped = t(lang, 'refundOverCapPerRefund', { cap: toDecimal(caps.perRefund, p.currency), currency: p.currency });
+    } else if (caps?.perDay != null) {
+      const day = formatInZone(now, deps.config.platformTz).slice(0, 10);
+      claimedDay = amount <= caps.perDay && (await claimDailyCap(q, user.id, p.currency, day, amount, caps.perDay));
+      if (!claimedDay) {
+        const used = await dailyCapUsed(q, user.id, p.currency, day);
+        capped = t(lang, 'refundOverCapPerDay', { cap: toDecimal(caps.perDay, p.currency), currency: p.currency, left: toDecimal(Math.max(0, caps.perDay - used), p.currency) });
+      }
+    }
+    if (capped !== null) {
+      if (limit !== null) return askApproval({ cap: capped });
+      return refuse(RefundCode.OVER_CAP, capped);
     }
     const reserved = await reserveReturn(q, p.id, amount);
     if (reserved === null) {
+      // Not refunded: the day's claim is given back in the same transaction.
+      if (claimedDay) await releaseDailyCap(q, user.id, p.currency, formatInZone(now, deps.config.platformTz).slice(0, 10), amount);
       const max = toDecimal(p.amount - p.return_amount, p.currency);
       return refuse(RefundCode.OVER_AMOUNT, t(lang, 'refundOverAmount', { max }));
     }
