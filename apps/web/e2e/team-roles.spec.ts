@@ -34,11 +34,15 @@ test('define a role by menu area and give it to a new user', async () => {
   await dialog.getByLabel(tr(L, 'roles', 'form.name')).fill(ROLE);
   await dialog.getByLabel(tr(L, 'roles', 'form.description')).fill('查看交易与结算');
   for (const p of ['perm.txn_list', 'perm.txn_detail', 'perm.txn_settle_detail']) await dialog.getByRole('checkbox', { name: tr(L, 'team', p) }).check();
+  // a refund cap of the role (enforcement: roles.caps.test.ts)
+  await dialog.getByRole('button', { name: tr(L, 'roles', 'caps.add') }).click();
+  await dialog.getByRole('textbox', { name: tr(L, 'roles', 'caps.perDay') }).fill('5000');
   await shot(a, 'team-role-dialog-zh');
   await expectAccessible(a, 'role dialog (zh)', '.ant-modal');
   await dialog.getByRole('button', { name: tr(L, 'team', 'form.save') }).click();
   await expect(a.getByText(tr(L, 'roles', 'added', { name: ROLE }))).toBeVisible();
   const row = a.getByRole('row', { name: new RegExp(ROLE) });
+  await expect(row).toContainText(tr(L, 'roles', 'caps.line', { currency: 'CNY', perRefund: tr(L, 'roles', 'caps.none'), perDay: '5,000.00' }));
   await expect(row).toContainText(`${tr(L, 'menu', 'txn')}${tr(L, 'roles', 'areaSeparator')}${tr(L, 'team', 'perm.txn_list')}`);
 
   await a.getByRole('tab', { name: tr(L, 'roles', 'tab.users') }).click();
@@ -55,7 +59,7 @@ test('define a role by menu area and give it to a new user', async () => {
 test('narrowing the role changes its holder at once; screens at 1440 and 390 px', async () => {
   await rolesTab().click();
   const row = a.getByRole('row', { name: new RegExp(ROLE) });
-  await expect(row.getByRole('cell').nth(2)).toHaveText('1');
+  await expect(row.getByRole('cell').nth(3)).toHaveText('1');
   await row.getByRole('button', { name: `${tr(L, 'team', 'action.edit')} ${ROLE}` }).click();
   const dialog = a.getByRole('dialog', { name: tr(L, 'roles', 'editRole', { name: ROLE }) });
   await expect(dialog.getByText(tr(L, 'roles', 'form.appliesToAll', { count: 1 }))).toBeVisible();

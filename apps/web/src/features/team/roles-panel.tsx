@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { permissionGroups, type TeamRoleRow } from '@portal/contract';
 import { RequestError } from '../../lib/http';
 import { formatPlatform } from '../../lib/time';
+import { formatAmount } from '../../components/money';
 import { useApp } from '../../app/lazy-app';
 import { removeRole, useRoleList } from './api/roles';
 import { RoleDialog } from './components/role-dialog';
@@ -29,7 +30,8 @@ function PermissionsByArea({ codes }: { codes: string[] }) {
 
 /** The merchant's named roles (issue 28): define once, assign to many users; a change applies to all of them. */
 export function RolesPanel({ canManage }: { canManage: boolean }) {
-  const { t } = useTranslation(['roles', 'team']);
+  const { t, i18n } = useTranslation(['roles', 'team']);
+  const money = (v: string | null, cur: string) => (v === null ? t('caps.none') : formatAmount(v, cur, i18n.language));
   const { modal, message } = useApp();
   const qc = useQueryClient();
   const list = useRoleList();
@@ -77,6 +79,15 @@ export function RolesPanel({ canManage }: { canManage: boolean }) {
         columns={[
           { title: t('column.name'), dataIndex: 'name', width: 180, render: (v: string, r) => (<><Typography.Text strong>{v}</Typography.Text>{r.description && <div><Typography.Text type="secondary">{r.description}</Typography.Text></div>}</>) },
           { title: t('column.permissions'), dataIndex: 'permissions', render: (v: string[]) => <PermissionsByArea codes={v} /> },
+          {
+            title: t('column.caps'),
+            dataIndex: 'refundCaps',
+            width: 220,
+            render: (v: TeamRoleRow['refundCaps']) =>
+              Object.entries(v).map(([cur, c]) => (
+                <div key={cur}>{t('caps.line', { currency: cur, perRefund: money(c.perRefund, cur), perDay: money(c.perDay, cur) })}</div>
+              )),
+          },
           { title: t('column.users'), dataIndex: 'users', width: 90, align: 'right' },
           { title: t('column.updated'), dataIndex: 'updateTime', width: 165, render: (v: string) => formatPlatform(v) },
           ...(canManage

@@ -11,6 +11,8 @@ export interface SaveRoleBody {
   name: string;
   description: string;
   permissions: string[];
+  /** "CUR:perRefund:perDay" (either amount may be empty). */
+  refundCaps: string[];
 }
 
 /** POST /role/save: a new role (no roleId) or a change, which applies to every user holding it at once. */
