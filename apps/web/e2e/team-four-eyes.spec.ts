@@ -1,5 +1,5 @@
 import { type Page } from '@playwright/test';
-import { EMAIL, PASSWORD, expect, shot, test, tr, useLanguage } from './support';
+import { EMAIL, PASSWORD, expect, expectAccessible, shot, test, tr, useLanguage } from './support';
 import { signInQuick } from './report-support';
 
 /**
@@ -59,6 +59,7 @@ test('the administrator sets a refund limit and adds a second refunder', async (
   await a.getByRole('button', { name: tr(L, 'team', 'form.save') }).click();
   await expect(a.getByText(tr(L, 'approvals', 'policy.saved'))).toBeVisible();
   await shot(a, 'team-four-eyes-policy-zh');
+  await expectAccessible(a, 'four-eyes tab (zh)');
 
   await a.getByRole('tab', { name: tr(L, 'roles', 'tab.users') }).click();
   await a.getByRole('button', { name: tr(L, 'team', 'addUser') }).click();
@@ -103,6 +104,7 @@ test('a refund above the limit waits; the second user approves it and it is made
   await expect(row).toContainText(orderNo);
   await expect(row).toContainText(tr(L, 'approvals', 'status.PENDING'));
   await shot(b, 'team-approvals-zh');
+  await expectAccessible(b, 'approvals (zh)');
   await row.getByRole('button', { name: `${tr(L, 'approvals', 'approve')} #${res.approvalId}` }).click();
   const dialog = b.getByRole('dialog', { name: tr(L, 'approvals', 'approveTitle', { id: res.approvalId }) });
   await dialog.getByLabel(tr(L, 'approvals', 'password')).fill(PASSWORD);

@@ -59,16 +59,18 @@ export function permissionGroups(codes: readonly string[] = GRANTABLE_PERMISSION
     if (!g) groups.push((g = { menu, permissions: [] }));
     g.permissions.push(p);
   };
-  for (const top of MENU) {
-    add(groupOf(top), top.permission);
-    for (const c of top.children ?? []) add(groupOf(top), c.permission);
-  }
   // Codes with no menu entry of their own, grouped with the screen they act on.
   const extra: Record<string, string> = {
     [P.txnRefund]: 'txn', [P.txnExport]: 'txn', [P.txnQueryResult]: 'txn', [P.manualBlend]: 'txn', [P.logisticsImport]: 'txn',
     [P.payByLinkCreate]: 'payByLink', [P.payByLinkUpdate]: 'payByLink', [P.payByLinkClose]: 'payByLink',
     [P.merchantUserManage]: 'merchant',
   };
+  for (const top of MENU) {
+    add(groupOf(top), top.permission);
+    // A screen opened by a code that belongs elsewhere (the approvals list, opened by the refund
+    // permission) does not move that code out of its own area.
+    for (const c of top.children ?? []) if (!extra[c.permission] || extra[c.permission] === groupOf(top)) add(groupOf(top), c.permission);
+  }
   for (const [p, menu] of Object.entries(extra)) add(menu, p as Permission);
   for (const p of codes) if (!seen.has(p)) add('other', p as Permission);
   return groups;

@@ -11,6 +11,7 @@ const WITHOUT_FILTERS: Record<string, string> = {
   '/payInStore/store': 'every store of the merchant',
   '/payInStore/cashier': 'one store picker, kept in the URL already',
   '/notice/list': 'notices, newest first',
+  '/merchant/approvals': 'four-eyes requests: one status filter, the waiting ones first (issue 28)',
 };
 const leaves = (entries: MenuEntry[]): MenuEntry[] => entries.flatMap((e) => (e.children ? leaves(e.children) : [e]));
 
