@@ -44,6 +44,14 @@ export const Code = {
   GRANT_NOT_HELD: 1202,
   NOT_ON_SELF: 1203,
   LAST_ADMIN: 1204,
+  // named roles (issue 28)
+  ROLE_NAME_TAKEN: 1221,
+  ROLE_IN_USE: 1222,
+  // four eyes (issue 28)
+  APPROVAL_DECIDED: 1231,
+  APPROVAL_EXPIRED: 1232,
+  APPROVAL_OWN: 1233,
+  APPROVAL_REQUIRED: 1234,
 } as const;
 export type CodeValue = (typeof Code)[keyof typeof Code];
 

@@ -21,3 +21,4 @@ export * from './views';
 export * from './webhooks';
 export * from './developer';
 export * from './ops';
+export * from './approvals';

@@ -125,6 +125,7 @@ export const MENU: MenuEntry[] = [
       { path: '/merchant/list', name: 'merchantList', permission: Perm.merchantList },
       { path: '/merchant/detail/:id', name: 'merchantDetail', permission: Perm.merchantDetail, hidden: true },
       { path: '/merchant/audit', name: 'merchantAudit', permission: Perm.merchantAudit },
+      { path: '/merchant/approvals', name: 'merchantApprovals', permission: Perm.txnRefund },
     ],
   },
   { path: '/files', name: 'files', icon: 'DownloadOutlined', permission: Perm.filesDownload },

@@ -59,16 +59,18 @@ export function permissionGroups(codes: readonly string[] = GRANTABLE_PERMISSION
     if (!g) groups.push((g = { menu, permissions: [] }));
     g.permissions.push(p);
   };
-  for (const top of MENU) {
-    add(groupOf(top), top.permission);
-    for (const c of top.children ?? []) add(groupOf(top), c.permission);
-  }
   // Codes with no menu entry of their own, grouped with the screen they act on.
   const extra: Record<string, string> = {
     [P.txnRefund]: 'txn', [P.txnExport]: 'txn', [P.txnQueryResult]: 'txn', [P.manualBlend]: 'txn', [P.logisticsImport]: 'txn',
     [P.payByLinkCreate]: 'payByLink', [P.payByLinkUpdate]: 'payByLink', [P.payByLinkClose]: 'payByLink',
     [P.merchantUserManage]: 'merchant',
   };
+  for (const top of MENU) {
+    add(groupOf(top), top.permission);
+    // A screen opened by a code that belongs elsewhere (the approvals list, opened by the refund
+    // permission) does not move that code out of its own area.
+    for (const c of top.children ?? []) if (!extra[c.permission] || extra[c.permission] === groupOf(top)) add(groupOf(top), c.permission);
+  }
   for (const [p, menu] of Object.entries(extra)) add(menu, p as Permission);
   for (const p of codes) if (!seen.has(p)) add('other', p as Permission);
   return groups;
@@ -84,6 +86,9 @@ export interface TeamUserRow {
   userName: string;
   userType: 'MAIN' | 'SUB';
   role: Role | null;
+  /** A named role of the merchant's (role CUSTOM, permissions the named role's), else null. */
+  roleId: number | null;
+  roleName: string | null;
   merId: string;
   merName: string;
   /** The merchants the user may see (its stored scope, or the derived one). */
@@ -106,6 +111,11 @@ const merId = z.string().trim().regex(/^\d{15}$/, 'merchant id');
 const list = <T extends z.ZodTypeAny>(item: T) =>
   z.preprocess((v) => (typeof v === 'string' ? (v.trim() ? v.split(',').map((x) => x.trim()) : []) : v), z.array(item));
 const userId = z.coerce.number().int().positive().max(2_147_483_647);
+
+const roleIdField = z.coerce.number().int().positive().max(2_147_483_647);
+/** CUSTOM takes either its own permissions or a named role, never both; a preset takes neither roleId. */
+const customGrant = (v: { role: Role; permissions?: string[]; roleId?: number }) =>
+  v.role === 'CUSTOM' ? (v.roleId !== undefined) !== ((v.permissions?.length ?? 0) > 0) : v.roleId === undefined;
 
 export const teamListQuerySchema = pageQuerySchema.extend({
   merId: opt(merId),
@@ -134,8 +144,10 @@ export const addUserSchema = z
     role: z.enum(ROLES),
     /** CUSTOM only: the permission codes. */
     permissions: opt(list(textInput(64)).pipe(z.array(z.string()).max(64))),
+    /** CUSTOM only, instead of permissions: one of the merchant's named roles (its permissions). */
+    roleId: opt(roleIdField),
   })
-  .refine((v) => v.role !== 'CUSTOM' || (v.permissions?.length ?? 0) > 0, { message: 'permissions', path: ['permissions'] });
+  .refine(customGrant, { message: 'permissions', path: ['permissions'] });
 export type AddUserInput = z.infer<typeof addUserSchema>;
 
 export const userIdSchema = z.object({ userId });
@@ -150,8 +162,9 @@ export const updateUserSchema = z
     merIds: list(merId).pipe(z.array(merId).min(1, 'merchant').max(200)),
     role: z.enum(ROLES),
     permissions: opt(list(textInput(64)).pipe(z.array(z.string()).max(64))),
+    roleId: opt(roleIdField),
   })
-  .refine((v) => v.role !== 'CUSTOM' || (v.permissions?.length ?? 0) > 0, { message: 'permissions', path: ['permissions'] });
+  .refine(customGrant, { message: 'permissions', path: ['permissions'] });
 export type UpdateUserInput = z.infer<typeof updateUserSchema>;
 export const updateUserStatusSchema = z.object({ userId, status: z.enum(['ACTIVE', 'DISABLED']) });
 
@@ -195,3 +208,36 @@ export interface AuditRow {
 
 /** Audit rows are kept this long (PCI DSS 10.5.1), then purged by the job runner. */
 export const AUDIT_RETENTION_MONTHS = 12;
+
+/**
+ * Named custom roles (issue 28, decision 041): a role a merchant defines once — name, description,
+ * permission codes — and assigns to many users; changing it changes all of them at once.
+ */
+export const REFUND_CAP_RE = /^([A-Z]{3}):(\d{1,12}(?:\.\d{1,3})?)?:(\d{1,12}(?:\.\d{1,3})?)?$/;
+export interface TeamRoleRow {
+  id: number;
+  /** The merchant that owns the role. */
+  merId: string;
+  name: string;
+  description: string;
+  permissions: string[];
+  /** Refund caps of the role's holders by currency (decimal strings; null: no cap of that kind). */
+  refundCaps: Record<string, { perRefund: string | null; perDay: string | null }>;
+  /** How many (not removed) users hold the role. */
+  users: number;
+  updateTime: string;
+}
+export const roleSaveSchema = z.object({
+  /** Absent: a new role; present: the role to change. */
+  roleId: opt(roleIdField),
+  name: textInput(40, { min: 1 }),
+  description: z.preprocess((v) => (v === undefined || v === null ? '' : v), textInput(200)),
+  permissions: list(textInput(64)).pipe(z.array(z.string()).min(1, 'permissions').max(64)),
+  /** Refund caps: "CUR:perRefund:perDay", either amount may be empty (no cap of that kind), e.g. "USD:500:2000,EUR::800". */
+  refundCaps: z.preprocess(
+    (v) => (v === undefined || v === null ? [] : typeof v === 'string' ? (v.trim() ? v.split(',').map((x) => x.trim()) : []) : v),
+    z.array(z.string().regex(REFUND_CAP_RE, 'CUR:perRefund:perDay').refine((x) => !x.endsWith('::') && /\d/.test(x), 'a cap')).max(40),
+  ),
+});
+export type RoleSaveInput = z.infer<typeof roleSaveSchema>;
+export const roleIdSchema = z.object({ roleId: roleIdField });

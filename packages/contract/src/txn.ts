@@ -194,10 +194,12 @@ export const refundResultSchema = z.object({
   refundOrderNo: z.string().optional(),
   gwResponse: z.string().nullable().optional(),
   returnAmount: z.string().optional(),
+  /** code 5: the four-eyes request waiting for a second user's approval (issue 28). */
+  approvalId: z.number().optional(),
 });
 export type RefundResult = z.infer<typeof refundResultSchema>;
 /** data.code values of a refund refusal. */
-export const RefundCode = { OK: 0, NOT_REFUNDABLE: 1, OVER_AMOUNT: 2, DECLINED: 3, KEY_REUSED: 4 } as const;
+export const RefundCode = { OK: 0, NOT_REFUNDABLE: 1, OVER_AMOUNT: 2, DECLINED: 3, KEY_REUSED: 4, APPROVAL_REQUIRED: 5, OVER_CAP: 6 } as const;
 
 export const queryResultQuerySchema = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 

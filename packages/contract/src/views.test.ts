@@ -13,6 +13,7 @@ const WITHOUT_FILTERS: Record<string, string> = {
   '/notice/list': 'notices, newest first',
   '/developers/webhooks': "the merchant's webhook endpoints (a handful)",
   '/developers/keys': "the merchant's API keys, newest first",
+  '/merchant/approvals': 'four-eyes requests: one status filter, the waiting ones first (issue 28)',
 };
 const leaves = (entries: MenuEntry[]): MenuEntry[] => entries.flatMap((e) => (e.children ? leaves(e.children) : [e]));
 

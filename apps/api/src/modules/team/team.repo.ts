@@ -8,6 +8,8 @@ export interface TeamUserDbRow {
   user_type: 'MAIN' | 'SUB';
   user_admin: boolean;
   role: string | null;
+  role_id: number | null;
+  role_name: string | null;
   mer_id: string;
   mer_name: string;
   mer_ids: string[];
@@ -24,7 +26,8 @@ export interface TeamUserDbRow {
 const MER_IDS = `COALESCE(NULLIF(ARRAY(SELECT us.mer_id::text FROM user_merchant_scope us WHERE us.user_id = u.id ORDER BY 1), '{}'),
   ARRAY(SELECT sm.mer_id::text FROM merchant sm WHERE sm.mer_id = m.mer_id OR (m.attribute = 'GROUP' AND sm.parent_id = m.mer_id) ORDER BY 1))`;
 
-const COLUMNS = `u.id, u.username, u.user_type, u.user_admin, u.role, u.mer_id, m.name AS mer_name, ${MER_IDS} AS mer_ids,
+const COLUMNS = `u.id, u.username, u.user_type, u.user_admin, u.role, u.team_role_id AS role_id,
+  (SELECT tr.name FROM team_role tr WHERE tr.id = u.team_role_id) AS role_name, u.mer_id, m.name AS mer_name, ${MER_IDS} AS mer_ids,
   u.permissions, u.email, u.phone, u.status, (u.totp_enabled_at IS NOT NULL) AS two_factor,
   (SELECT max(s.created_at) FROM user_session s WHERE s.user_id = u.id) AS last_login_at, u.created_at`;
 
@@ -91,13 +94,13 @@ export async function taken(q: Queryable, v: { userName?: string; email?: string
 
 export async function insertUser(
   q: Queryable,
-  v: { username: string; passwordHash: string; email: string; phone: string | null; merId: string; userType: 'MAIN' | 'SUB'; userAdmin: boolean; role: string; permissions: string[]; createdBy: number; now: Date },
+  v: { username: string; passwordHash: string; email: string; phone: string | null; merId: string; userType: 'MAIN' | 'SUB'; userAdmin: boolean; role: string; roleId?: number | null; permissions: string[]; createdBy: number; now: Date },
 ): Promise<number | null> {
   const { rows } = await q.query<{ id: number }>(
-    `INSERT INTO app_user (username, password_hash, email, phone, mer_id, user_type, user_admin, status, role, permissions, created_by, created_at, password_changed_at)
-     VALUES ($1,$2,$3,$4,$5,$6,$7,'INACTIVE',$8,$9,$10,$11,$11)
+    `INSERT INTO app_user (username, password_hash, email, phone, mer_id, user_type, user_admin, status, role, permissions, created_by, created_at, password_changed_at, team_role_id)
+     VALUES ($1,$2,$3,$4,$5,$6,$7,'INACTIVE',$8,$9,$10,$11,$11,$12)
      ON CONFLICT DO NOTHING RETURNING id`,
-    [v.username, v.passwordHash, v.email, v.phone, v.merId, v.userType, v.userAdmin, v.role, v.permissions, v.createdBy, v.now],
+    [v.username, v.passwordHash, v.email, v.phone, v.merId, v.userType, v.userAdmin, v.role, v.permissions, v.createdBy, v.now, v.roleId ?? null],
   );
   return rows[0]?.id ?? null;
 }
@@ -106,9 +109,11 @@ export async function insertUser(
 export async function updateGrants(
   q: Queryable,
   id: number,
-  v: { role: string; permissions: string[]; userType: 'MAIN' | 'SUB'; userAdmin: boolean; merId: string },
+  v: { role: string; roleId?: number | null; permissions: string[]; userType: 'MAIN' | 'SUB'; userAdmin: boolean; merId: string },
 ): Promise<void> {
-  await q.query('UPDATE app_user SET role = $2, permissions = $3, user_type = $4, user_admin = $5, mer_id = $6 WHERE id = $1', [id, v.role, v.permissions, v.userType, v.userAdmin, v.merId]);
+  await q.query('UPDATE app_user SET role = $2, permissions = $3, user_type = $4, user_admin = $5, mer_id = $6, team_role_id = $7 WHERE id = $1', [
+    id, v.role, v.permissions, v.userType, v.userAdmin, v.merId, v.roleId ?? null,
+  ]);
 }
 
 export async function setScope(q: Queryable, userId: number, merIds: string[]): Promise<void> {

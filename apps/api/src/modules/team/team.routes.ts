@@ -32,6 +32,8 @@ export const teamUserRowSchema = z.object({
   userName: z.string(),
   userType: z.enum(['MAIN', 'SUB']),
   role: z.enum(ROLES).nullable(),
+  roleId: z.number().nullable().describe('a named role of the merchant (role CUSTOM), else null'),
+  roleName: z.string().nullable(),
   merId: z.string(),
   merName: z.string(),
   merIds: z.array(z.string()),

@@ -2,6 +2,7 @@ import {
   ADMIN_ONLY_PERMISSIONS,
   ALL_PERMISSIONS,
   Code,
+  Perm,
   rolePermissions,
   type AddUserInput,
   type Language,
@@ -14,6 +15,9 @@ import { AppError, notFound } from '../../lib/errors';
 import { audit } from '../../lib/audit';
 import { formatInZone } from '../txn/time';
 import { endUserSessions, sendActivation, sendPasswordReset, UNUSABLE_PASSWORD } from '../account/links.service';
+import { lockRole } from './roles.service';
+import { effectivePolicy, insertApproval } from './approvals.repo';
+import { notifyApprovers } from './approvals.notify';
 import { findUser, insertUser, listUsers, otherAdmins, setScope, taken, updateGrants, type TeamListFilter, type TeamUserDbRow } from './team.repo';
 
 /**
@@ -57,6 +61,8 @@ export function toTeamRow(r: TeamUserDbRow, tz: string, callerId: number): TeamU
     userName: r.username,
     userType: r.user_type,
     role: (r.role as TeamUserRow['role']) ?? (r.user_admin ? 'ADMIN' : null),
+    roleId: r.role_id,
+    roleName: r.role_name,
     merId: r.mer_id,
     merName: r.mer_name,
     merIds: r.mer_ids,
@@ -104,6 +110,7 @@ const exists = () => new AppError(Code.USER_EXISTS, 'userExists', {}, 200);
  * holds and none reserved to administrators.
  */
 function grantsOf(caller: SessionUser, input: { merIds: string[]; role: Role; permissions?: string[] }): { merIds: string[]; permissions: string[]; admin: boolean } {
+  // A named role (issue 28) is a CUSTOM set kept under a name: the same rules, on its permissions.
   const merIds = [...new Set(input.merIds)].sort();
   if (merIds.some((m) => !caller.scope.includes(m))) throw new AppError(Code.FORBIDDEN, 'merchantNotInScope', {}, 403);
   if (input.role === 'CUSTOM') {
@@ -126,7 +133,12 @@ function grantsOf(caller: SessionUser, input: { merIds: string[]; role: Role; pe
  */
 export async function addUser(deps: Deps, caller: SessionUser, input: AddUserInput, lang: Language, meta: Meta): Promise<TeamUserRow> {
   assertMainUser(caller);
-  const { merIds, permissions, admin } = grantsOf(caller, input);
+  // A named role's permissions are read (and the role held FOR SHARE) in the transaction below.
+  const pre = input.roleId === undefined ? grantsOf(caller, input) : null;
+  const merIds = pre?.merIds ?? [...new Set(input.merIds)].sort();
+  if (merIds.some((m) => !caller.scope.includes(m))) throw new AppError(Code.FORBIDDEN, 'merchantNotInScope', {}, 403);
+  let permissions = pre?.permissions ?? [];
+  const admin = input.role === 'ADMIN';
   // Home merchant: the caller's when chosen, else the first chosen; the stored scope rows say the rest.
   const home = merIds.includes(caller.merId) ? caller.merId : merIds[0];
   if (!caller.scope.includes(home)) throw new AppError(Code.FORBIDDEN, 'merchantNotInScope', {}, 403);
@@ -134,6 +146,7 @@ export async function addUser(deps: Deps, caller: SessionUser, input: AddUserInp
   if (t.userName || t.email || t.phone) throw exists();
   const now = deps.clock.now();
   const id = await deps.db.tx(async (q) => {
+    if (input.roleId !== undefined) permissions = grantsOf(caller, { ...input, permissions: (await lockRole(q, caller.scope, input.roleId, 'SHARE')).permissions }).permissions;
     const newId = await insertUser(q, {
       username: input.userName,
       passwordHash: UNUSABLE_PASSWORD,
@@ -143,6 +156,7 @@ export async function addUser(deps: Deps, caller: SessionUser, input: AddUserInp
       userType: admin ? 'MAIN' : 'SUB',
       userAdmin: admin,
       role: input.role,
+      roleId: input.roleId ?? null,
       permissions,
       createdBy: caller.id,
       now,
@@ -151,7 +165,7 @@ export async function addUser(deps: Deps, caller: SessionUser, input: AddUserInp
     await setScope(q, newId, merIds);
     await audit(q, {
       action: TeamAudit.added, userId: caller.id, username: caller.username, merId: home, target: input.userName,
-      detail: { userId: newId, role: input.role, permissions, merIds }, ip: meta.ip, userAgent: meta.userAgent,
+      detail: { userId: newId, role: input.role, roleId: input.roleId ?? null, permissions, merIds }, ip: meta.ip, userAgent: meta.userAgent,
     });
     await sendActivation(deps, q, newId, lang, { ...meta, byUserId: caller.id });
     return newId;
@@ -192,10 +206,14 @@ async function lockTarget(q: Parameters<typeof findUser>[0], caller: SessionUser
  * process's session cache at COMMIT (decision 013), so a permission taken away stops at once.
  * Audited with before and after.
  */
-export async function updateUser(deps: Deps, caller: SessionUser, input: UpdateUserInput, meta: Meta): Promise<TeamUserRow> {
+export async function updateUser(deps: Deps, caller: SessionUser, input: UpdateUserInput, meta: Meta, opts: { approvalId?: number } = {}): Promise<TeamUserRow> {
   assertMainUser(caller);
-  const { merIds, permissions, admin } = grantsOf(caller, input);
+  if (input.roleId === undefined) grantsOf(caller, input); // bad grants refused before any lock
+  let approval: number | null = null;
   await deps.db.tx(async (q) => {
+    // A named role first (FOR SHARE: the lock order of a role change, role before users), its permissions as they are now.
+    const named = input.roleId !== undefined ? await lockRole(q, caller.scope, input.roleId, 'SHARE') : null;
+    const { merIds, permissions, admin } = grantsOf(caller, named ? { ...input, permissions: named.permissions } : input);
     const { u, others } = await lockTarget(q, caller, input.userId);
     if (u.id === caller.id) throw new AppError(Code.NOT_ON_SELF, 'notOnSelf', {}, 200);
     if (u.mer_ids.some((m) => !caller.scope.includes(m))) throw notFound();
@@ -203,16 +221,30 @@ export async function updateUser(deps: Deps, caller: SessionUser, input: UpdateU
     if (u.user_admin && (!admin || home !== u.mer_id) && others === 0) {
       throw new AppError(Code.LAST_ADMIN, 'lastAdmin', {}, 200);
     }
-    const before = { role: u.role, permissions: [...u.permissions].sort(), merIds: [...u.mer_ids].sort(), merId: u.mer_id };
-    const after = { role: input.role, permissions: [...permissions].sort(), merIds, merId: home };
+    const before = { role: u.role, roleId: u.role_id, permissions: [...u.permissions].sort(), merIds: [...u.mer_ids].sort(), merId: u.mer_id };
+    const after = { role: input.role, roleId: named?.id ?? null, permissions: [...permissions].sort(), merIds, merId: home };
     if (JSON.stringify(before) === JSON.stringify(after)) return;
-    await updateGrants(q, u.id, { role: input.role, permissions, userType: admin ? 'MAIN' : 'SUB', userAdmin: admin, merId: home });
+    // Four eyes (issue 28): a change that raises the user's permissions (or makes it an
+    // administrator) waits for a second administrator when its merchant asks for that.
+    const added = permissions.filter((p) => !u.permissions.includes(p));
+    if (opts.approvalId === undefined && (added.length > 0 || (admin && !u.user_admin)) && (await effectivePolicy(q, home))?.permission_raise) {
+      approval = await insertApproval(q, {
+        merId: home, kind: 'permission_raise', permission: Perm.merchantUserManage, user: caller, now: deps.clock.now(), ip: meta.ip, userAgent: meta.userAgent,
+        payload: { user: input }, summary: { userName: u.username, role: named?.name ?? input.role, added, merIds },
+      });
+      return;
+    }
+    await updateGrants(q, u.id, { role: input.role, roleId: named?.id ?? null, permissions, userType: admin ? 'MAIN' : 'SUB', userAdmin: admin, merId: home });
     await setScope(q, u.id, merIds);
     await audit(q, {
       action: TeamAudit.updated, userId: caller.id, username: caller.username, merId: home, target: u.username,
       detail: { userId: u.id, before, after }, ip: meta.ip, userAgent: meta.userAgent,
     });
   });
+  if (approval !== null) {
+    await notifyApprovers(deps, approval);
+    throw new AppError(Code.APPROVAL_REQUIRED, 'permissionRaiseNeedsApproval', { id: approval }, 200);
+  }
   return toTeamRow((await findUser(deps.db, input.userId, caller.scope))!, deps.config.platformTz, caller.id);
 }
 

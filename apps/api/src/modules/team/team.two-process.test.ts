@@ -3,9 +3,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { Code } from '@portal/contract';
+import { Code, Perm } from '@portal/contract';
 import { createTestApp, DEMO, form, type TestCtx } from '../../../test/helpers';
 import { openPostgres, type Db } from '../../db/db';
+import { hashPassword } from '../../lib/crypto';
 import { buildApp } from '../../app';
 import { createMailer } from '../../plugins/mail';
 import type { Deps } from '../../plugins/context';
@@ -78,5 +79,23 @@ describe.runIf(!!process.env.TEST_DATABASE_URL)('team: a disabled user is refuse
     // A write that the triggers ignore (last-seen) leaves B's cached row in place: still accepted.
     await a.db.query(`UPDATE user_session SET user_agent = 'x' WHERE revoked_at IS NULL`);
     expect(await info(b, main)).toBe(0);
+  });
+
+  it('a named role changed through A: its holder\'s session on B loses the permission within 1 s (issue 28)', async () => {
+    const main = (await a.login()).token;
+    const post = async (url: string, body: Record<string, string | number>) => {
+      const f = form(body);
+      return (await a.app.inject({ method: 'POST', url, headers: { ...f.headers, 'x-token': main }, payload: f.payload })).json();
+    };
+    const role = await post('/api/role/save', { name: 'Two process', permissions: `${Perm.txnList},${Perm.txnDetail}` });
+    const user = await post('/api/user/add', { userName: 'role.holder', email: 'role.holder@x.example', merIds: DEMO.subA, role: 'CUSTOM', roleId: role.data.id });
+    expect(user.code).toBe(0);
+    await a.db.query(`UPDATE app_user SET password_hash = $2, status = 'ACTIVE' WHERE id = $1`, [user.data.id, await hashPassword(DEMO.password)]);
+    const holder = (await a.login('role.holder')).token;
+    const list = async () => (await b.inject({ method: 'GET', url: '/api/txn/list?page=0&size=10', headers: { 'x-token': holder } })).statusCode;
+    expect(await list()).toBe(200);
+    expect(await list()).toBe(200); // cached on B
+    expect((await post('/api/role/save', { roleId: role.data.id, name: 'Two process', permissions: Perm.txnDetail })).code).toBe(0);
+    expect(await within(1000, 403, list)).toBe(403);
   });
 });

@@ -10,6 +10,9 @@ import type { OperationRequest } from '../acquirer/acquirer.types';
 import { insertOperation } from '../acquirer/operations.repo';
 import { OperationAudit, sendOperation } from '../acquirer/operations.service';
 import { ingestTransaction } from '../payments/ingest.service';
+import { claimDailyCap, dailyCapUsed, insertApproval, refundLimitFor, releaseDailyCap, roleCapsOf } from '../team/approvals.repo';
+import { formatInZone } from './time';
+import { notifyApprovers } from '../team/approvals.notify';
 import {
   claimRequestKey,
   countChildren,
@@ -54,10 +57,11 @@ function parseAmount(amount: string, currency: string): number {
  *    reservation released; no answer or "processing" → stays '04', shown as processing, and the
  *    acquirer job asks again with backoff (operations.service.ts) until it is decided.
  */
-export async function refund(deps: Deps, user: SessionUser, lang: Language, input: RefundInput, meta: Meta): Promise<RefundResult> {
+export async function refund(deps: Deps, user: SessionUser, lang: Language, input: RefundInput, meta: Meta, opts: { approvalId?: number } = {}): Promise<RefundResult> {
   const now = deps.clock.now();
   if (!hasStepUp(user.stepUpUntil, now)) throw new AppError(Code.FORBIDDEN, 'stepUpRequired', {}, 403);
   const acquirer = acquirerOf(deps);
+  let approval: number | null = null;
   const first = await deps.db.tx(async (q): Promise<{ done: RefundResult } | { opId: number; pending: RefundResult; p: PurchaseRow; amount: number }> => {
     const p = await lockPurchase(q, input.id, user.scope);
     if (!p) throw notFound();
@@ -78,8 +82,44 @@ export async function refund(deps: Deps, user: SessionUser, lang: Language, inpu
     if (p.tran_type !== 'PURC' || p.gw_response !== '00' || (input.txnschema && input.txnschema !== p.payment_schema)) {
       return refuse(RefundCode.NOT_REFUNDABLE, t(lang, 'refundNotAllowed'));
     }
+    // Four eyes (issue 28): above the merchant's limit for the currency, the refund waits for a
+    // second user's approval, which runs it through this same service (opts.approvalId).
+    const limit = opts.approvalId === undefined ? await refundLimitFor(q, p.mer_id, p.currency) : null;
+    const askApproval = async (why: Record<string, unknown>) => {
+      approval = await insertApproval(q, {
+        merId: p.mer_id, kind: 'refund', permission: 'txn:detail:refund', user, now, ip: meta.ip, userAgent: meta.userAgent,
+        payload: { id: input.id, amount: toDecimal(amount, p.currency), txnschema: input.txnschema ?? null },
+        summary: { gwTransId: p.gw_trans_id, orderNo: p.order_no, amount: toDecimal(amount, p.currency), currency: p.currency, ...why },
+      });
+      const result: RefundResult = { code: RefundCode.APPROVAL_REQUIRED, msg: t(lang, 'refundNeedsApproval', { id: approval }), approvalId: approval };
+      if (input.requestKey) await storeRequestResult(q, p.id, input.requestKey, result);
+      return { done: result };
+    };
+    if (limit !== null && amount > limit) return askApproval({ limit: toDecimal(limit, p.currency) });
+    // Limits inside a role (issue 28): the holder's caps per refund and per day for the currency; the
+    // day's total is claimed by one guarded upsert, so parallel refunds never pass it together. Over a
+    // cap: to four eyes when the merchant has it on for the currency, else refused.
+    const caps = opts.approvalId === undefined ? await roleCapsOf(q, user.id, p.currency) : null;
+    let capped: string | null = null;
+    let claimedDay = false;
+    if (caps?.perRefund != null && amount > caps.perRefund) {
+      capped = t(lang, 'refundOverCapPerRefund', { cap: toDecimal(caps.perRefund, p.currency), currency: p.currency });
+    } else if (caps?.perDay != null) {
+      const day = formatInZone(now, deps.config.platformTz).slice(0, 10);
+      claimedDay = amount <= caps.perDay && (await claimDailyCap(q, user.id, p.currency, day, amount, caps.perDay));
+      if (!claimedDay) {
+        const used = await dailyCapUsed(q, user.id, p.currency, day);
+        capped = t(lang, 'refundOverCapPerDay', { cap: toDecimal(caps.perDay, p.currency), currency: p.currency, left: toDecimal(Math.max(0, caps.perDay - used), p.currency) });
+      }
+    }
+    if (capped !== null) {
+      if (limit !== null) return askApproval({ cap: capped });
+      return refuse(RefundCode.OVER_CAP, capped);
+    }
     const reserved = await reserveReturn(q, p.id, amount);
     if (reserved === null) {
+      // Not refunded: the day's claim is given back in the same transaction.
+      if (claimedDay) await releaseDailyCap(q, user.id, p.currency, formatInZone(now, deps.config.platformTz).slice(0, 10), amount);
       const max = toDecimal(p.amount - p.return_amount, p.currency);
       return refuse(RefundCode.OVER_AMOUNT, t(lang, 'refundOverAmount', { max }));
     }
@@ -98,7 +138,10 @@ export async function refund(deps: Deps, user: SessionUser, lang: Language, inpu
     if (input.requestKey) await storeRequestResult(q, p.id, input.requestKey, pending);
     return { opId: opId.id, pending, p, amount };
   });
-  if ('done' in first) return first.done;
+  if ('done' in first) {
+    if (approval !== null) await notifyApprovers(deps, approval, lang);
+    return first.done;
+  }
   const { p, amount, pending } = first;
   const actor = { kind: 'user' as const, userId: user.id, username: user.username };
   try {

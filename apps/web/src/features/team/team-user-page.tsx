@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Button, Divider } from 'antd';
+import { Button, Divider, Tabs } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -17,6 +17,8 @@ import { UserFilterForm } from './components/user-filter-form';
 import { useUserFilters } from './use-team-filters';
 import { userColumns } from './user.columns';
 import { useApp } from '../../app/lazy-app';
+import { RolesPanel } from './roles-panel';
+import { FourEyesPanel } from './four-eyes-panel';
 
 /** /merchant/user: the merchant's users (main users only), add, edit, enable/disable, reset password, remove. */
 export function TeamUserPage() {
@@ -26,6 +28,7 @@ export function TeamUserPage() {
 
 function TeamUsers() {
   const { t } = useTranslation('team');
+  const { t: tRoles } = useTranslation('roles');
   const { modal, message } = useApp();
   const qc = useQueryClient();
   const { filters, apply, page, size, pagination } = useUserFilters();
@@ -82,8 +85,8 @@ function TeamUsers() {
     [t, canManage],
   );
 
-  return (
-    <PageContainer>
+  const users = (
+    <>
       <UserFilterForm
         value={filters}
         onSearch={apply}
@@ -99,6 +102,19 @@ function TeamUsers() {
       <ListTable<TeamUserRow> ns="team" columns={columns} list={list} pagination={pagination} scrollX={1750} />
       <AddUserDialog open={adding} onClose={() => setAdding(false)} />
       <EditUserDialog user={editing} onClose={() => setEditing(null)} />
+    </>
+  );
+
+  // Users, and the merchant's named roles (issue 28).
+  return (
+    <PageContainer>
+      <Tabs
+        items={[
+          { key: 'users', label: tRoles('tab.users'), children: users },
+          { key: 'roles', label: tRoles('tab.roles'), children: <RolesPanel canManage={canManage} /> },
+          { key: 'fourEyes', label: tRoles('tab.fourEyes'), children: <FourEyesPanel canManage={canManage} /> },
+        ]}
+      />
     </PageContainer>
   );
 }

@@ -19,7 +19,7 @@ export function userColumns(t: TFunction<'team'>, a: UserActions): ColumnsType<T
   const cols: ColumnsType<TeamUserRow> = [
     { title: t('column.userName'), dataIndex: 'userName', width: 150, fixed: 'left', render: (v: string, r) => (r.self ? <Space size={4}>{v}<Tag>{t('you')}</Tag></Space> : v) },
     { title: t('column.userType'), dataIndex: 'userType', width: 110, render: (v: TeamUserRow['userType']) => t(`userType.${v}`) },
-    { title: t('column.role'), dataIndex: 'role', width: 130, render: (v: TeamUserRow['role']) => (v ? t(`role.${v}.name`) : '') },
+    { title: t('column.role'), dataIndex: 'role', width: 130, render: (v: TeamUserRow['role'], r) => (r.roleName ?? (v ? t(`role.${v}.name`) : '')) },
     { title: t('column.merchant'), dataIndex: 'merName', width: 190, render: (v: string, r) => <Tooltip title={r.merIds.join(', ')}>{`${r.merId} - ${v}`}</Tooltip> },
     { title: t('column.email'), dataIndex: 'email', width: 210 },
     { title: t('column.phone'), dataIndex: 'phone', width: 120 },

@@ -7,6 +7,8 @@ export interface AddUserBody {
   phone?: string;
   merIds: string[];
   role: Role;
+  /** CUSTOM only: a named role instead of permissions. */
+  roleId?: number;
   permissions?: string[];
 }
 

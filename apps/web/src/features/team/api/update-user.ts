@@ -5,6 +5,8 @@ export interface UpdateUserBody {
   userId: number;
   merIds: string[];
   role: Role;
+  /** CUSTOM only: a named role instead of permissions. */
+  roleId?: number;
   permissions?: string[];
 }
 

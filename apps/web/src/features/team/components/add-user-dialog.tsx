@@ -8,7 +8,7 @@ import { RequestError } from '../../../lib/http';
 import { addUser } from '../api/add-user';
 import { checkUserExist } from '../api/check-user-exist';
 import { generateUserName } from '../api/generate-user-name';
-import { GrantFields, type GrantValues } from './grant-fields';
+import { grantBody, GrantFields, type GrantValues } from './grant-fields';
 import { useApp } from '../../../app/lazy-app';
 
 interface Values extends GrantValues {
@@ -49,7 +49,7 @@ export function AddUserDialog({ open, onClose }: { open: boolean; onClose: () =>
   const submit = async (v: Values) => {
     setSaving(true);
     try {
-      const u = await addUser({ ...v, phone: v.phone?.trim() || undefined, permissions: v.role === 'CUSTOM' ? v.permissions : undefined });
+      const u = await addUser({ userName: v.userName, email: v.email, phone: v.phone?.trim() || undefined, ...grantBody(v) });
       message.success(t('added', { name: u.userName, email: u.email }));
       await qc.invalidateQueries({ queryKey: ['team'] });
       form.resetFields();

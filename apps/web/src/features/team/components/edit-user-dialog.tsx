@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import type { TeamUserRow } from '@portal/contract';
 import { RequestError } from '../../../lib/http';
 import { updateUser } from '../api/update-user';
-import { GrantFields, type GrantValues } from './grant-fields';
+import { grantBody, GrantFields, roleChoiceOf, type GrantValues } from './grant-fields';
 import { useApp } from '../../../app/lazy-app';
 
 /**
@@ -24,7 +24,7 @@ export function EditUserDialog({ user, onClose }: { user: TeamUserRow | null; on
     if (!user) return;
     setSaving(true);
     try {
-      await updateUser({ userId: user.id, merIds: v.merIds, role: v.role, permissions: v.role === 'CUSTOM' ? v.permissions : undefined });
+      await updateUser({ userId: user.id, ...grantBody(v) });
       message.success(t('edited', { name: user.userName }));
       await qc.invalidateQueries({ queryKey: ['team'] });
       onClose();
@@ -53,7 +53,7 @@ export function EditUserDialog({ user, onClose }: { user: TeamUserRow | null; on
           layout="vertical"
           name="editUser"
           onFinish={submit}
-          initialValues={{ merIds: user.merIds, role: user.role ?? 'CUSTOM', permissions: user.permissions }}
+          initialValues={{ merIds: user.merIds, role: roleChoiceOf(user), permissions: user.permissions }}
         >
           <GrantFields form={form} />
           <Typography.Paragraph type="secondary">{t('form.editNote')}</Typography.Paragraph>

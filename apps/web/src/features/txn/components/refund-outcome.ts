@@ -16,6 +16,8 @@ export interface RefundNotice {
  * until the gateway answers — never "successful"; anything else → the server's message as an error.
  */
 export function refundNotice(res: RefundResult): RefundNotice {
+  // Four eyes (issue 28): waiting for a second user's approval — told, not an error.
+  if (res.code === 5) return { kind: 'info', text: res.msg, duration: 6, leave: true };
   if (res.code === 0 && res.gwResponse === '04') return { kind: 'info', key: 'refund.processing', duration: 6, leave: true };
   if (res.code === 0) return res.msg ? { kind: 'success', text: res.msg, duration: 0.8, leave: true } : { kind: 'success', key: 'refund.success', duration: 0.8, leave: true };
   return { kind: 'error', text: res.msg, leave: false };

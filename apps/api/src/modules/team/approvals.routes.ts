@@ -1,0 +1,85 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { APPROVAL_KINDS, APPROVAL_STATUSES, Perm, approvalDecisionSchema, approvalListQuerySchema, fourEyesPolicySchema, policyQuerySchema } from '@portal/contract';
+import type { Deps } from '../../plugins/context';
+import { userOf } from '../../plugins/auth';
+import { envelope, ok, pageOf } from '../../lib/envelope';
+import { decide, getPolicy, listApprovals, savePolicy } from './approvals.service';
+
+const meta = (req: FastifyRequest) => ({ ip: req.ip, userAgent: req.headers['user-agent'] });
+
+const policySchema = z.object({
+  merId: z.string(),
+  refundLimits: z.record(z.string(), z.string()).describe('currency → amount above which a refund needs approval'),
+  permissionRaise: z.boolean(),
+  expiryHours: z.number(),
+});
+const approvalRowSchema = z.object({
+  id: z.number(),
+  merId: z.string(),
+  kind: z.enum(APPROVAL_KINDS),
+  status: z.enum(APPROVAL_STATUSES),
+  summary: z.record(z.string(), z.unknown()),
+  requestedBy: z.string(),
+  requestTime: z.string(),
+  expireTime: z.string(),
+  decidedBy: z.string().nullable(),
+  decideTime: z.string().nullable(),
+  result: z.record(z.string(), z.unknown()).nullable(),
+  canDecide: z.boolean(),
+});
+/** Who may see and decide requests: refunders (refund requests) and user managers (permission raises). */
+const deciders = [Perm.txnRefund, Perm.merchantUserManage];
+
+/** Four eyes (issue 28, decision 041): the merchant's policy and its approvals list. */
+export function approvalRoutes(app: FastifyInstance, deps: Deps) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get('/api/approval/policy', {
+    config: { permission: Perm.merchantUser },
+    schema: { tags: ['team'], summary: "A merchant's four-eyes policy (its own, else its group's); main users only", querystring: policyQuerySchema, response: { 200: envelope(policySchema) } },
+    handler: async (req) => ok(await getPolicy(deps, userOf(req), req.query.merId)),
+  });
+
+  r.post('/api/approval/policy', {
+    config: { permission: Perm.merchantUserManage },
+    schema: {
+      tags: ['team'],
+      summary: 'Set a merchant\'s four-eyes policy: refundLimits ("USD:1000.00,EUR:500"), permissionRaise, expiryHours (1–720). Administrators of the merchant only; audited with before and after',
+      body: fourEyesPolicySchema,
+      response: { 200: envelope(policySchema) },
+    },
+    handler: async (req) => ok(await savePolicy(deps, userOf(req), req.body, meta(req))),
+  });
+
+  r.get('/api/approval/list', {
+    config: { permission: deciders },
+    schema: {
+      tags: ['team'],
+      summary: "Approval requests of the caller's scope that it may decide (holds their permission) or asked itself; newest first. Expired ones are marked as such",
+      querystring: approvalListQuerySchema,
+      response: { 200: envelope(pageOf(approvalRowSchema)) },
+    },
+    handler: async (req) => {
+      const { page, size, ...f } = req.query;
+      return ok(await listApprovals(deps, userOf(req), f, page, size));
+    },
+  });
+
+  for (const [path, approve] of [['approve', true], ['reject', false]] as const) {
+    r.post(`/api/approval/${path}`, {
+      config: { permission: deciders },
+      schema: {
+        tags: ['team'],
+        summary: approve
+          ? 'Approve a request: it is carried out at once, as you (a refund needs your password re-check), exactly once however many approve at the same time'
+          : 'Reject a request (note: optional reason)',
+        description: 'Not your own (code 1233); already decided (1231); expired (1232); without its permission: 403; outside your scope: 404. Audited.',
+        body: approvalDecisionSchema,
+        response: { 200: envelope(approvalRowSchema) },
+      },
+      handler: async (req) => ok(await decide(deps, userOf(req), req.body.id, approve, req.body.note, req.lang, meta(req))),
+    });
+  }
+}

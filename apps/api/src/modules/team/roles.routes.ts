@@ -1,0 +1,54 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { Perm, roleIdSchema, roleSaveSchema } from '@portal/contract';
+import type { Deps } from '../../plugins/context';
+import { userOf } from '../../plugins/auth';
+import { envelope, ok } from '../../lib/envelope';
+import { listRoles, removeRole, saveRole } from './roles.service';
+
+const meta = (req: FastifyRequest) => ({ ip: req.ip, userAgent: req.headers['user-agent'] });
+
+const roleRowSchema = z.object({
+  id: z.number(),
+  merId: z.string(),
+  name: z.string(),
+  description: z.string(),
+  permissions: z.array(z.string()),
+  refundCaps: z.record(z.string(), z.object({ perRefund: z.string().nullable(), perDay: z.string().nullable() })).describe('refund caps of the holders by currency'),
+  users: z.number().describe('users holding the role'),
+  updateTime: z.string(),
+});
+
+/** Named custom roles of the merchant (issue 28, decision 041): list, add or change, remove. Main users only. */
+export function roleRoutes(app: FastifyInstance, deps: Deps) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get('/api/role/list', {
+    config: { permission: Perm.merchantUser },
+    schema: { tags: ['team'], summary: "The named roles of the caller's merchant scope, each with its permissions and how many users hold it", response: { 200: envelope(z.array(roleRowSchema)) } },
+    handler: async (req) => ok(await listRoles(deps, userOf(req))),
+  });
+
+  r.post('/api/role/save', {
+    config: { permission: Perm.merchantUserManage },
+    schema: {
+      tags: ['team'],
+      summary: 'Add a named role (no roleId) or change one: name, description, permissions, refundCaps ("CUR:perRefund:perDay", either may be empty). A change applies to every user holding the role at once, on every server',
+      description:
+        'Permissions: only ones you hold and none reserved to administrators (code 1202). A name already used by a live role of the merchant: code 1221. A role held by a user who reaches a merchant outside your scope: 403. Audited with before and after.',
+      body: roleSaveSchema,
+      response: { 200: envelope(roleRowSchema) },
+    },
+    handler: async (req) => ok(await saveRole(deps, userOf(req), req.body, meta(req))),
+  });
+
+  r.post('/api/role/remove', {
+    config: { permission: Perm.merchantUserManage },
+    schema: { tags: ['team'], summary: 'Remove a named role no user holds (code 1222 while users hold it)', body: roleIdSchema, response: { 200: envelope(z.null()) } },
+    handler: async (req) => {
+      await removeRole(deps, userOf(req), req.body.roleId, meta(req));
+      return ok(null);
+    },
+  });
+}

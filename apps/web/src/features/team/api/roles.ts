@@ -1,0 +1,22 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { TeamRoleRow } from '@portal/contract';
+import { http } from '../../../lib/http';
+
+/** GET /role/list: the named roles of the merchant scope (issue 28). */
+export const roleListQuery = () => queryOptions({ queryKey: ['team', 'roles'], queryFn: ({ signal }) => http.get<TeamRoleRow[]>('/role/list', {}, { signal }) });
+export const useRoleList = (enabled = true) => useQuery({ ...roleListQuery(), enabled });
+
+export interface SaveRoleBody {
+  roleId?: number;
+  name: string;
+  description: string;
+  permissions: string[];
+  /** "CUR:perRefund:perDay" (either amount may be empty). */
+  refundCaps: string[];
+}
+
+/** POST /role/save: a new role (no roleId) or a change, which applies to every user holding it at once. */
+export const saveRole = (body: SaveRoleBody) => http.post<TeamRoleRow>('/role/save', { ...body }, { quiet: true });
+
+/** POST /role/remove: only a role no user holds. */
+export const removeRole = (roleId: number) => http.post<null>('/role/remove', { roleId }, { quiet: true });

@@ -1,0 +1,90 @@
+import { useState } from 'react';
+import { Button, Form, Input, InputNumber, Select, Skeleton, Space, Switch, Typography } from 'antd';
+import { MinusCircleOutlined, PlusOutlined } from '@ant-design/icons';
+import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { RequestError } from '../../lib/http';
+import { useUser } from '../../lib/session';
+import { useApp } from '../../app/lazy-app';
+import { savePolicy, usePolicy } from './api/approvals';
+
+const CURRENCIES = ['CNY', 'HKD', 'USD', 'EUR', 'GBP', 'JPY', 'KRW', 'SGD', 'AUD'];
+
+interface Values {
+  limits: { currency: string; amount: string }[];
+  permissionRaise: boolean;
+  expiryHours: number;
+}
+
+/** The merchant's four-eyes policy (issue 28), set by its administrators: refund limits per currency, permission raises, expiry. */
+export function FourEyesPanel({ canManage }: { canManage: boolean }) {
+  const { t } = useTranslation(['approvals', 'team']);
+  const { message } = useApp();
+  const me = useUser();
+  const qc = useQueryClient();
+  const policy = usePolicy(me.merId);
+  const [form] = Form.useForm<Values>();
+  const [saving, setSaving] = useState(false);
+
+
+  const submit = async (v: Values) => {
+    setSaving(true);
+    try {
+      await savePolicy({ merId: me.merId, refundLimits: (v.limits ?? []).map((l) => `${l.currency}:${l.amount.trim()}`), permissionRaise: v.permissionRaise, expiryHours: v.expiryHours });
+      message.success(t('policy.saved'));
+      await qc.invalidateQueries({ queryKey: ['team', 'policy'] });
+    } catch (e) {
+      message.error(e instanceof RequestError ? e.message : t('failed'));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  // The form starts from the stored policy (rendered once it is known, so nothing typed is overwritten by its arrival).
+  if (!policy.data) return <Skeleton active />;
+  const initial: Values = {
+    limits: Object.entries(policy.data.refundLimits).map(([currency, amount]) => ({ currency, amount })),
+    permissionRaise: policy.data.permissionRaise,
+    expiryHours: policy.data.expiryHours,
+  };
+  return (
+    <Form<Values> form={form} layout="vertical" name="fourEyes" onFinish={submit} disabled={!canManage} style={{ maxWidth: 640 }} initialValues={initial}>
+      <Typography.Paragraph type="secondary">{t('policy.intro')}</Typography.Paragraph>
+      <Typography.Text strong>{t('policy.refundLimits')}</Typography.Text>
+      <Typography.Paragraph type="secondary">{t('policy.refundLimitsHelp')}</Typography.Paragraph>
+      <Form.List name="limits">
+        {(fields, { add, remove }) => (
+          <>
+            {fields.map((f) => (
+              <Space key={f.key} align="baseline" wrap>
+                <Form.Item name={[f.name, 'currency']} rules={[{ required: true, message: t('team:form.required') }]}>
+                  <Select aria-label={t('policy.currency')} style={{ width: 110 }} options={CURRENCIES.map((c) => ({ value: c, label: c }))} />
+                </Form.Item>
+                <Form.Item name={[f.name, 'amount']} rules={[{ required: true, pattern: /^\d{1,12}(\.\d{1,3})?$/, message: t('policy.amountRule') }]}>
+                  <Input aria-label={t('policy.amount')} inputMode="decimal" style={{ width: 180 }} />
+                </Form.Item>
+                <Button type="text" icon={<MinusCircleOutlined />} onClick={() => remove(f.name)} aria-label={t('policy.removeLimit')} />
+              </Space>
+            ))}
+            <Form.Item>
+              <Button type="dashed" icon={<PlusOutlined />} onClick={() => add({ currency: 'CNY', amount: '' })}>
+                {t('policy.addLimit')}
+              </Button>
+            </Form.Item>
+          </>
+        )}
+      </Form.List>
+      <Form.Item name="permissionRaise" label={t('policy.permissionRaise')} valuePropName="checked" extra={t('policy.permissionRaiseHelp')}>
+        <Switch />
+      </Form.Item>
+      <Form.Item name="expiryHours" label={t('policy.expiryHours')} rules={[{ required: true, type: 'number', min: 1, max: 720, message: t('policy.expiryRule') }]}>
+        <InputNumber min={1} max={720} precision={0} style={{ width: 140 }} />
+      </Form.Item>
+      {canManage && (
+        <Button type="primary" htmlType="submit" loading={saving}>
+          {t('team:form.save')}
+        </Button>
+      )}
+    </Form>
+  );
+}

@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { pageQuerySchema } from './api';
+import { textInput } from './input';
+
+/**
+ * Four eyes (issue 28, decision 041): per merchant, set by its administrators — refunds above an
+ * amount per currency, and changes that raise a user's permissions, need a second user holding the
+ * permission to approve. The request waits in the approvals list, expires after a set time, and is
+ * executed exactly once by its approval; its requester cannot approve it.
+ */
+export const APPROVAL_KINDS = ['refund', 'permission_raise'] as const;
+export type ApprovalKind = (typeof APPROVAL_KINDS)[number];
+export const APPROVAL_STATUSES = ['PENDING', 'APPROVED', 'REJECTED', 'EXPIRED'] as const;
+export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
+
+export interface FourEyesPolicy {
+  merId: string;
+  /** Refunds above these amounts (decimal strings, by ISO currency) need a second user's approval. */
+  refundLimits: Record<string, string>;
+  /** Changes raising a user's permissions (edit, a named role's change) need approval. */
+  permissionRaise: boolean;
+  /** How long a request waits before it expires. */
+  expiryHours: number;
+}
+
+const merId = z.string().trim().regex(/^\d{15}$/, 'merchant id');
+const CURRENCY_LIMIT = /^([A-Z]{3}):(\d{1,12}(?:\.\d{1,3})?)$/;
+/** "USD:1000,EUR:500.50" (a form field) or an array of "CUR:amount". */
+const limits = z.preprocess(
+  (v) => (typeof v === 'string' ? (v.trim() ? v.split(',').map((x) => x.trim()) : []) : v),
+  z.array(z.string().regex(CURRENCY_LIMIT, 'CUR:amount')).max(40),
+);
+export const fourEyesPolicySchema = z.object({
+  merId,
+  refundLimits: limits,
+  permissionRaise: z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean()),
+  expiryHours: z.coerce.number().int().min(1).max(720),
+});
+export type FourEyesPolicyInput = z.infer<typeof fourEyesPolicySchema>;
+export const policyQuerySchema = z.object({ merId: merId.optional() });
+export const parseCurrencyLimit = (s: string) => {
+  const m = CURRENCY_LIMIT.exec(s)!;
+  return { currency: m[1], amount: m[2] };
+};
+
+export interface ApprovalRow {
+  id: number;
+  merId: string;
+  kind: ApprovalKind;
+  status: ApprovalStatus;
+  /** What is asked, for the list (e.g. refund: order, amount, currency; permission raise: user, added permissions). */
+  summary: Record<string, unknown>;
+  requestedBy: string;
+  requestTime: string;
+  expireTime: string;
+  decidedBy: string | null;
+  decideTime: string | null;
+  /** The executed action's answer (refund result, or the edited user). */
+  result: Record<string, unknown> | null;
+  /** Whether the caller may decide it (holds the permission, is not its requester, pending). */
+  canDecide: boolean;
+}
+
+export const approvalListQuerySchema = pageQuerySchema.extend({
+  status: z.preprocess((v) => (v === '' ? undefined : v), z.enum(APPROVAL_STATUSES).optional()),
+});
+export const approvalDecisionSchema = z.object({
+  id: z.coerce.number().int().positive().max(2_147_483_647),
+  /** Rejections may say why. */
+  note: z.preprocess((v) => (v === undefined || v === null ? '' : v), textInput(200)),
+});
