@@ -1,9 +1,10 @@
 import { lazy, type ReactNode } from 'react';
-import { Route, Routes } from 'react-router';
+import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { RequireAuth, PublicOnly } from './guards';
 import { preloadTexts } from '../lib/i18n';
 import { prependStylesheet } from '../lib/stylesheet';
 import antdStylesHref from 'virtual:antd-styles';
+import { landsOnPhone, PHONE_PATH } from '../features/phone/phone-route';
 
 const loadLogin = () => import('../features/auth/login-page');
 const LoginPage = lazy(loadLogin);
@@ -20,6 +21,10 @@ const AppShell = lazy(loadShell);
 /** antd, its locale and TanStack Query: loaded for every screen but sign-in (issue 16). */
 const AntdProviders = lazy(loadProviders);
 
+/** The phone home screen (decision 042): plain React and CSS, no antd before its order button is pressed. */
+const loadPhone = () => import('../features/phone/phone-home');
+const PhoneHome = lazy(loadPhone);
+
 /** Public pages besides /login (which redirects a signed-in visitor into the shell). */
 const PUBLIC = ['/404', '/user/active', '/user/password', '/user/forgot', '/user/reset', '/accessibility'];
 
@@ -30,6 +35,12 @@ const PUBLIC = ['/404', '/user/active', '/user/password', '/user/forgot', '/user
  */
 export function preloadShell(pathname: string): void {
   if (PUBLIC.includes(pathname)) return;
+  // The phone home screen loads its own chunk and texts, not the shell's or antd's.
+  if (pathname === PHONE_PATH || landsOnPhone(pathname)) {
+    loadPhone().catch(() => undefined);
+    preloadTexts(['phone']);
+    return;
+  }
   // antd's component styles (decision 031) download beside the scripts, not after antd's chunk ran.
   void prependStylesheet(antdStylesHref);
   loadProviders().catch(() => undefined);
@@ -47,6 +58,12 @@ export function preloadLogin(pathname: string): void {
   preloadTexts(['login', 'layout', 'account']);
 }
 const withAntd = (page: ReactNode) => <AntdProviders>{page}</AntdProviders>;
+
+/** A phone (≤ 600 px) opening the portal's root lands on the phone home screen (decision 042). */
+function PhoneLanding({ children }: { children: ReactNode }) {
+  const { pathname } = useLocation();
+  return landsOnPhone(pathname) ? <Navigate to={PHONE_PATH} replace /> : children;
+}
 
 /**
  * Public: /login (without antd), /404, /user/active, /user/password (spec §4). Everything else needs a token
@@ -71,12 +88,24 @@ export function AppRoutes() {
       <Route path="/user/reset" element={withAntd(<ResetPasswordPage />)} />
       <Route path="/accessibility" element={withAntd(<AccessibilityPage />)} />
       <Route
-        path="*"
-        element={withAntd(
+        path={PHONE_PATH}
+        element={
           <RequireAuth>
-            <AppShell />
-          </RequireAuth>,
-        )}
+            <PhoneHome />
+          </RequireAuth>
+        }
+      />
+      <Route
+        path="*"
+        element={
+          <PhoneLanding>
+            {withAntd(
+              <RequireAuth>
+                <AppShell />
+              </RequireAuth>,
+            )}
+          </PhoneLanding>
+        }
       />
     </Routes>
   );
