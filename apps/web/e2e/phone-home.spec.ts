@@ -148,6 +148,9 @@ test('manifest, icons and service worker; the installed app starts offline on th
   } finally {
     await page.context().setOffline(false);
   }
+  // Back online, "Try again" opens the screen.
+  await page.getByRole('button', { name: 'Try again' }).click();
+  await expect(page.getByTestId('ph-new-order')).toBeVisible(SLOW);
 });
 
 for (const lng of ['ja', 'zh'] as const) {
