@@ -172,6 +172,7 @@ export default function PhoneHome() {
           if (fresh.length) setArrived(new Set(fresh));
           void loadTakings(true);
         }
+        if (before?.sig === sig) return; // nothing new: no render
         seen.current = { day, ids: new Set(rows.map((r) => r.id)), sig };
         setPayments(rows);
       } catch {
