@@ -163,6 +163,12 @@ export default async function run() {
       const lh = await lighthouseScore(`${server.address}/m`, server.token, 'phone home');
       result['lighthouse phone home'] = { ...lh, loadBefore: before, loadAfter: load() };
       log(`Lighthouse performance, phone home /m: ${lh.score} (FCP ${lh.fcp} ms, LCP ${lh.lcp} ms, TBT ${lh.tbt} ms)  goal ≥ 90  ${lh.score >= 90 ? 'met' : 'MISSED'}  (load average ${before} before, ${load()} after)`);
+      if (process.env.WEB_PHONE_ONLY === '1') {
+        // The sign-in page (95 on a quiet machine, decision 026) right after, as the machine's yardstick.
+        const ref = await lighthouseScore(`${server.address}/login`, null, 'login');
+        result['lighthouse login (yardstick)'] = ref;
+        log(`Lighthouse performance, login (same machine, right after): ${ref.score} (FCP ${ref.fcp} ms, LCP ${ref.lcp} ms, TBT ${ref.tbt} ms)  (load average ${load()})`);
+      }
     }
     if (process.env.WEB_PHONE_ONLY === '1') {
       fs.mkdirSync(RESULTS, { recursive: true });
