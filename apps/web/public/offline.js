@@ -16,4 +16,3 @@ document.getElementById('text').textContent = t[1];
 document.getElementById('retry').textContent = t[2];
 document.title = t[3];
 document.getElementById('retry').addEventListener('click', function () { location.reload(); });
-window.addEventListener('online', function () { location.reload(); });
