@@ -190,6 +190,9 @@ export default function PhoneHome() {
     };
   }, [canSee, day, today, loadTakings]);
 
+  // The figures appear together, once today's takings and payments are in: nothing on the screen
+  // moves when one of them arrives before the other (Lighthouse's layout shift).
+  const ready = takings !== null && payments !== null;
   const zone = displayZone();
   const storeRows = (takings?.stores ?? []).map((s) => ({ key: `${s.storeId ?? '-'}:${s.currency}`, name: s.storeName ?? s.storeId ?? t('noStore'), f: s }));
   const brandRows = (takings?.brands ?? []).map((b) => ({ key: `${b.brand ?? '-'}:${b.currency}`, name: b.brand ? brandName(b.brand) : t('noBrand'), f: b }));
@@ -226,7 +229,12 @@ export default function PhoneHome() {
           </button>
         )}
         {!canSee && !canOrder && <p className="ph-card ph-muted">{t('nothing')}</p>}
-        {canSee && (
+        {canSee && !ready && (
+          <p className="ph-card ph-muted" role="status" data-testid="ph-loading">
+            {t('loading')}
+          </p>
+        )}
+        {canSee && ready && (
           <>
             <section className="ph-card ph-card--total" aria-labelledby="ph-total-title" data-testid="ph-total">
               <h2 id="ph-total-title" className="ph-card__title">
