@@ -1,6 +1,7 @@
 import { lazy, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { RequireAuth, PublicOnly } from './guards';
+import { loadSession } from './session-bootstrap';
 import { preloadTexts } from '../lib/i18n';
 import { prependStylesheet } from '../lib/stylesheet';
 import antdStylesHref from 'virtual:antd-styles';
@@ -39,6 +40,11 @@ export function preloadShell(pathname: string): void {
   if (pathname === PHONE_PATH || landsOnPhone(pathname)) {
     loadPhone().catch(() => undefined);
     preloadTexts(['phone']);
+    // Its figures as soon as the session (already asked for by main.tsx, shared) is known.
+    loadSession().then(
+      () => import('../features/phone/api').then((m) => m.prefetchFirstFigures()),
+      () => undefined,
+    );
     return;
   }
   // antd's component styles (decision 031) download beside the scripts, not after antd's chunk ran.

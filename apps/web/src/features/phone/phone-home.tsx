@@ -6,7 +6,7 @@ import { formatAmount } from '../../components/money';
 import { useSession } from '../../lib/session';
 import { displayZone, formatPlatform, zoneOffsetLabel } from '../../lib/time';
 import { addDays, dayInZone, dayLabel, dayRange } from './phone-dates';
-import { getLatestPayments, getTakings } from './api';
+import { firstFigures, getLatestPayments, getTakings } from './api';
 import { chooseFullPortal } from './phone-route';
 import { registerServiceWorker } from './register-sw';
 import './phone-home.css';
@@ -138,19 +138,40 @@ export default function PhoneHome() {
     };
   }, []);
 
-  // Today's takings, and yesterday against the same weekday last week (once per day).
+  const sign = (rows: TxnRow[]) => rows.map((r) => `${r.id}:${r.gwResponse ?? ''}`).join(',');
   const loadTakings = useCallback((quiet: boolean) => getTakings(today, quiet).then(setTakings, () => undefined), [today]);
+
+  // Today's takings and latest payments, together (one render; started beside the session's
+  // first call when /m is opened, api.ts).
   useEffect(() => {
     if (!canSee) return;
-    void loadTakings(false);
+    let stop = false;
+    firstFigures(today).then(
+      ([tk, page]) => {
+        if (stop) return;
+        seen.current = { day, ids: new Set(page.content.map((r) => r.id)), sig: sign(page.content) };
+        setTakings(tk);
+        setPayments(page.content);
+      },
+      () => undefined,
+    );
+    return () => {
+      stop = true;
+    };
+  }, [canSee, day, today]);
+
+  // Yesterday against the same weekday last week: once today's figures are shown, once per day.
+  const ready = takings !== null && payments !== null;
+  useEffect(() => {
+    if (!canSee || !ready) return;
     Promise.all([getTakings(dayRange(addDays(day, -1)), true), getTakings(dayRange(addDays(day, -8)), true)]).then(
       ([yesterday, lastWeek]) => setCompare({ yesterday, lastWeek }),
       () => undefined,
     );
-  }, [canSee, day, loadTakings]);
+  }, [canSee, day, ready]);
 
-  // The latest payments: now, then every 3 s while the page is shown. A new payment (or a changed
-  // result) reloads the takings and is marked as just arrived; past midnight the day moves on.
+  // Every 3 s while the page is shown: the latest payments. A new payment (or a changed result)
+  // reloads the takings and is marked as just arrived; past midnight the day moves on.
   useEffect(() => {
     if (!canSee) return;
     let stop = false;
@@ -165,21 +186,21 @@ export default function PhoneHome() {
         const page = await getLatestPayments(today);
         if (stop) return;
         const rows = page.content;
-        const sig = rows.map((r) => `${r.id}:${r.gwResponse ?? ''}`).join(',');
+        const sig = sign(rows);
         const before = seen.current?.day === day ? seen.current : null;
-        if (before && before.sig !== sig) {
+        if (before?.sig === sig) return; // nothing new: no render
+        if (before) {
           const fresh = rows.filter((r) => !before.ids.has(r.id)).map((r) => r.id);
           if (fresh.length) setArrived(new Set(fresh));
-          void loadTakings(true);
         }
-        if (before?.sig === sig) return; // nothing new: no render
+        // New rows, or the first figures failed: the takings again.
+        void loadTakings(true);
         seen.current = { day, ids: new Set(rows.map((r) => r.id)), sig };
         setPayments(rows);
       } catch {
         /* the next poll tries again */
       }
     };
-    void poll();
     const timer = setInterval(() => void poll(), LIMITS.qrPollMs);
     const onShow = () => void poll();
     document.addEventListener('visibilitychange', onShow);
@@ -190,9 +211,8 @@ export default function PhoneHome() {
     };
   }, [canSee, day, today, loadTakings]);
 
-  // The figures appear together, once today's takings and payments are in: nothing on the screen
-  // moves when one of them arrives before the other (Lighthouse's layout shift).
-  const ready = takings !== null && payments !== null;
+  // The figures appear together (ready), once today's takings and payments are in: nothing on the
+  // screen moves when one of them arrives before the other (Lighthouse's layout shift).
   const zone = displayZone();
   const storeRows = (takings?.stores ?? []).map((s) => ({ key: `${s.storeId ?? '-'}:${s.currency}`, name: s.storeName ?? s.storeId ?? t('noStore'), f: s }));
   const brandRows = (takings?.brands ?? []).map((b) => ({ key: `${b.brand ?? '-'}:${b.currency}`, name: b.brand ? brandName(b.brand) : t('noBrand'), f: b }));
