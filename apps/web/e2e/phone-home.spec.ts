@@ -118,6 +118,21 @@ test('the order button creates an in-store order with its QR, and its payment ar
   await shot(page, 'phone-home-arrived-390');
 });
 
+test('a read-only sub-user sees its merchant\'s figures and no order button', async ({ browser, baseURL }) => {
+  const sub = await (await browser.newContext({ viewport: PHONE })).newPage();
+  await signInQuick(sub, 'demo-sub', baseURL!);
+  const answer = sub.waitForResponse(isTodayTakings(null), SLOW);
+  await sub.goto('/m');
+  const data = ((await (await answer).json()) as { data: Takings }).data;
+  await expect(sub.getByTestId('ph-total')).toBeVisible(SLOW);
+  await expect(sub.getByTestId('ph-new-order')).toHaveCount(0);
+  // Only its own merchant's payments (the group's other merchants are not in its scope).
+  const names = await sub.getByTestId('ph-payment').locator('.ph-row__sub').allTextContents();
+  for (const n of names) expect(n).toContain('Demo Store Shanghai');
+  await expect(sub.getByTestId('ph-total-row')).toHaveCount(data.totals.length);
+  await sub.context().close();
+});
+
 test('manifest, icons and service worker; the installed app starts offline on the offline page', async () => {
   const href = await page.locator('link[rel="manifest"]').getAttribute('href');
   expect(href).toBe('/manifest.webmanifest');
