@@ -8,9 +8,9 @@ export type DayRange = { beginDate: string; endDate: string };
 /** GET /txn/takings: a day's takings per currency, store and brand. */
 export const getTakings = (range: DayRange, quiet = false) => http.get<Takings>('/txn/takings', range, { quiet });
 
-/** The day's ten latest purchases (any result), newest first: GET /txn/list. Quiet: the next poll retries. */
+/** The day's five latest purchases (any result), newest first: GET /txn/list. Quiet: the next poll retries. */
 export const getLatestPayments = (range: DayRange) =>
-  http.get<TxnPage>('/txn/list', { ...range, gwTranType: 'PURC', page: 0, size: 10 }, { quiet: true });
+  http.get<TxnPage>('/txn/list', { ...range, gwTranType: 'PURC', page: 0, size: 5 }, { quiet: true });
 
 type First = Promise<[Takings, TxnPage]>;
 let first: { key: string; figures: First } | null = null;

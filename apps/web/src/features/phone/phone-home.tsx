@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, startTransition, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { brandName, LIMITS, Perm, resultStateOf, type Takings, type TxnRow } from '@portal/contract';
@@ -150,8 +150,11 @@ export default function PhoneHome() {
       ([tk, page]) => {
         if (stop) return;
         seen.current = { day, ids: new Set(page.content.map((r) => r.id)), sig: sign(page.content) };
-        setTakings(tk);
-        setPayments(page.content);
+        // A transition: React renders the figures in slices, yielding to the browser (no long task).
+        startTransition(() => {
+          setTakings(tk);
+          setPayments(page.content);
+        });
       },
       () => undefined,
     );
@@ -165,7 +168,7 @@ export default function PhoneHome() {
   useEffect(() => {
     if (!canSee || !ready) return;
     Promise.all([getTakings(dayRange(addDays(day, -1)), true), getTakings(dayRange(addDays(day, -8)), true)]).then(
-      ([yesterday, lastWeek]) => setCompare({ yesterday, lastWeek }),
+      ([yesterday, lastWeek]) => startTransition(() => setCompare({ yesterday, lastWeek })),
       () => undefined,
     );
   }, [canSee, day, ready]);
