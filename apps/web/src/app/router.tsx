@@ -1,7 +1,6 @@
 import { lazy, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { RequireAuth, PublicOnly } from './guards';
-import { loadSession } from './session-bootstrap';
 import { preloadTexts } from '../lib/i18n';
 import { prependStylesheet } from '../lib/stylesheet';
 import antdStylesHref from 'virtual:antd-styles';
@@ -40,11 +39,8 @@ export function preloadShell(pathname: string): void {
   if (pathname === PHONE_PATH || landsOnPhone(pathname)) {
     loadPhone().catch(() => undefined);
     preloadTexts(['phone']);
-    // Its figures as soon as the session (already asked for by main.tsx, shared) is known.
-    loadSession().then(
-      () => import('../features/phone/api').then((m) => m.prefetchFirstFigures()),
-      () => undefined,
-    );
+    // Its figures at once, beside the session's first calls (features/phone/api.ts).
+    import('../features/phone/api').then((m) => m.prefetchFirstFigures(), () => undefined);
     return;
   }
   // antd's component styles (decision 031) download beside the scripts, not after antd's chunk ran.

@@ -1,5 +1,5 @@
-import { Perm, type Takings, type TxnPage } from '@portal/contract';
-import { getSession } from '../../lib/session';
+import type { Takings, TxnPage } from '@portal/contract';
+import { browserZone } from '../../lib/time';
 import { dayInZone, dayRange } from './phone-dates';
 import { http } from '../../lib/http';
 
@@ -17,14 +17,15 @@ let first: { key: string; figures: First } | null = null;
 const keyOf = (r: DayRange) => `${r.beginDate}|${r.endDate}`;
 
 /**
- * Today's takings and latest payments, asked for as soon as the session is known (router.tsx, on
- * opening /m): beside the screen's own code, not after it has rendered (Lighthouse's LCP). Only
- * for a user who may see them; the user's zone decides the day, as on the screen.
+ * Today's takings and latest payments, asked for at once when /m is opened (router.tsx), beside
+ * the session's first calls rather than after the screen has rendered (Lighthouse's LCP). The day
+ * is the browser zone's: the screen takes these only when the user's chosen zone gives the same
+ * day (firstFigures), and only for a user who may see them (else it never asks). Quiet: a failure
+ * (no permission, no network) is the screen's own next call's to show.
  */
 export function prefetchFirstFigures(): void {
-  if (!getSession().user?.permissions.includes(Perm.txnList)) return;
-  const range = dayRange(dayInZone());
-  const figures: First = Promise.all([getTakings(range), getLatestPayments(range)]);
+  const range = dayRange(dayInZone(Date.now(), browserZone()), browserZone());
+  const figures: First = Promise.all([getTakings(range, true), getLatestPayments(range)]);
   figures.catch(() => undefined);
   first = { key: keyOf(range), figures };
 }
@@ -34,7 +35,8 @@ export function firstFigures(range: DayRange): First {
   if (first?.key === keyOf(range)) {
     const { figures } = first;
     first = null;
-    return figures;
+    // Asked quietly: when it failed, ask again (showing the error this time).
+    return figures.catch(() => Promise.all([getTakings(range), getLatestPayments(range)]));
   }
   return Promise.all([getTakings(range), getLatestPayments(range)]);
 }
