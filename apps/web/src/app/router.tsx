@@ -5,6 +5,7 @@ import { preloadTexts } from '../lib/i18n';
 import { prependStylesheet } from '../lib/stylesheet';
 import antdStylesHref from 'virtual:antd-styles';
 import { landsOnPhone, PHONE_PATH } from '../features/phone/phone-route';
+import { prefetchFirstFigures } from '../features/phone/api';
 
 const loadLogin = () => import('../features/auth/login-page');
 const LoginPage = lazy(loadLogin);
@@ -40,7 +41,7 @@ export function preloadShell(pathname: string): void {
     loadPhone().catch(() => undefined);
     preloadTexts(['phone']);
     // Its figures at once, beside the session's first calls (features/phone/api.ts).
-    import('../features/phone/api').then((m) => m.prefetchFirstFigures(), () => undefined);
+    prefetchFirstFigures();
     return;
   }
   // antd's component styles (decision 031) download beside the scripts, not after antd's chunk ran.
