@@ -10,12 +10,15 @@
  *     request on /txn/list (median and worst of WEB_RUNS); goal ≤ 300 ms.
  *   - Lighthouse (npm `lighthouse`, Debian Chromium /usr/bin/chromium, headless, default mobile
  *     profile) performance score of /login and /txn/list; goal ≥ 95.
+ *   - The phone home screen /m (issue 29): its JS at 390 px (no antd) and its Lighthouse score with
+ *     the demo data, printed with the load average; goal ≥ 90. WEB_PHONE_ONLY=1 measures only it.
  *
  * Needs the built SPA (`npm run build`). Env: CHROMIUM (default /usr/bin/chromium), WEB_RUNS (default 7),
  * WEB_LIGHTHOUSE=0 to skip Lighthouse. The server runs in its own process (bench/web-server.ts).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { chromium, type BrowserContext } from 'playwright-core';
@@ -138,6 +141,40 @@ export default async function run() {
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
   const result: Record<string, unknown> = {};
   try {
+    // The phone home screen (issue 29, decision 042): its JS at 390 px, fresh cache; Lighthouse below.
+    {
+      const ctx = await signedInContext(browser, server.address, server.token);
+      const { loaded } = watchScripts(ctx);
+      const page = await ctx.newPage();
+      await page.setViewportSize({ width: 390, height: 844 });
+      const figures = page.waitForResponse((r) => r.url().includes('/api/txn/takings'), { timeout: 60_000 });
+      await page.goto('/m');
+      await figures;
+      await page.waitForLoadState('networkidle');
+      result.phone = { texts: { files: loaded.texts.files, gzipKB: KB(loaded.texts.gzip) }, css: { files: loaded.css.files, gzipKB: KB(loaded.css.gzip) }, files: loaded.files, rawKB: KB(loaded.raw), gzipKB: KB(loaded.gzip), scripts: [...loaded.list].sort((a, b) => b.gzipKB - a.gzipKB) };
+      const antd = loaded.list.some((x) => /\/(antd|providers)-/.test(x.file));
+      log(`phone home JS:  ${loaded.files} files, ${KB(loaded.gzip)} KB gzip (${KB(loaded.raw)} KB raw); antd loaded: ${antd ? 'YES' : 'no'}; texts ${loaded.texts.files} JSON files, ${KB(loaded.texts.gzip)} KB gzip; CSS ${loaded.css.files} files, ${KB(loaded.css.gzip)} KB gzip`);
+      await ctx.close();
+    }
+    if (process.env.WEB_LIGHTHOUSE !== '0') {
+      // Lighthouse's default mobile profile on /m with the demo data; the machine's load beside it.
+      const load = () => os.loadavg().map((n) => n.toFixed(2)).join(' ');
+      const before = load();
+      const lh = await lighthouseScore(`${server.address}/m`, server.token, 'phone home');
+      result['lighthouse phone home'] = { ...lh, loadBefore: before, loadAfter: load() };
+      log(`Lighthouse performance, phone home /m: ${lh.score} (FCP ${lh.fcp} ms, LCP ${lh.lcp} ms, TBT ${lh.tbt} ms)  goal ≥ 90  ${lh.score >= 90 ? 'met' : 'MISSED'}  (load average ${before} before, ${load()} after)`);
+      if (process.env.WEB_PHONE_ONLY === '1') {
+        // The sign-in page (95 on a quiet machine, decision 026) right after, as the machine's yardstick.
+        const ref = await lighthouseScore(`${server.address}/login`, null, 'login');
+        result['lighthouse login (yardstick)'] = ref;
+        log(`Lighthouse performance, login (same machine, right after): ${ref.score} (FCP ${ref.fcp} ms, LCP ${ref.lcp} ms, TBT ${ref.tbt} ms)  (load average ${load()})`);
+      }
+    }
+    if (process.env.WEB_PHONE_ONLY === '1') {
+      fs.mkdirSync(RESULTS, { recursive: true });
+      fs.writeFileSync(path.join(RESULTS, 'web-phone.json'), JSON.stringify(result, null, 2));
+      return;
+    }
     // JS of the login route, fresh cache.
     {
       const ctx = await browser.newContext({ baseURL: server.address, locale: 'en-US' });

@@ -50,6 +50,11 @@ for (const lng of LANGS) {
       await settle(page);
       await expectAccessible(page, `${path} (${lng})`, undefined, SOFT);
     }
+    // The phone home screen (issue 29), outside the menu.
+    await page.goto('/m');
+    await expect(page.getByTestId('ph-total')).toBeVisible();
+    await expect.soft(page.getByRole('heading', { level: 1 }), 'one h1 on /m').toHaveCount(1);
+    await expectAccessible(page, `/m (${lng})`, undefined, SOFT);
     await dialogs(page, lng);
   });
 }

@@ -64,12 +64,25 @@ export function divRoundHalfEven(num: bigint, den: bigint): bigint {
   return neg ? -q : q;
 }
 
+/** Per locale, built once: making an Intl formatter costs far more than using one (a screen formats dozens of amounts). */
+const localeFormats = new Map<string, { group: Intl.NumberFormat; sep: string }>();
+function localeFormat(locale: string): { group: Intl.NumberFormat; sep: string } {
+  let f = localeFormats.get(locale);
+  if (!f) {
+    const group = new Intl.NumberFormat(locale, { useGrouping: true, maximumFractionDigits: 0 });
+    const sep = new Intl.NumberFormat(locale).formatToParts(1.5).find((p) => p.type === 'decimal')?.value ?? '.';
+    f = { group, sep };
+    localeFormats.set(locale, f);
+  }
+  return f;
+}
+
 /** Format minor units for display in a locale: grouping, the currency's decimals, currency code. */
 export function formatMoney(minor: number | bigint, currency: string, locale = 'en'): string {
   const e = exponentOf(currency);
   const dec = toDecimal(minor, currency);
   const [w, f] = dec.replace('-', '').split('.');
-  const grouped = new Intl.NumberFormat(locale, { useGrouping: true, maximumFractionDigits: 0 }).format(BigInt(w));
-  const sep = new Intl.NumberFormat(locale).formatToParts(1.5).find((p) => p.type === 'decimal')?.value ?? '.';
+  const { group, sep } = localeFormat(locale);
+  const grouped = group.format(BigInt(w));
   return `${dec.startsWith('-') ? '-' : ''}${grouped}${e ? sep + f : ''}`;
 }

@@ -266,3 +266,27 @@ export const blendResultSchema = z.object({
   errors: z.array(rowErrorSchema),
 });
 export type BlendResult = z.infer<typeof blendResultSchema>;
+
+/**
+ * GET /txn/takings (the phone home screen, issue 29): the takings of a period — successful
+ * purchases less successful refunds and voids — per currency, per store and per payment brand.
+ * Both ends required ('YYYY-MM-DD HH:mm:ss', platform zone, as the list's); at most MAX_RANGE_DAYS.
+ */
+export const takingsQuerySchema = z
+  .object({
+    beginDate: dateTime,
+    endDate: dateTime,
+    merId: opt(z.string().trim().regex(/^\d{15}$/, 'merchant id')),
+  })
+  .superRefine(refuseReversed(BEGIN_END));
+export type TakingsQuery = z.infer<typeof takingsQuerySchema>;
+/** count: successful purchases; amount: their sum less successful refunds and voids (decimal, the currency's exponent). */
+const takingsFigures = { currency: z.string(), count: z.number(), amount: z.string() };
+export const takingsSchema = z.object({
+  totals: z.array(z.object(takingsFigures)),
+  /** storeId null: payments taken without a store (online, pay by link). */
+  stores: z.array(z.object({ storeId: z.string().nullable(), storeName: z.string().nullable(), ...takingsFigures })),
+  /** brand null: rows without a brand. */
+  brands: z.array(z.object({ brand: z.string().nullable(), ...takingsFigures })),
+});
+export type Takings = z.infer<typeof takingsSchema>;

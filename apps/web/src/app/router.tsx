@@ -1,9 +1,11 @@
 import { lazy, type ReactNode } from 'react';
-import { Route, Routes } from 'react-router';
+import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { RequireAuth, PublicOnly } from './guards';
 import { preloadTexts } from '../lib/i18n';
 import { prependStylesheet } from '../lib/stylesheet';
 import antdStylesHref from 'virtual:antd-styles';
+import { landsOnPhone, PHONE_PATH } from '../features/phone/phone-route';
+import { prefetchFirstFigures } from '../features/phone/api';
 
 const loadLogin = () => import('../features/auth/login-page');
 const LoginPage = lazy(loadLogin);
@@ -22,6 +24,10 @@ const AntdProviders = lazy(loadProviders);
 /** The provider's back office (issue 26): /ops/…, its own sign-in and API. */
 const OpsApp = lazy(() => import('../features/ops/ops-app'));
 
+/** The phone home screen (decision 042): plain React and CSS, no antd before its order button is pressed. */
+const loadPhone = () => import('../features/phone/phone-home');
+const PhoneHome = lazy(loadPhone);
+
 /** Public pages besides /login (which redirects a signed-in visitor into the shell). */
 const PUBLIC = ['/404', '/user/active', '/user/password', '/user/forgot', '/user/reset', '/accessibility'];
 
@@ -32,6 +38,14 @@ const PUBLIC = ['/404', '/user/active', '/user/password', '/user/forgot', '/user
  */
 export function preloadShell(pathname: string): void {
   if (PUBLIC.includes(pathname)) return;
+  // The phone home screen loads its own chunk and texts, not the shell's or antd's.
+  if (pathname === PHONE_PATH || landsOnPhone(pathname)) {
+    loadPhone().catch(() => undefined);
+    preloadTexts(['phone']);
+    // Its figures at once, beside the session's first calls (features/phone/api.ts).
+    prefetchFirstFigures();
+    return;
+  }
   // antd's component styles (decision 031) download beside the scripts, not after antd's chunk ran.
   void prependStylesheet(antdStylesHref);
   loadProviders().catch(() => undefined);
@@ -49,6 +63,12 @@ export function preloadLogin(pathname: string): void {
   preloadTexts(['login', 'layout', 'account']);
 }
 const withAntd = (page: ReactNode) => <AntdProviders>{page}</AntdProviders>;
+
+/** A phone (≤ 600 px) opening the portal's root lands on the phone home screen (decision 042). */
+function PhoneLanding({ children }: { children: ReactNode }) {
+  const { pathname } = useLocation();
+  return landsOnPhone(pathname) ? <Navigate to={PHONE_PATH} replace /> : children;
+}
 
 /**
  * Public: /login (without antd), /404, /user/active, /user/password (spec §4). Everything else needs a token
@@ -74,12 +94,24 @@ export function AppRoutes() {
       <Route path="/accessibility" element={withAntd(<AccessibilityPage />)} />
       <Route path="/ops/*" element={withAntd(<OpsApp />)} />
       <Route
-        path="*"
-        element={withAntd(
+        path={PHONE_PATH}
+        element={
           <RequireAuth>
-            <AppShell />
-          </RequireAuth>,
-        )}
+            <PhoneHome />
+          </RequireAuth>
+        }
+      />
+      <Route
+        path="*"
+        element={
+          <PhoneLanding>
+            {withAntd(
+              <RequireAuth>
+                <AppShell />
+              </RequireAuth>,
+            )}
+          </PhoneLanding>
+        }
       />
     </Routes>
   );

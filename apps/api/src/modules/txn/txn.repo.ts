@@ -306,3 +306,33 @@ export async function findFamily(q: Queryable, rootId: number, scope: string[]):
   );
   return rows;
 }
+
+/**
+ * The takings of the rows matching (the phone home screen, issue 29): successful purchases less
+ * successful refunds and voids, per currency, per store (named by the store table) and per brand.
+ * count is the number of successful purchases. Biggest first within a currency.
+ */
+export async function takingsTxn(q: Queryable, w: Where) {
+  const taken = `${w.sql} AND t.gw_response = '00' AND t.tran_type IN ('PURC','REFD','VOID')`;
+  const figures = `t.currency, count(*) FILTER (WHERE t.tran_type = 'PURC')::int8 AS n,
+    coalesce(sum(CASE WHEN t.tran_type = 'PURC' THEN t.amount ELSE -t.amount END), 0)::int8 AS amount`;
+  type Fig = { currency: string; n: number; amount: number };
+  const [totals, stores, brands] = await Promise.all([
+    q.query<Fig>(`SELECT ${figures} FROM txn t WHERE ${taken} GROUP BY t.currency ORDER BY t.currency`, w.params),
+    q.query<Fig & { store_id: string | null; store_name: string | null }>(
+      `SELECT t.store_id, s.name AS store_name, ${figures} FROM txn t LEFT JOIN store s ON s.store_id = t.store_id
+        WHERE ${taken} GROUP BY t.store_id, s.name, t.currency ORDER BY t.currency, amount DESC, s.name NULLS LAST, t.store_id NULLS LAST`,
+      w.params,
+    ),
+    q.query<Fig & { payment_brand: string | null }>(
+      `SELECT t.payment_brand, ${figures} FROM txn t WHERE ${taken} GROUP BY t.payment_brand, t.currency ORDER BY t.currency, amount DESC, t.payment_brand NULLS LAST`,
+      w.params,
+    ),
+  ]);
+  const fig = (r: Fig) => ({ currency: r.currency, count: Number(r.n), amount: money(Number(r.amount), r.currency) });
+  return {
+    totals: totals.rows.map(fig),
+    stores: stores.rows.map((r) => ({ storeId: r.store_id, storeName: r.store_name, ...fig(r) })),
+    brands: brands.rows.map((r) => ({ brand: r.payment_brand, ...fig(r) })),
+  };
+}

@@ -14,12 +14,14 @@ import {
   txnQuerySchema,
   txnRowSchema,
   txnTotalsSchema,
+  takingsQuerySchema,
+  takingsSchema,
 } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
 import { scopeFor, userOf } from '../../plugins/auth';
 import { envelope, ok, pageOf } from '../../lib/envelope';
 import { enqueueExport, disposition, streamExport } from '../export/export.service';
-import { listTransactions, txnDetail, txnTotals } from './txn.service';
+import { listTransactions, txnDetail, txnTakings, txnTotals } from './txn.service';
 import { refund } from './refund.service';
 import { queryResult } from './query-result.service';
 import { parseTxnExportParams, registerTxnExports } from './txn.exports';
@@ -81,6 +83,23 @@ export function txnRoutes(app: FastifyInstance, deps: Deps) {
     config: { permission: Perm.txnList },
     schema: { tags: ['txn'], summary: 'Per-currency totals of the transactions matching the list\'s filter', querystring: txnFilterSchema, response: { 200: envelope(txnTotalsSchema) } },
     handler: async (req) => ok(await txnTotals(deps, scopeFor(req, req.query.merId), req.query)),
+  });
+
+  r.get('/api/txn/takings', {
+    config: { permission: Perm.txnList },
+    schema: {
+      tags: ['txn'],
+      summary: 'Takings of a period per currency, store and payment brand (the phone home screen)',
+      description:
+        'Successful purchases less successful refunds and voids in [beginDate, endDate] (platform zone, both required, at most three months); count is the number of successful purchases. Rows of the caller\'s merchants only (merId narrows to one of them).',
+      querystring: takingsQuerySchema,
+      response: { 200: envelope(takingsSchema) },
+    },
+    handler: async (req, reply) => {
+      // Signed-in figures: never kept by a cache (the phone screen's service worker keeps none either).
+      reply.header('Cache-Control', 'private, no-store');
+      return ok(await txnTakings(deps, scopeFor(req, req.query.merId), req.query));
+    },
   });
 
   r.get('/api/txn/queryResult', {

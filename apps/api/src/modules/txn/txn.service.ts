@@ -1,8 +1,8 @@
-import { Code, MAX_RANGE_DAYS, TXN_COUNT_BUDGET, TXN_MAX_OFFSET, settleStateOf, type TxnPage, type TxnDetail, type TxnFilter, type TxnQuery } from '@portal/contract';
+import { Code, MAX_RANGE_DAYS, TXN_COUNT_BUDGET, TXN_MAX_OFFSET, settleStateOf, type TxnPage, type TxnDetail, type TxnFilter, type TxnQuery, type TakingsQuery, type Takings } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
 import { AppError, notFound } from '../../lib/errors';
 import { rangeTooLong, reversedRange } from '../../lib/validation';
-import { countTxn, countTxnUpTo, findDetail, findFamily, listTxn, money, toTxnRow, totalsTxn, txnKey, txnWhere, type TxnDbRow, type Where } from './txn.repo';
+import { countTxn, countTxnUpTo, findDetail, findFamily, listTxn, money, toTxnRow, totalsTxn, takingsTxn, txnKey, txnWhere, type TxnDbRow, type Where } from './txn.repo';
 import type { Queryable } from '../../db/db';
 import { daysBetween, formatInZone } from './time';
 
@@ -62,6 +62,13 @@ export async function txnTotals(deps: Deps, scope: string[], f: TxnFilter) {
   checkRange(f.beginDate, f.endDate);
   if (!scope.length) return [];
   return totalsTxn(deps.db.read, txnWhere(f, scope, deps.config.platformTz));
+}
+
+/** The takings of a period, per currency, store and brand (the phone home screen, issue 29). */
+export async function txnTakings(deps: Deps, scope: string[], q: TakingsQuery): Promise<Takings> {
+  checkRange(q.beginDate, q.endDate);
+  if (!scope.length) return { totals: [], stores: [], brands: [] };
+  return takingsTxn(deps.db.read, txnWhere({ beginDate: q.beginDate, endDate: q.endDate } as TxnFilter, scope, deps.config.platformTz));
 }
 
 const mask = (first6: string | null, last4: string | null) => (first6 && last4 ? `${first6}******${last4}` : null);
