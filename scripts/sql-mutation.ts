@@ -47,7 +47,7 @@ const SQL_EXTRA: Record<string, Partial<ModuleDef>> = {
   settlement: { mutate: [{ file: `${API}/payments/settlement/settle.sql.ts` }] },
   team: {
     mutate: [{ file: `${API}/team/team.repo.ts` }, { file: `${API}/team/team.service.ts` }, { file: `${API}/team/audit.service.ts` }],
-    tests: [`${API}/team/team.test.ts`, `${API}/team/audit.test.ts`],
+    tests: [`${API}/team/team.test.ts`, `${API}/team/team.edit.test.ts`, `${API}/team/team.scope.test.ts`, `${API}/team/audit.test.ts`],
   },
   // the merchant scope: who may read which merchant (the session's scope), and the scoped lists
   // whose only guard is their SQL (settlement batches and statements, logistics)

@@ -73,6 +73,21 @@ describe.each(DB_KINDS)('team: edit a user (%s)', (kind) => {
     expect((await get('/api/merchant/info', t)).body.data.subMerIdList).toEqual([DEMO.subB]);
   });
 
+  it('adding and editing one user leaves every other user\'s merchants alone; the answer names the user\'s own merchant', async () => {
+    const all = async () => (await ctx.db.query<{ user_id: number; mer_id: string }>('SELECT user_id, mer_id FROM user_merchant_scope ORDER BY 1, 2')).rows;
+    const before = await all();
+    expect(before.filter((s) => s.user_id === editedId).length, 'the edited user has stored merchants').toBeGreaterThan(0);
+    const peer = await post('/api/user/add', main, { userName: 'edit.peer', email: 'edit.peer@x.example', merIds: `${DEMO.subA},${DEMO.subB}`, role: 'READONLY' });
+    expect(peer.body.code, peer.body.msg).toBe(0);
+    const peerId: number = peer.body.data.id;
+    expect(await all()).toEqual([...before, { user_id: peerId, mer_id: DEMO.subA }, { user_id: peerId, mer_id: DEMO.subB }]);
+    const r = await post('/api/user/update', main, { userId: peerId, role: 'READONLY', merIds: DEMO.subA });
+    expect(r.body.code, r.body.msg).toBe(0);
+    expect(await all()).toEqual([...before, { user_id: peerId, mer_id: DEMO.subA }]);
+    const name = (await ctx.db.query<{ name: string }>('SELECT name FROM merchant WHERE mer_id = $1', [DEMO.subA])).rows[0].name;
+    expect(r.body.data).toMatchObject({ merId: DEMO.subA, merName: name });
+  });
+
   it('refuses bad input, writing nothing', async () => {
     const before = await row(editedId);
     for (const body of <Record<string, string | number>[]>[
