@@ -166,4 +166,22 @@ describe.each(DB_KINDS)('team: edit a user (%s)', (kind) => {
       await ctx.db.query(`UPDATE app_user SET status = 'DISABLED' WHERE id = ANY($1::int[])`, [ids]);
     }
   });
+
+  it.skipIf(!isConcurrent(kind))('the same user disabled twice at once: one change, one audit entry, and enabling brings it back (the row lock)', async () => {
+    const added = await post('/api/user/add', main, { userName: 'twice.off', email: 'twice.off@x.example', merIds: DEMO.subA, role: 'READONLY' });
+    expect(added.body.code, added.body.msg).toBe(0);
+    const id: number = added.body.data.id;
+    const state = async () => (await ctx.db.query<{ status: string; status_before_disable: string | null }>('SELECT status, status_before_disable FROM app_user WHERE id = $1', [id])).rows[0];
+    await ctx.db.query(`UPDATE app_user SET status = 'ACTIVE' WHERE id = $1`, [id]);
+    for (let round = 0; round < 3; round++) {
+      const both = await Promise.all([0, 1].map(() => post('/api/user/updateUserStatus', main, { userId: id, status: 'DISABLED' })));
+      expect(both.map((r) => r.body.code)).toEqual([0, 0]);
+      // the second finds it disabled already: it does not record "disabled" as the status to come back to
+      expect(await state()).toEqual({ status: 'DISABLED', status_before_disable: 'ACTIVE' });
+      expect((await post('/api/user/updateUserStatus', main, { userId: id, status: 'ACTIVE' })).body.code).toBe(0);
+      expect((await state()).status).toBe('ACTIVE');
+    }
+    const audited = await ctx.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM audit_log WHERE action = 'user.disable' AND target = 'twice.off'`);
+    expect(audited.rows[0].n).toBe(3);
+  });
 });
