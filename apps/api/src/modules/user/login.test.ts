@@ -250,6 +250,15 @@ describe.each(DB_KINDS)('sign-in on %s', (kind) => {
     expect(why.rows).toEqual([{ outcome: 'failure', detail: { reason: 'verify-code' } }]);
   });
 
+  it(`one code sent twice at once signs in once (${isConcurrent(kind) ? 'real concurrency: the code row lock' : 'outcome only: PGlite serialises'})`, async () => {
+    await sendCode(DEMO.users.demo);
+    const code = await ctx.lastCode();
+    const before = (await ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM user_session')).rows[0].n;
+    const both = await Promise.all([0, 1].map(() => login(DEMO.users.demo, DEMO.password, code)));
+    expect(both.map((r) => r.body.code).sort((a, b) => a - b)).toEqual([0, Code.VERIFY_CODE_ERROR].sort((a, b) => a - b));
+    expect((await ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM user_session')).rows[0].n).toBe(before + 1);
+  });
+
   it('a locked user asking for a code is told so, and no code is made', async () => {
     for (let i = 0; i < 5; i++) await login(DEMO.users.demo, `wrong-${i}-pw`, '000000');
     const before = await ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM email_code');
