@@ -168,15 +168,17 @@ describe.each(DB_KINDS)('sign-in on %s', (kind) => {
     expect((await login(DEMO.users.sub, DEMO.password, '123456')).body).toMatchObject({ code: Code.WRONG_PASSWORD, data: { remaining: 4 } });
   });
 
-  it('a lockout at sign-in ends the user\'s open sessions', async () => {
+  it('a lockout at sign-in ends the user\'s open sessions, and no one else\'s', async () => {
+    const bystander = await ctx.login(DEMO.users.sub);
     const open = await ctx.login();
     await sendCode(DEMO.users.demo);
     const code = await ctx.lastCode();
     for (let i = 0; i < 5; i++) await login(DEMO.users.demo, `nope${i}abc`, code);
     const info = await ctx.call({ method: 'GET', url: '/api/user/info', headers: { 'x-token': open.token } });
     expect(info.body.code).toBe(Code.SESSION_ENDED);
-    const s = await ctx.db.query<{ revoke_reason: string }>('SELECT revoke_reason FROM user_session');
-    expect(s.rows).toEqual([{ revoke_reason: 'lockout' }]);
+    const s = await ctx.db.query<{ username: string; revoke_reason: string | null }>('SELECT u.username, s.revoke_reason FROM user_session s JOIN app_user u ON u.id = s.user_id ORDER BY s.id');
+    expect(s.rows).toEqual([{ username: DEMO.users.sub, revoke_reason: null }, { username: DEMO.users.demo, revoke_reason: 'lockout' }]);
+    expect((await ctx.call({ method: 'GET', url: '/api/user/info', headers: { 'x-token': bystander.token } })).body.code).toBe(0);
   });
 
   it('counts afresh once a lock has run out: one wrong password after it does not lock again', async () => {
