@@ -170,6 +170,9 @@ describe.each(DB_KINDS)('sign-in on %s', (kind) => {
 
   it('a lockout at sign-in ends the user\'s open sessions, and no one else\'s', async () => {
     const bystander = await ctx.login(DEMO.users.sub);
+    // an earlier session of the user, signed out: it stays ended as it was (reason and time)
+    const earlier = await ctx.login();
+    expect((await ctx.call({ method: 'POST', url: '/api/user/logout', headers: { 'x-token': earlier.token } })).body.code).toBe(0);
     const open = await ctx.login();
     await sendCode(DEMO.users.demo);
     const code = await ctx.lastCode();
@@ -177,7 +180,11 @@ describe.each(DB_KINDS)('sign-in on %s', (kind) => {
     const info = await ctx.call({ method: 'GET', url: '/api/user/info', headers: { 'x-token': open.token } });
     expect(info.body.code).toBe(Code.SESSION_ENDED);
     const s = await ctx.db.query<{ username: string; revoke_reason: string | null }>('SELECT u.username, s.revoke_reason FROM user_session s JOIN app_user u ON u.id = s.user_id ORDER BY s.id');
-    expect(s.rows).toEqual([{ username: DEMO.users.sub, revoke_reason: null }, { username: DEMO.users.demo, revoke_reason: 'lockout' }]);
+    expect(s.rows).toEqual([
+      { username: DEMO.users.sub, revoke_reason: null },
+      { username: DEMO.users.demo, revoke_reason: 'logout' },
+      { username: DEMO.users.demo, revoke_reason: 'lockout' },
+    ]);
     expect((await ctx.call({ method: 'GET', url: '/api/user/info', headers: { 'x-token': bystander.token } })).body.code).toBe(0);
   });
 
