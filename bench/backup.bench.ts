@@ -10,38 +10,18 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { openDb } from '../apps/api/src/db/db';
 import { migrate } from '../apps/api/src/db/migrate';
 import { seedFoundation } from '../apps/api/src/seed/foundation.seed';
 import { generateDemoData } from '../apps/api/src/seed/demo-data';
 import { backup, restore } from '../apps/api/src/ops/backup';
 import { intArg, parseArgs } from '../apps/api/src/cli/args';
+import { scratchDatabase } from '../apps/api/test/loopback';
 
 const args = parseArgs(process.argv.slice(2));
 const TARGET = intArg(args, 'txns', 1_000_000, 1000);
 const DAYS = intArg(args, 'days', 120, 1, 1000);
 const ADMIN = process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
-
-async function database(): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `bench_backup_${randomBytes(4).toString('hex')}`;
-  const c = new pg.Client({ connectionString: ADMIN });
-  await c.connect();
-  await c.query(`CREATE DATABASE ${name}`);
-  await c.end();
-  const u = new URL(ADMIN);
-  u.pathname = `/${name}`;
-  return {
-    url: u.toString(),
-    async drop() {
-      const d = new pg.Client({ connectionString: ADMIN });
-      await d.connect();
-      await d.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await d.end();
-    },
-  };
-}
 
 function dirSize(d: string): number {
   let n = 0;
@@ -52,8 +32,8 @@ function dirSize(d: string): number {
 async function one(kind: 'pglite' | 'postgres') {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-backup-data-'));
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-backup-out-'));
-  const src = kind === 'postgres' ? await database() : null;
-  const dst = kind === 'postgres' ? await database() : null;
+  const src = kind === 'postgres' ? await scratchDatabase('bench_backup', ADMIN) : null;
+  const dst = kind === 'postgres' ? await scratchDatabase('bench_backup', ADMIN) : null;
   try {
     const db = await openDb({ databaseUrl: src?.url, dataDir });
     await migrate(db);

@@ -1,5 +1,5 @@
 /**
- * `npm run test:mutation -- --sql [module …] [--list] [--only TEXT]`: mutation testing of the SQL
+ * `npm run test:mutation -- --sql [module …] [--list] [--only TEXT[|TEXT…]] [--from N]`: mutation testing of the SQL
  * text itself, which StrykerJS cannot see inside (issue 24, decision 014).
  *
  * For each module: every string and template literal of its source files that parses as SQL with
@@ -47,7 +47,7 @@ const SQL_EXTRA: Record<string, Partial<ModuleDef>> = {
   settlement: { mutate: [{ file: `${API}/payments/settlement/settle.sql.ts` }] },
   team: {
     mutate: [{ file: `${API}/team/team.repo.ts` }, { file: `${API}/team/team.service.ts` }, { file: `${API}/team/audit.service.ts` }],
-    tests: [`${API}/team/team.test.ts`, `${API}/team/audit.test.ts`],
+    tests: [`${API}/team/team.test.ts`, `${API}/team/team.edit.test.ts`, `${API}/team/team.scope.test.ts`, `${API}/team/audit.test.ts`],
   },
   // the merchant scope: who may read which merchant (the session's scope), and the scoped lists
   // whose only guard is their SQL (settlement batches and statements, logistics)
@@ -351,12 +351,14 @@ function runTests(tests: string[], timeoutMs: number): Promise<{ outcome: 'passe
 
 interface Result { name: string; mutants: number; killed: number; timeout: number; survived: Mutant[]; skipped: { file: string; line: number; why: string }[]; minutes: number }
 
-async function runModule(name: string, def: ModuleDef, opts: { list: boolean; only?: string }): Promise<Result> {
+async function runModule(name: string, def: ModuleDef, opts: { list: boolean; only?: string; from?: number }): Promise<Result> {
   const files = [...new Set(def.mutate.map((m) => m.file))];
   const skipped: Result['skipped'] = [];
   const mutants: Mutant[] = [];
   for (const f of files) for (const l of await findLiterals(f, skipped)) mutants.push(...(await mutantsOf(l, skipped)));
-  const chosen = opts.only ? mutants.filter((m) => `${m.id} ${m.what}`.includes(opts.only!)) : mutants;
+  // --only A|B|C: the mutants whose place or description contains any of them; --from N: the Nth mutant on (resuming a run)
+  const only = opts.only?.split('|').filter(Boolean);
+  const chosen = (only ? mutants.filter((m) => only.some((o) => `${m.id} ${m.what}`.includes(o))) : mutants).slice(Math.max(0, (opts.from ?? 1) - 1));
   const t0 = Date.now();
   const r: Result = { name, mutants: chosen.length, killed: 0, timeout: 0, survived: [], skipped, minutes: 0 };
   console.log(`\n== SQL mutation: ${name} — ${chosen.length} mutants in ${files.length} files (${skipped.length} literals skipped), tests: ${def.tests.join(' ')}`);
@@ -394,7 +396,9 @@ export async function sqlMain(modules: Record<string, ModuleDef>, argv: string[]
   const list = argv.includes('--list');
   const onlyAt = argv.indexOf('--only');
   const only = onlyAt >= 0 ? argv[onlyAt + 1] : undefined;
-  const names = argv.filter((a, i) => !a.startsWith('--') && (onlyAt < 0 || i !== onlyAt + 1)).map((n) => ALIASES[n] ?? n);
+  const fromAt = argv.indexOf('--from');
+  const from = fromAt >= 0 ? Number(argv[fromAt + 1]) : undefined;
+  const names = argv.filter((a, i) => !a.startsWith('--') && (onlyAt < 0 || i !== onlyAt + 1) && (fromAt < 0 || i !== fromAt + 1)).map((n) => ALIASES[n] ?? n);
   const all: Record<string, ModuleDef> = {};
   for (const n of new Set([...Object.keys(modules), ...Object.keys(SQL_EXTRA)])) {
     all[n] = { mutate: [...(modules[n]?.mutate ?? []), ...(SQL_EXTRA[n]?.mutate ?? [])], tests: [...(modules[n]?.tests ?? []), ...(SQL_EXTRA[n]?.tests ?? [])] };
@@ -430,7 +434,7 @@ export async function sqlMain(modules: Record<string, ModuleDef>, argv: string[]
   fs.mkdirSync('reports/mutation', { recursive: true });
   const done: Result[] = [];
   for (const n of wanted) {
-    const r = await runModule(n, all[n], { list, only });
+    const r = await runModule(n, all[n], { list, only, from });
     done.push(r);
     if (list) continue;
     fs.writeFileSync(

@@ -7,46 +7,14 @@
  * one worker. Extra arguments go to Playwright (e.g. a spec file or `-g pattern`).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
+import { freePort, scratchDatabase } from '../../api/test/loopback';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const artifacts = path.join(root, 'e2e-artifacts');
 const READY_TIMEOUT_MS = 300_000;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-async function createDatabase(adminUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `e2e_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: adminUrl });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
-}
 
 async function waitReady(base: string, server: ChildProcess, logFile: string): Promise<void> {
   const until = Date.now() + READY_TIMEOUT_MS;
@@ -107,7 +75,7 @@ async function main(): Promise<number> {
   const wechatPort = await freePort();
   const wechatUrl = `http://127.0.0.1:${wechatPort}`;
   const base = `http://127.0.0.1:${port}`;
-  const db = process.env.E2E_DATABASE_URL ? await createDatabase(process.env.E2E_DATABASE_URL) : null;
+  const db = process.env.E2E_DATABASE_URL ? await scratchDatabase('e2e', process.env.E2E_DATABASE_URL) : null;
   // Each run has its own folder (server log, Playwright's failure screenshots): runs may overlap.
   const runDir = path.join(artifacts, 'runs', `${new Date().toISOString().replace(/[:.]/g, '-')}-${port}`);
   fs.mkdirSync(runDir, { recursive: true });

@@ -14,10 +14,10 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { freePort } from '../loopback';
 
 /** Debian's newest installed server binaries (/usr/lib/postgresql/<version>/bin), unless PG_BIN says. */
 function installedPgBin(): string {
@@ -58,16 +58,6 @@ function run(tool: string, args: string[], opts: { quiet?: boolean } = {}): stri
   }
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function sql<T = Record<string, unknown>>(url: string, text: string, params: unknown[] = []): Promise<T[]> {
   const c = new pg.Client({ connectionString: url });

@@ -261,6 +261,7 @@ describe.each(DB_KINDS)('security page calls on %s', (kind) => {
   });
 
   it('TOTP: mid-enrolment the mail code still signs in; five wrong authenticator codes lock for 30 minutes and end the sessions; the audit says how', async () => {
+    const bystander = (await ctx.login(DEMO.users.demo)).token;
     const { token } = await ctx.login(DEMO.users.sub);
     const setup = await post('/api/user/totp/setup', token);
     const secret = setup.body.data.secret as string;
@@ -283,6 +284,8 @@ describe.each(DB_KINDS)('security page calls on %s', (kind) => {
     expect((await get('/api/user/info', token)).body.code).toBe(Code.SESSION_ENDED);
     const ended = await ctx.db.query<{ r: string }>(`SELECT DISTINCT revoke_reason AS r FROM user_session s JOIN app_user u ON u.id = s.user_id WHERE u.username = $1`, [DEMO.users.sub]);
     expect(ended.rows).toEqual([{ r: 'lockout' }]);
+    // only the locked user's: another user's session goes on
+    expect((await get('/api/user/info', bystander)).body.code).toBe(0);
     const fails = await ctx.db.query<{ action: string; detail: unknown }>(
       `SELECT action, detail FROM audit_log WHERE username = $1 AND outcome = 'failure' AND action IN ('auth.login.failure', 'auth.lockout') ORDER BY id`,
       [DEMO.users.sub],

@@ -21,7 +21,18 @@ export interface ExportFileRow {
   attempts: number;
   created_at: Date;
   finished_at: Date | null;
+  /**
+   * The claim this row was read under: `started_at` in microseconds since the epoch, as text (a JS
+   * Date would drop the microseconds). A hand-back or a stale take-over starts a new claim, so the
+   * attempt that read an older one no longer owns the row (`finish`, `fail`, `beat`). Null while queued.
+   */
+  claim: string | null;
 }
+
+/** Who may write a running export's outcome: the attempt holding its current claim. */
+export type ExportOwner = Pick<ExportFileRow, 'id' | 'claim'>;
+/** The claim of a row, in SQL: see ExportFileRow.claim. */
+const CLAIM = `(extract(epoch FROM started_at) * 1000000)::bigint::text`;
 
 export function toExportFile(r: ExportFileRow): ExportFile {
   return {
@@ -55,7 +66,7 @@ export async function insertExport(
                               attempts, heartbeat_at, started_at, finished_at)
      VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12, CASE WHEN $11::text = 'queued' THEN 0 ELSE 1 END,
              CASE WHEN $11::text = 'running' THEN now() END, CASE WHEN $11::text = 'running' THEN now() END, CASE WHEN $11::text = 'failed' THEN now() END)
-     RETURNING *`,
+     RETURNING *, ${CLAIM} AS claim`,
     [v.userId, v.merId, v.kind, JSON.stringify(v.params), v.scope, v.lang, v.tzOffset, v.format, v.fileName, v.scheduleId ?? null, status, v.failed?.slice(0, 500) ?? null],
   );
   return rows[0];
@@ -74,27 +85,37 @@ export async function claimNext(q: Queryable): Promise<ExportFileRow | undefined
          WHERE deleted_at IS NULL AND attempts < ${MAX_ATTEMPTS}
            AND (status = 'queued' OR (status = 'running' AND heartbeat_at < now() - interval '${STALE_SECONDS} seconds'))
          ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
-      RETURNING *`,
+      RETURNING *, ${CLAIM} AS claim`,
   );
   return rows[0];
 }
 
-export async function beat(q: Queryable, id: number, progress: number): Promise<void> {
-  await q.query('UPDATE export_file SET progress = $2, heartbeat_at = now() WHERE id = $1', [id, progress]);
+/** The attempt's progress; nothing when another attempt owns the row now (its heartbeat is its own). */
+export async function beat(q: Queryable, job: ExportOwner, progress: number): Promise<void> {
+  await q.query(`UPDATE export_file SET progress = $2, heartbeat_at = now() WHERE id = $1 AND status = 'running' AND ${CLAIM} = $3`, [job.id, progress, job.claim]);
 }
 
-/** Marks the export ready; false when the user deleted it meanwhile (the caller removes the file). */
-export async function finish(q: Queryable, id: number, v: { path: string; rowCount: number; sizeBytes: number }): Promise<boolean> {
+/**
+ * Marks the export ready; false when the user deleted it meanwhile, or when this attempt no longer
+ * owns the row (handed back at a shutdown and claimed again, or taken over as stale — under
+ * WORKERS=N by another process): the caller removes its file, the owner writes its own.
+ */
+export async function finish(q: Queryable, job: ExportOwner, v: { path: string; rowCount: number; sizeBytes: number }): Promise<boolean> {
   const r = await q.query(
     `UPDATE export_file SET status = 'ready', progress = 100, path = $2, row_count = $3, size_bytes = $4, finished_at = now(), error = NULL
-      WHERE id = $1 AND deleted_at IS NULL RETURNING id`,
-    [id, v.path, v.rowCount, v.sizeBytes],
+      WHERE id = $1 AND deleted_at IS NULL AND status = 'running' AND ${CLAIM} = $5 RETURNING id`,
+    [job.id, v.path, v.rowCount, v.sizeBytes, job.claim],
   );
   return r.rowCount > 0;
 }
 
-export async function fail(q: Queryable, id: number, error: string): Promise<void> {
-  await q.query(`UPDATE export_file SET status = 'failed', error = $2, finished_at = now() WHERE id = $1`, [id, error.slice(0, 500)]);
+/** Marks the export failed; false (nothing changed) when this attempt no longer owns the row (see finish). */
+export async function fail(q: Queryable, job: ExportOwner, error: string): Promise<boolean> {
+  const r = await q.query(
+    `UPDATE export_file SET status = 'failed', error = $2, finished_at = now() WHERE id = $1 AND status = 'running' AND ${CLAIM} = $3`,
+    [job.id, error.slice(0, 500), job.claim],
+  );
+  return r.rowCount > 0;
 }
 
 /** Running exports that used up their attempts are marked failed (a worker died each time). */

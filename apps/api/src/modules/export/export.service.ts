@@ -203,11 +203,12 @@ export async function writeExportRow(deps: Deps, job: ExportFileRow): Promise<{ 
       const now = Date.now();
       if (now - last < 500) return;
       last = now;
-      await beat(deps.db, job.id, total ? Math.min(99, Math.floor((done / total) * 100)) : 50);
+      await beat(deps.db, job, total ? Math.min(99, Math.floor((done / total) * 100)) : 50);
     });
     const size = fs.statSync(file).size;
-    const kept = await finish(deps.db, job.id, { path: path.basename(file), rowCount: n, sizeBytes: size });
+    const kept = await finish(deps.db, job, { path: path.basename(file), rowCount: n, sizeBytes: size });
     if (!kept) {
+      // deleted by the user meanwhile, or no longer this attempt's (another attempt writes it)
       fs.rmSync(file, { force: true });
       return { status: 'failed', error: 'deleted' };
     }
@@ -220,8 +221,9 @@ export async function writeExportRow(deps: Deps, job: ExportFileRow): Promise<{ 
   } catch (err) {
     fs.rmSync(file, { force: true });
     const msg = err instanceof Error ? err.message : String(err);
+    // an attempt that no longer owns the row leaves its outcome to the one that does
+    if (!(await fail(deps.db, job, msg))) return { status: 'failed', error: msg };
     metrics.exports.inc({ result: 'failed' });
-    await fail(deps.db, job.id, msg);
     await auditFile(deps, job, job.params, 'failure', { error: msg.slice(0, 200) });
     return { status: 'failed', error: msg };
   }

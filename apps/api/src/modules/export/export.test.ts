@@ -172,6 +172,54 @@ describe.each(DB_KINDS)('exports and the file-report area (%s)', (kind) => {
     expect((await download(demo, row.id)).statusCode).toBe(409);
   });
 
+  it('an attempt that lost its claim (handed back at a shutdown, claimed again) writes neither ready nor failed over the new owner', async () => {
+    // one source, held open until the test lets it go: the first attempt ends with rows, the second with an error
+    const waiting: ((v: 'rows' | 'throw') => void)[] = [];
+    const release = async (how: 'rows' | 'throw') => {
+      await expect.poll(() => waiting.length).toBe(1);
+      waiting.shift()!(how);
+    };
+    registerExportSource('test-held', {
+      permission: Perm.txnExport,
+      parse: (p) => p,
+      fileName: () => 'held',
+      columns: () => [{ key: 'a', label: 'A', type: 'text', value: (r: { a: string }) => r.a }],
+      rows: async function* () {
+        const how = await new Promise<'rows' | 'throw'>((r) => waiting.push(r));
+        if (how === 'throw') throw new Error('late failure');
+        yield [{ a: '1' }];
+      },
+    });
+    const { enqueueExport } = await import('./export.service');
+    const { claimNext } = await import('./export.repo');
+    const demoId = (await ctx.db.query<{ id: number }>(`SELECT id FROM app_user WHERE username = 'demo'`)).rows[0].id;
+    const state = async (id: number) =>
+      (await ctx.db.query<{ status: string; error: string | null; path: string | null; started_at: Date }>('SELECT status, error, path, started_at FROM export_file WHERE id = $1', [id])).rows[0];
+    for (const how of ['rows', 'throw'] as const) {
+      const row = await enqueueExport(ctx.deps, { userId: demoId, merId: DEMO.group, scope: [DEMO.group], permissions: [Perm.txnExport], kind: 'test-held', params: {}, lang: 'en', tzOffset: 8, format: 'csv' });
+      const first = runNextExport(ctx.deps);
+      await expect.poll(async () => (await state(row.id)).status).toBe('running');
+      const firstClaim = (await state(row.id)).started_at;
+      // the shutdown's hand-back (export.service startExportWorker), then another worker's claim
+      await ctx.db.query(`UPDATE export_file SET status = 'queued', attempts = greatest(attempts - 1, 0), progress = 0 WHERE id = $1 AND status = 'running'`, [row.id]);
+      await new Promise((r) => setTimeout(r, 5));
+      const second = await claimNext(ctx.db);
+      expect(second?.id).toBe(row.id);
+      expect((await state(row.id)).started_at.getTime()).toBeGreaterThan(firstClaim.getTime());
+      await release(how);
+      expect(await first).toBe(true);
+      // the first attempt's outcome is not written: the row stays the second attempt's, running
+      expect(await state(row.id), how).toMatchObject({ status: 'running', error: null, path: null });
+      expect((await ctx.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM audit_log WHERE action = 'export.file' AND detail->>'fileId' = $1 AND outcome = 'failure'`, [String(row.id)])).rows[0].n).toBe(0);
+      // the owner's outcome is written
+      const { writeExportRow } = await import('./export.service');
+      const owner = writeExportRow(ctx.deps, second!);
+      await release('rows');
+      expect((await owner).status).toBe('ready');
+      expect((await state(row.id)).status).toBe('ready');
+    }
+  });
+
   it('refuses without permission', async () => {
     const sub = (await ctx.login(DEMO.users.sub)).token;
     expect((await get(sub, '/api/report/file/list')).status).toBe(200);

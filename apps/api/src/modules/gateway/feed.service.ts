@@ -129,25 +129,15 @@ export function toIngestInput(raw: unknown, o: FeedOptions): IngestInput {
 }
 
 /** The ledger's copy of a transaction, as compared with a repeat. */
-interface LedgerRow {
+interface LedgerRow
+  extends Pick<
+    TxnRow,
+    | 'gw_trans_id' | 'mer_id' | 'order_no' | 'origin_order_no' | 'tran_type' | 'gw_response' | 'amount' | 'amount_sign' | 'currency'
+    | 'order_amount' | 'order_currency' | 'payment_schema' | 'payment_brand' | 'card_first6' | 'card_last4' | 'channel_order_no'
+  > {
   id: number;
-  gw_trans_id: string;
-  mer_id: string;
-  order_no: string;
-  origin_order_no: string | null;
-  tran_type: string;
-  gw_response: string | null;
-  amount: number;
-  amount_sign: number;
-  currency: string;
-  order_amount: number;
-  order_currency: string;
-  payment_schema: string;
-  payment_brand: string | null;
+  /** As read (a Date); the stored row's is epoch milliseconds. */
   txn_time: Date;
-  card_first6: string | null;
-  card_last4: string | null;
-  channel_order_no: string | null;
 }
 const LEDGER_COLS = 't.id, t.gw_trans_id, t.mer_id, t.order_no, t.origin_order_no, t.tran_type, t.gw_response, t.amount, t.amount_sign, t.currency, t.order_amount, t.order_currency, t.payment_schema, t.payment_brand, t.txn_time, t.card_first6, t.card_last4, t.channel_order_no';
 

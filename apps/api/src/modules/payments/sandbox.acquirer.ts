@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { SETTLING_TYPES } from '@portal/contract';
 import type { Queryable } from '../../db/db';
+import type { TxnRow as StoredTxnRow } from './ingest.types';
 import { systemClock, type Clock } from '../../lib/clock';
 import { ingestTransaction } from './ingest.service';
 import { invalid } from './ingest.validate';
@@ -69,29 +70,17 @@ export interface AcquirerResult {
   respMsg: string | null;
 }
 
-interface Original {
+/** The original transaction a sandbox refund or void acts on: the stored row's columns (ingest.types) plus its ledger state. */
+interface Original
+  extends Pick<
+    StoredTxnRow,
+    | 'gw_trans_id' | 'mer_id' | 'order_no' | 'tran_type' | 'gw_response' | 'resp_msg' | 'amount' | 'currency' | 'payment_schema'
+    | 'payment_brand' | 'sub_brand_code' | 'mer_reserve' | 'store_name' | 'store_id' | 'card_first6' | 'card_last4' | 'txn_date'
+    | 'origin_txn_id' | 'source'
+  > {
   id: number;
-  gw_trans_id: string;
-  mer_id: string;
-  order_no: string;
-  tran_type: string;
-  gw_response: string | null;
-  resp_msg: string | null;
-  amount: number;
   return_amount: number;
-  currency: string;
-  payment_schema: string;
-  payment_brand: string | null;
-  sub_brand_code: string | null;
-  mer_reserve: string | null;
-  store_name: string | null;
-  store_id: string | null;
-  card_first6: string | null;
-  card_last4: string | null;
-  txn_date: string;
   settle_flag: string;
-  origin_txn_id: number | null;
-  source: string;
 }
 
 async function lockTxn(q: Queryable, id: number): Promise<Original> {

@@ -1,4 +1,4 @@
-import { AUDIT_EVENT_TYPES, AUDIT_RETENTION_MONTHS, Perm, auditFilterSchema, type AuditFilter, type AuditRow, type Language } from '@portal/contract';
+import { AUDIT_EVENT_TYPES, AUDIT_RETENTION_MONTHS, LIMITS, Perm, auditFilterSchema, type AuditFilter, type AuditRow, type Language } from '@portal/contract';
 import type { Queryable } from '../../db/db';
 import type { Deps } from '../../plugins/context';
 import type { JobHandler } from '../../jobs/runner';
@@ -161,11 +161,21 @@ export async function purgeAudit(q: Queryable, now: Date): Promise<{ auditRows: 
   return { auditRows, usersFreed: u.rowCount };
 }
 
-/** The team module's background set-up: the daily retention purge. */
+/**
+ * The per-name sign-in counts of names that are no usable account (login_name_attempt, migration
+ * 050; decision 036) untouched for longer than the lockout window: their lock, if any, has run out
+ * and their resend minute is long past. Without this the table grows with every name ever tried.
+ * Returns how many rows went.
+ */
+export async function purgeLoginNameAttempts(q: Queryable, now: Date): Promise<number> {
+  return (await q.query('DELETE FROM login_name_attempt WHERE updated_at < $1', [new Date(now.getTime() - LIMITS.lockMinutes * 60_000)])).rowCount;
+}
+
+/** The team module's background set-up: the daily retention purge (audit rows, removed users' names, sign-in counts of unknown names). */
 export async function setUpTeamJobs(deps: Deps): Promise<Record<string, JobHandler>> {
   await ensureRecurringJob(deps.db, { kind: AUDIT_PURGE_JOB, uniqueKey: AUDIT_PURGE_JOB, runAt: deps.clock.now() });
   const handler: JobHandler = async ({ db, clock }) => {
-    const result = await db.tx((q) => purgeAudit(q, clock.now()));
+    const result = await db.tx(async (q) => ({ ...(await purgeAudit(q, clock.now())), nameAttempts: await purgeLoginNameAttempts(q, clock.now()) }));
     return { result, nextRunAt: new Date(clock.now().getTime() + PURGE_EVERY_MS) };
   };
   return { [AUDIT_PURGE_JOB]: handler };

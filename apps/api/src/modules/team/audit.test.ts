@@ -5,7 +5,8 @@ import path from 'node:path';
 import { createTestApp, DB_KINDS, DEMO, form, type TestCtx } from '../../../test/helpers';
 import { drainExports, exportDir } from '../export/export.service';
 import { audit } from '../../lib/audit';
-import { purgeAudit } from './audit.service';
+import { AUDIT_PURGE_JOB, purgeAudit, setUpTeamJobs } from './audit.service';
+import type { JobContext } from '../../jobs/runner';
 
 /** The audit log viewer (issue 12): scope, filters, paging, CSV export through the queue, retention. */
 describe.each(DB_KINDS)('team: audit viewer (%s)', (kind) => {
@@ -94,5 +95,47 @@ describe.each(DB_KINDS)('team: audit viewer (%s)', (kind) => {
     expect((await get('/api/user/checkUserExist?userName=audited&email=audited@x.example', main)).body.data.exists).toBe(false);
     // The audit trail still names the removed user.
     expect((await get('/api/audit/list?userName=audited', main)).body.data.totalElements).toBeGreaterThan(0);
+  });
+
+  it('retention: its boundaries — a row and a removal exactly 12 months old stay; an anonymised user is not counted again', async () => {
+    const now = ctx.clock.now();
+    const cutoff = new Date(now);
+    cutoff.setUTCMonth(cutoff.getUTCMonth() - 12);
+    await audit(ctx.db, { action: 'auth.login', username: 'at-the-cutoff', merId: DEMO.group });
+    await audit(ctx.db, { action: 'auth.login', username: 'just-before', merId: DEMO.group });
+    await ensureMonths(ctx.db, 'audit_log', cutoff);
+    await ctx.db.query(`UPDATE audit_log SET at = $1 WHERE username = 'at-the-cutoff'`, [cutoff]);
+    await ctx.db.query(`UPDATE audit_log SET at = $1 WHERE username = 'just-before'`, [new Date(cutoff.getTime() - 1)]);
+    const added = await post('/api/user/add', main, { userName: 'edge.removed', email: 'edge.removed@x.example', merIds: DEMO.subB, role: 'FINANCE' });
+    expect(added.body.code, added.body.msg).toBe(0);
+    const id = added.body.data.id as number;
+    expect((await post('/api/user/remove', main, { userId: id })).body.code).toBe(0);
+    await ctx.db.query(`UPDATE app_user SET removed_at = $2 WHERE id = $1`, [id, cutoff]);
+    expect(await ctx.db.tx((q) => purgeAudit(q, now))).toEqual({ auditRows: 1, usersFreed: 0 });
+    expect((await ctx.db.query<{ username: string }>(`SELECT username FROM audit_log WHERE username IN ('at-the-cutoff', 'just-before')`)).rows).toEqual([{ username: 'at-the-cutoff' }]);
+    expect((await ctx.db.query<{ username: string }>('SELECT username FROM app_user WHERE id = $1', [id])).rows[0].username).toBe('edge.removed');
+    // a millisecond later it is freed, once: the next run finds nothing left to free
+    await ctx.db.query(`UPDATE app_user SET removed_at = $2 WHERE id = $1`, [id, new Date(cutoff.getTime() - 1)]);
+    expect((await ctx.db.tx((q) => purgeAudit(q, now))).usersFreed).toBe(1);
+    expect((await ctx.db.query<{ username: string }>('SELECT username FROM app_user WHERE id = $1', [id])).rows[0].username).toBe(`removed-${id}`);
+    expect((await ctx.db.tx((q) => purgeAudit(q, now))).usersFreed).toBe(0);
+  });
+
+  it('retention: the daily job also clears the sign-in counts of unknown names untouched for longer than the lockout window', async () => {
+    const now = ctx.clock.now();
+    const ago = (min: number, ms = 0) => new Date(now.getTime() - min * 60_000 - ms);
+    await ctx.db.query(`DELETE FROM login_name_attempt`);
+    for (const [name, failed, locked, at] of [
+      ['old-count', 3, null, ago(30, 1)],
+      ['old-lock', 5, ago(0, 1), ago(30, 1)],
+      ['at-window', 2, null, ago(30)],
+      ['recent-lock', 5, new Date(now.getTime() + 60_000), ago(29)],
+    ] as const) {
+      await ctx.db.query('INSERT INTO login_name_attempt (name, failed, locked_until, updated_at) VALUES ($1, $2, $3, $4)', [name, failed, locked, at]);
+    }
+    const handlers = await setUpTeamJobs(ctx.deps);
+    const out = await handlers[AUDIT_PURGE_JOB]({ db: ctx.db, clock: ctx.clock } as unknown as JobContext);
+    expect(out).toMatchObject({ result: { nameAttempts: 2 } });
+    expect((await ctx.db.query<{ name: string }>('SELECT name FROM login_name_attempt ORDER BY name')).rows.map((r) => r.name)).toEqual(['at-window', 'recent-lock']);
   });
 });

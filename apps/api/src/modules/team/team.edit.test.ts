@@ -73,6 +73,21 @@ describe.each(DB_KINDS)('team: edit a user (%s)', (kind) => {
     expect((await get('/api/merchant/info', t)).body.data.subMerIdList).toEqual([DEMO.subB]);
   });
 
+  it('adding and editing one user leaves every other user\'s merchants alone; the answer names the user\'s own merchant', async () => {
+    const all = async () => (await ctx.db.query<{ user_id: number; mer_id: string }>('SELECT user_id, mer_id FROM user_merchant_scope ORDER BY 1, 2')).rows;
+    const before = await all();
+    expect(before.filter((s) => s.user_id === editedId).length, 'the edited user has stored merchants').toBeGreaterThan(0);
+    const peer = await post('/api/user/add', main, { userName: 'edit.peer', email: 'edit.peer@x.example', merIds: `${DEMO.subA},${DEMO.subB}`, role: 'READONLY' });
+    expect(peer.body.code, peer.body.msg).toBe(0);
+    const peerId: number = peer.body.data.id;
+    expect(await all()).toEqual([...before, { user_id: peerId, mer_id: DEMO.subA }, { user_id: peerId, mer_id: DEMO.subB }]);
+    const r = await post('/api/user/update', main, { userId: peerId, role: 'READONLY', merIds: DEMO.subA });
+    expect(r.body.code, r.body.msg).toBe(0);
+    expect(await all()).toEqual([...before, { user_id: peerId, mer_id: DEMO.subA }]);
+    const name = (await ctx.db.query<{ name: string }>('SELECT name FROM merchant WHERE mer_id = $1', [DEMO.subA])).rows[0].name;
+    expect(r.body.data).toMatchObject({ merId: DEMO.subA, merName: name });
+  });
+
   it('refuses bad input, writing nothing', async () => {
     const before = await row(editedId);
     for (const body of <Record<string, string | number>[]>[
@@ -150,5 +165,23 @@ describe.each(DB_KINDS)('team: edit a user (%s)', (kind) => {
       expect(left.rows[0].n).toBe(1);
       await ctx.db.query(`UPDATE app_user SET status = 'DISABLED' WHERE id = ANY($1::int[])`, [ids]);
     }
+  });
+
+  it.skipIf(!isConcurrent(kind))('the same user disabled twice at once: one change, one audit entry, and enabling brings it back (the row lock)', async () => {
+    const added = await post('/api/user/add', main, { userName: 'twice.off', email: 'twice.off@x.example', merIds: DEMO.subA, role: 'READONLY' });
+    expect(added.body.code, added.body.msg).toBe(0);
+    const id: number = added.body.data.id;
+    const state = async () => (await ctx.db.query<{ status: string; status_before_disable: string | null }>('SELECT status, status_before_disable FROM app_user WHERE id = $1', [id])).rows[0];
+    await ctx.db.query(`UPDATE app_user SET status = 'ACTIVE' WHERE id = $1`, [id]);
+    for (let round = 0; round < 3; round++) {
+      const both = await Promise.all([0, 1].map(() => post('/api/user/updateUserStatus', main, { userId: id, status: 'DISABLED' })));
+      expect(both.map((r) => r.body.code)).toEqual([0, 0]);
+      // the second finds it disabled already: it does not record "disabled" as the status to come back to
+      expect(await state()).toEqual({ status: 'DISABLED', status_before_disable: 'ACTIVE' });
+      expect((await post('/api/user/updateUserStatus', main, { userId: id, status: 'ACTIVE' })).body.code).toBe(0);
+      expect((await state()).status).toBe('ACTIVE');
+    }
+    const audited = await ctx.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM audit_log WHERE action = 'user.disable' AND target = 'twice.off'`);
+    expect(audited.rows[0].n).toBe(3);
   });
 });

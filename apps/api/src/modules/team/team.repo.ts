@@ -84,9 +84,10 @@ export async function findUser(q: Queryable, id: number, scope: string[], lock =
  */
 export async function taken(q: Queryable, v: { userName?: string; email?: string; phone?: string }): Promise<{ userName: boolean; email: boolean; phone: boolean }> {
   const { rows } = await q.query<{ u: boolean; e: boolean; p: boolean }>(
-    `SELECT EXISTS (SELECT 1 FROM app_user WHERE $1::text IS NOT NULL AND lower(username) = lower($1)) AS u,
-            EXISTS (SELECT 1 FROM app_user WHERE $2::text IS NOT NULL AND lower(email) = lower($2)) AS e,
-            EXISTS (SELECT 1 FROM app_user WHERE $3::text IS NOT NULL AND phone = $3) AS p`,
+    // a value not asked about is NULL, and `x = NULL` is never true: its EXISTS is false
+    `SELECT EXISTS (SELECT 1 FROM app_user WHERE lower(username) = lower($1::text)) AS u,
+            EXISTS (SELECT 1 FROM app_user WHERE lower(email) = lower($2::text)) AS e,
+            EXISTS (SELECT 1 FROM app_user WHERE phone = $3::text) AS p`,
     [v.userName ?? null, v.email ?? null, v.phone ?? null],
   );
   return { userName: rows[0].u, email: rows[0].e, phone: rows[0].p };

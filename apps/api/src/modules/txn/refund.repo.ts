@@ -1,25 +1,16 @@
 import type { RefundResult } from '@portal/contract';
 import type { Queryable } from '../../db/db';
+import type { TxnRow as StoredTxnRow } from '../payments/ingest.types';
 
-export interface PurchaseRow {
+/** The purchase a refund is taken from: the stored row's columns (ingest.types) plus its id and what was returned. */
+export interface PurchaseRow
+  extends Pick<
+    StoredTxnRow,
+    | 'gw_trans_id' | 'mer_id' | 'order_no' | 'tran_type' | 'gw_response' | 'amount' | 'currency' | 'payment_schema' | 'payment_brand'
+    | 'sub_brand_code' | 'mer_reserve' | 'store_name' | 'store_id' | 'card_first6' | 'card_last4' | 'channel_order_no'
+  > {
   id: number;
-  gw_trans_id: string;
-  mer_id: string;
-  order_no: string;
-  tran_type: string;
-  gw_response: string | null;
-  amount: number;
   return_amount: number;
-  currency: string;
-  payment_schema: string;
-  payment_brand: string | null;
-  sub_brand_code: string | null;
-  mer_reserve: string | null;
-  store_name: string | null;
-  store_id: string | null;
-  card_first6: string | null;
-  card_last4: string | null;
-  channel_order_no: string | null;
 }
 
 /**

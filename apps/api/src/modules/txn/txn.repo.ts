@@ -267,15 +267,8 @@ export async function* iterateTxn(q: Queryable, w: Where, scope: string[], batch
   });
 }
 
-export interface DetailDbRow extends TxnDbRow {
+export interface DetailDbRow extends TxnDbRow, Pick<StoredTxnRow, 'sub_brand_code' | 'store_name' | 'store_id' | 'back_url' | 'front_url' | 'card_first6' | 'card_last4'> {
   version: string;
-  sub_brand_code: string | null;
-  store_name: string | null;
-  store_id: string | null;
-  back_url: string | null;
-  front_url: string | null;
-  card_first6: string | null;
-  card_last4: string | null;
   shipment_no: string | null;
   company: string | null;
   ship_date: string | null;
