@@ -323,6 +323,34 @@ describe.each(DB_KINDS)('merchant API /v1 (%s)', (kind) => {
       expectError(await v1(ctx, k.secret, { method: 'GET', url: '/v1/settlements/nonsense' }), 404, 'not_found_error', 'resource_missing');
       expectError(await v1(ctx, k.secret, { method: 'GET', url: '/v1/settlements', query: { beginDate: '2026-02-30', endDate: '2026-07-31' } }), 400, 'invalid_request_error', 'parameter_invalid');
     });
+
+    it("lists the key's transfers (the Transfer report) and one by id; another merchant's, even asked by merId → nothing / 404; bad input → 400; without report:transfer → 403", async () => {
+      for (const [merId, cur] of [[DEMO.subA, 'CNY'], [DEMO.other, 'SGD']])
+        await ctx.db.query(
+          `INSERT INTO settlement (txn_set_date, mer_id, bus_line, set_cur, txn_count, recon_set_amount, fee_amount, serv_amount, released_amount, net_amount,
+             history_pending, total_pending, trans_amount, real_trans_before_fee, tran_fee, real_trans_amount, tran_threshold, trans_period, remit_date, recon_search_date)
+           VALUES ('2026-06-01', $1, 'ONLINE', $2, 3, 9700, 300, 0, 0, 9700, 0, 0, 9700, 9700, 100, 9600, 0, 'D', '2026-06-02', '2026-06-01')`,
+          [merId, cur],
+        );
+      const k = await createApiKey(ctx, demo, { permissions: [Perm.reportTransfer] });
+      const list = await v1(ctx, k.secret, { method: 'GET', url: '/v1/transfers', query: { beginDate: '2026-06-01', endDate: '2026-06-30' } });
+      expect(list.status, JSON.stringify(list.body)).toBe(200);
+      expect(list.body.data).toEqual([expect.objectContaining({ id: `2026-06-01.${DEMO.subA}.ONLINE.CNY`, clientid: DEMO.subA, realTransAmount: '96.00', tranFee: '1.00', remitDate: '2026-06-02' })]);
+      expect(list.body.total).toBe(1);
+      const asked = await v1(ctx, k.secret, { method: 'GET', url: '/v1/transfers', query: { beginDate: '2026-06-01', endDate: '2026-06-30', merId: DEMO.other } });
+      expect(asked.body).toEqual({ data: [], total: 0 });
+      const one = await v1(ctx, k.secret, { method: 'GET', url: `/v1/transfers/2026-06-01.${DEMO.subA}.ONLINE.CNY` });
+      expect(one.status).toBe(200);
+      expect(one.body).toMatchObject({ merTxnSet: 'CNY', realTransAmount: '96.00' });
+      expectError(await v1(ctx, k.secret, { method: 'GET', url: `/v1/transfers/2026-06-01.${DEMO.other}.ONLINE.SGD` }), 404, 'not_found_error', 'resource_missing');
+      expectError(await v1(ctx, k.secret, { method: 'GET', url: `/v1/transfers/2026-06-01.${DEMO.subA}.ONLINE.USD` }), 404, 'not_found_error', 'resource_missing');
+      const reversed = await v1(ctx, k.secret, { method: 'GET', url: '/v1/transfers', query: { beginDate: '2026-06-30', endDate: '2026-06-01' } });
+      expect(reversed.status).toBe(400);
+      expect(reversed.body.error).toMatchObject({ type: 'invalid_request_error' });
+      expect(reversed.body.error.message).toBeTruthy();
+      const noPerm = await createApiKey(ctx, demo, { permissions: [Perm.settleDetail] });
+      expectError(await v1(ctx, noPerm.secret, { method: 'GET', url: '/v1/transfers', query: { beginDate: '2026-06-01', endDate: '2026-06-30' } }), 403, 'permission_error', 'permission_missing');
+    });
   });
 
   describe('rate limit, errors, document', () => {
@@ -352,7 +380,7 @@ describe.each(DB_KINDS)('merchant API /v1 (%s)', (kind) => {
       const doc = (await ctx.app.inject({ method: 'GET', url: '/v1/docs/json' })).json();
       expect(doc.servers[0].url).toBe(ctx.config.publicUrl);
       const ops = Object.entries(doc.paths).flatMap(([p, m]: [string, any]) => Object.entries(m).map(([method, op]: [string, any]) => ({ p, method, op })));
-      expect(ops.map((o) => o.op.operationId).sort()).toEqual(['closePaymentLink', 'createExport', 'createInStoreOrder', 'createPaymentLink', 'createRefund', 'downloadExport', 'getExport', 'getInStoreOrder', 'getPaymentLink', 'getRefund', 'getSettlement', 'getTransaction', 'listRefunds', 'listSettlements', 'listTransactions', 'updatePaymentLink']);
+      expect(ops.map((o) => o.op.operationId).sort()).toEqual(['closePaymentLink', 'createExport', 'createInStoreOrder', 'createPaymentLink', 'createRefund', 'downloadExport', 'getExport', 'getInStoreOrder', 'getPaymentLink', 'getRefund', 'getSettlement', 'getTransaction', 'getTransfer', 'listRefunds', 'listSettlements', 'listTransactions', 'listTransfers', 'updatePaymentLink']);
       for (const o of ops) {
         expect(o.p.startsWith('/v1/')).toBe(true);
         expect(Object.keys(o.op.responses)).toEqual(expect.arrayContaining(['400', '401', '403', '404', '429']));
