@@ -89,8 +89,10 @@ async function main(): Promise<number> {
       timings.push({ name: 'e2e (build failed)', seconds: 0, ok: false });
     } else {
       const runner = [bin('tsx/dist/cli.mjs'), 'apps/web/e2e/run.ts', ...(process.env.E2E_ARGS?.split(' ').filter(Boolean) ?? [])];
-      const suites = [run('e2e PGlite', runner, { env: { E2E_DATABASE_URL: '', E2E_REPORT: 'e2e-pglite' }, prefix: process.env.E2E_DATABASE_URL ? '[pglite]' : undefined })];
-      if (process.env.E2E_DATABASE_URL) suites.push(run('e2e PostgreSQL', runner, { env: { E2E_REPORT: 'e2e-postgres' }, prefix: '[postgres]' }));
+      // Side by side, the engine-independent specs are shared out between the two (playwright.config.ts).
+      const both = !!process.env.E2E_DATABASE_URL;
+      const suites = [run('e2e PGlite', runner, { env: { E2E_DATABASE_URL: '', E2E_REPORT: 'e2e-pglite', E2E_SHARE: both ? 'pglite' : '' }, prefix: both ? '[pglite]' : undefined })];
+      if (both) suites.push(run('e2e PostgreSQL', runner, { env: { E2E_REPORT: 'e2e-postgres', E2E_SHARE: 'postgres' }, prefix: '[postgres]' }));
       const t0 = Date.now();
       await Promise.all(suites);
       if (suites.length > 1) timings.push({ name: 'e2e stage (side by side)', seconds: (Date.now() - t0) / 1000, ok: true });

@@ -15,15 +15,23 @@ export const ARTIFACTS = path.resolve(import.meta.dirname, '../../e2e-artifacts'
 /**
  * Specs of what the screens look like and how they are reached — axe on every screen, the figures
  * in view at 1440 px, the sign-in page's weight, the console guard, the keyboard through every
- * filter form — do not depend on the database engine: they run in the PGlite suite only. The
- * PostgreSQL suite runs every flow (docs/testing.md: it keeps CI under 45 minutes on two cores).
+ * filter form — do not depend on the database engine: each runs once. Both suites run every flow.
+ * When the two suites run side by side (`E2E_SHARE`, set by scripts/test.ts), these specs are
+ * shared out so both end at about the same time (axe, the longest, in the PostgreSQL suite, which
+ * is otherwise shorter); a suite run alone runs them all on PGlite and none on PostgreSQL
+ * (docs/testing.md: it keeps CI under 45 minutes on two cores).
  */
 export const ENGINE_INDEPENDENT = ['a11y.spec.ts', 'layout.spec.ts', 'login-size.spec.ts', 'console-guard.spec.ts', 'keyboard-filters.spec.ts'];
+export const ENGINE_INDEPENDENT_SHARE: Record<'pglite' | 'postgres', string[]> = {
+  pglite: ['layout.spec.ts', 'login-size.spec.ts', 'console-guard.spec.ts', 'keyboard-filters.spec.ts'],
+  postgres: ['a11y.spec.ts'],
+};
+const share = process.env.E2E_SHARE === 'pglite' || process.env.E2E_SHARE === 'postgres' ? process.env.E2E_SHARE : undefined;
 
 export default defineConfig({
   testDir: './e2e',
   testMatch: '*.spec.ts',
-  testIgnore: process.env.E2E_DATABASE_URL ? ENGINE_INDEPENDENT : [],
+  testIgnore: share ? ENGINE_INDEPENDENT.filter((s) => !ENGINE_INDEPENDENT_SHARE[share].includes(s)) : process.env.E2E_DATABASE_URL ? ENGINE_INDEPENDENT : [],
   workers: 1,
   fullyParallel: false,
   retries: 0,

@@ -1,8 +1,9 @@
-import { useDeferredValue, useEffect, useRef, type CSSProperties } from 'react';
+import { useDeferredValue, type CSSProperties } from 'react';
 import { Button, Flex, Table, type TablePaginationConfig } from 'antd';
 import { useColumnChoice } from './column-chooser';
 import type { ColumnsType } from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
+import { useFocusableScroll } from './focusable-scroll';
 
 /**
  * A list's table bound to its page of rows: row key `id`, the URL-kept pagination (spec §9 sizes)
@@ -40,17 +41,7 @@ export function ListTable<R extends { id: string | number }>({
   const choice = useColumnChoice(table ?? '', allColumns, defaultHidden);
   const columns = table ? choice.visible : allColumns;
   const scrollX = table ? choice.scrollX : givenScrollX;
-  // The sideways-scrolling region takes the keyboard focus (arrow keys scroll it; WCAG 2.1.1 — axe
-  // 'scrollable-region-focusable' when a page has no link or button inside the table).
-  const frame = useRef<HTMLDivElement>(null);
-  const regionLabel = t('resultsTable', { ns: 'layout' });
-  useEffect(() => {
-    frame.current?.querySelectorAll<HTMLElement>('.ant-table-content, .ant-table-body').forEach((el) => {
-      el.tabIndex = 0;
-      el.setAttribute('role', 'region');
-      el.setAttribute('aria-label', regionLabel);
-    });
-  });
+  const frame = useFocusableScroll(t('resultsTable', { ns: 'layout' }));
   const data = useDeferredValue(list.data);
   const total = data?.totalElements ?? 0;
   const bounded = data?.totalExact === false;

@@ -4,6 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { APPROVAL_STATUSES, type ApprovalRow } from '@portal/contract';
 import { PageContainer } from '../../components/page-container';
+import { useFocusableScroll } from '../../components/focusable-scroll';
 import { formatAmount } from '../../components/money';
 import { RequestError } from '../../lib/http';
 import { formatPlatform } from '../../lib/time';
@@ -32,6 +33,7 @@ function Summary({ r }: { r: ApprovalRow }) {
 /** /merchant/approvals (issue 28): four-eyes requests waiting for a second user; approve (a refund asks for the password again) or reject. */
 export function ApprovalsPage() {
   const { t } = useTranslation(['approvals', 'team']);
+  const tableFrame = useFocusableScroll(t('resultsTable', { ns: 'layout' }));
   const { message } = useApp();
   const qc = useQueryClient();
   const [status, setStatus] = useState<string>('PENDING');
@@ -77,6 +79,7 @@ export function ApprovalsPage() {
         />
         <Typography.Text type="secondary">{t('intro')}</Typography.Text>
       </Flex>
+      <div ref={tableFrame}>
       <Table<ApprovalRow>
         rowKey="id"
         loading={list.isFetching}
@@ -121,6 +124,7 @@ export function ApprovalsPage() {
           },
         ]}
       />
+      </div>
       <Modal
         open={!!deciding}
         title={deciding ? t(deciding.approve ? 'approveTitle' : 'rejectTitle', { id: deciding.r.id }) : ''}
