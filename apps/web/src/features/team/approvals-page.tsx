@@ -85,7 +85,7 @@ export function ApprovalsPage() {
         loading={list.isFetching}
         dataSource={list.data?.content ?? []}
         scroll={{ x: 1100 }}
-        locale={{ emptyText: t('empty') }}
+        locale={{ emptyText: <Typography.Text type="secondary">{t('empty')}</Typography.Text> }}
         pagination={{ current: page + 1, pageSize: 10, total: list.data?.totalElements ?? 0, onChange: (p) => setPage(p - 1), showSizeChanger: false }}
         columns={[
           { title: t('column.id'), dataIndex: 'id', width: 70, render: (v: number) => `#${v}` },

@@ -75,7 +75,7 @@ export function RolesPanel({ canManage }: { canManage: boolean }) {
         dataSource={list.data ?? []}
         pagination={false}
         scroll={{ x: 900 }}
-        locale={{ emptyText: t('empty') }}
+        locale={{ emptyText: <Typography.Text type="secondary">{t('empty')}</Typography.Text> }}
         columns={[
           { title: t('column.name'), dataIndex: 'name', width: 180, render: (v: string, r) => (<><Typography.Text strong>{v}</Typography.Text>{r.description && <div><Typography.Text type="secondary">{r.description}</Typography.Text></div>}</>) },
           { title: t('column.permissions'), dataIndex: 'permissions', render: (v: string[]) => <PermissionsByArea codes={v} /> },
