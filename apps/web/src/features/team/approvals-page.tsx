@@ -33,7 +33,7 @@ function Summary({ r }: { r: ApprovalRow }) {
 /** /merchant/approvals (issue 28): four-eyes requests waiting for a second user; approve (a refund asks for the password again) or reject. */
 export function ApprovalsPage() {
   const { t } = useTranslation(['approvals', 'team']);
-  const tableFrame = useFocusableScroll(t('resultsTable', { ns: 'layout' }));
+  const tableFrame = useFocusableScroll(t('layout:resultsTable'));
   const { message } = useApp();
   const qc = useQueryClient();
   const [status, setStatus] = useState<string>('PENDING');
