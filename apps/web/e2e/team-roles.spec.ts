@@ -68,11 +68,22 @@ test('narrowing the role changes its holder at once; screens at 1440 and 390 px'
   await expect(a.getByText(tr(L, 'roles', 'saved', { name: ROLE, count: 1 }))).toBeVisible();
   await expect(row).not.toContainText(tr(L, 'team', 'perm.txn_settle_detail'));
   // the holder's grants as the server now has them
-  const list = await a.evaluate(async (user) => {
-    const token = document.cookie.match(/mp_token=([^;]+)/)?.[1] ?? '';
-    return (await (await fetch(`/api/user/list?text=${user}`, { headers: { 'x-token': token } })).json()) as { data: { content: { permissions: string[] }[] } };
-  }, USER);
-  expect(list.data.content[0].permissions).toEqual(['txn:list', 'txn:detail']);
+  // (The e2e server's access tokens last seconds: an expired one answers no data, and a reload lets
+  // the app refresh it before asking again.)
+  const grants = () =>
+    a.evaluate(async (user) => {
+      const token = document.cookie.match(/mp_token=([^;]+)/)?.[1] ?? '';
+      return (await (await fetch(`/api/user/list?text=${user}`, { headers: { 'x-token': token } })).json()) as { data: { content: { permissions: string[] }[] } | null };
+    }, USER);
+  await expect
+    .poll(async () => {
+      const list = await grants();
+      if (list.data) return list.data.content[0].permissions;
+      await a.reload();
+      await rolesTab().click();
+      return null;
+    }, { timeout: 30_000 })
+    .toEqual(['txn:list', 'txn:detail']);
   await shot(a, 'team-roles-zh');
   await expectAccessible(a, 'roles tab (zh)');
   await a.setViewportSize({ width: 390, height: 844 });
