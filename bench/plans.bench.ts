@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openPostgres, PREPARED, type Db, type Queryable, type QueryOptions } from '../apps/api/src/db/db';
-import { sqlLiteral } from '../apps/api/src/db/sql-inline';
+import { planOf } from '../apps/api/test/plan-facts';
 import { loadConfig } from '../apps/api/src/config';
 import { DEMO } from '../apps/api/src/seed/foundation.seed';
 import { totalsTxn, txnWhere } from '../apps/api/src/modules/txn/txn.repo';
@@ -28,38 +28,6 @@ const rows = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const bigShare = Number(process.env.BENCH_BIG_SHARE ?? 25);
 const schema = process.env.BENCH_SCHEMA ?? `bench_txn_${rows}${bigShare ? `_big${bigShare}` : ''}`;
 const log = (s: string) => console.log(s);
-
-interface Facts {
-  relations: string[];
-  indexes: string[];
-  removed: number;
-}
-
-function facts(plan: Record<string, unknown>): Facts {
-  const relations = new Set<string>();
-  const indexes = new Set<string>();
-  let removed = 0;
-  const visit = (n: Record<string, unknown>) => {
-    if (typeof n['Relation Name'] === 'string') relations.add(n['Relation Name']);
-    if (typeof n['Index Name'] === 'string') indexes.add(n['Index Name']);
-    if (typeof n['Subplans Removed'] === 'number') removed += n['Subplans Removed'];
-    for (const c of (n.Plans as Record<string, unknown>[] | undefined) ?? []) visit(c);
-  };
-  visit(plan);
-  return { relations: [...relations].sort(), indexes: [...indexes].sort(), removed };
-}
-
-async function planOf(q: Queryable, text: string, params: unknown[], mode: string): Promise<Facts> {
-  await q.query(`SET LOCAL plan_cache_mode = ${mode}`);
-  await q.query(`PREPARE probe AS ${text}`);
-  try {
-    const args = params.length ? `(${params.map((p) => sqlLiteral(p)).join(', ')})` : '';
-    const { rows: r } = await q.query<{ 'QUERY PLAN': [{ Plan: Record<string, unknown> }] }>(`EXPLAIN (FORMAT JSON) EXECUTE probe${args}`);
-    return facts(r[0]['QUERY PLAN'][0].Plan);
-  } finally {
-    await q.query('DEALLOCATE probe');
-  }
-}
 
 async function timeIt(db: Db, text: string, params: unknown[], o?: QueryOptions): Promise<{ mean: number; p95: number }> {
   for (let i = 0; i < 5; i++) await db.query(text, params, o);

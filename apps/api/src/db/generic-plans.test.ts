@@ -15,8 +15,13 @@ import { createTestApp, DEMO, NO_POSTGRES, type TestCtx } from '../../test/helpe
 import { addDays } from '../modules/payments/time';
 import { generateReportData } from '../modules/report/report.fixtures';
 import { get } from '../modules/report/report.test-utils';
-import { sqlLiteral } from './sql-inline';
+import { planOf as planUnder } from '../../test/plan-facts';
 import { openPostgres, PREPARED, type Queryable, type QueryOptions } from './db';
+
+// The test's months hold thousands of rows, not millions: without this the custom plan reads
+// them whole. Both plans are asked which index they would walk on a ledger of real size.
+const planOf = (q: Queryable, text: string, params: unknown[], mode: 'force_custom_plan' | 'force_generic_plan') =>
+  planUnder(q, text, params, mode, ['SET LOCAL enable_seqscan = off']);
 
 const FROM = '2026-08-20';
 const DAYS = 50;
@@ -27,43 +32,6 @@ interface Recorded {
   label: string;
   text: string;
   params: unknown[];
-}
-
-interface PlanFacts {
-  relations: string[];
-  indexes: string[];
-  removed: number;
-}
-
-/** The relations and indexes a JSON plan reads (after run-time pruning), and the subplans it removed. */
-function facts(plan: unknown): PlanFacts {
-  const relations = new Set<string>();
-  const indexes = new Set<string>();
-  let removed = 0;
-  const visit = (n: Record<string, unknown>) => {
-    if (typeof n['Relation Name'] === 'string') relations.add(n['Relation Name']);
-    if (typeof n['Index Name'] === 'string') indexes.add(n['Index Name']);
-    if (typeof n['Subplans Removed'] === 'number') removed += n['Subplans Removed'];
-    for (const c of (n.Plans as Record<string, unknown>[] | undefined) ?? []) visit(c);
-  };
-  visit(plan as Record<string, unknown>);
-  return { relations: [...relations].sort(), indexes: [...indexes].sort(), removed };
-}
-
-/** EXPLAIN EXECUTE of `text` with `params` under a plan_cache_mode, in one transaction of its own. */
-async function planOf(q: Queryable, text: string, params: unknown[], mode: 'force_custom_plan' | 'force_generic_plan'): Promise<PlanFacts> {
-  await q.query(`SET LOCAL plan_cache_mode = ${mode}`);
-  // The test's months hold thousands of rows, not millions: without this the custom plan reads
-  // them whole. Both plans are asked which index they would walk on a ledger of real size.
-  await q.query('SET LOCAL enable_seqscan = off');
-  await q.query(`PREPARE probe AS ${text}`);
-  try {
-    const args = params.length ? `(${params.map((p) => sqlLiteral(p)).join(', ')})` : '';
-    const { rows } = await q.query<{ 'QUERY PLAN': [{ Plan: unknown }] }>(`EXPLAIN (FORMAT JSON) EXECUTE probe${args}`);
-    return facts(rows[0]['QUERY PLAN'][0].Plan);
-  } finally {
-    await q.query('DEALLOCATE probe');
-  }
 }
 
 describe.skipIf(NO_POSTGRES)('prepared statements with generic plans (postgres)', () => {
