@@ -43,8 +43,9 @@ const SQL_EXTRA: Record<string, Partial<ModuleDef>> = {
   'sign-in': { mutate: [{ file: `${API}/account/password.policy.ts` }] },
   // paybylink.repo.ts is shared with pay in store (its list, the store and payment joins): its tests hold those lines
   paybylink: { tests: [`${API}/store/payinstore.test.ts`] },
-  // the settlement run's statements live in their own file
-  settlement: { mutate: [{ file: `${API}/payments/settlement/settle.sql.ts` }] },
+  // the settlement run's statements live in their own file; the back office's dated fee schedules
+  // (APPLY_SCHEDULES) are held by the ops module's fee test
+  settlement: { mutate: [{ file: `${API}/payments/settlement/settle.sql.ts` }], tests: [`${API}/ops/fees.test.ts`] },
   team: {
     mutate: [{ file: `${API}/team/team.repo.ts` }, { file: `${API}/team/team.service.ts` }, { file: `${API}/team/audit.service.ts` }],
     tests: [`${API}/team/team.test.ts`, `${API}/team/team.edit.test.ts`, `${API}/team/team.scope.test.ts`, `${API}/team/audit.test.ts`],
@@ -58,7 +59,10 @@ const SQL_EXTRA: Record<string, Partial<ModuleDef>> = {
       'apps/api/test/security/routes.filters.test.ts',
       `${API}/team/team.test.ts`,
       `${API}/txn/settle-detail.test.ts`,
-      `${API}/txn/logistics.test.ts`,
+      // the logistics import and list (settle.test.ts holds them)
+      `${API}/txn/settle.test.ts`,
+      // the session look-up's own rules: ending one session, the stored scope's group, the second factor required
+      'apps/api/src/plugins/auth.scope.test.ts',
     ],
   },
 };
@@ -367,6 +371,9 @@ async function runModule(name: string, def: ModuleDef, opts: { list: boolean; on
     for (const m of chosen) console.log(`   ${m.file}:${m.line}  ${m.what}\n      ${m.sql.replace(/\s+/g, ' ').slice(0, 200)}`);
     return r;
   }
+  // vitest runs whatever of its filters match: a misspelt or moved test file would silently leave its rules untested
+  const missing = def.tests.filter((t) => !fs.existsSync(t));
+  if (missing.length) throw new Error(`${name}: test files not found: ${missing.join(' ')}`);
   const base = await runTests(def.tests, 15 * 60_000);
   if (base.outcome !== 'passed') throw new Error(`${name}: the tests fail without any mutant:\n${base.tail}`);
   const timeoutMs = Number(process.env.SQL_MUTATION_TIMEOUT_MS ?? Math.round(base.ms * 2 + 30_000));

@@ -82,6 +82,9 @@ describe.each(DB_KINDS)('settlement detail and statements on %s', (kind) => {
     expect(total('Reserve withheld')).toBe(b.servAmount);
     expect(total('Net transfer amount')).toBe(b.realTransAmount);
     expect(total('Transfer fee')).toBe(b.tranFee);
+    // the statement names the batch's own merchant (the statement's join), not another one
+    const name = (await ctx.db.query<{ name: string }>('SELECT name FROM merchant WHERE mer_id = $1', [b.clientid])).rows[0].name;
+    expect(lines.find((l) => l.startsWith('Merchant,'))).toBe(`Merchant,${b.clientid} ${name}`);
   });
 
   it('refuses bad input in the caller\'s language', async () => {

@@ -94,6 +94,12 @@ describe.each(DB_KINDS)('settle list, logistics, manual blend (%s)', (kind) => {
     const list = await get(demo, '/api/txn/settleLogisticsList', {});
     expect(list.body.data.totalElements).toBe(2);
     expect(list.body.data.content[0]).toMatchObject({ orderNo: 'S-2', shipmentNo: 'SF,002', status: 'DELIVERED', shipDate: '2026-11-07', merId: DEMO.subA });
+    // each row names its own merchant (the list's join), not another one
+    const subAName = (await ctx.db.query<{ name: string }>('SELECT name FROM merchant WHERE mer_id = $1', [DEMO.subA])).rows[0].name;
+    expect(list.body.data.content.map((r: any) => r.merName)).toEqual([subAName, subAName]);
+    // shipping attaches to a purchase only: S-3 is a refund's order number
+    const refund = await upload(demo, '/api/txn/uploadLogisticsInfo', { name: 'ship.csv', content: CSV_HEADER + 'S-3,,SF003,SF Express,2026-11-07,SHIPPED\r\n' });
+    expect(refund.body.data).toMatchObject({ imported: 0, errors: [{ row: 2, field: 'orderNo', reason: 'Order S-3 not found' }] });
     const bad =
       CSV_HEADER +
       'S-1,,SF009,SF Express,2026-11-08,SHIPPED\r\n' + // good row (row 2)
