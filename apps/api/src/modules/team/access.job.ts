@@ -80,7 +80,7 @@ const CANDIDATE_SQL = `SELECT * FROM (
 /** Users due a warning, a disable or the end of their grant at `now` (ids only; each is re-read under its lock). */
 async function dueUsers(q: Queryable, now: Date, today: string): Promise<number[]> {
   const { rows } = await q.query<{ id: number }>(
-    `${CANDIDATE_SQL} WHERE c.since <= $2::timestamptz - make_interval(days => c.limit_days - ${WARN_DAYS_BEFORE}) OR c.access_ends_on < $3::date ORDER BY c.id`,
+    `${CANDIDATE_SQL} WHERE c.since <= $2::timestamptz - make_interval(days => c.limit_days - ${WARN_DAYS_BEFORE}) OR c.access_ends_on::date < $3::date ORDER BY c.id`,
     [null, now, today],
   );
   return rows.map((r) => r.id);
