@@ -70,7 +70,7 @@ describe.each(DB_KINDS)('team: access review (%s)', (kind) => {
     expect(r.body.code, r.body.msg).toBe(0);
     expect(r.body.data).toMatchObject({ merId: DEMO.group, due: true, open: null, lastCompleteTime: null, inactiveDays: 45 });
     expect(r.body.data.quarter).toMatch(/^\d{4}-Q[1-4]$/);
-    const byName = Object.fromEntries((r.body.data.users as { userName: string }[]).map((u) => [u.userName, u]));
+    const byName: Record<string, { permissions: string[]; lastLoginTime: string | null }> = Object.fromEntries((r.body.data.users as { userName: string; permissions: string[]; lastLoginTime: string | null }[]).map((u) => [u.userName, u]));
     expect(Object.keys(byName).sort()).toEqual(['demo', 'demo-sub', 'rev.both', 'rev.gone', 'rev.keep', 'rev.off', 'suba.admin']);
     expect(byName['rev.keep']).toMatchObject({ role: 'FINANCE', merIds: [DEMO.subA], lastLoginTime: null, accessEndsOn: null, decision: null, manageable: true, self: false });
     expect(byName['rev.keep'].permissions).toContain(Perm.txnList);

@@ -1,0 +1,31 @@
+import { Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { permissionGroups } from '@portal/contract';
+import { permKey } from './permission-picker';
+
+/** A user's permissions as readable names grouped by menu area (never raw codes). */
+export function PermissionsByArea({ codes }: { codes: string[] }) {
+  const { t } = useTranslation(['team', 'menu']);
+  const groups = permissionGroups(codes);
+  const grouped = new Set(groups.flatMap((g) => g.permissions as string[]));
+  const other = codes.filter((c) => !grouped.has(c));
+  return (
+    <div style={{ display: 'grid', gap: 2 }}>
+      {groups.map((g) => (
+        <Typography.Text key={g.menu}>
+          <Typography.Text strong>{g.menu === 'other' ? t('team:permGroupOther') : t(`menu:${g.menu}`)}</Typography.Text>
+          {': '}
+          {g.permissions.map((p) => t(`team:${permKey(p)}`)).join(', ')}
+        </Typography.Text>
+      ))}
+      {other.length > 0 && (
+        <Typography.Text>
+          <Typography.Text strong>{t('team:permGroupOther')}</Typography.Text>
+          {': '}
+          {other.map((p) => t(`team:${permKey(p)}`)).join(', ')}
+        </Typography.Text>
+      )}
+    </div>
+  );
+}
+
