@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Alert, Button, Card, Flex, Modal, Space, Table, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Flex, Grid, Modal, Space, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -33,6 +33,8 @@ function AccessReview() {
   const history = useReviewHistory(me.merId, historyPage);
   const [viewing, setViewing] = useState<number | null>(null);
   const refresh = () => qc.invalidateQueries({ queryKey: ['team'] });
+  // Columns stay in place while the table scrolls sideways on a wide screen only (on a phone two fixed columns would fill it).
+  const wide = !!Grid.useBreakpoint().md;
 
   const decide = async (u: ReviewUser, decision: 'CONFIRM' | 'DISABLE' | 'REMOVE') => {
     setBusy(`${u.userId}:${decision}`);
@@ -74,7 +76,7 @@ function AccessReview() {
         title: t('column.user'),
         dataIndex: 'userName',
         width: 200,
-        fixed: 'left',
+        fixed: wide ? 'left' : undefined,
         render: (v: string, r) => (
           <Space direction="vertical" size={0}>
             <Space size={4}>
@@ -86,7 +88,7 @@ function AccessReview() {
         ),
       },
       { title: t('column.role'), dataIndex: 'role', width: 130, render: (v: string | null, r) => r.roleName ?? (v ? t(`team:role.${v}.name`) : '') },
-      { title: t('column.permissions'), dataIndex: 'permissions', width: 380, render: (v: string[]) => <PermissionsByArea codes={v} /> },
+      { title: t('column.permissions'), dataIndex: 'permissions', width: 360, render: (v: string[]) => <PermissionsByArea codes={v} /> },
       { title: t('column.merchants'), dataIndex: 'merIds', width: 170, render: (v: string[]) => v.join(', ') },
       {
         title: t('column.lastLogin'),
@@ -104,8 +106,8 @@ function AccessReview() {
       {
         title: t('column.decision'),
         key: 'decision',
-        width: 300,
-        fixed: 'right',
+        width: 230,
+        fixed: wide ? 'right' : undefined,
         render: (_: unknown, r) =>
           r.decision ? (
             <Space direction="vertical" size={0}>
@@ -134,7 +136,7 @@ function AccessReview() {
       },
     ],
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [t, busy],
+    [t, busy, wide],
   );
 
   const historyColumns: ColumnsType<ReviewRecord> = [
@@ -185,7 +187,7 @@ function AccessReview() {
             dataSource={s?.users ?? []}
             loading={review.isLoading}
             pagination={false}
-            scroll={{ x: 1580 }}
+            scroll={{ x: 1490 }}
             size="middle"
             aria-label={t('tableLabel')}
           />

@@ -3,9 +3,9 @@ import { useTranslation } from 'react-i18next';
 import { permissionGroups } from '@portal/contract';
 import { permKey } from './permission-picker';
 
-/** A user's permissions as readable names grouped by menu area (never raw codes). */
+/** A user's permissions as readable names grouped by menu area (never raw codes; every code has a name in `permissions`). */
 export function PermissionsByArea({ codes }: { codes: string[] }) {
-  const { t } = useTranslation(['team', 'menu']);
+  const { t } = useTranslation(['team', 'menu', 'permissions']);
   const groups = permissionGroups(codes);
   const grouped = new Set(groups.flatMap((g) => g.permissions as string[]));
   const other = codes.filter((c) => !grouped.has(c));
@@ -15,14 +15,14 @@ export function PermissionsByArea({ codes }: { codes: string[] }) {
         <Typography.Text key={g.menu}>
           <Typography.Text strong>{g.menu === 'other' ? t('team:permGroupOther') : t(`menu:${g.menu}`)}</Typography.Text>
           {': '}
-          {g.permissions.map((p) => t(`team:${permKey(p)}`)).join(', ')}
+          {g.permissions.map((p) => t(`permissions:${permKey(p)}`)).join(', ')}
         </Typography.Text>
       ))}
       {other.length > 0 && (
         <Typography.Text>
           <Typography.Text strong>{t('team:permGroupOther')}</Typography.Text>
           {': '}
-          {other.map((p) => t(`team:${permKey(p)}`)).join(', ')}
+          {other.map((p) => t(`permissions:${permKey(p)}`)).join(', ')}
         </Typography.Text>
       )}
     </div>
