@@ -207,4 +207,13 @@ describe.each(DB_KINDS)('team: access that expires (%s)', (kind) => {
     expect(result.skipped).toBe(true);
     if (isConcurrent(kind)) expect(ran.filter((n) => n > 0).length).toBeGreaterThanOrEqual(1);
   });
+
+  it("a sign-in records the user's language for its later e-mails", async () => {
+    ctx.clock.advance(61_000);
+    await ctx.call({ method: 'POST', url: '/api/user/getEmailCode', payload: { username: DEMO.users.sub } });
+    const verifyCode = await ctx.lastCode();
+    const r = await ctx.call({ method: 'POST', url: '/api/user/login', headers: { 'accept-language': 'ko' }, payload: { username: DEMO.users.sub, password: DEMO.password, verifyCode } });
+    expect(r.body.code, r.body.msg).toBe(0);
+    expect((await ctx.db.query<{ lang: string }>('SELECT lang FROM app_user WHERE username = $1', [DEMO.users.sub])).rows[0].lang).toBe('ko');
+  });
 });
