@@ -69,4 +69,12 @@ test('an administrator revokes one user, confirms the rest and completes the rev
   const leaverRow = detail.getByRole('row').filter({ hasText: LEAVER });
   await expect(leaverRow.getByText(tr(L, 'access', 'decision.DISABLED'))).toBeVisible();
   await shot(a, 'access-review-record-1440-zh');
+  await a.keyboard.press('Escape');
+
+  // The team page: the banner is gone; the Access tab holds the inactivity limit.
+  await a.goto('/merchant/user');
+  await a.getByRole('tab', { name: tr(L, 'roles', 'tab.access') }).click();
+  await expect(a.getByLabel(tr(L, 'access', 'policy.inactiveDays'))).toHaveValue('90');
+  await expect(a.getByText(tr(L, 'access', 'due', { quarter: '' }).trim())).toHaveCount(0);
+  await shot(a, 'access-tab-1440-zh');
 });

@@ -87,8 +87,8 @@ function AccessReview() {
           </Space>
         ),
       },
-      { title: t('column.role'), dataIndex: 'role', width: 130, render: (v: string | null, r) => r.roleName ?? (v ? t(`team:role.${v}.name`) : '') },
-      { title: t('column.permissions'), dataIndex: 'permissions', width: 360, render: (v: string[]) => <PermissionsByArea codes={v} /> },
+      { title: t('column.role'), dataIndex: 'role', width: 130, render: (v: string | null, r) => r.roleName ?? (v ? t(`team:role.${v}.name`) : '—') },
+      { title: t('column.permissions'), dataIndex: 'permissions', width: wide ? 360 : 220, render: (v: string[]) => <PermissionsByArea codes={v} compact={!wide} /> },
       { title: t('column.merchants'), dataIndex: 'merIds', width: 170, render: (v: string[]) => v.join(', ') },
       {
         title: t('column.lastLogin'),
