@@ -50,6 +50,16 @@ for (const lng of LANGS) {
       await settle(page);
       await expectAccessible(page, `${path} (${lng})`, undefined, SOFT);
     }
+    // The quarterly access review (issue 28, decision 048), reached from the team page, and the team page's Access tab.
+    await page.goto('/merchant/team/review');
+    await expect(page.getByRole('table', { name: tr(lng, 'access', 'tableLabel') })).toBeVisible();
+    await expect.soft(page.getByRole('heading', { level: 1 }), 'one h1 on /merchant/team/review').toHaveCount(1);
+    await settle(page);
+    await expectAccessible(page, `/merchant/team/review (${lng})`, undefined, SOFT);
+    await page.goto('/merchant/user');
+    await page.getByRole('tab', { name: tr(lng, 'roles', 'tab.access') }).click();
+    await expect(page.getByLabel(tr(lng, 'access', 'policy.inactiveDays'))).toBeVisible();
+    await expectAccessible(page, `team access tab (${lng})`, undefined, SOFT);
     // The phone home screen (issue 29), outside the menu.
     await page.goto('/m');
     await expect(page.getByTestId('ph-total')).toBeVisible();

@@ -3,6 +3,7 @@ import { pageQuerySchema } from './api';
 import { USERNAME_RE } from './auth';
 import { ADMIN_ONLY_PERMISSIONS, MENU, Perm, type MenuEntry, type Permission } from './permissions';
 import { BEGIN_END, isoDate, optText, refuseReversed, textInput } from './input';
+import { accessEndsOnField } from './access';
 
 /**
  * Team (issue 12): the merchant's users, their roles and merchant scope, and the audit log viewer.
@@ -103,6 +104,8 @@ export interface TeamUserRow {
   lastLoginTime: string | null;
   createTime: string;
   self: boolean;
+  /** The last day of the user's access (platform zone), or null (decision 048). */
+  accessEndsOn: string | null;
 }
 
 const opt = <T extends z.ZodTypeAny>(s: T) => z.preprocess((v) => (v === '' || v === null ? undefined : v), s.optional());
@@ -146,6 +149,8 @@ export const addUserSchema = z
     permissions: opt(list(textInput(64)).pipe(z.array(z.string()).max(64))),
     /** CUSTOM only, instead of permissions: one of the merchant's named roles (its permissions). */
     roleId: opt(roleIdField),
+    /** The last day of the user's access (yyyy-MM-dd, platform zone; not in the past), or none (decision 048). */
+    accessEndsOn: accessEndsOnField,
   })
   .refine(customGrant, { message: 'permissions', path: ['permissions'] });
 export type AddUserInput = z.infer<typeof addUserSchema>;
@@ -163,6 +168,8 @@ export const updateUserSchema = z
     role: z.enum(ROLES),
     permissions: opt(list(textInput(64)).pipe(z.array(z.string()).max(64))),
     roleId: opt(roleIdField),
+    /** The last day of the user's access; absent or blank: none (an edit sets the whole grant). */
+    accessEndsOn: accessEndsOnField,
   })
   .refine(customGrant, { message: 'permissions', path: ['permissions'] });
 export type UpdateUserInput = z.infer<typeof updateUserSchema>;

@@ -6,6 +6,7 @@ import { REPORT_MESSAGES } from '../modules/report/report.messages';
 import { INPUT_MESSAGES } from './input.messages';
 import { ACCOUNT_MESSAGES } from '../modules/account/account.messages';
 import { TEAM_MESSAGES } from '../modules/team/team.messages';
+import { ACCESS_MESSAGES } from '../modules/team/access.messages';
 import { STORE_MESSAGES } from '../modules/store/store.messages';
 import { MERCHANT_MESSAGES } from '../modules/merchant/merchant.messages';
 import { SCHEDULE_MESSAGES } from '../modules/schedule/schedule.messages';
@@ -125,6 +126,7 @@ export const MESSAGES = {
   ...INPUT_MESSAGES,
   ...ACCOUNT_MESSAGES,
   ...TEAM_MESSAGES,
+  ...ACCESS_MESSAGES,
   ...STORE_MESSAGES,
   ...MERCHANT_MESSAGES,
   ...SCHEDULE_MESSAGES,

@@ -96,6 +96,11 @@ describe.each(DB_KINDS)('route table: authentication, permission, merchant scope
     expect(role.body.code, role.body.msg).toBe(0);
     strict['/api/role/'] = [String(role.body.data.id)];
     foreign.roleId.push(String(role.body.data.id));
+    // An access review of the other merchant's (issue 28, decision 048): /api/access/review/:id answers it as absent.
+    const otherMain = (await ctx.db.query<{ id: number }>('SELECT id FROM app_user WHERE username = $1', [DEMO.users.other])).rows[0].id;
+    const review = await ctx.call({ method: 'POST', url: '/api/access/review/decide', headers: { 'x-token': other }, payload: { merId: DEMO.other, userId: otherMain, decision: 'CONFIRM' } });
+    expect(review.body.code, review.body.msg).toBe(0);
+    strict['/api/access/review/'] = [String(review.body.data.open.id)];
     // Generic: the id of every row of any table that belongs to the other merchant (tables added by
     // later modules included), so a new route taking an id is tried with them too.
     const { rows: tables } = await ctx.db.query<{ table_name: string }>(

@@ -20,6 +20,7 @@ export interface TeamUserDbRow {
   two_factor: boolean;
   last_login_at: Date | null;
   created_at: Date;
+  access_ends_on: string | null;
 }
 
 /** The merchants a user may see: its stored scope, or its merchant (and a group's subs). */
@@ -29,7 +30,8 @@ const MER_IDS = `COALESCE(NULLIF(ARRAY(SELECT us.mer_id::text FROM user_merchant
 const COLUMNS = `u.id, u.username, u.user_type, u.user_admin, u.role, u.team_role_id AS role_id,
   (SELECT tr.name FROM team_role tr WHERE tr.id = u.team_role_id) AS role_name, u.mer_id, m.name AS mer_name, ${MER_IDS} AS mer_ids,
   u.permissions, u.email, u.phone, u.status, (u.totp_enabled_at IS NOT NULL) AS two_factor,
-  (SELECT max(s.created_at) FROM user_session s WHERE s.user_id = u.id) AS last_login_at, u.created_at`;
+  (SELECT max(s.created_at) FROM user_session s WHERE s.user_id = u.id) AS last_login_at, u.created_at,
+  u.access_ends_on::text AS access_ends_on`;
 
 export interface TeamListFilter {
   scope: string[];
@@ -95,13 +97,13 @@ export async function taken(q: Queryable, v: { userName?: string; email?: string
 
 export async function insertUser(
   q: Queryable,
-  v: { username: string; passwordHash: string; email: string; phone: string | null; merId: string; userType: 'MAIN' | 'SUB'; userAdmin: boolean; role: string; roleId?: number | null; permissions: string[]; createdBy: number; now: Date },
+  v: { username: string; passwordHash: string; email: string; phone: string | null; merId: string; userType: 'MAIN' | 'SUB'; userAdmin: boolean; role: string; roleId?: number | null; permissions: string[]; createdBy: number; now: Date; lang?: string | null; accessEndsOn?: string | null },
 ): Promise<number | null> {
   const { rows } = await q.query<{ id: number }>(
-    `INSERT INTO app_user (username, password_hash, email, phone, mer_id, user_type, user_admin, status, role, permissions, created_by, created_at, password_changed_at, team_role_id)
-     VALUES ($1,$2,$3,$4,$5,$6,$7,'INACTIVE',$8,$9,$10,$11,$11,$12)
+    `INSERT INTO app_user (username, password_hash, email, phone, mer_id, user_type, user_admin, status, role, permissions, created_by, created_at, password_changed_at, team_role_id, lang, access_ends_on)
+     VALUES ($1,$2,$3,$4,$5,$6,$7,'INACTIVE',$8,$9,$10,$11,$11,$12,$13,$14)
      ON CONFLICT DO NOTHING RETURNING id`,
-    [v.username, v.passwordHash, v.email, v.phone, v.merId, v.userType, v.userAdmin, v.role, v.permissions, v.createdBy, v.now, v.roleId ?? null],
+    [v.username, v.passwordHash, v.email, v.phone, v.merId, v.userType, v.userAdmin, v.role, v.permissions, v.createdBy, v.now, v.roleId ?? null, v.lang ?? null, v.accessEndsOn ?? null],
   );
   return rows[0]?.id ?? null;
 }

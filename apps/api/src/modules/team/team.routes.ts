@@ -45,6 +45,7 @@ export const teamUserRowSchema = z.object({
   lastLoginTime: z.string().nullable(),
   createTime: z.string(),
   self: z.boolean(),
+  accessEndsOn: z.string().nullable().describe('the last day of access (yyyy-MM-dd, platform zone); the daily job disables the user after it'),
 });
 const auditRowSchema = z.object({
   id: z.number(),

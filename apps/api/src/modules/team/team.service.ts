@@ -14,6 +14,7 @@ import type { Deps, SessionUser } from '../../plugins/context';
 import { AppError, notFound } from '../../lib/errors';
 import { audit } from '../../lib/audit';
 import { formatInZone } from '../txn/time';
+import { platformDate } from '../payments/time';
 import { endUserSessions, sendActivation, sendPasswordReset, UNUSABLE_PASSWORD } from '../account/links.service';
 import { lockRole } from './roles.service';
 import { effectivePolicy, insertApproval } from './approvals.repo';
@@ -74,6 +75,7 @@ export function toTeamRow(r: TeamUserDbRow, tz: string, callerId: number): TeamU
     lastLoginTime: r.last_login_at ? formatInZone(r.last_login_at, tz) : null,
     createTime: formatInZone(r.created_at, tz),
     self: r.id === callerId,
+    accessEndsOn: r.access_ends_on,
   };
 }
 
@@ -103,6 +105,11 @@ export async function checkUserExist(deps: Deps, caller: SessionUser, v: { userN
 }
 
 const exists = () => new AppError(Code.USER_EXISTS, 'userExists', {}, 200);
+
+/** An access end date (the last day, platform zone) may be today or later, never past (decision 048). */
+function assertAccessEnd(deps: Deps, day: string | null | undefined): void {
+  if (day && day < platformDate(deps.clock.now(), deps.config.platformTz)) throw new AppError(Code.BAD_REQUEST, 'accessEndPast', {}, 400);
+}
 
 /**
  * What a role may grant, for adding and editing alike: merchants within the caller's scope; a
@@ -142,6 +149,7 @@ export async function addUser(deps: Deps, caller: SessionUser, input: AddUserInp
   // Home merchant: the caller's when chosen, else the first chosen; the stored scope rows say the rest.
   const home = merIds.includes(caller.merId) ? caller.merId : merIds[0];
   if (!caller.scope.includes(home)) throw new AppError(Code.FORBIDDEN, 'merchantNotInScope', {}, 403);
+  assertAccessEnd(deps, input.accessEndsOn);
   const t = await taken(deps.db, { userName: input.userName, email: input.email, phone: input.phone });
   if (t.userName || t.email || t.phone) throw exists();
   const now = deps.clock.now();
@@ -160,12 +168,14 @@ export async function addUser(deps: Deps, caller: SessionUser, input: AddUserInp
       permissions,
       createdBy: caller.id,
       now,
+      lang,
+      accessEndsOn: input.accessEndsOn ?? null,
     });
     if (newId === null) throw exists(); // taken meanwhile (a concurrent add): the unique indexes decide
     await setScope(q, newId, merIds);
     await audit(q, {
       action: TeamAudit.added, userId: caller.id, username: caller.username, merId: home, target: input.userName,
-      detail: { userId: newId, role: input.role, roleId: input.roleId ?? null, permissions, merIds }, ip: meta.ip, userAgent: meta.userAgent,
+      detail: { userId: newId, role: input.role, roleId: input.roleId ?? null, permissions, merIds, accessEndsOn: input.accessEndsOn ?? null }, ip: meta.ip, userAgent: meta.userAgent,
     });
     await sendActivation(deps, q, newId, lang, { ...meta, byUserId: caller.id });
     return newId;
@@ -221,9 +231,10 @@ export async function updateUser(deps: Deps, caller: SessionUser, input: UpdateU
     if (u.user_admin && (!admin || home !== u.mer_id) && others === 0) {
       throw new AppError(Code.LAST_ADMIN, 'lastAdmin', {}, 200);
     }
-    const before = { role: u.role, roleId: u.role_id, permissions: [...u.permissions].sort(), merIds: [...u.mer_ids].sort(), merId: u.mer_id };
-    const after = { role: input.role, roleId: named?.id ?? null, permissions: [...permissions].sort(), merIds, merId: home };
+    const before = { role: u.role, roleId: u.role_id, permissions: [...u.permissions].sort(), merIds: [...u.mer_ids].sort(), merId: u.mer_id, accessEndsOn: u.access_ends_on };
+    const after = { role: input.role, roleId: named?.id ?? null, permissions: [...permissions].sort(), merIds, merId: home, accessEndsOn: input.accessEndsOn ?? null };
     if (JSON.stringify(before) === JSON.stringify(after)) return;
+    if (after.accessEndsOn !== before.accessEndsOn) assertAccessEnd(deps, after.accessEndsOn);
     // Four eyes (issue 28): a change that raises the user's permissions (or makes it an
     // administrator) waits for a second administrator when its merchant asks for that.
     const added = permissions.filter((p) => !u.permissions.includes(p));
@@ -235,6 +246,7 @@ export async function updateUser(deps: Deps, caller: SessionUser, input: UpdateU
       return;
     }
     await updateGrants(q, u.id, { role: input.role, roleId: named?.id ?? null, permissions, userType: admin ? 'MAIN' : 'SUB', userAdmin: admin, merId: home });
+    await q.query('UPDATE app_user SET access_ends_on = $2 WHERE id = $1', [u.id, after.accessEndsOn]);
     await setScope(q, u.id, merIds);
     await audit(q, {
       action: TeamAudit.updated, userId: caller.id, username: caller.username, merId: home, target: u.username,
@@ -248,41 +260,59 @@ export async function updateUser(deps: Deps, caller: SessionUser, input: UpdateU
   return toTeamRow((await findUser(deps.db, input.userId, caller.scope))!, deps.config.platformTz, caller.id);
 }
 
-/** Enable or disable. Disabling ends every session of the user at once (every process). */
-export async function updateUserStatus(deps: Deps, caller: SessionUser, userId: number, status: 'ACTIVE' | 'DISABLED', meta: Meta): Promise<TeamUserRow> {
+/**
+ * Done in the transaction of a disable or removal (the access review records its decision there,
+ * decision 048), with the reason written to the audit entry.
+ */
+export interface ChangeOptions {
+  reason?: string;
+  within?: (q: Parameters<typeof findUser>[0], user: { id: number; username: string; mer_id: string }) => Promise<void>;
+}
+
+/**
+ * Enable or disable. Disabling ends every session of the user at once (every process). Enabling
+ * restarts the user's inactivity count and drops an access end date already past (decision 048).
+ */
+export async function updateUserStatus(deps: Deps, caller: SessionUser, userId: number, status: 'ACTIVE' | 'DISABLED', meta: Meta, opts: ChangeOptions = {}): Promise<TeamUserRow> {
   assertMainUser(caller);
   await deps.db.tx(async (q) => {
     const { u, others } = await lockTarget(q, caller, userId);
     if (u.id === caller.id) throw new AppError(Code.NOT_ON_SELF, 'notOnSelf', {}, 200);
     if (status === 'DISABLED') {
-      if (u.status === 'DISABLED') return;
+      if (u.status === 'DISABLED') return opts.within?.(q, u);
       if (others === 0) throw new AppError(Code.LAST_ADMIN, 'lastAdmin', {}, 200);
       await q.query(`UPDATE app_user SET status = 'DISABLED', status_before_disable = status WHERE id = $1`, [u.id]);
       await endUserSessions(q, u.id, 'user-disabled');
     } else {
       if (u.status !== 'DISABLED') return;
-      await q.query(`UPDATE app_user SET status = COALESCE(status_before_disable, 'ACTIVE'), status_before_disable = NULL, failed_logins = 0, locked_until = NULL WHERE id = $1`, [u.id]);
+      await q.query(
+        `UPDATE app_user SET status = COALESCE(status_before_disable, 'ACTIVE'), status_before_disable = NULL, failed_logins = 0, locked_until = NULL,
+                access_renewed_at = $2, access_ends_on = CASE WHEN access_ends_on < $3::date THEN NULL ELSE access_ends_on END WHERE id = $1`,
+        [u.id, deps.clock.now(), platformDate(deps.clock.now(), deps.config.platformTz)],
+      );
     }
+    await opts.within?.(q, u);
     await audit(q, {
       action: status === 'DISABLED' ? TeamAudit.disabled : TeamAudit.enabled, userId: caller.id, username: caller.username, merId: u.mer_id,
-      target: u.username, detail: { userId: u.id }, ip: meta.ip, userAgent: meta.userAgent,
+      target: u.username, detail: { userId: u.id, ...(opts.reason ? { reason: opts.reason } : {}) }, ip: meta.ip, userAgent: meta.userAgent,
     });
   });
   return toTeamRow((await findUser(deps.db, userId, caller.scope))!, deps.config.platformTz, caller.id);
 }
 
 /** Soft delete: the row and its audit trail stay, the name stays taken for 12 months, sessions end. */
-export async function removeUser(deps: Deps, caller: SessionUser, userId: number, meta: Meta): Promise<void> {
+export async function removeUser(deps: Deps, caller: SessionUser, userId: number, meta: Meta, opts: ChangeOptions = {}): Promise<void> {
   assertMainUser(caller);
   await deps.db.tx(async (q) => {
     const { u, others } = await lockTarget(q, caller, userId);
     if (u.id === caller.id) throw new AppError(Code.NOT_ON_SELF, 'notOnSelf', {}, 200);
     if (others === 0) throw new AppError(Code.LAST_ADMIN, 'lastAdmin', {}, 200);
+    await opts.within?.(q, u);
     await q.query(`UPDATE app_user SET removed_at = $2, status = 'DISABLED', status_before_disable = NULL WHERE id = $1`, [u.id, deps.clock.now()]);
     await endUserSessions(q, u.id, 'user-removed');
     await audit(q, {
       action: TeamAudit.removed, userId: caller.id, username: caller.username, merId: u.mer_id, target: u.username,
-      detail: { userId: u.id }, ip: meta.ip, userAgent: meta.userAgent,
+      detail: { userId: u.id, ...(opts.reason ? { reason: opts.reason } : {}) }, ip: meta.ip, userAgent: meta.userAgent,
     });
   });
 }

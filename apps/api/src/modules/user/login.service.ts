@@ -34,6 +34,8 @@ const columnsOf = (realm: Realm) => USER_COLUMNS.replace('mer_id', `${realm.merC
 export interface Meta {
   ip?: string;
   userAgent?: string;
+  /** The request's language: recorded on the user at sign-in for its e-mails from jobs (decision 048). */
+  lang?: string;
 }
 
 async function findUser(q: Queryable, username: string, realm: Realm = MERCHANT_REALM): Promise<UserRow | undefined> {

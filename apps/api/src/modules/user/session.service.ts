@@ -35,10 +35,12 @@ export async function startSession(
   q: Queryable,
   now: Date,
   userId: number,
-  meta: { ip?: string; userAgent?: string },
+  meta: { ip?: string; userAgent?: string; lang?: string },
   ttl: number,
   realm: Realm = MERCHANT_REALM,
 ): Promise<TokenPair> {
+  // The language the user signed in with: its e-mails from jobs use it (decision 048).
+  if (meta.lang && realm === MERCHANT_REALM) await q.query('UPDATE app_user SET lang = $2 WHERE id = $1 AND lang IS DISTINCT FROM $2', [userId, meta.lang]);
   const { rows } = await q.query<{ id: number }>(
     `INSERT INTO ${realm.sessions} (user_id, created_at, last_seen_at, absolute_expires_at, ip, user_agent)
      VALUES ($1,$2,$2,$3,$4,$5) RETURNING id`,

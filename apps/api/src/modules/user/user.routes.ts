@@ -8,7 +8,8 @@ import { ok, envelope } from '../../lib/envelope';
 import { checkPassword, login, sendEmailCode } from './login.service';
 import { logout, refresh } from './session.service';
 
-const meta = (req: FastifyRequest) => ({ ip: req.ip, userAgent: req.headers['user-agent'] });
+// lang: the language of the user's e-mails from the portal's jobs (decision 048), recorded at sign-in.
+const meta = (req: FastifyRequest) => ({ ip: req.ip, userAgent: req.headers['user-agent'], lang: req.lang });
 const tokenPair = z.object({ token: z.string(), refreshToken: z.string(), expiresIn: z.number() });
 const authLimit = { rateLimit: { max: 30, timeWindow: '1 minute' } };
 

@@ -19,6 +19,7 @@ import { userColumns } from './user.columns';
 import { useApp } from '../../app/lazy-app';
 import { RolesPanel } from './roles-panel';
 import { FourEyesPanel } from './four-eyes-panel';
+import { AccessPanel, ReviewDueBanner } from './access-panel';
 
 /** /merchant/user: the merchant's users (main users only), add, edit, enable/disable, reset password, remove. */
 export function TeamUserPage() {
@@ -87,6 +88,7 @@ function TeamUsers() {
 
   const users = (
     <>
+      <ReviewDueBanner canManage={canManage} />
       <UserFilterForm
         value={filters}
         onSearch={apply}
@@ -113,6 +115,7 @@ function TeamUsers() {
           { key: 'users', label: tRoles('tab.users'), children: users },
           { key: 'roles', label: tRoles('tab.roles'), children: <RolesPanel canManage={canManage} /> },
           { key: 'fourEyes', label: tRoles('tab.fourEyes'), children: <FourEyesPanel canManage={canManage} /> },
+          { key: 'access', label: tRoles('tab.access'), children: <AccessPanel canManage={canManage} /> },
         ]}
       />
     </PageContainer>

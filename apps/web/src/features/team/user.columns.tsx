@@ -26,6 +26,7 @@ export function userColumns(t: TFunction<'team'>, a: UserActions): ColumnsType<T
     { title: t('column.status'), dataIndex: 'status', width: 110, render: (v: TeamUserRow['status']) => <Tag color={STATUS_COLOR[v]}>{t(`status.${v}`)}</Tag> },
     { title: t('column.twoFactor'), dataIndex: 'twoFactor', width: 110, render: (v: boolean) => (v ? t('twoFactor.on') : t('twoFactor.off')) },
     { title: t('column.lastLogin'), dataIndex: 'lastLoginTime', width: 165, render: (v: string | null) => (v ? formatPlatform(v) : t('never')) },
+    { title: t('column.accessEnds'), dataIndex: 'accessEndsOn', width: 130, render: (v: string | null) => v ?? '' },
     { title: t('column.createTime'), dataIndex: 'createTime', width: 165, render: (v: string) => formatPlatform(v) },
   ];
   if (a.canManage) {

@@ -10,6 +10,8 @@ export interface AddUserBody {
   /** CUSTOM only: a named role instead of permissions. */
   roleId?: number;
   permissions?: string[];
+  /** The last day of access (yyyy-MM-dd, platform zone); '' for none (decision 048). */
+  accessEndsOn?: string;
 }
 
 /** POST /user/add (spec §7): the new user gets the activation e-mail. */

@@ -8,6 +8,8 @@ export interface UpdateUserBody {
   /** CUSTOM only: a named role instead of permissions. */
   roleId?: number;
   permissions?: string[];
+  /** The last day of access (yyyy-MM-dd, platform zone); '' for none (decision 048). */
+  accessEndsOn?: string;
 }
 
 /** POST /user/update: a user's role, custom permissions and merchants (the rules of /user/add). */

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import type { TeamUserRow } from '@portal/contract';
 import { RequestError } from '../../../lib/http';
 import { updateUser } from '../api/update-user';
-import { grantBody, GrantFields, roleChoiceOf, type GrantValues } from './grant-fields';
+import { accessEndOf, grantBody, GrantFields, roleChoiceOf, type GrantValues } from './grant-fields';
 import { useApp } from '../../../app/lazy-app';
 
 /**
@@ -53,7 +53,7 @@ export function EditUserDialog({ user, onClose }: { user: TeamUserRow | null; on
           layout="vertical"
           name="editUser"
           onFinish={submit}
-          initialValues={{ merIds: user.merIds, role: roleChoiceOf(user), permissions: user.permissions }}
+          initialValues={{ merIds: user.merIds, role: roleChoiceOf(user), permissions: user.permissions, accessEndsOn: accessEndOf(user) }}
         >
           <GrantFields form={form} />
           <Typography.Paragraph type="secondary">{t('form.editNote')}</Typography.Paragraph>

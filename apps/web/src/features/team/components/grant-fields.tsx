@@ -1,7 +1,9 @@
-import { Form, Radio, Select, Typography, type FormInstance } from 'antd';
+import { DatePicker, Form, Radio, Select, Typography, type FormInstance } from 'antd';
+import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { ROLES, type Role, type TeamUserRow } from '@portal/contract';
 import { useMerchant } from '../../../lib/session';
+import { dayjs, PLATFORM_TZ, WIRE_DATE } from '../../../lib/time';
 import { useRoleList } from '../api/roles';
 import { PermissionPicker } from './permission-picker';
 
@@ -13,13 +15,22 @@ export interface GrantValues {
   merIds: string[];
   role: RoleChoice;
   permissions?: string[];
+  /** The last day of access (decision 048), or none. */
+  accessEndsOn?: Dayjs | null;
 }
 
 /** The grant part of an add/update body: a named role goes as role CUSTOM with its roleId. */
-export function grantBody(v: GrantValues): { merIds: string[]; role: Role; roleId?: number; permissions?: string[] } {
-  if (v.role.startsWith('named:')) return { merIds: v.merIds, role: 'CUSTOM', roleId: Number(v.role.slice(6)) };
-  return { merIds: v.merIds, role: v.role as Role, permissions: v.role === 'CUSTOM' ? v.permissions : undefined };
+export function grantBody(v: GrantValues): { merIds: string[]; role: Role; roleId?: number; permissions?: string[]; accessEndsOn: string } {
+  const accessEndsOn = v.accessEndsOn ? v.accessEndsOn.format(WIRE_DATE) : '';
+  if (v.role.startsWith('named:')) return { merIds: v.merIds, role: 'CUSTOM', roleId: Number(v.role.slice(6)), accessEndsOn };
+  return { merIds: v.merIds, role: v.role as Role, permissions: v.role === 'CUSTOM' ? v.permissions : undefined, accessEndsOn };
 }
+
+/** A stored access end date as the date picker's value. */
+export const accessEndOf = (u: TeamUserRow) => (u.accessEndsOn ? dayjs(u.accessEndsOn, WIRE_DATE) : null);
+
+/** Today in the platform zone (the days the server counts in): earlier days cannot be picked. */
+const platformToday = () => dayjs().tz(PLATFORM_TZ).format(WIRE_DATE);
 
 /** The role choice a user has now. */
 export const roleChoiceOf = (u: TeamUserRow): RoleChoice => (u.roleId ? `named:${u.roleId}` : (u.role ?? 'CUSTOM'));
@@ -57,6 +68,9 @@ export function GrantFields<V extends GrantValues>({ form }: { form: FormInstanc
           <PermissionPicker />
         </Form.Item>
       )}
+      <Form.Item name="accessEndsOn" label={t('form.accessEndsOn')} extra={t('form.accessEndsOnHelp')}>
+        <DatePicker format={WIRE_DATE} allowClear disabledDate={(d) => d.format(WIRE_DATE) < platformToday()} style={{ width: 200 }} />
+      </Form.Item>
     </>
   );
 }
