@@ -185,6 +185,9 @@ describe.each(DB_KINDS)('team: four eyes on bank changes (%s)', (kind) => {
   });
 
   it.skipIf(!isConcurrent(kind))('four approvals at once: one hands it to the provider, the others find it decided', async () => {
+    demo = (await ctx.login()).token;
+    bankA = (await ctx.login('bank.a')).token;
+    bankB = (await ctx.login('bank.b')).token;
     await clear();
     await policy(true);
     const c = await addMain('bank.c', [Perm.merchantBankChange]);
