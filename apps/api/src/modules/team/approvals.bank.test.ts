@@ -30,6 +30,7 @@ describe.each(DB_KINDS)('team: four eyes on bank changes (%s)', (kind) => {
   let bankA: string;
   let bankB: string;
   let noBank: string;
+  let subBank: string;
   let other: string;
   let opSecret: string;
   const get = (url: string, token: string) => ctx.call({ method: 'GET', url, headers: { 'x-token': token } });
@@ -48,11 +49,11 @@ describe.each(DB_KINDS)('team: four eyes on bank changes (%s)', (kind) => {
   const opsSees = async (id: number) => ((await ctx.call({ method: 'GET', url: '/api/ops/bankChanges', headers: { 'x-token': await opToken() } })).body.data as { id: number }[]).some((r) => r.id === id);
   const docExists = (rel: string) => fs.existsSync(path.join(ctx.config.dataDir, 'files', 'bank-requests', rel));
   /** Main users of the group copied from demo, with the given permissions. */
-  const addMain = async (username: string, permissions: string[]) => {
+  const addMain = async (username: string, permissions: string[], userType = 'MAIN') => {
     await ctx.db.query(
       `INSERT INTO app_user (username, password_hash, email, mer_id, user_type, user_admin, status, permissions)
-       SELECT $1, password_hash, $2, mer_id, 'MAIN', false, 'ACTIVE', $3 FROM app_user WHERE username = 'demo'`,
-      [username, `${username}@x.example`, permissions],
+       SELECT $1, password_hash, $2, mer_id, $4, false, 'ACTIVE', $3 FROM app_user WHERE username = 'demo'`,
+      [username, `${username}@x.example`, permissions, userType],
     );
     return (await ctx.login(username)).token;
   };
@@ -65,6 +66,7 @@ describe.each(DB_KINDS)('team: four eyes on bank changes (%s)', (kind) => {
     bankA = await addMain('bank.a', [Perm.merchantList, Perm.merchantDetail, Perm.merchantBankChange]);
     bankB = await addMain('bank.b', [Perm.merchantList, Perm.merchantDetail, Perm.merchantBankChange]);
     noBank = await addMain('no.bank', [Perm.merchantList, Perm.merchantDetail, Perm.txnRefund]);
+    subBank = await addMain('sub.bank', [Perm.merchantList, Perm.merchantBankChange], 'SUB');
     other = (await ctx.login(DEMO.users.other)).token;
     opSecret = (await addOperator(ctx, 'fb-risk', 'risk')).secret;
   }, 180_000);
@@ -103,6 +105,7 @@ describe.each(DB_KINDS)('team: four eyes on bank changes (%s)', (kind) => {
     expect(mails.map((m) => m.to)).toEqual(expect.arrayContaining(['bank.b@x.example']));
     expect(mails.map((m) => m.to)).not.toContain('bank.a@x.example');
     expect(mails.map((m) => m.to)).not.toContain('no.bank@x.example');
+    expect(mails.map((m) => m.to), 'a sub-user cannot decide a bank change').not.toContain('sub.bank@x.example');
     expect(mails[0].subject).toContain('은행 계좌 변경');
     expect(mails[0].text).not.toContain('6225880212345678');
     // the lists
@@ -112,6 +115,8 @@ describe.each(DB_KINDS)('team: four eyes on bank changes (%s)', (kind) => {
     // who cannot
     expect((await post('/api/approval/approve', bankA, { id })).body.code).toBe(Code.APPROVAL_OWN);
     expect((await post('/api/approval/approve', noBank, { id })).status).toBe(403);
+    expect((await get('/api/approval/list?page=0&size=10', subBank)).body.data.content[0]).toMatchObject({ id, canDecide: false });
+    expect((await post('/api/approval/approve', subBank, { id })).status).toBe(403);
     expect((await post('/api/approval/approve', other, { id })).status).toBe(404);
     expect((await post('/api/approval/approve', (await ctx.login(DEMO.users.sub)).token, { id })).status).toBe(403);
     expect((await bankRow(bankId)).status).toBe('MERCHANT_APPROVAL');

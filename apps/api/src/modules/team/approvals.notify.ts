@@ -20,11 +20,13 @@ export async function notifyApprovers(deps: Deps, approvalId: number, lang: Lang
   const { rows: to } = await deps.db.query<{ email: string; username: string }>(
     `SELECT u.email, u.username FROM app_user u
       WHERE u.id <> $3 AND u.removed_at IS NULL AND u.status = 'ACTIVE' AND $2 = ANY(u.permissions)
+        -- a bank change is decided by main users only (decision 049)
+        AND ($4::text <> 'bank_change' OR u.user_type = 'MAIN')
         AND (u.mer_id = $1 OR u.mer_id = (SELECT m.parent_id FROM merchant m WHERE m.mer_id = $1))
         AND (NOT EXISTS (SELECT 1 FROM user_merchant_scope us WHERE us.user_id = u.id)
              OR EXISTS (SELECT 1 FROM user_merchant_scope us WHERE us.user_id = u.id AND us.mer_id = $1))
       ORDER BY u.id`,
-    [r.mer_id, r.permission, r.requested_by],
+    [r.mer_id, r.permission, r.requested_by, r.kind],
   );
   const what = kindText(lang, r.kind);
   const link = `${publicBase(deps)}/merchant/approvals`;

@@ -126,7 +126,7 @@ export async function listApprovals(deps: Deps, caller: SessionUser, f: { status
       decidedBy: r.decider,
       decideTime: r.decided_at ? formatInZone(r.decided_at, tz) : null,
       result: r.result,
-      canDecide: r.status === 'PENDING' && r.expires_at > now && r.requested_by !== caller.id && caller.permissions.includes(r.permission),
+      canDecide: r.status === 'PENDING' && r.expires_at > now && r.requested_by !== caller.id && caller.permissions.includes(r.permission) && (r.kind !== 'bank_change' || caller.userType === 'MAIN'),
     })),
   };
 }
