@@ -3,7 +3,8 @@ import { EMAIL, PASSWORD, expect, expectAccessible, shot, test, tr, useLanguage 
 import { signInQuick } from './report-support';
 
 /**
- * Four eyes on a refund (issue 28), in Chinese: the administrator sets a refund limit for a
+ * Four eyes on a refund (issue 28), in Chinese (and, last, on a bank-account change in Korean,
+ * decision 049): the administrator sets a refund limit for a
  * purchase's currency, adds a second refunder, and asks for a refund above the limit — it waits;
  * the second user approves it from the approvals screen with the password, and the refund is made
  * once (exactly-once under parallel approvals, expiry, rejection: approvals.test.ts).
@@ -118,4 +119,99 @@ test('a refund above the limit waits; the second user approves it and it is made
   // The purchase's detail shows the one refund.
   await a.reload();
   await expect(a.getByText(`${orderNo}-R`).first()).toBeVisible();
+});
+
+test('bank changes under four eyes (ko): a second main user hands the request to the provider', async ({ browser, baseURL }) => {
+  // Decision 049. A second administrator (holds merchant:bank:change) in Korean turns the flag on;
+  // demo asks for a bank change of the second sub-merchant; the second administrator approves it.
+  const K = 'ko' as const;
+  const ADMIN = 'bank-e2e';
+  EMAIL[ADMIN] = 'bank-e2e@demo-group.example';
+  const api = (p: Page, url: string, init: { method?: string; json?: unknown; form?: Record<string, string> } = {}) =>
+    p.evaluate(
+      async ({ url, init }) => {
+        const token = document.cookie.match(/mp_token=([^;]+)/)?.[1] ?? '';
+        let body: BodyInit | undefined;
+        const headers: Record<string, string> = { 'x-token': token };
+        if (init.json) {
+          body = JSON.stringify(init.json);
+          headers['content-type'] = 'application/json';
+        } else if (init.form) {
+          const fd = new FormData();
+          for (const [k, v] of Object.entries(init.form)) fd.set(k, v);
+          fd.set('document', new Blob(['%PDF-1.4\n%%EOF\n'], { type: 'application/pdf' }), 'bank-letter.pdf');
+          body = fd;
+        }
+        return (await (await fetch(url, { method: init.method ?? 'GET', headers, body })).json()) as { code: number; msg: string; data: Record<string, unknown> | null };
+      },
+      { url, init },
+    );
+  // The e2e access token lasts seconds: reload (the app refreshes it) and ask again on null data.
+  const call = async (p: Page, url: string, init: Parameters<typeof api>[2] = {}) => {
+    for (let i = 0; i < 3; i++) {
+      const r = await api(p, url, init);
+      if (r.data !== null) return r;
+      await p.reload();
+    }
+    return api(p, url, init);
+  };
+  await a.goto('/merchant/user');
+  const added = await call(a, '/api/user/add', { method: 'POST', json: { userName: ADMIN, email: EMAIL[ADMIN], merIds: ['100000000000001', '100000000000002', '100000000000003'], role: 'ADMIN' } });
+  expect(added.code, added.msg).toBe(0);
+  let link = '';
+  await expect
+    .poll(async () => {
+      const body = (await (await a.request.get('/api/dev/mailbox')).json()) as { data: { to: string; text: string }[] };
+      link = /https?:\/\/\S+\/user\/active\?\S+/.exec(body.data.find((m) => m.to.includes(EMAIL[ADMIN]))?.text ?? '')?.[0] ?? '';
+      return link;
+    })
+    .toBeTruthy();
+  expect((await (await a.request.post('/api/user/active', { form: { token: new URL(link).searchParams.get('token')!, newPassword: PASSWORD, confirmPassword: PASSWORD } })).json()).code).toBe(0);
+
+  const c = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
+  try {
+    await c.goto('/login');
+    await useLanguage(c, K);
+    await signInQuick(c, ADMIN, baseURL!);
+    await c.goto('/merchant/user');
+    await c.getByRole('tab', { name: tr(K, 'roles', 'tab.fourEyes') }).click();
+    await c.getByRole('switch', { name: tr(K, 'approvals', 'policy.bankChange') }).click();
+    await c.getByRole('button', { name: tr(K, 'team', 'form.save') }).click();
+    await expect(c.getByText(tr(K, 'approvals', 'policy.saved'))).toBeVisible();
+    await shot(c, 'team-four-eyes-policy-ko');
+    await c.setViewportSize({ width: 390, height: 844 });
+    await shot(c, 'team-four-eyes-policy-ko-390');
+
+    const asked = await call(a, '/api/merchant/bankChangeRequest', {
+      method: 'POST',
+      form: { merId: '100000000000003', beneficiaryBank: 'Korea Exchange Bank', swiftCode: 'KOEXKRSE', accountName: 'Demo Trading', accountNumber: '110234567890', country: 'KR', currency: 'KRW' },
+    });
+    expect(asked.code, asked.msg).toBe(0);
+    expect(asked.data).toMatchObject({ status: 'MERCHANT_APPROVAL' });
+    const id = asked.data!.approvalId as number;
+
+    await c.setViewportSize({ width: 1440, height: 900 });
+    await c.goto('/merchant/approvals');
+    const row = c.getByRole('row', { name: new RegExp(`#${id}`) });
+    await expect(row).toContainText('Korea Exchange Bank');
+    await expect(row).toContainText(tr(K, 'approvals', 'kind.bank_change'));
+    await shot(c, 'team-approvals-bank-ko');
+    await expectAccessible(c, 'approvals with a bank change (ko)');
+    await c.setViewportSize({ width: 390, height: 844 });
+    await shot(c, 'team-approvals-bank-ko-390');
+    await c.setViewportSize({ width: 1440, height: 900 });
+    await row.getByRole('button', { name: `${tr(K, 'approvals', 'approve')} #${id}` }).click();
+    const dialog = c.getByRole('dialog', { name: tr(K, 'approvals', 'approveTitle', { id }) });
+    await dialog.getByRole('button', { name: tr(K, 'approvals', 'approve') }).click();
+    await expect(c.getByText(tr(K, 'approvals', 'approved', { id }))).toBeVisible();
+    // now at the provider: PENDING on the merchant's bank tab
+    const banks = await call(a, '/api/merchant/listMerchantBank?merId=100000000000003');
+    expect((banks.data!.requests as { id: number; status: string }[]).find((r) => r.id === asked.data!.id)?.status).toBe('PENDING');
+  } finally {
+    // the e2e server is shared by the specs after this one: the flag goes off again, the rest as it was
+    const p = (await call(a, '/api/approval/policy?merId=100000000000001')).data as { refundLimits: Record<string, string>; permissionRaise: boolean; expiryHours: number };
+    const back = { merId: '100000000000001', refundLimits: Object.entries(p.refundLimits).map(([k, v]) => `${k}:${v}`), permissionRaise: p.permissionRaise, bankChange: false, expiryHours: p.expiryHours };
+    expect((await call(a, '/api/approval/policy', { method: 'POST', json: back })).code).toBe(0);
+    await c.context().close();
+  }
 });

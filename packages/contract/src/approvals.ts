@@ -8,7 +8,7 @@ import { textInput } from './input';
  * permission to approve. The request waits in the approvals list, expires after a set time, and is
  * executed exactly once by its approval; its requester cannot approve it.
  */
-export const APPROVAL_KINDS = ['refund', 'permission_raise'] as const;
+export const APPROVAL_KINDS = ['refund', 'permission_raise', 'bank_change'] as const;
 export type ApprovalKind = (typeof APPROVAL_KINDS)[number];
 export const APPROVAL_STATUSES = ['PENDING', 'APPROVED', 'REJECTED', 'EXPIRED'] as const;
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
@@ -19,6 +19,8 @@ export interface FourEyesPolicy {
   refundLimits: Record<string, string>;
   /** Changes raising a user's permissions (edit, a named role's change) need approval. */
   permissionRaise: boolean;
+  /** Bank-account change requests wait for a second user holding merchant:bank:change (decision 049). */
+  bankChange: boolean;
   /** How long a request waits before it expires. */
   expiryHours: number;
 }
@@ -34,6 +36,8 @@ export const fourEyesPolicySchema = z.object({
   merId,
   refundLimits: limits,
   permissionRaise: z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean()),
+  /** Absent: off (clients of before decision 049 keep working). */
+  bankChange: z.preprocess((v) => (v === undefined ? false : v === 'true' ? true : v === 'false' ? false : v), z.boolean()),
   expiryHours: z.coerce.number().int().min(1).max(720),
 });
 export type FourEyesPolicyInput = z.infer<typeof fourEyesPolicySchema>;

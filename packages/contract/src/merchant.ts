@@ -91,7 +91,11 @@ export const merchantFeeRowSchema = z.object({
 });
 export type MerchantFeeRow = z.infer<typeof merchantFeeRowSchema>;
 
-export const BANK_REQUEST_STATUSES = ['PENDING', 'APPROVED', 'REJECTED'] as const;
+/**
+ * MERCHANT_APPROVAL: waiting for a second merchant user (four eyes, decision 049), not yet sent to the
+ * provider; MERCHANT_REJECTED / EXPIRED: closed there. PENDING: at the provider's back office.
+ */
+export const BANK_REQUEST_STATUSES = ['MERCHANT_APPROVAL', 'MERCHANT_REJECTED', 'EXPIRED', 'PENDING', 'APPROVED', 'REJECTED'] as const;
 
 export const bankRequestSchema = z.object({
   id: z.number(),
@@ -106,6 +110,8 @@ export const bankRequestSchema = z.object({
   requestedBy: z.string(),
   requestedAt: z.string(),
   decidedAt: z.string().nullable(),
+  /** The merchant's four-eyes request holding it (decision 049), else null. */
+  approvalId: z.number().nullable(),
 });
 export type BankRequest = z.infer<typeof bankRequestSchema>;
 

@@ -101,6 +101,17 @@ describe.each(DB_KINDS)('route table: authentication, permission, merchant scope
     const review = await ctx.call({ method: 'POST', url: '/api/access/review/decide', headers: { 'x-token': other }, payload: { merId: DEMO.other, userId: otherMain, decision: 'CONFIRM' } });
     expect(review.body.code, review.body.msg).toBe(0);
     strict['/api/access/review/'] = [String(review.body.data.open.id)];
+    // A bank-account change of the other merchant's held by its four eyes (decision 049): the
+    // approval routes answer it as absent to the demo merchant, who could otherwise approve it.
+    const pol = await ctx.call({ method: 'POST', url: '/api/approval/policy', headers: { 'x-token': other }, payload: { merId: DEMO.other, refundLimits: [], permissionRaise: false, bankChange: true, expiryHours: 48 } });
+    expect(pol.body.code, pol.body.msg).toBe(0);
+    const held = await ctx.db.query<{ id: number }>(
+      `INSERT INTO approval_request (mer_id, kind, permission, payload, summary, requested_by, requested_at, expires_at)
+       SELECT $1, 'bank_change', 'merchant:bank:change', '{}', '{"bank":"Other Merchant bank"}', id, now(), now() + interval '2 days' FROM app_user WHERE username = $2 RETURNING id`,
+      [DEMO.other, DEMO.users.other],
+    );
+    strict['/api/approval/'] = [String(held.rows[0].id)];
+    foreign.id.push(String(held.rows[0].id));
     // Generic: the id of every row of any table that belongs to the other merchant (tables added by
     // later modules included), so a new route taking an id is tried with them too.
     const { rows: tables } = await ctx.db.query<{ table_name: string }>(

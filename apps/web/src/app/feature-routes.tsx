@@ -33,7 +33,7 @@ export const featureRoutes: FeatureRoute[] = [
   { path: '/developers/webhooks', element: lazyPage(() => import('../features/developers/webhooks/webhooks-page').then((m) => m.WebhooksPage)), permission: Perm.developerManage, ns: ['webhooks'] },
   { path: '/files', element: lazyPage(() => import('../features/files/documents-page').then((m) => m.DocumentsPage)), permission: Perm.filesDownload },
   { path: '/merchant/audit', element: lazyPage(() => import('../features/team/audit-page').then((m) => m.AuditPage)), permission: Perm.merchantAudit },
-  { path: '/merchant/approvals', element: lazyPage(() => import('../features/team/approvals-page').then((m) => m.ApprovalsPage)), permission: Perm.txnRefund, ns: ['approvals', 'team'] },
+  { path: '/merchant/approvals', element: lazyPage(() => import('../features/team/approvals-page').then((m) => m.ApprovalsPage)), permission: [Perm.txnRefund, Perm.merchantUserManage, Perm.merchantBankChange], ns: ['approvals', 'team'] },
   { path: '/merchant/team/review', element: lazyPage(() => import('../features/team/access-review-page').then((m) => m.AccessReviewPage)), permission: Perm.merchantUserManage, ns: ['access', 'team', 'permissions'], title: 'accessReview', parent: '/merchant/user' },
   { path: '/merchant/user', element: lazyPage(() => import('../features/team/team-user-page').then((m) => m.TeamUserPage)), permission: Perm.merchantUser },
   { path: '/merchant/detail/:id', element: lazyPage(() => import('../features/merchant/merchant-detail-page').then((m) => m.MerchantDetailPage)), permission: Perm.merchantDetail, parent: '/merchant/list' },

@@ -112,7 +112,7 @@ export function merchantDetailRoutes(app: FastifyInstance, deps: Deps) {
     config: { permission: Perm.merchantBankChange },
     schema: {
       tags: ['merchant'],
-      summary: 'Ask to change (accountId) or add a bank account: multipart fields of the new details and a `document` (PDF/PNG/JPG ≤ 5 MiB). Pending until the provider approves.',
+      summary: 'Ask to change (accountId) or add a bank account: multipart fields of the new details and a `document` (PDF/PNG/JPG ≤ 5 MiB). Pending until the provider approves; under the merchant\'s four eyes on bank changes (decision 049) it first waits (status MERCHANT_APPROVAL, approvalId) for a second user holding merchant:bank:change.',
       consumes: ['multipart/form-data'],
       response: { 200: envelope(bankRequestSchema) },
     },
@@ -121,8 +121,8 @@ export function merchantDetailRoutes(app: FastifyInstance, deps: Deps) {
       if (u.userType !== 'MAIN') throw forbidden();
       const { fields, doc } = await readBankForm(req);
       if (!u.scope.includes(fields.merId)) throw notFound();
-      const res = await submitBankRequest(deps, u, fields, doc, { ip: req.ip, userAgent: req.headers['user-agent'] });
-      return { code: 0, msg: t(req.lang, 'bankRequestSubmitted'), data: res };
+      const res = await submitBankRequest(deps, u, fields, doc, { ip: req.ip, userAgent: req.headers['user-agent'] }, req.lang);
+      return { code: 0, msg: t(req.lang, res.status === 'MERCHANT_APPROVAL' ? 'bankRequestAwaitsApproval' : 'bankRequestSubmitted'), data: res };
     },
   });
 

@@ -6,6 +6,12 @@ export const MERCHANT_MESSAGES = {
     ko: '이미 승인 대기 중인 은행 계좌 변경 요청이 있습니다',
     ja: '承認待ちの銀行口座変更申請がすでにあります',
   },
+  bankRequestAwaitsApproval: {
+    en: 'Your request waits for a second user\'s approval in your team; it goes to the provider once approved',
+    zh: '申请需团队中另一位用户审批，审批通过后才会提交给服务商',
+    ko: '요청이 팀 내 다른 사용자의 승인을 기다립니다. 승인되면 제공사로 전달됩니다',
+    ja: '申請はチーム内の別のユーザーの承認待ちです。承認されるとプロバイダーに送信されます',
+  },
   bankRequestSubmitted: {
     en: 'Your request was submitted and is pending approval',
     zh: '申请已提交，等待审批',

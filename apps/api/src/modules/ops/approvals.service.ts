@@ -42,6 +42,8 @@ export async function listBankChanges(deps: Deps, status?: 'PENDING' | 'APPROVED
        FROM bank_change_request r JOIN merchant m ON m.mer_id = r.mer_id JOIN app_user u ON u.id = r.requested_by
        LEFT JOIN ops_operator c ON c.id = r.changed_by_operator
       WHERE ($1::text IS NULL OR r.status = $1::text)
+        -- A request still with the merchant's four eyes (or closed there) is not the provider's (decision 049).
+        AND r.status IN ('PENDING', 'APPROVED', 'REJECTED')
       ORDER BY (r.status = 'PENDING') DESC, r.requested_at DESC LIMIT 200`,
     [status ?? null],
   );

@@ -10,12 +10,13 @@ export interface PolicyRow {
   mer_id: string;
   refund_limits: Record<string, number>;
   permission_raise: boolean;
+  bank_change: boolean;
   expiry_hours: number;
 }
 
 export async function effectivePolicy(q: Queryable, merId: string): Promise<PolicyRow | null> {
   const { rows } = await q.query<PolicyRow>(
-    `SELECT p.mer_id, p.refund_limits, p.permission_raise, p.expiry_hours FROM four_eyes_policy p
+    `SELECT p.mer_id, p.refund_limits, p.permission_raise, p.bank_change, p.expiry_hours FROM four_eyes_policy p
       WHERE p.mer_id = $1 OR p.mer_id = (SELECT m.parent_id FROM merchant m WHERE m.mer_id = $1)
       ORDER BY (p.mer_id = $1) DESC LIMIT 1`,
     [merId],
@@ -41,7 +42,7 @@ export const ApprovalAudit = {
 /** Records a request in the caller's transaction (audited); the approvers' e-mail goes after COMMIT. */
 export async function insertApproval(
   q: Queryable,
-  r: { merId: string; kind: 'refund' | 'permission_raise'; permission: string; payload: unknown; summary: Record<string, unknown>; user: { id: number; username: string }; now: Date; ip?: string; userAgent?: string },
+  r: { merId: string; kind: 'refund' | 'permission_raise' | 'bank_change'; permission: string; payload: unknown; summary: Record<string, unknown>; user: { id: number; username: string }; now: Date; ip?: string; userAgent?: string },
 ): Promise<number> {
   const policy = await effectivePolicy(q, r.merId);
   const hours = policy?.expiry_hours ?? 48;

@@ -13,6 +13,7 @@ const policySchema = z.object({
   merId: z.string(),
   refundLimits: z.record(z.string(), z.string()).describe('currency → amount above which a refund needs approval'),
   permissionRaise: z.boolean(),
+  bankChange: z.boolean().describe('bank-account change requests wait for a second user holding merchant:bank:change (decision 049)'),
   expiryHours: z.number(),
 });
 const approvalRowSchema = z.object({
@@ -29,8 +30,8 @@ const approvalRowSchema = z.object({
   result: z.record(z.string(), z.unknown()).nullable(),
   canDecide: z.boolean(),
 });
-/** Who may see and decide requests: refunders (refund requests) and user managers (permission raises). */
-const deciders = [Perm.txnRefund, Perm.merchantUserManage];
+/** Who may see and decide requests: refunders (refunds), user managers (permission raises), bank changers (bank changes, decision 049). */
+const deciders = [Perm.txnRefund, Perm.merchantUserManage, Perm.merchantBankChange];
 
 /** Four eyes (issue 28, decision 041): the merchant's policy and its approvals list. */
 export function approvalRoutes(app: FastifyInstance, deps: Deps) {
@@ -46,7 +47,7 @@ export function approvalRoutes(app: FastifyInstance, deps: Deps) {
     config: { permission: Perm.merchantUserManage },
     schema: {
       tags: ['team'],
-      summary: 'Set a merchant\'s four-eyes policy: refundLimits ("USD:1000.00,EUR:500"), permissionRaise, expiryHours (1–720). Administrators of the merchant only; audited with before and after',
+      summary: 'Set a merchant\'s four-eyes policy: refundLimits ("USD:1000.00,EUR:500"), permissionRaise, bankChange (absent: false), expiryHours (1–720). Administrators of the merchant only; audited with before and after',
       body: fourEyesPolicySchema,
       response: { 200: envelope(policySchema) },
     },

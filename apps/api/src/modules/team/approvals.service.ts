@@ -18,6 +18,8 @@ import { formatInZone } from '../txn/time';
 import { hasStepUp } from '../user/login.service';
 import { refund } from '../txn/refund.service';
 import { ApprovalAudit, effectivePolicy } from './approvals.repo';
+import { closeHeldBankRequest } from '../merchant/bank-request.service';
+import { notifyRequesterOfRejection } from './approvals.notify';
 import { assertMainUser, updateUser, type Meta } from './team.service';
 import { saveRole } from './roles.service';
 
@@ -37,7 +39,7 @@ import { saveRole } from './roles.service';
 function policyOut(merId: string, p: Awaited<ReturnType<typeof effectivePolicy>>): FourEyesPolicy {
   const limits: Record<string, string> = {};
   for (const [c, v] of Object.entries(p?.refund_limits ?? {})) limits[c] = toDecimal(v, c);
-  return { merId, refundLimits: limits, permissionRaise: p?.permission_raise ?? false, expiryHours: p?.expiry_hours ?? 48 };
+  return { merId, refundLimits: limits, permissionRaise: p?.permission_raise ?? false, bankChange: p?.bank_change ?? false, expiryHours: p?.expiry_hours ?? 48 };
 }
 
 export async function getPolicy(deps: Deps, caller: SessionUser, merId = caller.merId): Promise<FourEyesPolicy> {
@@ -64,10 +66,10 @@ export async function savePolicy(deps: Deps, caller: SessionUser, input: FourEye
   await deps.db.tx(async (q) => {
     const before = policyOut(input.merId, await effectivePolicy(q, input.merId));
     await q.query(
-      `INSERT INTO four_eyes_policy (mer_id, refund_limits, permission_raise, expiry_hours, updated_by, updated_at) VALUES ($1, $2, $3, $4, $5, $6)
-       ON CONFLICT (mer_id) DO UPDATE SET refund_limits = EXCLUDED.refund_limits, permission_raise = EXCLUDED.permission_raise,
+      `INSERT INTO four_eyes_policy (mer_id, refund_limits, permission_raise, bank_change, expiry_hours, updated_by, updated_at) VALUES ($1, $2, $3, $7, $4, $5, $6)
+       ON CONFLICT (mer_id) DO UPDATE SET refund_limits = EXCLUDED.refund_limits, permission_raise = EXCLUDED.permission_raise, bank_change = EXCLUDED.bank_change,
          expiry_hours = EXCLUDED.expiry_hours, updated_by = EXCLUDED.updated_by, updated_at = EXCLUDED.updated_at`,
-      [input.merId, JSON.stringify(limits), input.permissionRaise, input.expiryHours, caller.id, deps.clock.now()],
+      [input.merId, JSON.stringify(limits), input.permissionRaise, input.expiryHours, caller.id, deps.clock.now(), input.bankChange],
     );
     const after = policyOut(input.merId, await effectivePolicy(q, input.merId));
     await audit(q, { action: ApprovalAudit.policy, userId: caller.id, username: caller.username, merId: input.merId, target: input.merId, detail: { before, after }, ip: meta.ip, userAgent: meta.userAgent });
@@ -78,7 +80,7 @@ export async function savePolicy(deps: Deps, caller: SessionUser, input: FourEye
 interface ApprovalDbRow {
   id: number;
   mer_id: string;
-  kind: 'refund' | 'permission_raise';
+  kind: 'refund' | 'permission_raise' | 'bank_change';
   permission: string;
   status: 'PENDING' | 'APPROVED' | 'REJECTED' | 'EXPIRED';
   payload: Record<string, unknown>;
@@ -124,7 +126,7 @@ export async function listApprovals(deps: Deps, caller: SessionUser, f: { status
       decidedBy: r.decider,
       decideTime: r.decided_at ? formatInZone(r.decided_at, tz) : null,
       result: r.result,
-      canDecide: r.status === 'PENDING' && r.expires_at > now && r.requested_by !== caller.id && caller.permissions.includes(r.permission),
+      canDecide: r.status === 'PENDING' && r.expires_at > now && r.requested_by !== caller.id && caller.permissions.includes(r.permission) && (r.kind !== 'bank_change' || caller.userType === 'MAIN'),
     })),
   };
 }
@@ -136,7 +138,10 @@ async function expireDue(deps: Deps, scope: string[]): Promise<void> {
       `UPDATE approval_request SET status = 'EXPIRED' WHERE status = 'PENDING' AND expires_at <= $2 AND mer_id = ANY($1::text[]) RETURNING id, mer_id`,
       [scope, deps.clock.now()],
     );
-    for (const r of rows) await audit(q, { action: ApprovalAudit.expired, merId: r.mer_id, target: `approval #${r.id}`, detail: { approvalId: r.id } });
+    for (const r of rows) {
+      await audit(q, { action: ApprovalAudit.expired, merId: r.mer_id, target: `approval #${r.id}`, detail: { approvalId: r.id } });
+      await closeHeldBankRequest(q, r.id, 'EXPIRED', deps.clock.now());
+    }
   });
 }
 
@@ -155,21 +160,32 @@ export async function decide(deps: Deps, caller: SessionUser, id: number, approv
     if (r.status === 'PENDING' && r.expires_at <= now) {
       await q.query(`UPDATE approval_request SET status = 'EXPIRED' WHERE id = $1`, [r.id]);
       await audit(q, { action: ApprovalAudit.expired, merId: r.mer_id, target: `approval #${r.id}`, detail: { approvalId: r.id } });
+      await closeHeldBankRequest(q, r.id, 'EXPIRED', now);
       return { expired: true as const };
     }
     if (r.status !== 'PENDING') throw new AppError(Code.APPROVAL_DECIDED, 'approvalDecided', {}, 200);
     if (r.requested_by === caller.id) throw new AppError(Code.APPROVAL_OWN, 'approvalOwn', {}, 200);
     // An approved refund runs with the approver's step-up: asked before the decision is taken.
     if (approve && r.kind === 'refund' && !hasStepUp(caller.stepUpUntil, now)) throw new AppError(Code.FORBIDDEN, 'stepUpRequired', {}, 403);
+    // A bank change is asked by main users only (spec: merchant bank section); so is its approval.
+    if (r.kind === 'bank_change' && caller.userType !== 'MAIN') throw new AppError(Code.FORBIDDEN, 'approvalNoPermission', {}, 403);
     await q.query('UPDATE approval_request SET status = $2, decided_by = $3, decided_at = $4, note = $5 WHERE id = $1', [r.id, approve ? 'APPROVED' : 'REJECTED', caller.id, now, note || null]);
     await audit(q, {
       action: approve ? ApprovalAudit.approved : ApprovalAudit.rejected, userId: caller.id, username: caller.username, merId: r.mer_id, target: `approval #${r.id}`,
       detail: { approvalId: r.id, kind: r.kind, requestedBy: r.requester, summary: r.summary, note: note || null }, ip: meta.ip, userAgent: meta.userAgent,
     });
+    // A bank change moves on in this same transaction (no network call): approved, it is handed to
+    // the provider (PENDING, now seen by the back office); rejected, it is closed. One decision, one move.
+    if (r.kind === 'bank_change') {
+      const bankId = await closeHeldBankRequest(q, r.id, approve ? 'PENDING' : 'MERCHANT_REJECTED', now, { user: caller, note, meta });
+      const result = bankId ? { code: 0, bankRequestId: bankId } : { code: Code.SERVER_ERROR, msg: t(lang, 'approvalActionFailed') };
+      await q.query('UPDATE approval_request SET result = $2 WHERE id = $1', [r.id, JSON.stringify(result)]);
+    }
     return { row: r };
   });
   if ('expired' in claimed) throw new AppError(Code.APPROVAL_EXPIRED, 'approvalExpired', {}, 200);
-  if (approve) {
+  if (!approve && claimed.row.kind === 'bank_change') await notifyRequesterOfRejection(deps, claimed.row.id);
+  if (approve && claimed.row.kind !== 'bank_change') {
     const r = claimed.row;
     let result: Record<string, unknown>;
     try {

@@ -63,7 +63,7 @@ describe.each(DB_KINDS)('team: four eyes (%s)', (kind) => {
   it('administrators set the policy; a sub-merchant follows its group; bad input and others refused, nothing written', async () => {
     const saved = await post('/api/approval/policy', demo, { merId: DEMO.group, refundLimits: 'CNY:100.00,USD:50', permissionRaise: 'false', expiryHours: 24 });
     expect(saved.body.code, saved.body.msg).toBe(0);
-    expect(saved.body.data).toEqual({ merId: DEMO.group, refundLimits: { CNY: '100.00', USD: '50.00' }, permissionRaise: false, expiryHours: 24 });
+    expect(saved.body.data).toEqual({ merId: DEMO.group, refundLimits: { CNY: '100.00', USD: '50.00' }, permissionRaise: false, bankChange: false, expiryHours: 24 });
     expect((await get(`/api/approval/policy?merId=${DEMO.subA}`, demo)).body.data).toMatchObject({ merId: DEMO.subA, refundLimits: { CNY: '100.00' } });
     const before = (await ctx.db.query('SELECT * FROM four_eyes_policy')).rows;
     for (const body of [

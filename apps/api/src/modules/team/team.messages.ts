@@ -140,6 +140,20 @@ export const TEAM_MESSAGES = {
   },
   approvalKindRefund: { en: 'a refund', zh: '退款', ko: '환불', ja: '返金' },
   approvalKindPermissionRaise: { en: 'a permission raise', zh: '权限提升', ko: '권한 상향', ja: '権限の引き上げ' },
+  approvalKindBankChange: { en: 'a bank account change', zh: '银行账户变更', ko: '은행 계좌 변경', ja: '銀行口座の変更' },
+  approvalRejectedMailSubject: {
+    en: 'Rejected: {what} (request #{id})',
+    zh: '已拒绝：{what}（申请 #{id}）',
+    ko: '거절됨: {what} (요청 #{id})',
+    ja: '却下されました：{what}（申請 #{id}）',
+  },
+  approvalRejectedMailBody: {
+    en: 'Hello {user},\n\n{decider} rejected your request #{id} ({what}); it was not sent on.\nReason: {note}\n\n{detail}\n\nSee it in the portal: {link}',
+    zh: '{user} 您好：\n\n{decider} 拒绝了您的申请 #{id}（{what}），该申请未被提交。\n原因：{note}\n\n{detail}\n\n在平台中查看：{link}',
+    ko: '{user}님 안녕하세요.\n\n{decider}님이 요청 #{id} ({what})을(를) 거절했습니다. 요청은 전달되지 않았습니다.\n사유: {note}\n\n{detail}\n\n포털에서 확인하세요: {link}',
+    ja: '{user} 様\n\n{decider} さんが申請 #{id}（{what}）を却下しました。申請は送信されていません。\n理由：{note}\n\n{detail}\n\nポータルで確認してください：{link}',
+  },
+  approvalNoReason: { en: '(none given)', zh: '（未填写）', ko: '(없음)', ja: '（記載なし）' },
   approvalMailSubject: {
     en: 'Approval needed: {what} (request #{id})',
     zh: '待审批：{what}（申请 #{id}）',

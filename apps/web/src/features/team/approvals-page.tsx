@@ -26,6 +26,9 @@ function Summary({ r }: { r: ApprovalRow }) {
       </span>
     );
   }
+  if (r.kind === 'bank_change') {
+    return <span>{t('summary.bankChange', { bank: s.bank, swift: s.swift, account: s.account, currency: s.currency, document: s.document })}</span>;
+  }
   const added = ((s.added as string[]) ?? []).map((p) => t(`team:${permKey(p)}`)).join(t('approvals:listSeparator'));
   return <span>{s.userName ? t('summary.user', { user: s.userName, added }) : t('summary.role', { role: s.role, added })}</span>;
 }

@@ -13,6 +13,7 @@ const CURRENCIES = ['CNY', 'HKD', 'USD', 'EUR', 'GBP', 'JPY', 'KRW', 'SGD', 'AUD
 interface Values {
   limits: { currency: string; amount: string }[];
   permissionRaise: boolean;
+  bankChange: boolean;
   expiryHours: number;
 }
 
@@ -30,7 +31,7 @@ export function FourEyesPanel({ canManage }: { canManage: boolean }) {
   const submit = async (v: Values) => {
     setSaving(true);
     try {
-      await savePolicy({ merId: me.merId, refundLimits: (v.limits ?? []).map((l) => `${l.currency}:${l.amount.trim()}`), permissionRaise: v.permissionRaise, expiryHours: v.expiryHours });
+      await savePolicy({ merId: me.merId, refundLimits: (v.limits ?? []).map((l) => `${l.currency}:${l.amount.trim()}`), permissionRaise: v.permissionRaise, bankChange: v.bankChange, expiryHours: v.expiryHours });
       message.success(t('policy.saved'));
       await qc.invalidateQueries({ queryKey: ['team', 'policy'] });
     } catch (e) {
@@ -45,6 +46,7 @@ export function FourEyesPanel({ canManage }: { canManage: boolean }) {
   const initial: Values = {
     limits: Object.entries(policy.data.refundLimits).map(([currency, amount]) => ({ currency, amount })),
     permissionRaise: policy.data.permissionRaise,
+    bankChange: policy.data.bankChange,
     expiryHours: policy.data.expiryHours,
   };
   return (
@@ -75,6 +77,9 @@ export function FourEyesPanel({ canManage }: { canManage: boolean }) {
         )}
       </Form.List>
       <Form.Item name="permissionRaise" label={t('policy.permissionRaise')} valuePropName="checked" extra={t('policy.permissionRaiseHelp')}>
+        <Switch />
+      </Form.Item>
+      <Form.Item name="bankChange" label={t('policy.bankChange')} valuePropName="checked" extra={t('policy.bankChangeHelp')}>
         <Switch />
       </Form.Item>
       <Form.Item name="expiryHours" label={t('policy.expiryHours')} rules={[{ required: true, type: 'number', min: 1, max: 720, message: t('policy.expiryRule') }]}>

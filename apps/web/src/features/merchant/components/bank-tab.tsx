@@ -8,7 +8,9 @@ import { feedback } from '../../../lib/feedback';
 import { useUser } from '../../../lib/session';
 import { useBankChangeRequest, useMerchantBanks } from '../api/merchant';
 
-const STATUS_COLOR: Record<BankRequest['status'], string> = { PENDING: 'warning', APPROVED: 'success', REJECTED: 'error' };
+const STATUS_COLOR: Record<BankRequest['status'], string> = {
+  MERCHANT_APPROVAL: 'processing', MERCHANT_REJECTED: 'error', EXPIRED: 'default', PENDING: 'warning', APPROVED: 'success', REJECTED: 'error',
+};
 
 interface BankForm {
   accountId?: number;
@@ -30,7 +32,7 @@ export function BankTab({ merId }: { merId: string }) {
   const [open, setOpen] = useState(false);
   const [files, setFiles] = useState<UploadFile[]>([]);
   const [form] = Form.useForm<BankForm>();
-  const pending = banks.data?.requests.find((r) => r.status === 'PENDING');
+  const pending = banks.data?.requests.find((r) => r.status === 'PENDING' || r.status === 'MERCHANT_APPROVAL');
   const isMain = user.userAdmin;
 
   const onOk = async () => {
@@ -49,12 +51,14 @@ export function BankTab({ merId }: { merId: string }) {
     fd.set('merId', merId);
     for (const [k, val] of Object.entries(v)) if (val !== undefined && val !== null && val !== '') fd.set(k, String(val));
     fd.set('document', file, file.name);
+    let res: BankRequest;
     try {
-      await submit.mutateAsync(fd);
+      res = await submit.mutateAsync(fd);
     } catch {
       return; // the request client has shown the server's message; the dialog stays open
     }
-    feedback().message.success(t('bank.submitted'));
+    // Under the merchant's four eyes (decision 049) it first waits for a second user of the team.
+    feedback().message.success(t(res.status === 'MERCHANT_APPROVAL' ? 'bank.awaitsTeam' : 'bank.submitted'));
     setOpen(false);
     form.resetFields();
     setFiles([]);
@@ -62,7 +66,7 @@ export function BankTab({ merId }: { merId: string }) {
 
   return (
     <>
-      {pending && <Alert type="info" showIcon style={{ marginBottom: 12 }} title={t('bank.pendingNote', { bank: pending.beneficiaryBank, account: pending.accountNumber, at: pending.requestedAt })} />}
+      {pending && <Alert type="info" showIcon style={{ marginBottom: 12 }} title={t(pending.status === 'MERCHANT_APPROVAL' ? 'bank.pendingTeamNote' : 'bank.pendingNote', { bank: pending.beneficiaryBank, account: pending.accountNumber, at: pending.requestedAt })} />}
       {isMain && (
         <Can permission={Perm.merchantBankChange}>
           <Button type="primary" style={{ marginBottom: 12 }} disabled={!!pending} onClick={() => setOpen(true)}>{t('bank.request')}</Button>
