@@ -61,15 +61,17 @@ interface ViewAsRow extends SessionState {
   scope: string[];
 }
 
-const auditBoth = async (deps: Deps, e: { action: string; operatorId: number; operator: string; merId: string; reason: string; detail: Record<string, unknown>; ip?: string | null; userAgent?: string }) => {
-  // The operator's side (operator_id set, shown in the back office's audit) and the merchant's own
-  // log (its mer_id; the actor named as the provider's support).
-  const detail = { ...e.detail, reason: e.reason };
-  await audit(deps.db, { action: e.action, operatorId: e.operatorId, username: e.operator, merId: e.merId, target: e.merId, detail, ip: e.ip, userAgent: e.userAgent });
-  await audit(deps.db, { action: `merchant.${e.action}`, username: `${e.operator} (provider support)`, merId: e.merId, target: e.reason.slice(0, 200), detail: { ...detail, operatorId: e.operatorId }, ip: e.ip, userAgent: e.userAgent });
-};
+/**
+ * One audit row read on both sides, as every operator action (decision 038): operator_id names the
+ * operator (the back office's audit), mer_id the merchant viewed (the merchant's own audit log,
+ * where the actor is the operator's name and the target the stated reason).
+ */
+const auditBoth = (deps: Deps, e: { action: string; operatorId: number; operator: string; merId: string; reason: string; detail: Record<string, unknown>; ip?: string | null; userAgent?: string }) =>
+  audit(deps.db, {
+    action: e.action, operatorId: e.operatorId, username: e.operator, merId: e.merId, target: `view-as: ${e.reason}`.slice(0, 300),
+    detail: { ...e.detail, reason: e.reason }, ip: e.ip, userAgent: e.userAgent,
+  });
 
-/** Ends one view-as (once): the end is audited on both sides with its reason. */
 export type ViewAsEnd = 'operator' | 'expired' | 'operator-session-ended' | 'replaced';
 
 async function endRow(deps: Deps, id: number, why: ViewAsEnd, meta: { ip?: string | null; userAgent?: string } = {}) {
