@@ -37,7 +37,9 @@ const READABLE = [
   '/api/search',
   '/api/views',
 ];
-const FILE = /export|download|attachment|statement|logisticsTemplate|logo/i;
+// Files (exports, downloads, attachments, statements, templates, logos) and the one GET route that
+// changes something (the spec's GET /payByLink/closeOrder/:id).
+const FILE = /export|download|attachment|statement|logisticsTemplate|logo|close/i;
 
 /** Whether a view-as session may make this call (method and route pattern). */
 export function viewAsMayCall(method: string, routeUrl: string): boolean {
