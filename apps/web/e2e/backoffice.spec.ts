@@ -1,14 +1,18 @@
 import { EMAIL, PASSWORD, expect, test, shot, signIn, tr, useLanguage } from './support';
 import { OPS_PASSWORD, addOperatorLink, opsSignInQuick, totpCode } from './ops-support';
 import type { Page } from '@playwright/test';
+import { columnTexts, dataRows } from './report-support';
 
 /**
  * The provider's back office (issue 26), as its first operator would use it, in Chinese: made by
  * `npm run ops -- add-operator` → activates (authenticator + password) → signs in with the
  * authenticator's code → creates a group merchant with fees and a bank account (and, through the ops
  * API, two sub-merchants) → the group's main user activates from the e-mail and signs in to the
- * merchant portal → asks for a bank-account change → a second operator (risk) approves it with a
- * reason → the notice reaches the merchant. Screens looked at in 1440 px and 390 px.
+ * merchant portal → sandbox transactions for it (a pay-by-link order paid on the hosted checkout,
+ * the sandbox acquirer) settle in the settlement run with the fees entered (the figure computed here
+ * from the MDR and fixed fee typed into the form) and the merchant's settlement screen shows them →
+ * asks for a bank-account change → a second operator (risk) approves it with a reason → the notice
+ * reaches the merchant. Screens looked at in 1440 px and 390 px.
  */
 test.describe.configure({ mode: 'serial', timeout: 180_000 });
 
@@ -18,6 +22,9 @@ const MAIN_EMAIL = 'main@e2e-group.example';
 EMAIL[MAIN] = MAIN_EMAIL;
 let merchant: Page;
 const z = (key: string, vars: Record<string, string> = {}) => tr('zh', 'ops', key, vars);
+/** The group's fee line as the operator types it: MDR in percent, fixed fee in HKD. */
+const MDR_PERCENT = '3';
+const FIXED_FEE = '2.00';
 
 test('first operator: activation link from the CLI, authenticator and password, sign-in with TOTP, a group merchant created', async ({ page, baseURL }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
@@ -69,8 +76,8 @@ test('first operator: activation link from the CLI, authenticator and password, 
   await pick(z('field.settleCurrency'), 'HKD');
   await pick(z('field.channels'), 'CARD');
   await pick(z('field.currencies'), 'HKD');
-  await drawer.getByLabel(z('fee.mdr'), { exact: true }).fill('3');
-  await drawer.getByLabel(z('fee.fixedFee'), { exact: true }).fill('2.00');
+  await drawer.getByLabel(z('fee.mdr'), { exact: true }).fill(MDR_PERCENT);
+  await drawer.getByLabel(z('fee.fixedFee'), { exact: true }).fill(FIXED_FEE);
   await drawer.getByLabel(z('bank.beneficiaryBank'), { exact: true }).fill('Example Bank Ltd');
   await drawer.getByLabel(z('bank.swiftCode'), { exact: true }).fill('EXAMHKHH');
   await drawer.getByLabel(z('bank.accountName'), { exact: true }).fill('E2E Group Holdings Ltd');
@@ -144,6 +151,59 @@ test("the group's main user activates from the e-mail and signs in to the mercha
   const session = await signIn(page, MAIN);
   expect(session.user.merName).toBe('E2E Group');
   groupOf.id = session.user.merId;
+});
+
+test('sandbox transactions for it settle in the settlement run with the fees the operator entered', async ({ browser }) => {
+  const page = merchant;
+  // Two purchases through the system's own sandbox path: the merchant makes pay-by-link orders, the
+  // buyer pays each on the hosted checkout (sandbox acquirer: these amounts are approved).
+  const amounts = ['123.45', '80.10'];
+  const buyer = await (await browser.newContext()).newPage();
+  for (const amount of amounts) {
+    const order = await (
+      await page.request.post('/api/payByLink/add', {
+        headers: { 'x-token': await freshMerchantToken(page) },
+        form: { reconId: `E2E-SETTLE-${amount}`, orderCurrency: 'HKD', totalAmount: amount, goodsName: 'Widget', goodsPrice: amount, goodsQuantity: '1', logFee: '0', remarks: '', buyerEmail: '', sendEmailChecked: 'false' },
+      })
+    ).json();
+    expect(order.code, order.msg).toBe(0);
+    const linkToken = (order.data.payByLink as string).split('/pay/')[1];
+    const paid = await (await buyer.request.post(`/api/checkout/${linkToken}/pay`, { form: { method: 'visa', cardNumber: '4111111111111111' } })).json();
+    expect(paid.code, paid.msg).toBe(0);
+  }
+  await buyer.context().close();
+  // The settlement run (the same service as the daily job; the development route runs it as of an
+  // instant, loopback only, never in production): two days on, today's transactions are due (T+1).
+  const run = await (await page.request.post('/api/dev/runJob', { data: { job: 'monthEnd', at: new Date(Date.now() + 2 * 86_400_000).toISOString() } })).json();
+  expect(run.code, run.msg).toBe(0);
+  // The fee each purchase carries: MDR (half-even, in minor units) plus the fixed fee, from the form's figures.
+  const minor = (d: string) => Math.round(Number(d) * 100);
+  const mdrBp = Math.round(Number(MDR_PERCENT) * 100);
+  const halfEven = (n: number, d: number) => {
+    const q = Math.floor(n / d);
+    const r = n - q * d;
+    return r * 2 > d || (r * 2 === d && q % 2 === 1) ? q + 1 : q;
+  };
+  const fee = amounts.reduce((sum, a) => sum + halfEven(minor(a) * mdrBp, 10000) + minor(FIXED_FEE), 0);
+  const settled = amounts.reduce((sum, a) => sum + minor(a), 0);
+  const money = (m: number) => (m / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  // In Chinese, the batch's every column shown (as the column chooser keeps it), settlement days around today.
+  await useLanguage(page, 'zh');
+  await page.evaluate(([key]) => localStorage.setItem(key, '[]'), [`mp_columns:${groupOf.id}:${MAIN}:settleDetail`]);
+  const day = (d: number) => new Date(Date.now() + d * 86_400_000).toISOString().slice(0, 10);
+  await page.goto(`/txn/settleDetail?beginDate=${day(-1)}&endDate=${day(3)}`);
+  const table = page.locator('.ant-table');
+  await expect(dataRows(table).first()).toBeVisible();
+  const s = (key: string) => tr('zh', 'settleDetail', key);
+  const fees = (await columnTexts(table, s('col.fee'))).map((x) => x.replace(/[^\d.,-]/g, ''));
+  const amountsShown = (await columnTexts(table, s('col.settleAmount'))).map((x) => x.replace(/[^\d.,-]/g, ''));
+  expect(fees).toContain(money(fee));
+  expect(amountsShown).toContain(money(settled));
+  await shot(page, 'backoffice-merchant-settled-zh-1440');
+});
+
+test('the merchant asks for a bank-account change', async () => {
+  const page = merchant;
   // The merchant asks for a bank-account change (the detail screen's form posts this).
   const merchantToken = await freshMerchantToken(page);
   const pdf = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');

@@ -45,6 +45,17 @@ export interface UserInfo {
   mustEnrolTotp?: boolean;
   /** The IANA zone the user chose for every time the portal shows; null: the browser's zone. */
   timeZone?: string | null;
+  /** A support "view as" session (decision 046): read-only, shown with a banner on every page. */
+  viewAs?: ViewAsInfo | null;
+}
+
+/** An operator viewing a merchant's portal read-only (decision 046). */
+export interface ViewAsInfo {
+  id: number;
+  operator: string;
+  merName: string;
+  /** Absolute end (ISO): 30 minutes after it was opened. */
+  expiresAt: string;
 }
 
 export interface MerchantInfo {

@@ -139,6 +139,11 @@ export const opsMerchantListQuerySchema = z.object({
   createdTo: isoDate.optional(),
 });
 
+/** Opening a support "view as" of a merchant's portal (decision 046): the reason is audited on both sides. */
+export const opsViewAsSchema = z.object({ reason: textInput(500, { min: 5 }) });
+/** The longest a view-as lasts (absolute, server-enforced). */
+export const VIEW_AS_MINUTES = 30;
+
 export const opsLockSchema = z.object({ reason: textInput(300, { min: 3 }) });
 
 /** New fee schedules from a day on (issue 26): never back in time; one per business line. */

@@ -6,6 +6,7 @@ import { t } from '../lib/messages';
 import type { Deps, SessionUser } from './context';
 import { HOUSEKEEPING, type Queryable } from '../db/db';
 import { MERCHANT_REALM, type Realm } from '../modules/user/realm';
+import { resolveViewAs, VIEW_AS_PREFIX, viewAsMayCall, viewAsRefused } from '../modules/ops/view-as.service';
 
 interface SessionRow {
   session_id: number;
@@ -252,6 +253,13 @@ export function registerAuth(app: FastifyInstance, deps: Deps) {
   async function signedIn(req: FastifyRequest) {
     const token = req.headers['x-token'];
     if (typeof token !== 'string' || !token) throw new AppError(Code.NOT_LOGGED_IN, 'notLoggedIn', {}, 401);
+    if (token.startsWith(VIEW_AS_PREFIX)) {
+      // A support operator's read-only view (decision 046): its own table, GET routes of an
+      // allow-list only — every state-changing call, download and account/team/key route refused.
+      req.user = await resolveViewAs(deps, token);
+      if (!viewAsMayCall(req.method, req.routeOptions.url ?? req.url)) throw viewAsRefused();
+      return;
+    }
     req.user = await resolveSession(deps, token);
     // The merchant requires a second factor this user has not enrolled: only the account calls open.
     if (req.user.mustEnrolTotp && !req.url.startsWith('/api/user/') && !req.url.startsWith('/api/merchant/info')) throw new AppError(Code.TOTP_REQUIRED, 'totpRequired', {}, 403);

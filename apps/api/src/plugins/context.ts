@@ -30,6 +30,8 @@ export interface SessionUser {
   mustEnrolTotp?: boolean;
   /** The zone the user chose for shown times (IANA); null: the browser's. */
   timeZone?: string | null;
+  /** A support operator's read-only "view as" of this merchant (decision 046); absent for users. */
+  viewAs?: { id: number; operatorId: number; operator: string; expiresAt: Date } | null;
 }
 
 declare module 'fastify' {

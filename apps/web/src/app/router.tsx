@@ -23,13 +23,15 @@ const AppShell = lazy(loadShell);
 const AntdProviders = lazy(loadProviders);
 /** The provider's back office (issue 26): /ops/…, its own sign-in and API. */
 const OpsApp = lazy(() => import('../features/ops/ops-app'));
+/** A support view's tab (decision 046): takes the view-as token from the fragment. */
+const ViewAsEntry = lazy(() => import('../features/support/view-as-entry'));
 
 /** The phone home screen (decision 042): plain React and CSS, no antd before its order button is pressed. */
 const loadPhone = () => import('../features/phone/phone-home');
 const PhoneHome = lazy(loadPhone);
 
 /** Public pages besides /login (which redirects a signed-in visitor into the shell). */
-const PUBLIC = ['/404', '/user/active', '/user/password', '/user/forgot', '/user/reset', '/accessibility'];
+const PUBLIC = ['/view-as', '/404', '/user/active', '/user/password', '/user/forgot', '/user/reset', '/accessibility'];
 
 /**
  * Signed in, on a screen of the shell: antd's providers, the shell, its texts, then the screen
@@ -93,6 +95,7 @@ export function AppRoutes() {
       <Route path="/user/reset" element={withAntd(<ResetPasswordPage />)} />
       <Route path="/accessibility" element={withAntd(<AccessibilityPage />)} />
       <Route path="/ops/*" element={withAntd(<OpsApp />)} />
+      <Route path="/view-as" element={<ViewAsEntry />} />
       <Route
         path={PHONE_PATH}
         element={

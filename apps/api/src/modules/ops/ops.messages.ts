@@ -108,4 +108,10 @@ export const OPS_MESSAGES = {
     ko: '은행 계좌 변경 요청 {id}이(가) 거절되었습니다. 사유: {reason}',
     ja: '銀行口座の変更申請 {id} は却下されました。理由：{reason}',
   },
+  viewAsReadOnly: {
+    en: 'This is a read-only support view of the merchant portal: nothing can be changed, exported or downloaded',
+    zh: '这是商户门户的只读支持视图：不能修改、导出或下载任何内容',
+    ko: '가맹점 포털의 읽기 전용 지원 보기입니다. 변경, 내보내기, 다운로드를 할 수 없습니다',
+    ja: 'これは加盟店ポータルの読み取り専用サポート表示です。変更・エクスポート・ダウンロードはできません',
+  },
 };

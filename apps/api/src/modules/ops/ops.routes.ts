@@ -14,6 +14,8 @@ import { localOnly } from '../dev/dev.routes';
 import { createOperator } from './operators.service';
 import { opsEmail, opsUsername } from '@portal/contract';
 import { searchAudit } from './audit.service';
+import { viewAsRoutes } from './view-as.routes';
+import { endExpiredViewAs } from './view-as.service';
 import { decideBankChange, editBankChange, listBankChanges } from './approvals.service';
 import { addFeeSchedule, feeHistory, createMerchant, editMerchant, getMerchant, listMerchants, resendMainUserActivation, setLocked } from './merchants.service';
 import { activateOperator, activationInfo, inviteOperator, listOperators, listSessions, resendActivation, revokeSession, setEnabled, setRole } from './operators.service';
@@ -62,6 +64,7 @@ export function opsRoutes(app: FastifyInstance, deps: Deps): void {
     });
     if (deps.config.apiDocs !== 'off') await f.register(swaggerUi, { routePrefix: '/api/ops/docs', uiConfig: { docExpansion: 'list' }, staticCSP: true });
     routes(f, deps);
+    viewAsRoutes(f, deps);
   });
 }
 
@@ -85,6 +88,8 @@ function routes(f: FastifyInstance, deps: Deps) {
     handler: async (req) => {
       const token = req.headers['x-token'];
       if (typeof token === 'string' && token) await logout(deps, token, meta(req), OPERATOR_REALM);
+      // A view-as bound to the session ends with it, audited now (decision 046).
+      await endExpiredViewAs(deps);
       return ok(null);
     },
   });

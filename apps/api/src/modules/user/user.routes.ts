@@ -23,6 +23,11 @@ export const userInfoSchema = z.object({
   email: z.string(),
   mustEnrolTotp: z.boolean().optional().describe('the merchant requires a second factor this user has not enrolled yet'),
   timeZone: z.string().nullable().optional().describe("the IANA zone the user chose for shown times; null: the browser's"),
+  viewAs: z
+    .object({ id: z.number(), operator: z.string(), merName: z.string(), expiresAt: z.string() })
+    .nullable()
+    .optional()
+    .describe('a support operator viewing this merchant read-only (decision 046): the portal shows a banner; every change is refused'),
 });
 
 export function userRoutes(app: FastifyInstance, deps: Deps) {
@@ -75,6 +80,7 @@ export function userRoutes(app: FastifyInstance, deps: Deps) {
         email: u.email,
         mustEnrolTotp: !!u.mustEnrolTotp,
         timeZone: u.timeZone ?? null,
+        viewAs: u.viewAs ? { id: u.viewAs.id, operator: u.viewAs.operator, merName: u.merName, expiresAt: u.viewAs.expiresAt.toISOString() } : null,
       });
     },
   });

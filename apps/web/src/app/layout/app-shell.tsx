@@ -12,6 +12,7 @@ import { TopBar } from './top-bar';
 import { ShellRoutes } from './shell-routes';
 import { useShellNav } from './use-shell-nav';
 import { ChatBubble } from '../../features/chat/chat-bubble';
+import { ViewAsBanner } from '../../features/support/view-as-banner';
 export { preloadScreen } from '../feature-routes';
 
 // The narrow screen's menu drawer loads when it is first opened (issue 16: not on every first page).
@@ -100,6 +101,7 @@ export default function AppShell() {
           </Layout.Sider>
         )}
         <Layout className="app-shell__main">
+          {user.viewAs && <ViewAsBanner viewAs={user.viewAs} />}
           <Layout.Header className="app-shell__header">
             <TopBar collapsed={isNarrow ? !drawerOpen : collapsed} onToggle={toggle} username={user.username} />
           </Layout.Header>
@@ -109,7 +111,7 @@ export default function AppShell() {
           <Layout.Footer className="app-shell__footer">
             {t('layout:copyright', { from: COPYRIGHT_FROM, to: new Date().getFullYear() })} · <AccessibilityLink />
           </Layout.Footer>
-          <ChatBubble />
+          {!user.viewAs && <ChatBubble />}
         </Layout>
       </Layout>
     </NavContext.Provider>

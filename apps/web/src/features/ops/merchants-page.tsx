@@ -11,6 +11,7 @@ import { FeeSchedules } from './fee-schedules';
 
 const PAGE = 20;
 
+import { ViewAsButton } from './view-as-button';
 /** Merchants (every role reads; onboarding creates and edits; risk locks): list, search, filters, detail. */
 export default function MerchantsPage() {
   const { t } = useTranslation('ops');
@@ -106,6 +107,7 @@ export default function MerchantsPage() {
             {canLock && (m.locked
               ? <Button onClick={() => void opsMerchantsApi.unlock(m.merId).then(refresh, () => undefined)}>{t('merchants.unlock')}</Button>
               : <Button danger onClick={() => setLocking(true)}>{t('merchants.lock')}</Button>)}
+            <ViewAsButton merId={m.merId} merName={m.name} />
           </div>
         )}>
         {m && (
