@@ -21,4 +21,5 @@ export * from './views';
 export * from './webhooks';
 export * from './developer';
 export * from './ops';
+export * from './ops-runs';
 export * from './approvals';

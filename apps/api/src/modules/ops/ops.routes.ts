@@ -14,6 +14,7 @@ import { localOnly } from '../dev/dev.routes';
 import { createOperator } from './operators.service';
 import { opsEmail, opsUsername } from '@portal/contract';
 import { searchAudit } from './audit.service';
+import { runsRoutes } from './runs.routes';
 import { decideBankChange, editBankChange, listBankChanges } from './approvals.service';
 import { addFeeSchedule, feeHistory, createMerchant, editMerchant, getMerchant, listMerchants, resendMainUserActivation, setLocked } from './merchants.service';
 import { activateOperator, activationInfo, inviteOperator, listOperators, listSessions, resendActivation, revokeSession, setEnabled, setRole } from './operators.service';
@@ -62,6 +63,7 @@ export function opsRoutes(app: FastifyInstance, deps: Deps): void {
     });
     if (deps.config.apiDocs !== 'off') await f.register(swaggerUi, { routePrefix: '/api/ops/docs', uiConfig: { docExpansion: 'list' }, staticCSP: true });
     routes(f, deps);
+    runsRoutes(f, deps);
   });
 }
 
