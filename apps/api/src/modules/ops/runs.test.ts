@@ -177,7 +177,7 @@ describe.each(DB_KINDS)('ops runs (%s)', (kind) => {
   it('lists exports with merchant, kind, requester, size, and gateway connections with the last import', async () => {
     await ctx.db.query(
       `INSERT INTO export_file (user_id, mer_id, kind, scope, format, file_name, status, size_bytes, row_count, finished_at)
-       SELECT id, $1, 'txn', ARRAY[$1], 'csv', 'rn.csv', 'ready', 2048, 10, now() FROM app_user WHERE username = 'demo'`,
+       SELECT id, $1::text, 'txn', ARRAY[$1::text], 'csv', 'rn.csv', 'ready', 2048, 10, now() FROM app_user WHERE username = 'demo'`,
       [SG],
     );
     await ctx.db.query(`INSERT INTO gateway_connection (id, name, merchants) VALUES ('rn-gw', 'Runs gateway', ARRAY[$1::text]) ON CONFLICT DO NOTHING`, [SG]);
