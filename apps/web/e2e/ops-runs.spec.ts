@@ -27,13 +27,13 @@ test('an administrator re-runs a settlement date and retries a failed job', asyn
   await picker.press('Enter');
   await page.getByRole('button', { name: j('settlement.runDate') }).click();
   await page.getByRole('tooltip').getByRole('button', { name: j('settlement.rerun') }).click();
-  await expect(page.getByText(new RegExp(`${yesterday} (は精算済み|を精算しました)`))).toBeVisible({ timeout: 120_000 });
+  await expect(page.getByText(new RegExp(`${yesterday} (は精算済み|を精算しました)`)).first()).toBeVisible({ timeout: 120_000 });
   const row = page.getByRole('row').filter({ hasText: yesterday }).first();
   await expect(row).toContainText(j('state.done'));
   // Again from the row: settled already, nothing changes; the attempt is listed with the operator.
   await row.getByRole('button', { name: j('settlement.rerunDate', { date: yesterday }) }).click();
   await page.getByRole('tooltip').getByRole('button', { name: j('settlement.rerun') }).click();
-  await expect(page.getByText(j('settlement.skipped', { date: yesterday }))).toBeVisible();
+  await expect(page.getByText(j('settlement.skipped', { date: yesterday })).last()).toBeVisible();
   await row.locator('.ant-table-row-expand-icon').click();
   await expect(page.getByText(`${j('trigger.operator')} · runs-admin`).first()).toBeVisible();
   await shot(page, 'ops-runs-settlement-ja-1440');
