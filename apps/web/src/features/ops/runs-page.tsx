@@ -29,7 +29,9 @@ function SettlementTab({ canAct }: { canAct: boolean }) {
     },
   });
   const by = (r: OpsSettlementRun) => {
-    const a = r.attempts[0];
+    // Who settled it (a re-run that found it settled does not count); dates settled before the
+    // history existed were settled by the daily job.
+    const a = r.state === 'done' ? r.attempts.find((x) => x.state === 'done') : r.attempts[0];
     if (!a) return t('trigger.job');
     return a.trigger === 'operator' ? `${t('trigger.operator')} · ${a.operator}` : t(`trigger.${a.trigger}`);
   };
@@ -70,7 +72,7 @@ function SettlementTab({ canAct }: { canAct: boolean }) {
           ),
         }}
         columns={[
-          { title: t('col.date'), dataIndex: 'date' },
+          { title: t('col.date'), dataIndex: 'date', onCell: () => ({ style: { whiteSpace: 'nowrap' } }) },
           { title: t('col.state'), dataIndex: 'state', render: (s: string) => <Tag color={STATE_COLOR[s]}>{t(`state.${s}`)}</Tag> },
           { title: t('col.txns'), dataIndex: 'txnCount', render: (n: number | null) => n ?? '—' },
           { title: t('col.rows'), dataIndex: 'rowCount', render: (n: number | null) => n ?? '—' },
