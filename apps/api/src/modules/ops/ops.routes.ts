@@ -57,7 +57,7 @@ export function opsRoutes(app: FastifyInstance, deps: Deps): void {
         const out = jsonSchemaTransform(arg);
         const tags = ((out.schema as { tags?: string[] }).tags ?? []).filter((x) => x !== 'X-HIDDEN');
         const roles = (arg.route.config as { opsRoles?: readonly string[] | 'public' } | undefined)?.opsRoles;
-        const who = roles === 'public' ? 'No token.' : `Roles: administrator${roles ? `, ${roles.filter((x) => x !== 'administrator').join(', ')}` : ''}.`;
+        const who = roles === 'public' ? 'No token.' : `Roles: ${['administrator', ...(roles ?? []).filter((x) => x !== 'administrator')].join(', ')}.`;
         return { ...out, schema: { ...out.schema, tags, description: [who, (out.schema as { description?: string }).description].filter(Boolean).join(' ') } };
       },
     });

@@ -5,6 +5,7 @@ import { createTestApp, DB_KINDS, isConcurrent, type TestCtx } from '../../../te
 import { addDays, platformDate } from '../payments/time';
 import { ingestTransaction } from '../payments/ingest.service';
 import { settleDate } from '../payments/settlement/settle.run';
+import { settlementJob } from '../payments/settlement/settle.schedule';
 import { addOperator, opsLogin } from './ops.fixtures';
 
 const SG = '200000000000001';
@@ -191,6 +192,20 @@ describe.each(DB_KINDS)('ops runs (%s)', (kind) => {
     expect(gw.body.data.find((g: { id: string }) => g.id === 'rn-gw')).toMatchObject({ merchants: [SG], imports: 1, lastImport: { fileName: 'day.csv', accepted: 7, duplicate: 1, rejected: 2 } });
   });
 
+  it('the runs routes are in the ops document with their roles; the development failed job answers loopback callers only', async () => {
+    const doc = await ctx.call({ method: 'GET', url: '/api/ops/docs/json' });
+    const paths = (doc.body as unknown as { paths: Record<string, Record<string, { description?: string }>> }).paths;
+    expect(Object.keys(paths)).toEqual(expect.arrayContaining(['/api/ops/runs/settlement', '/api/ops/runs/settlement/{date}/rerun', '/api/ops/runs/exports', '/api/ops/runs/jobs', '/api/ops/runs/jobs/{id}/retry', '/api/ops/runs/gateways']));
+    expect(paths['/api/ops/runs/jobs'].get.description).toContain('risk, support');
+    expect(paths['/api/ops/runs/jobs/{id}/retry'].post.description).toBe('Roles: administrator.');
+    const far = await ctx.call({ method: 'POST', url: '/api/dev/failedJob', remoteAddress: '203.0.113.9', headers: { host: 'localhost' } });
+    expect(far.status).toBe(404);
+    const near = await ctx.call({ method: 'POST', url: '/api/dev/failedJob', remoteAddress: '127.0.0.1' });
+    expect(near.body.code, near.body.msg).toBe(0);
+    const j = await ctx.db.query<{ status: string; kind: string }>('SELECT status, kind FROM job WHERE id = $1', [near.body.data.id]);
+    expect(j.rows[0]).toEqual({ status: 'failed', kind: 'dev.example' });
+  });
+
   it.runIf(isConcurrent(kind))('two re-runs of one date at once: one runs, the other is refused or finds it done — settled once', async () => {
     const d = addDays(base, 3);
     await txn(addDays(d, -1), 4242);
@@ -204,5 +219,15 @@ describe.each(DB_KINDS)('ops runs (%s)', (kind) => {
     expect((await settleDate(ctx.db, d)).skipped).toBe(true);
     const running = await ctx.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM settlement_run_log WHERE state = 'running'`);
     expect(running.rows[0].n).toBe(0);
+  });
+  it('the daily job records each date it settles (trigger job); the screen shows it', async () => {
+    const yesterday = addDays(platformDate(ctx.clock.now(), tz()), -1);
+    await txn(addDays(yesterday, -1), 3131);
+    const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
+    await settlementJob(tz())({ db: ctx.db, clock: ctx.clock, heartbeat: async () => undefined, log: quiet } as never);
+    const list = await ctx.call({ method: 'GET', url: '/api/ops/runs/settlement', headers: h(support), query: { from: addDays(yesterday, -5), to: yesterday } });
+    const day = list.body.data.content.find((d: { date: string }) => d.date === yesterday);
+    expect(day).toMatchObject({ state: 'done', attempts: [{ state: 'done', trigger: 'job', operator: null }] });
+    expect(list.body.data.lastRunDate).toBe(yesterday);
   });
 });
