@@ -21,5 +21,6 @@ export * from './views';
 export * from './webhooks';
 export * from './developer';
 export * from './ops';
+export * from './ops-runs';
 export * from './approvals';
 export * from './access';

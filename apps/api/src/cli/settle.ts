@@ -7,7 +7,8 @@
 import { loadConfig } from '../config';
 import { openDb } from '../db/db';
 import { migrate } from '../db/migrate';
-import { settleRange, settleThrough, type RunResult } from '../modules/payments/settlement/settle.run';
+import { firstPendingDate, settleRange, settleThrough, type RunResult } from '../modules/payments/settlement/settle.run';
+import { recordFailure, recordRuns } from '../modules/payments/settlement/settle.log';
 import { addDays, isDate, platformDate } from '../modules/payments/time';
 import { AppError } from '../lib/errors';
 import { t } from '../lib/messages';
@@ -37,8 +38,11 @@ try {
   await migrate(db);
   const bar = progressBar('settle');
   let txns = 0;
-  const onDate = (r: RunResult, i: number, n: number) => {
+  let startedAt = new Date();
+  const onDate = async (r: RunResult, i: number, n: number) => {
     txns += r.txnCount;
+    await recordRuns(db, 'cli', [r], startedAt, new Date());
+    startedAt = new Date();
     bar.update(i + 1, n, `${r.date} · ${txns} txns`);
   };
   const t0 = Date.now();
@@ -56,6 +60,8 @@ try {
       : `Nothing to settle: ${from ? `${from} … ${to}` : `every date through ${to}`} was already settled (no changes).`,
   );
 } catch (err) {
+  const date = await firstPendingDate(db).catch(() => null);
+  if (date) await recordFailure(db, 'cli', date, err, new Date(), new Date()).catch(() => undefined);
   console.error(`settle failed: ${err instanceof AppError ? t('en', err.key, err.params) : err instanceof Error ? err.message : String(err)}`);
   process.exitCode = 1;
 } finally {

@@ -15,6 +15,7 @@ import { GATEWAY_MESSAGES } from '../modules/gateway/gateway.messages';
 import { WEBHOOK_MESSAGES } from '../modules/webhook/webhook.messages';
 import { APIKEY_MESSAGES } from '../modules/apikey/apikey.messages';
 import { OPS_MESSAGES } from '../modules/ops/ops.messages';
+import { OPS_RUNS_MESSAGES } from '../modules/ops/runs.messages';
 
 type Msg = Record<Language, string>;
 
@@ -135,6 +136,7 @@ export const MESSAGES = {
   ...WEBHOOK_MESSAGES,
   ...APIKEY_MESSAGES,
   ...OPS_MESSAGES,
+  ...OPS_RUNS_MESSAGES,
 } satisfies Record<string, Msg>;
 
 export type MessageKey = keyof typeof MESSAGES;

@@ -111,6 +111,15 @@ export function devRoutes(app: FastifyInstance, deps: Deps) {
     const statements = await monthlyStatementJob(deps.config.dataDir, deps.config.platformTz)(ctx());
     return ok({ settlement: settled?.result ?? null, statements: statements?.result ?? null });
   });
+  // Development only (not in production): a failed job for the back office's runs screen to show and
+  // retry (e2e ops-runs.spec.ts). Kind dev.example has no handler: a retried one stays queued.
+  app.post('/api/dev/failedJob', { config: { auth: 'public' }, onRequest: async (req) => localOnly(req), schema: { tags: ['dev'], summary: 'Record a failed job of kind dev.example (not in production)' } }, async () => {
+    const { rows } = await deps.db.query<{ id: string }>(
+      `INSERT INTO job (kind, unique_key, payload, status, attempts, error, finished_at)
+       VALUES ('dev.example', 'dev.example:' || gen_random_uuid()::text, '{}', 'failed', 3, 'Example failure: the mail server refused the connection', now()) RETURNING id`,
+    );
+    return ok({ id: Number(rows[0].id) });
+  });
   app.get('/dev/mailbox', { config: { auth: 'public' }, schema: { summary: 'Development mailbox page (HTML; loopback callers only, never in production)' }, onRequest: async (req) => localOnly(req) }, async (_req, reply) => {
     const items = await readOutbox(outbox);
     const sms = readSmsOutbox(smsOutboxDir(deps))

@@ -16,6 +16,7 @@ import { opsEmail, opsUsername } from '@portal/contract';
 import { searchAudit } from './audit.service';
 import { viewAsRoutes } from './view-as.routes';
 import { endExpiredViewAs } from './view-as.service';
+import { runsRoutes } from './runs.routes';
 import { decideBankChange, editBankChange, listBankChanges } from './approvals.service';
 import { addFeeSchedule, feeHistory, createMerchant, editMerchant, getMerchant, listMerchants, resendMainUserActivation, setLocked } from './merchants.service';
 import { activateOperator, activationInfo, inviteOperator, listOperators, listSessions, resendActivation, revokeSession, setEnabled, setRole } from './operators.service';
@@ -58,13 +59,14 @@ export function opsRoutes(app: FastifyInstance, deps: Deps): void {
         const out = jsonSchemaTransform(arg);
         const tags = ((out.schema as { tags?: string[] }).tags ?? []).filter((x) => x !== 'X-HIDDEN');
         const roles = (arg.route.config as { opsRoles?: readonly string[] | 'public' } | undefined)?.opsRoles;
-        const who = roles === 'public' ? 'No token.' : `Roles: administrator${roles ? `, ${roles.filter((x) => x !== 'administrator').join(', ')}` : ''}.`;
+        const who = roles === 'public' ? 'No token.' : `Roles: ${['administrator', ...(roles ?? []).filter((x) => x !== 'administrator')].join(', ')}.`;
         return { ...out, schema: { ...out.schema, tags, description: [who, (out.schema as { description?: string }).description].filter(Boolean).join(' ') } };
       },
     });
     if (deps.config.apiDocs !== 'off') await f.register(swaggerUi, { routePrefix: '/api/ops/docs', uiConfig: { docExpansion: 'list' }, staticCSP: true });
     routes(f, deps);
     viewAsRoutes(f, deps);
+    runsRoutes(f, deps);
   });
 }
 

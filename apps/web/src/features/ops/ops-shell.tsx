@@ -5,7 +5,8 @@ import { Button, Layout, Menu, Tag } from 'antd';
 import { FullPageSpin } from '../../components/full-page-spin';
 import { opsApi, opsTokens } from './api/ops-http';
 import { OpsLanguageSelect } from './ops-language';
-import { useOperator } from './ops-me';
+import { mayDo, useOperator } from './ops-me';
+import { OPS_RUNS_READ_ROLES } from '@portal/contract';
 import './ops.css';
 
 const OperatorsPage = lazy(() => import('./operators-page'));
@@ -13,6 +14,7 @@ const MerchantsPage = lazy(() => import('./merchants-page'));
 const ApprovalsPage = lazy(() => import('./approvals-page'));
 const AuditPage = lazy(() => import('./audit-page'));
 const SessionsPage = lazy(() => import('./sessions-page'));
+const RunsPage = lazy(() => import('./runs-page'));
 
 /** The back office's screens: a top bar (who, role, language, sign out), the menu, the screen. */
 export default function OpsShell() {
@@ -24,6 +26,7 @@ export default function OpsShell() {
     { key: '/ops/merchants', label: t('menu.merchants') },
     { key: '/ops/approvals', label: t('menu.approvals') },
     { key: '/ops/audit', label: t('menu.audit') },
+    ...(mayDo(me, OPS_RUNS_READ_ROLES) ? [{ key: '/ops/runs', label: t('menu.runs') }] : []),
     ...(me.role === 'administrator' ? [{ key: '/ops/operators', label: t('menu.operators') }] : []),
     { key: '/ops/sessions', label: t('menu.sessions') },
   ];
@@ -52,6 +55,7 @@ export default function OpsShell() {
               <Route path="merchants" element={<MerchantsPage />} />
               <Route path="approvals" element={<ApprovalsPage />} />
               <Route path="audit" element={<AuditPage />} />
+              <Route path="runs" element={<RunsPage />} />
               <Route path="operators" element={<OperatorsPage />} />
               <Route path="sessions" element={<SessionsPage />} />
               <Route path="*" element={<Navigate to="/ops/merchants" replace />} />

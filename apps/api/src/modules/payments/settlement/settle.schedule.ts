@@ -3,7 +3,8 @@ import type { Clock } from '../../../lib/clock';
 import { ensureRecurringJob } from '../../../jobs/queue';
 import type { JobHandler } from '../../../jobs/runner';
 import { addDays, platformDate, zonedInstant } from '../time';
-import { settleThrough } from './settle.run';
+import { firstPendingDate, settleThrough, type RunResult } from './settle.run';
+import { recordFailure, recordRuns } from './settle.log';
 
 export const SETTLE_JOB = 'settlement.daily';
 /** The daily run starts at 00:30 platform time, for the day before. */
@@ -24,10 +25,21 @@ export function settlementJob(tz: string): JobHandler {
   return async ({ db, clock, heartbeat, log }) => {
     const through = addDays(platformDate(clock.now(), tz), -1);
     let txns = 0;
-    const runs = await settleThrough(db, through, async (r, i, n) => {
-      txns += r.txnCount;
-      await heartbeat(Math.floor(((i + 1) / Math.max(n, 1)) * 100));
-    });
+    let startedAt = clock.now();
+    let runs: RunResult[];
+    try {
+      runs = await settleThrough(db, through, async (r, i, n) => {
+        txns += r.txnCount;
+        // Each date's attempt in the back office's run history (decision 045).
+        await recordRuns(db, 'job', [r], startedAt, clock.now());
+        startedAt = clock.now();
+        await heartbeat(Math.floor(((i + 1) / Math.max(n, 1)) * 100));
+      });
+    } catch (err) {
+      const date = await firstPendingDate(db).catch(() => null);
+      if (date) await recordFailure(db, 'job', date, err, startedAt, clock.now()).catch(() => undefined);
+      throw err;
+    }
     const ran = runs.filter((r) => !r.skipped);
     if (ran.length) log.info({ from: ran[0].date, through, dates: ran.length, txns }, 'settlement run');
     return { result: { through, dates: ran.length, txns }, nextRunAt: nextSettleRunAt(clock.now(), tz) };
