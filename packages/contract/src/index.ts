@@ -22,3 +22,4 @@ export * from './webhooks';
 export * from './developer';
 export * from './ops';
 export * from './approvals';
+export * from './ops-notices';

@@ -14,6 +14,7 @@ import { GATEWAY_MESSAGES } from '../modules/gateway/gateway.messages';
 import { WEBHOOK_MESSAGES } from '../modules/webhook/webhook.messages';
 import { APIKEY_MESSAGES } from '../modules/apikey/apikey.messages';
 import { OPS_MESSAGES } from '../modules/ops/ops.messages';
+import { OPS_NOTICE_MESSAGES } from '../modules/ops/notices.messages';
 
 type Msg = Record<Language, string>;
 
@@ -133,6 +134,7 @@ export const MESSAGES = {
   ...WEBHOOK_MESSAGES,
   ...APIKEY_MESSAGES,
   ...OPS_MESSAGES,
+  ...OPS_NOTICE_MESSAGES,
 } satisfies Record<string, Msg>;
 
 export type MessageKey = keyof typeof MESSAGES;

@@ -14,6 +14,7 @@ import { localOnly } from '../dev/dev.routes';
 import { createOperator } from './operators.service';
 import { opsEmail, opsUsername } from '@portal/contract';
 import { searchAudit } from './audit.service';
+import { opsNoticeRoutes } from './notices.routes';
 import { decideBankChange, editBankChange, listBankChanges } from './approvals.service';
 import { addFeeSchedule, feeHistory, createMerchant, editMerchant, getMerchant, listMerchants, resendMainUserActivation, setLocked } from './merchants.service';
 import { activateOperator, activationInfo, inviteOperator, listOperators, listSessions, resendActivation, revokeSession, setEnabled, setRole } from './operators.service';
@@ -286,6 +287,8 @@ function routes(f: FastifyInstance, deps: Deps) {
     },
     handler: async (req) => ok(await searchAudit(deps, { ...req.query, operatorsOnly: req.query.operatorsOnly === 'true', action: req.query.action || undefined, actor: req.query.actor || undefined })),
   });
+
+  opsNoticeRoutes(f, deps);
 
   // ——— Development only (never in production; loopback callers only, as /api/dev/*): what
   // `npm run ops -- add-operator` does, for the e2e run whose embedded database the CLI cannot open
