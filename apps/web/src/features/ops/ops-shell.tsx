@@ -13,6 +13,7 @@ const MerchantsPage = lazy(() => import('./merchants-page'));
 const ApprovalsPage = lazy(() => import('./approvals-page'));
 const AuditPage = lazy(() => import('./audit-page'));
 const SessionsPage = lazy(() => import('./sessions-page'));
+const NoticesPage = lazy(() => import('./notices-page'));
 
 /** The back office's screens: a top bar (who, role, language, sign out), the menu, the screen. */
 export default function OpsShell() {
@@ -23,6 +24,7 @@ export default function OpsShell() {
   const items = [
     { key: '/ops/merchants', label: t('menu.merchants') },
     { key: '/ops/approvals', label: t('menu.approvals') },
+    { key: '/ops/notices', label: t('menu.notices') },
     { key: '/ops/audit', label: t('menu.audit') },
     ...(me.role === 'administrator' ? [{ key: '/ops/operators', label: t('menu.operators') }] : []),
     { key: '/ops/sessions', label: t('menu.sessions') },
@@ -51,6 +53,7 @@ export default function OpsShell() {
             <Routes>
               <Route path="merchants" element={<MerchantsPage />} />
               <Route path="approvals" element={<ApprovalsPage />} />
+              <Route path="notices" element={<NoticesPage />} />
               <Route path="audit" element={<AuditPage />} />
               <Route path="operators" element={<OperatorsPage />} />
               <Route path="sessions" element={<SessionsPage />} />
