@@ -69,9 +69,10 @@ test('the operator withdraws it: gone for the merchant', async () => {
   await merchant.goto('/notice/list');
   await expect(merchant.locator('main')).toBeVisible();
   await expect(merchant.getByText(TITLE)).toHaveCount(0);
-  const id = /\/notice\/detail\/(\d+)$/.exec(detailUrl)![1];
-  const res = await (await merchant.request.get(`/api/notice/detail/${id}`)).json().catch(() => null);
-  expect(res?.data ?? null).toBeNull();
+  // Its detail page (and with it the attachment) answers 404 now.
+  await merchant.goto(new URL(detailUrl).pathname);
+  await expect(merchant.locator('.ant-result-404')).toBeVisible();
+  await expect(merchant.getByText('土曜日 2:00〜4:00')).toHaveCount(0);
   await ops.context().close();
   await merchant.context().close();
 });
