@@ -173,6 +173,10 @@ describe.each(DB_KINDS)('ops notices (%s)', (kind) => {
         expect(res.body.code).toBe(Code.FORBIDDEN);
       }
     }
+    // Described in the ops OpenAPI document with the roles that may call each route.
+    const doc = (await ctx.call({ method: 'GET', url: '/api/ops/docs/json' })).body as unknown as { paths: Record<string, Record<string, { description?: string }>> };
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/ops/notices', '/api/ops/notices/{id}', '/api/ops/notices/{id}/withdraw']));
+    expect(doc.paths['/api/ops/notices'].post.description).toContain('Roles: administrator, support, onboarding.');
     // A merchant user's token is not an operator's.
     expect((await ctx.call({ method: 'GET', url: '/api/ops/notices', headers: h(m[DEMO.users.demo]) })).status).toBe(401);
   });
