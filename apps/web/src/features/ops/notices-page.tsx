@@ -35,12 +35,14 @@ export default function NoticesPage() {
   const [page, setPage] = useState(0);
   const [editing, setEditing] = useState<OpsNoticeRow | 'new' | null>(null);
   const [removed, setRemoved] = useState<number[]>([]);
+  const [merchantSearch, setMerchantSearch] = useState('');
   const [form] = Form.useForm<FormValues>();
   const target = Form.useWatch('target', form);
   const zone = displayZone();
   const canWrite = mayDo(me, WRITERS);
   const list = useQuery({ queryKey: ['ops', 'notices', status, page], queryFn: () => opsNoticesApi.list({ status, page, size: 20 }) });
-  const merchants = useQuery({ queryKey: ['ops', 'notices', 'merchants'], queryFn: () => opsMerchantsApi.list({ size: 100 }), enabled: editing !== null });
+  // The merchant pickers search the server (id, name, company), 100 at a time.
+  const merchants = useQuery({ queryKey: ['ops', 'notices', 'merchants', merchantSearch], queryFn: () => opsMerchantsApi.list({ size: 100, search: merchantSearch || undefined }), enabled: editing !== null });
   const refresh = () => void qc.invalidateQueries({ queryKey: ['ops', 'notices'] });
   const save = useMutation({
     mutationFn: async (v: FormValues) => {
@@ -110,7 +112,7 @@ export default function NoticesPage() {
           },
         ]}
       />
-      <Drawer title={editing === 'new' ? t('write') : editing ? t('editTitle', { id: editing.id }) : ''} open={editing !== null} onClose={() => setEditing(null)} width={640} destroyOnHidden
+      <Drawer title={editing === 'new' ? t('write') : editing ? t('editTitle', { id: editing.id }) : ''} open={editing !== null} onClose={() => setEditing(null)} width="min(640px, 100vw)" destroyOnHidden
         extra={<Space><Button onClick={() => setEditing(null)}>{t('cancel')}</Button><Button type="primary" loading={save.isPending} onClick={() => form.submit()}>{t('save')}</Button></Space>}>
         <Form form={form} layout="vertical" requiredMark={false} initialValues={{ level: 'info', target: 'all' }} onFinish={(v) => save.mutate(v)}>
           <Form.Item name="title" label={t('field.title')} rules={[{ required: true, whitespace: true, message: t('field.required') }]}><Input maxLength={200} /></Form.Item>
@@ -124,12 +126,12 @@ export default function NoticesPage() {
           </Form.Item>
           {target === 'merchants' ? (
             <Form.Item name="merchants" label={t('field.merchants')} rules={[{ required: true, message: t('field.required') }]}>
-              <Select mode="multiple" showSearch optionFilterProp="label" loading={merchants.isLoading} options={merchantOptions} />
+              <Select mode="multiple" showSearch filterOption={false} onSearch={setMerchantSearch} onBlur={() => setMerchantSearch('')} loading={merchants.isFetching} options={merchantOptions} />
             </Form.Item>
           ) : null}
           {target === 'group' ? (
             <Form.Item name="groupId" label={t('field.group')} extra={t('field.groupHint')} rules={[{ required: true, message: t('field.required') }]}>
-              <Select showSearch optionFilterProp="label" loading={merchants.isLoading} options={merchantOptions.filter((m) => m.attribute === 'GROUP')} />
+              <Select showSearch filterOption={false} onSearch={setMerchantSearch} onBlur={() => setMerchantSearch('')} loading={merchants.isFetching} options={merchantOptions.filter((m) => m.attribute === 'GROUP')} />
             </Form.Item>
           ) : null}
           <Form.Item name="publishAt" label={t('field.publishAt', { zone: `${zone} (${zoneOffsetLabel(zone)})` })} extra={t('field.publishAtHint')}>
