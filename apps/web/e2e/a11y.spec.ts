@@ -133,7 +133,7 @@ test('the back office screens and the new-merchant drawer, en and zh', async ({ 
   await opsSignInQuick(p, 'a11y-admin', baseURL!);
   for (const lng of ['en', 'zh'] as const) {
     await useLanguage(p, lng);
-    for (const path of ['/ops/merchants', '/ops/approvals', '/ops/audit', '/ops/operators', '/ops/sessions', '/ops/runs']) {
+    for (const path of ['/ops/merchants', '/ops/approvals', '/ops/notices', '/ops/audit', '/ops/operators', '/ops/sessions', '/ops/runs']) {
       await p.goto(path);
       await expect(p.locator('html')).toHaveAttribute('lang', lng);
       await expect.soft(p.getByRole('heading', { level: 1 }), `one h1 on ${path}`).toHaveCount(1);
@@ -144,6 +144,10 @@ test('the back office screens and the new-merchant drawer, en and zh', async ({ 
     await p.getByRole('button', { name: tr(lng, 'ops', 'merchants.new') }).click();
     await expect(p.getByRole('dialog')).toBeVisible();
     await expectAccessible(p, `new merchant drawer (${lng})`, '.ant-drawer', SOFT);
+    await p.goto('/ops/notices');
+    await p.getByRole('button', { name: tr(lng, 'opsNotices', 'write') }).click();
+    await expect(p.getByRole('dialog')).toBeVisible();
+    await expectAccessible(p, `notice drawer (${lng})`, '.ant-drawer', SOFT);
   }
   await p.context().close();
 });

@@ -24,3 +24,4 @@ export * from './ops';
 export * from './ops-runs';
 export * from './approvals';
 export * from './access';
+export * from './ops-notices';

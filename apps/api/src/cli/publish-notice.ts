@@ -1,50 +1,66 @@
 /**
- * The provider's back office, from the command line (stands in for its notice editor):
+ * Notices from the command line — the back office's notice screen (decision 044) without the screen;
+ * both call createNotice of modules/ops/notices.service.ts:
  *   npm run publish-notice -- --title "New fee schedule" --file ./schedule.pdf [--file more.csv]
- *                             [--merchant 100000000000001] [--summary "…"] [--content "…"] [--level important]
- * Without --merchant the notice goes to every merchant. Attachments (PDF, CSV, PNG, JPG) show on the
+ *                             [--merchant 100000000000001 [--merchant …] | --group 100000000000000]
+ *                             [--at "2026-12-01 09:00:00" --tz Asia/Shanghai]
+ *                             [--summary "…"] [--content "…"] [--level important]
+ * Without --merchant or --group the notice goes to every merchant; without --at it is published now
+ * (--tz defaults to the platform zone). Attachments (PDF, CSV, PNG, JPG, 20 MiB each) show on the
  * notice's detail page and in /files. Uses DATABASE_URL or the PGlite data directory, like the server.
  */
 import { readFileSync } from 'node:fs';
+import { opsNoticeSchema } from '@portal/contract';
 import { loadConfig } from '../config';
 import { openDb } from '../db/db';
 import { migrate } from '../db/migrate';
-import { publishNotice } from '../modules/notice/attachment.service';
+import { AppError } from '../lib/errors';
+import { t } from '../lib/messages';
+import { createNotice } from '../modules/ops/notices.service';
 
+const USAGE =
+  'usage: npm run publish-notice -- --title T [--file PATH]… [--merchant ID]… | [--group ID] [--at "yyyy-MM-dd HH:mm:ss" [--tz ZONE]] [--summary S] [--content C] [--level info|important]';
 const argv = process.argv.slice(2);
 const files: string[] = [];
+const merchants: string[] = [];
 const opts: Record<string, string> = {};
 for (let i = 0; i < argv.length; i++) {
   const k = argv[i];
   const v = argv[i + 1];
   if (!k.startsWith('--') || v === undefined) {
-    console.error('usage: npm run publish-notice -- --title T --file PATH [--file PATH] [--merchant ID] [--summary S] [--content C] [--level info|important]');
+    console.error(USAGE);
     process.exit(2);
   }
   if (k === '--file') files.push(v);
+  else if (k === '--merchant') merchants.push(v);
   else opts[k.slice(2)] = v;
   i++;
 }
-if (!opts.title || (opts.level && !['info', 'important'].includes(opts.level)) || (opts.merchant && !/^\d{15}$/.test(opts.merchant))) {
-  console.error('--title is required; --level info|important; --merchant a 15-digit merchant id');
+const config = loadConfig();
+const input = opsNoticeSchema.safeParse({
+  title: opts.title,
+  summary: opts.summary,
+  content: opts.content ?? opts.summary ?? opts.title,
+  level: opts.level,
+  target: opts.group ? 'group' : merchants.length ? 'merchants' : 'all',
+  merchants,
+  groupId: opts.group,
+  publishAt: opts.at,
+  timeZone: opts.at ? (opts.tz ?? config.platformTz) : undefined,
+  files: files.map((f) => ({ name: f, contentBase64: readFileSync(f).toString('base64') })),
+});
+if (!input.success || (opts.group && merchants.length)) {
+  console.error(input.success ? '--merchant and --group exclude each other' : input.error.issues.map((i) => `--${String(i.path[0] ?? '')}: ${i.message}`).join('\n'));
+  console.error(USAGE);
   process.exit(2);
 }
-const config = loadConfig();
 const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
 try {
   await migrate(db);
-  const res = await publishNotice(
-    db,
-    config.dataDir,
-    {
-      title: opts.title, summary: opts.summary, content: opts.content, level: opts.level as 'info' | 'important' | undefined, merId: opts.merchant ?? null,
-      files: files.map((f) => ({ name: f, body: readFileSync(f) })),
-    },
-    new Date(),
-  );
-  console.log(`notice ${res.id} published with ${res.attachments.length} attachment(s)`);
+  const res = await createNotice({ db, dataDir: config.dataDir, now: new Date() }, input.data, { cli: true }, {});
+  console.log(`notice ${res.id} ${res.status} (${res.publishedAt}) with ${res.attachments.length} attachment(s)`);
 } catch (err) {
-  console.error((err as Error).message);
+  console.error(err instanceof AppError ? t('en', err.key, err.params) : (err as Error).message);
   process.exitCode = 1;
 } finally {
   await db.close();

@@ -16,6 +16,7 @@ import { WEBHOOK_MESSAGES } from '../modules/webhook/webhook.messages';
 import { APIKEY_MESSAGES } from '../modules/apikey/apikey.messages';
 import { OPS_MESSAGES } from '../modules/ops/ops.messages';
 import { OPS_RUNS_MESSAGES } from '../modules/ops/runs.messages';
+import { OPS_NOTICE_MESSAGES } from '../modules/ops/notices.messages';
 
 type Msg = Record<Language, string>;
 
@@ -137,6 +138,7 @@ export const MESSAGES = {
   ...APIKEY_MESSAGES,
   ...OPS_MESSAGES,
   ...OPS_RUNS_MESSAGES,
+  ...OPS_NOTICE_MESSAGES,
 } satisfies Record<string, Msg>;
 
 export type MessageKey = keyof typeof MESSAGES;

@@ -1,3 +1,4 @@
+import { noticeVisible } from '../notice/visibility';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -57,7 +58,7 @@ export function filesRoutes(app: FastifyInstance, deps: Deps) {
                      SELECT a.id, n.mer_id, n.id, 'NOTICE_ATTACHMENT', to_char(n.published_at AT TIME ZONE $4::text, 'YYYY-MM-DD'), NULL, a.format, a.file_name,
                             a.size_bytes, n.published_at, NULL
                        FROM notice_attachment a JOIN notice n ON n.id = a.notice_id
-                      WHERE (n.mer_id IS NULL OR n.mer_id = ANY($1::text[])) AND n.published_at <= $3) d`;
+                      WHERE ${noticeVisible('n', '$1', '$3')}) d`;
       const [list, count] = await Promise.all([
         deps.db.query<DocRow>(
           `SELECT * FROM ${docs} WHERE ${where} ORDER BY period DESC, kind, mer_id, currency, format DESC, id DESC LIMIT ${f.size} OFFSET ${f.page * f.size}`,

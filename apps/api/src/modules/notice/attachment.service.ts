@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { Code } from '@portal/contract';
 import type { Queryable } from '../../db/db';
+import { AppError } from '../../lib/errors';
 
 export const ATTACHMENT_TYPES = { pdf: 'application/pdf', csv: 'text/csv; charset=utf-8', png: 'image/png', jpg: 'image/jpeg' } as const;
 export type AttachmentFormat = keyof typeof ATTACHMENT_TYPES;
@@ -15,32 +17,29 @@ export function attachmentFormat(name: string, body: Buffer): AttachmentFormat |
   return null;
 }
 
-export interface NewNotice {
-  title: string;
-  summary?: string;
-  content?: string;
-  level?: 'info' | 'important';
-  merId?: string | null;
-  files: { name: string; body: Buffer }[];
+/** At most this many bytes per attached file. */
+export const ATTACHMENT_MAX_BYTES = 20 * 1024 * 1024;
+
+/**
+ * A file name safe to store and to send back in Content-Disposition: the last path part, without
+ * control characters nor bidirectional controls (a name such as "invoice\u202Efdp.exe" would show
+ * reversed), at most 150 characters; "attachment" when nothing is left.
+ */
+export function safeFileName(name: string): string {
+  const base = name.split(/[\\/]/).pop() ?? '';
+  const clean = base
+    .replace(/[\u0000-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\uFEFF]/g, '')
+    .replace(/^[\s.]+|\s+$/g, '');
+  return [...clean].slice(0, 150).join('') || 'attachment';
 }
 
-/** Publishes a notice (same text in every language) with its attachments; the files go under DATA_DIR/files/notice/. */
-export async function publishNotice(q: Queryable, dataDir: string, n: NewNotice, now: Date): Promise<{ id: number; attachments: number[] }> {
-  const files = n.files.map((f) => {
-    const format = attachmentFormat(f.name, f.body);
-    if (!format) throw new Error(`${f.name}: only PDF, CSV, PNG or JPG files can be attached`);
-    if (f.body.length > 20 * 1024 * 1024) throw new Error(`${f.name}: larger than 20 MiB`);
-    return { ...f, format };
-  });
-  const text = (s: string) => JSON.stringify({ en: s });
-  const { rows } = await q.query<{ id: number }>(
-    `INSERT INTO notice (title, summary, content, level, mer_id, published_at) VALUES ($1,$2,$3,$4,$5,$6) RETURNING id`,
-    [text(n.title), text(n.summary ?? n.title), text(n.content ?? n.summary ?? n.title), n.level ?? 'info', n.merId ?? null, now],
-  );
-  const id = rows[0].id;
-  const attachments: number[] = [];
-  for (const f of files) attachments.push(await attachFile(q, dataDir, id, path.basename(f.name), f.body, f.format));
-  return { id, attachments };
+/** The checks of every attached file (back office and publish-notice): kind by content, size, safe name. */
+export function checkAttachment(name: string, body: Buffer): { name: string; body: Buffer; format: AttachmentFormat } {
+  const safe = safeFileName(name);
+  const format = attachmentFormat(safe, body);
+  if (!format) throw new AppError(Code.BAD_REQUEST, 'opsNoticeFileKind', { name: safe }, 400);
+  if (body.length > ATTACHMENT_MAX_BYTES) throw new AppError(Code.BAD_REQUEST, 'opsNoticeFileSize', { name: safe }, 400);
+  return { name: safe, body, format };
 }
 
 export async function attachFile(q: Queryable, dataDir: string, noticeId: number, name: string, body: Buffer, format: AttachmentFormat): Promise<number> {

@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DB_KINDS, DEMO, type TestCtx } from '../../../test/helpers';
-import { attachmentFormat, publishNotice, seedNoticeAttachment } from './attachment.service';
+import { attachmentFormat, seedNoticeAttachment } from './attachment.service';
+import { createNotice } from '../ops/notices.service';
+import { opsNoticeSchema } from '@portal/contract';
+
+const b64 = (s: string) => Buffer.from(s).toString('base64');
 
 describe.each(DB_KINDS)('notice attachments on %s', (kind) => {
   let ctx: TestCtx;
@@ -12,9 +16,9 @@ describe.each(DB_KINDS)('notice attachments on %s', (kind) => {
     ctx = await createTestApp({ kind });
     await seedNoticeAttachment(ctx.db, ctx.config.dataDir);
     publicNotice = (await ctx.db.query<{ id: number }>('SELECT notice_id AS id FROM notice_attachment')).rows[0].id;
-    const r = await publishNotice(ctx.db, ctx.config.dataDir, { title: 'Rates for Other', merId: DEMO.other, files: [{ name: 'rates.csv', body: Buffer.from('a,b\r\n1,2\r\n') }] }, new Date(Date.now() - 60_000));
+    const r = await createNotice({ db: ctx.db, dataDir: ctx.config.dataDir, now: new Date(Date.now() - 60_000) }, opsNoticeSchema.parse({ title: 'Rates for Other', content: 'Rates', target: 'merchants', merchants: [DEMO.other], files: [{ name: 'rates.csv', contentBase64: b64('a,b\r\n1,2\r\n') }] }), { cli: true }, {});
     privateNotice = r.id;
-    privateFile = r.attachments[0];
+    privateFile = r.attachments[0].id;
     await ctx.db.query(`UPDATE app_user SET permissions = array_remove(array_remove(permissions, 'files:download'), 'notice:list') WHERE username = $1`, [DEMO.users.sub]);
     for (const u of Object.values(DEMO.users)) tokens[u] = (await ctx.login(u)).token;
   }, 120_000);
@@ -49,6 +53,6 @@ describe.each(DB_KINDS)('notice attachments on %s', (kind) => {
     expect((await get(`/api/notice/detail/${privateNotice}`)).status).toBe(404);
     expect((await raw(`/api/notice/attachment/${privateFile}`, DEMO.users.sub)).statusCode).toBe(403);
     expect(attachmentFormat('x.exe', Buffer.from('MZ...'))).toBeNull();
-    await expect(publishNotice(ctx.db, ctx.config.dataDir, { title: 'bad', files: [{ name: 'x.exe', body: Buffer.from('MZ') }] }, new Date())).rejects.toThrow(/only PDF/);
+    await expect(createNotice({ db: ctx.db, dataDir: ctx.config.dataDir, now: new Date() }, opsNoticeSchema.parse({ title: 'bad', content: 'bad', target: 'all', files: [{ name: 'x.exe', contentBase64: b64('MZ') }] }), { cli: true }, {})).rejects.toThrow(/opsNoticeFileKind/);
   });
 });

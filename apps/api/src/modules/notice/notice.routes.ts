@@ -10,6 +10,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { disposition } from '../export/export.service';
 import { ATTACHMENT_TYPES, type AttachmentFormat } from './attachment.service';
+import { noticeVisible } from './visibility';
 
 const noticeRow = z.object({
   id: z.number(),
@@ -33,7 +34,7 @@ const pick = (m: Record<string, string>, lang: string) => m[lang] || m.en || '';
 
 export function noticeRoutes(app: FastifyInstance, deps: Deps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const visible = `(mer_id IS NULL OR mer_id = ANY($1::text[])) AND published_at <= $2`;
+  const visible = noticeVisible('notice', '$1', '$2');
 
   r.get('/api/notice/list', {
     config: { permission: Perm.noticeList },
@@ -104,7 +105,7 @@ export function noticeRoutes(app: FastifyInstance, deps: Deps) {
     handler: async (req, reply) => {
       const u = userOf(req);
       const { rows } = await deps.db.query<{ file_name: string; format: AttachmentFormat; file_path: string }>(
-        `SELECT a.file_name, a.format, a.file_path FROM notice_attachment a JOIN notice n ON n.id = a.notice_id WHERE a.id = $3 AND ${visible.replaceAll('mer_id', 'n.mer_id').replace('published_at', 'n.published_at')}`,
+        `SELECT a.file_name, a.format, a.file_path FROM notice_attachment a JOIN notice n ON n.id = a.notice_id WHERE a.id = $3 AND ${noticeVisible('n', '$1', '$2')}`,
         [u.scope, deps.clock.now(), req.params.id],
       );
       const a = rows[0];

@@ -17,6 +17,7 @@ import { searchAudit } from './audit.service';
 import { viewAsRoutes } from './view-as.routes';
 import { endExpiredViewAs } from './view-as.service';
 import { runsRoutes } from './runs.routes';
+import { opsNoticeRoutes } from './notices.routes';
 import { decideBankChange, editBankChange, listBankChanges } from './approvals.service';
 import { addFeeSchedule, feeHistory, createMerchant, editMerchant, getMerchant, listMerchants, resendMainUserActivation, setLocked } from './merchants.service';
 import { activateOperator, activationInfo, inviteOperator, listOperators, listSessions, resendActivation, revokeSession, setEnabled, setRole } from './operators.service';
@@ -293,6 +294,8 @@ function routes(f: FastifyInstance, deps: Deps) {
     },
     handler: async (req) => ok(await searchAudit(deps, { ...req.query, operatorsOnly: req.query.operatorsOnly === 'true', action: req.query.action || undefined, actor: req.query.actor || undefined })),
   });
+
+  opsNoticeRoutes(f, deps);
 
   // ——— Development only (never in production; loopback callers only, as /api/dev/*): what
   // `npm run ops -- add-operator` does, for the e2e run whose embedded database the CLI cannot open

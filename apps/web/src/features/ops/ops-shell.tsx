@@ -15,6 +15,7 @@ const ApprovalsPage = lazy(() => import('./approvals-page'));
 const AuditPage = lazy(() => import('./audit-page'));
 const SessionsPage = lazy(() => import('./sessions-page'));
 const RunsPage = lazy(() => import('./runs-page'));
+const NoticesPage = lazy(() => import('./notices-page'));
 
 /** The back office's screens: a top bar (who, role, language, sign out), the menu, the screen. */
 export default function OpsShell() {
@@ -25,6 +26,7 @@ export default function OpsShell() {
   const items = [
     { key: '/ops/merchants', label: t('menu.merchants') },
     { key: '/ops/approvals', label: t('menu.approvals') },
+    { key: '/ops/notices', label: t('menu.notices') },
     { key: '/ops/audit', label: t('menu.audit') },
     ...(mayDo(me, OPS_RUNS_READ_ROLES) ? [{ key: '/ops/runs', label: t('menu.runs') }] : []),
     ...(me.role === 'administrator' ? [{ key: '/ops/operators', label: t('menu.operators') }] : []),
@@ -54,6 +56,7 @@ export default function OpsShell() {
             <Routes>
               <Route path="merchants" element={<MerchantsPage />} />
               <Route path="approvals" element={<ApprovalsPage />} />
+              <Route path="notices" element={<NoticesPage />} />
               <Route path="audit" element={<AuditPage />} />
               <Route path="runs" element={<RunsPage />} />
               <Route path="operators" element={<OperatorsPage />} />
