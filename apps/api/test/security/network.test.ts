@@ -63,6 +63,19 @@ describe.each(DB_KINDS)('development mailbox (finding 1, %s)', (kind) => {
   it('is not there at all in production', async () => {
     for (const url of ['/api/dev/mailbox', '/dev/mailbox']) expect((await prod.call({ method: 'GET', url, remoteAddress: '127.0.0.1' })).status, url).toBe(404);
     expect((await prod.call({ method: 'POST', url: '/api/dev/runJob', payload: { job: 'monthEnd', at: '2026-12-01T00:00:00Z' }, remoteAddress: '127.0.0.1' })).status).toBe(404);
+    expect((await prod.call({ method: 'POST', url: '/api/dev/failedJob', remoteAddress: '127.0.0.1' })).status).toBe(404);
+  });
+
+  it('the failed-job maker (POST /api/dev/failedJob) answers loopback callers only and writes nothing for others', async () => {
+    const jobs = async () => (await ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM job')).rows[0].n;
+    const before = await jobs();
+    for (const remoteAddress of ['192.168.1.20', '::ffff:203.0.113.9']) {
+      expect((await ctx.call({ method: 'POST', url: '/api/dev/failedJob', remoteAddress })).status, remoteAddress).toBe(404);
+    }
+    expect((await ctx.call({ method: 'POST', url: '/api/dev/failedJob', remoteAddress: '127.0.0.1', headers: { 'x-forwarded-for': '203.0.113.9' } })).status).toBe(404);
+    expect(await jobs()).toBe(before);
+    expect((await ctx.call({ method: 'POST', url: '/api/dev/failedJob', remoteAddress: '127.0.0.1' })).body.code).toBe(0);
+    expect(await jobs()).toBe(before + 1);
   });
 
   it('the month-end trigger (POST /api/dev/runJob) answers loopback callers only, and checks its input', async () => {

@@ -27,6 +27,7 @@ const PUBLIC_ROUTES: Record<string, string> = {
   'GET /api/dev/mailbox': 'development only, loopback callers only, never in production (network.test.ts)',
   'GET /api/dev/sms': 'development SMS outbox: like the mailbox, loopback only, never in production',
   'POST /api/dev/invite': 'development helper (not-activated demo user): loopback only, never in production',
+  'POST /api/dev/failedJob': 'development helper (records a failed job for the back office e2e to retry): loopback only, never in production (network.test.ts)',
   'POST /api/dev/runJob': 'development stand-in for the passing of time (month-end settlement + statements as of a given instant): loopback only, never in production',
   'GET /api/user/activeInfo': 'activation page: the single-use 128-bit link token is the credential',
   'POST /api/user/active': 'activation: the link token is the credential',
