@@ -45,7 +45,11 @@ const SQL_EXTRA: Record<string, Partial<ModuleDef>> = {
   paybylink: { tests: [`${API}/store/payinstore.test.ts`] },
   // the settlement run's statements live in their own file; the back office's dated fee schedules
   // (APPLY_SCHEDULES) are held by the ops module's fee test
-  settlement: { mutate: [{ file: `${API}/payments/settlement/settle.sql.ts` }], tests: [`${API}/ops/fees.test.ts`] },
+  settlement: {
+    mutate: [{ file: `${API}/payments/settlement/settle.sql.ts` }],
+    // the rules that live only in the run's SQL (decision 014, "Settlement (tenth session)")
+    tests: [`${API}/payments/settlement/settle.sql-rules.test.ts`, `${API}/ops/fees.test.ts`],
+  },
   team: {
     mutate: [{ file: `${API}/team/team.repo.ts` }, { file: `${API}/team/team.service.ts` }, { file: `${API}/team/audit.service.ts` }],
     tests: [`${API}/team/team.test.ts`, `${API}/team/team.edit.test.ts`, `${API}/team/team.scope.test.ts`, `${API}/team/audit.test.ts`],

@@ -1,0 +1,197 @@
+/**
+ * The settlement run's rules that live only in its SQL (settle.sql.ts, settle.run.ts), each a rule a
+ * merchant would notice, each held by a test that fails when the SQL mutation runner drops or flips
+ * the predicate that carries it (issue 24, decision 014 "Settlement (tenth session)").
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DB_KINDS } from '../../../../test/helpers';
+import { firstPendingDate, settleDate, settleRange } from './settle.run';
+import { checkInvariants } from './invariants';
+import { JP, SG, TZ, reset, rows, setFee, setRate, settleDb, txn, txnRow, type TestDb } from './settle.fixture';
+import { queueLate } from '../late';
+import { createSandboxAcquirer } from '../sandbox.acquirer';
+import { TestClock } from '../../../lib/clock';
+
+describe.each(DB_KINDS)('settlement rules written in SQL on %s', (kind) => {
+  let db: TestDb;
+  beforeAll(async () => {
+    db = await settleDb(kind);
+  });
+  afterAll(() => db.drop());
+  beforeEach(() => reset(db));
+
+  const allHold = async () => expect(Object.values(await checkInvariants(db)).flat()).toEqual([]);
+  const queue = async () => (await db.query<{ txn_id: number }>('SELECT txn_id FROM settle_late ORDER BY txn_id')).rows.map((r) => Number(r.txn_id));
+  const row = (r: Awaited<ReturnType<typeof rows>>[number]) =>
+    [r.txn_set_date, r.set_cur, r.txn_count, r.recon_set_amount, r.serv_amount, r.released_amount, r.history_pending, r.trans_amount, r.total_pending];
+  /** The settlement currency is the back office's to change; the tests that change it put it back. */
+  const withSettleCurrency = async (merId: string, cur: string, fn: () => Promise<void>) => {
+    const { rows: m } = await db.query<{ c: string }>('SELECT settle_currency AS c FROM merchant WHERE mer_id = $1', [merId]);
+    await db.query('UPDATE merchant SET settle_currency = $2 WHERE mer_id = $1', [merId, cur]);
+    try {
+      await fn();
+    } finally {
+      await db.query('UPDATE merchant SET settle_currency = $2 WHERE mer_id = $1', [merId, m[0].c]);
+    }
+  };
+
+  it('the run reports as transfers only the groups paid out that day, not a balance carried below its threshold', async () => {
+    await setFee(db, SG, 'CARD', { threshold: 50_000 });
+    await setFee(db, SG, 'AP');
+    await txn(db, '2026-03-02', { amount: 10_000 });
+    await txn(db, '2026-03-02', { amount: 2_000, paymentSchema: 'AP', paymentBrand: 'alipay_cn' });
+    expect(await settleDate(db, '2026-03-03')).toMatchObject({ rowCount: 2, transfers: 1 });
+    expect((await rows(db)).map((r) => r.total_pending)).toEqual([10_000]);
+  });
+
+  it('a day whose sales and refunds cancel out is no transfer: nothing remitted, the transactions stay cleared (S)', async () => {
+    await setFee(db, SG, 'CARD');
+    const p = await txn(db, '2026-03-02', { amount: 5_000 });
+    const r = await txn(db, '2026-03-02', { tranType: 'REFD', amount: 5_000, originTxnId: p });
+    await db.query('UPDATE txn SET return_amount = 5000 WHERE id = $1', [p]);
+    expect(await settleDate(db, '2026-03-03')).toMatchObject({ txnCount: 2, transfers: 0 });
+    expect(await rows(db)).toMatchObject([{ txn_count: 2, net_amount: 0, trans_amount: 0, total_pending: 0, remit_date: null }]);
+    expect([(await txnRow(db, p)).settle_flag, (await txnRow(db, r)).settle_flag]).toEqual(['S', 'S']);
+    await allHold();
+  });
+
+  it('a first catch-up starts at the oldest transaction still to settle: not a declined one, not one settled before (migrated history)', async () => {
+    const old = await txn(db, '2026-02-20');
+    await db.query(`UPDATE txn SET settle_date = '2026-02-21', settle_flag = 'T' WHERE id = $1`, [old]);
+    await txn(db, '2026-02-25', { gwResponse: '05' });
+    await txn(db, '2026-03-03');
+    expect(await firstPendingDate(db)).toBe('2026-03-03');
+  });
+
+  it('converts with the rate of D or the latest before it: never a rate dated after D, never one 31 days old', async () => {
+    await setFee(db, JP, 'CARD');
+    await setRate(db, '2026-03-03', 'JPY', 'USD', '0.0066');
+    await setRate(db, '2026-03-05', 'JPY', 'USD', '0.0070'); // after D: not known on D
+    const a = await txn(db, '2026-03-02', { merId: JP, amount: 12_345, currency: 'JPY', paymentBrand: 'jcb' });
+    await settleDate(db, '2026-03-03');
+    expect(await txnRow(db, a)).toMatchObject({ settle_amount: 8_148, fx_rate: '0.006600000000' }); // 81.477 USD
+    // KRW's only rate is 31 days old on 1 April: the transaction waits; a 30-day-old one is used.
+    await setRate(db, '2026-03-01', 'KRW', 'USD', '0.00070');
+    const k = await txn(db, '2026-03-31', { merId: JP, amount: 10_000, currency: 'KRW', paymentBrand: 'jcb' });
+    await settleDate(db, '2026-04-01');
+    expect(await txnRow(db, k)).toMatchObject({ settle_flag: 'N', settle_date: null });
+    await setRate(db, '2026-03-03', 'KRW', 'USD', '0.00072');
+    expect(await settleDate(db, '2026-04-02')).toMatchObject({ txnCount: 1, unconverted: 0 });
+    expect(await txnRow(db, k)).toMatchObject({ settle_date: '2026-04-02', settle_amount: 720, fx_rate: '0.000720000000' });
+    await allHold();
+  });
+
+  it('a currency with rates to several currencies converts once, with the rate to the merchant\'s settlement currency', async () => {
+    await setFee(db, JP, 'CARD');
+    await setRate(db, '2026-03-03', 'JPY', 'EUR', '0.0061');
+    await setRate(db, '2026-03-03', 'JPY', 'USD', '0.0066');
+    await setRate(db, '2026-03-03', 'JPY', 'SGD', '0.0089');
+    const a = await txn(db, '2026-03-02', { merId: JP, amount: 12_345, currency: 'JPY', paymentBrand: 'jcb' });
+    expect(await settleDate(db, '2026-03-03')).toMatchObject({ txnCount: 1 });
+    expect(await txnRow(db, a)).toMatchObject({ settle_amount: 8_148, fx_rate: '0.006600000000' });
+    expect((await rows(db, JP)).map(row)).toEqual([['2026-03-03', 'USD', 1, 8_148, 0, 0, 0, 8_148, 0]]);
+    await allHold();
+  });
+
+  it('a settled transaction is never settled again, even when its schedule\'s cursor is set back', async () => {
+    await setFee(db, SG, 'CARD');
+    const a = await txn(db, '2026-03-02', { amount: 10_000 });
+    await settleDate(db, '2026-03-03');
+    const b = await txn(db, '2026-03-03', { amount: 3_000 });
+    await db.query(`UPDATE merchant_fee SET settled_through = '2026-03-01' WHERE mer_id = $1 AND bus_line = 'CARD'`, [SG]);
+    expect(await settleDate(db, '2026-03-04')).toMatchObject({ txnCount: 1 });
+    expect(await txnRow(db, a)).toMatchObject({ settle_date: '2026-03-03', settle_amount: 10_000 });
+    expect(await txnRow(db, b)).toMatchObject({ settle_date: '2026-03-04' });
+    expect((await rows(db)).map((r) => [r.txn_set_date, r.txn_count, r.trans_amount])).toEqual([['2026-03-03', 1, 10_000], ['2026-03-04', 1, 3_000]]);
+    await allHold();
+  });
+
+  it('the late queue settles only what is still to settle: a settled, a declined and a pre-authorised transaction queued are left alone', async () => {
+    await setFee(db, SG, 'CARD');
+    const settled = await txn(db, '2026-03-02', { amount: 10_000 });
+    const declined = await txn(db, '2026-03-02', { amount: 777, gwResponse: '05' });
+    const paut = await txn(db, '2026-03-02', { amount: 500, tranType: 'PAUT' });
+    await settleDate(db, '2026-03-03');
+    await queueLate(db, [settled, declined, paut]);
+    expect(await settleDate(db, '2026-03-04')).toMatchObject({ txnCount: 0, rowCount: 0 });
+    expect(await txnRow(db, settled)).toMatchObject({ settle_date: '2026-03-03', settle_amount: 10_000 });
+    expect(await txnRow(db, declined)).toMatchObject({ settle_flag: 'N', settle_date: null });
+    expect(await txnRow(db, paut)).toMatchObject({ settle_flag: 'N', settle_date: null });
+    expect((await rows(db)).map((r) => r.txn_set_date)).toEqual(['2026-03-03']);
+    await allHold();
+  });
+
+  it('a payment resolved before its day\'s run is settled once, though it is both due and queued', async () => {
+    await setFee(db, SG, 'CARD');
+    const clock = new TestClock(new Date('2026-03-02T04:00:00Z'));
+    const acq = createSandboxAcquirer({ platformTz: TZ, clock });
+    const p = await db.tx((q) => acq.pay(q, { merId: SG, orderNo: 'RESOLVED-1', amount: 10_004, currency: 'SGD', channel: 'CARD', brand: 'visa' }));
+    await db.tx((q) => acq.resolvePending(q, p.id));
+    expect(await queue()).toEqual([Number(p.id)]);
+    expect(await settleDate(db, '2026-03-03')).toMatchObject({ txnCount: 1 });
+    expect((await rows(db)).map((r) => [r.txn_count, r.recon_set_amount, r.trans_amount])).toEqual([[1, 10_004, 10_004]]);
+    expect(await queue()).toEqual([]);
+    await allHold();
+  });
+
+  it('a transaction waiting for a rate keeps its place in the queue while others settle, and settles when the rate comes', async () => {
+    await setFee(db, SG, 'CARD');
+    const usd = await txn(db, '2026-03-02', { currency: 'USD', amount: 1_000 });
+    const sgd = await txn(db, '2026-03-02', { amount: 5_000 });
+    expect(await settleDate(db, '2026-03-03')).toMatchObject({ txnCount: 1, unconverted: 1 });
+    expect((await txnRow(db, sgd)).settle_date).toBe('2026-03-03');
+    expect(await queue()).toEqual([usd]);
+    await setRate(db, '2026-03-04', 'USD', 'SGD', '1.3425');
+    await settleDate(db, '2026-03-04');
+    expect(await txnRow(db, usd)).toMatchObject({ settle_date: '2026-03-04', settle_amount: 1_342 });
+    expect(await queue()).toEqual([]);
+    await allHold();
+  });
+
+  it('two merchants of one business line and currency each keep their own sales, reserve release and carried balance', async () => {
+    await withSettleCurrency(SG, 'USD', async () => {
+      await setFee(db, SG, 'CARD', { reserveBp: 1_000, holdDays: 2, threshold: 100_000 });
+      await setFee(db, SG, 'AP');
+      await setFee(db, JP, 'CARD');
+      await txn(db, '2026-03-02', { currency: 'USD', amount: 10_000 });
+      await txn(db, '2026-03-03', { merId: JP, currency: 'USD', amount: 3_000, paymentBrand: 'jcb' });
+      await txn(db, '2026-03-04', { currency: 'USD', amount: 10_000 });
+      await txn(db, '2026-03-04', { merId: JP, currency: 'USD', amount: 4_000, paymentBrand: 'jcb' });
+      await txn(db, '2026-03-04', { currency: 'USD', amount: 2_000, paymentSchema: 'AP', paymentBrand: 'alipay_cn' });
+      await settleRange(db, '2026-03-03', '2026-03-05');
+      // SG: 10 % held two days; the 3 March reserve comes back on 5 March; the balance is carried.
+      expect((await rows(db, SG)).map(row)).toEqual([
+        ['2026-03-03', 'USD', 1, 10_000, 1_000, 0, 0, 0, 9_000],
+        ['2026-03-05', 'USD', 1, 10_000, 1_000, 1_000, 9_000, 0, 19_000],
+      ]);
+      expect((await rows(db, SG, 'AP')).map(row)).toEqual([['2026-03-05', 'USD', 1, 2_000, 0, 0, 0, 2_000, 0]]);
+      expect((await rows(db, JP)).map(row)).toEqual([
+        ['2026-03-04', 'USD', 1, 3_000, 0, 0, 0, 3_000, 0],
+        ['2026-03-05', 'USD', 1, 4_000, 0, 0, 0, 4_000, 0],
+      ]);
+      await allHold();
+    });
+  });
+
+  it('a balance and a reserve carried before a settlement currency change are paid out in their own currency, in full', async () => {
+    await setFee(db, SG, 'CARD', { reserveBp: 1_000, holdDays: 2, threshold: 100_000 });
+    await setRate(db, '2026-03-01', 'SGD', 'USD', '0.75');
+    await txn(db, '2026-03-02', { amount: 10_000 });
+    await settleDate(db, '2026-03-03');
+    await withSettleCurrency(SG, 'USD', async () => {
+      await txn(db, '2026-03-03', { amount: 10_000 });
+      await txn(db, '2026-03-04', { amount: 4_000 });
+      await settleDate(db, '2026-03-04');
+      await setFee(db, SG, 'CARD', { reserveBp: 1_000, holdDays: 2, threshold: 0 });
+      await settleDate(db, '2026-03-05');
+      expect((await rows(db)).map(row).sort((x, y) => `${x[0]}${x[1]}`.localeCompare(`${y[0]}${y[1]}`))).toEqual([
+        ['2026-03-03', 'SGD', 1, 10_000, 1_000, 0, 0, 0, 9_000],
+        ['2026-03-04', 'USD', 1, 7_500, 750, 0, 0, 0, 6_750],
+        // SGD: nothing new; the reserve of 3 March comes back and all 10,000 SGD go out.
+        ['2026-03-05', 'SGD', 0, 0, 0, 1_000, 9_000, 10_000, 0],
+        ['2026-03-05', 'USD', 1, 3_000, 300, 0, 6_750, 9_450, 0],
+      ]);
+      await allHold();
+    });
+  });
+});
