@@ -364,9 +364,10 @@ async function runModule(name: string, def: ModuleDef, opts: { list: boolean; on
   const skipped: Result['skipped'] = [];
   const mutants: Mutant[] = [];
   for (const f of files) for (const l of await findLiterals(f, skipped)) mutants.push(...(await mutantsOf(l, skipped)));
-  // --only A|B|C: the mutants whose place or description contains any of them; --from N: the Nth mutant on (resuming a run)
+  // --only A|B|C: the mutants whose place or description contains any of them — or whose line as the
+  // log prints it (`file:line  what`, so a run's survivors can be run again); --from N: the Nth mutant on (resuming a run)
   const only = opts.only?.split('|').filter(Boolean);
-  const chosen = (only ? mutants.filter((m) => only.some((o) => `${m.id} ${m.what}`.includes(o))) : mutants).slice(Math.max(0, (opts.from ?? 1) - 1));
+  const chosen = (only ? mutants.filter((m) => only.some((o) => `${m.id} ${m.what}`.includes(o) || `${m.file}:${m.line}  ${m.what}`.includes(o))) : mutants).slice(Math.max(0, (opts.from ?? 1) - 1));
   const t0 = Date.now();
   const r: Result = { name, mutants: chosen.length, killed: 0, timeout: 0, survived: [], skipped, minutes: 0 };
   console.log(`\n== SQL mutation: ${name} — ${chosen.length} mutants in ${files.length} files (${skipped.length} literals skipped), tests: ${def.tests.join(' ')}`);

@@ -123,6 +123,7 @@ describe.each(DB_KINDS)('settlement rules written in SQL on %s', (kind) => {
 
   it('a payment resolved before its day\'s run is settled once, though it is both due and queued', async () => {
     await setFee(db, SG, 'CARD');
+    await setFee(db, SG, 'AP', { cycleDays: 3 }); // the merchant's other line: its cycle is not the card's
     const clock = new TestClock(new Date('2026-03-02T04:00:00Z'));
     const acq = createSandboxAcquirer({ platformTz: TZ, clock });
     const p = await db.tx((q) => acq.pay(q, { merId: SG, orderNo: 'RESOLVED-1', amount: 10_004, currency: 'SGD', channel: 'CARD', brand: 'visa' }));
