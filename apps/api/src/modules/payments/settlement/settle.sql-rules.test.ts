@@ -81,6 +81,31 @@ describe.each(DB_KINDS)('settlement rules written in SQL on %s', (kind) => {
     await allHold();
   });
 
+  it('a dated fee schedule applies from its own day, to its own merchant\'s business line only', async () => {
+    await setFee(db, SG, 'CARD');
+    await setFee(db, SG, 'AP');
+    await setFee(db, JP, 'CARD');
+    await db.query(
+      `INSERT INTO merchant_fee_schedule (mer_id, bus_line, effective_from, mdr_bp, fixed_fee, cycle_days, reserve_bp, reserve_hold_days, tran_threshold, tran_fee, transfer_period)
+       VALUES ($1, 'CARD', '2026-03-03', 100, 0, 1, 0, 0, 0, 0, 'D')`,
+      [SG],
+    );
+    try {
+      const card = await txn(db, '2026-03-02', { amount: 10_000 });
+      const ap = await txn(db, '2026-03-02', { amount: 10_000, paymentSchema: 'AP', paymentBrand: 'alipay_cn' });
+      const jp = await txn(db, '2026-03-02', { merId: JP, amount: 10_000, currency: 'USD', paymentBrand: 'jcb' });
+      await settleDate(db, '2026-03-03'); // the schedule's first day: 1 % on SG's card line
+      expect([(await txnRow(db, card)).settle_fee, (await txnRow(db, ap)).settle_fee, (await txnRow(db, jp)).settle_fee]).toEqual([100, 0, 0]);
+      const { rows: f } = await db.query<{ mer_id: string; bus_line: string; mdr_bp: number }>(
+        `SELECT mer_id, bus_line, mdr_bp FROM merchant_fee WHERE (mer_id = $1 AND bus_line IN ('CARD', 'AP')) OR (mer_id = $2 AND bus_line = 'CARD') ORDER BY mer_id, bus_line`,
+        [SG, JP],
+      );
+      expect(f.map((x) => [x.mer_id, x.bus_line, x.mdr_bp])).toEqual([[JP, 'CARD', 0], [SG, 'AP', 0], [SG, 'CARD', 100]]);
+    } finally {
+      await db.query(`DELETE FROM merchant_fee_schedule WHERE mer_id = $1 AND effective_from = '2026-03-03'`, [SG]);
+    }
+  });
+
   it('a currency with rates to several currencies converts once, with the rate to the merchant\'s settlement currency', async () => {
     await setFee(db, JP, 'CARD');
     await setRate(db, '2026-03-03', 'JPY', 'EUR', '0.0061');
