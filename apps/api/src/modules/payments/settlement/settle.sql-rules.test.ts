@@ -179,11 +179,13 @@ describe.each(DB_KINDS)('settlement rules written in SQL on %s', (kind) => {
       await setFee(db, SG, 'CARD', { reserveBp: 1_000, holdDays: 2, threshold: 100_000 });
       await setFee(db, SG, 'AP');
       await setFee(db, JP, 'CARD');
-      await txn(db, '2026-03-02', { currency: 'USD', amount: 10_000 });
-      await txn(db, '2026-03-03', { merId: JP, currency: 'USD', amount: 3_000, paymentBrand: 'jcb' });
-      await txn(db, '2026-03-04', { currency: 'USD', amount: 10_000 });
-      await txn(db, '2026-03-04', { merId: JP, currency: 'USD', amount: 4_000, paymentBrand: 'jcb' });
-      await txn(db, '2026-03-04', { currency: 'USD', amount: 2_000, paymentSchema: 'AP', paymentBrand: 'alipay_cn' });
+      const ids = [
+        await txn(db, '2026-03-02', { currency: 'USD', amount: 10_000 }),
+        await txn(db, '2026-03-03', { merId: JP, currency: 'USD', amount: 3_000, paymentBrand: 'jcb' }),
+        await txn(db, '2026-03-04', { currency: 'USD', amount: 10_000 }),
+        await txn(db, '2026-03-04', { merId: JP, currency: 'USD', amount: 4_000, paymentBrand: 'jcb' }),
+        await txn(db, '2026-03-04', { currency: 'USD', amount: 2_000, paymentSchema: 'AP', paymentBrand: 'alipay_cn' }),
+      ];
       await settleRange(db, '2026-03-03', '2026-03-05');
       // SG: 10 % held two days; the 3 March reserve comes back on 5 March; the balance is carried.
       expect((await rows(db, SG)).map(row)).toEqual([
@@ -195,6 +197,8 @@ describe.each(DB_KINDS)('settlement rules written in SQL on %s', (kind) => {
         ['2026-03-04', 'USD', 1, 3_000, 0, 0, 0, 3_000, 0],
         ['2026-03-05', 'USD', 1, 4_000, 0, 0, 0, 4_000, 0],
       ]);
+      // SG's card sales wait in its carried balance (S); JP's and SG's AP sales went out (T).
+      expect((await Promise.all(ids.map((id) => txnRow(db, id)))).map((t) => t.settle_flag)).toEqual(['S', 'T', 'S', 'T', 'T']);
       await allHold();
     });
   });
