@@ -24,6 +24,10 @@ describe.each(DB_KINDS)('settlement rules written in SQL on %s', (kind) => {
   const queue = async () => (await db.query<{ txn_id: number }>('SELECT txn_id FROM settle_late ORDER BY txn_id')).rows.map((r) => Number(r.txn_id));
   const row = (r: Awaited<ReturnType<typeof rows>>[number]) =>
     [r.txn_set_date, r.set_cur, r.txn_count, r.recon_set_amount, r.serv_amount, r.released_amount, r.history_pending, r.trans_amount, r.total_pending];
+  const reserves = async (merId: string) =>
+    (await db.query('SELECT set_cur, txn_set_date, amount, release_date, released, transfer_date FROM reserve WHERE mer_id = $1 ORDER BY txn_set_date, set_cur', [merId])).rows.map(
+      (r) => [r.set_cur, r.txn_set_date, Number(r.amount), r.release_date, r.released, r.transfer_date],
+    );
   /** The settlement currency is the back office's to change; the tests that change it put it back. */
   const withSettleCurrency = async (merId: string, cur: string, fn: () => Promise<void>) => {
     const { rows: m } = await db.query<{ c: string }>('SELECT settle_currency AS c FROM merchant WHERE mer_id = $1', [merId]);
@@ -174,6 +178,18 @@ describe.each(DB_KINDS)('settlement rules written in SQL on %s', (kind) => {
     await allHold();
   });
 
+  it('a reserve released on a day without sales or transfer still comes back into the carried balance', async () => {
+    await setFee(db, SG, 'CARD', { reserveBp: 1_000, holdDays: 2, threshold: 100_000 });
+    await txn(db, '2026-03-02', { amount: 10_000 });
+    await settleRange(db, '2026-03-03', '2026-03-06');
+    expect((await rows(db)).map(row)).toEqual([
+      ['2026-03-03', 'SGD', 1, 10_000, 1_000, 0, 0, 0, 9_000],
+      ['2026-03-05', 'SGD', 0, 0, 0, 1_000, 9_000, 0, 10_000],
+    ]);
+    expect(await reserves(SG)).toEqual([['SGD', '2026-03-03', 1_000, '2026-03-05', true, null]]);
+    await allHold();
+  });
+
   it('two merchants of one business line and currency each keep their own sales, reserve release and carried balance', async () => {
     await withSettleCurrency(SG, 'USD', async () => {
       await setFee(db, SG, 'CARD', { reserveBp: 1_000, holdDays: 2, threshold: 100_000 });
@@ -199,6 +215,11 @@ describe.each(DB_KINDS)('settlement rules written in SQL on %s', (kind) => {
       ]);
       // SG's card sales wait in its carried balance (S); JP's and SG's AP sales went out (T).
       expect((await Promise.all(ids.map((id) => txnRow(db, id)))).map((t) => t.settle_flag)).toEqual(['S', 'T', 'S', 'T', 'T']);
+      // SG's reserve of 3 March came back into its carried balance: released, not remitted.
+      expect(await reserves(SG)).toEqual([
+        ['USD', '2026-03-03', 1_000, '2026-03-05', true, null],
+        ['USD', '2026-03-05', 1_000, '2026-03-07', false, null],
+      ]);
       await allHold();
     });
   });
@@ -220,6 +241,12 @@ describe.each(DB_KINDS)('settlement rules written in SQL on %s', (kind) => {
         // SGD: nothing new; the reserve of 3 March comes back and all 10,000 SGD go out.
         ['2026-03-05', 'SGD', 0, 0, 0, 1_000, 9_000, 10_000, 0],
         ['2026-03-05', 'USD', 1, 3_000, 300, 0, 6_750, 9_450, 0],
+      ]);
+      // Released and remitted with the SGD transfer; the USD reserves are still held: no transfer date.
+      expect(await reserves(SG)).toEqual([
+        ['SGD', '2026-03-03', 1_000, '2026-03-05', true, '2026-03-06'],
+        ['USD', '2026-03-04', 750, '2026-03-06', false, null],
+        ['USD', '2026-03-05', 300, '2026-03-07', false, null],
       ]);
       await allHold();
     });
