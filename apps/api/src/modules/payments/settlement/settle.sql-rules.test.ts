@@ -190,6 +190,20 @@ describe.each(DB_KINDS)('settlement rules written in SQL on %s', (kind) => {
     await allHold();
   });
 
+  it('a reserve released at once into a carried balance gets no remittance date until the balance is paid', async () => {
+    await setFee(db, SG, 'CARD', { reserveBp: 1_000, holdDays: 0, threshold: 15_000 });
+    await txn(db, '2026-03-02', { amount: 10_000 });
+    await settleDate(db, '2026-03-03');
+    expect(await reserves(SG)).toEqual([['SGD', '2026-03-03', 1_000, '2026-03-03', true, null]]);
+    await txn(db, '2026-03-03', { amount: 10_000 });
+    await settleDate(db, '2026-03-04'); // 20,000 ≥ 15,000: paid out on 5 March with both reserves
+    expect(await reserves(SG)).toEqual([
+      ['SGD', '2026-03-03', 1_000, '2026-03-03', true, '2026-03-05'],
+      ['SGD', '2026-03-04', 1_000, '2026-03-04', true, '2026-03-05'],
+    ]);
+    await allHold();
+  });
+
   it('two merchants of one business line and currency each keep their own sales, reserve release and carried balance', async () => {
     await withSettleCurrency(SG, 'USD', async () => {
       await setFee(db, SG, 'CARD', { reserveBp: 1_000, holdDays: 2, threshold: 100_000 });
