@@ -191,16 +191,15 @@ describe.each(DB_KINDS)('settlement rules written in SQL on %s', (kind) => {
   });
 
   it('a reserve released at once into a carried balance gets no remittance date until the balance is paid', async () => {
-    await setFee(db, SG, 'CARD', { reserveBp: 1_000, holdDays: 0, threshold: 15_000 });
-    await txn(db, '2026-03-02', { amount: 10_000 });
-    await settleDate(db, '2026-03-03');
-    expect(await reserves(SG)).toEqual([['SGD', '2026-03-03', 1_000, '2026-03-03', true, null]]);
-    await txn(db, '2026-03-03', { amount: 10_000 });
-    await settleDate(db, '2026-03-04'); // 20,000 ≥ 15,000: paid out on 5 March with both reserves
+    await setFee(db, SG, 'CARD', { reserveBp: 1_000, holdDays: 0, threshold: 25_000 });
+    for (const d of ['2026-03-02', '2026-03-03', '2026-03-04']) await txn(db, d, { amount: 10_000 });
+    await settleRange(db, '2026-03-03', '2026-03-04'); // 10,000 then 20,000 carried: below 25,000
     expect(await reserves(SG)).toEqual([
-      ['SGD', '2026-03-03', 1_000, '2026-03-03', true, '2026-03-05'],
-      ['SGD', '2026-03-04', 1_000, '2026-03-04', true, '2026-03-05'],
+      ['SGD', '2026-03-03', 1_000, '2026-03-03', true, null],
+      ['SGD', '2026-03-04', 1_000, '2026-03-04', true, null],
     ]);
+    await settleDate(db, '2026-03-05'); // 30,000: paid out on 6 March with the three reserves
+    expect((await reserves(SG)).map((r) => r[5])).toEqual(['2026-03-06', '2026-03-06', '2026-03-06']);
     await allHold();
   });
 
