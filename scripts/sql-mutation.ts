@@ -45,7 +45,11 @@ const SQL_EXTRA: Record<string, Partial<ModuleDef>> = {
   paybylink: { tests: [`${API}/store/payinstore.test.ts`] },
   // the settlement run's statements live in their own file; the back office's dated fee schedules
   // (APPLY_SCHEDULES) are held by the ops module's fee test
-  settlement: { mutate: [{ file: `${API}/payments/settlement/settle.sql.ts` }], tests: [`${API}/ops/fees.test.ts`] },
+  settlement: {
+    mutate: [{ file: `${API}/payments/settlement/settle.sql.ts` }],
+    // the rules that live only in the run's SQL (decision 014, "Settlement (tenth session)")
+    tests: [`${API}/payments/settlement/settle.sql-rules.test.ts`, `${API}/ops/fees.test.ts`],
+  },
   team: {
     mutate: [{ file: `${API}/team/team.repo.ts` }, { file: `${API}/team/team.service.ts` }, { file: `${API}/team/audit.service.ts` }],
     tests: [`${API}/team/team.test.ts`, `${API}/team/team.edit.test.ts`, `${API}/team/team.scope.test.ts`, `${API}/team/audit.test.ts`],
@@ -360,9 +364,10 @@ async function runModule(name: string, def: ModuleDef, opts: { list: boolean; on
   const skipped: Result['skipped'] = [];
   const mutants: Mutant[] = [];
   for (const f of files) for (const l of await findLiterals(f, skipped)) mutants.push(...(await mutantsOf(l, skipped)));
-  // --only A|B|C: the mutants whose place or description contains any of them; --from N: the Nth mutant on (resuming a run)
+  // --only A|B|C: the mutants whose place or description contains any of them — or whose line as the
+  // log prints it (`file:line  what`, so a run's survivors can be run again); --from N: the Nth mutant on (resuming a run)
   const only = opts.only?.split('|').filter(Boolean);
-  const chosen = (only ? mutants.filter((m) => only.some((o) => `${m.id} ${m.what}`.includes(o))) : mutants).slice(Math.max(0, (opts.from ?? 1) - 1));
+  const chosen = (only ? mutants.filter((m) => only.some((o) => `${m.id} ${m.what}`.includes(o) || `${m.file}:${m.line}  ${m.what}`.includes(o))) : mutants).slice(Math.max(0, (opts.from ?? 1) - 1));
   const t0 = Date.now();
   const r: Result = { name, mutants: chosen.length, killed: 0, timeout: 0, survived: [], skipped, minutes: 0 };
   console.log(`\n== SQL mutation: ${name} — ${chosen.length} mutants in ${files.length} files (${skipped.length} literals skipped), tests: ${def.tests.join(' ')}`);
