@@ -64,7 +64,7 @@ const callbackUrl = (deps: Deps) => `${origin(deps)}/api/user/wechat/callback`;
 
 const passkeyItem = z.object({ id: z.number(), name: z.string(), createdAt: z.string(), lastUsedAt: z.string().nullable() });
 /** WebAuthn options (PublicKeyCredentialCreationOptionsJSON / RequestOptionsJSON) as @simplewebauthn/server makes them. */
-const webauthnOptions = z.record(z.string(), z.unknown());
+const webauthnOptions = z.any().describe('WebAuthn options JSON: challenge, rp / rpId, user, pubKeyCredParams, allow- / excludeCredentials, timeout, authenticatorSelection');
 const sessionItem = z.object({ id: z.number(), device: z.string(), ip: z.string(), startedAt: z.string(), lastSeenAt: z.string(), current: z.boolean() });
 const historyItem = z.object({ id: z.number(), at: z.string(), event: z.enum(['login', 'logout', 'lockout', 'failure']), method: z.string(), reason: z.string(), ip: z.string(), device: z.string() });
 const overview = z.object({
