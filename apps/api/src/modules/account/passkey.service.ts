@@ -293,8 +293,9 @@ export async function loginWithPasskey(deps: Deps, attempt: string, credential: 
     });
     if (!v.verified) return failed('passkey-signature');
     newCounter = v.authenticationInfo.newCounter;
-  } catch {
-    return failed('passkey-signature');
+  } catch (err) {
+    // The library refuses a counter that did not move forward (a cloned authenticator) by throwing.
+    return failed(/counter/i.test(String((err as Error).message)) ? 'passkey-counter' : 'passkey-signature');
   }
   const pair = await deps.db.tx(async (q): Promise<TokenPair | null> => {
     // The counter moves forward (or both stay 0: an authenticator that keeps none), checked again

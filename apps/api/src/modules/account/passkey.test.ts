@@ -105,6 +105,10 @@ describe.each(DB_KINDS)('passkeys on %s', (kind) => {
     expect((await post('/api/user/passkey/login', null, { attempt: o.body.data.attempt, credential: mine.auth.assert(o.body.data.options, { origin: 'http://127.0.0.1:1' }) })).body.code).toBe(Code.VERIFY_CODE_ERROR);
     o = await options(DEMO.users.demo);
     expect((await post('/api/user/passkey/login', null, { attempt: o.body.data.attempt, credential: mine.auth.assert(o.body.data.options, { rpId: 'evil.example' }) })).body.code).toBe(Code.VERIFY_CODE_ERROR);
+    // Four failed assertions so far count toward the lockout like wrong codes; cleared here so the
+    // next cases are not answered "locked" (the fifth would lock the account).
+    expect((await ctx.db.query<{ failed_logins: number }>('SELECT failed_logins FROM app_user WHERE username = $1', [DEMO.users.demo])).rows[0].failed_logins).toBe(4);
+    await ctx.db.query('UPDATE app_user SET failed_logins = 0 WHERE username = $1', [DEMO.users.demo]);
     // The signature counter must move forward (a cloned authenticator).
     o = await options(DEMO.users.demo);
     expect((await post('/api/user/passkey/login', null, { attempt: o.body.data.attempt, credential: mine.auth.assert(o.body.data.options, { counter: 1 }) })).body.code).toBe(Code.VERIFY_CODE_ERROR);
