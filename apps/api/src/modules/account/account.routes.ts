@@ -64,7 +64,7 @@ const callbackUrl = (deps: Deps) => `${origin(deps)}/api/user/wechat/callback`;
 
 const passkeyItem = z.object({ id: z.number(), name: z.string(), createdAt: z.string(), lastUsedAt: z.string().nullable() });
 /** WebAuthn options (PublicKeyCredentialCreationOptionsJSON / RequestOptionsJSON) as @simplewebauthn/server makes them. */
-const webauthnOptions = z.any().describe('WebAuthn options JSON: challenge, rp / rpId, user, pubKeyCredParams, allow- / excludeCredentials, timeout, authenticatorSelection');
+const webauthnOptions = z.looseObject({ challenge: z.string() }).describe('WebAuthn options JSON: challenge, rp / rpId, user, pubKeyCredParams, allow- / excludeCredentials, timeout, authenticatorSelection');
 const sessionItem = z.object({ id: z.number(), device: z.string(), ip: z.string(), startedAt: z.string(), lastSeenAt: z.string(), current: z.boolean() });
 const historyItem = z.object({ id: z.number(), at: z.string(), event: z.enum(['login', 'logout', 'lockout', 'failure']), method: z.string(), reason: z.string(), ip: z.string(), device: z.string() });
 const overview = z.object({
@@ -245,7 +245,7 @@ export function accountRoutes(app: FastifyInstance, deps: Deps) {
   r.post('/api/user/passkey/registerOptions', {
     config: userLimit,
     schema: { tags: ['account'], summary: 'Options for navigator.credentials.create(): the challenge is kept for this session, 2 minutes, once', response: { 200: envelope(webauthnOptions) } },
-    handler: async (req) => ok(await registrationOptions(deps, userOf(req))),
+    handler: async (req) => ok({ ...(await registrationOptions(deps, userOf(req))) }),
   });
   r.post('/api/user/passkey/register', {
     config: userLimit,

@@ -246,7 +246,7 @@ export async function loginOptions(deps: Deps, input: { username: string; passwo
     `INSERT INTO passkey_challenge (user_id, purpose, challenge, attempt_hash, created_at, expires_at) VALUES ($1, 'login', $2, $3, $4, $5)`,
     [user.id, options.challenge, sha256(attempt), now, new Date(now.getTime() + PASSKEY_CHALLENGE_SECONDS * 1000)],
   );
-  return { attempt, options };
+  return { attempt, options: { ...options } };
 }
 
 /**
