@@ -26,6 +26,16 @@ const envSchema = z.object({
     .refine((u) => /^https?:\/\/[^/?#]+\/?$/.test(u), 'an origin such as https://portal.example.com (no path, query or fragment)')
     .optional(),
   /**
+   * The origin passkeys (WebAuthn, decision 047) are bound to, when it is not PUBLIC_URL's: its host
+   * is the relying party ID. An IP address is no valid RP ID, so a server reached on 127.0.0.1 names
+   * http://localhost:PORT here. Never taken from a request's Host.
+   */
+  PASSKEY_ORIGIN: z
+    .string()
+    .url()
+    .refine((u) => /^https?:\/\/[^/?#]+\/?$/.test(u), 'an origin such as https://portal.example.com (no path, query or fragment)')
+    .optional(),
+  /**
    * Reverse proxies whose X-Forwarded-For is believed (client address for rate limits and the
    * audit log): 'false' (default, believe no one), a hop count (1), or a comma-separated list of
    * proxy addresses / CIDR ranges ('127.0.0.1,10.0.0.0/8'). 'true' (trust everyone) is refused.
@@ -127,6 +137,8 @@ export interface Config {
   mailFrom: string;
   /** Origin of links handed out (PUBLIC_URL; development default http://localhost:PORT). */
   publicUrl: string;
+  /** Passkeys (decision 047): the expected origin and the relying party ID (its host), from PASSKEY_ORIGIN or PUBLIC_URL. */
+  passkey: { origin: string; rpId: string };
   platformTz: string;
   logLevel: string;
   seedDemo: boolean;
@@ -246,6 +258,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: e.MAIL_FROM,
     // Pay links and e-mailed links come from configuration only, never from a request's Host.
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    passkey: passkeyOf(e.PASSKEY_ORIGIN ?? e.PUBLIC_URL ?? `http://localhost:${e.PORT}`),
     platformTz: e.PLATFORM_TZ,
     logLevel: e.LOG_LEVEL,
     seedDemo: e.SEED_DEMO === 'true' && e.NODE_ENV !== 'production',
@@ -274,4 +287,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     importInbox: path.resolve(e.IMPORT_INBOX ?? path.join(e.DATA_DIR, 'inbox')),
     webhookAllowPrivate: e.NODE_ENV !== 'production' && (e.WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? 'true') === 'true',
   };
+}
+
+/** The passkey origin (no trailing slash) and its host as the relying party ID. */
+function passkeyOf(origin: string): { origin: string; rpId: string } {
+  const u = new URL(origin);
+  return { origin: u.origin, rpId: u.hostname };
 }

@@ -87,6 +87,9 @@ async function main(): Promise<number> {
     PORT: String(port),
     HOST: '127.0.0.1',
     PUBLIC_URL: base,
+    // Passkeys need a domain as relying party ID (an IP address is none): passkeys.spec.ts opens the
+    // same server as http://localhost:PORT (decision 047).
+    PASSKEY_ORIGIN: `http://localhost:${port}`,
     DATA_DIR: dataDir,
     SEED_DAYS: '7',
     ACCESS_TOKEN_SECONDS: '5',

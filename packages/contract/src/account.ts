@@ -32,6 +32,8 @@ export interface SecurityOverview {
   phone: string | null;
   wechat: { available: boolean; bound: boolean; nickname: string | null };
   totp: { enabled: boolean; recoveryCodesLeft: number; required: boolean };
+  /** How many passkeys the user has (decision 047). */
+  passkeys: number;
   merchantRequireTotp: boolean | null;
 }
 export interface SessionItem {
@@ -50,4 +52,19 @@ export interface LoginHistoryItem {
   reason: string;
   ip: string;
   device: string;
+}
+
+/** Passkeys (decision 047). The credential is the JSON text @simplewebauthn/browser made, parsed strictly by the server. */
+const passkeyCredential = z.string().min(2).max(32768);
+export const passkeyNameSchema = textInput(40, { min: 1 });
+export const passkeyRegisterSchema = z.object({ name: passkeyNameSchema, credential: passkeyCredential });
+export const passkeyRenameSchema = z.object({ id: z.coerce.number().int().positive().max(2147483647), name: passkeyNameSchema });
+export const passkeyRemoveSchema = z.object({ id: z.coerce.number().int().positive().max(2147483647) });
+export const passkeyLoginOptionsSchema = z.object({ username: textInput(128, { min: 1 }), password: secret });
+export const passkeyLoginSchema = z.object({ attempt: token, credential: passkeyCredential });
+export interface PasskeyItem {
+  id: number;
+  name: string;
+  createdAt: string;
+  lastUsedAt: string | null;
 }

@@ -39,7 +39,7 @@ export async function endSession(q: Queryable, sessionId: number, reason: string
 }
 
 /** Tables whose rows decide who a token is and what it may do. */
-const AUTH_TABLES = /\b(?:access_token|user_session|app_user|merchant|user_merchant_scope)\b/i;
+const AUTH_TABLES = /\b(?:access_token|user_session|app_user|merchant|user_merchant_scope|user_passkey)\b/i;
 /** The notification channel of auth-table changes (migration 009's triggers). */
 export const AUTH_CHANNEL = 'portal_auth';
 /**
@@ -180,7 +180,7 @@ export async function resolveSession(deps: Deps, token: string): Promise<Session
                           AND (sm.mer_id = COALESCE(m.parent_id, m.mer_id) OR sm.parent_id = COALESCE(m.parent_id, m.mer_id))
                      ELSE sm.mer_id = m.mer_id OR (m.attribute = 'GROUP' AND sm.parent_id = m.mer_id) END
                    ORDER BY sm.mer_id) AS scope,
-            (u.totp_enabled_at IS NULL AND EXISTS (SELECT 1 FROM merchant x WHERE x.require_totp AND (x.mer_id = m.mer_id OR x.mer_id = m.parent_id))) AS must_enrol_totp
+            (u.totp_enabled_at IS NULL AND NOT EXISTS (SELECT 1 FROM user_passkey p WHERE p.user_id = u.id) AND EXISTS (SELECT 1 FROM merchant x WHERE x.require_totp AND (x.mer_id = m.mer_id OR x.mer_id = m.parent_id))) AS must_enrol_totp
        FROM access_token a JOIN user_session s ON s.id = a.session_id
        JOIN app_user u ON u.id = s.user_id JOIN merchant m ON m.mer_id = u.mer_id
       WHERE a.token_hash = $1`,

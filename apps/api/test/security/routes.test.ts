@@ -5,6 +5,7 @@ import { createTestApp, DB_KINDS, DEMO, type TestCtx } from '../helpers';
 import { addTxn, loginWithStepUp } from '../../src/modules/txn/txn.fixtures';
 import { createOrder, multipartFile, PDF } from '../../src/modules/paybylink/paybylink.fixtures';
 import { apiRoutes, createUser, fillPath, routeKey, type ApiRoute } from './route-table';
+import { SoftAuthenticator } from '../soft-authenticator';
 
 /**
  * The route-table-driven access suite (issue 10). Every /api route the app registers — collected
@@ -40,6 +41,8 @@ const PUBLIC_ROUTES: Record<string, string> = {
   'GET /api/user/wechat/loginUrl': 'sign in with WeChat: the user has no token yet',
   'GET /api/user/wechat/callback': "WeChat's redirect: the single-use state is the credential",
   'POST /api/user/wechat/login': 'the one-time ticket from the callback is the credential',
+  'POST /api/user/passkey/loginOptions': 'sign in with a passkey: user name and password (counted toward the lockout) come first',
+  'POST /api/user/passkey/login': "sign in with a passkey: the attempt's single-use challenge and the signed assertion are the credential",
   'GET /api/checkout/store/:token': "a store's static QR: the 256-bit token is the key",
   'POST /api/checkout/store/:token/order': "a buyer's order at a store's static QR",
   'GET /api/cashier/wechat/callback': "cashier binding / sign-in: WeChat's redirect, the state is the credential",
@@ -113,6 +116,13 @@ describe.each(DB_KINDS)('route table: authentication, permission, merchant scope
     );
     strict['/api/approval/'] = [String(held.rows[0].id)];
     foreign.id.push(String(held.rows[0].id));
+    // A passkey of the other merchant's user (decision 047): /api/user/passkey/* answers it as absent.
+    const key = new SoftAuthenticator(ctx.config.passkey);
+    const pkOpts = await ctx.call({ method: 'POST', url: '/api/user/passkey/registerOptions', headers: { 'x-token': other } });
+    const pk = await ctx.call({ method: 'POST', url: '/api/user/passkey/register', headers: { 'x-token': other }, payload: { name: 'Other key', credential: key.register(pkOpts.body.data) } });
+    expect(pk.body.code, pk.body.msg).toBe(0);
+    strict['/api/user/passkey/'] = [String(pk.body.data.id)];
+    foreign.id.push(String(pk.body.data.id));
     // Generic: the id of every row of any table that belongs to the other merchant (tables added by
     // later modules included), so a new route taking an id is tried with them too.
     const { rows: tables } = await ctx.db.query<{ table_name: string }>(

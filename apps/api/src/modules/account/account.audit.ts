@@ -17,4 +17,7 @@ export const AccountAudit = {
   sessionRevoked: 'account.session.revoked',
   requireTotp: 'merchant.require_totp',
   timeZoneChanged: 'account.timezone.changed',
+  passkeyRegistered: 'account.passkey.registered',
+  passkeyRenamed: 'account.passkey.renamed',
+  passkeyRemoved: 'account.passkey.removed',
 } as const;

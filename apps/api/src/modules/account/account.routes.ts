@@ -15,6 +15,11 @@ import {
   totpEnableSchema,
   updatePasswordSchema,
   updateTimeZoneSchema,
+  passkeyLoginOptionsSchema,
+  passkeyLoginSchema,
+  passkeyRegisterSchema,
+  passkeyRemoveSchema,
+  passkeyRenameSchema,
   wechatCallbackQuerySchema,
   wechatTicketSchema,
 } from '@portal/contract';
@@ -25,6 +30,7 @@ import { AppError } from '../../lib/errors';
 import { t } from '../../lib/messages';
 import { maxAgeDaysOf, minLengthOf, PASSWORD_HISTORY } from './password.policy';
 import { updateTimeZone } from './preferences.service';
+import { listPasskeys, loginOptions, loginWithPasskey, registerPasskey, registrationOptions, removePasskey, renamePasskey } from './passkey.service';
 import { activate, activeInfo, forgotPassword, resetByLink, resetInfo, updatePassword } from './account.service';
 import {
   bindPhone,
@@ -56,12 +62,16 @@ const tokenPair = z.object({ token: z.string(), refreshToken: z.string(), expire
 const origin = (deps: Deps) => deps.config.publicUrl.replace(/\/+$/, '');
 const callbackUrl = (deps: Deps) => `${origin(deps)}/api/user/wechat/callback`;
 
+const passkeyItem = z.object({ id: z.number(), name: z.string(), createdAt: z.string(), lastUsedAt: z.string().nullable() });
+/** WebAuthn options (PublicKeyCredentialCreationOptionsJSON / RequestOptionsJSON) as @simplewebauthn/server makes them. */
+const webauthnOptions = z.looseObject({ challenge: z.string() }).describe('WebAuthn options JSON: challenge, rp / rpId, user, pubKeyCredParams, allow- / excludeCredentials, timeout, authenticatorSelection');
 const sessionItem = z.object({ id: z.number(), device: z.string(), ip: z.string(), startedAt: z.string(), lastSeenAt: z.string(), current: z.boolean() });
 const historyItem = z.object({ id: z.number(), at: z.string(), event: z.enum(['login', 'logout', 'lockout', 'failure']), method: z.string(), reason: z.string(), ip: z.string(), device: z.string() });
 const overview = z.object({
   phone: z.string().nullable(),
   wechat: z.object({ available: z.boolean(), bound: z.boolean(), nickname: z.string().nullable() }),
   totp: z.object({ enabled: z.boolean(), recoveryCodesLeft: z.number(), required: z.boolean() }),
+  passkeys: z.number().describe('how many passkeys the user has (decision 047)'),
   merchantRequireTotp: z.boolean().nullable(),
 });
 
@@ -225,6 +235,50 @@ export function accountRoutes(app: FastifyInstance, deps: Deps) {
     config: userLimit,
     schema: { tags: ['account'], summary: 'Main user: require every user of the merchant to enrol TOTP at the next sign-in', body: requireTotpSchema, response: { 200: envelope(z.object({ require: z.boolean() })) } },
     handler: async (req) => ok(await setRequireTotp(deps, userOf(req), req.body.require, meta(req))),
+  });
+
+  // ---- passkeys (decision 047) ----
+  r.get('/api/user/passkeys', {
+    schema: { tags: ['account'], summary: "The user's passkeys (name, added, last used), times in the caller's offset", response: { 200: envelope(z.array(passkeyItem)) } },
+    handler: async (req) => ok(await listPasskeys(deps, userOf(req), req.tzOffset)),
+  });
+  r.post('/api/user/passkey/registerOptions', {
+    config: userLimit,
+    schema: { tags: ['account'], summary: 'Options for navigator.credentials.create(): the challenge is kept for this session, 2 minutes, once', response: { 200: envelope(webauthnOptions) } },
+    handler: async (req) => ok({ ...(await registrationOptions(deps, userOf(req))) }),
+  });
+  r.post('/api/user/passkey/register', {
+    config: userLimit,
+    schema: { tags: ['account'], summary: "Store a passkey under a name: the authenticator's answer (JSON text) to this session's challenge; audited", body: passkeyRegisterSchema, response: { 200: envelope(z.object({ id: z.number(), name: z.string() }).nullable()) } },
+    handler: async (req) => ok(await registerPasskey(deps, userOf(req), req.body.name, req.body.credential, meta(req))),
+  });
+  r.post('/api/user/passkey/rename', {
+    config: userLimit,
+    schema: { tags: ['account'], summary: "Rename one of the user's passkeys (another user's answers 404); audited", body: passkeyRenameSchema, response: { 200: envelope(z.object({ id: z.number(), name: z.string() })) } },
+    handler: async (req) => ok(await renamePasskey(deps, userOf(req), req.body.id, req.body.name, meta(req))),
+  });
+  r.post('/api/user/passkey/remove', {
+    config: userLimit,
+    schema: { tags: ['account'], summary: 'Remove a passkey: needs a password check within 5 minutes (step-up); the last strong factor a merchant requires stays; audited', body: passkeyRemoveSchema, response: { 200: envelope(z.null()) } },
+    handler: async (req) => {
+      await removePasskey(deps, userOf(req), req.body.id, meta(req));
+      return ok(null);
+    },
+  });
+  r.post('/api/user/passkey/loginOptions', {
+    config: publicLimit,
+    schema: {
+      tags: ['account'],
+      summary: "Sign-in with a passkey as the second factor: user name and password (counted toward the lockout), then a challenge bound to this attempt and the user's passkeys",
+      body: passkeyLoginOptionsSchema,
+      response: { 200: envelope(z.object({ attempt: z.string(), options: webauthnOptions }).or(z.object({ remaining: z.number() })).or(z.object({ username: z.string() })).nullable()) },
+    },
+    handler: async (req) => ok(await loginOptions(deps, req.body, meta(req))),
+  });
+  r.post('/api/user/passkey/login', {
+    config: publicLimit,
+    schema: { tags: ['account'], summary: "The authenticator's answer (JSON text) to the attempt's challenge, used once: the session starts; audited", body: passkeyLoginSchema, response: { 200: envelope(tokenPair.nullable()) } },
+    handler: async (req) => ok(await loginWithPasskey(deps, req.body.attempt, req.body.credential, meta(req))),
   });
 
   // ---- sessions ----

@@ -40,6 +40,7 @@ export async function securityOverview(deps: Deps, u: SessionUser) {
     phone: r.phone ? maskPhone(r.phone) : null,
     wechat: { available: !!deps.config.wechat, bound: !!r.wechat_openid, nickname: r.wechat_nickname },
     totp: { enabled: !!user.totp_enabled_at, recoveryCodesLeft: user.totp_enabled_at ? await recoveryCodesLeft(deps.db, u.id) : 0, required },
+    passkeys: (await deps.db.query<{ n: number }>('SELECT count(*)::int AS n FROM user_passkey WHERE user_id = $1', [u.id])).rows[0].n,
     /** Main user only: the merchant's own setting. */
     merchantRequireTotp: u.userType === 'MAIN' && u.userAdmin ? r.require_totp : null,
   };
@@ -267,7 +268,9 @@ export async function totpDisable(deps: Deps, u: SessionUser, password: string, 
   const now = deps.clock.now();
   const user = (await findUserById(deps.db, u.id))!;
   if (!user.totp_enabled_at || !user.totp_secret) throw new AppError(Code.CONFLICT, 'totpNotEnabled');
-  if (await merchantRequiresTotp(deps, u.merId)) throw new AppError(Code.TOTP_REQUIRED, 'totpRequired');
+  // The merchant's rule is "a passkey or TOTP" (decision 047): TOTP goes only when a passkey stays.
+  const keys = await deps.db.query('SELECT 1 FROM user_passkey WHERE user_id = $1 LIMIT 1', [u.id]);
+  if (!keys.rows.length && (await merchantRequiresTotp(deps, u.merId))) throw new AppError(Code.TOTP_REQUIRED, 'totpRequired');
   const checked = await verifyPasswordCounted(deps, user, password, meta, 'totp-disable');
   if (!checked.ok) {
     await audit(deps.db, { action: AccountAudit.totpDisabled, outcome: 'failure', ...who(u, meta), detail: { reason: 'password' } });

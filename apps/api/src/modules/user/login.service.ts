@@ -155,6 +155,20 @@ async function noCodeForName(deps: Deps, found: UserRow | undefined, username: s
   return { resendAfter: LIMITS.emailCodeResendSeconds, expiresIn: LIMITS.emailCodeTtlSeconds, totp: false };
 }
 
+/**
+ * The merchant requires a passkey or TOTP (merchant.require_totp, decision 047) and this user has a
+ * passkey but no authenticator: the e-mailed code is no second factor for them — the passkey is.
+ */
+async function passkeyInsteadOfEmail(q: Queryable, user: UserRow): Promise<boolean> {
+  if (user.totp_enabled_at) return false;
+  const { rows } = await q.query<{ r: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM user_passkey WHERE user_id = $1)
+        AND EXISTS (SELECT 1 FROM merchant m JOIN merchant x ON x.mer_id = m.mer_id OR x.mer_id = m.parent_id WHERE m.mer_id = $2 AND x.require_totp) AS r`,
+    [user.id, user.mer_id],
+  );
+  return rows[0].r;
+}
+
 /** E-mails a 6-digit one-time code: valid 5 minutes, a new one after 60 s, 5 wrong tries at most. */
 export async function sendEmailCode(deps: Deps, lang: Language, username: string, meta: Meta) {
   const now = deps.clock.now();
@@ -164,6 +178,8 @@ export async function sendEmailCode(deps: Deps, lang: Language, username: string
   const user = checkUsable(found, username, now);
   // With an authenticator enrolled, the second factor is its code: no e-mail.
   if (user.totp_enabled_at) return { resendAfter: 0, expiresIn: 0, totp: true };
+  // Required strong factor, and a passkey enrolled: no e-mail, the passkey is asked (decision 047).
+  if (await passkeyInsteadOfEmail(deps.db, user)) return { resendAfter: 0, expiresIn: 0, totp: false, passkey: true };
   const code = sixDigitCode();
   await deps.db.tx(async (q) => {
     // Lock the user row so two requests at once cannot both pass the 60-second check.
@@ -282,6 +298,20 @@ export async function login(
   meta: Meta,
   realm: Realm = MERCHANT_REALM,
 ): Promise<TokenPair> {
+  const user = await passwordStep(deps, input, meta, realm);
+  return completeSecondFactor(deps, user, input.verifyCode, meta, {}, realm);
+}
+
+/**
+ * The first factor of a sign-in (user name and password, counted toward the lockout; an expired
+ * password refused): the account whose second factor is asked next — a code, or a passkey (decision 047).
+ */
+export async function passwordStep(
+  deps: Deps,
+  input: { username: string; password: string },
+  meta: Meta,
+  realm: Realm = MERCHANT_REALM,
+): Promise<UserRow> {
   const now = deps.clock.now();
   let user: UserRow;
   if (!USERNAME_RE.test(input.username)) {
@@ -309,7 +339,7 @@ export async function login(
     await failLogin(deps, user, user.username, 'password-expired', meta, realm);
     throw new AppError(Code.PASSWORD_EXPIRED, 'passwordExpired', {}, 200, { username: user.username });
   }
-  return completeSecondFactor(deps, user, input.verifyCode, meta, {}, realm);
+  return user;
 }
 
 /** Options of the second step: work done in the session's own transaction, detail for the success entry. */
@@ -332,6 +362,10 @@ export async function completeSecondFactor(deps: Deps, user: UserRow, verifyCode
   if (realm.totpOnly) {
     await failLogin(deps, user, user.username, 'totp-not-enrolled', meta, realm);
     throw new AppError(Code.VERIFY_CODE_ERROR, 'verifyCodeError');
+  }
+  if (realm.id === 'merchant' && (await passkeyInsteadOfEmail(deps.db, user))) {
+    await failLogin(deps, user, user.username, 'passkey-required', meta, realm);
+    throw new AppError(Code.VERIFY_CODE_ERROR, 'passkeyUseIt');
   }
   // The transaction commits in both outcomes, so a wrong code's counted try is kept.
   const pair = await deps.db.tx(async (q): Promise<TokenPair | null> => {

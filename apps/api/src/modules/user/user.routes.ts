@@ -39,7 +39,7 @@ export function userRoutes(app: FastifyInstance, deps: Deps) {
       tags: ['user'],
       summary: 'E-mail a 6-digit sign-in code (valid 5 min; a new one after 60 s; 5 wrong tries)',
       body: getEmailCodeSchema,
-      response: { 200: envelope(z.object({ resendAfter: z.number(), expiresIn: z.number(), totp: z.boolean().describe('true: no mail, the code is the authenticator\'s') }).or(z.object({ wait: z.number() }))) },
+      response: { 200: envelope(z.object({ resendAfter: z.number(), expiresIn: z.number(), totp: z.boolean().describe('true: no mail, the code is the authenticator\'s'), passkey: z.boolean().optional().describe('true: no mail, the merchant requires this user\'s passkey (decision 047)') }).or(z.object({ wait: z.number() }))) },
     },
     handler: async (req) => ok(await sendEmailCode(deps, req.lang, req.body.username, meta(req))),
   });

@@ -24,6 +24,7 @@ import {
 } from './api/account';
 import { passwordIcon } from '../../components/password-icon';
 import { useApp } from '../../app/lazy-app';
+import { PasskeyCard } from './passkey-card';
 
 /** Calling codes offered by the country picker (E.164); region names come from the browser in the user's language. */
 const COUNTRIES: [string, string][] = [
@@ -294,6 +295,7 @@ export function SecurityPage() {
     <PageContainer>
       <Space orientation="vertical" size={16} style={{ width: '100%' }}>
         <TotpCard enabled={data.totp.enabled} left={data.totp.recoveryCodesLeft} required={data.totp.required} merchantRequire={data.merchantRequireTotp} />
+        <PasskeyCard required={data.totp.required} totpOn={data.totp.enabled} />
         <PhoneCard phone={data.phone} />
         {data.wechat.available && <WechatCard bound={data.wechat.bound} nickname={data.wechat.nickname} />}
         <SessionsCard />

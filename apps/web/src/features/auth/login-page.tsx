@@ -5,6 +5,7 @@ import UserOutlined from '@ant-design/icons-svg/es/asn/UserOutlined';
 import LockOutlined from '@ant-design/icons-svg/es/asn/LockOutlined';
 import SafetyOutlined from '@ant-design/icons-svg/es/asn/SafetyOutlined';
 import WechatOutlined from '@ant-design/icons-svg/es/asn/WechatOutlined';
+import KeyOutlined from '@ant-design/icons-svg/es/asn/KeyOutlined';
 import EyeOutlined from '@ant-design/icons-svg/es/asn/EyeOutlined';
 import EyeInvisibleOutlined from '@ant-design/icons-svg/es/asn/EyeInvisibleOutlined';
 import type { IconDefinition } from '@ant-design/icons-svg/lib/types';
@@ -16,7 +17,7 @@ import { takeSessionError } from '../../lib/session-error';
 import { toast } from '../../lib/light-ui';
 import { LanguageMenu } from '../../components/light/language-menu';
 import { SvgIcon } from '../../components/light/svg-icon';
-import { login, wechatAvailable, wechatLogin, wechatLoginUrl } from './api/login';
+import { login, passkeyLogin, passkeyLoginOptions, wechatAvailable, wechatLogin, wechatLoginUrl } from './api/login';
 import { SendCodeButton } from './send-code-button';
 import { LoginHero } from './login-hero';
 import './login-page.css';
@@ -81,6 +82,8 @@ export default function LoginPage() {
   /** Back from WeChat: its ticket and the second factor the server asks for before the session starts. */
   const [wxStep, setWxStep] = useState<{ ticket: string; factor: 'totp' | 'email' } | null>(null);
   const [showPassword, setShowPassword] = useState(false);
+  /** The browser can use passkeys (WebAuthn): the "Use a passkey" button is shown. */
+  const passkeys = typeof window !== 'undefined' && !!window.PublicKeyCredential;
   const [submitting, setSubmitting] = useState(false);
   const refs = {
     username: useRef<HTMLInputElement>(null),
@@ -177,6 +180,33 @@ export default function LoginPage() {
     }
   }
 
+  /**
+   * "Use a passkey" in place of the code (decision 047): user name and password first, then the
+   * browser's authenticator answers the challenge the server bound to this attempt.
+   */
+  async function submitPasskey() {
+    if (submitting || !validate(['username', 'password'])) return;
+    setSubmitting(true);
+    try {
+      const { startAuthentication } = await import('@simplewebauthn/browser');
+      const { attempt, options } = await passkeyLoginOptions(values.username.trim(), values.password);
+      let answer;
+      try {
+        answer = await startAuthentication({ optionsJSON: options });
+      } catch {
+        toast('error', t('account:login.passkeyCancelled'), { key: 'passkey' });
+        return;
+      }
+      const pair = await passkeyLogin(attempt, JSON.stringify(answer));
+      cookieTokens.setTokens(pair);
+      navigate(safeRedirect(params.get('redirect')), { replace: true });
+    } catch (err) {
+      if (err instanceof RequestError && err.code === Code.PASSWORD_EXPIRED) navigate(`/user/password?username=${encodeURIComponent(values.username.trim())}`);
+    } finally {
+      setSubmitting(false);
+    }
+  }
+
   const codeLabel = totp ? t('account:login.totpCode') : t('verifyCode');
 
   return (
@@ -244,6 +274,17 @@ export default function LoginPage() {
             <button type="submit" className="light-button light-button--primary light-button--large light-button--block login-card__submit" aria-busy={submitting || undefined} disabled={submitting}>
               {submitting ? t('signingIn') : t('submit')}
             </button>
+            {passkeys && (
+              <button type="button" className="light-button light-button--large light-button--block" onClick={submitPasskey} disabled={submitting} aria-describedby="passkey-hint">
+                <SvgIcon icon={KeyOutlined} />
+                <span>{t('account:login.usePasskey')}</span>
+              </button>
+            )}
+            {passkeys && (
+              <p id="passkey-hint" className="login-card__hint">
+                {t('account:login.passkeyHint')}
+              </p>
+            )}
           </form>
           )}
           {wechat && !wxStep && (

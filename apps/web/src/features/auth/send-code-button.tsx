@@ -12,7 +12,7 @@ const RESEND_SECONDS = 60;
  * `onDone` runs when a code is on its way (the login form moves the focus to the code field).
  */
 export function SendCodeButton({ getUsername, onTotp, onDone }: { getUsername: () => string | null; onTotp?: (totp: boolean) => void; onDone?: () => void }) {
-  const { t } = useTranslation('login');
+  const { t } = useTranslation(['login', 'account']);
   const [left, setLeft] = useState(0);
   const [sending, setSending] = useState(false);
 
@@ -34,6 +34,11 @@ export function SendCodeButton({ getUsername, onTotp, onDone }: { getUsername: (
       setTimeout(() => onDone?.());
       // With an authenticator the code is the app's: no mail went out.
       if (r.totp) return;
+      // The merchant requires this user's passkey (decision 047): no mail went out either.
+      if (r.passkey) {
+        toast('error', t('account:login.passkeyRequired'));
+        return;
+      }
       toast('success', t('codeSent'));
       setLeft(r.resendAfter || RESEND_SECONDS);
     } catch (err) {

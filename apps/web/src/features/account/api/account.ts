@@ -1,4 +1,5 @@
-import type { LoginHistoryItem, LoginResult, SecurityOverview, SessionItem } from '@portal/contract';
+import type { LoginHistoryItem, LoginResult, PasskeyItem, SecurityOverview, SessionItem } from '@portal/contract';
+import type { PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/browser';
 import { useQuery } from '@tanstack/react-query';
 import { http } from '../../../lib/http';
 
@@ -33,3 +34,12 @@ export const revokeOtherSessions = () => http.post<{ ended: number }>('/user/ses
 /** GET /user/passwordPolicy: minimum length and history of the password rules. */
 export const usePasswordPolicy = () =>
   useQuery({ queryKey: ['account', 'policy'], queryFn: () => http.get<{ minLength: number; history: number; maxAgeDays: number }>('/user/passwordPolicy', undefined, { quiet: true }), staleTime: Infinity });
+
+/** Passkeys (decision 047): the list, registration (options, then the authenticator's answer as JSON text), rename, remove (after a step-up). */
+export const usePasskeys = () => useQuery({ queryKey: ['account', 'passkeys'], queryFn: () => http.get<PasskeyItem[]>('/user/passkeys') });
+export const passkeyRegisterOptions = () => http.post<PublicKeyCredentialCreationOptionsJSON>('/user/passkey/registerOptions');
+export const passkeyRegister = (name: string, credential: string) => http.post<{ id: number; name: string }>('/user/passkey/register', { name, credential });
+export const passkeyRename = (id: number, name: string) => http.post<{ id: number; name: string }>('/user/passkey/rename', { id, name });
+export const passkeyRemove = (id: number) => http.post<null>('/user/passkey/remove', { id });
+/** POST /user/checkPassword: the step-up a removal needs (5 minutes). */
+export const checkPassword = (password: string) => http.post<boolean | { remaining: number }>('/user/checkPassword', { password });

@@ -1,8 +1,9 @@
 import type { LoginResult } from '@portal/contract';
+import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
 import { http } from '../../../lib/http';
 
 /** POST /user/getEmailCode (form username): e-mails a 6-digit sign-in code. */
-export const getEmailCode = (username: string) => http.post<{ resendAfter: number; expiresIn: number; totp?: boolean }>('/user/getEmailCode', { username });
+export const getEmailCode = (username: string) => http.post<{ resendAfter: number; expiresIn: number; totp?: boolean; passkey?: boolean }>('/user/getEmailCode', { username });
 
 /** POST /user/login (form username, password, verifyCode). */
 export const login = (input: { username: string; password: string; verifyCode: string }) => http.post<LoginResult>('/user/login', input);
@@ -14,3 +15,8 @@ export const wechatLoginUrl = () => http.get<{ url: string }>('/user/wechat/logi
 export type WechatStep = { secondFactor: 'totp' | 'email'; resendAfter: number };
 export const wechatLogin = (ticket: string, verifyCode?: string) =>
   http.post<LoginResult | WechatStep>('/user/wechat/login', verifyCode ? { ticket, verifyCode } : { ticket });
+
+/** "Use a passkey" (decision 047): the password first, then a challenge bound to this attempt; the authenticator's answer (JSON text) trades for tokens. */
+export const passkeyLoginOptions = (username: string, password: string) =>
+  http.post<{ attempt: string; options: PublicKeyCredentialRequestOptionsJSON }>('/user/passkey/loginOptions', { username, password });
+export const passkeyLogin = (attempt: string, credential: string) => http.post<LoginResult>('/user/passkey/login', { attempt, credential });
