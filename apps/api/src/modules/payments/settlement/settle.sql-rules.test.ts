@@ -237,6 +237,29 @@ describe.each(DB_KINDS)('settlement rules written in SQL on %s', (kind) => {
     });
   });
 
+  it("one merchant's payout never stamps its remittance date on another merchant's reserves still carried", async () => {
+    await withSettleCurrency(SG, 'USD', async () => {
+      // SG: 10 % released at once into a balance carried below its threshold; JP: carried one day, paid out the next.
+      await setFee(db, SG, 'CARD', { reserveBp: 1_000, holdDays: 0, threshold: 100_000 });
+      await setFee(db, JP, 'CARD', { threshold: 5_000 });
+      await txn(db, '2026-03-02', { currency: 'USD', amount: 10_000 });
+      await txn(db, '2026-03-03', { currency: 'USD', amount: 10_000 });
+      await txn(db, '2026-03-02', { merId: JP, currency: 'USD', amount: 3_000, paymentBrand: 'jcb' });
+      await txn(db, '2026-03-03', { merId: JP, currency: 'USD', amount: 4_000, paymentBrand: 'jcb' });
+      await settleRange(db, '2026-03-03', '2026-03-04');
+      expect((await rows(db, JP)).map(row)).toEqual([
+        ['2026-03-03', 'USD', 1, 3_000, 0, 0, 0, 0, 3_000],
+        ['2026-03-04', 'USD', 1, 4_000, 0, 0, 3_000, 7_000, 0],
+      ]);
+      // JP's payout of 4 March covers 3–4 March; SG's reserves released on those days stay carried, without a remittance date.
+      expect(await reserves(SG)).toEqual([
+        ['USD', '2026-03-03', 1_000, '2026-03-03', true, null],
+        ['USD', '2026-03-04', 1_000, '2026-03-04', true, null],
+      ]);
+      await allHold();
+    });
+  });
+
   it('a balance and a reserve carried before a settlement currency change are paid out in their own currency, in full', async () => {
     await setFee(db, SG, 'CARD', { reserveBp: 1_000, holdDays: 2, threshold: 100_000 });
     await setRate(db, '2026-03-01', 'SGD', 'USD', '0.75');
