@@ -237,21 +237,38 @@ describe.each(DB_KINDS)('settlement rules written in SQL on %s', (kind) => {
     });
   });
 
-  it("one merchant's payout never stamps its remittance date on another merchant's reserves still carried", async () => {
+  it("a payout of one merchant or one business line never marks paid, nor stamps a remittance date on, what another still carries", async () => {
     await withSettleCurrency(SG, 'USD', async () => {
-      // SG: 10 % released at once into a balance carried below its threshold; JP: carried one day, paid out the next.
+      // SG's card line: 10 % released at once into a balance carried below its threshold. SG's
+      // Alipay line and JP's card line: carried one day, paid out the next (4 March, covering 3–4 March).
       await setFee(db, SG, 'CARD', { reserveBp: 1_000, holdDays: 0, threshold: 100_000 });
+      await setFee(db, SG, 'AP', { threshold: 5_000 });
       await setFee(db, JP, 'CARD', { threshold: 5_000 });
-      await txn(db, '2026-03-02', { currency: 'USD', amount: 10_000 });
-      await txn(db, '2026-03-03', { currency: 'USD', amount: 10_000 });
-      await txn(db, '2026-03-02', { merId: JP, currency: 'USD', amount: 3_000, paymentBrand: 'jcb' });
-      await txn(db, '2026-03-03', { merId: JP, currency: 'USD', amount: 4_000, paymentBrand: 'jcb' });
+      const card = [await txn(db, '2026-03-02', { currency: 'USD', amount: 10_000 }), await txn(db, '2026-03-03', { currency: 'USD', amount: 10_000 })];
+      const ap = [
+        await txn(db, '2026-03-02', { currency: 'USD', amount: 3_000, paymentSchema: 'AP', paymentBrand: 'alipay_cn' }),
+        await txn(db, '2026-03-03', { currency: 'USD', amount: 4_000, paymentSchema: 'AP', paymentBrand: 'alipay_cn' }),
+      ];
+      const jp = [
+        await txn(db, '2026-03-02', { merId: JP, currency: 'USD', amount: 3_000, paymentBrand: 'jcb' }),
+        await txn(db, '2026-03-03', { merId: JP, currency: 'USD', amount: 4_000, paymentBrand: 'jcb' }),
+      ];
       await settleRange(db, '2026-03-03', '2026-03-04');
-      expect((await rows(db, JP)).map(row)).toEqual([
+      const paidOut = [
         ['2026-03-03', 'USD', 1, 3_000, 0, 0, 0, 0, 3_000],
         ['2026-03-04', 'USD', 1, 4_000, 0, 0, 3_000, 7_000, 0],
+      ];
+      expect((await rows(db, JP)).map(row)).toEqual(paidOut);
+      expect((await rows(db, SG, 'AP')).map(row)).toEqual(paidOut);
+      expect((await rows(db, SG)).map(row)).toEqual([
+        ['2026-03-03', 'USD', 1, 10_000, 1_000, 1_000, 0, 0, 10_000],
+        ['2026-03-04', 'USD', 1, 10_000, 1_000, 1_000, 10_000, 0, 20_000],
       ]);
-      // JP's payout of 4 March covers 3–4 March; SG's reserves released on those days stay carried, without a remittance date.
+      // Paid out: T. SG's card sales are still carried: S, and its reserves released into that balance have no remittance date.
+      const flags = async (ids: number[]) => (await Promise.all(ids.map((id) => txnRow(db, id)))).map((t) => t.settle_flag);
+      expect(await flags(jp)).toEqual(['T', 'T']);
+      expect(await flags(ap)).toEqual(['T', 'T']);
+      expect(await flags(card)).toEqual(['S', 'S']);
       expect(await reserves(SG)).toEqual([
         ['USD', '2026-03-03', 1_000, '2026-03-03', true, null],
         ['USD', '2026-03-04', 1_000, '2026-03-04', true, null],
