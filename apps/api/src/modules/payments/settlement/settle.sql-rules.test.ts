@@ -277,6 +277,57 @@ describe.each(DB_KINDS)('settlement rules written in SQL on %s', (kind) => {
     });
   });
 
+  // The release of a reserve due on D meets every group of its merchant that day: only its own
+  // line's says whether it is paid out. Both ways round, so that no fixed pick of a line passes.
+  for (const [held, paid] of [['CARD', 'AP'], ['AP', 'CARD']] as const) {
+    it(`a reserve released into a carried balance gets no remittance date when the merchant's other line pays out that day (${held} carried, ${paid} paid)`, async () => {
+      const line = (l: string) => (l === 'AP' ? { paymentSchema: 'AP', paymentBrand: 'alipay_cn' } : {});
+      await setFee(db, SG, held, { reserveBp: 1_000, holdDays: 1, threshold: 100_000 });
+      await setFee(db, SG, paid);
+      await txn(db, '2026-03-02', { amount: 10_000, ...line(held) });
+      await txn(db, '2026-03-03', { amount: 2_000, ...line(paid) });
+      await settleRange(db, '2026-03-03', '2026-03-04');
+      expect((await rows(db, SG, paid)).map(row)).toEqual([['2026-03-04', 'SGD', 1, 2_000, 0, 0, 0, 2_000, 0]]);
+      expect((await rows(db, SG, held)).map(row)).toEqual([
+        ['2026-03-03', 'SGD', 1, 10_000, 1_000, 0, 0, 0, 9_000],
+        ['2026-03-04', 'SGD', 0, 0, 0, 1_000, 9_000, 0, 10_000],
+      ]);
+      expect(await reserves(SG)).toEqual([['SGD', '2026-03-03', 1_000, '2026-03-04', true, null]]);
+      await allHold();
+    });
+  }
+
+  // The same across a settlement-currency change: the release of a reserve held in the old currency
+  // meets the merchant's groups of both currencies that day; only its own currency's decides.
+  for (const [threshold, usdSale, sgdSale, usdPaid] of [[5_000, 3_000, 6_000, false], [10_000, 10_000, 2_000, true]] as const) {
+    it(`a reserve held before a settlement-currency change is paid out with its own currency's balance only (${usdPaid ? 'old currency paid' : 'new currency paid'})`, async () => {
+      let sgdId = 0;
+      await withSettleCurrency(SG, 'USD', async () => {
+        await setFee(db, SG, 'CARD', { reserveBp: 1_000, holdDays: 1, threshold });
+        await txn(db, '2026-03-02', { currency: 'USD', amount: usdSale });
+        await settleDate(db, '2026-03-03');
+        await db.query(`UPDATE merchant SET settle_currency = 'SGD' WHERE mer_id = $1`, [SG]);
+        sgdId = await txn(db, '2026-03-03', { currency: 'SGD', amount: sgdSale });
+        await settleDate(db, '2026-03-04');
+      });
+      // the day's sale is marked with its own currency's group: paid out (T) or carried (S)
+      expect((await txnRow(db, sgdId)).settle_flag).toBe(usdPaid ? 'S' : 'T');
+      const byCur = (await rows(db)).map(row).sort((x, y) => String(x[0]).localeCompare(String(y[0])) || String(x[1]).localeCompare(String(y[1])));
+      const usdDue = usdSale - usdSale / 10;
+      const sgdDue = sgdSale - sgdSale / 10;
+      expect(byCur).toEqual([
+        ['2026-03-03', 'USD', 1, usdSale, usdSale / 10, 0, 0, 0, usdDue],
+        ['2026-03-04', 'SGD', 1, sgdSale, sgdSale / 10, 0, 0, usdPaid ? 0 : sgdDue, usdPaid ? sgdDue : 0],
+        ['2026-03-04', 'USD', 0, 0, 0, usdSale / 10, usdDue, usdPaid ? usdSale : 0, usdPaid ? 0 : usdSale],
+      ]);
+      expect(await reserves(SG)).toEqual([
+        ['USD', '2026-03-03', usdSale / 10, '2026-03-04', true, usdPaid ? '2026-03-05' : null],
+        ['SGD', '2026-03-04', sgdSale / 10, '2026-03-05', false, null],
+      ]);
+      await allHold();
+    });
+  }
+
   it('a balance and a reserve carried before a settlement currency change are paid out in their own currency, in full', async () => {
     await setFee(db, SG, 'CARD', { reserveBp: 1_000, holdDays: 2, threshold: 100_000 });
     await setRate(db, '2026-03-01', 'SGD', 'USD', '0.75');
