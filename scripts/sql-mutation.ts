@@ -40,7 +40,8 @@ const API = 'apps/api/src/modules';
 /** Files of the SQL run beyond those the Stryker module mutates, and modules only the SQL run has. */
 const SQL_EXTRA: Record<string, Partial<ModuleDef>> = {
   // the password history ("not one of your last 4") is SQL of the sign-in rules
-  'sign-in': { mutate: [{ file: `${API}/account/password.policy.ts` }] },
+  // (passkey.test.ts: the sign-in's "passkey instead of the e-mailed code" rule, decision 047)
+  'sign-in': { mutate: [{ file: `${API}/account/password.policy.ts` }], tests: [`${API}/account/passkey.test.ts`] },
   // paybylink.repo.ts is shared with pay in store (its list, the store and payment joins): its tests hold those lines
   paybylink: { tests: [`${API}/store/payinstore.test.ts`] },
   // the settlement run's statements live in their own file; the back office's dated fee schedules

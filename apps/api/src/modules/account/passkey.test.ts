@@ -158,6 +158,16 @@ describe.each(DB_KINDS)('passkeys on %s', (kind) => {
     expect((await get('/api/txn/settleList', sub.token)).body.code).toBe(Code.TOTP_REQUIRED);
     const k = await enrol(sub.token);
     expect((await get('/api/user/info', sub.token)).body.data.mustEnrolTotp).toBe(false);
+    // Another user's passkey, or another merchant's rule, changes nothing for a user: the group's
+    // administrator (no passkey) and the other merchant's user (a passkey, no rule) still get a code.
+    const otherKey = await enrol((await ctx.login(DEMO.users.other)).token);
+    expect(otherKey.id).toBeGreaterThan(0);
+    ctx.clock.advance(61_000);
+    for (const username of [DEMO.users.demo, DEMO.users.other]) {
+      const code = (await post('/api/user/getEmailCode', null, { username })).body.data;
+      expect(code, username).toMatchObject({ expiresIn: 300 });
+      expect(code.passkey, username).toBeFalsy();
+    }
     // Now the e-mailed code is no second factor for this user: no mail, and a code is refused.
     ctx.clock.advance(61_000);
     expect((await post('/api/user/getEmailCode', null, { username: DEMO.users.sub })).body.data).toMatchObject({ passkey: true, totp: false });
