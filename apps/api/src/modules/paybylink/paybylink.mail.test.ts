@@ -1,48 +1,26 @@
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SMTPServer } from 'smtp-server';
 import PostalMime from 'postal-mime';
 import { createMailer } from '../../plugins/mail';
 import { createTestApp, DEMO, type TestCtx } from '../../../test/helpers';
+import { smtpError, startSmtpReceiver } from '../../../test/smtp-receiver';
 import { VALID_ORDER, pbl } from './paybylink.fixtures';
 
 /** The buyer e-mail through a real SMTP conversation (smtp-server as the receiving MTA). */
 describe('buyer e-mail over SMTP', () => {
-  let server: SMTPServer;
+  let smtp: Awaited<ReturnType<typeof startSmtpReceiver>>;
   let ctx: TestCtx;
   let demo: string;
-  const received: { to: string[]; raw: Buffer }[] = [];
 
   beforeAll(async () => {
-    server = new SMTPServer({
-      secure: false,
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      logger: false,
-      size: 20 * 1024 * 1024,
-      closeTimeout: 500,
-      onRcptTo(address, _session, cb) {
-        if (address.address.endsWith('@reject.example')) return cb(Object.assign(new Error('550 mailbox unavailable'), { responseCode: 550 }));
-        cb();
-      },
-      onData(stream, session, cb) {
-        const chunks: Buffer[] = [];
-        stream.on('data', (c: Buffer) => chunks.push(c));
-        stream.on('end', () => {
-          received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks) });
-          cb();
-        });
-      },
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const port = (server.server.address() as AddressInfo).port;
+    smtp = await startSmtpReceiver({ refuse: (address) => (address.endsWith('@reject.example') ? smtpError(550, 'mailbox unavailable') : undefined), size: 20 * 1024 * 1024 });
+    const port = smtp.port;
     ctx = await createTestApp();
     demo = (await ctx.login(DEMO.users.demo)).token; // sign-in code through the outbox, then mail goes over SMTP
     ctx.deps.mailer = createMailer({ smtpUrl: `smtp://127.0.0.1:${port}`, outboxDir: ctx.outbox, from: ctx.config.mailFrom });
   });
   afterAll(async () => {
     await ctx.close();
-    await new Promise<void>((r) => server.close(() => r()));
+    await smtp.close();
   });
 
   it('delivers the link, the amount and the attached bill byte for byte', async () => {
@@ -53,7 +31,7 @@ describe('buyer e-mail over SMTP', () => {
       ...VALID_ORDER, orderCurrency: 'JPY', totalAmount: '12800', goodsPrice: '12800', buyerEmail: 'buyer@shop.example', sendEmailChecked: 'true', attachment: up.body.data.attachment,
     });
     expect(res.body.data.emailStatus).toBe('sent');
-    const mail = received.find((m) => m.to.includes('buyer@shop.example'))!;
+    const mail = smtp.received.find((m) => m.to.includes('buyer@shop.example'))!;
     expect(mail).toBeTruthy();
     const parsed = await PostalMime.parse(mail.raw);
     expect(parsed.subject).toBe('Demo Group Ltd からの支払いリクエスト：JPY 12,800');

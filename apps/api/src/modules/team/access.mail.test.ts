@@ -1,9 +1,8 @@
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SMTPServer } from 'smtp-server';
 import PostalMime from 'postal-mime';
 import { createMailer } from '../../plugins/mail';
 import { createTestApp, DB_KINDS, DEMO, form, type TestCtx } from '../../../test/helpers';
+import { smtpError, startSmtpReceiver } from '../../../test/smtp-receiver';
 import { createJobRunner } from '../../jobs/runner';
 import { ACCESS_NOTICE_JOB, sendNotice, setUpAccessJobs } from './access.job';
 
@@ -14,35 +13,15 @@ import { ACCESS_NOTICE_JOB, sendNotice, setUpAccessJobs } from './access.job';
  * zone, and never again (a later run, a repeated job).
  */
 describe.each(DB_KINDS)('access warning over SMTP (%s)', (kind) => {
-  let server: SMTPServer;
+  let smtp: Awaited<ReturnType<typeof startSmtpReceiver>>;
   let ctx: TestCtx;
   let accept = false;
-  const received: { to: string[]; raw: Buffer }[] = [];
   const quiet = { info: () => undefined, error: () => undefined };
   const T0 = new Date('2027-01-04T16:05:00Z');
 
   beforeAll(async () => {
-    server = new SMTPServer({
-      secure: false,
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      logger: false,
-      closeTimeout: 500,
-      onRcptTo(_address, _session, cb) {
-        if (!accept) return cb(Object.assign(new Error('451 try again later'), { responseCode: 451 }));
-        cb();
-      },
-      onData(stream, session, cb) {
-        const chunks: Buffer[] = [];
-        stream.on('data', (c: Buffer) => chunks.push(c));
-        stream.on('end', () => {
-          received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks) });
-          cb();
-        });
-      },
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const port = (server.server.address() as AddressInfo).port;
+    smtp = await startSmtpReceiver({ refuse: () => (accept ? undefined : smtpError(451, 'try again later')) });
+    const port = smtp.port;
     ctx = await createTestApp({ kind, config: { passwordMaxAgeDays: 3650 } });
     const main = (await ctx.login()).token; // sign-in code through the outbox; then mail goes over SMTP
     const f = form({ userName: 'idle.ko', email: 'idle.ko@x.example', merIds: DEMO.subA, role: 'READONLY' });
@@ -54,7 +33,7 @@ describe.each(DB_KINDS)('access warning over SMTP (%s)', (kind) => {
   }, 120_000);
   afterAll(async () => {
     await ctx?.close();
-    await new Promise<void>((r) => server.close(() => r()));
+    await smtp.close();
   });
 
   it('a refused send is retried; the warning goes once, in Korean with Seoul time', async () => {
@@ -71,16 +50,16 @@ describe.each(DB_KINDS)('access warning over SMTP (%s)', (kind) => {
     expect(n1[0].last_error).toMatch(/451|try again/);
     const job = async () => (await ctx.db.query<{ status: string; attempts: number; run_at: Date }>('SELECT status, attempts, run_at FROM job WHERE kind = $1', [ACCESS_NOTICE_JOB])).rows[0];
     expect((await job()).status).toBe('queued');
-    expect(received).toHaveLength(0);
+    expect(smtp.received).toHaveLength(0);
     // not before its backoff
     await runner.tick();
     expect((await notice())[0].attempts).toBe(1);
     accept = true;
     ctx.clock.advance(60_000);
     await runner.tick();
-    expect(received).toHaveLength(1);
-    expect(received[0].to).toEqual(['idle.ko@x.example']);
-    const mail = await PostalMime.parse(received[0].raw);
+    expect(smtp.received).toHaveLength(1);
+    expect(smtp.received[0].to).toEqual(['idle.ko@x.example']);
+    const mail = await PostalMime.parse(smtp.received[0].raw);
     expect(mail.subject).toBe('포털 접근 권한이 2027-04-05에 비활성화됩니다');
     expect(mail.text).toContain('2027-04-05 01:05'); // 00:05 Shanghai = 01:05 Seoul
     expect(mail.text).toContain('Asia/Seoul');
@@ -94,7 +73,7 @@ describe.each(DB_KINDS)('access warning over SMTP (%s)', (kind) => {
       await runner.tick();
     }
     expect(await sendNotice(ctx.deps, n1[0].id)).toBe('already');
-    expect(received).toHaveLength(1);
+    expect(smtp.received).toHaveLength(1);
     expect(await notice()).toHaveLength(1);
   });
 });
