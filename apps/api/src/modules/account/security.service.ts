@@ -6,7 +6,7 @@ import { audit, AuditAction } from '../../lib/audit';
 import { newToken, safeEqual, sha256, sixDigitCode } from '../../lib/crypto';
 import { t } from '../../lib/messages';
 import { formatInZone, type Zone } from '../txn/time';
-import { completeSecondFactor, findUserById, sendEmailCode, verifyPasswordCounted, type Meta } from '../user/login.service';
+import { completeSecondFactor, findUserById, merchantRequiresSecondFactor, sendEmailCode, verifyPasswordCounted, type Meta } from '../user/login.service';
 import { startSession, type TokenPair } from '../user/session.service';
 import { AccountAudit } from './account.audit';
 import { endUserSessions } from './links.service';
@@ -20,13 +20,7 @@ const who = (u: SessionUser, meta: Meta) => ({ userId: u.id, username: u.usernam
 export const maskPhone = (p: string) => (p.length <= 8 ? `${p.slice(0, 2)}****` : `${p.slice(0, 4)}${'*'.repeat(p.length - 8)}${p.slice(-4)}`);
 
 /** Does the user's merchant (or its group) require a second factor? */
-export async function merchantRequiresTotp(deps: Deps, merId: string): Promise<boolean> {
-  const { rows } = await deps.db.query<{ r: boolean }>(
-    `SELECT EXISTS (SELECT 1 FROM merchant m JOIN merchant x ON x.mer_id = m.mer_id OR x.mer_id = m.parent_id WHERE m.mer_id = $1 AND x.require_totp) AS r`,
-    [merId],
-  );
-  return rows[0].r;
-}
+export const merchantRequiresTotp = (deps: Deps, merId: string): Promise<boolean> => merchantRequiresSecondFactor(deps.db, merId);
 
 export async function securityOverview(deps: Deps, u: SessionUser) {
   const user = (await findUserById(deps.db, u.id))!;

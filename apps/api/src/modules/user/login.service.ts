@@ -161,10 +161,15 @@ async function noCodeForName(deps: Deps, found: UserRow | undefined, username: s
  */
 async function passkeyInsteadOfEmail(q: Queryable, user: UserRow): Promise<boolean> {
   if (user.totp_enabled_at) return false;
+  const { rows } = await q.query<{ r: boolean }>('SELECT EXISTS (SELECT 1 FROM user_passkey WHERE user_id = $1) AS r', [user.id]);
+  return rows[0].r && (await merchantRequiresSecondFactor(q, user.mer_id));
+}
+
+/** Does the merchant (or its group) require a second factor of its users (merchant.require_totp)? */
+export async function merchantRequiresSecondFactor(q: Queryable, merId: string): Promise<boolean> {
   const { rows } = await q.query<{ r: boolean }>(
-    `SELECT EXISTS (SELECT 1 FROM user_passkey WHERE user_id = $1)
-        AND EXISTS (SELECT 1 FROM merchant m JOIN merchant x ON x.mer_id = m.mer_id OR x.mer_id = m.parent_id WHERE m.mer_id = $2 AND x.require_totp) AS r`,
-    [user.id, user.mer_id],
+    `SELECT EXISTS (SELECT 1 FROM merchant m JOIN merchant x ON x.mer_id = m.mer_id OR x.mer_id = m.parent_id WHERE m.mer_id = $1 AND x.require_totp) AS r`,
+    [merId],
   );
   return rows[0].r;
 }
