@@ -328,6 +328,71 @@ describe.each(DB_KINDS)('settlement rules written in SQL on %s', (kind) => {
     });
   }
 
+  // A day's sale meets its merchant's groups of both currencies when the other currency releases a
+  // reserve that day: only its own currency's group says whether it is paid out (T) or carried (S).
+  // Both orders of the two currencies, so that no pick of a group by its currency passes; the payout
+  // covers the other currency's carried sale, which stays S.
+  for (const [a, b] of [['SGD', 'USD'], ['USD', 'SGD']] as const) {
+    it(`a sale is paid out by its own currency's group, not by the other currency's release that day (${a} paid, ${b} carried)`, async () => {
+      const ids: number[] = [];
+      await withSettleCurrency(SG, a, async () => {
+        await setFee(db, SG, 'CARD', { reserveBp: 1_000, holdDays: 1, threshold: 10_000 });
+        ids.push(await txn(db, '2026-03-02', { currency: a, amount: 2_000 }));
+        await settleDate(db, '2026-03-03');
+        await db.query('UPDATE merchant SET settle_currency = $2 WHERE mer_id = $1', [SG, b]);
+        ids.push(await txn(db, '2026-03-03', { currency: b, amount: 3_000 }));
+        await settleDate(db, '2026-03-04');
+        await db.query('UPDATE merchant SET settle_currency = $2 WHERE mer_id = $1', [SG, a]);
+        ids.push(await txn(db, '2026-03-04', { currency: a, amount: 9_000 }));
+        await settleDate(db, '2026-03-05');
+      });
+      // 5 March: a's group owes 2,000 carried + 8,100 ≥ 10,000 and pays out 3–5 March; b's releases 300 into 2,700 carried.
+      expect((await rows(db)).filter((r) => r.txn_set_date === '2026-03-05').map(row).sort((x, y) => String(x[1]).localeCompare(String(y[1])))).toEqual(
+        [
+          ['2026-03-05', a, 1, 9_000, 900, 0, 2_000, 10_100, 0],
+          ['2026-03-05', b, 0, 0, 0, 300, 2_700, 0, 3_000],
+        ].sort((x, y) => String(x[1]).localeCompare(String(y[1]))),
+      );
+      const marks = await db.query<{ c: string; f: string }>('SELECT settle_currency AS c, settle_flag AS f FROM txn WHERE id = ANY($1) ORDER BY id', [ids]);
+      expect(marks.rows.map((r) => [r.c, r.f])).toEqual([
+        [a, 'T'],
+        [b, 'S'],
+        [a, 'T'],
+      ]);
+      expect(await reserves(SG)).toEqual([
+        [a, '2026-03-03', 200, '2026-03-04', true, '2026-03-06'],
+        [b, '2026-03-04', 300, '2026-03-05', true, null],
+        [a, '2026-03-05', 900, '2026-03-06', false, null],
+      ]);
+      await allHold();
+    });
+  }
+
+  it("a payout in the new settlement currency leaves the old currency's carried sale and released reserve as they were", async () => {
+    const ids: number[] = [];
+    await withSettleCurrency(SG, 'SGD', async () => {
+      // SGD carried from 3 March; a USD day in between (carried, its reserve released at once); SGD pays out on 5 March.
+      await setFee(db, SG, 'CARD', { reserveBp: 1_000, holdDays: 0, threshold: 5_000 });
+      ids.push(await txn(db, '2026-03-02', { currency: 'SGD', amount: 3_000 }));
+      await settleDate(db, '2026-03-03');
+      await db.query(`UPDATE merchant SET settle_currency = 'USD' WHERE mer_id = $1`, [SG]);
+      ids.push(await txn(db, '2026-03-03', { currency: 'USD', amount: 2_000 }));
+      await settleDate(db, '2026-03-04');
+      await db.query(`UPDATE merchant SET settle_currency = 'SGD' WHERE mer_id = $1`, [SG]);
+      ids.push(await txn(db, '2026-03-04', { currency: 'SGD', amount: 4_000 }));
+      await settleDate(db, '2026-03-05');
+    });
+    expect((await rows(db)).filter((r) => r.txn_set_date === '2026-03-05').map(row)).toEqual([['2026-03-05', 'SGD', 1, 4_000, 400, 400, 3_000, 7_000, 0]]);
+    expect(await Promise.all(ids.map(async (id) => (await txnRow(db, id)).settle_flag))).toEqual(['T', 'S', 'T']);
+    // The SGD reserves of 3 and 5 March go out with the SGD payout; the USD reserve released on 4 March is still carried.
+    expect(await reserves(SG)).toEqual([
+      ['SGD', '2026-03-03', 300, '2026-03-03', true, '2026-03-06'],
+      ['USD', '2026-03-04', 200, '2026-03-04', true, null],
+      ['SGD', '2026-03-05', 400, '2026-03-05', true, '2026-03-06'],
+    ]);
+    await allHold();
+  });
+
   it('a balance and a reserve carried before a settlement currency change are paid out in their own currency, in full', async () => {
     await setFee(db, SG, 'CARD', { reserveBp: 1_000, holdDays: 2, threshold: 100_000 });
     await setRate(db, '2026-03-01', 'SGD', 'USD', '0.75');
