@@ -5,9 +5,11 @@
  * embedded in one process, so there the server runs in the benchmark's process.
  *
  * As a script (`tsx bench/api-server.ts`): env SERVER_PG_URL, SERVER_SCHEMA; prints one JSON line
- * {"address": …} once listening, and exits when its stdin closes.
+ * {"address": …} once listening, and exits when its stdin closes. SERVER_WORKERS=N runs N API
+ * processes sharing the port through node:cluster, as `WORKERS=N` does in production (server.ts).
  */
 import { spawn } from 'node:child_process';
+import cluster from 'node:cluster';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -41,12 +43,12 @@ export async function signedInToken(db: Db): Promise<string> {
 }
 
 /** Builds the production app over `db` and listens on a free port of 127.0.0.1. */
-export async function serveInProcess(db: Db): Promise<RunningApi & { deps: Deps }> {
+export async function serveInProcess(db: Db, port = 0): Promise<RunningApi & { deps: Deps }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-api-'));
   const config = loadConfig({ NODE_ENV: 'production', PUBLIC_URL: 'http://127.0.0.1', SMTP_URL: 'smtp://127.0.0.1:25' /* required in production; the mailer below writes the outbox */, DATA_DIR: dataDir, SEED_DEMO: 'false' });
   const deps: Deps = { config, db, clock: systemClock, mailer: createMailer({ outboxDir: path.join(dataDir, 'outbox'), from: config.mailFrom }) };
   const app = await buildApp(deps);
-  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = await app.listen({ port, host: '127.0.0.1' });
   return {
     address,
     deps,
@@ -58,9 +60,9 @@ export async function serveInProcess(db: Db): Promise<RunningApi & { deps: Deps 
 }
 
 /** Starts the API in a child process on the PostgreSQL schema. */
-export async function serveInChild(pgUrl: string, schema: string): Promise<RunningApi> {
+export async function serveInChild(pgUrl: string, schema: string, workers = 1): Promise<RunningApi> {
   const child = spawn(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), import.meta.filename], {
-    env: { ...process.env, SERVER_PG_URL: pgUrl, SERVER_SCHEMA: schema },
+    env: { ...process.env, SERVER_PG_URL: pgUrl, SERVER_SCHEMA: schema, SERVER_WORKERS: String(workers) },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const lines = createInterface({ input: child.stdout! });
@@ -79,11 +81,32 @@ export async function serveInChild(pgUrl: string, schema: string): Promise<Runni
   };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const db = await openPostgres(process.env.SERVER_PG_URL!, { searchPath: process.env.SERVER_SCHEMA });
-  const api = await serveInProcess(db);
-  console.log(JSON.stringify({ address: api.address }));
+const workers = Number(process.env.SERVER_WORKERS ?? 1);
+if (workers > 1 && cluster.isPrimary && process.env.SERVER_PG_URL) {
+  // The primary serves nothing: it forks the workers (each listens on the one port the primary
+  // picked) and reports the address once all of them listen.
+  const probe = await import('node:net').then((net) => net.createServer().listen(0, '127.0.0.1'));
+  await new Promise((r) => probe.once('listening', r));
+  const port = (probe.address() as { port: number }).port;
+  await new Promise((r) => probe.close(r));
+  let listening = 0;
+  cluster.on('message', (_w, msg: { listening?: boolean }) => {
+    if (msg.listening && ++listening === workers) console.log(JSON.stringify({ address: `http://127.0.0.1:${port}` }));
+  });
+  cluster.setupPrimary({ stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  for (let i = 0; i < workers; i++) cluster.fork({ SERVER_PORT: String(port) });
   process.stdin.resume();
+  process.stdin.on('end', () => {
+    for (const w of Object.values(cluster.workers ?? {})) w?.process.kill();
+    process.exit(0);
+  });
+} else if (cluster.isWorker || import.meta.url === `file://${process.argv[1]}`) {
+  const db = await openPostgres(process.env.SERVER_PG_URL!, { searchPath: process.env.SERVER_SCHEMA });
+  const api = await serveInProcess(db, Number(process.env.SERVER_PORT ?? 0));
+  if (cluster.isWorker) process.send!({ listening: true });
+  else console.log(JSON.stringify({ address: api.address }));
+  // A worker ends when the primary kills it; the single process when its stdin closes.
+  if (!cluster.isWorker) process.stdin.resume();
   process.stdin.on('end', async () => {
     await api.close();
     await db.close();

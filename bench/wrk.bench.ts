@@ -5,16 +5,21 @@
  * the list with the old full count (`exactTotal=true`, what every call cost before the count
  * budget). Prints requests/s and latency percentiles per URL.
  *
+ * Issue 30: the list's requests/s beside `/user/info`'s in the same run (target 2: ≥ 0.4×), and the
+ * same runs with the API in WRK_WORKERS processes (default 1,2; node:cluster, as WORKERS=N in
+ * production): the unfiltered list with 2 processes ÷ with 1 (target 3: ≥ 1.6×). The load average
+ * is printed with each run.
+ *
  *   BENCH_SCHEMA=bench_txn_20000000_big25   the schema `npm run bench -- txn` loaded (required)
  *   BENCH_DATABASE_URL / TEST_DATABASE_URL  the server (default postgres://root@127.0.0.1:5432/test)
  *   WRK_SECONDS=15                          duration of each run
  * Needs Debian's `wrk` (apt-get install wrk); skipped with a message when it is missing.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { openPostgres } from '../apps/api/src/db/db';
-import { DEMO } from '../apps/api/src/seed/foundation.seed';
 import { serveInChild, signedInToken } from './api-server';
 
 const RESULTS = path.resolve(import.meta.dirname, '..', 'bench-results');
@@ -48,23 +53,40 @@ export default async function run() {
   const db = await openPostgres(pgUrl, { searchPath: schema });
   const { rows } = await db.query<{ mer_id: string; n: number }>('SELECT mer_id, count(*)::int8 AS n FROM txn GROUP BY mer_id ORDER BY n DESC LIMIT 1');
   const token = await signedInToken(db);
-  const api = await serveInChild(pgUrl, schema);
   const urls: [string, string][] = [
     ['GET /api/user/info (the floor)', '/api/user/info'],
     [`/txn/list unfiltered, group user`, '/api/txn/list?page=0&size=10'],
     [`/txn/list unfiltered, largest merchant (${Number(rows[0].n).toLocaleString('en')} rows)`, `/api/txn/list?page=0&size=10&merId=${rows[0].mer_id}`],
     ['/txn/list unfiltered, group user, exactTotal=true (the old full count)', '/api/txn/list?page=0&size=10&exactTotal=true'],
   ];
-  const out: Record<string, WrkFigures> = {};
-  console.log(`wrk -t2 -c32 -d${seconds}s, schema ${schema}, API in its own process:`);
-  for (const [name, url] of urls) {
-    // One warm-up call (plans, caches), then the run.
-    await fetch(api.address + url, { headers: { 'x-token': token } });
-    const text = execFileSync('wrk', ['-t2', '-c32', `-d${seconds}s`, '--latency', '-H', `x-token: ${token}`, api.address + url], { encoding: 'utf8' });
-    out[name] = parseWrk(text);
-    console.log(`  ${name}: ${out[name].reqPerSec.toFixed(1)} req/s, p50 ${out[name].p50}, p99 ${out[name].p99}${out[name].errors ? `, ${out[name].errors}` : ''}`);
+  const load = () => os.loadavg().map((n) => n.toFixed(2)).join(' ');
+  const out: Record<string, Record<string, WrkFigures & { load: string }>> = {};
+  const workerCounts = (process.env.WRK_WORKERS ?? '1,2').split(',').map(Number);
+  for (const workers of workerCounts) {
+    const api = await serveInChild(pgUrl, schema, workers);
+    const mine: Record<string, WrkFigures & { load: string }> = (out[`workers ${workers}`] = {});
+    console.log(`wrk -t2 -c32 -d${seconds}s, schema ${schema}, API in ${workers} process${workers > 1 ? 'es' : ''} of its own:`);
+    for (const [name, url] of urls) {
+      // Warm-up calls (plans, caches; every worker), then the run.
+      for (let i = 0; i < 4 * workers; i++) await fetch(api.address + url, { headers: { 'x-token': token } });
+      const before = load();
+      const text = execFileSync('wrk', ['-t2', '-c32', `-d${seconds}s`, '--latency', '-H', `x-token: ${token}`, api.address + url], { encoding: 'utf8' });
+      mine[name] = { ...parseWrk(text), load: before };
+      console.log(`  ${name}: ${mine[name].reqPerSec.toFixed(1)} req/s, p50 ${mine[name].p50}, p99 ${mine[name].p99}${mine[name].errors ? `, ${mine[name].errors}` : ''}  (load average ${before})`);
+    }
+    await api.close();
+    const floor = mine[urls[0][0]].reqPerSec;
+    const list = mine[urls[1][0]].reqPerSec;
+    const ratio = Math.round((list / floor) * 100) / 100;
+    console.log(`  target 2: unfiltered list ÷ /user/info = ${list.toFixed(0)} / ${floor.toFixed(0)} = ${ratio}×  goal ≥ 0.4×  ${ratio >= 0.4 ? 'met' : 'MISSED'}`);
   }
-  await api.close();
+  if (out['workers 1'] && out['workers 2']) {
+    for (const [name] of urls.slice(0, 2)) {
+      const r = Math.round((out['workers 2'][name].reqPerSec / out['workers 1'][name].reqPerSec) * 100) / 100;
+      const isList = name.startsWith('/txn/list');
+      console.log(`  target 3: ${name}, 2 processes ÷ 1 = ${r}×${isList ? `  goal ≥ 1.6×  ${r >= 1.6 ? 'met' : 'MISSED'}` : ' (for comparison)'}`);
+    }
+  }
   await db.close();
   fs.mkdirSync(RESULTS, { recursive: true });
   fs.writeFileSync(path.join(RESULTS, `wrk-${schema}.json`), JSON.stringify({ at: new Date().toISOString(), schema, seconds, out }, null, 2));
