@@ -83,6 +83,9 @@ describe.each(DB_KINDS)('sign-in on %s', (kind) => {
     expect((await login('ghost-user', 'again1abc', '000000')).body).toMatchObject({ code: Code.USER_LOCKED, msg: 'User is locked, please try again in 1 minute(s)' });
     ctx.clock.advance(1);
     expect((await login('ghost-user', 'again1abc', '000000')).body.data).toEqual({ remaining: 4 });
+    // and that try, at the instant the lock ended, set no new lock: the next one counts on
+    ctx.clock.advance(1);
+    expect((await login('ghost-user', 'again2abc', '000000')).body.data).toEqual({ remaining: 3 });
   });
 
   it(`counts concurrent tries on an unknown name without losing any (${isConcurrent(kind) ? 'real concurrency' : 'outcome only: PGlite serialises'})`, async () => {
