@@ -2,7 +2,7 @@
  * `npm test` — the README's test command, and what CI (.ci/run) calls.
  *
  * Stages, timed, with a table of the times at the end (docs/testing.md):
- *   1. type-check every workspace ‖ build the web app (once, for both e2e runs)
+ *   1. type-check every workspace ‖ build the web app and its server-side renderer (once, for both e2e runs)
  *   2. unit and API tests (Vitest) — PGlite, and PostgreSQL too when TEST_DATABASE_URL is set
  *   3. end-to-end (Playwright + Chromium) on PGlite ‖ on PostgreSQL when E2E_DATABASE_URL is set:
  *      the two suites run side by side, each against its own server and database
@@ -73,7 +73,14 @@ async function main(): Promise<number> {
   // 1. type-check ‖ build
   const first: Promise<Timing>[] = [];
   if (stages.has('typecheck')) first.push(typecheck());
-  if (stages.has('e2e')) first.push(run('build', [bin('vite/bin/vite.js'), 'build'], { cwd: path.join(root, 'apps/web') }).then((t) => ((buildOk = t.ok), t)));
+  // The web app, then its server-side renderer (decision 050): the API's page test and the e2e suites use both.
+  const web = path.join(root, 'apps/web');
+  if (stages.has('e2e'))
+    first.push(
+      run('build', [bin('vite/bin/vite.js'), 'build'], { cwd: web })
+        .then((t) => (t.ok ? run('build (server renderer)', [bin('vite/bin/vite.js'), 'build', '--ssr', 'src/entry-server.tsx'], { cwd: web }) : t))
+        .then((t) => ((buildOk = t.ok), t)),
+    );
   await Promise.all(first);
 
   // 2. unit and API tests

@@ -7,7 +7,27 @@ import { antdStyles } from './build/antd-styles.ts';
 
 const api = process.env.API_URL ?? 'http://localhost:8080';
 
-export default defineConfig({
+/**
+ * `vite build --ssr src/entry-server.tsx` (decision 050): the server-side renderer, one module with
+ * every dependency bundled, written to dist-ssr/ and loaded by the API (never served).
+ */
+const ssrBuild = defineConfig({
+  root: import.meta.dirname,
+  plugins: [pureContract(), antdStyles(), react()],
+  ssr: { noExternal: true, target: 'node' },
+  build: {
+    outDir: 'dist-ssr',
+    emptyOutDir: true,
+    target: 'node22',
+    copyPublicDir: false,
+    minify: false,
+    rolldownOptions: { output: { codeSplitting: false } },
+  },
+});
+
+export default defineConfig((env) => (env.isSsrBuild ? ssrBuild : clientBuild));
+
+const clientBuild = defineConfig({
   root: import.meta.dirname,
   // pureContract: the contract's unused zod schemas (and zod) stay out of the bundle (issue 16).
   // lazyParts: parts of antd components our screens do not draw load only when drawn (issue 16).

@@ -38,6 +38,7 @@ import { portalDocTransform } from './lib/openapi';
 import { registerRequestLog, REDACT_PATHS, requestIdOf } from './plugins/request-log';
 import { registerMetrics } from './plugins/metrics';
 import { registerHealth } from './plugins/health';
+import { ssrPages } from './plugins/ssr';
 
 export const CSP_DIRECTIVES = {
   defaultSrc: ["'self'"],
@@ -197,9 +198,16 @@ export async function buildApp(
       },
     });
   }
-  app.setNotFoundHandler((req, reply) => {
+  // A signed-in visitor's list screens are rendered here (decision 050); null when off or not built.
+  const pages = hasWeb ? ssrPages(app, dist, deps.config.ssr === 'on') : null;
+  app.setNotFoundHandler(async (req, reply) => {
     // (Not /dev/…: the development pages are server routes, absent in production — never the SPA shell.)
     if (req.method === 'GET' && hasWeb && !req.url.startsWith('/api/') && !req.url.startsWith('/dev/')) {
+      const page = pages && !req.url.startsWith('/pay/') ? await pages.render(req) : null;
+      if (page !== null) {
+        // The visitor's own data: never kept by a cache, and never one visitor's page for another's.
+        return reply.header('Cache-Control', 'private, no-store').header('Vary', 'Cookie').type('text/html; charset=utf-8').send(page);
+      }
       reply.header('Cache-Control', 'no-cache');
       return reply.sendFile(req.url.startsWith('/pay/') && fs.existsSync(path.join(dist, 'pay.html')) ? 'pay.html' : 'index.html');
     }

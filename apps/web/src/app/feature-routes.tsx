@@ -67,9 +67,11 @@ export const featureRoutes: FeatureRoute[] = [
  * The screen at `pathname` and its texts start loading now (the shell calls this as soon as it is
  * loaded itself, beside the session's first call: issue 16, no chain of requests before the first page).
  */
-export function preloadScreen(pathname: string): void {
+export function preloadScreen(pathname: string): Promise<unknown> {
   const route = featureRoutes.find((r) => pathMatches(r.path, pathname));
-  if (!route) return;
-  route.element.preload().catch(() => undefined);
+  if (!route) return Promise.resolve();
+  const loaded = route.element.preload();
+  loaded.catch(() => undefined);
   if (route.ns) preloadTexts(route.ns);
+  return loaded;
 }

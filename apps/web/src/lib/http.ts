@@ -14,9 +14,16 @@ export function setRequestUi(next: RequestUi): void {
   ui = next;
 }
 
+/** How requests travel: the browser's fetch, or on the server the API in-process (decision 050). */
+let transport: typeof fetch = (...args) => fetch(...args);
+
+export function setHttpTransport(next: typeof fetch | null): void {
+  transport = next ?? ((...args) => fetch(...args));
+}
+
 /** The app's request client (see request.ts for the rules). */
 export const http = createClient({
-  fetch: (...args) => fetch(...args),
+  fetch: (...args) => transport(...args),
   tokens: cookieTokens,
   ui: {
     showError: (msg) => ui.showError(msg),

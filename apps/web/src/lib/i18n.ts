@@ -57,6 +57,15 @@ function fetchTexts(lng: string, ns: string): Promise<Record<string, unknown>> {
   return p;
 }
 
+function urlsOf(lng: string, namespaces: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const ns of namespaces) {
+    const url = urls[`../locales/${lng}/${ns}.json`];
+    if (url) out[ns] = url;
+  }
+  return out;
+}
+
 /** Starts fetching namespaces' texts now (issue 16, target 6: no chain of requests). */
 function prefetchTexts(lng: Language, namespaces: readonly string[]): void {
   for (const ns of namespaces) fetchTexts(lng, ns).catch(() => undefined);
@@ -90,8 +99,10 @@ export function reportMissingKey(lngs: readonly string[], ns: string, key: strin
   console.error(`i18n: no text for ${ns}:${key} (${lngs.join(', ')})`);
 }
 
-export async function initI18n(lng: Language): Promise<typeof i18n> {
+export async function initI18n(lng: Language, resources?: Record<string, Record<string, unknown>>): Promise<typeof i18n> {
   document.documentElement.lang = lng;
+  // A page rendered on the server (decision 050) brings the texts it was rendered with: no fetch before the first render.
+  if (resources) for (const [ns, url] of Object.entries(urlsOf(lng, Object.keys(resources)))) fetched.set(url, Promise.resolve(resources[ns]));
   await i18n
     .use(backend)
     .use(initReactI18next)
@@ -99,7 +110,7 @@ export async function initI18n(lng: Language): Promise<typeof i18n> {
       lng,
       supportedLngs: [...LANGUAGES],
       fallbackLng: false,
-      ns: ['common'],
+      ns: resources ? ['common', ...Object.keys(resources).filter((n) => n !== 'common')] : ['common'],
       defaultNS: 'common',
       interpolation: { escapeValue: false },
       returnNull: false,

@@ -8,7 +8,16 @@ const loading = new Map<string, Promise<void>>();
  */
 export function prependStylesheet(href: string): Promise<void> {
   let done = loading.get(href);
+  // On the server (decision 050) the page's <head> is written by the API: nothing to load.
+  if (typeof document === 'undefined') return Promise.resolve();
   if (!done) {
+    // A page rendered on the server has the stylesheet in its <head> already.
+    const written = document.querySelector<HTMLLinkElement>(`link[rel="stylesheet"][href="${href}"]`);
+    if (written?.sheet) {
+      done = Promise.resolve();
+      loading.set(href, done);
+      return done;
+    }
     const link = document.createElement('link');
     link.rel = 'stylesheet';
     link.href = href;

@@ -13,6 +13,11 @@ export const WIRE_DATE = 'YYYY-MM-DD';
 
 let browserZoneName: string | undefined;
 
+/** On the server, the zone of the browser a page is rendered for (its `mp_tz` cookie, decision 050); undefined after. */
+export function setBrowserZone(zone: string | undefined): void {
+  browserZoneName = zone;
+}
+
 /** The browser's IANA zone, else the platform zone (read once per page load: a list formats hundreds of times). */
 export function browserZone(): string {
   if (browserZoneName === undefined) {
@@ -97,6 +102,8 @@ export function displayZone(): string {
  * be fractional (India +5.5). The browser's own offset when the user chose no zone.
  */
 export function displayOffsetHours(at: Date = new Date()): number {
+  // On the server (decision 050) the machine's zone is not the browser's: its zone is read by name.
+  if (!chosenZone && typeof document === 'undefined') return zoneOffsetMinutes(browserZone(), at.getTime()) / 60;
   if (!chosenZone) return -at.getTimezoneOffset() / 60;
   return zoneOffsetMinutes(chosenZone, at.getTime()) / 60;
 }
@@ -143,6 +150,11 @@ export function toPlatform(wallClock: Dayjs | string, hours: number): string {
   const local = typeof wallClock === 'string' ? wallClock : wallClock.format(WIRE_DATETIME);
   const instant = dayjs.utc(local).subtract(hours * 60, 'minute');
   return wallClockAt(instant.valueOf(), PLATFORM_TZ).format(WIRE_DATETIME);
+}
+
+/** The instant of a platform-zone wire time (null when unreadable), whatever the machine's own zone. */
+export function platformInstant(value: string): number | null {
+  return wallClockInstant(value, PLATFORM_TZ);
 }
 
 /** Shows a platform-zone wire time in the display zone (the user's choice, else the browser's). */

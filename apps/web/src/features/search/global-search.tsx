@@ -1,5 +1,6 @@
 import { lazy, Suspense, useState } from 'react';
 import { Button, Grid, Input } from 'antd';
+import { viewportWidth } from '../../lib/ssr-env';
 import { SearchOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -65,7 +66,8 @@ export function GlobalSearch() {
       autoFocus={open}
     />
   );
-  const narrow = screens.md === false;
+  // Before antd has measured the breakpoints (the first render, also on the server): the viewport's width.
+  const narrow = screens.md === undefined ? viewportWidth() < 768 : screens.md === false;
   return (
     <div className="global-search" role="search">
       {narrow ? (

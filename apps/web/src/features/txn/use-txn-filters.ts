@@ -1,5 +1,5 @@
 import { DATETIME_RE } from '@portal/contract';
-import { dayjs, defaultOffset, PLATFORM_TZ, toPlatform, WIRE_DATETIME } from '../../lib/time';
+import { dayjs, defaultOffset, PLATFORM_TZ, platformInstant, toPlatform, WIRE_DATETIME } from '../../lib/time';
 import { useUrlFilters } from '../../lib/url-filters';
 import type { TxnWireQuery } from './api/get-txn-list';
 
@@ -73,6 +73,8 @@ export function toWire(f: TxnFilters): TxnWireQuery {
 
 /** A platform-zone wire time shown in the zone `tz` hours east of UTC. */
 export function platformToOffset(value: string, tz: number): string {
-  const instant = dayjs.tz(value, PLATFORM_TZ).valueOf();
+  // Read by hand, not by dayjs's tz() parse, which goes through the machine's own zone (a page
+  // rendered on the server, decision 050, must show what the browser shows).
+  const instant = platformInstant(value) ?? dayjs.tz(value, PLATFORM_TZ).valueOf();
   return dayjs.utc(instant + tz * 3_600_000).format(WIRE_DATETIME);
 }

@@ -1,0 +1,128 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, DB_KINDS, DEMO, type TestCtx } from './helpers';
+import { addTxn } from '../src/modules/txn/txn.fixtures';
+import { jsonForHtml, pageLanguage, ssrPages } from '../src/plugins/ssr';
+import { loadConfig } from '../src/config';
+
+/**
+ * Lists rendered on the server (decision 050, issue 30): the page a signed-in visitor gets, from the
+ * web app's real build (apps/web/dist and dist-ssr, written by `npm run build`; CI builds before
+ * this stage). Rendered only for its visitor, never cached, and the plain page whenever in doubt.
+ */
+const dist = loadConfig({ NODE_ENV: 'test' }).webDist;
+const built = fs.existsSync(path.join(dist, 'index.html')) && fs.existsSync(path.resolve(dist, '../dist-ssr/entry-server.js'));
+
+describe('the state written into a page', () => {
+  it('cannot close its <script> element or break a line separator', () => {
+    const out = jsonForHtml({ a: '</script><script>alert(1)</script>', b: 'x\u2028y&z' });
+    expect(out).not.toMatch(/[<>&\u2028]/);
+    expect(JSON.parse(out)).toEqual({ a: '</script><script>alert(1)</script>', b: 'x\u2028y&z' });
+  });
+  it("takes the browser's language rule: the cookie, else Accept-Language by q, else en", () => {
+    expect(pageLanguage('ko', 'ja')).toBe('ko');
+    expect(pageLanguage('xx', 'fr;q=1, ja;q=0.5, zh-CN;q=0.8')).toBe('zh');
+    expect(pageLanguage(undefined, 'de, fr')).toBe('en');
+    expect(pageLanguage(undefined, 'ja;q=0, ko')).toBe('ko');
+  });
+});
+
+describe.skipIf(!built).each(DB_KINDS)('lists rendered on the server (%s)', (kind) => {
+  let ctx: TestCtx;
+  let demo: string;
+  let other: string;
+  const now = new Date();
+
+  beforeAll(async () => {
+    ctx = await createTestApp({ kind, config: { ssr: 'on' } });
+    await addTxn(ctx, { merId: DEMO.subA, orderNo: 'SSR-DEMO-ORDER', txnTime: now });
+    await addTxn(ctx, { merId: DEMO.other, orderNo: 'SSR-OTHER-ORDER', currency: 'SGD', paymentSchema: 'CARD', paymentBrand: 'visa', txnTime: now });
+    demo = (await ctx.login()).token;
+    other = (await ctx.login(DEMO.users.other)).token;
+  }, 120_000);
+  afterAll(() => ctx?.close());
+
+  const page = (token: string | null, extra: Record<string, string> = {}, cookies = 'mp_tz=Asia/Tokyo; mp_vw=1440; mp_lang=ja') =>
+    ctx.app.inject({ method: 'GET', url: '/txn/list', headers: { cookie: `${token ? `mp_token=${token}; ` : ''}${cookies}`, ...extra } });
+  const stateOf = (html: string) => JSON.parse(/<script type="application\/json" id="ssr-state">([\s\S]*?)<\/script>/.exec(html)![1]) as {
+    lang: string;
+    session: { user: { username: string } };
+    queries: { queries: { queryKey: unknown[]; state: { data: unknown } }[] };
+    texts: Record<string, unknown>;
+  };
+  const plain = (res: { statusCode: number; headers: Record<string, unknown>; body: string }) => {
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(res.body).not.toContain('ssr-state');
+    expect(res.body).toContain('<div id="root"></div>');
+  };
+
+  it("renders the visitor's list in their language, never to be cached, with the API's own answers", async () => {
+    const res = await page(demo);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('private, no-store');
+    expect(res.headers.vary).toBe('Cookie');
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.body).toMatch(/^<!doctype html><html lang="ja">/);
+    // The shell, the screen's title and the row, as HTML (the page paints before its script).
+    expect(res.body).toContain('<title>取引一覧 · ');
+    expect(res.body).toContain('class="ssr-pending" inert');
+    expect(res.body).toContain('SSR-DEMO-ORDER');
+    expect(res.body).not.toContain('SSR-OTHER-ORDER');
+    const state = stateOf(res.body);
+    expect(state.lang).toBe('ja');
+    expect(state.session.user.username).toBe(DEMO.users.demo);
+    expect(Object.keys(state.texts)).toEqual(expect.arrayContaining(['common', 'layout', 'menu', 'txn']));
+    // The list's answer is the API's answer to the same query, asked by the same user.
+    const list = state.queries.queries.find((q) => q.queryKey[0] === 'txn' && q.queryKey[1] === 'list')!;
+    expect(list).toBeDefined();
+    const own = await ctx.call({ method: 'GET', url: '/api/txn/list', headers: { 'x-token': demo, 'x-timezone-offset': '9', 'accept-language': 'ja' }, query: list.queryKey[2] as Record<string, string> });
+    expect(own.body.code).toBe(0);
+    expect(list.state.data).toEqual(own.body.data);
+    // antd's stylesheet first, no script preloaded beyond the entry's own.
+    expect(res.body.indexOf('/assets/antd-')).toBeLessThan(res.body.indexOf('<meta charset'));
+  });
+
+  it("gives another merchant's user only that user's rows", async () => {
+    const res = await page(other, {}, 'mp_tz=Europe/London; mp_vw=390; mp_lang=en');
+    expect(res.headers['cache-control']).toBe('private, no-store');
+    expect(res.body).toMatch(/^<!doctype html><html lang="en">/);
+    expect(res.body).toContain('SSR-OTHER-ORDER');
+    expect(res.body).not.toContain('SSR-DEMO-ORDER');
+    expect(stateOf(res.body).session.user.username).toBe(DEMO.users.other);
+  });
+
+  it('sends the plain page without a token, with a bogus one, without a zone, or after sign-out', async () => {
+    plain(await page(null));
+    plain(await page('x'.repeat(43)));
+    plain(await page(demo, {}, 'mp_lang=ja'));
+    plain(await page(demo, {}, 'mp_tz=Not/AZone; mp_lang=ja'));
+    const ended = (await ctx.login()).token;
+    await ctx.call({ method: 'POST', url: '/api/user/logout', headers: { 'x-token': ended } });
+    plain(await page(ended));
+  });
+
+  it('sends the plain page to a user without the list permission, and for a screen not rendered here', async () => {
+    await ctx.db.query(`UPDATE app_user SET permissions = array_remove(permissions, 'txn:list') WHERE username = $1`, [DEMO.users.sub]);
+    const sub = (await ctx.login(DEMO.users.sub)).token;
+    plain(await page(sub));
+    const res = await ctx.app.inject({ method: 'GET', url: '/merchant/user', headers: { cookie: `mp_token=${demo}; mp_tz=Asia/Tokyo` } });
+    plain(res);
+  });
+
+  it('sends the plain page when the renderer fails', async () => {
+    const broken = fs.mkdtempSync(path.join(path.dirname(dist), 'ssr-broken-'));
+    try {
+      fs.cpSync(dist, path.join(broken, 'dist'), { recursive: true });
+      fs.mkdirSync(path.join(broken, 'dist-ssr'));
+      fs.writeFileSync(path.join(broken, 'dist-ssr/entry-server.js'), `export const RENDERED_PATHS = ['/txn/list']; export async function renderPage() { throw new Error('boom'); }`);
+      const pages = ssrPages(ctx.app, path.join(broken, 'dist'), true)!;
+      expect(pages).not.toBeNull();
+      const req = { url: '/txn/list', headers: { cookie: `mp_token=${demo}; mp_tz=Asia/Tokyo` }, socket: {}, log: { info() {}, warn() {} } };
+      expect(await pages.render(req as never)).toBeNull();
+    } finally {
+      fs.rmSync(broken, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,193 @@
+/**
+ * The portal's screens rendered on the server (decision 050, issue 30): the API's ssr plugin loads
+ * this module's build (dist-ssr/entry-server.js) and calls `renderPage` for a signed-in visitor's
+ * document request. It renders the tree the browser renders — the same routes, shell, screens and
+ * request client — with the visitor's cookies, language and zone, every API call made in-process
+ * through `transport` (the API's own checks, with the visitor's token). The browser paints the
+ * result at once and renders its own tree over it with the answers given here (main.tsx): the same
+ * markup, no second data request.
+ *
+ * The app keeps its state in modules (session store, chosen zone, i18next's language, the query
+ * client, antd's locale): one render at a time per process, each setting that state for its
+ * visitor and clearing it after.
+ */
+import { StrictMode, Suspense } from 'react';
+import { prerenderToNodeStream } from 'react-dom/static';
+import { StaticRouter } from 'react-router';
+import { dehydrate, type DehydratedState } from '@tanstack/react-query';
+import type { MerchantInfo, UserInfo } from '@portal/contract';
+import { initReactI18next } from 'react-i18next';
+import { i18n, LANGUAGES, reportMissingKey, type Language } from './lib/i18n';
+import { AppRoutes } from './app/router';
+import { FullPageSpin } from './components/full-page-spin';
+import { featureRoutes } from './app/feature-routes';
+import { loadSession } from './app/session-bootstrap';
+import { getSession, resetSession } from './lib/session';
+import { setHttpTransport, setRequestUi } from './lib/http';
+import { setBrowserZone, setChosenZone } from './lib/time';
+import { setServerRequest } from './lib/ssr-env';
+import { loadLocales } from './lib/locale';
+import { hasAny, pathMatches } from './lib/permissions';
+import type { RequestUi } from './lib/request';
+
+/** What the browser needs to take the page over without asking again (main.tsx reads it). */
+export interface SsrState {
+  lang: Language;
+  session: { merchant: MerchantInfo | null; user: UserInfo | null };
+  /** The query client's answers (TanStack's dehydrated form). */
+  queries: DehydratedState;
+  /** The texts the render used, per namespace. */
+  texts: Record<string, Record<string, unknown>>;
+}
+
+export interface RenderInput {
+  /** Path and query, as requested. */
+  url: string;
+  cookies: string;
+  language: Language;
+  /** The browser's IANA zone (its `mp_tz` cookie). */
+  zone: string;
+  /** The viewport width rendered for, in px. */
+  width: number;
+  /** The API, in-process, as fetch. */
+  transport: typeof fetch;
+}
+
+export type RenderResult = { ok: true; html: string; title: string; lang: Language; state: SsrState } | { ok: false; reason: string };
+
+const texts = import.meta.glob<Record<string, unknown>>('./locales/*/*.json', { eager: true, import: 'default' });
+const resources: Record<string, Record<string, Record<string, unknown>>> = {};
+for (const [file, data] of Object.entries(texts)) {
+  const [, lng, ns] = /\.\/locales\/([^/]+)\/([^/]+)\.json$/.exec(file)!;
+  (resources[lng] ??= {})[ns] = data;
+}
+
+const ready = i18n.use(initReactI18next).init({
+  lng: 'en',
+  resources,
+  supportedLngs: [...LANGUAGES],
+  fallbackLng: false,
+  defaultNS: 'common',
+  ns: Object.keys(resources.en),
+  interpolation: { escapeValue: false },
+  returnNull: false,
+  react: { useSuspense: true },
+  saveMissing: true,
+  missingKeyHandler: reportMissingKey,
+});
+
+/** The request client's failures are the render's to judge (below), never drawn on the server. */
+const silent: RequestUi = { showError: () => undefined, showTransportError: () => undefined, confirmLogout: () => undefined };
+
+/** Screens rendered on the server: the lists and reports (issue 30, target 1). */
+export const RENDERED_PATHS = ['/txn/list', '/txn/settleList', '/report/txn'];
+
+/** At most this many render passes: each one finds the queries the one before made possible. */
+const MAX_PASSES = 4;
+
+let queue: Promise<unknown> = Promise.resolve();
+
+/** Renders `input.url` for its visitor, one render at a time; `ok: false` means "send the plain page". */
+export function renderPage(input: RenderInput): Promise<RenderResult> {
+  const run = queue.then(() => render(input));
+  queue = run.catch(() => undefined);
+  return run;
+}
+
+async function render(input: RenderInput): Promise<RenderResult> {
+  await ready;
+  const { queryClient, setAntdLocale } = await import('./app/providers');
+  const pathname = new URL(input.url, 'http://portal').pathname;
+  const route = featureRoutes.find((r) => pathMatches(r.path, pathname));
+  if (!route || !RENDERED_PATHS.includes(route.path)) return { ok: false, reason: 'not a rendered screen' };
+  try {
+    setServerRequest({ cookies: input.cookies, width: input.width });
+    setHttpTransport(input.transport);
+    setRequestUi(silent);
+    setBrowserZone(input.zone);
+    resetSession();
+    setChosenZone(null);
+    queryClient.clear();
+    await i18n.changeLanguage(input.language);
+    (i18n as unknown as { reportNamespaces?: { usedNamespaces: Record<string, boolean> } }).reportNamespaces = undefined;
+    setAntdLocale(await loadLocales(input.language));
+    await route.element.preload();
+
+    try {
+      await loadSession();
+    } catch (e) {
+      return { ok: false, reason: `session: ${(e as Error).message}` };
+    }
+    const { user, merchant } = getSession();
+    if (!user) return { ok: false, reason: 'no session' };
+    if (user.mustEnrolTotp) return { ok: false, reason: 'second factor to set up' };
+    if (!hasAny(user.permissions, route.permission)) return { ok: false, reason: 'no permission' };
+
+    let html = '';
+    for (let pass = 0; ; pass++) {
+      html = await renderHtml(input.url);
+      const waiting = queryClient
+        .getQueryCache()
+        .getAll()
+        .filter((q) => q.state.status === 'pending' && q.state.fetchStatus === 'idle' && (q.options as { enabled?: unknown }).enabled !== false);
+      if (!waiting.length) break;
+      if (pass + 1 >= MAX_PASSES) return { ok: false, reason: 'queries still waiting after the last pass' };
+      await Promise.all(waiting.map((q) => q.fetch().catch(() => undefined)));
+    }
+    const failed = queryClient.getQueryCache().getAll().find((q) => q.state.status === 'error');
+    if (failed) return { ok: false, reason: `query ${JSON.stringify(failed.queryKey)} failed` };
+
+    const used = (i18n as unknown as { reportNamespaces?: { getUsedNamespaces(): string[] } }).reportNamespaces?.getUsedNamespaces() ?? [];
+    const namespaces = [...new Set(['common', ...used])];
+    const heading = /<h1[^>]*class="[^"]*page-container__title[^"]*"[^>]*>([\s\S]*?)<\/h1>/.exec(html)?.[1]?.replace(/<[^>]+>/g, '');
+    const product = i18n.t('layout:product');
+    return {
+      ok: true,
+      html,
+      // Already HTML-escaped by React (it came out of the markup).
+      title: heading ? `${heading} · ${escapeHtml(product)}` : escapeHtml(product),
+      lang: input.language,
+      state: {
+        lang: input.language,
+        session: { merchant, user },
+        queries: dehydrate(queryClient),
+        texts: Object.fromEntries(namespaces.filter((ns) => resources[input.language]?.[ns]).map((ns) => [ns, resources[input.language][ns]])),
+      },
+    };
+  } finally {
+    queryClient.clear();
+    resetSession();
+    setChosenZone(null);
+    setBrowserZone(undefined);
+    setHttpTransport(null);
+    setServerRequest(null);
+  }
+}
+
+async function renderHtml(url: string): Promise<string> {
+  let error: unknown = null;
+  const { prelude } = await prerenderToNodeStream(
+    <StrictMode>
+      <StaticRouter location={url}>
+        <Suspense fallback={<FullPageSpin />}>
+          <AppRoutes />
+        </Suspense>
+      </StaticRouter>
+    </StrictMode>,
+    {
+      // Every Suspense boundary inline: the page needs no script of React's (the CSP allows none inline).
+      progressiveChunkSize: Number.POSITIVE_INFINITY,
+      onError(e) {
+        error ??= e;
+      },
+    },
+  );
+  const chunks: Buffer[] = [];
+  for await (const chunk of prelude) chunks.push(Buffer.from(chunk as Uint8Array));
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function escapeHtml(s: string): string {
+  return s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+}

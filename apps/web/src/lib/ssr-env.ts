@@ -1,0 +1,36 @@
+/**
+ * What a render on the server (decision 050, entry-server.tsx) knows of the browser it renders for:
+ * its cookies, and its viewport width (the `mp_vw` cookie, else a phone's client hint). In the
+ * browser none of it is set and every reader falls back to the browser's own value.
+ */
+interface ServerRequest {
+  cookies: string;
+  width: number;
+}
+
+let current: ServerRequest | null = null;
+
+export const isServer = typeof document === 'undefined';
+
+/** Set by the server for one render, cleared (null) after it. */
+export function setServerRequest(req: ServerRequest | null): void {
+  current = req;
+}
+
+/** The request's Cookie header, on the server during a render. */
+export function serverCookies(): string | undefined {
+  return current?.cookies;
+}
+
+/** The viewport width the page is rendered for, on the server during a render. */
+export function serverWidth(): number | undefined {
+  return current?.width;
+}
+
+/**
+ * The viewport's width now: the width rendered for on the server, the window's in the browser.
+ * For the first render, before antd's breakpoints have been measured (they start empty, on both sides).
+ */
+export function viewportWidth(): number {
+  return isServer ? (current?.width ?? 1440) : window.innerWidth;
+}
