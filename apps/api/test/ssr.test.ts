@@ -67,7 +67,7 @@ describe.skipIf(!built).each(DB_KINDS)('lists rendered on the server (%s)', (kin
     expect(res.body).toMatch(/^<!doctype html><html lang="ja">/);
     // The shell, the screen's title and the row, as HTML (the page paints before its script).
     expect(res.body).toContain('<title>取引一覧 · ');
-    expect(res.body).toContain('class="ssr-pending" inert');
+    expect(res.body).toContain(`class="ssr-pending" inert aria-busy="true" aria-disabled="true"`);
     expect(res.body).toContain('SSR-DEMO-ORDER');
     expect(res.body).not.toContain('SSR-OTHER-ORDER');
     const state = stateOf(res.body);

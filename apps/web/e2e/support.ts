@@ -280,3 +280,33 @@ export async function useLanguage(page: Page, lng: Lang) {
   await page.context().addCookies([{ name: 'mp_lang', value: lng, domain: host, path: '/' }]);
 }
 
+
+/**
+ * The answer to a page load's first call of `urlPart` (e.g. '/api/txn/totals'), and the query it
+ * was asked with: taken from the page's state when the server rendered the page (decision 050: the
+ * browser then makes no such call), else from the browser's own request. `key` is the query's key
+ * prefix in that state (e.g. ['txn', 'totals']).
+ */
+export async function firstAnswer<T>(page: Page, urlPart: string, key: string[], load: () => Promise<Response | null>): Promise<{ query: Record<string, string>; data: T }> {
+  // code 0: with 5-second tokens the first answer may be 'expired', then the client refreshes and asks again.
+  const asked = page.waitForResponse(async (r) => r.url().includes(urlPart) && (await r.json().catch(() => null))?.code === 0).catch(() => null);
+  const doc = await load();
+  const state = doc ? /<script type="application\/json" id="ssr-state">([\s\S]*?)<\/script>/.exec(await doc.text()) : null;
+  if (state) {
+    const queries = (JSON.parse(state[1]) as { queries: { queries: { queryKey: unknown[]; state: { data: T } }[] } }).queries.queries;
+    const q = queries.find((x) => key.every((k, i) => x.queryKey[i] === k));
+    if (q) return { query: Object.fromEntries(Object.entries(q.queryKey[key.length] as Record<string, unknown>).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)])), data: q.state.data };
+  }
+  const res = await asked;
+  if (!res) throw new Error(`no ${urlPart} call and no rendered answer`);
+  return { query: Object.fromEntries(new URL(res.url()).searchParams), data: ((await res.json()) as { data: T }).data };
+}
+
+/**
+ * A page the server rendered (decision 050) takes input once its screen has hydrated; until then its
+ * root is inert. Clicks and typing wait by themselves (the root is aria-disabled too); a file input's
+ * `setInputFiles`, which waits for nothing, must wait for this first.
+ */
+export async function takenOver(page: Page) {
+  await expect(page.locator('#root')).not.toHaveAttribute('inert');
+}

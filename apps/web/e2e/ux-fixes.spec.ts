@@ -1,5 +1,5 @@
 import { type Page } from '@playwright/test';
-import { PASSWORD, expect as expectBase, recordNetwork, test, tr } from './support';
+import { PASSWORD, expect as expectBase, recordNetwork, takenOver, test, tr } from './support';
 import { signInQuick } from './report-support';
 
 /** This machine is shared and slow at times: generous waits (a real defect still fails, only later). */
@@ -215,6 +215,7 @@ test('fix 2: demo-sub opens pay-by-link orders without asking for what it may no
 
 test('fix 12: a CSV the parser cannot read is refused with the line, not imported in pieces', async () => {
   await page.goto('/txn/logistics');
+  await takenOver(page);
   const header = 'Order number,Merchant ID,Shipment number,Logistics company,Shipping date,Status\r\n';
   await page.locator('input[type=file]').setInputFiles({ name: 'ship.csv', mimeType: 'text/csv', buffer: Buffer.from(`${header}"ORDER-1,,SHIP-1,SF Express,2026-01-15,SHIPPED\r\n`) });
   await expect(page.locator('.ant-message-error')).toContainText(/not a readable CSV \(line \d+\)/);

@@ -80,7 +80,7 @@ const ready = i18n.use(initReactI18next).init({
 const silent: RequestUi = { showError: () => undefined, showTransportError: () => undefined, confirmLogout: () => undefined };
 
 /** Screens rendered on the server: the lists and reports (issue 30, target 1). */
-export const RENDERED_PATHS = ['/txn/list', '/txn/settleList', '/report/txn'];
+export const RENDERED_PATHS = ['/txn/list', '/txn/settleList', '/report/txn', '/report/bill', '/report/transfer', '/report/reserve', '/payByLink/list', '/payInStore/list', '/notice/list', '/merchant/user', '/txn/logistics'];
 
 /** At most this many render passes: each one finds the queries the one before made possible. */
 const MAX_PASSES = 4;
@@ -134,6 +134,8 @@ async function render(input: RenderInput): Promise<RenderResult> {
       if (pass + 1 >= MAX_PASSES) return { ok: false, reason: 'queries still waiting after the last pass' };
       await Promise.all(waiting.map((q) => q.fetch().catch(() => undefined)));
     }
+    // The screen must say when it has hydrated (PageContainer, lib/ssr-env.ts), or its page would never take input.
+    if (!html.includes('class="page-container"')) return { ok: false, reason: 'no page container' };
     const failed = queryClient.getQueryCache().getAll().find((q) => q.state.status === 'error');
     if (failed) return { ok: false, reason: `query ${JSON.stringify(failed.queryKey)} failed` };
 

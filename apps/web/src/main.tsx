@@ -1,5 +1,5 @@
-import { StrictMode, startTransition, useEffect } from 'react';
-import { createRoot } from 'react-dom/client';
+import { StrictMode, startTransition } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { initI18n, initialLanguage } from './lib/i18n';
 import { AppRoot } from './app/app-root';
 import { preloadLogin, preloadShell } from './app/router';
@@ -8,23 +8,27 @@ import { cookieTokens } from './lib/tokens';
 import { COOKIE, setCookie } from './lib/cookies';
 import { setSession } from './lib/session';
 import { browserZone, setChosenZone } from './lib/time';
+import { markTakenOver } from './lib/ssr-env';
 import type { SsrState } from './entry-server';
 import './app/global.css';
 
 // What a page rendered on the server needs of this browser (decision 050): its zone and width.
 setCookie(COOKIE.zone, browserZone(), 365 * 24 * 3600);
-setCookie(COOKIE.width, String(window.innerWidth), 365 * 24 * 3600);
+const writeWidth = () => setCookie(COOKIE.width, String(window.innerWidth), 365 * 24 * 3600);
+writeWidth();
+// A window made wider or narrower: the next page is rendered for its new width.
+window.addEventListener('resize', writeWidth);
 
 const container = document.getElementById('root')!;
+/** Hydrate the server's markup (true) or render over it (false): measured in docs/performance.md. */
+const HYDRATE = import.meta.env.VITE_SSR_TAKEOVER !== 'render';
 const rendered = readRenderedState();
 
 if (rendered && (await takeOver(rendered))) {
   // Done: the browser's tree is rendering over the server's markup.
 } else {
   container.replaceChildren();
-  container.removeAttribute('inert');
-  container.removeAttribute('aria-busy');
-  container.classList.remove('ssr-pending');
+  markTakenOver();
   await plainStart();
 }
 
@@ -44,16 +48,23 @@ async function takeOver(rendered: SsrState): Promise<boolean> {
     return false;
   }
   providers.seedQueries(rendered.queries);
-  const root = createRoot(container);
-  // A transition: React renders in slices, yielding to the browser (the page stays painted meanwhile).
-  startTransition(() =>
-    root.render(
-      <StrictMode>
-        <AppRoot />
-        <Committed />
-      </StrictMode>,
-    ),
+  const tree = (
+    <StrictMode>
+      <AppRoot />
+    </StrictMode>
   );
+  // A transition: React works in slices, yielding to the browser (the page stays painted meanwhile).
+  if (HYDRATE) {
+    startTransition(() => {
+      hydrateRoot(container, tree, {
+        // A difference from the server's markup: React renders that part afresh (a repaint, no harm).
+        onRecoverableError: (error) => console.warn('ssr: rendered afresh', error),
+      });
+    });
+  } else {
+    const root = createRoot(container);
+    startTransition(() => root.render(tree));
+  }
   return true;
 }
 
@@ -91,12 +102,4 @@ function readRenderedState(): SsrState | null {
   }
 }
 
-/** The browser's tree has replaced the server's markup: the page takes input. */
-function Committed() {
-  useEffect(() => {
-    container.removeAttribute('inert');
-    container.removeAttribute('aria-busy');
-    container.classList.remove('ssr-pending');
-  }, []);
-  return null;
-}
+

@@ -202,7 +202,7 @@ export function ssrPages(app: FastifyInstance, dist: string, enabled: boolean): 
         }
         return (
           `<!doctype html><html lang="${result.lang}"><head>${template.head}<title>${result.title}</title>${template.before}` +
-          `<div id="root" class="ssr-pending" inert aria-busy="true">${result.html}</div>` +
+          `<div id="root" class="ssr-pending" inert aria-busy="true" aria-disabled="true">${result.html}</div>` +
           `<script type="application/json" id="ssr-state">${jsonForHtml(result.state)}</script>${template.after}`
         );
       } catch (err) {

@@ -4,6 +4,7 @@ import { ArrowLeftOutlined } from '@ant-design/icons';
 import { useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useNav } from '../lib/nav';
+import { markTakenOver } from '../lib/ssr-env';
 
 export interface PageContainerProps {
   /** Defaults to the current menu entry's title. */
@@ -29,6 +30,8 @@ export function PageContainer({ title, extra, back, card = true, children }: Pag
   // focus fell to the page body with the control that opened it (issue 29 §6); a focus held elsewhere stays.
   const { pathname } = useLocation();
   const frame = useRef<HTMLElement>(null);
+  // A page rendered on the server (decision 050): the screen has hydrated, it takes input now.
+  useEffect(markTakenOver, []);
   useEffect(() => {
     const active = document.activeElement;
     if (active && active !== document.body) return;

@@ -34,3 +34,18 @@ export function serverWidth(): number | undefined {
 export function viewportWidth(): number {
   return isServer ? (current?.width ?? 1440) : window.innerWidth;
 }
+
+/**
+ * A page rendered on the server takes input once the screen itself has hydrated (PageContainer's
+ * first effect, inside the screen's Suspense boundary — after the shell's). Until then the root is
+ * inert: a click on markup whose code has not run would be lost.
+ */
+export function markTakenOver(): void {
+  if (isServer) return;
+  const root = document.getElementById('root');
+  if (!root?.classList.contains('ssr-pending')) return;
+  root.removeAttribute('inert');
+  root.removeAttribute('aria-busy');
+  root.removeAttribute('aria-disabled');
+  root.classList.remove('ssr-pending');
+}

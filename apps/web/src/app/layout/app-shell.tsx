@@ -5,7 +5,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { useMerchant, useUser } from '../../lib/session';
 import { NavContext } from '../../lib/nav';
 import { COOKIE, DAY_SECONDS, getCookie, setCookie } from '../../lib/cookies';
-import { serverWidth } from '../../lib/ssr-env';
+import { isServer, serverWidth } from '../../lib/ssr-env';
 import { AccessibilityLink } from '../../components/accessibility-link';
 import { SideMenu } from './side-menu';
 import { menuWithScreens } from './menu-with-screens';
@@ -32,8 +32,8 @@ const onNarrowChange = (cb: () => void) => {
 };
 /** True under 992 px: the menu is then a drawer over the page (issue 13, fix 5). */
 const useNarrow = () => useSyncExternalStore(onNarrowChange, narrow, serverNarrow);
-/** On the server (decision 050): the width the page is rendered for. */
-const serverNarrow = () => (serverWidth() ?? 1440) < 992;
+/** On the server (decision 050): the width the page is rendered for; in the browser taking its page over, its own. */
+const serverNarrow = () => (isServer ? (serverWidth() ?? 1440) < 992 : narrow());
 
 /** The signed-in shell (spec §2 Layout): side menu 210 px (collapses under 992 px), top bar, content, footer. */
 export default function AppShell() {
