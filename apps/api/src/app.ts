@@ -203,10 +203,17 @@ export async function buildApp(
   app.setNotFoundHandler(async (req, reply) => {
     // (Not /dev/…: the development pages are server routes, absent in production — never the SPA shell.)
     if (req.method === 'GET' && hasWeb && !req.url.startsWith('/api/') && !req.url.startsWith('/dev/')) {
+      const t0 = performance.now();
       const page = pages && !req.url.startsWith('/pay/') ? await pages.render(req) : null;
       if (page !== null) {
         // The visitor's own data: never kept by a cache, and never one visitor's page for another's.
-        return reply.header('Cache-Control', 'private, no-store').header('Vary', 'Cookie').type('text/html; charset=utf-8').send(page);
+        // Server-Timing: the render's time, for the browser's tools and the bench.
+        return reply
+          .header('Cache-Control', 'private, no-store')
+          .header('Vary', 'Cookie')
+          .header('Server-Timing', `ssr;dur=${(performance.now() - t0).toFixed(1)}`)
+          .type('text/html; charset=utf-8')
+          .send(page);
       }
       reply.header('Cache-Control', 'no-cache');
       return reply.sendFile(req.url.startsWith('/pay/') && fs.existsSync(path.join(dist, 'pay.html')) ? 'pay.html' : 'index.html');

@@ -64,6 +64,7 @@ describe.skipIf(!built).each(DB_KINDS)('lists rendered on the server (%s)', (kin
     expect(res.headers['cache-control']).toBe('private, no-store');
     expect(res.headers.vary).toBe('Cookie');
     expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.headers['server-timing']).toMatch(/^ssr;dur=\d+(\.\d)?$/);
     expect(res.body).toMatch(/^<!doctype html><html lang="ja">/);
     // The shell, the screen's title and the row, as HTML (the page paints before its script).
     expect(res.body).toContain('<title>取引一覧 · ');
@@ -107,7 +108,7 @@ describe.skipIf(!built).each(DB_KINDS)('lists rendered on the server (%s)', (kin
     await ctx.db.query(`UPDATE app_user SET permissions = array_remove(permissions, 'txn:list') WHERE username = $1`, [DEMO.users.sub]);
     const sub = (await ctx.login(DEMO.users.sub)).token;
     plain(await page(sub));
-    const res = await ctx.app.inject({ method: 'GET', url: '/merchant/user', headers: { cookie: `mp_token=${demo}; mp_tz=Asia/Tokyo` } });
+    const res = await ctx.app.inject({ method: 'GET', url: '/dashboard', headers: { cookie: `mp_token=${demo}; mp_tz=Asia/Tokyo` } });
     plain(res);
   });
 

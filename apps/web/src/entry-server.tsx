@@ -89,10 +89,20 @@ let queue: Promise<unknown> = Promise.resolve();
 
 /** Renders `input.url` for its visitor, one render at a time; `ok: false` means "send the plain page". */
 export function renderPage(input: RenderInput): Promise<RenderResult> {
-  const run = queue.then(() => render(input));
+  const run = queue.then(() => {
+    // A render that never ends (a promise that never settles) must not hold every later one.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const limit = new Promise<RenderResult>((resolve) => {
+      timer = setTimeout(() => resolve({ ok: false, reason: `no answer in ${RENDER_LIMIT_MS} ms` }), RENDER_LIMIT_MS);
+    });
+    return Promise.race([render(input), limit]).finally(() => clearTimeout(timer));
+  });
   queue = run.catch(() => undefined);
   return run;
 }
+
+/** The longest one render may hold the queue. */
+const RENDER_LIMIT_MS = 8000;
 
 async function render(input: RenderInput): Promise<RenderResult> {
   await ready;
