@@ -13,6 +13,7 @@
  */
 import { StrictMode, Suspense } from 'react';
 import { prerenderToNodeStream } from 'react-dom/static';
+import { renderToString } from 'react-dom/server';
 import { StaticRouter } from 'react-router';
 import { dehydrate, type DehydratedState } from '@tanstack/react-query';
 import type { MerchantInfo, UserInfo } from '@portal/contract';
@@ -176,16 +177,27 @@ async function render(input: RenderInput): Promise<RenderResult> {
   }
 }
 
+const tree = (url: string) => (
+  <StrictMode>
+    <StaticRouter location={url}>
+      <Suspense fallback={<FullPageSpin />}>
+        <AppRoutes />
+      </Suspense>
+    </StaticRouter>
+  </StrictMode>
+);
+
+/**
+ * The page's markup. Once every lazy part of the tree has loaded (after the first render of a screen
+ * in this process), `renderToString` does it in one synchronous pass; while a part still loads it
+ * leaves a boundary unfinished (`<!--$!-->`), and the render that waits for everything is used.
+ */
 async function renderHtml(url: string): Promise<string> {
+  const quick = renderToString(tree(url));
+  if (!quick.includes('<!--$!-->') && !quick.includes('<!--$?-->')) return quick;
   let error: unknown = null;
   const { prelude } = await prerenderToNodeStream(
-    <StrictMode>
-      <StaticRouter location={url}>
-        <Suspense fallback={<FullPageSpin />}>
-          <AppRoutes />
-        </Suspense>
-      </StaticRouter>
-    </StrictMode>,
+    tree(url),
     {
       // Every Suspense boundary inline: the page needs no script of React's (the CSP allows none inline).
       progressiveChunkSize: Number.POSITIVE_INFINITY,
