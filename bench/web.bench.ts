@@ -134,7 +134,8 @@ async function lighthouseOnce(url: string, token: string | null, name: string, p
         { name: 'mp_lang', value: 'en', domain: hostname, path: '/', sameSite: 'Strict' },
         // A returning browser (decision 050): its zone and width, as the portal wrote them on an earlier
         // visit, so a list is rendered on the server (Lighthouse's mobile screen is 412 px wide, its desktop 1350 px).
-        { name: 'mp_tz', value: 'Asia/Shanghai', domain: hostname, path: '/', sameSite: 'Strict' },
+        // (Chrome runs on this machine: its zone is the machine's.)
+        { name: 'mp_tz', value: Intl.DateTimeFormat().resolvedOptions().timeZone, domain: hostname, path: '/', sameSite: 'Strict' },
         { name: 'mp_vw', value: profile === 'desktop' ? '1350' : '412', domain: hostname, path: '/', sameSite: 'Strict' },
       ]);
       await cdp.close();

@@ -1,5 +1,5 @@
 import type { BrowserContext, Page } from '@playwright/test';
-import { expect, shot, test, tr, useLanguage } from './support';
+import { expect, noScript, shot, test, tr, useLanguage } from './support';
 import { signInQuick } from './report-support';
 
 /**
@@ -78,6 +78,7 @@ for (const width of [1440, 390]) {
 test('with JavaScript off, the same list shows: title, totals, rows', async ({ browser, baseURL }) => {
   await renew(page, baseURL!);
   const off = await browser.newContext({ viewport: { width: 1440, height: 900 }, javaScriptEnabled: false });
+  noScript.add(off);
   try {
     await off.addCookies((await ctx.cookies()).map((c) => ({ name: c.name, value: c.value, domain: c.domain, path: c.path })));
     const p = await off.newPage();

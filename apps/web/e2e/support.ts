@@ -20,10 +20,32 @@ function describeConsole(m: ConsoleMessage): string {
   return `console.error ${m.text().slice(0, 500)}${loc.url ? ` (${loc.url}:${loc.lineNumber})` : ''}`;
 }
 
+/** Contexts with JavaScript turned off: their server-rendered pages stay as they came. */
+export const noScript = new WeakSet<BrowserContext>();
+
+/**
+ * A page the server rendered (decision 050) is inert until its screen has hydrated: a person cannot
+ * focus, type or click into it before then, so neither does a spec. Every navigation of the page
+ * (goto, reload, back, forward) returns once the screen takes input; a plain page is not waited for.
+ */
+function waitForTakeover(page: Page) {
+  for (const name of ['goto', 'reload', 'goBack', 'goForward'] as const) {
+    const original = (page[name] as (...a: unknown[]) => Promise<Response | null>).bind(page);
+    (page as unknown as Record<string, unknown>)[name] = async (...args: unknown[]) => {
+      const res = await original(...args);
+      if (res && !noScript.has(page.context()) && (res.headers()['content-type'] ?? '').startsWith('text/html') && (res.headers()['cache-control'] ?? '') === 'private, no-store') {
+        await expect(page.locator('#root')).not.toHaveClass(/ssr-pending/, { timeout: 30_000 });
+      }
+      return res;
+    };
+  }
+}
+
 /** Collects the uncaught errors of `page` (idempotent). */
 export function watchPage(page: Page) {
   if (watched.has(page)) return;
   watched.add(page);
+  waitForTakeover(page);
   page.on('pageerror', (e) => pageErrors.push(`pageerror ${e.name}: ${e.message.slice(0, 500)}\n${(e.stack ?? '').split('\n').slice(1, 4).join('\n')}`));
   page.on('console', (m) => {
     if (m.type() !== 'error' || m.text().startsWith('Failed to load resource')) return;

@@ -34,6 +34,8 @@ import type { RequestUi } from './lib/request';
 /** What the browser needs to take the page over without asking again (main.tsx reads it). */
 export interface SsrState {
   lang: Language;
+  /** The browser zone rendered for (its `mp_tz` cookie). */
+  zone: string;
   session: { merchant: MerchantInfo | null; user: UserInfo | null };
   /** The query client's answers (TanStack's dehydrated form). */
   queries: DehydratedState;
@@ -162,6 +164,7 @@ async function render(input: RenderInput): Promise<RenderResult> {
       lang: input.language,
       state: {
         lang: input.language,
+        zone: input.zone,
         session: { merchant, user },
         queries: dehydrate(queryClient),
         texts: Object.fromEntries(namespaces.filter((ns) => resources[input.language]?.[ns]).map((ns) => [ns, resources[input.language][ns]])),

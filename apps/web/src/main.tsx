@@ -36,6 +36,9 @@ async function takeOver(rendered: SsrState): Promise<boolean> {
   // The server painted the screen (decision 050): its session, texts and answers come with it.
   // The browser renders the same tree over that markup once the shell's and the screen's code
   // has loaded — no request is made again, and nothing shows a spinner meanwhile.
+  // Rendered for another zone than this browser's (its zone changed since its last visit, and the
+  // user chose none): the times would differ, so the page starts as a plain one.
+  if (!rendered.session.user?.timeZone && rendered.zone !== browserZone()) return false;
   setSession(rendered.session);
   setChosenZone(rendered.session.user?.timeZone);
   let providers: typeof import('./app/providers');
