@@ -17,8 +17,8 @@ import { firstStart } from '../apps/api/src/startup';
 import { signedInToken } from './api-server';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-web-'));
-// SSR=off: the lists without server rendering (decision 050), for a before/after comparison.
-const config = loadConfig({ NODE_ENV: 'development', DATA_DIR: dataDir, SEED_DAYS: process.env.SEED_DAYS ?? '7', SSR: process.env.SSR ?? '' });
+// SERVER_RENDERING=off: the lists without server rendering (decision 050), for a before/after comparison.
+const config = loadConfig({ NODE_ENV: 'development', DATA_DIR: dataDir, SEED_DAYS: process.env.SEED_DAYS ?? '7', SERVER_RENDERING: process.env.SERVER_RENDERING ?? '' });
 const db = await openDb({ dataDir });
 await migrate(db);
 const deps = { config, db, clock: systemClock, mailer: createMailer({ outboxDir: path.join(dataDir, 'outbox'), from: config.mailFrom }) };

@@ -82,7 +82,7 @@ const envSchema = z.object({
    * The OpenAPI description and its UI (/api/docs): 'off' (not served), 'auth' (signed-in users only)
    * or 'public'. Default: 'auth' in production, 'public' elsewhere (issue 28, decision 036).
    */
-  SSR: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['on', 'off']).optional()),
+  SERVER_RENDERING: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['on', 'off']).optional()),
   API_DOCS: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['off', 'auth', 'public']).optional()),
   /** Bearer token that lets a non-loopback caller read /metrics (unset: loopback callers only). At least 16 characters. */
   METRICS_TOKEN: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(16).optional()),
@@ -156,7 +156,7 @@ export interface Config {
   trustProxy: false | number | string[];
   chatWidgetUrl?: string;
   chatSecret?: string;
-  /** Lists rendered on the server for signed-in visitors (SSR, decision 050): on unless NODE_ENV=test. */
+  /** Lists rendered on the server for signed-in visitors (SERVER_RENDERING=on|off, decision 050): on unless NODE_ENV=test. Not named SSR: Vite and Vitest set that variable. */
   ssr?: 'on' | 'off';
   /** Who may read /api/docs (API_DOCS). */
   apiDocs?: 'off' | 'auth' | 'public';
@@ -280,7 +280,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     chatWidgetUrl: e.CHAT_WIDGET_URL,
     chatSecret: e.CHAT_SECRET,
-    ssr: e.SSR ?? (e.NODE_ENV === 'test' ? 'off' : 'on'),
+    ssr: e.SERVER_RENDERING ?? (e.NODE_ENV === 'test' ? 'off' : 'on'),
     apiDocs: e.API_DOCS ?? (e.NODE_ENV === 'production' ? 'auth' : 'public'),
     metricsToken: e.METRICS_TOKEN,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,

@@ -104,7 +104,7 @@ export function displayZone(): string {
 export function displayOffsetHours(at: Date = new Date()): number {
   // On the server (decision 050) the machine's zone is not the browser's: its zone is read by name.
   if (!chosenZone && typeof document === 'undefined') return zoneOffsetMinutes(browserZone(), at.getTime()) / 60;
-  if (!chosenZone) return -at.getTimezoneOffset() / 60;
+  if (!chosenZone) return -at.getTimezoneOffset() / 60 + 0; // + 0: UTC is 0, never -0
   return zoneOffsetMinutes(chosenZone, at.getTime()) / 60;
 }
 
