@@ -16,7 +16,7 @@ import { prerenderToNodeStream } from 'react-dom/static';
 import { renderToString } from 'react-dom/server';
 import { StaticRouter } from 'react-router';
 import { dehydrate, type DehydratedState } from '@tanstack/react-query';
-import type { MerchantInfo, UserInfo } from '@portal/contract';
+import type { MerchantInfo, RenderInput, RenderResult as ContractRenderResult, UserInfo } from '@portal/contract';
 import { initReactI18next } from 'react-i18next';
 import { i18n, LANGUAGES, reportMissingKey, type Language } from './lib/i18n';
 import { AppRoutes } from './app/router';
@@ -43,20 +43,8 @@ export interface SsrState {
   texts: Record<string, Record<string, unknown>>;
 }
 
-export interface RenderInput {
-  /** Path and query, as requested. */
-  url: string;
-  cookies: string;
-  language: Language;
-  /** The browser's IANA zone (its `mp_tz` cookie). */
-  zone: string;
-  /** The viewport width rendered for, in px. */
-  width: number;
-  /** The API, in-process, as fetch. */
-  transport: typeof fetch;
-}
-
-export type RenderResult = { ok: true; html: string; title: string; lang: Language; state: SsrState } | { ok: false; reason: string };
+export type { RenderInput } from '@portal/contract';
+export type RenderResult = ContractRenderResult<SsrState>;
 
 const texts = import.meta.glob<Record<string, unknown>>('./locales/*/*.json', { eager: true, import: 'default' });
 const resources: Record<string, Record<string, Record<string, unknown>>> = {};

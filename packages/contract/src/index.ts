@@ -25,3 +25,4 @@ export * from './ops-runs';
 export * from './approvals';
 export * from './access';
 export * from './ops-notices';
+export * from './render';

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { LANGUAGES, type Language, type Renderer, type RenderResult } from '@portal/contract';
 
 /**
  * Lists rendered on the server (decision 050, issue 30): a signed-in visitor's document request for
@@ -11,23 +12,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
  * visitor's token, language, zone and address, so the API's checks are the same as the browser's.
  * Anything short of a clean render answers with the plain page (index.html), as before.
  */
-
-type Language = 'zh' | 'en' | 'ko' | 'ja';
-const LANGUAGES: readonly Language[] = ['zh', 'en', 'ko', 'ja'];
-
-interface RenderInput {
-  url: string;
-  cookies: string;
-  language: Language;
-  zone: string;
-  width: number;
-  transport: typeof fetch;
-}
-type RenderResult = { ok: true; html: string; title: string; lang: Language; state: unknown } | { ok: false; reason: string };
-interface Renderer {
-  renderPage(input: RenderInput): Promise<RenderResult>;
-  RENDERED_PATHS: string[];
-}
 
 /** A render that takes longer than this is abandoned for the plain page. */
 const RENDER_TIMEOUT_MS = 5000;
