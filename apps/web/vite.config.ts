@@ -15,6 +15,9 @@ const ssrBuild = defineConfig({
   root: import.meta.dirname,
   plugins: [pureContract(), antdStyles(), react()],
   ssr: { noExternal: true, target: 'node' },
+  // The renderer is a production build whatever the server's NODE_ENV: React's and antd's development
+  // builds (checks, warnings) took twice the CPU per render.
+  define: { 'process.env.NODE_ENV': JSON.stringify('production') },
   build: {
     outDir: 'dist-ssr',
     emptyOutDir: true,
