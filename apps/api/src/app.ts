@@ -200,6 +200,8 @@ export async function buildApp(
   }
   // A signed-in visitor's list screens are rendered here (decision 050); null when off or not built.
   const pages = hasWeb ? ssrPages(app, dist, deps.config.ssr === 'on') : null;
+  // Its 8 MB module loads once the server is ready (~1 s), not on the first visitor's request.
+  if (pages) app.addHook('onReady', async () => pages.warm());
   app.setNotFoundHandler(async (req, reply) => {
     // (Not /dev/…: the development pages are server routes, absent in production — never the SPA shell.)
     if (req.method === 'GET' && hasWeb && !req.url.startsWith('/api/') && !req.url.startsWith('/dev/')) {

@@ -83,6 +83,13 @@ describe.skipIf(!built).each(DB_KINDS)('lists rendered on the server (%s)', (kin
     expect(list.state.data).toEqual(own.body.data);
     // antd's stylesheet first, no script preloaded beyond the entry's own.
     expect(res.body.indexOf('/assets/antd-')).toBeLessThan(res.body.indexOf('<meta charset'));
+    // The entry loads after the first paint: no script or preload in the head, the boot file last.
+    const head = res.body.slice(0, res.body.indexOf('</head>'));
+    expect(head).not.toMatch(/<script|modulepreload/);
+    const boot = /<script defer src="\/ssr-boot\.js" data-main="(\/assets\/main-[^"]+\.js)"><\/script>\s*<\/body>/.exec(res.body);
+    expect(boot).not.toBeNull();
+    expect((await ctx.app.inject({ url: boot![1] })).statusCode).toBe(200);
+    expect((await ctx.app.inject({ url: '/ssr-boot.js' })).body).toContain("getAttribute('data-main')");
   });
 
   it("gives another merchant's user only that user's rows", async () => {

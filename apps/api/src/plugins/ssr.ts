@@ -22,6 +22,8 @@ const DESKTOP_WIDTH = 1440;
 export interface SsrPages {
   /** The rendered page, or null: send the plain one. */
   render(req: FastifyRequest): Promise<string | null>;
+  /** Loads the renderer now (the server calls it once ready), not on the first visitor's request. */
+  warm(): void;
 }
 
 function cookie(header: string | undefined, name: string): string | undefined {
@@ -85,8 +87,9 @@ interface ManifestChunk {
 /**
  * The page around the markup: index.html with antd's stylesheet first (decision 031; the browser
  * prepends it at run time), then the app's own, then the stylesheets of the shell and the screens
- * (a few KB in all), so the markup is styled from the first paint. No script is preloaded: the first
- * paint needs none (issue 30: scripts fetched early share the line with the stylesheets).
+ * (a few KB in all), so the markup is styled from the first paint. No script in the head and none
+ * preloaded: the first paint needs none, and scripts fetched early share a slow line with the
+ * stylesheets (issue 30). public/ssr-boot.js loads the entry once the page has painted.
  */
 function pageTemplate(dist: string): { head: string; before: string; after: string } | null {
   const index = fs.readFileSync(path.join(dist, 'index.html'), 'utf8');
@@ -118,11 +121,18 @@ function pageTemplate(dist: string): { head: string; before: string; after: stri
   const rootTag = '<div id="root"></div>';
   const at = index.indexOf(rootTag);
   if (headOpen < 6 || headClose < 0 || at < 0) return null;
-  const head = index.slice(headOpen, headClose).replace(/<title>[^<]*<\/title>/, '');
+  // The entry script and its preloads leave the head: ssr-boot.js loads the entry after the first paint.
+  const entry = /<script type="module" crossorigin src="(\/assets\/[^"]+\.js)"><\/script>/.exec(index);
+  if (!entry || !fs.existsSync(path.join(dist, 'ssr-boot.js'))) return null;
+  const head = index
+    .slice(headOpen, headClose)
+    .replace(/<title>[^<]*<\/title>/, '')
+    .replace(entry[0], '')
+    .replace(/\s*<link rel="modulepreload"[^>]*>/g, '');
   return {
     head: `<link rel="stylesheet" href="/${antd}">${head}${links}`,
     before: index.slice(headClose, at),
-    after: index.slice(at + rootTag.length),
+    after: `<script defer src="/ssr-boot.js" data-main="${entry[1]}"></script>${index.slice(at + rootTag.length)}`,
   };
 }
 
@@ -137,8 +147,10 @@ export function ssrPages(app: FastifyInstance, dist: string, enabled: boolean): 
       app.log.warn({ err }, 'ssr: the renderer did not load; pages are sent plain');
       return null;
     }));
-
   return {
+    warm() {
+      void renderer();
+    },
     async render(req) {
       const url = req.url;
       const pathname = url.split('?')[0];
