@@ -1,5 +1,5 @@
 import type { BrowserContext, Page } from '@playwright/test';
-import { expect, noScript, shot, test, tr, useLanguage } from './support';
+import { expect, expectAccessible, noScript, shot, test, tr, useLanguage } from './support';
 import { signInQuick } from './report-support';
 
 /**
@@ -88,6 +88,23 @@ test('with JavaScript off, the same list shows: title, totals, rows', async ({ b
     await expect(p.locator('.ant-table-row').first()).toBeVisible();
   } finally {
     await off.close();
+  }
+});
+
+test('what arrives before the takeover has no serious or critical axe finding', async ({ browser, baseURL }) => {
+  await renew(page, baseURL!);
+  const early = await browser.newContext({ viewport: { width: 390, height: 900 } });
+  noScript.add(early); // it is never taken over: its entry script does not load
+  try {
+    await early.addCookies((await ctx.cookies()).map((c) => ({ name: c.name, value: c.value, domain: c.domain, path: c.path })));
+    const p = await early.newPage();
+    await p.route(/\/assets\/main-[^/]+\.js$/, (r) => r.abort());
+    await p.goto('/txn/list?page=1');
+    await expect(p.locator('#root')).toHaveClass(/ssr-pending/);
+    await expect(p.locator('h1')).toHaveText(tr('ja', 'menu', 'txnList'));
+    await expectAccessible(p, 'the server-rendered list before its takeover');
+  } finally {
+    await early.close();
   }
 });
 
