@@ -83,6 +83,12 @@ describe.skipIf(!built).each(DB_KINDS)('lists rendered on the server (%s)', (kin
     expect(list.state.data).toEqual(own.body.data);
     // antd's stylesheet first, no script preloaded beyond the entry's own.
     expect(res.body.indexOf('/assets/antd-')).toBeLessThan(res.body.indexOf('<meta charset'));
+    // antd's theme variables come with the page, marked as antd in the browser looks for them
+    // (data-css-hash="16izftt" is hash('css-var-portal')), so the takeover inserts no style of its own.
+    expect(res.body).toMatch(/^<!doctype html><html lang="ja"><head><style data-rc-order="prependQueue"/);
+    expect(res.body).toContain('data-token-hash="portal" data-css-hash="16izftt">.portal{--ant-');
+    expect(res.body).toMatch(/data-css-hash="[a-z0-9]+">\.portal\.ant-table-css-var\{--ant-table-/);
+    expect(res.body).not.toContain('data-ant-cssinjs-cache-path');
     // The entry loads after the first paint: no script or preload in the head, the boot file last.
     const head = res.body.slice(0, res.body.indexOf('</head>'));
     expect(head).not.toMatch(/<script|modulepreload/);

@@ -16,6 +16,8 @@ import { prerenderToNodeStream } from 'react-dom/static';
 import { renderToString } from 'react-dom/server';
 import { StaticRouter } from 'react-router';
 import { dehydrate, type DehydratedState } from '@tanstack/react-query';
+import { createCache, extractStyle, StyleProvider } from '@ant-design/cssinjs';
+import hash from '@emotion/hash';
 import type { MerchantInfo, RenderInput, RenderResult as ContractRenderResult, UserInfo } from '@portal/contract';
 import { initReactI18next } from 'react-i18next';
 import { i18n, LANGUAGES, reportMissingKey, type Language } from './lib/i18n';
@@ -125,8 +127,9 @@ async function render(input: RenderInput): Promise<RenderResult> {
     if (!hasAny(user.permissions, route.permission)) return { ok: false, reason: 'no permission' };
 
     let html = '';
+    const styles = createCache();
     for (let pass = 0; ; pass++) {
-      html = await renderHtml(input.url);
+      html = await renderHtml(input.url, styles);
       const waiting = queryClient
         .getQueryCache()
         .getAll()
@@ -150,6 +153,7 @@ async function render(input: RenderInput): Promise<RenderResult> {
       // Already HTML-escaped by React (it came out of the markup).
       title: heading ? `${heading} · ${escapeHtml(product)}` : escapeHtml(product),
       lang: input.language,
+      styles: themeVariables(styles),
       state: {
         lang: input.language,
         zone: input.zone,
@@ -168,27 +172,48 @@ async function render(input: RenderInput): Promise<RenderResult> {
   }
 }
 
-const tree = (url: string) => (
-  <StrictMode>
-    <StaticRouter location={url}>
-      <Suspense fallback={<FullPageSpin />}>
-        <AppRoutes />
-      </Suspense>
-    </StaticRouter>
-  </StrictMode>
+type StyleCache = ReturnType<typeof createCache>;
+
+// Each render has its own style cache: what antd registered for this page, and only that, goes with it.
+const tree = (url: string, styles: StyleCache) => (
+  <StyleProvider cache={styles}>
+    <StrictMode>
+      <StaticRouter location={url}>
+        <Suspense fallback={<FullPageSpin />}>
+          <AppRoutes />
+        </Suspense>
+      </StaticRouter>
+    </StrictMode>
+  </StyleProvider>
 );
+
+/**
+ * antd's theme variables as the render registered them, as `<style>` elements in antd's own form
+ * (decision 050): the browser's antd finds each by its `data-css-hash` and inserts none of its own,
+ * so the takeover changes no stylesheet (each insertion restyled the whole page: ~50 ms at 4× CPU).
+ * Component styles are in the build-time stylesheet (decision 031) and not registered here.
+ */
+function themeVariables(styles: StyleCache): string {
+  const cachePath = /<style[^>]*data-ant-cssinjs-cache-path[^>]*>[\s\S]*?<\/style>/g;
+  // The theme's own variables: cssinjs 2.1 marks them in the browser with hash(`css-var-${key}`),
+  // but its extractStyle writes the token's key instead; written as the browser looks for them.
+  const theme = extractStyle(styles, { types: 'token' })
+    .replace(cachePath, '')
+    .replace(/data-token-hash="([^"]+)" data-css-hash="[^"]+"/g, (_, key: string) => `data-token-hash="${key}" data-css-hash="${hash(`css-var-${key}`)}"`);
+  return theme + extractStyle(styles, { types: 'cssVar' }).replace(cachePath, '');
+}
 
 /**
  * The page's markup. Once every lazy part of the tree has loaded (after the first render of a screen
  * in this process), `renderToString` does it in one synchronous pass; while a part still loads it
  * leaves a boundary unfinished (`<!--$!-->`), and the render that waits for everything is used.
  */
-async function renderHtml(url: string): Promise<string> {
-  const quick = renderToString(tree(url));
+async function renderHtml(url: string, styles: StyleCache): Promise<string> {
+  const quick = renderToString(tree(url, styles));
   if (!quick.includes('<!--$!-->') && !quick.includes('<!--$?-->')) return quick;
   let error: unknown = null;
   const { prelude } = await prerenderToNodeStream(
-    tree(url),
+    tree(url, styles),
     {
       // Every Suspense boundary inline: the page needs no script of React's (the CSP allows none inline).
       progressiveChunkSize: Number.POSITIVE_INFINITY,

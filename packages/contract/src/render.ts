@@ -18,7 +18,17 @@ export interface RenderInput {
 }
 
 /** A rendered page (its markup, title, language and the state the browser takes it over with), or why not. */
-export type RenderResult<State = unknown> = { ok: true; html: string; title: string; lang: Language; state: State } | { ok: false; reason: string };
+export type RenderResult<State = unknown> =
+  | {
+      ok: true;
+      html: string;
+      title: string;
+      lang: Language;
+      /** `<style>` elements for the page's head: antd's theme variables as the render registered them. */
+      styles: string;
+      state: State;
+    }
+  | { ok: false; reason: string };
 
 /** What dist-ssr/entry-server.js exports. */
 export interface Renderer {

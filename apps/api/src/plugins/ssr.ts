@@ -197,7 +197,7 @@ export function ssrPages(app: FastifyInstance, dist: string, enabled: boolean): 
           return null;
         }
         return (
-          `<!doctype html><html lang="${result.lang}"><head>${template.head}<title>${result.title}</title>${template.before}` +
+          `<!doctype html><html lang="${result.lang}"><head>${result.styles}${template.head}<title>${result.title}</title>${template.before}` +
           `<div id="root" class="ssr-pending" inert aria-busy="true" aria-disabled="true">${result.html}</div>` +
           `<script type="application/json" id="ssr-state">${jsonForHtml(result.state)}</script>${template.after}`
         );
