@@ -38,7 +38,7 @@ import { portalDocTransform } from './lib/openapi';
 import { registerRequestLog, REDACT_PATHS, requestIdOf } from './plugins/request-log';
 import { registerMetrics } from './plugins/metrics';
 import { registerHealth } from './plugins/health';
-import { ssrPages } from './plugins/ssr';
+import { compressPage, ssrPages } from './plugins/ssr';
 
 export const CSP_DIRECTIVES = {
   defaultSrc: ["'self'"],
@@ -210,12 +210,14 @@ export async function buildApp(
       if (page !== null) {
         // The visitor's own data: never kept by a cache, and never one visitor's page for another's.
         // Server-Timing: the render's time, for the browser's tools and the bench.
+        const { body, encoding } = await compressPage(page, req.headers['accept-encoding']);
+        if (encoding) reply.header('Content-Encoding', encoding);
         return reply
           .header('Cache-Control', 'private, no-store')
-          .header('Vary', 'Cookie')
+          .header('Vary', 'Cookie, Accept-Encoding')
           .header('Server-Timing', `ssr;dur=${(performance.now() - t0).toFixed(1)}`)
           .type('text/html; charset=utf-8')
-          .send(page);
+          .send(body);
       }
       reply.header('Cache-Control', 'no-cache');
       return reply.sendFile(req.url.startsWith('/pay/') && fs.existsSync(path.join(dist, 'pay.html')) ? 'pay.html' : 'index.html');

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DB_KINDS, DEMO, type TestCtx } from './helpers';
 import { addTxn } from '../src/modules/txn/txn.fixtures';
-import { jsonForHtml, pageLanguage, ssrPages } from '../src/plugins/ssr';
+import zlib from 'node:zlib';
+import { jsonForHtml, pageEncoding, pageLanguage, ssrPages } from '../src/plugins/ssr';
 import { loadConfig } from '../src/config';
 
 /**
@@ -24,6 +25,16 @@ describe('the state written into a page', () => {
     expect(pageLanguage('ko', 'ja')).toBe('ko');
     expect(pageLanguage('xx', 'fr;q=1, ja;q=0.5, zh-CN;q=0.8')).toBe('zh');
     expect(pageLanguage(undefined, 'de, fr')).toBe('en');
+  });
+
+  it('takes the encoding Accept-Encoding allows: br, else gzip, else none; q=0 refuses one', () => {
+    expect(pageEncoding('gzip, deflate, br, zstd')).toBe('br');
+    expect(pageEncoding('gzip, deflate')).toBe('gzip');
+    expect(pageEncoding('br;q=0, gzip;q=0.5')).toBe('gzip');
+    expect(pageEncoding('BR;q=0.1')).toBe('br');
+    expect(pageEncoding('identity')).toBeNull();
+    expect(pageEncoding('gzip;q=0, br;q=0.0')).toBeNull();
+    expect(pageEncoding(undefined)).toBeNull();
     expect(pageLanguage(undefined, 'ja;q=0, ko')).toBe('ko');
   });
 });
@@ -62,7 +73,7 @@ describe.skipIf(!built).each(DB_KINDS)('lists rendered on the server (%s)', (kin
     const res = await page(demo);
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('private, no-store');
-    expect(res.headers.vary).toBe('Cookie');
+    expect(res.headers.vary).toBe('Cookie, Accept-Encoding');
     expect(res.headers['content-type']).toMatch(/^text\/html/);
     expect(res.headers['server-timing']).toMatch(/^ssr;dur=\d+(\.\d)?$/);
     expect(res.body).toMatch(/^<!doctype html><html lang="ja">/);
@@ -96,6 +107,24 @@ describe.skipIf(!built).each(DB_KINDS)('lists rendered on the server (%s)', (kin
     expect(boot).not.toBeNull();
     expect((await ctx.app.inject({ url: boot![1] })).statusCode).toBe(200);
     expect((await ctx.app.inject({ url: '/ssr-boot.js' })).body).toContain("getAttribute('data-main')");
+  });
+
+  it('is compressed as the browser allows, to the same page', async () => {
+    const plainPage = await page(demo);
+    const br = await page(demo, { 'accept-encoding': 'gzip, deflate, br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['cache-control']).toBe('private, no-store');
+    const brText = zlib.brotliDecompressSync(br.rawPayload).toString('utf8');
+    const gz = await page(demo, { 'accept-encoding': 'br;q=0, gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    const gzText = zlib.gunzipSync(gz.rawPayload).toString('utf8');
+    expect(plainPage.headers['content-encoding']).toBeUndefined();
+    // The same list each time (the token and data do not change between the three requests).
+    for (const text of [brText, gzText]) {
+      expect(text).toMatch(/^<!doctype html><html lang="ja">/);
+      expect(text).toContain('SSR-DEMO-ORDER');
+      expect(text.length).toBeGreaterThan(br.rawPayload.length * 3);
+    }
   });
 
   it("gives another merchant's user only that user's rows", async () => {

@@ -54,7 +54,7 @@ for (const width of [1440, 390]) {
     const doc = await page.goto('/txn/list?page=1');
     const html = await doc!.text();
     expect(doc!.headers()['cache-control']).toBe('private, no-store');
-    expect(doc!.headers().vary).toBe('Cookie');
+    expect(doc!.headers().vary).toBe('Cookie, Accept-Encoding');
     expect(html).toContain('id="ssr-state"');
     expect(html).toContain(`<title>${tr('ja', 'menu', 'txnList')}`);
     expect(html).toMatch(/class="ant-table-row/);
