@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DB_KINDS, DEMO, type TestCtx } from './helpers';
 import { addTxn } from '../src/modules/txn/txn.fixtures';
-import zlib from 'node:zlib';
 import { jsonForHtml, pageEncoding, pageLanguage, ssrPages } from '../src/plugins/ssr';
 import { loadConfig } from '../src/config';
 

@@ -42,19 +42,27 @@ function cookie(header: string | undefined, name: string): string | undefined {
   return undefined;
 }
 
+/**
+ * The values of an Accept-* header, lower-cased, best first (by q, then in the order given); a value
+ * with q=0 is refused and left out.
+ */
+function weighted(header: string | undefined): string[] {
+  return (header ?? '')
+    .split(',')
+    .map((part, i) => {
+      const [value, ...params] = part.trim().split(';');
+      const q = params.map((p) => /^\s*q=([0-9.]+)\s*$/.exec(p)?.[1]).find(Boolean);
+      return { value: value.trim().toLowerCase(), q: q === undefined ? 1 : Number(q), i };
+    })
+    .filter((t) => t.value && t.q > 0)
+    .sort((a, b) => b.q - a.q || a.i - b.i)
+    .map((t) => t.value);
+}
+
 /** The browser's rule (apps/web lib/i18n.ts initialLanguage): the mp_lang cookie, else Accept-Language in q order, else en. */
 export function pageLanguage(cookieValue: string | undefined, acceptLanguage: string | undefined): Language {
   if (LANGUAGES.includes(cookieValue as Language)) return cookieValue as Language;
-  const tags = (acceptLanguage ?? '')
-    .split(',')
-    .map((part, i) => {
-      const [tag, ...params] = part.trim().split(';');
-      const q = params.map((p) => /^\s*q=([0-9.]+)\s*$/.exec(p)?.[1]).find(Boolean);
-      return { tag: tag.trim().toLowerCase(), q: q === undefined ? 1 : Number(q), i };
-    })
-    .filter((t) => t.tag && t.q > 0)
-    .sort((a, b) => b.q - a.q || a.i - b.i);
-  for (const { tag } of tags) {
+  for (const tag of weighted(acceptLanguage)) {
     const base = tag.split('-')[0] as Language;
     if (LANGUAGES.includes(base)) return base;
   }
@@ -76,13 +84,8 @@ const gzip = promisify(zlib.gzip);
 
 /** The encoding a rendered page goes in: br, else gzip, as Accept-Encoding allows (q=0 refuses one). */
 export function pageEncoding(acceptEncoding: string | undefined): 'br' | 'gzip' | null {
-  const allowed = new Set<string>();
-  for (const part of (acceptEncoding ?? '').toLowerCase().split(',')) {
-    const [name, ...params] = part.trim().split(';');
-    const q = params.map((p) => /^\s*q=([0-9.]+)\s*$/.exec(p)?.[1]).find(Boolean);
-    if (name && (q === undefined || Number(q) > 0)) allowed.add(name.trim());
-  }
-  return allowed.has('br') ? 'br' : allowed.has('gzip') ? 'gzip' : null;
+  const allowed = weighted(acceptEncoding);
+  return allowed.includes('br') ? 'br' : allowed.includes('gzip') ? 'gzip' : null;
 }
 
 /**
