@@ -96,6 +96,40 @@ describe.each(DB_KINDS)('transaction list past the count budget (%s)', (kind) =>
     expect(exact.body.data.content).toEqual(deep.body.data.content);
   });
 
+  it('a list filtered only by merchant and time is proved "more than the budget" by the days its range covers whole', async () => {
+    // B has 3 rows on 2 Oct 2026 (UTC). Its day count, set too high on purpose, shows where the
+    // count comes from: read → "more than the budget"; not read → the 3 rows counted.
+    const set = (n: number) => ctx.db.query(`UPDATE txn_day_count SET n = $2 WHERE mer_id = $1 AND day = '2026-10-02'`, [DEMO.subB, n]);
+    try {
+      await set(5000);
+      const more = { totalElements: TXN_COUNT_BUDGET, totalExact: false };
+      const three = { totalElements: 3, totalExact: true };
+      // Platform zone Asia/Shanghai: 2 Oct 00:00 UTC is 08:00 there.
+      expect((await list({ merId: DEMO.subB })).body.data).toMatchObject(more); // no range: every day
+      expect((await list({ merId: DEMO.subB, beginDate: '2026-10-02 08:00:00', endDate: '2026-10-03 08:00:00' })).body.data).toMatchObject(more); // the UTC day exactly
+      expect((await list({ beginDate: '2026-09-01 00:00:00', endDate: '2026-10-31 23:59:59' })).body.data).toMatchObject(more); // the whole scope
+      // Days covered in part are not read: a second short at either end, the platform's calendar day.
+      // (B's rows are at 00:00:00 UTC: a range from a second later holds none.)
+      expect((await list({ merId: DEMO.subB, beginDate: '2026-10-02 08:00:01', endDate: '2026-10-03 08:00:00' })).body.data).toMatchObject({ totalElements: 0, totalExact: true });
+      expect((await list({ merId: DEMO.subB, beginDate: '2026-10-02 08:00:00', endDate: '2026-10-03 07:59:59' })).body.data).toMatchObject(three);
+      expect((await list({ merId: DEMO.subB, beginDate: '2026-10-02 00:00:00', endDate: '2026-10-02 23:59:59' })).body.data).toMatchObject(three);
+      // Any other filter, or a key, counts the matches.
+      expect((await list({ merId: DEMO.subB, gwTranType: 'PURC' })).body.data).toMatchObject(three);
+      expect((await list({ merId: DEMO.subB, paymentBrand: 'visa' })).body.data).toMatchObject(three);
+      expect((await list({ merId: DEMO.subB, orderNum: 'FEW-1' })).body.data).toMatchObject({ totalElements: 1, totalExact: true });
+      // Only the merchants listed are summed: another merchant's busy day proves nothing for B.
+      await ctx.db.query(`INSERT INTO txn_day_count (mer_id, day, n) VALUES ($1, '2026-10-05', 9000) ON CONFLICT (mer_id, day) DO UPDATE SET n = 9000`, [DEMO.other]);
+      await set(3);
+      expect((await list({ merId: DEMO.subB })).body.data).toMatchObject(three);
+      // Asked for the exact total: counted, whatever the days say.
+      await set(5000);
+      expect((await list({ merId: DEMO.subB, exactTotal: 'true' })).body.data).toMatchObject(three);
+    } finally {
+      await set(3);
+      await ctx.db.query(`DELETE FROM txn_day_count WHERE mer_id = $1 AND day = '2026-10-05'`, [DEMO.other]);
+    }
+  });
+
   const orderNos = (r: { body: { data: { content: { mrequest: { orderno: string } }[] } } }) => r.body.data.content.map((x) => x.mrequest.orderno);
   const lastId = (r: { body: { data: { content: { id: number }[] } } }) => String(r.body.data.content.at(-1)!.id);
 

@@ -42,7 +42,16 @@ export interface Where {
    * measured picking the wide filter index and sorting the merchant's month: those run unprepared.
    */
   genericSafe?: boolean;
+  /**
+   * Set when only scope and time filter the rows: the UTC days the range covers whole, [from, to)
+   * ('YYYY-MM-DD', or ±infinity for an open end), and the scope's test over txn_day_count (d). The
+   * counts of those days are a lower bound of the matches (countTxnUpTo).
+   */
+  days?: { mer: string; from: string; to: string };
 }
+
+const DAY_MS = 86_400_000;
+const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /**
  * The WHERE clause of a transaction query (spec §3) over `t`, always limited to `scope`. Times are
@@ -81,7 +90,15 @@ export function txnWhere(f: TxnFilter, scope: string[], platformTz: Zone): Where
   else if (f.gwResponse === '04') c.push(`(t.gw_response IS NULL OR t.gw_response IN ('04', ''))`);
   else if (f.gwResponse === '01') c.push(`t.gw_response NOT IN ('00', '04', '')`);
   const narrowed = !!(f.channelOrderNum || f.originOrderNum || f.gwTranType || f.merReserve || f.paymentSchema || f.paymentBrand || f.gwResponse);
-  return { sql: c.join(' AND '), params, genericSafe: !narrowed };
+  const w: Where = { sql: c.join(' AND '), params, genericSafe: !narrowed };
+  if (!narrowed && !f.orderNum && !f.gwGTransId) {
+    // Days whose whole [00:00, 24:00) UTC lies within [begin, end]: from the first midnight at or
+    // after begin, to the last midnight at or before end (exclusive).
+    const from = f.beginDate ? isoDay(Math.ceil(zonedToUtc(f.beginDate, platformTz).getTime() / DAY_MS) * DAY_MS) : '-infinity';
+    const to = f.endDate ? isoDay(Math.floor(zonedToUtc(f.endDate, platformTz).getTime() / DAY_MS) * DAY_MS) : 'infinity';
+    w.days = { mer: one ? 'd.mer_id = $1::text' : 'd.mer_id = ANY($1::text[])', from, to };
+  }
+  return w;
 }
 
 const POW10 = [1, 10, 100, 1000, 10000];
@@ -187,12 +204,22 @@ export async function countTxn(q: Queryable, w: Where): Promise<number> {
 
 /**
  * The number of matches up to `budget + 1` (the scan stops there): a total that is exact while
- * cheap, and reads "more than budget" beyond, whatever the merchant's size.
+ * cheap, and reads "more than budget" beyond, whatever the merchant's size. A list filtered only by
+ * scope and time first sums the per-day counts of the days its range covers whole (txn_day_count,
+ * a few rows): above the budget, that proves "more than budget" and the walk of budget + 1 index
+ * entries does not run (a scalar subquery in a CASE branch is an initplan run only when asked for).
  */
 export async function countTxnUpTo(q: Queryable, w: Where, budget: number): Promise<number> {
+  const limit = Math.trunc(budget) + 1;
+  const walk = `SELECT count(*)::int8 AS n FROM (SELECT 1 FROM txn t WHERE ${w.sql} LIMIT ${limit}) s`;
+  const n = w.params.length;
   const { rows } = await q.query<{ n: number }>(
-    `SELECT count(*)::int8 AS n FROM (SELECT 1 FROM txn t WHERE ${w.sql} LIMIT ${Math.trunc(budget) + 1}) s`,
-    w.params,
+    w.days
+      ? `SELECT CASE WHEN (SELECT coalesce(sum(d.n), 0) FROM txn_day_count d
+                            WHERE ${w.days.mer} AND d.day >= $${n + 1}::date AND d.day < $${n + 2}::date) > ${Math.trunc(budget)}
+                     THEN ${limit}::int8 ELSE (${walk}) END AS n`
+      : walk,
+    w.days ? [...w.params, w.days.from, w.days.to] : w.params,
     PREPARED,
   );
   return rows[0].n;
