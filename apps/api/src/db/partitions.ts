@@ -116,14 +116,17 @@ export async function detachMonth(db: Db, table: PartitionedTable, month: string
   if (name >= partitionName(table, now)) throw new Error(`${month} is not over yet: only past months are detached`);
   const part = (await listMonths(db, table)).find((p) => p.name === name);
   if (!part) throw new Error(`${table} has no partition for ${month}`);
-  // The month's rows leave the ledger without a DELETE: their days' counts (txn_day_count, a lower
-  // bound of the list's matches) go too — every UTC day the month touches, also the edge days it
-  // shares with a neighbour (what stays of those is then under-counted, never over). Before the
-  // detach and again after it, for a row written into the month in between.
-  const dropCounts = () =>
-    table === 'txn'
-      ? db.query('DELETE FROM txn_day_count WHERE day >= ($1::timestamptz AT TIME ZONE \'UTC\')::date AND day <= (($2::timestamptz - interval \'1 microsecond\') AT TIME ZONE \'UTC\')::date', [part.from, part.to])
-      : Promise.resolve();
+  // The month's rows leave the ledger without a DELETE: their days' counts (txn_day_count and the
+  // deltas not yet added to it, a lower bound of the list's matches, migration 086) go too — every
+  // UTC day the month touches, also the edge days it shares with a neighbour (what stays of those
+  // is then under-counted, never over). Before the detach and again after it, for a row written
+  // into the month in between.
+  const days = `day >= ($1::timestamptz AT TIME ZONE 'UTC')::date AND day <= (($2::timestamptz - interval '1 microsecond') AT TIME ZONE 'UTC')::date`;
+  const dropCounts = async () => {
+    if (table !== 'txn') return;
+    await db.query(`DELETE FROM txn_day_delta WHERE ${days}`, [part.from, part.to]);
+    await db.query(`DELETE FROM txn_day_count WHERE ${days}`, [part.from, part.to]);
+  };
   await dropCounts();
   await db.query(`ALTER TABLE ${table} DETACH PARTITION ${name}${db.kind === 'postgres' ? ' CONCURRENTLY' : ''}`);
   await dropCounts();

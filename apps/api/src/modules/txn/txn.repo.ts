@@ -206,8 +206,9 @@ export async function countTxn(q: Queryable, w: Where): Promise<number> {
  * The number of matches up to `budget + 1` (the scan stops there): a total that is exact while
  * cheap, and reads "more than budget" beyond, whatever the merchant's size. A list filtered only by
  * scope and time first sums the per-day counts of the days its range covers whole (txn_day_count,
- * a few rows): above the budget, that proves "more than budget" and the walk of budget + 1 index
- * entries does not run (a scalar subquery in a CASE branch is an initplan run only when asked for).
+ * a few rows; never more than the ledger holds, decision 052): above the budget, that proves "more
+ * than budget" and the walk of budget + 1 index entries does not run (a scalar subquery in a CASE
+ * branch is an initplan, run only when that branch is taken).
  */
 export async function countTxnUpTo(q: Queryable, w: Where, budget: number): Promise<number> {
   const limit = Math.trunc(budget) + 1;
