@@ -25,6 +25,7 @@ import { DEMO, seedFoundation } from '../apps/api/src/seed/foundation.seed';
 import type { Deps } from '../apps/api/src/plugins/context';
 import { countTxn, txnWhere } from '../apps/api/src/modules/txn/txn.repo';
 import { pageWithCount } from '../apps/api/src/modules/txn/txn.service';
+import { compactDayCounts } from '../apps/api/src/jobs/day-counts.job';
 import { txnExportSource } from '../apps/api/src/modules/txn/txn.exports';
 import { formatInZone, zonedToUtc } from '../apps/api/src/modules/txn/time';
 import { loadBenchData } from './txn-data';
@@ -248,6 +249,8 @@ export default async function run() {
     await loadBenchData(db, { rows, extraMerchants: 46, log, bigShare });
     log(`  loaded in ${Math.round((performance.now() - t0) / 1000)} s`);
   }
+  // The load's per-day deltas into the sums the list reads (what the server's job does every minute).
+  await compactDayCounts(db);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'txn-bench-data-'));
   const config = loadConfig({ NODE_ENV: 'production', PUBLIC_URL: 'http://127.0.0.1', SMTP_URL: 'smtp://127.0.0.1:25' /* required in production; the mailer below writes the outbox */, DATA_DIR: dataDir, SEED_DEMO: 'false' });
   const deps: Deps = { config, db, clock: systemClock, mailer: createMailer({ outboxDir: path.join(dataDir, 'outbox'), from: config.mailFrom }) };
