@@ -12,6 +12,25 @@ describe.each(DB_KINDS)('data layer on %s', (kind) => {
   });
   afterAll(() => db.drop());
 
+  it('tells writes from reads for its listeners: a WITH query reads unless a part of it writes', async () => {
+    const seen: string[] = [];
+    const stop = db.onWrite((sql) => seen.push(sql.trim().split(/\s+/).slice(0, 2).join(' ')));
+    await db.query('SELECT v FROM t_counter');
+    await db.query('WITH c AS (SELECT v FROM t_counter) SELECT v FROM c');
+    await db.query('with c as (select v from t_counter) select * from c');
+    expect(seen).toEqual([]);
+    await db.query('WITH c AS (UPDATE t_counter SET v = v WHERE id = 1 RETURNING v) SELECT v FROM c');
+    await db.query(`WITH gone AS (DELETE FROM t_rows WHERE name = 'none' RETURNING name) SELECT count(*) FROM gone`);
+    await db.query('WITH x AS (SELECT 1) INSERT INTO t_rows SELECT NULL FROM x WHERE false');
+    await db.query('UPDATE t_counter SET v = v WHERE id = 1');
+    await db.tx(async (q) => {
+      await q.query('WITH c AS (SELECT v FROM t_counter) SELECT v FROM c');
+      await q.query('WITH c AS (UPDATE t_counter SET v = v RETURNING v) SELECT 1');
+    });
+    stop();
+    expect(seen).toEqual(['WITH c', 'WITH gone', 'WITH x', 'UPDATE t_counter', 'WITH c']);
+  });
+
   it('keeps a rolled-back transaction from swallowing statements of other requests', async () => {
     const failing = db
       .tx(async (q) => {

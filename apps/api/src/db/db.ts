@@ -25,7 +25,11 @@ const DATE = 1082;
 export const PREPARED: QueryOptions = Object.freeze({ prepare: true });
 
 /** Statements that do not change data (our code has no SELECT of a writing function). */
-const READ_ONLY = /^\s*(?:select|show|explain)\b/i;
+const READ_FIRST_WORD = /^\s*(?:select|show|explain)\b/i;
+/** A WITH query reads unless one of its parts writes (a word in a string may count as a write: the safe side). */
+const WITH_QUERY = /^\s*with\b/i;
+const WRITE_WORD = /\b(?:insert|update|delete|merge|truncate)\b/i;
+const READ_ONLY = { test: (sql: string) => READ_FIRST_WORD.test(sql) || (WITH_QUERY.test(sql) && !WRITE_WORD.test(sql)) };
 
 type WriteListener = (sql: string, rowCount?: number) => void;
 
