@@ -91,16 +91,18 @@ describe.skipIf(NO_POSTGRES)('prepared statements with generic plans (postgres)'
     const labels = new Set(seen.map((s) => s.label));
     for (const l of ['txn: last 7 days, page 1', 'txn: order number, whole range', 'txn: one merchant, whole range', 'txn: next page by keyset', 'search by order number'])
       expect(labels, l).toContain(l);
-    // Filtered by a column (a generic plan would pick the wide filter index and sort): the page runs
-    // unprepared, its bounded count prepared. Totals, exact counts, settle list and reports: unprepared.
-    const filtered = seen.filter((s) => s.label === 'txn: one merchant, purchases, successful, 30 days');
-    expect(filtered.map((s) => s.text.includes('LIMIT 1001'))).toEqual([true]);
+    // Page 1 and its bounded count are one statement (prepared when the filter set allows).
+    for (const l of ['txn: last 7 days, page 1', 'txn: one merchant, whole range'])
+      expect(seen.filter((s) => s.label === l).map((s) => s.text.includes('LIMIT 1001') && s.text.includes('ORDER BY')), l).toEqual([true]);
+    // Filtered by a column (a generic plan would pick the wide filter index and sort): page 1 with
+    // its count runs unprepared. Totals, exact counts, settle list and reports: unprepared.
+    expect(labels).not.toContain('txn: one merchant, purchases, successful, 30 days');
     for (const l of ['txn: totals', 'settle list', 'report bill/list', 'report txn/newList']) expect(labels, l).not.toContain(l);
     expect(seen.filter((s) => s.label === 'txn: exact total').every((s) => s.text.includes('ORDER BY'))).toBe(true);
   }, 120_000);
 
   it('each generic plan reads the partitions its custom plan reads: pruned when the executor starts', async () => {
-    expect(seen.length).toBeGreaterThanOrEqual(10);
+    expect(seen.length).toBeGreaterThanOrEqual(8);
     const differ: string[] = [];
     let prunedAtStart = 0;
     for (const s of seen) {

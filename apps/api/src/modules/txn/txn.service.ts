@@ -2,7 +2,7 @@ import { Code, MAX_RANGE_DAYS, TXN_COUNT_BUDGET, TXN_MAX_OFFSET, settleStateOf, 
 import type { Deps } from '../../plugins/context';
 import { AppError, notFound } from '../../lib/errors';
 import { rangeTooLong, reversedRange } from '../../lib/validation';
-import { countTxn, countTxnUpTo, findDetail, findFamily, listTxn, money, toTxnRow, totalsTxn, takingsTxn, txnKey, txnWhere, type TxnDbRow, type Where } from './txn.repo';
+import { countTxn, countTxnUpTo, firstPageCounted, findDetail, findFamily, listTxn, money, toTxnRow, totalsTxn, takingsTxn, txnKey, txnWhere, type TxnDbRow, type Where } from './txn.repo';
 import type { Queryable } from '../../db/db';
 import { daysBetween, formatInZone } from './time';
 
@@ -34,8 +34,8 @@ export async function listTransactions(deps: Deps, scope: string[], q: TxnQuery)
  * The page and its count (exact, or bounded at TXN_COUNT_BUDGET) — the list's statements, also run
  * raw by the benchmark. Next in the pager names the last row it showed (`after`): the page is read
  * from there (keyset). A cursor not found in scope is ignored (the offset serves), so a stale or
- * foreign one changes nothing. The cursor's look-up and the page go one after the other; the count
- * runs beside them — except for a page found by offset at or past the budget: a row there proves
+ * foreign one changes nothing. Page 1 and its bounded count are one statement (firstPageCounted).
+ * Otherwise the cursor's look-up and the page go one after the other; the count runs beside them — except for a page found by offset at or past the budget: a row there proves
  * that more than the budget match, so the count (which would walk the same first entries again)
  * runs only when that page is empty.
  */
@@ -50,6 +50,8 @@ export async function pageWithCount(
     return listTxn(db, w, o.page, o.size, after);
   };
   const count = () => (o.exact ? countTxn(db, w) : countTxnUpTo(db, w, TXN_COUNT_BUDGET));
+  // Page 1 (the list as it opens, and every search): the page and its bounded count in one statement.
+  if (!o.exact && o.page === 0) return firstPageCounted(db, w, o.size, TXN_COUNT_BUDGET);
   if (!o.exact && !o.after && o.page * o.size >= TXN_COUNT_BUDGET) {
     const rows = await page();
     return { rows, n: rows.length ? TXN_COUNT_BUDGET + 1 : await count() };
