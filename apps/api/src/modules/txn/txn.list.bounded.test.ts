@@ -123,6 +123,11 @@ describe.each(DB_KINDS)('transaction list past the count budget (%s)', (kind) =>
       await ctx.db.query(`INSERT INTO txn_day_count (mer_id, day, n) VALUES ($1, '2026-10-05', 9000) ON CONFLICT (mer_id, day) DO UPDATE SET n = 9000`, [DEMO.other]);
       await set(3);
       expect((await list({ merId: DEMO.subB })).body.data).toMatchObject(three);
+      // The days prove "more" only above the budget: a sum of exactly the budget is counted.
+      await set(TXN_COUNT_BUDGET);
+      expect((await list({ merId: DEMO.subB })).body.data).toMatchObject(three);
+      await set(TXN_COUNT_BUDGET + 1);
+      expect((await list({ merId: DEMO.subB })).body.data).toMatchObject(more);
       // Asked for the exact total: counted, whatever the days say.
       await set(5000);
       expect((await list({ merId: DEMO.subB, exactTotal: 'true' })).body.data).toMatchObject(three);
