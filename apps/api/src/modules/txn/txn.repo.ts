@@ -150,6 +150,9 @@ export function toTxnRow(r: TxnDbRow, zone: Zone): TxnRow {
   };
 }
 
+/** The list's order: newest first, ties by id (the keyset). */
+const PAGE_ORDER = 'ORDER BY t.txn_time DESC, t.id DESC';
+
 /** Where a keyset page starts: the (time, id) of the row before it. */
 export interface TxnKey {
   time: Date;
@@ -171,12 +174,11 @@ export async function txnKey(q: Queryable, id: number, scope: string[]): Promise
  * join: the offset walks the index only (ids), and only the page's rows are read whole.
  */
 export async function listTxn(q: Queryable, w: Where, page: number, size: number, after?: TxnKey | null): Promise<TxnDbRow[]> {
-  const order = 'ORDER BY t.txn_time DESC, t.id DESC';
   if (after) {
     const n = w.params.length;
     const { rows } = await q.query<TxnDbRow>(
       `SELECT ${ROW_COLUMNS} FROM txn t JOIN merchant m ON m.mer_id = t.mer_id
-        WHERE ${w.sql} AND (t.txn_time, t.id) < ($${n + 1}::timestamptz, $${n + 2}::int8) ${order} LIMIT ${size}`,
+        WHERE ${w.sql} AND (t.txn_time, t.id) < ($${n + 1}::timestamptz, $${n + 2}::int8) ${PAGE_ORDER} LIMIT ${size}`,
       [...w.params, after.time, after.id],
       w.genericSafe ? PREPARED : undefined,
     );
@@ -185,10 +187,10 @@ export async function listTxn(q: Queryable, w: Where, page: number, size: number
   const offset = page * size;
   const { rows } = await q.query<TxnDbRow>(
     offset === 0
-      ? `SELECT ${ROW_COLUMNS} FROM txn t JOIN merchant m ON m.mer_id = t.mer_id WHERE ${w.sql} ${order} LIMIT ${size}`
+      ? `SELECT ${ROW_COLUMNS} FROM txn t JOIN merchant m ON m.mer_id = t.mer_id WHERE ${w.sql} ${PAGE_ORDER} LIMIT ${size}`
       : // The key with its time: each row is then fetched from its own month (partitions, decision 028).
-        `SELECT ${ROW_COLUMNS} FROM (SELECT t.id, t.txn_time FROM txn t WHERE ${w.sql} ${order} LIMIT ${size} OFFSET ${offset}) k
-           JOIN txn t ON t.id = k.id AND t.txn_time = k.txn_time JOIN merchant m ON m.mer_id = t.mer_id ${order}`,
+        `SELECT ${ROW_COLUMNS} FROM (SELECT t.id, t.txn_time FROM txn t WHERE ${w.sql} ${PAGE_ORDER} LIMIT ${size} OFFSET ${offset}) k
+           JOIN txn t ON t.id = k.id AND t.txn_time = k.txn_time JOIN merchant m ON m.mer_id = t.mer_id ${PAGE_ORDER}`,
     w.params,
     // Page 1 is prepared; a page by offset keeps its offset in the text (a generic plan would not
     // know it is small, and every offset would leave one more statement on the connection).
@@ -239,7 +241,7 @@ export async function firstPageCounted(q: Queryable, w: Where, size: number, bud
   const c = boundedCount(w, budget);
   const { rows } = await q.query<TxnDbRow & { count_n: number }>(
     `SELECT ${ROW_COLUMNS}, ${c.sql} AS count_n FROM txn t JOIN merchant m ON m.mer_id = t.mer_id
-      WHERE ${w.sql} ORDER BY t.txn_time DESC, t.id DESC LIMIT ${size}`,
+      WHERE ${w.sql} ${PAGE_ORDER} LIMIT ${size}`,
     c.params,
     w.genericSafe ? PREPARED : undefined,
   );

@@ -35,9 +35,10 @@ export async function listTransactions(deps: Deps, scope: string[], q: TxnQuery)
  * raw by the benchmark. Next in the pager names the last row it showed (`after`): the page is read
  * from there (keyset). A cursor not found in scope is ignored (the offset serves), so a stale or
  * foreign one changes nothing. Page 1 and its bounded count are one statement (firstPageCounted).
- * Otherwise the cursor's look-up and the page go one after the other; the count runs beside them — except for a page found by offset at or past the budget: a row there proves
- * that more than the budget match, so the count (which would walk the same first entries again)
- * runs only when that page is empty.
+ * Otherwise the cursor's look-up and the page go one after the other and the count runs beside
+ * them — except for a page found by offset at or past the budget: a row there proves that more
+ * than the budget match, so the count (which would walk the same first entries again) runs only
+ * when that page is empty.
  */
 export async function pageWithCount(
   db: Queryable,
