@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, InjectOptions, RouteOptions } from 'fastify';
-import { openPglite, openPostgres, withReplica, type Db } from '../src/db/db';
+import { dumpPglite, openPglite, openPostgres, withReplica, type Db } from '../src/db/db';
 import { migrate } from '../src/db/migrate';
 import { TestClock } from '../src/lib/clock';
 import { createMailer, readOutbox, type Mailer } from '../src/plugins/mail';
@@ -34,11 +34,24 @@ export const NO_POSTGRES: string | null = process.env.TEST_DATABASE_URL ? null :
 /** The engines on which concurrency is real (PGlite runs one transaction at a time). */
 export const isConcurrent = (kind: 'pglite' | 'postgres') => kind === 'postgres';
 
+/**
+ * A migrated PGlite's data directory, made once per test process: each fresh PGlite starts from
+ * it (0.3 s) instead of an empty cluster plus every migration (1.6 s).
+ */
+let pgliteTemplate: Promise<Blob> | undefined;
+const migratedPglite = () =>
+  (pgliteTemplate ??= (async () => {
+    const db = await openPglite();
+    await migrate(db);
+    const blob = await dumpPglite(db);
+    await db.close();
+    return blob;
+  })());
+
 /** A fresh, migrated database: in-memory PGlite, or a new schema on the PostgreSQL server. */
 export async function freshDb(kind: 'pglite' | 'postgres' = 'pglite'): Promise<Db & { drop(): Promise<void> }> {
   if (kind === 'pglite') {
-    const db = await openPglite();
-    await migrate(db);
+    const db = await openPglite(undefined, { loadDataDir: await migratedPglite() });
     return Object.assign(db, { drop: () => db.close() });
   }
   const url = process.env.TEST_DATABASE_URL!;
