@@ -17,15 +17,15 @@ export const ARTIFACTS = path.resolve(import.meta.dirname, '../../e2e-artifacts'
  * in view at 1440 px, the sign-in page's weight, the console guard, the keyboard through every
  * filter form — do not depend on the database engine: each runs once. Both suites run every flow.
  * When the two suites run side by side (`E2E_SHARE`, set by scripts/test.ts), these specs are
- * shared out so both end at about the same time (axe, the longest, in the PGlite suite; the rest in
- * the PostgreSQL suite, which is otherwise shorter); a suite run alone runs them all on PGlite and
+ * shared out so both end at about the same time (axe on the portal's screens, the longest, in the
+ * PGlite suite; axe on the back office and the rest in the PostgreSQL suite, which is otherwise shorter); a suite run alone runs them all on PGlite and
  * none on PostgreSQL
  * (docs/testing.md: it keeps CI under 45 minutes on two cores).
  */
-export const ENGINE_INDEPENDENT = ['a11y.spec.ts', 'layout.spec.ts', 'login-size.spec.ts', 'console-guard.spec.ts', 'keyboard-filters.spec.ts'];
+export const ENGINE_INDEPENDENT = ['a11y.spec.ts', 'a11y-backoffice.spec.ts', 'layout.spec.ts', 'login-size.spec.ts', 'console-guard.spec.ts', 'keyboard-filters.spec.ts'];
 export const ENGINE_INDEPENDENT_SHARE: Record<'pglite' | 'postgres', string[]> = {
   pglite: ['a11y.spec.ts'],
-  postgres: ['layout.spec.ts', 'login-size.spec.ts', 'console-guard.spec.ts', 'keyboard-filters.spec.ts'],
+  postgres: ['a11y-backoffice.spec.ts', 'layout.spec.ts', 'login-size.spec.ts', 'console-guard.spec.ts', 'keyboard-filters.spec.ts'],
 };
 const share = process.env.E2E_SHARE === 'pglite' || process.env.E2E_SHARE === 'postgres' ? process.env.E2E_SHARE : undefined;
 

@@ -116,38 +116,3 @@ async function dialogs(p: Page, lng: Lang) {
   await expectAccessible(p, `create order dialog with errors (${lng})`, '.ant-modal', SOFT);
   await create.getByRole('button', { name: tr(lng, 'payByLink', 'form.cancel') }).click();
 }
-
-/** The provider's back office (issue 26): its sign-in and activation pages, and every screen of an administrator, with the new-merchant drawer. */
-test('the back office screens and the new-merchant drawer, en and zh', async ({ browser, baseURL }) => {
-  const { opsSignInQuick } = await import('./ops-support');
-  const p = await (await browser.newContext()).newPage();
-  for (const lng of ['en', 'zh'] as const) {
-    await useLanguage(p, lng);
-    for (const path of ['/ops/login', '/ops/activate?token=not-a-valid-token-000000000']) {
-      await p.goto(path);
-      await expect(p.locator('html')).toHaveAttribute('lang', lng);
-      await settle(p);
-      await expectAccessible(p, `${path} (${lng})`, undefined, SOFT);
-    }
-  }
-  await opsSignInQuick(p, 'a11y-admin', baseURL!);
-  for (const lng of ['en', 'zh'] as const) {
-    await useLanguage(p, lng);
-    for (const path of ['/ops/merchants', '/ops/approvals', '/ops/notices', '/ops/audit', '/ops/operators', '/ops/sessions', '/ops/runs']) {
-      await p.goto(path);
-      await expect(p.locator('html')).toHaveAttribute('lang', lng);
-      await expect.soft(p.getByRole('heading', { level: 1 }), `one h1 on ${path}`).toHaveCount(1);
-      await settle(p);
-      await expectAccessible(p, `${path} (${lng})`, undefined, SOFT);
-    }
-    await p.goto('/ops/merchants');
-    await p.getByRole('button', { name: tr(lng, 'ops', 'merchants.new') }).click();
-    await expect(p.getByRole('dialog')).toBeVisible();
-    await expectAccessible(p, `new merchant drawer (${lng})`, '.ant-drawer', SOFT);
-    await p.goto('/ops/notices');
-    await p.getByRole('button', { name: tr(lng, 'opsNotices', 'write') }).click();
-    await expect(p.getByRole('dialog')).toBeVisible();
-    await expectAccessible(p, `notice drawer (${lng})`, '.ant-drawer', SOFT);
-  }
-  await p.context().close();
-});

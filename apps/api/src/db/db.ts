@@ -250,9 +250,20 @@ export async function openPostgres(url: string, opts: { searchPath?: string; max
   });
 }
 
-/** A prepared statement's name: the same text gets the same name on every connection. */
+/**
+ * A prepared statement's name: the same text gets the same name on every connection. Remembered
+ * per text (the texts are the code's own, a few dozen; the map is emptied past 2,000 should
+ * that ever change): a hot list call no longer hashes its statement each time.
+ */
+const statementNames = new Map<string, string>();
 function statementName(text: string): string {
-  return `g_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    if (statementNames.size >= 2000) statementNames.clear();
+    name = `g_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
+    statementNames.set(text, name);
+  }
+  return name;
 }
 
 /**
