@@ -111,16 +111,38 @@ async function main(): Promise<number> {
     stdio: ['ignore', log, log],
     detached: true,
   });
+  // Stopped from outside (Ctrl-C, `kill`): the server is in a process group of its own and the
+  // database and DATA_DIR are ours, so stop and remove them before going (a plain exit left an
+  // idle server and an e2e_… database behind).
+  let pw: ChildProcess | undefined;
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    console.error(`e2e: ${signal}: stopping the server and removing its database`);
+    pw?.kill(signal);
+    void cleanup().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+  };
+  let cleaned: Promise<void> | undefined;
+  const cleanup = () =>
+    (cleaned ??= (async () => {
+      await stop(server);
+      fs.closeSync(log);
+      if (db) await db.drop().catch((e) => console.error('e2e: could not drop the database:', e));
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    })());
+  process.on('SIGINT', onSignal); // not once: a second signal (tsx relays the first) must not kill the cleanup
+  process.on('SIGTERM', onSignal);
   try {
     await waitReady(base, server, logFile);
     console.log(`e2e: artifacts in ${path.relative(root, runDir)}`);
     console.log(`e2e: server ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    const pw = spawn(process.execPath, [path.join(root, 'node_modules/@playwright/test/cli.js'), 'test', '-c', 'apps/web/playwright.config.ts', ...process.argv.slice(2)], {
+    pw = spawn(process.execPath, [path.join(root, 'node_modules/@playwright/test/cli.js'), 'test', '-c', 'apps/web/playwright.config.ts', ...process.argv.slice(2)], {
       cwd: root,
       env: { ...process.env, E2E_BASE_URL: base, E2E_RUN_DIR: runDir, E2E_WECHAT_PORT: String(wechatPort), ...(db ? { E2E_SERVER_DATABASE_URL: db.url } : {}), E2E_SERVER_DATA_DIR: dataDir },
       stdio: 'inherit',
     });
-    const code = await new Promise<number>((resolve) => pw.once('exit', (c) => resolve(c ?? 1)));
+    const code = await new Promise<number>((resolve) => pw!.once('exit', (c) => resolve(c ?? 1)));
     // The server's Prometheus figures after the whole suite (issue 27): kept with the run's
     // artifacts, a few totals printed (loopback callers may read /metrics without a token).
     try {
@@ -136,10 +158,7 @@ async function main(): Promise<number> {
     }
     return code;
   } finally {
-    await stop(server);
-    fs.closeSync(log);
-    if (db) await db.drop().catch((e) => console.error('e2e: could not drop the database:', e));
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await cleanup();
   }
 }
 
