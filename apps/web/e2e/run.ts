@@ -115,14 +115,6 @@ async function main(): Promise<number> {
   // database and DATA_DIR are ours, so stop and remove them before going (a plain exit left an
   // idle server and an e2e_… database behind).
   let pw: ChildProcess | undefined;
-  let stopping = false;
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (stopping) return;
-    stopping = true;
-    console.error(`e2e: ${signal}: stopping the server and removing its database`);
-    pw?.kill(signal);
-    void cleanup().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
-  };
   let cleaned: Promise<void> | undefined;
   const cleanup = () =>
     (cleaned ??= (async () => {
@@ -131,6 +123,14 @@ async function main(): Promise<number> {
       if (db) await db.drop().catch((e) => console.error('e2e: could not drop the database:', e));
       fs.rmSync(dataDir, { recursive: true, force: true });
     })());
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    console.error(`e2e: ${signal}: stopping the server and removing its database`);
+    pw?.kill(signal);
+    void cleanup().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+  };
   process.on('SIGINT', onSignal); // not once: a second signal (tsx relays the first) must not kill the cleanup
   process.on('SIGTERM', onSignal);
   try {

@@ -2,7 +2,8 @@ import { MAX_RANGE_DAYS, Perm, brandName, resultStateOf, settleFilterSchema, txn
 import type { ExportColumn, ExportContext, ExportSource } from '../export/export.types';
 import { registerExportSource } from '../export/export.service';
 import { COLUMN_LABELS as C, FILE_TITLES, RESULT_LABELS, SETTLE_LABELS, typeLabel } from './txn.labels';
-import { countTxn, iterateTxn, money, txnWhere, type TxnDbRow } from './txn.repo';
+import { countTxn } from './txn.count';
+import { iterateTxn, money, txnWhere, type TxnDbRow } from './txn.repo';
 import { iterateSettle, settleWhere, sumSettle, type SettleFilter } from './settle.repo';
 import { checkRange } from './txn.service';
 import { daysBetween } from './time';

@@ -151,7 +151,7 @@ export function toTxnRow(r: TxnDbRow, zone: Zone): TxnRow {
 }
 
 /** The list's order: newest first, ties by id (the keyset). */
-const PAGE_ORDER = 'ORDER BY t.txn_time DESC, t.id DESC';
+export const PAGE_ORDER = 'ORDER BY t.txn_time DESC, t.id DESC';
 
 /** Where a keyset page starts: the (time, id) of the row before it. */
 export interface TxnKey {
@@ -197,55 +197,6 @@ export async function listTxn(q: Queryable, w: Where, page: number, size: number
     offset === 0 && w.genericSafe ? PREPARED : undefined,
   );
   return rows;
-}
-
-export async function countTxn(q: Queryable, w: Where): Promise<number> {
-  const { rows } = await q.query<{ n: number }>(`SELECT count(*)::int8 AS n FROM txn t WHERE ${w.sql}`, w.params);
-  return rows[0].n;
-}
-
-/**
- * The number of matches up to `budget + 1` (the scan stops there): a total that is exact while
- * cheap, and reads "more than budget" beyond, whatever the merchant's size. A list filtered only by
- * scope and time first sums the per-day counts of the days its range covers whole (txn_day_count,
- * a few rows; never more than the ledger holds, decision 052): above the budget, that proves "more
- * than budget" and the walk of budget + 1 index entries does not run (a scalar subquery in a CASE
- * branch is an initplan, run only when that branch is taken).
- */
-export async function countTxnUpTo(q: Queryable, w: Where, budget: number): Promise<number> {
-  const c = boundedCount(w, budget);
-  const { rows } = await q.query<{ n: number }>(`SELECT ${c.sql} AS n`, c.params, PREPARED);
-  return rows[0].n;
-}
-
-/** countTxnUpTo's expression and its parameters (w's, then the days'). */
-function boundedCount(w: Where, budget: number): { sql: string; params: unknown[] } {
-  const limit = Math.trunc(budget) + 1;
-  const walk = `(SELECT count(*)::int8 FROM (SELECT 1 FROM txn t WHERE ${w.sql} LIMIT ${limit}) s)`;
-  if (!w.days) return { sql: walk, params: w.params };
-  const n = w.params.length;
-  return {
-    sql: `CASE WHEN (SELECT coalesce(sum(d.n), 0) FROM txn_day_count d
-                      WHERE ${w.days.mer} AND d.day >= $${n + 1}::date AND d.day < $${n + 2}::date) > ${Math.trunc(budget)}
-               THEN ${limit}::int8 ELSE ${walk} END`,
-    params: [...w.params, w.days.from, w.days.to],
-  };
-}
-
-/**
- * Page 1 of the list with its count bounded at `budget` (countTxnUpTo's) in one statement — one
- * round trip and one backend per call. The count is an uncorrelated scalar subquery: an initplan,
- * run once, its value on every row. No row: nothing matches, the total is 0.
- */
-export async function firstPageCounted(q: Queryable, w: Where, size: number, budget: number): Promise<{ rows: TxnDbRow[]; n: number }> {
-  const c = boundedCount(w, budget);
-  const { rows } = await q.query<TxnDbRow & { count_n: number }>(
-    `SELECT ${ROW_COLUMNS}, ${c.sql} AS count_n FROM txn t JOIN merchant m ON m.mer_id = t.mer_id
-      WHERE ${w.sql} ${PAGE_ORDER} LIMIT ${size}`,
-    c.params,
-    w.genericSafe ? PREPARED : undefined,
-  );
-  return { rows, n: rows.length ? Number(rows[0].count_n) : 0 };
 }
 
 /** Per-currency totals of the rows matching: count, Σ amount as listed, Σ signed amount of successful settling types. */

@@ -2,7 +2,8 @@ import { Code, MAX_RANGE_DAYS, TXN_COUNT_BUDGET, TXN_MAX_OFFSET, settleStateOf, 
 import type { Deps } from '../../plugins/context';
 import { AppError, notFound } from '../../lib/errors';
 import { rangeTooLong, reversedRange } from '../../lib/validation';
-import { countTxn, countTxnUpTo, firstPageCounted, findDetail, findFamily, listTxn, money, toTxnRow, totalsTxn, takingsTxn, txnKey, txnWhere, type TxnDbRow, type Where } from './txn.repo';
+import { countTxn, countTxnUpTo, firstPageCounted } from './txn.count';
+import { findDetail, findFamily, listTxn, money, toTxnRow, totalsTxn, takingsTxn, txnKey, txnWhere, type TxnDbRow, type Where } from './txn.repo';
 import type { Queryable } from '../../db/db';
 import { daysBetween, formatInZone } from './time';
 
