@@ -6,12 +6,14 @@ import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { withReplica } from './replica';
 import { observed } from './observe';
+import { listenOn } from './listen';
+import { writeNotifier } from './writes';
 import type { Db, Queryable, QueryOptions, Reader } from './types';
 
 /**
  * Opening the database (PGlite or PostgreSQL) and the adapters behind `Db`. The handle's types are
- * in types.ts and the read-replica routing in replica.ts; both are re-exported here, where every
- * module imports them from.
+ * in types.ts, the read-replica routing in replica.ts (both re-exported here, where every
+ * module imports them from), which statements write in writes.ts, LISTEN in listen.ts.
  */
 export type { Db, Queryable, QueryOptions, Reader, Result } from './types';
 export { currentReadScope, DEFAULT_REPLICA_STICKY_MS, HOUSEKEEPING, runInReadScope, withReplica, type ReadScope } from './replica';
@@ -23,46 +25,6 @@ const DATE = 1082;
 
 /** The lists', reports' and search's hot statements: prepared, with a generic plan (QueryOptions). */
 export const PREPARED: QueryOptions = Object.freeze({ prepare: true });
-
-/** Statements that do not change data (our code has no SELECT of a writing function). */
-const READ_FIRST_WORD = /^\s*(?:select|show|explain)\b/i;
-/** A WITH query reads unless one of its parts writes (a word in a string may count as a write: the safe side). */
-const WITH_QUERY = /^\s*with\b/i;
-const WRITE_WORD = /\b(?:insert|update|delete|merge|truncate)\b/i;
-const READ_ONLY = { test: (sql: string) => READ_FIRST_WORD.test(sql) || (WITH_QUERY.test(sql) && !WRITE_WORD.test(sql)) };
-
-type WriteListener = (sql: string, rowCount?: number) => void;
-
-/**
- * The write-listener half of a Db: statements outside a transaction report at once, inside one at
- * commit. The row count is the statement's (undefined for `exec`, which runs several).
- */
-function writeNotifier() {
-  const listeners = new Set<WriteListener>();
-  const emit = (writes: [string, number | undefined][]) => {
-    for (const [sql, n] of writes) for (const l of listeners) l(sql, n);
-  };
-  return {
-    onWrite(listener: WriteListener) {
-      listeners.add(listener);
-      return () => void listeners.delete(listener);
-    },
-    /** After a statement outside any transaction. */
-    ran(sql: string, rowCount?: number) {
-      if (listeners.size && !READ_ONLY.test(sql)) emit([[sql, rowCount]]);
-    },
-    /** Collects a transaction's writes; `flush` reports them (after COMMIT). */
-    collector() {
-      const seen: [string, number | undefined][] = [];
-      return {
-        ran(sql: string, rowCount?: number) {
-          if (listeners.size && !READ_ONLY.test(sql)) seen.push([sql, rowCount]);
-        },
-        flush: () => emit(seen),
-      };
-    },
-  };
-}
 
 /** A Db's read handle when there is no replica: its own statements, always on the primary. */
 function selfReader(db: Omit<Db, 'read'>): Reader {
@@ -264,62 +226,6 @@ function statementName(text: string): string {
     statementNames.set(text, name);
   }
   return name;
-}
-
-/**
- * The listening half of `Db.listen`: one pg.Client that LISTENs, passes on notifications for its
- * own schema, and after any error reconnects (1 s apart) until stopped.
- */
-function listenOn(
-  cfg: pg.ClientConfig,
-  channel: string,
-  onNotify: (payload: string) => void,
-  onState: (listening: boolean) => void,
-): () => Promise<void> {
-  if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`bad channel ${channel}`);
-  let stopped = false;
-  let client: pg.Client | null = null;
-  let retry: NodeJS.Timeout | undefined;
-  const connect = async () => {
-    if (stopped) return;
-    const c = new pg.Client(cfg);
-    client = c;
-    let lost = false;
-    const onLost = () => {
-      if (lost) return;
-      lost = true;
-      onState(false);
-      c.removeAllListeners('notification');
-      void c.end().catch(() => undefined);
-      if (!stopped) retry = setTimeout(() => void connect(), 1000);
-    };
-    c.on('error', onLost);
-    c.on('end', onLost);
-    try {
-      await c.connect();
-      const schema = (await c.query<{ s: string }>('SELECT current_schema() AS s')).rows[0].s;
-      c.on('notification', (n) => {
-        if (n.channel === channel && (n.payload ?? '') === schema) onNotify(n.payload ?? '');
-      });
-      await c.query(`LISTEN ${channel}`);
-      if (stopped) return void c.end().catch(() => undefined);
-      onState(true);
-    } catch {
-      onLost();
-    }
-  };
-  void connect();
-  return async () => {
-    stopped = true;
-    clearTimeout(retry);
-    const c = client;
-    client = null;
-    if (c) {
-      c.removeAllListeners();
-      c.on('error', () => undefined);
-      await c.end().catch(() => undefined);
-    }
-  };
 }
 
 /**
