@@ -17,6 +17,8 @@ const envSchema = z.object({
   /** How long a session's reads stay on the primary after it wrote (ms; 0 = only the writing request). */
   DATABASE_REPLICA_STICKY_MS: z.coerce.number().int().min(0).max(600_000).default(5000),
   DATABASE_GENERIC_PLANS: z.enum(['on', 'off']).default('on'),
+  /** Pipelined connections per process for the lists' short statements (decision 053; 0 = none). */
+  DATABASE_PIPELINE_CONNECTIONS: z.coerce.number().int().min(0).max(64).default(4),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Merchant Portal <no-reply@portal.local>'),
   /** Public base URL of the portal, used in pay links and e-mails; required in production. */
@@ -134,6 +136,8 @@ export interface Config {
   replicaStickyMs: number;
   /** Lists', reports' and search's statements prepared with generic plans (DATABASE_GENERIC_PLANS, PostgreSQL). */
   genericPlans: boolean;
+  /** Pipelined connections per process for the lists' short statements (DATABASE_PIPELINE_CONNECTIONS, PostgreSQL). */
+  pipelineConnections: number;
   smtpUrl?: string;
   mailFrom: string;
   /** Origin of links handed out (PUBLIC_URL; development default http://localhost:PORT). */
@@ -257,6 +261,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     replicaUrl: e.DATABASE_REPLICA_URL,
     replicaStickyMs: e.DATABASE_REPLICA_STICKY_MS,
     genericPlans: e.DATABASE_GENERIC_PLANS === 'on',
+    pipelineConnections: e.DATABASE_PIPELINE_CONNECTIONS,
     smtpUrl: e.SMTP_URL || undefined,
     mailFrom: e.MAIL_FROM,
     // Pay links and e-mailed links come from configuration only, never from a request's Host.

@@ -8,6 +8,7 @@ import { withReplica } from './replica';
 import { observed } from './observe';
 import { listenOn } from './listen';
 import { writeNotifier } from './writes';
+import { pipelined } from './pipelined';
 import type { Db, Queryable, QueryOptions, Reader } from './types';
 
 /**
@@ -25,6 +26,10 @@ const DATE = 1082;
 
 /** The lists', reports' and search's hot statements: prepared, with a generic plan (QueryOptions). */
 export const PREPARED: QueryOptions = Object.freeze({ prepare: true });
+/** PREPARED, for a statement of bounded cost that may share a pipelined connection (pipelined.ts). */
+export const PIPELINED: QueryOptions = Object.freeze({ prepare: true, pipeline: true });
+/** Pipelined connections per process (DATABASE_PIPELINE_CONNECTIONS; 0 sends those statements to the generic plans' pool). */
+export const DEFAULT_PIPELINE_CONNECTIONS = 4;
 
 /** A Db's read handle when there is no replica: its own statements, always on the primary. */
 function selfReader(db: Omit<Db, 'read'>): Reader {
@@ -108,7 +113,7 @@ function withSelfReader(db: Omit<Db, 'read'>): Db {
   return Object.assign(db, { read: selfReader(db) });
 }
 
-export async function openPostgres(url: string, opts: { searchPath?: string; max?: number; genericPlans?: boolean } = {}): Promise<Db> {
+export async function openPostgres(url: string, opts: { searchPath?: string; max?: number; genericPlans?: boolean; pipelineConnections?: number } = {}): Promise<Db> {
   const typeParsers: Record<number, (v: string) => unknown> = {
     [INT8]: (v) => Number(v),
     [NUMERIC]: (v) => v,
@@ -132,19 +137,23 @@ export async function openPostgres(url: string, opts: { searchPath?: string; max
   // Named prepared statements run on connections of their own whose plan_cache_mode is
   // force_generic_plan (the setting would also make every unnamed statement generic): each
   // connection parses and plans a statement once and then only binds and executes it.
+  const genericOptions = `${pgOptions} -c plan_cache_mode=force_generic_plan`;
   let genericPool: pg.Pool | undefined;
   const generic = () =>
     (genericPool ??= new pg.Pool({
       connectionString: url,
       max: opts.max ?? 10,
-      options: `${pgOptions} -c plan_cache_mode=force_generic_plan`,
+      options: genericOptions,
       types,
     }).on('error', () => undefined));
+  // Short statements (QueryOptions.pipeline) share a few pipelined connections of the same kind.
+  const pipelineConnections = opts.pipelineConnections ?? DEFAULT_PIPELINE_CONNECTIONS;
+  const pipe = pipelineConnections > 0 ? pipelined({ connectionString: url, options: genericOptions, types }, pipelineConnections) : undefined;
   const wrap = (c: pg.Pool | pg.PoolClient, ran: (sql: string, n?: number) => void, top: boolean): Queryable => ({
     async query<T>(text: string, params?: unknown[], o?: QueryOptions) {
       const r = await observed('postgres', () =>
         top && o?.prepare && opts.genericPlans !== false
-          ? generic().query({ name: statementName(text), text, values: params as unknown[] })
+          ? (o.pipeline && pipe ? pipe : generic()).query({ name: statementName(text), text, values: params as unknown[] })
           : c.query(text, params as unknown[]),
       );
       const rowCount = r.rowCount ?? r.rows.length;
@@ -202,12 +211,12 @@ export async function openPostgres(url: string, opts: { searchPath?: string; max
       return listenOn({ connectionString: url, options: pgOptions }, channel, onNotify, onState);
     },
     poolStats: () => ({
-      total: pool.totalCount + (genericPool?.totalCount ?? 0),
-      idle: pool.idleCount + (genericPool?.idleCount ?? 0),
+      total: pool.totalCount + (genericPool?.totalCount ?? 0) + (pipe?.stats().total ?? 0),
+      idle: pool.idleCount + (genericPool?.idleCount ?? 0) + (pipe?.stats().idle ?? 0),
       waiting: pool.waitingCount + (genericPool?.waitingCount ?? 0),
     }),
     close: async () => {
-      await Promise.all([pool.end(), genericPool?.end()]);
+      await Promise.all([pool.end(), genericPool?.end(), pipe?.end()]);
     },
   });
 }
@@ -232,11 +241,11 @@ function statementName(text: string): string {
  * Opens the database: PGlite in `dataDir`, or the PostgreSQL server at `databaseUrl`, with its read
  * replica at `replicaUrl` when given (PostgreSQL only: config.ts refuses it without DATABASE_URL).
  */
-export async function openDb(opts: { databaseUrl?: string; dataDir?: string; replicaUrl?: string; replicaStickyMs?: number; genericPlans?: boolean }): Promise<Db> {
+export async function openDb(opts: { databaseUrl?: string; dataDir?: string; replicaUrl?: string; replicaStickyMs?: number; genericPlans?: boolean; pipelineConnections?: number }): Promise<Db> {
   if (opts.databaseUrl) {
-    const primary = await openPostgres(opts.databaseUrl, { genericPlans: opts.genericPlans });
+    const primary = await openPostgres(opts.databaseUrl, { genericPlans: opts.genericPlans, pipelineConnections: opts.pipelineConnections });
     if (!opts.replicaUrl) return primary;
-    const replica = await openPostgres(opts.replicaUrl, { genericPlans: opts.genericPlans });
+    const replica = await openPostgres(opts.replicaUrl, { genericPlans: opts.genericPlans, pipelineConnections: opts.pipelineConnections });
     // /readyz measures the replica's lag on this handle (plugins/health.ts).
     return Object.assign(withReplica(primary, replica, { stickyMs: opts.replicaStickyMs }), { replica });
   }

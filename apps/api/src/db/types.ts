@@ -16,6 +16,12 @@ export interface QueryOptions {
    * 043). Inside a transaction it is an ordinary statement.
    */
   prepare?: boolean;
+  /**
+   * With `prepare`: the statement's cost is bounded (a list's page over its index, a bounded
+   * count, a key look-up), so it may go on a pipelined connection behind others (pipelined.ts,
+   * decision 053). Never for a statement that may run long: it would hold up the ones after it.
+   */
+  pipeline?: boolean;
 }
 
 /** Something that runs SQL: the database itself or an open transaction. */

@@ -128,6 +128,23 @@ describe.each(DB_KINDS)('transaction list past the count budget (%s)', (kind) =>
       expect((await list({ merId: DEMO.subB })).body.data).toMatchObject(three);
       await set(TXN_COUNT_BUDGET + 1);
       expect((await list({ merId: DEMO.subB })).body.data).toMatchObject(more);
+      // The first days read prove nothing alone, all of them together do (20 days of 60: the
+      // first 16 sum to 960); 20 days of 49 (980 with B's 3) prove nothing: counted.
+      await set(3);
+      const busyDays = (n: number) =>
+        ctx.db.query(
+          `INSERT INTO txn_day_count (mer_id, day, n) SELECT $1, d::date, $2 FROM generate_series('2026-08-01'::date, '2026-08-20', '1 day') d
+           ON CONFLICT (mer_id, day) DO UPDATE SET n = EXCLUDED.n`,
+          [DEMO.subB, n],
+        );
+      try {
+        await busyDays(60);
+        expect((await list({ merId: DEMO.subB })).body.data).toMatchObject(more);
+        await busyDays(49);
+        expect((await list({ merId: DEMO.subB })).body.data).toMatchObject(three);
+      } finally {
+        await ctx.db.query(`DELETE FROM txn_day_count WHERE mer_id = $1 AND day BETWEEN '2026-08-01' AND '2026-08-20'`, [DEMO.subB]);
+      }
       // Asked for the exact total: counted, whatever the days say.
       await set(5000);
       expect((await list({ merId: DEMO.subB, exactTotal: 'true' })).body.data).toMatchObject(three);

@@ -1,7 +1,7 @@
 import { CURRENCY_EXPONENT, settleStateOf, toDecimal, type TxnFilter, type TxnRow } from '@portal/contract';
 import { keyTimeBounds } from '../../db/partitions';
 import type { TxnRow as StoredTxnRow } from '../payments/ingest.types';
-import { PREPARED, type Queryable } from '../../db/db';
+import { PIPELINED, type Queryable } from '../../db/db';
 import { formatInZone, zonedToUtc, type Zone } from './time';
 
 /** Columns of txn (t) and merchant (m) a row needs. */
@@ -164,7 +164,7 @@ export interface TxnKey {
  * followed: it would tell that row's time).
  */
 export async function txnKey(q: Queryable, id: number, scope: string[]): Promise<TxnKey | null> {
-  const { rows } = await q.query<{ txn_time: Date; id: number }>('SELECT txn_time, id FROM txn_key WHERE id = $1 AND mer_id = ANY($2::text[])', [id, scope], PREPARED);
+  const { rows } = await q.query<{ txn_time: Date; id: number }>('SELECT txn_time, id FROM txn_key WHERE id = $1 AND mer_id = ANY($2::text[])', [id, scope], PIPELINED);
   return rows[0] ? { time: rows[0].txn_time, id: Number(rows[0].id) } : null;
 }
 
@@ -180,7 +180,7 @@ export async function listTxn(q: Queryable, w: Where, page: number, size: number
       `SELECT ${ROW_COLUMNS} FROM txn t JOIN merchant m ON m.mer_id = t.mer_id
         WHERE ${w.sql} AND (t.txn_time, t.id) < ($${n + 1}::timestamptz, $${n + 2}::int8) ${PAGE_ORDER} LIMIT ${size}`,
       [...w.params, after.time, after.id],
-      w.genericSafe ? PREPARED : undefined,
+      w.genericSafe ? PIPELINED : undefined,
     );
     return rows;
   }
@@ -194,7 +194,7 @@ export async function listTxn(q: Queryable, w: Where, page: number, size: number
     w.params,
     // Page 1 is prepared; a page by offset keeps its offset in the text (a generic plan would not
     // know it is small, and every offset would leave one more statement on the connection).
-    offset === 0 && w.genericSafe ? PREPARED : undefined,
+    offset === 0 && w.genericSafe ? PIPELINED : undefined,
   );
   return rows;
 }
