@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_PIPELINE_CONNECTIONS } from './db/pipelined';
 
 /** Environment, checked once at boot (a wrong value stops the server with a clear message). */
 const envSchema = z.object({
@@ -18,7 +19,7 @@ const envSchema = z.object({
   DATABASE_REPLICA_STICKY_MS: z.coerce.number().int().min(0).max(600_000).default(5000),
   DATABASE_GENERIC_PLANS: z.enum(['on', 'off']).default('on'),
   /** Pipelined connections per process for the lists' short statements (decision 053; 0 = none). */
-  DATABASE_PIPELINE_CONNECTIONS: z.coerce.number().int().min(0).max(64).default(4),
+  DATABASE_PIPELINE_CONNECTIONS: z.coerce.number().int().min(0).max(64).default(DEFAULT_PIPELINE_CONNECTIONS),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Merchant Portal <no-reply@portal.local>'),
   /** Public base URL of the portal, used in pay links and e-mails; required in production. */

@@ -8,7 +8,7 @@ import { withReplica } from './replica';
 import { observed } from './observe';
 import { listenOn } from './listen';
 import { writeNotifier } from './writes';
-import { pipelined } from './pipelined';
+import { DEFAULT_PIPELINE_CONNECTIONS, pipelined } from './pipelined';
 import type { Db, Queryable, QueryOptions, Reader } from './types';
 
 /**
@@ -28,8 +28,6 @@ const DATE = 1082;
 export const PREPARED: QueryOptions = Object.freeze({ prepare: true });
 /** PREPARED, for a statement of bounded cost that may share a pipelined connection (pipelined.ts). */
 export const PIPELINED: QueryOptions = Object.freeze({ prepare: true, pipeline: true });
-/** Pipelined connections per process (DATABASE_PIPELINE_CONNECTIONS; 0 sends those statements to the generic plans' pool). */
-export const DEFAULT_PIPELINE_CONNECTIONS = 4;
 
 /** A Db's read handle when there is no replica: its own statements, always on the primary. */
 function selfReader(db: Omit<Db, 'read'>): Reader {
@@ -210,11 +208,14 @@ export async function openPostgres(url: string, opts: { searchPath?: string; max
     listen(channel, onNotify, onState) {
       return listenOn({ connectionString: url, options: pgOptions }, channel, onNotify, onState);
     },
-    poolStats: () => ({
-      total: pool.totalCount + (genericPool?.totalCount ?? 0) + (pipe?.stats().total ?? 0),
-      idle: pool.idleCount + (genericPool?.idleCount ?? 0) + (pipe?.stats().idle ?? 0),
-      waiting: pool.waitingCount + (genericPool?.waitingCount ?? 0),
-    }),
+    poolStats: () => {
+      const piped = pipe?.stats() ?? { total: 0, idle: 0 };
+      return {
+        total: pool.totalCount + (genericPool?.totalCount ?? 0) + piped.total,
+        idle: pool.idleCount + (genericPool?.idleCount ?? 0) + piped.idle,
+        waiting: pool.waitingCount + (genericPool?.waitingCount ?? 0),
+      };
+    },
     close: async () => {
       await Promise.all([pool.end(), genericPool?.end(), pipe?.end()]);
     },

@@ -33,6 +33,8 @@ interface Slot {
 type Corkable = { cork(): void; uncork(): void; writable: boolean };
 
 export const PIPELINE_DEPTH = 16;
+/** Pipelined connections per process (DATABASE_PIPELINE_CONNECTIONS; 0 sends those statements to the generic plans' pool). */
+export const DEFAULT_PIPELINE_CONNECTIONS = 4;
 
 export function pipelined(cfg: pg.ClientConfig, connections: number, depth = PIPELINE_DEPTH): Pipeline {
   const slots: Slot[] = [];
@@ -63,7 +65,7 @@ export function pipelined(cfg: pg.ClientConfig, connections: number, depth = PIP
   return {
     async query(q) {
       if (ended) throw new Error('the database handle is closed');
-      const slot = slots.length ? pick() : open();
+      const slot = pick();
       slot.inFlight++;
       try {
         await slot.ready;
