@@ -27,6 +27,8 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 
 export interface RunningApi {
   address: string;
+  /** The API's process (a child: the tree under it serves), when it runs in one of its own. */
+  pid?: number;
   close(): Promise<void>;
 }
 
@@ -74,6 +76,7 @@ export async function serveInChild(pgUrl: string, schema: string, workers = 1): 
   });
   return {
     address,
+    pid: child.pid,
     async close() {
       child.stdin!.end();
       await new Promise((r) => child.once('exit', r));

@@ -8,11 +8,14 @@
  * Issue 30: the list's requests/s beside `/user/info`'s in the same run (target 2: ≥ 0.4×), and the
  * same runs with the API in WRK_WORKERS processes (default 1,2; node:cluster, as WORKERS=N in
  * production): the unfiltered list with 2 processes ÷ with 1 (target 3: ≥ 1.6×). The load average
- * is printed with each run.
+ * is printed with each run, and where each run's CPU went (bench/cpu.ts): µs per request in the API's
+ * processes, PostgreSQL's, wrk's and the machine's as a whole.
  *
  *   BENCH_SCHEMA=bench_txn_20000000_big25   the schema `npm run bench -- txn` loaded (required)
  *   BENCH_DATABASE_URL / TEST_DATABASE_URL  the server (default postgres://root@127.0.0.1:5432/test)
  *   WRK_SECONDS=15                          duration of each run
+ *   WRK_WORKERS=1,2                         the process counts to run
+ *   WRK_FULL_COUNT=0                        leaves out the exactTotal=true run
  * Needs Debian's `wrk` (apt-get install wrk); skipped with a message when it is missing.
  */
 import fs from 'node:fs';
@@ -21,22 +24,27 @@ import path from 'node:path';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { openPostgres } from '../apps/api/src/db/db';
 import { serveInChild, signedInToken } from './api-server';
+import { cpuPerRequest, sampleCpu } from './cpu';
 
 const RESULTS = path.resolve(import.meta.dirname, '..', 'bench-results');
 const pgUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
 
 interface WrkFigures {
   reqPerSec: number;
+  requests: number;
   p50: string;
   p99: string;
   errors: string | null;
 }
 
+type Run = WrkFigures & { load: string; cpuMicros?: NonNullable<ReturnType<typeof cpuPerRequest>> };
+
 function parseWrk(out: string): WrkFigures {
   const rps = /Requests\/sec:\s+([\d.]+)/.exec(out);
   const lat = (p: string) => new RegExp(`^\\s+${p}%\\s+(\\S+)`, 'm').exec(out)?.[1] ?? '?';
   const errs = /Non-2xx or 3xx responses: (\d+)|Socket errors: (.*)/.exec(out);
-  return { reqPerSec: rps ? Number(rps[1]) : 0, p50: lat('50'), p99: lat('99'), errors: errs ? errs[0] : null };
+  const n = /(\d+) requests in/.exec(out);
+  return { reqPerSec: rps ? Number(rps[1]) : 0, requests: n ? Number(n[1]) : 0, p50: lat('50'), p99: lat('99'), errors: errs ? errs[0] : null };
 }
 
 export default async function run() {
@@ -59,20 +67,26 @@ export default async function run() {
     [`/txn/list unfiltered, largest merchant (${Number(rows[0].n).toLocaleString('en')} rows)`, `/api/txn/list?page=0&size=10&merId=${rows[0].mer_id}`],
     ['/txn/list unfiltered, group user, exactTotal=true (the old full count)', '/api/txn/list?page=0&size=10&exactTotal=true'],
   ];
+  if (process.env.WRK_FULL_COUNT === '0') urls.pop();
   const load = () => os.loadavg().map((n) => n.toFixed(2)).join(' ');
-  const out: Record<string, Record<string, WrkFigures & { load: string }>> = {};
+  const out: Record<string, Record<string, Run>> = {};
   const workerCounts = (process.env.WRK_WORKERS ?? '1,2').split(',').map(Number);
   for (const workers of workerCounts) {
     const api = await serveInChild(pgUrl, schema, workers);
-    const mine: Record<string, WrkFigures & { load: string }> = (out[`workers ${workers}`] = {});
+    const mine: Record<string, Run> = (out[`workers ${workers}`] = {});
     console.log(`wrk -t2 -c32 -d${seconds}s, schema ${schema}, API in ${workers} process${workers > 1 ? 'es' : ''} of its own:`);
     for (const [name, url] of urls) {
       // Warm-up calls (plans, caches; every worker), then the run.
       for (let i = 0; i < 4 * workers; i++) await fetch(api.address + url, { headers: { 'x-token': token } });
       const before = load();
+      const cpu0 = sampleCpu(api.pid!);
       const text = execFileSync('wrk', ['-t2', '-c32', `-d${seconds}s`, '--latency', '-H', `x-token: ${token}`, api.address + url], { encoding: 'utf8' });
-      mine[name] = { ...parseWrk(text), load: before };
-      console.log(`  ${name}: ${mine[name].reqPerSec.toFixed(1)} req/s, p50 ${mine[name].p50}, p99 ${mine[name].p99}${mine[name].errors ? `, ${mine[name].errors}` : ''}  (load average ${before})`);
+      const figures = parseWrk(text);
+      const cpu = cpuPerRequest(cpu0, sampleCpu(api.pid!), figures.requests);
+      mine[name] = { ...figures, load: before, ...(cpu ? { cpuMicros: cpu } : {}) };
+      console.log(`  ${name}: ${figures.reqPerSec.toFixed(1)} req/s, p50 ${figures.p50}, p99 ${figures.p99}${figures.errors ? `, ${figures.errors}` : ''}  (load average ${before})`);
+      // Where the time went: CPU µs per request of the API, PostgreSQL, wrk, and the machine as a whole.
+      if (cpu) console.log(`    CPU per request: API ${cpu.api} µs, PostgreSQL ${cpu.postgres} µs, wrk ${cpu.wrk} µs, machine ${cpu.machine} µs`);
     }
     await api.close();
     const floor = mine[urls[0][0]].reqPerSec;

@@ -154,6 +154,23 @@ describe.each(DB_KINDS)('transaction list past the count budget (%s)', (kind) =>
     }
   });
 
+  it('when the day sums prove nothing and page 1 is full, the matches are walked (a statement of its own)', async () => {
+    // A's days set far too low: they prove nothing, so only the walk can tell "more than the budget".
+    const { rows: saved } = await ctx.db.query<{ day: string; n: number }>(`SELECT day::text AS day, n FROM txn_day_count WHERE mer_id = $1`, [DEMO.subA]);
+    try {
+      await ctx.db.query(`UPDATE txn_day_count SET n = 1 WHERE mer_id = $1`, [DEMO.subA]);
+      const r = await list({ merId: DEMO.subA, size: 5 });
+      expect(r.body.data).toMatchObject({ totalElements: TXN_COUNT_BUDGET, totalExact: false });
+      expect(r.body.data.content).toHaveLength(5);
+      // A page shorter than its size is every match: B's 3 rows with its day set to 1.
+      await ctx.db.query(`UPDATE txn_day_count SET n = 1 WHERE mer_id = $1`, [DEMO.subB]);
+      expect((await list({ merId: DEMO.subB, size: 5 })).body.data).toMatchObject({ totalElements: 3, totalExact: true });
+    } finally {
+      for (const d of saved) await ctx.db.query(`UPDATE txn_day_count SET n = $3 WHERE mer_id = $1 AND day = $2::date`, [DEMO.subA, d.day, d.n]);
+      await ctx.db.query(`UPDATE txn_day_count SET n = 3 WHERE mer_id = $1`, [DEMO.subB]);
+    }
+  });
+
   const orderNos = (r: { body: { data: { content: { mrequest: { orderno: string } }[] } } }) => r.body.data.content.map((x) => x.mrequest.orderno);
   const lastId = (r: { body: { data: { content: { id: number }[] } } }) => String(r.body.data.content.at(-1)!.id);
 

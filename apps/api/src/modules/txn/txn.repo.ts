@@ -10,6 +10,15 @@ export const ROW_COLUMNS = `t.id, t.gw_trans_id, t.mer_id, m.name AS mer_name, t
   t.return_amount, t.payment_schema, t.bus_line, t.payment_brand, t.txn_time, t.settle_flag, t.settle_date, t.settle_currency,
   t.settle_amount, t.settle_fee, t.mer_reserve`;
 
+/**
+ * The columns a list row shows (toTxnRow) — all the list's statements read. The time comes as epoch
+ * milliseconds (float8: exact to well under a microsecond at these magnitudes), so the API parses
+ * no date text and the server formats none.
+ */
+export const LIST_COLUMNS = `t.id, t.mer_id, m.name AS mer_name, t.order_no, t.origin_order_no, t.tran_type, t.gw_response,
+  t.resp_msg, t.amount, t.amount_sign, t.currency, t.order_amount, t.order_currency, t.return_amount, t.payment_schema,
+  t.payment_brand, date_part('epoch', t.txn_time) * 1000 AS txn_time, t.settle_flag`;
+
 /** The ledger columns the list and export queries read: the stored row (ingest.types) plus joins and settlement. */
 export interface TxnDbRow
   extends Pick<
@@ -31,6 +40,14 @@ export interface TxnDbRow
   settle_amount: number | null;
   settle_fee: number | null;
 }
+
+/** A row of LIST_COLUMNS: what toTxnRow reads. */
+export type ListDbRow = Pick<
+  TxnDbRow,
+  | 'id' | 'mer_id' | 'mer_name' | 'order_no' | 'origin_order_no' | 'tran_type' | 'gw_response' | 'resp_msg' | 'amount'
+  | 'amount_sign' | 'currency' | 'order_amount' | 'order_currency' | 'return_amount' | 'payment_schema' | 'payment_brand'
+  | 'txn_time' | 'settle_flag'
+>;
 
 export interface Where {
   sql: string;
@@ -125,7 +142,7 @@ export function pgTimestampMs(s: string): number {
 }
 
 /** DB row → the spec's transaction row; times in `zone` (the wire: the platform zone). */
-export function toTxnRow(r: TxnDbRow, zone: Zone): TxnRow {
+export function toTxnRow(r: ListDbRow, zone: Zone): TxnRow {
   return {
     id: r.id,
     mrequest: {
@@ -171,13 +188,21 @@ export async function txnKey(q: Queryable, id: number, scope: string[]): Promise
 /**
  * A page of the list, newest first. With `after` (the key of the last row of the page before) it
  * is read by keyset — it costs what page 1 costs however deep. Otherwise by offset, as a deferred
- * join: the offset walks the index only (ids), and only the page's rows are read whole.
+ * join: the offset walks the index only (ids), and only the page's rows are read whole. `columns`:
+ * ROW_COLUMNS (TxnDbRow, the default) or LIST_COLUMNS (ListDbRow, what the list shows).
  */
-export async function listTxn(q: Queryable, w: Where, page: number, size: number, after?: TxnKey | null): Promise<TxnDbRow[]> {
+export async function listTxn<R extends ListDbRow = TxnDbRow>(
+  q: Queryable,
+  w: Where,
+  page: number,
+  size: number,
+  after?: TxnKey | null,
+  columns: string = ROW_COLUMNS,
+): Promise<R[]> {
   if (after) {
     const n = w.params.length;
-    const { rows } = await q.query<TxnDbRow>(
-      `SELECT ${ROW_COLUMNS} FROM txn t JOIN merchant m ON m.mer_id = t.mer_id
+    const { rows } = await q.query<R>(
+      `SELECT ${columns} FROM txn t JOIN merchant m ON m.mer_id = t.mer_id
         WHERE ${w.sql} AND (t.txn_time, t.id) < ($${n + 1}::timestamptz, $${n + 2}::int8) ${PAGE_ORDER} LIMIT ${size}`,
       [...w.params, after.time, after.id],
       w.genericSafe ? PIPELINED : undefined,
@@ -185,11 +210,11 @@ export async function listTxn(q: Queryable, w: Where, page: number, size: number
     return rows;
   }
   const offset = page * size;
-  const { rows } = await q.query<TxnDbRow>(
+  const { rows } = await q.query<R>(
     offset === 0
-      ? `SELECT ${ROW_COLUMNS} FROM txn t JOIN merchant m ON m.mer_id = t.mer_id WHERE ${w.sql} ${PAGE_ORDER} LIMIT ${size}`
+      ? `SELECT ${columns} FROM txn t JOIN merchant m ON m.mer_id = t.mer_id WHERE ${w.sql} ${PAGE_ORDER} LIMIT ${size}`
       : // The key with its time: each row is then fetched from its own month (partitions, decision 028).
-        `SELECT ${ROW_COLUMNS} FROM (SELECT t.id, t.txn_time FROM txn t WHERE ${w.sql} ${PAGE_ORDER} LIMIT ${size} OFFSET ${offset}) k
+        `SELECT ${columns} FROM (SELECT t.id, t.txn_time FROM txn t WHERE ${w.sql} ${PAGE_ORDER} LIMIT ${size} OFFSET ${offset}) k
            JOIN txn t ON t.id = k.id AND t.txn_time = k.txn_time JOIN merchant m ON m.mer_id = t.mer_id ${PAGE_ORDER}`,
     w.params,
     // Page 1 is prepared; a page by offset keeps its offset in the text (a generic plan would not
