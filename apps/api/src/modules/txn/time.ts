@@ -6,9 +6,23 @@ const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 const dtf = new Map<string, Intl.DateTimeFormat>();
 const offsetCache = new Map<string, number>();
 
+let lastZone = '';
+let lastHour = NaN;
+let lastOffset = 0;
+
 /** Minutes east of UTC that `tz` is at instant `ms`. */
 export function zoneOffsetMinutes(tz: string, ms: number): number {
   const hour = Math.floor(ms / 3_600_000);
+  // The rows of a page mostly share their hour: the last answer first, without building a key.
+  if (hour === lastHour && tz === lastZone) return lastOffset;
+  const off = offsetAtHour(tz, hour);
+  lastZone = tz;
+  lastHour = hour;
+  lastOffset = off;
+  return off;
+}
+
+function offsetAtHour(tz: string, hour: number): number {
   const key = `${tz}|${hour}`;
   const hit = offsetCache.get(key);
   if (hit !== undefined) return hit;
@@ -34,11 +48,14 @@ function offsetOf(zone: Zone, ms: number): number {
   return typeof zone === 'number' ? Math.round(zone * 60) : zoneOffsetMinutes(zone, ms);
 }
 
+/** '00'…'59': two digits without padStart (formatInZone writes every row of every list). */
+const TWO = Array.from({ length: 60 }, (_, i) => pad(i));
+
 /** 'YYYY-MM-DD HH:mm:ss' of instant `d` in `zone`. */
 export function formatInZone(d: Date | string | number, zone: Zone): string {
   const ms = typeof d === 'number' ? d : new Date(d).getTime();
   const x = new Date(ms + offsetOf(zone, ms) * 60_000);
-  return `${x.getUTCFullYear()}-${pad(x.getUTCMonth() + 1)}-${pad(x.getUTCDate())} ${pad(x.getUTCHours())}:${pad(x.getUTCMinutes())}:${pad(x.getUTCSeconds())}`;
+  return `${x.getUTCFullYear()}-${TWO[x.getUTCMonth() + 1]}-${TWO[x.getUTCDate()]} ${TWO[x.getUTCHours()]}:${TWO[x.getUTCMinutes()]}:${TWO[x.getUTCSeconds()]}`;
 }
 
 /** The instant of wall time 'YYYY-MM-DD HH:mm:ss' (or 'YYYY-MM-DD') in `zone`. */

@@ -19,6 +19,7 @@ import {
 } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
 import { scopeFor, userOf } from '../../plugins/auth';
+import { fastSerializerCompiler } from '../../lib/fast-serializer';
 import { envelope, ok, pageOf } from '../../lib/envelope';
 import { enqueueExport, disposition, streamExport } from '../export/export.service';
 import { listTransactions, txnDetail, txnTakings, txnTotals } from './txn.service';
@@ -76,6 +77,8 @@ export function txnRoutes(app: FastifyInstance, deps: Deps) {
       querystring: txnQuerySchema,
       response: { 200: envelope(txnPageSchema) },
     },
+    // Every list screen's load: serialized by fast-json-stringify from the same schema (decision 054).
+    serializerCompiler: fastSerializerCompiler,
     handler: async (req) => ok(await listTransactions(deps, scopeFor(req, req.query.merId), req.query)),
   });
 
