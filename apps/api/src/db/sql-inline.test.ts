@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DB_KINDS, freshDb } from '../../test/helpers';
 import type { Db } from './db';
-import { inlineParams, sqlLiteral } from './sql-inline';
+import { arrayParam, inlineParams, sqlLiteral } from './sql-inline';
 
 describe('sqlLiteral', () => {
   it('quotes strings, doubling quotes; backslashes go into an E-string', () => {
@@ -75,6 +75,15 @@ describe.each(DB_KINDS)('inlineParams selects what the bound query selects (%s)'
     const bound = await db.query<{ id: number }>(`SELECT id FROM inl WHERE ${where} ORDER BY id`, params);
     const inlined = await db.query<{ id: number }>(`SELECT id FROM inl WHERE ${inlineParams(where, params)} ORDER BY id`);
     expect(inlined.rows).toEqual(bound.rows);
+  });
+  it('arrayParam: the bound array as one text, built once per array, selects what the array selects', async () => {
+    const a = ['dq"uote', 'com,ma', 'new\nline', 'back\\slash', '$1', 'ünï 注文'];
+    expect(arrayParam(a)).toBe(arrayParam(a));
+    expect(arrayParam([...a])).toEqual(arrayParam(a));
+    const bound = await db.query<{ id: number }>(`SELECT id FROM inl WHERE s = ANY($1::text[]) ORDER BY id`, [a]);
+    expect(bound.rows.length).toBe(a.length);
+    expect((await db.query<{ id: number }>(`SELECT id FROM inl WHERE s = ANY($1::text[]) ORDER BY id`, [arrayParam(a)])).rows).toEqual(bound.rows);
+    expect((await db.query<{ id: number }>(`SELECT id FROM inl WHERE s = ANY($1::text[])`, [arrayParam(['nope"} OR {"x'])])).rows).toEqual([]);
   });
   it('an injection attempt is a value: one row that holds it, none for another', async () => {
     expect((await db.query(`SELECT id FROM inl WHERE ${inlineParams('s = $1', ["x' OR '1'='1"])}`)).rows).toEqual([{ id: 0 }]);

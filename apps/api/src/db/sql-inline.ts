@@ -36,6 +36,18 @@ function arrayText(a: unknown[]): string {
   return `{${parts.join(',')}}`;
 }
 
+const arrayTexts = new WeakMap<readonly string[], string>();
+/**
+ * The array literal the driver would send for `a`, built once per array object: a signed-in
+ * user's merchant scope is one array for as long as its session is cached (plugins/auth.ts), and
+ * a group's runs to dozens of ids, escaped anew on every list call otherwise.
+ */
+export function arrayParam(a: readonly string[]): string {
+  let s = arrayTexts.get(a);
+  if (s === undefined) arrayTexts.set(a, (s = arrayText(a as unknown[])));
+  return s;
+}
+
 /** One value as a safe SQL literal: NULL or a quoted string (pg's escapeLiteral). */
 export function sqlLiteral(v: unknown): string {
   const s = paramText(v);

@@ -1,5 +1,6 @@
 import { CURRENCY_EXPONENT, settleStateOf, toDecimal, type TxnFilter, type TxnRow } from '@portal/contract';
 import { keyTimeBounds } from '../../db/partitions';
+import { arrayParam } from '../../db/sql-inline';
 import type { TxnRow as StoredTxnRow } from '../payments/ingest.types';
 import { PIPELINED, type Queryable } from '../../db/db';
 import { formatInZone, zonedToUtc, type Zone } from './time';
@@ -79,7 +80,7 @@ export function txnWhere(f: TxnFilter, scope: string[], platformTz: Zone): Where
   // (mer_id, txn_time DESC, id DESC) index gives the order and serves a deep offset index-only;
   // `= ANY(array)` does not (PostgreSQL 15 then scans the time index and filters by merchant).
   const one = scope.length === 1;
-  const params: unknown[] = [one ? scope[0] : scope];
+  const params: unknown[] = [one ? scope[0] : arrayParam(scope)];
   const c: string[] = [one ? 't.mer_id = $1::text' : 't.mer_id = ANY($1::text[])'];
   const add = (sql: string, v: unknown) => {
     params.push(v);
