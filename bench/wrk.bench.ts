@@ -76,8 +76,9 @@ export default async function run() {
     const mine: Record<string, Run> = (out[`workers ${workers}`] = {});
     console.log(`wrk -t2 -c32 -d${seconds}s, schema ${schema}, API in ${workers} process${workers > 1 ? 'es' : ''} of its own:`);
     for (const [name, url] of urls) {
-      // Warm-up calls (plans, caches; every worker), then the run.
+      // Warm-up (plans, caches, the JIT; every worker): the same load for 2 s, then the run.
       for (let i = 0; i < 4 * workers; i++) await fetch(api.address + url, { headers: { 'x-token': token } });
+      execFileSync('wrk', ['-t2', '-c32', '-d2s', '-H', `x-token: ${token}`, api.address + url], { encoding: 'utf8' });
       const before = load();
       const cpu0 = sampleCpu(api.pid!);
       const text = execFileSync('wrk', ['-t2', '-c32', `-d${seconds}s`, '--latency', '-H', `x-token: ${token}`, api.address + url], { encoding: 'utf8' });
