@@ -1,5 +1,5 @@
 import { PIPELINED, PREPARED, type Queryable } from '../../db/db';
-import { LIST_COLUMNS, PAGE_ORDER, type ListDbRow, type Where } from './txn.repo';
+import { LIST_COLUMNS, PAGE_ORDER, listRow, type ListDbRow, type Where } from './txn.repo';
 
 /*
  * How many ledger rows match a list's filter: exactly (countTxn), or up to a budget with the
@@ -66,14 +66,15 @@ function boundedCount(w: Where, budget: number, walk = true): { sql: string; par
  */
 export async function firstPageCounted(q: Queryable, w: Where, size: number, budget: number): Promise<{ rows: ListDbRow[]; n: number }> {
   const c = boundedCount(w, budget, false);
-  const { rows } = await q.query<ListDbRow & { count_n: number }>(
+  const { rows: found } = await q.query<{ r: unknown[]; count_n: number }>(
     `SELECT ${LIST_COLUMNS}, ${c.sql} AS count_n FROM txn t JOIN merchant m ON m.mer_id = t.mer_id
       WHERE ${w.sql} ${PAGE_ORDER} LIMIT ${size}`,
     c.params,
     w.genericSafe ? PIPELINED : undefined,
   );
+  const rows = found.map(listRow);
   if (!rows.length) return { rows, n: 0 };
-  const n = Number(rows[0].count_n);
+  const n = Number(found[0].count_n);
   if (n >= 0) return { rows, n };
   if (rows.length < size) return { rows, n: rows.length };
   return { rows, n: await countTxnUpTo(q, { ...w, days: undefined }, budget) };

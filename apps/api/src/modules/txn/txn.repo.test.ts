@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { CURRENCIES, toDecimal } from '@portal/contract';
 import { createTestApp, DB_KINDS, DEMO, type TestCtx } from '../../../test/helpers';
-import { iterateTxn, money, pgTimestampMs, txnWhere } from './txn.repo';
+import { iterateTxn, LIST_COLUMNS, listRow, listTxn, money, pgTimestampMs, toTxnRow, txnWhere, type TxnDbRow } from './txn.repo';
 import { iterateSettle, settleWhere } from './settle.repo';
 import { addTxn, settle } from './txn.fixtures';
 import { formatInZone, parseZone, zonedToUtc } from './time';
@@ -45,6 +45,31 @@ describe.each(DB_KINDS)('keyset walks (%s)', (kind) => {
     }
   });
   afterAll(() => ctx?.close());
+
+  it('the list\'s JSON rows show what the full rows show: nulls, signs, currencies, names, times to the second', async () => {
+    // B's rows (A's seven are the other tests'); odd values set by SQL where ingestion would refuse them.
+    const odd = [
+      { orderNo: 'L-JPY', amount: 5000 },
+      { orderNo: 'L-USD', amount: 1234567, respMsg: 'déclinée "quoted" \\ 注文\n', txnTime: new Date('2026-11-10T15:59:59.999999Z') },
+      { orderNo: 'L-MAN', amount: 250, txnTime: new Date('2026-11-09T16:00:00.000001Z') },
+    ];
+    for (const o of odd) await addTxn(ctx, { merId: DEMO.subB, currency: 'JPY', paymentSchema: 'CARD', paymentBrand: 'visa', ...o });
+    await ctx.db.query(`UPDATE txn SET tran_type = 'MANENTD', amount_sign = -1, origin_order_no = 'K-1' WHERE order_no = 'L-MAN'`);
+    await ctx.db.query(`UPDATE txn SET currency = 'USD', order_currency = 'USD' WHERE order_no = 'L-USD'`); // two decimals
+    await ctx.db.query(`UPDATE txn SET gw_response = NULL, resp_msg = NULL, payment_brand = NULL WHERE order_no = 'L-JPY'`);
+    const w = txnWhere({}, [DEMO.subA, DEMO.subB], 'Asia/Shanghai');
+    const full = await listTxn<TxnDbRow>(ctx.db, w, 0, 50);
+    const json = (await listTxn<{ r: unknown[] }>(ctx.db, w, 0, 50, null, LIST_COLUMNS)).map(listRow);
+    expect(json.length).toBe(10);
+    for (const zone of ['Asia/Shanghai', 'America/New_York', -5] as const) {
+      expect(json.map((r) => toTxnRow(r, zone))).toEqual(full.map((r) => toTxnRow(r, zone)));
+    }
+    const byOrder = Object.fromEntries(json.map((r) => [r.order_no, toTxnRow(r, 'Asia/Shanghai')]));
+    expect(byOrder['L-USD']).toMatchObject({ gwAmount: '12345.67', currentTime: '2026-11-10 23:59:59' });
+    expect(byOrder['L-JPY']).toMatchObject({ gwAmount: '5000', gwResponse: null, respMsg: null, paymentBrand: null });
+    expect(byOrder['L-MAN']).toMatchObject({ gwAmount: '-250', gwTranType: 'MANENTD', mrequest: { originorderno: 'K-1' } });
+    expect(new Set(json.map((r) => r.mer_name)).size).toBe(2);
+  });
 
   it('returns every row once across batch boundaries, even with equal times', async () => {
     const w = txnWhere({}, [DEMO.subA], 'Asia/Shanghai');

@@ -3,7 +3,7 @@ import type { Deps } from '../../plugins/context';
 import { AppError, notFound } from '../../lib/errors';
 import { rangeTooLong, reversedRange } from '../../lib/validation';
 import { countTxn, countTxnUpTo, firstPageCounted } from './txn.count';
-import { LIST_COLUMNS, findDetail, findFamily, listTxn, money, toTxnRow, totalsTxn, takingsTxn, txnKey, txnWhere, type ListDbRow, type TxnDbRow, type Where } from './txn.repo';
+import { LIST_COLUMNS, listRow, findDetail, findFamily, listTxn, money, toTxnRow, totalsTxn, takingsTxn, txnKey, txnWhere, type ListDbRow, type TxnDbRow, type Where } from './txn.repo';
 import type { Queryable } from '../../db/db';
 import { daysBetween, formatInZone } from './time';
 
@@ -49,7 +49,7 @@ export async function pageWithCount(
 ): Promise<{ rows: ListDbRow[]; n: number }> {
   const page = async () => {
     const after = o.after && o.page > 0 ? await txnKey(db, Number(o.after), scope) : null;
-    return listTxn<ListDbRow>(db, w, o.page, o.size, after, LIST_COLUMNS);
+    return (await listTxn<{ r: unknown[] }>(db, w, o.page, o.size, after, LIST_COLUMNS)).map(listRow);
   };
   const count = () => (o.exact ? countTxn(db, w) : countTxnUpTo(db, w, TXN_COUNT_BUDGET));
   // Page 1 (the list as it opens, and every search): the page and its bounded count in one statement.
