@@ -4,7 +4,7 @@ import { notFound } from '../../lib/errors';
 import { sandboxLedgerOf } from './acquirer';
 import { operationOfTxn } from '../acquirer/operations.repo';
 import { resolveOperation } from '../acquirer/operations.service';
-import { ROW_COLUMNS, toTxnRow, type TxnDbRow } from './txn.repo';
+import { ROW_COLUMNS, toTxnRow, type TxnDbRow } from './txn.row';
 
 /**
  * /txn/queryResult: for a processing transaction, asks the acquirer for its current result and

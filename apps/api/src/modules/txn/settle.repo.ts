@@ -1,6 +1,7 @@
 import type { SettleRow } from '@portal/contract';
 import type { Queryable } from '../../db/db';
-import { EXPORT_BATCH, ROW_COLUMNS, SETTLE_EXPORT_COLUMNS, money, toTxnRow, walk, merchantNames, type TxnDbRow, type Where } from './txn.repo';
+import { EXPORT_BATCH, SETTLE_EXPORT_COLUMNS, walk, merchantNames, type Where } from './txn.repo';
+import { ROW_COLUMNS, money, toTxnRow, type TxnDbRow } from './txn.row';
 import type { Zone } from './time';
 
 export interface SettleFilter {

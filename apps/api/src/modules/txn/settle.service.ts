@@ -1,6 +1,6 @@
 import type { Deps } from '../../plugins/context';
 import { badRequest } from '../../lib/errors';
-import { money } from './txn.repo';
+import { money } from './txn.row';
 import { listSettle, settleWhere, sumSettle, toSettleRow, type SettleFilter } from './settle.repo';
 
 /**

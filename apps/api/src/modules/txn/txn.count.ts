@@ -1,5 +1,6 @@
 import { PIPELINED, PREPARED, type Queryable } from '../../db/db';
-import { LIST_COLUMNS, PAGE_ORDER, listRow, type ListDbRow, type Where } from './txn.repo';
+import { PAGE_ORDER, type Where } from './txn.repo';
+import { LIST_COLUMNS, listRow, type ListDbRow } from './txn.row';
 
 /*
  * How many ledger rows match a list's filter: exactly (countTxn), or up to a budget with the

@@ -3,7 +3,8 @@ import type { ExportColumn, ExportContext, ExportSource } from '../export/export
 import { registerExportSource } from '../export/export.service';
 import { COLUMN_LABELS as C, FILE_TITLES, RESULT_LABELS, SETTLE_LABELS, typeLabel } from './txn.labels';
 import { countTxn } from './txn.count';
-import { iterateTxn, money, txnWhere, type TxnDbRow } from './txn.repo';
+import { iterateTxn, txnWhere } from './txn.repo';
+import { money, type TxnDbRow } from './txn.row';
 import { iterateSettle, settleWhere, sumSettle, type SettleFilter } from './settle.repo';
 import { checkRange } from './txn.service';
 import { daysBetween } from './time';

@@ -3,7 +3,8 @@ import type { Deps } from '../../plugins/context';
 import { AppError, notFound } from '../../lib/errors';
 import { rangeTooLong, reversedRange } from '../../lib/validation';
 import { countTxn, countTxnUpTo, firstPageCounted } from './txn.count';
-import { LIST_COLUMNS, listRow, findDetail, findFamily, listTxn, money, toTxnRow, totalsTxn, takingsTxn, txnKey, txnWhere, type ListDbRow, type TxnDbRow, type Where } from './txn.repo';
+import { findDetail, findFamily, listTxn, totalsTxn, takingsTxn, txnKey, txnWhere, type Where } from './txn.repo';
+import { LIST_COLUMNS, listRow, money, toTxnRow, type ListDbRow, type TxnDbRow } from './txn.row';
 import type { Queryable } from '../../db/db';
 import { daysBetween, formatInZone } from './time';
 

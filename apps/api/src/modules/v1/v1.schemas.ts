@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { settleStateOf } from '@portal/contract';
-import { money, type TxnDbRow } from '../txn/txn.repo';
+import { money, type TxnDbRow } from '../txn/txn.row';
 
 /** The error body as JSON schema, for the document's error responses (v1.errors.ts has the zod one). */
 export const v1ErrorJsonSchema = {
