@@ -18,34 +18,23 @@ export const ROW_COLUMNS = `t.id, t.gw_trans_id, t.mer_id, m.name AS mer_name, t
  * per row instead of one per column, and reads a two-column description (decision 054; node-postgres
  * decodes and describes every column of every result, ~25 % of the list's CPU with 18 columns). The
  * time comes as epoch milliseconds (float8: exact to well under a microsecond at these magnitudes),
- * so no date text is formatted or parsed. The order is listRow's.
+ * so no date text is formatted or parsed. LIST_FIELDS gives the order of both.
  */
-export const LIST_COLUMNS = `json_build_array(t.id, t.mer_id, m.name, t.order_no, t.origin_order_no, t.tran_type, t.gw_response,
-  t.resp_msg, t.amount, t.amount_sign, t.currency, t.order_amount, t.order_currency, t.return_amount, t.payment_schema,
-  t.payment_brand, date_part('epoch', t.txn_time) * 1000, t.settle_flag) AS r`;
+const LIST_FIELDS = [
+  ['id', 't.id'], ['mer_id', 't.mer_id'], ['mer_name', 'm.name'], ['order_no', 't.order_no'], ['origin_order_no', 't.origin_order_no'],
+  ['tran_type', 't.tran_type'], ['gw_response', 't.gw_response'], ['resp_msg', 't.resp_msg'], ['amount', 't.amount'],
+  ['amount_sign', 't.amount_sign'], ['currency', 't.currency'], ['order_amount', 't.order_amount'], ['order_currency', 't.order_currency'],
+  ['return_amount', 't.return_amount'], ['payment_schema', 't.payment_schema'], ['payment_brand', 't.payment_brand'],
+  ['txn_time', "date_part('epoch', t.txn_time) * 1000"], ['settle_flag', 't.settle_flag'],
+] as const satisfies readonly (readonly [keyof ListDbRow, string])[];
+
+export const LIST_COLUMNS = `json_build_array(${LIST_FIELDS.map(([, sql]) => sql).join(', ')}) AS r`;
 
 /** A row of LIST_COLUMNS (the driver has parsed its JSON) → the ledger fields toTxnRow reads. */
 export function listRow({ r }: { r: unknown[] }): ListDbRow {
-  return {
-    id: r[0] as number,
-    mer_id: r[1] as string,
-    mer_name: r[2] as string,
-    order_no: r[3] as string,
-    origin_order_no: r[4] as string | null,
-    tran_type: r[5] as string,
-    gw_response: r[6] as string | null,
-    resp_msg: r[7] as string | null,
-    amount: r[8] as number,
-    amount_sign: r[9] as number,
-    currency: r[10] as string,
-    order_amount: r[11] as number,
-    order_currency: r[12] as string,
-    return_amount: r[13] as number,
-    payment_schema: r[14] as string,
-    payment_brand: r[15] as string | null,
-    txn_time: r[16] as number,
-    settle_flag: r[17] as string,
-  };
+  const row: Record<string, unknown> = {};
+  for (let i = 0; i < LIST_FIELDS.length; i++) row[LIST_FIELDS[i][0]] = r[i];
+  return row as unknown as ListDbRow;
 }
 
 /** The ledger columns the list and export queries read: the stored row (ingest.types) plus joins and settlement. */
