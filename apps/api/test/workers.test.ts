@@ -4,7 +4,7 @@ import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config';
 import { enqueueJob } from '../src/jobs/queue';
-import { DB_KINDS, freshDb } from './helpers';
+import { DB_KINDS, freshDb, pgUrlOf } from './helpers';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 
@@ -30,11 +30,10 @@ describe.each(DB_KINDS.filter((k) => k === 'postgres'))('jobs across two process
   it('runs every job exactly once, on whichever process claims it', async () => {
     db = await freshDb(kind);
     await db.exec('CREATE TABLE job_probe (job_id bigint NOT NULL, worker text NOT NULL)');
-    const { rows } = await db.query<{ s: string }>('SELECT current_schema() AS s');
     const start = (worker: string) =>
       new Promise<void>((resolve, reject) => {
         const c = spawn(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), path.join(import.meta.dirname, 'job-worker.child.ts')], {
-          env: { ...process.env, PG_URL: process.env.TEST_DATABASE_URL, SCHEMA: rows[0].s, WORKER: worker },
+          env: { ...process.env, PG_URL: pgUrlOf(db), SCHEMA: 'public', WORKER: worker },
           stdio: ['pipe', 'pipe', 'inherit'],
         });
         children.push(c);

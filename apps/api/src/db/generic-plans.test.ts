@@ -11,7 +11,7 @@
  * answer as before, which every list test already proves.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, DEMO, NO_POSTGRES, type TestCtx } from '../../test/helpers';
+import { createTestApp, DEMO, NO_POSTGRES, pgUrlOf, type TestCtx } from '../../test/helpers';
 import { addDays } from '../modules/payments/time';
 import { generateReportData } from '../modules/report/report.fixtures';
 import { get } from '../modules/report/report.test-utils';
@@ -137,9 +137,8 @@ describe.skipIf(NO_POSTGRES)('prepared statements with generic plans (postgres)'
   }, 60_000);
 
   it('runs them as named statements, parsed once per connection, with generic plans only', async () => {
-    const { rows } = await ctx.db.query<{ s: string }>('SELECT current_schema() AS s');
     // One connection for the prepared statements, so the view below sees the ones run before it.
-    const db = await openPostgres(process.env.TEST_DATABASE_URL!, { searchPath: rows[0].s, max: 1 });
+    const db = await openPostgres(pgUrlOf(ctx.db), { max: 1 });
     try {
       const list = seen.find((s) => s.label === 'txn: last 7 days, page 1' && s.text.includes('ORDER BY'))!;
       for (let i = 0; i < 3; i++) await db.read.query(list.text, list.params, PREPARED);

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openPostgres } from '../db/db';
-import { createTestApp, DB_KINDS, DEMO, NO_POSTGRES, type TestCtx } from '../../test/helpers';
+import { createTestApp, DB_KINDS, DEMO, NO_POSTGRES, pgUrlOf, type TestCtx } from '../../test/helpers';
 import { SessionCache } from './auth';
 
 /** How many session look-ups (the auth hook's query) the database has answered. */
@@ -79,8 +79,7 @@ describe('session cache across server processes (postgres)', () => {
     // Another process: its own connection. Its triggers are off for this session
     // (session_replication_role = replica), so no NOTIFY tells this process: the notification is
     // "lost", and only the cache time bounds how long the old row is believed.
-    const { rows } = await ctx.db.query<{ s: string }>('SELECT current_schema() AS s');
-    const other = await openPostgres(process.env.TEST_DATABASE_URL!, { searchPath: rows[0].s, max: 1 });
+    const other = await openPostgres(pgUrlOf(ctx.db), { max: 1 });
     await other.tx(async (q) => {
       await q.query(`SET LOCAL session_replication_role = replica`);
       await q.query(`UPDATE app_user SET status = 'DISABLED' WHERE username = $1`, [DEMO.users.sub]);

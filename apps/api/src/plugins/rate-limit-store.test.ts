@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app';
 import { openPostgres, type Db } from '../db/db';
-import { createTestApp, DB_KINDS, type TestCtx } from '../../test/helpers';
+import { createTestApp, DB_KINDS, pgUrlOf, type TestCtx } from '../../test/helpers';
 import { pgRateLimitStore } from './rate-limit-store';
 
 /** POST /api/user/refreshToken with a bad token: rate-limited at 30 a minute per client, changes nothing. */
@@ -32,8 +32,7 @@ describe.each(DB_KINDS)('rate limits (%s)', (kind) => {
       let second: FastifyInstance;
       beforeAll(async () => {
         // A second API over its own connection pool: what another process (WORKERS=N) has.
-        const { rows } = await ctx.db.query<{ s: string }>('SELECT current_schema() AS s');
-        secondDb = await openPostgres(process.env.TEST_DATABASE_URL!, { searchPath: rows[0].s, max: 5 });
+        secondDb = await openPostgres(pgUrlOf(ctx.db), { max: 5 });
         second = await buildApp({ ...ctx.deps, db: secondDb });
         await second.ready();
         await ctx.db.query('DELETE FROM rate_limit');

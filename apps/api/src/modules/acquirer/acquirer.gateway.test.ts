@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { RefundCode } from '@portal/contract';
-import { createTestApp, DB_KINDS, DEMO, form, isConcurrent, type TestCtx } from '../../../test/helpers';
+import { createTestApp, DB_KINDS, DEMO, form, isConcurrent, pgUrlOf, type TestCtx } from '../../../test/helpers';
 import { startFakeGateway, type FakeGateway } from '../../../test/fake-gateway';
 import { addTxn, auth, loginWithStepUp } from '../txn/txn.fixtures';
 import { buyerPay, createOrder } from '../paybylink/paybylink.fixtures';
@@ -29,8 +29,7 @@ describe.each(DB_KINDS)('gateway adapter over HTTP (%s)', (kind) => {
       config: { acquirer: { kind: 'http', url: gw.url, signingKey: gw.signingKey, keyId: gw.keyId, timeoutMs: 300, retries: 1, retryDelayMs: 10 } },
     });
     if (kind === 'postgres') {
-      const schema = (await ctx.db.query<{ s: string }>('SELECT current_schema() AS s')).rows[0].s;
-      probe = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL, options: `-c search_path=${schema}` });
+      probe = new pg.Client({ connectionString: pgUrlOf(ctx.db) });
       await probe.connect();
     }
   });

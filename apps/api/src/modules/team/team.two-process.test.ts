@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { Code, Perm } from '@portal/contract';
-import { createTestApp, DEMO, form, type TestCtx } from '../../../test/helpers';
+import { createTestApp, DEMO, form, pgUrlOf, type TestCtx } from '../../../test/helpers';
 import { openPostgres, type Db } from '../../db/db';
 import { hashPassword } from '../../lib/crypto';
 import { buildApp } from '../../app';
@@ -25,8 +25,7 @@ describe.runIf(!!process.env.TEST_DATABASE_URL)('team: a disabled user is refuse
 
   beforeAll(async () => {
     a = await createTestApp({ kind: 'postgres', config: { sessionCacheMs: 60_000 } });
-    const { rows } = await a.db.query<{ s: string }>('SELECT current_schema() AS s');
-    bDb = await openPostgres(process.env.TEST_DATABASE_URL!, { searchPath: rows[0].s, max: 4 });
+    bDb = await openPostgres(pgUrlOf(a.db), { max: 4 });
     bDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-b-'));
     const deps: Deps = { config: a.config, db: bDb, clock: a.clock, mailer: createMailer({ outboxDir: path.join(bDir, 'outbox'), from: a.config.mailFrom }) };
     b = await buildApp(deps);

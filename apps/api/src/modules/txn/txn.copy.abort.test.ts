@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureMonths } from '../../db/partitions';
 import type { FastifyInstance } from 'fastify';
-import { createTestApp, DEMO, NO_POSTGRES, type TestCtx } from '../../../test/helpers';
+import { createTestApp, DEMO, NO_POSTGRES, pgUrlOf, type TestCtx } from '../../../test/helpers';
 import { openPostgres, type Db } from '../../db/db';
 import { buildApp } from '../../app';
 import type { Deps } from '../../plugins/context';
@@ -16,7 +16,6 @@ import { streamExport } from '../export/export.service';
 import { registerTxnExports } from './txn.exports';
 import { formatInZone } from './time';
 
-const url = process.env.TEST_DATABASE_URL;
 const RANGE = { beginDate: '2026-11-01 00:00:00', endDate: '2026-11-30 23:59:59' };
 
 // PostgreSQL only (where a COPY holds a pooled connection); without TEST_DATABASE_URL its tests
@@ -43,9 +42,9 @@ describe('a cut-short CSV download releases its connection (postgres)', () => {
          FROM generate_series(1, 150000) g`,
       [mer],
     );
-    const { rows } = await ctx.db.query<{ s: string }>('SELECT current_schema() AS s');
     // A pool of ONE connection, named: a connection not given back would block the next query.
-    db = await openPostgres(`${url}${url!.includes('?') ? '&' : '?'}application_name=${appName}`, { searchPath: rows[0].s, max: 1 });
+    const url = pgUrlOf(ctx.db);
+    db = await openPostgres(`${url}${url.includes('?') ? '&' : '?'}application_name=${appName}`, { max: 1 });
     app = await buildApp({ ...ctx.deps, db });
     base = await app.listen({ port: 0, host: '127.0.0.1' });
   }, 120_000);
