@@ -13,9 +13,8 @@ if (!baseURL) throw new Error('E2E_BASE_URL is not set: run the suite with `npm 
 export const ARTIFACTS = path.resolve(import.meta.dirname, '../../e2e-artifacts');
 
 /**
- * Specs run by one of the two suites only (the rest, every flow where the engine's locks,
- * concurrency, partitions or queries matter — refunds, pay-by-link, settlement, reports, files,
- * team, back office, operations, webhooks, keys — run in both):
+ * Specs run by one of the two suites only (the rest — refunds, pay-by-link, settlement, reports,
+ * files, webhooks, keys — run in both):
  * - what the screens look like and how they are reached — axe on every screen (`a11y`, and the
  *   back office's), the figures in view at 1440 px in four languages (`layout`), the sign-in page's
  *   weight, the console guard, the keyboard through every filter form — which no engine changes;
@@ -24,15 +23,28 @@ export const ARTIFACTS = path.resolve(import.meta.dirname, '../../e2e-artifacts'
  *   page, time zones, the phone layout, server rendering, redirects, keyboard use, passkeys, the
  *   read-only sub-user — whose server side the API tests prove on both engines (session fifteen,
  *   docs/testing.md: CI under 45 minutes on two cores).
+ * - since session eighteen (CI near its 45-minute limit on a slower machine), most other flows too:
+ *   the session and language switch, pay-in-store, the team, four-eyes, roles and access review,
+ *   schedules, the dashboard, the feed's differences and the back office. Every one of their calls
+ *   is proven on both engines by the API tests (locks, races, partitions); what the browser adds —
+ *   the screens, the words, the clicks — no engine changes. Both suites still run the flows of
+ *   money and reports: refunds (`txn-flows`), pay-by-link, settlement, reports, files, webhooks and
+ *   API keys.
  * When the two suites run side by side (`E2E_SHARE`, set by scripts/test.ts) these are shared out
- * so both end at about the same time (seconds of test time per suite, measured: about 950 each);
- * a suite run alone on PGlite runs them all, on PostgreSQL alone none.
+ * so both end at about the same time; a suite run alone on PGlite runs them all, on PostgreSQL
+ * alone none.
  */
 export const ENGINE_INDEPENDENT_SHARE: Record<'pglite' | 'postgres', string[]> = {
-  pglite: ['a11y.spec.ts', 'account.spec.ts', 'ssr.spec.ts', 'redirect.spec.ts', 'keyboard.spec.ts'],
+  pglite: [
+    'a11y.spec.ts', 'account.spec.ts', 'ssr.spec.ts', 'redirect.spec.ts', 'keyboard.spec.ts',
+    // Session eighteen: flows whose engine-dependent parts the API tests hold on both engines.
+    'session.spec.ts', 'payinstore-flow.spec.ts', 'team-flow.spec.ts', 'team-four-eyes.spec.ts', 'scheduled-reports.spec.ts', 'access-review.spec.ts',
+  ],
   postgres: [
     'a11y-backoffice.spec.ts', 'layout.spec.ts', 'login-size.spec.ts', 'console-guard.spec.ts', 'keyboard-filters.spec.ts',
     'saved-views.spec.ts', 'global-search.spec.ts', 'ux-fixes.spec.ts', 'login-page.spec.ts', 'time-zone.spec.ts', 'phone-home.spec.ts', 'passkeys.spec.ts', 'sub-user.spec.ts',
+    // Session eighteen: the back office (its first operator comes from the CLI on PostgreSQL) and more flows.
+    'backoffice.spec.ts', 'ops-view-as.spec.ts', 'ops-notices.spec.ts', 'ops-runs.spec.ts', 'team-roles.spec.ts', 'feed-reconciliation.spec.ts', 'report-dashboard.spec.ts', 'pbl-slow-options.spec.ts',
   ],
 };
 export const ENGINE_INDEPENDENT = [...ENGINE_INDEPENDENT_SHARE.pglite, ...ENGINE_INDEPENDENT_SHARE.postgres];

@@ -14,8 +14,9 @@ test.describe.configure({ timeout: 600000 });
 /** Every screen and dialog is checked before the test fails: one run names every finding. */
 const SOFT = { soft: true };
 
+/** No spinner or skeleton left: checked every frame (an expect's retries back off to 0.5 s). */
 async function settle(p: import('@playwright/test').Page) {
-  await expect(p.locator('.ant-spin-spinning, .full-page-spin, .ant-skeleton-active')).toHaveCount(0, { timeout: 20_000 });
+  await p.waitForFunction(() => !document.querySelector('.ant-spin-spinning, .full-page-spin, .ant-skeleton-active'), undefined, { timeout: 20_000, polling: 'raf' });
 }
 
 /** The provider's back office (issue 26): its sign-in and activation pages, and every screen of an administrator, with the new-merchant drawer. */

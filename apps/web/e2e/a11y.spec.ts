@@ -24,8 +24,9 @@ function screens(items: RouterItem[]): string[] {
   return items.flatMap((r) => (r.children?.length ? screens(r.children) : r.path.includes(':') ? [] : [r.path]));
 }
 
+/** No spinner or skeleton left: checked every frame (an expect's retries back off to 0.5 s, ~0.4 s lost a screen). */
 async function settle(p: Page) {
-  await expect(p.locator('.ant-spin-spinning, .full-page-spin, .ant-skeleton-active')).toHaveCount(0, { timeout: 20_000 });
+  await p.waitForFunction(() => !document.querySelector('.ant-spin-spinning, .full-page-spin, .ant-skeleton-active'), undefined, { timeout: 20_000, polling: 'raf' });
 }
 
 test.beforeAll(async ({ browser, baseURL }) => {

@@ -30,14 +30,24 @@ export async function addOperatorLink(page: Page, username: string, role = 'admi
   return res.data.link as string;
 }
 
-/** The authenticator's current code; waits for the next 30-second step when `after` is the current one (no code is accepted twice). */
-export async function totpCode(secret: string, after?: string): Promise<string> {
+/** Per secret, the last 30-second step a code was made for. */
+const lastStep = new Map<string, number>();
+
+/**
+ * An authenticator code the server takes: it accepts the step before, the current and the next one,
+ * each at most once and only newer than the last accepted (apps/api/src/modules/account/totp.ts).
+ * So a second code right after the first is the next step's, as an authenticator shows it a moment
+ * later — without waiting out the step (0–30 s, several times per suite). A third within the same
+ * step waits until the step after. `after` (a code already used) is kept for the callers' reading;
+ * the step of every code made here is remembered.
+ */
+export async function totpCode(secret: string, _after?: string): Promise<string> {
   const totp = new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(secret) });
-  for (;;) {
-    const code = totp.generate();
-    if (code !== after) return code;
-    await new Promise((r) => setTimeout(r, 1000));
-  }
+  const stepNow = () => Math.floor(Date.now() / 30_000);
+  const step = Math.max(stepNow(), (lastStep.get(secret) ?? -Infinity) + 1);
+  while (step > stepNow() + 1) await new Promise((r) => setTimeout(r, 1000));
+  lastStep.set(secret, step);
+  return totp.generate({ timestamp: step * 30_000 });
 }
 
 /** An operator activated through its link's API, signed in, its token pair set as the back office's cookies. */

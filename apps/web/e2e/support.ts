@@ -269,7 +269,10 @@ export function recordNetwork(page: Page, name: string) {
  */
 export async function expectAccessible(page: Page, label: string, include?: string, { soft = false } = {}) {
   const { AxeBuilder } = await import('@axe-core/playwright');
-  let builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']);
+  // One document without frames (every screen of the app): axe runs in the page itself ("legacy
+  // mode"). The default mode finishes each run in a new blank tab, twice the time of the check
+  // (0.87 s → 0.40 s a screen, measured); a page with frames keeps it, for frames of other origins.
+  let builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).setLegacyMode(page.frames().length === 1);
   if (include) builder = builder.include(include);
   const result = await builder.analyze();
   const bad = result.violations
