@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
 import pg from 'pg';
 import type { FastifyInstance, InjectOptions, RouteOptions } from 'fastify';
 import { dumpPglite, openPglite, openPostgres, withReplica, type Db } from '../src/db/db';
@@ -36,17 +37,27 @@ export const NO_POSTGRES: string | null = process.env.TEST_DATABASE_URL ? null :
 export const isConcurrent = (kind: 'pglite' | 'postgres') => kind === 'postgres';
 
 /**
- * A migrated PGlite's data directory, made once per test process: each fresh PGlite starts from
- * it (0.3 s) instead of an empty cluster plus every migration (1.6 s).
+ * A migrated PGlite's data directory: each fresh PGlite starts from it (0.3 s) instead of an empty
+ * cluster plus every migration (1.6 s). Vitest evaluates this module afresh for every test file, so
+ * the tarball is kept on disk (the temporary folder) for every file and process of the run — and of
+ * later runs, while the migrations, the PGlite version and the day (partitions are made around
+ * now()) are the same: its name carries them. Written whole, then renamed into place.
  */
 let pgliteTemplate: Promise<Blob> | undefined;
 const migratedPglite = () =>
   (pgliteTemplate ??= (async () => {
+    const pgliteVersion = JSON.parse(fs.readFileSync(path.join(path.dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite')), '../package.json'), 'utf8')).version;
+    const file = path.join(os.tmpdir(), `portal-pglite-${migrationsHash()}-${pgliteVersion}-${today()}.tar`);
+    if (fs.existsSync(file)) return new Blob([fs.readFileSync(file)]);
     const db = await openPglite();
     await migrate(db);
     const { rows } = await db.query<{ oid: number }>('SELECT oid::int AS oid FROM pg_database WHERE datname = current_database()');
     const blob = await onlyDatabase(await dumpPglite(db), rows[0].oid);
     await db.close();
+    for (const old of fs.readdirSync(os.tmpdir()).filter((f) => f.startsWith('portal-pglite-') && f.endsWith('.tar'))) fs.rmSync(path.join(os.tmpdir(), old), { force: true });
+    const part = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+    fs.writeFileSync(part, new Uint8Array(await blob.arrayBuffer()));
+    fs.renameSync(part, file);
     return blob;
   })());
 
@@ -86,6 +97,8 @@ async function onlyDatabase(tar: Blob, oid: number): Promise<Blob> {
  */
 const TEMPLATE_LOCK = 727_275;
 const STALE_MS = 6 * 3600_000;
+/** The UTC day, 20261128. */
+const today = () => new Date().toISOString().slice(0, 10).replaceAll('-', '');
 const migrationsHash = (): string => {
   const h = createHash('sha256');
   for (const f of fs.readdirSync(MIGRATIONS_DIR).sort()) h.update(f).update('\0').update(fs.readFileSync(path.join(MIGRATIONS_DIR, f))).update('\0');
@@ -101,7 +114,7 @@ let pgTemplate: Promise<string> | undefined;
 const migratedTemplate = (url: string) =>
   (pgTemplate ??= (async () => {
     // The day too: a migration makes months' partitions around now().
-    const name = `tmpl_${migrationsHash()}_${new Date().toISOString().slice(0, 10).replaceAll('-', '')}`;
+    const name = `tmpl_${migrationsHash()}_${today()}`;
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
     try {
