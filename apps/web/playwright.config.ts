@@ -38,13 +38,14 @@ export const ENGINE_INDEPENDENT_SHARE: Record<'pglite' | 'postgres', string[]> =
   pglite: [
     'a11y.spec.ts', 'account.spec.ts', 'ssr.spec.ts', 'redirect.spec.ts', 'keyboard.spec.ts',
     // Session eighteen: flows whose engine-dependent parts the API tests hold on both engines.
-    'session.spec.ts', 'payinstore-flow.spec.ts', 'team-flow.spec.ts', 'team-four-eyes.spec.ts', 'scheduled-reports.spec.ts', 'access-review.spec.ts',
+    'session.spec.ts', 'payinstore-flow.spec.ts', 'team-flow.spec.ts', 'access-review.spec.ts',
   ],
   postgres: [
     'a11y-backoffice.spec.ts', 'layout.spec.ts', 'login-size.spec.ts', 'console-guard.spec.ts', 'keyboard-filters.spec.ts',
     'saved-views.spec.ts', 'global-search.spec.ts', 'ux-fixes.spec.ts', 'login-page.spec.ts', 'time-zone.spec.ts', 'phone-home.spec.ts', 'passkeys.spec.ts', 'sub-user.spec.ts',
     // Session eighteen: the back office (its first operator comes from the CLI on PostgreSQL) and more flows.
     'backoffice.spec.ts', 'ops-view-as.spec.ts', 'ops-notices.spec.ts', 'ops-runs.spec.ts', 'team-roles.spec.ts', 'feed-reconciliation.spec.ts', 'report-dashboard.spec.ts', 'pbl-slow-options.spec.ts',
+    'team-four-eyes.spec.ts', 'scheduled-reports.spec.ts',
   ],
 };
 export const ENGINE_INDEPENDENT = [...ENGINE_INDEPENDENT_SHARE.pglite, ...ENGINE_INDEPENDENT_SHARE.postgres];
