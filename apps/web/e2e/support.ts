@@ -218,9 +218,17 @@ export async function openMenu(page: Page, routers: RouterItem[], leafName: stri
   await leaf.click();
 }
 
+/**
+ * Screenshots for people to look at (e2e-artifacts/, at 1440 and 390 px, in every language): taken
+ * on every run but CI's, where no one looks at them (about a minute of the e2e stage); E2E_SHOTS=1
+ * takes them there too, E2E_SHOTS=0 skips them anywhere. The page is still checked to have settled.
+ */
+const SHOTS = process.env.E2E_SHOTS ? process.env.E2E_SHOTS !== '0' : !process.env.CI;
+
 export async function shot(page: Page, name: string) {
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
   await expect(page.locator('.ant-spin-spinning, .full-page-spin')).toHaveCount(0); // no half-faded loading overlay
+  if (!SHOTS) return;
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
   await page.waitForTimeout(300); // let antd's enter transitions finish
   await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) });
 }
