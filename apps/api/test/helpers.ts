@@ -8,6 +8,7 @@ import type { FastifyInstance, InjectOptions, RouteOptions } from 'fastify';
 import { dumpPglite, openPglite, openPostgres, withReplica, type Db } from '../src/db/db';
 import { migrate, MIGRATIONS_DIR } from '../src/db/migrate';
 import { TestClock } from '../src/lib/clock';
+import { withDatabase } from './loopback';
 import { createMailer, readOutbox, type Mailer } from '../src/plugins/mail';
 import { buildApp } from '../src/app';
 import { loadConfig, type Config } from '../src/config';
@@ -68,9 +69,10 @@ const migratedPglite = () =>
  */
 async function onlyDatabase(tar: Blob, oid: number): Promise<Blob> {
   const buf = new Uint8Array(await tar.arrayBuffer());
+  const decoder = new TextDecoder();
   const text = (from: number, len: number) => {
     const end = buf.indexOf(0, from);
-    return new TextDecoder().decode(buf.subarray(from, end === -1 || end > from + len ? from + len : end));
+    return decoder.decode(buf.subarray(from, end === -1 || end > from + len ? from + len : end));
   };
   const parts: Uint8Array[] = [];
   let at = 0;
@@ -104,16 +106,9 @@ const migrationsHash = (): string => {
   for (const f of fs.readdirSync(MIGRATIONS_DIR).sort()) h.update(f).update('\0').update(fs.readFileSync(path.join(MIGRATIONS_DIR, f))).update('\0');
   return h.digest('hex').slice(0, 16);
 };
-/** `url` with its database name replaced. */
-export const withDatabase = (url: string, name: string): string => {
-  const u = new URL(url);
-  u.pathname = `/${name}`;
-  return u.toString();
-};
 let pgTemplate: Promise<string> | undefined;
 const migratedTemplate = (url: string) =>
   (pgTemplate ??= (async () => {
-    // The day too: a migration makes months' partitions around now().
     const name = `tmpl_${migrationsHash()}_${today()}`;
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();

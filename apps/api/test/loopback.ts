@@ -21,6 +21,13 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** `url` with its database name replaced. */
+export function withDatabase(url: string, name: string): string {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
 /**
  * A new, empty database `<prefix>_<random>` on the server of `adminUrl` (by default
  * TEST_DATABASE_URL); `drop` removes it, ending any session still connected.
@@ -31,10 +38,8 @@ export async function scratchDatabase(prefix: string, adminUrl = process.env.TES
   await c.connect();
   await c.query(`CREATE DATABASE ${name}`);
   await c.end();
-  const u = new URL(adminUrl);
-  u.pathname = `/${name}`;
   return {
-    url: u.toString(),
+    url: withDatabase(adminUrl, name),
     name,
     async drop() {
       const d = new pg.Client({ connectionString: adminUrl });

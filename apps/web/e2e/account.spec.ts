@@ -1,7 +1,7 @@
 import { type Browser, type Page } from '@playwright/test';
-import { Secret, TOTP } from 'otpauth';
 import { startFakeWechat, type FakeWechat } from '../../api/test/fake-wechat';
 import { codeFromMailbox, expect as baseExpect, shot, test, tr } from './support';
+import { totpCode } from './ops-support';
 
 /**
  * Account flows as a person does them (issue 11). Every test starts from its own new user,
@@ -53,7 +53,7 @@ async function inviteAndActivate(page: Page, what: string): Promise<{ username: 
 }
 
 /** Sign-in form: user name, password, then the e-mailed code (or `code` when given, e.g. TOTP). */
-async function signIn(page: Page, username: string, email: string, password = NEW_PASSWORD, code?: () => string) {
+async function signIn(page: Page, username: string, email: string, password = NEW_PASSWORD, code?: () => string | Promise<string>) {
   if (!page.url().endsWith('/login')) await page.goto('/login');
   await page.getByLabel(tr('en', 'login', 'username')).fill(username);
   await page.getByLabel(tr('en', 'login', 'password'), { exact: true }).fill(password);
@@ -62,7 +62,7 @@ async function signIn(page: Page, username: string, email: string, password = NE
   let value: string;
   if (code) {
     await expect(page.getByLabel(t('login.totpCode'))).toBeVisible();
-    value = code();
+    value = await code();
     await page.getByLabel(t('login.totpCode')).fill(value);
   } else {
     // The code of this request (an earlier sign-in's code mail to the same address is older).
@@ -147,10 +147,8 @@ test('enrol an authenticator, sign in with a recovery code, then with its code',
   await openSecurity(page);
   await page.getByRole('button', { name: t('security.totpEnrol') }).click();
   const secret = (await page.getByTestId('totp-secret').textContent())!.trim();
-  const totp = new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' });
-  // The enrolment's code may not be used again: the sign-in below takes a later step's code.
-  const enrolledAt = Date.now();
-  await page.getByLabel(t('security.totpCode')).fill(totp.generate({ timestamp: enrolledAt }));
+  // The enrolment's code may not be used again: the sign-in below takes a later step's code (totpCode).
+  await page.getByLabel(t('security.totpCode')).fill(await totpCode(secret));
   await page.getByRole('button', { name: t('security.totpConfirm') }).click();
   // allTextContents does not wait: wait for the dialog's ten codes first.
   await expect(page.getByTestId('recovery-codes').locator('span')).toHaveCount(10);
@@ -165,12 +163,10 @@ test('enrol an authenticator, sign in with a recovery code, then with its code',
   await p3.goto('/login');
   await signIn(p3, u.username, u.email, NEW_PASSWORD, () => codes[0]);
   await p3.context().close();
-  // another: the authenticator's code of a later step than the enrolment's — the next step's, which
-  // the server takes a step early (one step either side), as an authenticator shows it moments later
+  // another: the authenticator's code of a later step than the enrolment's (the next step's, taken a step early)
   const p2 = await newPage(browser);
   await p2.goto('/login');
-  const step = Math.max(Math.floor(Date.now() / 30_000), Math.floor(enrolledAt / 30_000) + 1);
-  await signIn(p2, u.username, u.email, NEW_PASSWORD, () => totp.generate({ timestamp: step * 30_000 }));
+  await signIn(p2, u.username, u.email, NEW_PASSWORD, () => totpCode(secret));
   await p2.context().close();
   await page.reload();
   await expect(page.getByText(t('security.totpOn', { n: 9 }))).toBeVisible();

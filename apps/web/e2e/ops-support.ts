@@ -38,10 +38,9 @@ const lastStep = new Map<string, number>();
  * each at most once and only newer than the last accepted (apps/api/src/modules/account/totp.ts).
  * So a second code right after the first is the next step's, as an authenticator shows it a moment
  * later — without waiting out the step (0–30 s, several times per suite). A third within the same
- * step waits until the step after. `after` (a code already used) is kept for the callers' reading;
- * the step of every code made here is remembered.
+ * step waits until the step after: the step of every code made here is remembered.
  */
-export async function totpCode(secret: string, _after?: string): Promise<string> {
+export async function totpCode(secret: string): Promise<string> {
   const totp = new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(secret) });
   const stepNow = () => Math.floor(Date.now() / 30_000);
   const step = Math.max(stepNow(), (lastStep.get(secret) ?? -Infinity) + 1);
@@ -58,7 +57,7 @@ export async function opsSignInQuick(page: Page, username: string, base: string,
   const first = await totpCode(info.data.totpSecret);
   const act = await (await page.request.post('/api/ops/auth/activate', { form: { token, newPassword: OPS_PASSWORD, confirmPassword: OPS_PASSWORD, totpCode: first } })).json();
   expect(act.code, act.msg).toBe(0);
-  const login = await (await page.request.post('/api/ops/auth/login', { form: { username, password: OPS_PASSWORD, verifyCode: await totpCode(info.data.totpSecret, first) } })).json();
+  const login = await (await page.request.post('/api/ops/auth/login', { form: { username, password: OPS_PASSWORD, verifyCode: await totpCode(info.data.totpSecret) } })).json();
   expect(login.code, login.msg).toBe(0);
   const host = new URL(base).hostname;
   await page.context().addCookies([
