@@ -63,7 +63,11 @@ export async function serveInProcess(db: Db, port = 0): Promise<RunningApi & { d
 
 /** Starts the API in a child process on the PostgreSQL schema. */
 export async function serveInChild(pgUrl: string, schema: string, workers = 1): Promise<RunningApi> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), import.meta.filename], {
+  // BENCH_API_EXEC_ARGV: Node options for the API process, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+  const execArgv = (process.env.BENCH_API_EXEC_ARGV ?? '').split(' ').filter(Boolean);
+  // (tsx's CLI would run the server in a child of its own, which the options would not reach.)
+  const args = execArgv.length ? [...execArgv, '--import', 'tsx', import.meta.filename] : [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), import.meta.filename];
+  const child = spawn(process.execPath, args, {
     env: { ...process.env, SERVER_PG_URL: pgUrl, SERVER_SCHEMA: schema, SERVER_WORKERS: String(workers) },
     stdio: ['pipe', 'pipe', 'inherit'],
   });

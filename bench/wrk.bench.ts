@@ -17,6 +17,8 @@
  *   WRK_WORKERS=1,2                         the process counts to run
  *   WRK_ROUNDS=3                            runs per URL, alternating; the figures are each URL's median
  *   WRK_FULL_COUNT=0                        leaves out the exactTotal=true run
+ *   BENCH_API_EXEC_ARGV="--cpu-prof --cpu-prof-dir=/tmp/prof"  Node options for the API process (then run by
+ *                                          `node --import tsx`, not tsx's CLI, whose child the options would not reach)
  * Needs Debian's `wrk` (apt-get install wrk); skipped with a message when it is missing.
  */
 import fs from 'node:fs';
