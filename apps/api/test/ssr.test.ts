@@ -138,6 +138,21 @@ describe.skipIf(!built).each(DB_KINDS)('lists rendered on the server (%s)', (kin
     expect(stateOf(res.body).session.user.username).toBe(DEMO.users.other);
   });
 
+  it('renders the other list screens too, each its own, never to be cached (issue 30: every list screen)', async () => {
+    for (const [url, title] of [
+      ['/txn/settleDetail', '精算詳細'],
+      ['/merchant/list', '加盟店一覧'],
+      ['/merchant/audit', '監査ログ'],
+      ['/files', 'ダウンロード'],
+    ]) {
+      const res = await ctx.app.inject({ method: 'GET', url, headers: { cookie: `mp_token=${demo}; mp_tz=Asia/Tokyo; mp_vw=1440; mp_lang=ja` } });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['cache-control'], url).toBe('private, no-store');
+      expect(res.body, url).toContain(`<title>${title} · `);
+      expect(stateOf(res.body).session.user.username, url).toBe(DEMO.users.demo);
+    }
+  });
+
   it('sends the plain page without a token, with a bogus one, without a zone, or after sign-out', async () => {
     plain(await page(null));
     plain(await page('x'.repeat(43)));

@@ -73,7 +73,7 @@ const ready = i18n.use(initReactI18next).init({
 const silent: RequestUi = { showError: () => undefined, showTransportError: () => undefined, confirmLogout: () => undefined };
 
 /** Screens rendered on the server: the lists and reports (issue 30, target 1). */
-export const RENDERED_PATHS = ['/txn/list', '/txn/settleList', '/report/txn', '/report/bill', '/report/transfer', '/report/reserve', '/payByLink/list', '/payInStore/list', '/notice/list', '/merchant/user', '/txn/logistics'];
+export const RENDERED_PATHS = ['/txn/list', '/txn/settleList', '/report/txn', '/report/bill', '/report/transfer', '/report/reserve', '/payByLink/list', '/payInStore/list', '/notice/list', '/merchant/user', '/txn/logistics', '/txn/settleDetail', '/merchant/list', '/merchant/audit', '/files'];
 
 /** At most this many render passes: each one finds the queries the one before made possible. */
 const MAX_PASSES = 4;
