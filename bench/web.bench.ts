@@ -12,7 +12,7 @@
  *     mobile (default) and desktop profiles, of /login (goal ≥ 95 mobile) and the lists with their
  *     data: /txn/list, /txn/settleList and a report, /report/txn (issue 30, target 1: ≥ 90 mobile with
  *     LCP ≤ 2.0 s, ≥ 98 desktop), each run WEB_LH_RUNS times (default 1) with the load average.
- *     WEB_PAGES=txn,settle,report,login picks pages; WEB_PROFILES=mobile,desktop picks profiles;
+ *     WEB_PAGES=txn,settle,report,login picks pages (also audit,files,settleDetail,merchants); WEB_PROFILES=mobile,desktop picks profiles;
  *     WEB_LH_ONLY=1 skips the JS and first-request measurements and the phone screen.
  *   - The phone home screen /m (issue 29): its JS at 390 px (no antd) and its Lighthouse score with
  *     the demo data, printed with the load average; goal ≥ 90. WEB_PHONE_ONLY=1 measures only it.
@@ -251,6 +251,11 @@ export default async function run() {
         ['txn', 'txn list', '/txn/list', server.token],
         ['settle', 'settle list', '/txn/settleList', server.token],
         ['report', 'summary report', '/report/txn', server.token],
+        // Not in the default run: the other rendered lists (WEB_PAGES=audit,files,settleDetail,merchants).
+        ['audit', 'audit log', '/merchant/audit', server.token],
+        ['files', 'files', '/files', server.token],
+        ['settleDetail', 'settle detail', '/txn/settleDetail', server.token],
+        ['merchants', 'merchant list', '/merchant/list', server.token],
       ] as const;
       const chosen = (process.env.WEB_PAGES ?? 'login,txn,settle,report').split(',');
       const profiles = (process.env.WEB_PROFILES ?? 'mobile,desktop').split(',') as ('mobile' | 'desktop')[];
