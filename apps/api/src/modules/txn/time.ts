@@ -53,7 +53,9 @@ const TWO = Array.from({ length: 60 }, (_, i) => pad(i));
 
 /** 'YYYY-MM-DD HH:mm:ss' of instant `d` in `zone`. */
 export function formatInZone(d: Date | string | number, zone: Zone): string {
-  const ms = typeof d === 'number' ? d : new Date(d).getTime();
+  // Whole milliseconds first: Date truncates toward zero, so a fraction on a wall time before 1970
+  // would round up to the next second (999.000…002 ms in New York wrote 19:00:01, not 19:00:00).
+  const ms = Math.floor(typeof d === 'number' ? d : new Date(d).getTime());
   const x = new Date(ms + offsetOf(zone, ms) * 60_000);
   return `${x.getUTCFullYear()}-${TWO[x.getUTCMonth() + 1]}-${TWO[x.getUTCDate()]} ${TWO[x.getUTCHours()]}:${TWO[x.getUTCMinutes()]}:${TWO[x.getUTCSeconds()]}`;
 }
