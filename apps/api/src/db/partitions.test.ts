@@ -93,6 +93,22 @@ describe.each(DB_KINDS)('ledger partitions (%s)', (kind) => {
     }
   });
 
+  it('"this month and the next three" counts months, on the 29th–31st and across the zone’s midnight too', async () => {
+    const made = async (at: string) => {
+      const before = new Set([...(await months(ctx)), ...(await months(ctx, 'audit_log'))]);
+      const n = await ensureAhead(ctx.db, new Date(at));
+      const after = [...(await months(ctx)), ...(await months(ctx, 'audit_log'))].filter((m) => !before.has(m));
+      expect(after.length).toBe(n);
+      return after.filter((m) => m.startsWith('txn_')).sort();
+    };
+    // 29 November + 3 months (no 29 February in 2031) is no 1 March: November … February.
+    expect(await made('2030-11-29T04:00:00Z')).toEqual(['txn_p203011', 'txn_p203012', 'txn_p203101', 'txn_p203102']);
+    // 31 August (three ahead, November, has 30 days): August … November.
+    expect(await made('2034-08-31T02:00:00Z')).toEqual(['txn_p203408', 'txn_p203409', 'txn_p203410', 'txn_p203411']);
+    // 31 December 20:00 UTC is 1 January in the partition zone (UTC+8): January … April.
+    expect(await made('2036-12-31T20:00:00Z')).toEqual(['txn_p203701', 'txn_p203702', 'txn_p203703', 'txn_p203704']);
+  });
+
   it('a list over six weeks reads only the months it touches (EXPLAIN), by the merchant index', async () => {
     await ensureMonths(ctx.db, 'txn', new Date('2025-06-01T00:00:00Z'), new Date('2025-12-31T00:00:00Z'));
     await addTxn(ctx, { orderNo: 'PRUNE-1', txnTime: new Date('2025-09-20T03:00:00Z') });

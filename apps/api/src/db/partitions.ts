@@ -75,8 +75,10 @@ function nextMonth(start: number): number {
 
 /** The recurring job's work: every partitioned table has this month and the next MONTHS_AHEAD. */
 export async function ensureAhead(q: Queryable, now: Date): Promise<number> {
-  const hi = new Date(now);
-  hi.setUTCMonth(hi.getUTCMonth() + MONTHS_AHEAD);
+  // Counted in months of the partition zone, from the first instant of this one: adding months to
+  // the date itself overflows on the 29th–31st (29 November + 3 months = 1 March).
+  let hi = monthStart(+now);
+  for (let i = 0; i < MONTHS_AHEAD; i++) hi = nextMonth(hi);
   let made = 0;
   for (const t of PARTITIONED) made += await ensureMonths(q, t, now, hi);
   return made;
