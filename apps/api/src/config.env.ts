@@ -1,6 +1,15 @@
 import { z } from 'zod';
 import { DEFAULT_PIPELINE_CONNECTIONS } from './db/pipelined';
 
+/** An empty variable counts as unset (`FOO=` in an env file), so the schema's default or optional applies. */
+const unsetIfBlank = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === '' ? undefined : v), schema);
+
+/** A bare origin: scheme and host (and port), nothing after. */
+const originUrl = z
+  .string()
+  .url()
+  .refine((u) => /^https?:\/\/[^/?#]+\/?$/.test(u), 'an origin such as https://portal.example.com (no path, query or fragment)');
+
 /** Environment, checked once at boot (a wrong value stops the server with a clear message). */
 export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -13,7 +22,7 @@ export const envSchema = z.object({
    * A streaming (hot standby) replica of DATABASE_URL: lists, reports and exports read from it;
    * writes and the reads that must see them stay on the primary (decision 024). Needs DATABASE_URL.
    */
-  DATABASE_REPLICA_URL: z.preprocess((v) => (v === '' ? undefined : v), z.string().url().refine((u) => /^postgres(?:ql)?:/.test(u), 'a postgres:// URL').optional()),
+  DATABASE_REPLICA_URL: unsetIfBlank(z.string().url().refine((u) => /^postgres(?:ql)?:/.test(u), 'a postgres:// URL').optional()),
   /** How long a session's reads stay on the primary after it wrote (ms; 0 = only the writing request). */
   DATABASE_REPLICA_STICKY_MS: z.coerce.number().int().min(0).max(600_000).default(5000),
   DATABASE_GENERIC_PLANS: z.enum(['on', 'off']).default('on'),
@@ -22,21 +31,13 @@ export const envSchema = z.object({
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Merchant Portal <no-reply@portal.local>'),
   /** Public base URL of the portal, used in pay links and e-mails; required in production. */
-  PUBLIC_URL: z
-    .string()
-    .url()
-    .refine((u) => /^https?:\/\/[^/?#]+\/?$/.test(u), 'an origin such as https://portal.example.com (no path, query or fragment)')
-    .optional(),
+  PUBLIC_URL: originUrl.optional(),
   /**
    * The origin passkeys (WebAuthn, decision 047) are bound to, when it is not PUBLIC_URL's: its host
    * is the relying party ID. An IP address is no valid RP ID, so a server reached on 127.0.0.1 names
    * http://localhost:PORT here. Never taken from a request's Host.
    */
-  PASSKEY_ORIGIN: z
-    .string()
-    .url()
-    .refine((u) => /^https?:\/\/[^/?#]+\/?$/.test(u), 'an origin such as https://portal.example.com (no path, query or fragment)')
-    .optional(),
+  PASSKEY_ORIGIN: originUrl.optional(),
   /**
    * Reverse proxies whose X-Forwarded-For is believed (client address for rate limits and the
    * audit log): 'false' (default, believe no one), a hop count (1), or a comma-separated list of
@@ -71,23 +72,24 @@ export const envSchema = z.object({
   WECHAT_TOKEN_URL: z.string().url().optional().or(z.literal('')),
   WECHAT_USERINFO_URL: z.string().url().optional().or(z.literal('')),
   /** Live-chat widget page (spec §1); the bubble is hidden when unset. */
-  CHAT_WIDGET_URL: z.preprocess((v) => (v === '' ? undefined : v), z.string().url().refine((u) => /^https?:/.test(u), 'http(s) URL').optional()),
+  CHAT_WIDGET_URL: unsetIfBlank(z.string().url().refine((u) => /^https?:/.test(u), 'http(s) URL').optional()),
   /** HMAC key of the chat-only token handed to the widget (at least 32 characters; required with CHAT_WIDGET_URL). */
-  CHAT_SECRET: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(32).optional()),
+  CHAT_SECRET: unsetIfBlank(z.string().min(32).optional()),
   /**
    * API processes on this machine (node:cluster, one port): 1 = this process serves. More need
    * DATABASE_URL (PGlite belongs to one process); every process runs the job runner (claims are
    * SKIP LOCKED: each job runs once) and shares the rate limits (kept in PostgreSQL).
    */
   WORKERS: z.coerce.number().int().min(1).max(64).default(1),
+  /** Lists rendered on the server for signed-in visitors (decision 050): on unless NODE_ENV=test. */
+  SERVER_RENDERING: unsetIfBlank(z.enum(['on', 'off']).optional()),
   /**
    * The OpenAPI description and its UI (/api/docs): 'off' (not served), 'auth' (signed-in users only)
    * or 'public'. Default: 'auth' in production, 'public' elsewhere (issue 28, decision 036).
    */
-  SERVER_RENDERING: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['on', 'off']).optional()),
-  API_DOCS: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['off', 'auth', 'public']).optional()),
+  API_DOCS: unsetIfBlank(z.enum(['off', 'auth', 'public']).optional()),
   /** Bearer token that lets a non-loopback caller read /metrics (unset: loopback callers only). At least 16 characters. */
-  METRICS_TOKEN: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(16).optional()),
+  METRICS_TOKEN: unsetIfBlank(z.string().min(16).optional()),
   /** On SIGTERM/SIGINT: how long requests in flight and a running job's step may take before the process exits anyway (ms). */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(25_000),
   /** On SIGTERM/SIGINT: how long /readyz answers 503 before the listener closes, for load balancers to notice (ms). */
@@ -97,9 +99,9 @@ export const envSchema = z.object({
   /** Who refunds, voids and charges (decision 033, docs/acquirer-adapter.md): the built-in sandbox, or a gateway over signed HTTP. */
   ACQUIRER: z.enum(['sandbox', 'http']).default('sandbox'),
   /** The gateway's base URL (ACQUIRER=http), e.g. https://gateway.example.com/portal/v1. */
-  ACQUIRER_URL: z.preprocess((v) => (v === '' ? undefined : v), z.string().url().refine((u) => /^https?:/.test(u), 'http(s) URL').optional()),
+  ACQUIRER_URL: unsetIfBlank(z.string().url().refine((u) => /^https?:/.test(u), 'http(s) URL').optional()),
   /** HMAC-SHA256 key the portal signs its gateway requests with (ACQUIRER=http; at least 32 characters). */
-  ACQUIRER_SIGNING_KEY: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(32).optional()),
+  ACQUIRER_SIGNING_KEY: unsetIfBlank(z.string().min(32).optional()),
   /** The key's id, sent in X-Portal-Key-Id so the gateway can rotate keys. */
   ACQUIRER_KEY_ID: z.string().min(1).max(64).default('portal'),
   /** How long one gateway request may take before it counts as unanswered (ms). */
@@ -111,12 +113,11 @@ export const envSchema = z.object({
    * hex characters or base64. Required in production once a gateway connection exists (the server
    * refuses to start without it); elsewhere a fixed development key is used (docs/integration.md).
    */
-  PROVIDER_KEY_ENCRYPTION_KEY: z.preprocess(
-    (v) => (v === '' ? undefined : v),
+  PROVIDER_KEY_ENCRYPTION_KEY: unsetIfBlank(
     z.string().refine((k) => /^[0-9a-fA-F]{64}$/.test(k) || Buffer.from(k, 'base64').length === 32, '32 bytes: 64 hex characters or base64').optional(),
   ),
   /** Folder watched for gateway transaction files (default DATA_DIR/inbox). */
-  IMPORT_INBOX: z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()),
+  IMPORT_INBOX: unsetIfBlank(z.string().optional()),
   /**
    * Webhook deliveries to loopback, private and link-local addresses (checked after DNS resolution
    * at every attempt; decision 040): allowed by default in development and tests, never in production.

@@ -1,9 +1,7 @@
 import path from 'node:path';
 import { envSchema, parseTrustProxy } from './config.env';
 
-/** The environment's schema and the TRUST_PROXY parser live in config.env.ts; this file shapes them into Config. */
-export { parseTrustProxy };
-
+/** What the server runs with: the environment, checked by config.env.ts, shaped for use (loadConfig). */
 export interface Config {
   env: 'development' | 'production' | 'test';
   port: number;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Code } from '@portal/contract';
-import { loadConfig, parseTrustProxy } from '../../src/config';
+import { loadConfig } from '../../src/config';
+import { parseTrustProxy } from '../../src/config.env';
 import { createTestApp, DB_KINDS, DEMO, form, type TestCtx } from '../helpers';
 
 /** Issue 10, findings 1–3: where the server listens, who may read the mailbox, whose address counts, where pay links point. */
