@@ -10,7 +10,11 @@ import { setSession } from './lib/session';
 import { browserZone, setChosenZone } from './lib/time';
 import { markTakenOver } from './lib/ssr-env';
 import type { SsrState } from './entry-server';
+import { installChunkReloadGuard } from './lib/chunk-reload';
 import './app/global.css';
+
+// A chunk gone after a deploy: reload once for the new build (issue 45 §4).
+installChunkReloadGuard();
 
 // What a page rendered on the server needs of this browser (decision 050): its zone and width.
 setCookie(COOKIE.zone, browserZone(), 365 * 24 * 3600);

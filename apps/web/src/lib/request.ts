@@ -99,6 +99,10 @@ function isEnvelope(x: unknown): x is Envelope<unknown> {
   return typeof x === 'object' && x !== null && typeof (x as { code?: unknown }).code === 'number';
 }
 
+/** The `X-Request-Id` of the latest answer the app received (the error boundary shows it). */
+let latestRequestId: string | null = null;
+export const lastRequestId = (): string | null => latestRequestId;
+
 export function createClient(deps: ClientDeps) {
   const base = deps.baseUrl ?? '/api';
   const timeoutMs = deps.timeoutMs ?? 30000;
@@ -139,6 +143,7 @@ export function createClient(deps: ClientDeps) {
         if (timeout.signal.aborted) throw new RequestError(`timeout of ${timeoutMs}ms exceeded`, null, null, 0, 'timeout');
         throw new RequestError((e as Error)?.message || 'Network Error', null, null, 0, 'network');
       }
+      latestRequestId = res.headers.get('x-request-id') ?? latestRequestId;
       const type = res.headers.get('content-type') ?? '';
       if (type.includes('application/json')) {
         const json: unknown = await res.json().catch(() => null);

@@ -1,9 +1,10 @@
 import { lazy, Suspense, useMemo, type ComponentType } from 'react';
-import { Navigate, Route, Routes } from 'react-router';
+import { Navigate, Route, Routes, useLocation } from 'react-router';
 import type { RouterItem } from '@portal/contract';
 import { flattenRouters, hasAny, pageRouters } from '../../lib/permissions';
 import { featureRoutes } from '../feature-routes';
 import { FullPageSpin } from '../../components/full-page-spin';
+import { ErrorBoundary } from '../error-boundary';
 
 // The 404 (antd's Result and its illustration) loads only when a path is unknown.
 const NotFoundResult = lazy(() => import('../../features/errors/not-found-result').then((m) => ({ default: m.NotFoundResult })));
@@ -38,14 +39,18 @@ export function buildShellRoutes(routers: RouterItem[], permissions: readonly st
 
 export function ShellRoutes({ routers, permissions }: { routers: RouterItem[]; permissions: readonly string[] }) {
   const routes = useMemo(() => buildShellRoutes(routers, permissions), [routers, permissions]);
+  // One boundary per screen, keyed by its path: another screen starts afresh, the menu stays usable.
+  const { pathname } = useLocation();
   return (
-    <Suspense fallback={<FullPageSpin />}>
-      <Routes>
-        {routes.map(({ path, Screen, redirect, denied }) => (
-          <Route key={path} path={path} element={denied ? <NoAccessResult /> : Screen ? <Screen /> : <Navigate to={redirect!} replace />} />
-        ))}
-        <Route path="*" element={<NotFoundResult />} />
-      </Routes>
-    </Suspense>
+    <ErrorBoundary key={pathname} scope="screen">
+      <Suspense fallback={<FullPageSpin />}>
+        <Routes>
+          {routes.map(({ path, Screen, redirect, denied }) => (
+            <Route key={path} path={path} element={denied ? <NoAccessResult /> : Screen ? <Screen /> : <Navigate to={redirect!} replace />} />
+          ))}
+          <Route path="*" element={<NotFoundResult />} />
+        </Routes>
+      </Suspense>
+    </ErrorBoundary>
   );
 }
