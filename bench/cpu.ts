@@ -64,7 +64,11 @@ export function sampleCpu(apiPid: number): CpuSample {
   // Parents come before children in /proc's order only usually: repeat until no process joins.
   for (let grew = true; grew; ) {
     grew = false;
-    for (const s of stats) if (!tree.has(s.pid) && tree.has(s.ppid)) (tree.add(s.pid), (grew = true));
+    for (const s of stats)
+      if (!tree.has(s.pid) && tree.has(s.ppid)) {
+        tree.add(s.pid);
+        grew = true;
+      }
   }
   let api = 0;
   let postgres = 0;

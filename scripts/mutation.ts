@@ -77,7 +77,7 @@ export function mutateRanges(m: Module['mutate'][number]): string[] {
   return m.functions.map((name) => {
     const start = lines.findIndex((l) => new RegExp(`^export (async )?function ${name}\\b|^(export )?const ${name}\\b`).test(l));
     if (start < 0) throw new Error(`${m.file}: no top-level function ${name}`);
-    const end = lines.findIndex((l, i) => i > start && /^}/.test(l));
+    const end = lines.findIndex((l, i) => i > start && l.startsWith('}'));
     return `${m.file}:${start + 1}-${end + 1}`;
   });
 }

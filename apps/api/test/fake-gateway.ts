@@ -69,7 +69,7 @@ export interface FakeGateway {
 /** What a new operation becomes: an amount ending in .51 (or 51 for 0-decimal currencies) is declined, the rest approved. */
 function decide(body: Record<string, unknown>): Pick<GatewayOp, 'status' | 'code' | 'message'> {
   const amount = String(body.amount ?? '');
-  return /51$/.test(amount.replace('.', '')) ? { status: 'failed', code: '05', message: 'Do not honour' } : { status: 'succeeded', code: '00', message: 'Approved' };
+  return amount.replace('.', '').endsWith('51') ? { status: 'failed', code: '05', message: 'Do not honour' } : { status: 'succeeded', code: '00', message: 'Approved' };
 }
 
 export async function startFakeGateway(opts: { signingKey?: string; keyId?: string; maxSkewS?: number } = {}): Promise<FakeGateway> {

@@ -93,7 +93,7 @@ test('the main user adds a webhook endpoint for refunds', async () => {
 
 test('a script with the key refunds a purchase through /v1; the list shows the key was used', async () => {
   const api = (path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) =>
-    a.request.fetch(path, { method: init.method ?? 'GET', headers: { authorization: `Bearer ${secret}`, ...(init.headers ?? {}) }, data: init.body });
+    a.request.fetch(path, { method: init.method ?? 'GET', headers: { authorization: `Bearer ${secret}`, ...init.headers }, data: init.body });
   const list = await api('/v1/transactions?gwTranType=PURC&gwResponse=00&limit=20');
   expect(list.status()).toBe(200);
   const purchase = ((await list.json()) as { data: { id: number; amount: string; refunded_amount: string; currency: string }[] }).data.find((t) => t.refunded_amount === '0' || Number(t.refunded_amount) === 0);

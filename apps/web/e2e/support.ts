@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test as base, type APIRequestContext, type Browser, type BrowserContext, type ConsoleMessage, type Page, type Response } from '@playwright/test';
 import type { RouterItem, UserInfo } from '@portal/contract';
-import { noScript, waitForTakeover } from './ssr-support';
+import { waitForTakeover } from './ssr-support';
 
 export { firstAnswer, noScript, takenOver } from './ssr-support';
 

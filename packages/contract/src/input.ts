@@ -85,7 +85,7 @@ export const optText = (max = 64, opts: TextInputOptions = {}) => blankToUndefin
 
 /** True for a zone name Intl knows (e.g. 'Asia/Shanghai', 'UTC'). */
 export function isTimeZone(zone: string): boolean {
-  if (!/^[A-Za-z][A-Za-z0-9_+\-]*(\/[A-Za-z0-9_+\-]+){0,2}$/.test(zone) || zone.length > 40) return false;
+  if (!/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+){0,2}$/.test(zone) || zone.length > 40) return false;
   try {
     new Intl.DateTimeFormat('en', { timeZone: zone });
     return true;

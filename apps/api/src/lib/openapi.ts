@@ -61,7 +61,7 @@ export function portalDocTransform<A extends { schema: unknown; url: string; rou
     const route = arg.route;
     const method = ([] as string[]).concat(route?.method ?? 'GET')[0];
     const config = (route?.config ?? {}) as { auth?: string; permission?: unknown; rateLimit?: unknown };
-    const response: Json = { ...(schema.response ?? {}) };
+    const response: Json = { ...schema.response };
     const add = (status: number, text: string) => {
       if (!(status in response)) response[status] = envelopeError(text);
     };

@@ -44,7 +44,7 @@ export function issueText(lang: Language, i: IssueLike): string {
   switch (i.code) {
     case 'invalid_type':
       // zod 4 leaves the input out of its issues; its message says what was received.
-      return /received undefined$/.test(i.message) ? t(lang, 'inputRequired') : t(lang, 'inputWrongType', { expected: str(i.expected) });
+      return i.message.endsWith('received undefined') ? t(lang, 'inputRequired') : t(lang, 'inputWrongType', { expected: str(i.expected) });
     case 'too_big':
       return i.origin === 'string' ? t(lang, 'inputTooLong', { max: str(i.maximum) }) : t(lang, 'inputTooBig', { max: str(i.maximum) });
     case 'too_small':
@@ -53,13 +53,13 @@ export function issueText(lang: Language, i: IssueLike): string {
       return t(lang, 'inputOneOf', { values: (i.values ?? []).map(str).join(', ') });
     case 'invalid_format': {
       // A schema's own hint (e.g. 'merchant id') is kept; zod's default English sentence is not.
-      const hint = i.message && !/^Invalid/.test(i.message) ? ` (${i.message})` : '';
+      const hint = i.message && !i.message.startsWith('Invalid') ? ` (${i.message})` : '';
       return t(lang, 'inputFormat', { hint });
     }
     case 'unrecognized_keys':
       return t(lang, 'inputUnknownKeys', { keys: (i.keys ?? []).join(', ') });
     default:
-      return i.message && !/^Invalid/.test(i.message) ? i.message : t(lang, 'inputInvalid');
+      return i.message && !i.message.startsWith('Invalid') ? i.message : t(lang, 'inputInvalid');
   }
 }
 

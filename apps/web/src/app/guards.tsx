@@ -39,6 +39,7 @@ export function RequireAuth({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (!token || user) return;
     let cancelled = false;
+    // oxlint-disable-next-line react/set-state-in-effect -- a new try of the session load this effect starts clears the last failure
     setUnreachable(false);
     loadSession().catch((err: Error) => {
       if (isTransport(err)) {

@@ -10,7 +10,7 @@ export class CheckoutError extends Error {
 async function call<T>(url: string, lang: string, init: RequestInit = {}): Promise<T> {
   let res: Response;
   try {
-    res = await fetch(url, { ...init, headers: { 'Accept-Language': lang, ...(init.headers ?? {}) } });
+    res = await fetch(url, { ...init, headers: { 'Accept-Language': lang, ...init.headers } });
   } catch {
     throw new CheckoutError('', -1);
   }

@@ -52,6 +52,7 @@ export function CashierApp({ initialLang }: { initialLang: Lang }) {
     document.title = t('cashier.title');
   }, [lang, t]);
   useEffect(() => {
+    // oxlint-disable-next-line react/set-state-in-effect -- loading (and refreshing) the cashier's orders is what this effect is for
     void load();
     const id = setInterval(() => void load(), REFRESH_MS);
     return () => clearInterval(id);

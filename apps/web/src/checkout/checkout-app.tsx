@@ -51,6 +51,7 @@ export function CheckoutApp({ token, initialLang }: { token: string; initialLang
     document.title = `${t('title')}${order ? ` · ${order.merName}` : ''}`;
   }, [lang, t, order]);
   useEffect(() => {
+    // oxlint-disable-next-line react/set-state-in-effect -- loading the order from the server is what this effect is for
     void load(false);
   }, [load]);
 

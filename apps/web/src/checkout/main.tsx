@@ -7,7 +7,7 @@ import { browserLang } from './i18n';
 import './checkout.css';
 
 /** The hosted checkout's entry (pay.html): /pay/{token} is an order, /pay/store/{token} a store's static QR. */
-const store = /^\/pay\/store\//.test(location.pathname);
+const store = location.pathname.startsWith('/pay/store/');
 const token = decodeURIComponent(location.pathname.replace(store ? /^\/pay\/store\// : /^\/pay\//, '').split('/')[0] ?? '');
 
 createRoot(document.getElementById('checkout')!).render(

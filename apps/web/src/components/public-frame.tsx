@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { LanguageSelect } from './language-select';
 import { AccessibilityLink } from './accessibility-link';
 import logo from '../assets/logo.svg';
+import { COPYRIGHT_YEAR } from '../lib/copyright';
 
 /** The frame of the public screens other than sign-in (/404, /user/active, /user/password). */
 export function PublicFrame({ children }: { children: ReactNode }) {
@@ -19,7 +20,7 @@ export function PublicFrame({ children }: { children: ReactNode }) {
       </header>
       <main className="public-frame__body">{children}</main>
       <footer className="public-frame__foot">
-        {t('copyright', { from: 2015, to: new Date().getFullYear() })} · <AccessibilityLink />
+        {t('copyright', { from: 2015, to: COPYRIGHT_YEAR })} · <AccessibilityLink />
       </footer>
     </div>
   );

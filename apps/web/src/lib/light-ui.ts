@@ -58,7 +58,8 @@ function close(key: string): void {
 
 /** Closes every status line (a page that hands over to antd's messages). */
 export function clearToasts(): void {
-  for (const key of [...shown.keys()]) close(key);
+  // A copy of the keys: close() deletes from the map while this walks it.
+  for (const key of Array.from(shown.keys())) close(key);
 }
 
 let logoutOpen = false;

@@ -48,7 +48,7 @@ export async function providerFace(app: FastifyInstance, deps: Deps): Promise<vo
   await app.register(async (f) => {
     // The swagger UI's pages are under /api/: public for the merchant auth hook.
     f.addHook('onRoute', (r) => {
-      if (r.url.startsWith('/api/provider/docs')) r.config = { ...(r.config ?? {}), auth: 'public' };
+      if (r.url.startsWith('/api/provider/docs')) r.config = { ...r.config, auth: 'public' };
     });
     await f.register(swagger, {
       openapi: {

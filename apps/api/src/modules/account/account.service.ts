@@ -99,7 +99,7 @@ export async function updatePassword(
 
 /** Resets in flight (tests wait for them). */
 const background = new Set<Promise<unknown>>();
-export const settleBackground = () => Promise.allSettled([...background]);
+export const settleBackground = () => Promise.allSettled(background);
 
 /**
  * 'Forgot password': by user name or e-mail. The answer is the same whether or not the account

@@ -75,7 +75,7 @@ export function createHttpAcquirer(o: HttpAcquirerOptions): Acquirer {
     const ctl = new AbortController();
     const timer = setTimeout(() => ctl.abort(), o.timeoutMs);
     try {
-      const res = await fetch(url, { method, headers, body: method === 'POST' ? body : undefined, signal: ctl.signal, redirect: 'error' });
+      const res = await fetch(url, { method, headers, ...(method === 'POST' ? { body } : {}), signal: ctl.signal, redirect: 'error' });
       const text = await res.text();
       return interpret(res.status, text.length > MAX_BODY ? '' : text, isStatus);
     } catch (err) {

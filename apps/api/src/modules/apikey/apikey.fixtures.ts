@@ -25,7 +25,7 @@ export async function createApiKey(
 
 /** A /v1 call with the key (JSON in and out). */
 export async function v1(ctx: TestCtx, key: string | null, opts: Omit<InjectOptions, 'headers'> & { headers?: Record<string, string> }) {
-  const res = await ctx.app.inject({ ...opts, headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(opts.headers ?? {}) } } as InjectOptions);
+  const res = await ctx.app.inject({ ...opts, headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...opts.headers } } as InjectOptions);
   let body: any = null;
   try {
     body = res.json();

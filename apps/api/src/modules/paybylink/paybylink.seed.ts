@@ -19,14 +19,14 @@ interface DemoOrder {
   remarks?: string;
   ageDays: number;
   validDays?: number;
-  then?: 'pay' | 'fail' | 'close';
+  outcome?: 'pay' | 'fail' | 'close';
   category?: string;
 }
 
 const ORDERS: DemoOrder[] = [
-  { merId: DEMO.group, reconId: 'INV-2026-0142', currency: 'USD', total: '256.00', goods: 'Conference tickets', qty: 2, email: 'li.wei@buyer.example', ageDays: 4, then: 'pay' },
-  { merId: DEMO.group, reconId: 'INV-2026-0148', currency: 'EUR', total: '10.51', goods: 'Sample pack', ageDays: 3, then: 'fail' },
-  { merId: DEMO.group, reconId: 'INV-2026-0150', currency: 'CNY', total: '88.00', goods: 'Gift card', ageDays: 3, then: 'close' },
+  { merId: DEMO.group, reconId: 'INV-2026-0142', currency: 'USD', total: '256.00', goods: 'Conference tickets', qty: 2, email: 'li.wei@buyer.example', ageDays: 4, outcome: 'pay' },
+  { merId: DEMO.group, reconId: 'INV-2026-0148', currency: 'EUR', total: '10.51', goods: 'Sample pack', ageDays: 3, outcome: 'fail' },
+  { merId: DEMO.group, reconId: 'INV-2026-0150', currency: 'CNY', total: '88.00', goods: 'Gift card', ageDays: 3, outcome: 'close' },
   { merId: DEMO.group, reconId: 'INV-2026-0151', currency: 'JPY', total: '5000', goods: 'Workshop seat', ageDays: 3, validDays: 1 },
   { merId: DEMO.group, reconId: 'INV-2026-0153', currency: 'HKD', total: '1280.00', goods: 'Annual service plan', email: 'accounts@harbour.example', remarks: 'Renewal for 2027', ageDays: 1 },
   { merId: DEMO.group, reconId: 'API-88213', currency: 'HKD', total: '64.00', goods: 'Online order #88213', ageDays: 1, category: 'invoice' },
@@ -72,9 +72,9 @@ export async function seedPayByLinkDemo(deps: Deps): Promise<void> {
       await addEvent(q, r.id, 'created', DEMO.users.demo, created, { totalAmount: o.total, currency: o.currency });
       return r.id;
     });
-    if (o.then === 'pay') await payCheckout(deps, token, { method: 'visa', cardNumber: '4111111111111111' });
-    if (o.then === 'fail') await payCheckout(deps, token, { method: 'wechat_pay' });
-    if (o.then === 'close') {
+    if (o.outcome === 'pay') await payCheckout(deps, token, { method: 'visa', cardNumber: '4111111111111111' });
+    if (o.outcome === 'fail') await payCheckout(deps, token, { method: 'wechat_pay' });
+    if (o.outcome === 'close') {
       await deps.db.tx(async (q) => {
         if (await closeOpenOrder(q, id, new Date(now - 2 * DAY))) await addEvent(q, id, 'closed', DEMO.users.demo, new Date(now - 2 * DAY));
       });

@@ -309,7 +309,7 @@ async function insertRows(q: Queryable, rows: TxnRow[], returning = false): Prom
   return ids;
 }
 
-const PLAIN = /^[A-Za-z0-9_.:@+\/-]+$/;
+const PLAIN = /^[A-Za-z0-9_.:@+/-]+$/;
 
 /**
  * A PostgreSQL array literal of the values, built here rather than by the driver: most values are

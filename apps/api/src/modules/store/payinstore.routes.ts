@@ -126,6 +126,6 @@ export function payInStoreRoutes(app: FastifyInstance, deps: Deps) {
       body: payInStoreAddSchema.nullish(),
       response: { 200: envelope(payInStoreAddResultSchema) },
     },
-    handler: async (req) => ok(await createInStoreOrder(deps, userOf(req), { ...req.query, ...(req.body ?? {}) }, { lang: req.lang, linkBase: linkBaseOf(deps, req), ip: req.ip })),
+    handler: async (req) => ok(await createInStoreOrder(deps, userOf(req), { ...req.query, ...req.body }, { lang: req.lang, linkBase: linkBaseOf(deps, req), ip: req.ip })),
   });
 }

@@ -4,7 +4,7 @@ export function csvLine(cells: (string | number)[]): string {
     .map((v) => {
       let s = String(v);
       // A cell a spreadsheet would run as a formula (=, +, @; '-' only when not a number) gets a leading quote.
-      if (/^[=+@\t\r]/.test(s) || (/^-/.test(s) && !/^-\d+(\.\d+)?$/.test(s))) s = `'${s}`;
+      if (/^[=+@\t\r]/.test(s) || (s.startsWith('-') && !/^-\d+(\.\d+)?$/.test(s))) s = `'${s}`;
       return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
     })
     .join(',');

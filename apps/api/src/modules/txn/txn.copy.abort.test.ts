@@ -11,7 +11,6 @@ import type { FastifyInstance } from 'fastify';
 import { createTestApp, DEMO, NO_POSTGRES, pgUrlOf, type TestCtx } from '../../../test/helpers';
 import { openPostgres, type Db } from '../../db/db';
 import { buildApp } from '../../app';
-import type { Deps } from '../../plugins/context';
 import { streamExport } from '../export/export.service';
 import { registerTxnExports } from './txn.exports';
 import { formatInZone } from './time';

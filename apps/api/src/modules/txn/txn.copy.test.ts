@@ -15,7 +15,6 @@ import type { Reader } from '../../db/db';
 import type { ExportContext, ExportSource } from '../export/export.types';
 import { writeSourceExport } from '../export/export.service';
 import { registerTxnExports, settleExportSource, txnExportSource } from './txn.exports';
-import { formatInZone } from './time';
 import { ensureMonths } from '../../db/partitions';
 
 const RANGE = { beginDate: '2026-11-01 00:00:00', endDate: '2026-11-30 23:59:59' };

@@ -20,7 +20,7 @@ import {
 import type { Deps } from '../../plugins/context';
 import { scopeFor, userOf } from '../../plugins/auth';
 import { fastSerializerCompiler } from '../../lib/fast-serializer';
-import { envelope, ok, pageOf } from '../../lib/envelope';
+import { envelope, ok } from '../../lib/envelope';
 import { enqueueExport, disposition, streamExport } from '../export/export.service';
 import { listTransactions, txnDetail, txnTakings, txnTotals } from './txn.service';
 import { refund } from './refund.service';

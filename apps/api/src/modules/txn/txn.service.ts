@@ -4,7 +4,7 @@ import { AppError, notFound } from '../../lib/errors';
 import { rangeTooLong, reversedRange } from '../../lib/validation';
 import { countTxn, countTxnUpTo, firstPageCounted } from './txn.count';
 import { findDetail, findFamily, listTxn, totalsTxn, takingsTxn, txnKey, txnWhere, type Where } from './txn.repo';
-import { LIST_COLUMNS, listRow, money, toTxnRow, type ListDbRow, type TxnDbRow } from './txn.row';
+import { LIST_COLUMNS, listRow, money, toTxnRow, type ListDbRow } from './txn.row';
 import type { Queryable } from '../../db/db';
 import { daysBetween, formatInZone } from './time';
 

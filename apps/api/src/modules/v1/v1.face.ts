@@ -64,7 +64,7 @@ export async function v1Face(app: FastifyInstance, deps: Deps): Promise<void> {
           const out = jsonSchemaTransform(arg);
           const v1 = (arg.route.config as { v1?: { tag: string; errors?: number[] } } | undefined)?.v1;
           const schema = out.schema as Record<string, unknown> & { response?: Record<string, unknown> };
-          const response: Record<string, unknown> = { ...(schema.response ?? {}) };
+          const response: Record<string, unknown> = { ...schema.response };
           // A route answering a file declares no schema: documented as such.
           if (!Object.keys(response).some((k) => k.startsWith('2'))) response[200] = { description: 'The file (CSV or XLSX, as asked)' };
           for (const s of [400, 401, 403, 404, 429, 500, ...(v1?.errors ?? [])]) {

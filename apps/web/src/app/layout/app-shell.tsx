@@ -14,6 +14,7 @@ import { ShellRoutes } from './shell-routes';
 import { useShellNav } from './use-shell-nav';
 import { ChatBubble } from '../../features/chat/chat-bubble';
 import { ViewAsBanner } from '../../features/support/view-as-banner';
+import { COPYRIGHT_YEAR } from '../../lib/copyright';
 export { preloadScreen } from '../feature-routes';
 
 // The narrow screen's menu drawer loads when it is first opened (issue 16: not on every first page).
@@ -47,11 +48,14 @@ export default function AppShell() {
   // Mounted from its first opening on (it stays, closed, to animate out and reopen at once).
   const [drawerUsed, setDrawerUsed] = useState(false);
   const { pathname, search } = useLocation();
-  // A choice in the drawer navigates: the drawer closes (also on back/forward).
-  useEffect(() => setDrawerOpen(false), [pathname, search]);
-  useEffect(() => {
-    if (!isNarrow) setDrawerOpen(false);
-  }, [isNarrow]);
+  // A choice in the drawer navigates: the drawer closes (also on back/forward), and so it does when
+  // the window grows past the drawer's width. Adjusted while rendering, not in an effect after it.
+  const place = `${pathname}${search}|${isNarrow}`;
+  const [drawerPlace, setDrawerPlace] = useState(place);
+  if (drawerPlace !== place) {
+    setDrawerPlace(place);
+    if (drawerOpen) setDrawerOpen(false);
+  }
   const navigate = useNavigate();
   // The merchant requires a second factor this user has not set up: the security page first.
   useEffect(() => {
@@ -112,7 +116,7 @@ export default function AppShell() {
             <ShellRoutes routers={user.routers} permissions={user.permissions} />
           </Layout.Content>
           <Layout.Footer className="app-shell__footer">
-            {t('layout:copyright', { from: COPYRIGHT_FROM, to: new Date().getFullYear() })} · <AccessibilityLink />
+            {t('layout:copyright', { from: COPYRIGHT_FROM, to: COPYRIGHT_YEAR })} · <AccessibilityLink />
           </Layout.Footer>
           {!user.viewAs && <ChatBubble />}
         </Layout>

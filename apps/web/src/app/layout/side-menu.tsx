@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Menu, Tooltip, Typography } from 'antd';
 import type { MenuProps } from 'antd';
 import { useNavigate } from 'react-router';
@@ -35,7 +35,12 @@ export function SideMenu({ routers, merId, merName, contractor, collapsed }: Sid
   const navigate = useNavigate();
   const nav = useNav();
   const [openKeys, setOpenKeys] = useState<string[]>(nav.openKeys);
-  useEffect(() => setOpenKeys((k) => [...new Set([...k, ...nav.openKeys])]), [nav.openKeys]);
+  // The current page's group opens (others the user opened stay open): adjusted while rendering.
+  const [seenOpenKeys, setSeenOpenKeys] = useState(nav.openKeys);
+  if (seenOpenKeys !== nav.openKeys) {
+    setSeenOpenKeys(nav.openKeys);
+    setOpenKeys((k) => [...new Set([...k, ...nav.openKeys])]);
+  }
 
   return (
     <nav aria-label={t('layout:mainMenu')} className="side-menu">

@@ -4,6 +4,7 @@ import SafetyCertificateOutlined from '@ant-design/icons-svg/es/asn/SafetyCertif
 import { useTranslation } from 'react-i18next';
 import logo from '../../assets/logo.svg';
 import { SvgIcon } from '../../components/light/svg-icon';
+import { COPYRIGHT_YEAR } from '../../lib/copyright';
 
 /** The brand side of the sign-in screen (hidden on narrow screens). */
 export function LoginHero() {
@@ -35,7 +36,7 @@ export function LoginHero() {
           ))}
         </ul>
       </div>
-      <div className="login-hero__foot">{t('layout:copyright', { from: 2015, to: new Date().getFullYear() })}</div>
+      <div className="login-hero__foot">{t('layout:copyright', { from: 2015, to: COPYRIGHT_YEAR })}</div>
     </aside>
   );
 }

@@ -85,11 +85,9 @@ export default function LoginPage() {
   /** The browser can use passkeys (WebAuthn): the "Use a passkey" button is shown. */
   const passkeys = typeof window !== 'undefined' && !!window.PublicKeyCredential;
   const [submitting, setSubmitting] = useState(false);
-  const refs = {
-    username: useRef<HTMLInputElement>(null),
-    password: useRef<HTMLInputElement>(null),
-    verifyCode: useRef<HTMLInputElement>(null),
-  };
+  const usernameRef = useRef<HTMLInputElement>(null);
+  const passwordRef = useRef<HTMLInputElement>(null);
+  const verifyCodeRef = useRef<HTMLInputElement>(null);
 
   // The reason a session was refused (handed over by the guard), shown once the page is up.
   useEffect(() => {
@@ -139,7 +137,7 @@ export default function LoginPage() {
     for (const f of fields) if (missing(f, values[f])) found[f] = messages[f];
     setErrors((old) => ({ ...old, ...Object.fromEntries(fields.map((f) => [f, found[f]])) }));
     const first = fields.find((f) => found[f]);
-    if (first) refs[first].current?.focus();
+    if (first) ({ username: usernameRef, password: passwordRef, verifyCode: verifyCodeRef })[first].current?.focus();
     return !first;
   }
 
@@ -228,7 +226,7 @@ export default function LoginPage() {
                 icon={SafetyOutlined}
                 error={errors.verifyCode}
                 hint={totp ? t('account:login.totpHint') : undefined}
-                inputRef={refs.verifyCode}
+                inputRef={verifyCodeRef}
                 input={{ value: values.verifyCode, onChange: set('verifyCode'), autoComplete: 'one-time-code', inputMode: totp ? 'text' : 'numeric', maxLength: totp ? 11 : 6, placeholder: t('verifyCodePlaceholder'), required: true, autoFocus: true }}
               />
               <button type="submit" className="light-button light-button--primary light-button--large light-button--block login-card__submit" aria-busy={submitting || undefined} disabled={submitting}>
@@ -242,7 +240,7 @@ export default function LoginPage() {
               label={t('username')}
               icon={UserOutlined}
               error={errors.username}
-              inputRef={refs.username}
+              inputRef={usernameRef}
               input={{ value: values.username, onChange: set('username'), autoComplete: 'username', placeholder: t('usernamePlaceholder'), autoFocus: true, required: true }}
             />
             <InputField
@@ -250,7 +248,7 @@ export default function LoginPage() {
               label={t('password')}
               icon={LockOutlined}
               error={errors.password}
-              inputRef={refs.password}
+              inputRef={passwordRef}
               input={{ type: showPassword ? 'text' : 'password', value: values.password, onChange: set('password'), autoComplete: 'current-password', placeholder: t('passwordPlaceholder'), required: true }}
               suffix={
                 <button type="button" className="light-input__eye" aria-label={showPassword ? t('hidePassword') : t('showPassword')} aria-pressed={showPassword} onClick={() => setShowPassword((s) => !s)}>
@@ -267,9 +265,9 @@ export default function LoginPage() {
               icon={SafetyOutlined}
               error={errors.verifyCode}
               hint={totp ? t('account:login.totpHint') : undefined}
-              inputRef={refs.verifyCode}
+              inputRef={verifyCodeRef}
               input={{ value: values.verifyCode, onChange: set('verifyCode'), autoComplete: 'one-time-code', inputMode: totp ? 'text' : 'numeric', maxLength: totp ? 11 : 6, placeholder: t('verifyCodePlaceholder'), required: true }}
-              extra={<SendCodeButton getUsername={() => (validate(['username']) ? values.username.trim() : null)} onTotp={setTotp} onDone={() => refs.verifyCode.current?.focus()} />}
+              extra={<SendCodeButton getUsername={() => (validate(['username']) ? values.username.trim() : null)} onTotp={setTotp} onDone={() => verifyCodeRef.current?.focus()} />}
             />
             <button type="submit" className="light-button light-button--primary light-button--large light-button--block login-card__submit" aria-busy={submitting || undefined} disabled={submitting}>
               {submitting ? t('signingIn') : t('submit')}

@@ -24,9 +24,10 @@ export function PblListPage() {
   const canDetail = useCan(Perm.payByLinkDetail);
   const canClose = useCan(Perm.payByLinkClose);
   const canUpdate = useCan(Perm.payByLinkUpdate);
+  const { confirmClose, openUpdate } = flow;
   const columns = useMemo(
-    () => pblColumns(t, { canDetail, canClose, canUpdate, onClose: flow.confirmClose, onUpdate: (r) => flow.openUpdate(r.id) }),
-    [t, canDetail, canClose, canUpdate, flow.confirmClose, flow.openUpdate],
+    () => pblColumns(t, { canDetail, canClose, canUpdate, onClose: confirmClose, onUpdate: (r) => openUpdate(r.id) }),
+    [t, canDetail, canClose, canUpdate, confirmClose, openUpdate],
   );
 
   return (

@@ -20,15 +20,19 @@ export function useQrPolling(orderNo: string | null, active: boolean, onResult: 
   const [countdown, setCountdown] = useState<number>(LIMITS.qrCountdown);
   const [stopped, setStopped] = useState(false);
   const [round, setRound] = useState(0);
+  // The latest callbacks, for the interval to call (kept after each render, not during it).
   const cb = useRef(onResult);
-  cb.current = onResult;
   const fetcher = useRef(fetchStatus);
-  fetcher.current = fetchStatus;
+  useEffect(() => {
+    cb.current = onResult;
+    fetcher.current = fetchStatus;
+  });
 
   useEffect(() => {
     if (!orderNo || !active) return;
     let n: number = LIMITS.qrCountdown;
     let done = false;
+    // oxlint-disable-next-line react/set-state-in-effect -- a new order's countdown starts with the polling this effect starts
     setCountdown(n);
     setStopped(false);
     const ctl = new AbortController();

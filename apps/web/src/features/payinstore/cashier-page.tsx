@@ -19,6 +19,7 @@ function BindDialog({ storeId, storeName, known, onClose }: { storeId: string | 
   const cashiers = useCashiers(storeId ?? undefined, storeId ? LIMITS.qrPollMs : undefined);
   const knownRef = useRef(known);
   useEffect(() => {
+    // oxlint-disable-next-line react/set-state-in-effect -- the old store's QR goes while this effect fetches the new one
     setUrl(null);
     knownRef.current = known;
     if (storeId) getBindQr(storeId).then((r) => setUrl(r.url), onClose);

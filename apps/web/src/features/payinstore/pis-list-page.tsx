@@ -22,15 +22,16 @@ export function PisListPage() {
   const list = usePisList({ ...wire, page, size });
   const stores = useStores();
   const flow = usePisFlow(stores.data ?? []);
+  const { openQr } = flow;
   const columns = useMemo(
     () =>
       pisColumns(t, {
         onShowQr: async (r: PayInStoreRow) => {
           const d = await getPisDetail(r.id).catch(() => null);
-          if (d) flow.openQr({ orderno: d.orderno, reconId: '', merName: d.merName, subtitle: d.storeName, orderCurrency: d.orderCurrency, totalAmount: d.totalAmount, link: d.link, storeId: d.storeId });
+          if (d) openQr({ orderno: d.orderno, reconId: '', merName: d.merName, subtitle: d.storeName, orderCurrency: d.orderCurrency, totalAmount: d.totalAmount, link: d.link, storeId: d.storeId });
         },
       }),
-    [t, flow.openQr],
+    [t, openQr],
   );
   return (
     <PageContainer>

@@ -26,6 +26,7 @@ export function ReserveReport() {
       form={FORM}
       fields={[
         <Form.Item
+          key="period"
           name="period"
           label={t('filter.settleDate')}
           dependencies={['release', 'remit']}
@@ -38,10 +39,10 @@ export function ReserveReport() {
         >
           <ReportRange aria-label={t('filter.settleDate')} />
         </Form.Item>,
-        <Form.Item name="release" label={t('filter.releaseDate')} rules={[threeMonthRule(t)]}>
+        <Form.Item key="release" name="release" label={t('filter.releaseDate')} rules={[threeMonthRule(t)]}>
           <ReportRange limitFuture={false} aria-label={t('filter.releaseDate')} />
         </Form.Item>,
-        <Form.Item name="remit" label={t('filter.remitDate')} rules={[threeMonthRule(t)]}>
+        <Form.Item key="remit" name="remit" label={t('filter.remitDate')} rules={[threeMonthRule(t)]}>
           <ReportRange aria-label={t('filter.remitDate')} />
         </Form.Item>,
         merchantField(t),

@@ -26,7 +26,7 @@ export function TransferReportPage() {
         form={FORM}
         fields={[
           requiredPeriodField(t, t('filter.settleDate')),
-          <Form.Item name="remit" label={t('filter.remitDate')} rules={[threeMonthRule(t)]}>
+          <Form.Item key="remit" name="remit" label={t('filter.remitDate')} rules={[threeMonthRule(t)]}>
             <DateRangeFilter aria-label={t('filter.remitDate')} />
           </Form.Item>,
           merchantField(t),

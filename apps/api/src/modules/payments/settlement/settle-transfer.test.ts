@@ -61,7 +61,7 @@ describe.each(DB_KINDS)('transfers and reserves on %s', (kind) => {
     for (const [d, amount] of cases) await txn(db, d, { amount });
     await settleRange(db, '2026-03-02', '2026-03-06');
     expect((await rows(db)).map((x) => [x.txn_set_date, x.recon_set_amount, x.serv_amount])).toEqual(
-      cases.map(([d, amount, held], i) => [['2026-03-03', '2026-03-04', '2026-03-05', '2026-03-06'][i], amount, held]),
+      cases.map(([_d, amount, held], i) => [['2026-03-03', '2026-03-04', '2026-03-05', '2026-03-06'][i], amount, held]),
     );
     const res = (await db.query<{ amount: number }>('SELECT amount FROM reserve ORDER BY txn_set_date')).rows.map((r) => r.amount);
     expect(res).toEqual(cases.map((c) => c[2]));

@@ -1,4 +1,4 @@
-import type { LoginHistoryItem, LoginResult, PasskeyItem, SecurityOverview, SessionItem } from '@portal/contract';
+import type { LoginHistoryItem, PasskeyItem, SecurityOverview, SessionItem } from '@portal/contract';
 import type { PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/browser';
 import { useQuery } from '@tanstack/react-query';
 import { http } from '../../../lib/http';

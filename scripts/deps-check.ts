@@ -1,0 +1,77 @@
+/**
+ * The API's import boundaries (issue 45 §2, `.dependency-cruiser.cjs`): runs dependency-cruiser and
+ * compares its findings with `.dependency-cruiser-known-violations.json`, the findings of the day the
+ * rules came in, which may only shrink. Fails on a finding not in the list (a new circle, a new
+ * import past another module's index.ts, infrastructure importing a module) and on a listed finding
+ * that is gone (take it out: the list shrinks with the code). `--update` rewrites the list, but only
+ * by removing entries: it refuses to add one.
+ *
+ *   npm run lint:deps            check
+ *   npm run lint:deps -- --update   drop the findings that are gone from the list
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { cruise, type ICruiseResult } from 'dependency-cruiser';
+
+const root = path.resolve(import.meta.dirname, '..');
+const BASELINE = path.join(root, '.dependency-cruiser-known-violations.json');
+
+/** One finding as a stable line: "rule: from → to" (a circle names its first file and the cycle). */
+function findings(result: ICruiseResult): string[] {
+  const out = new Set<string>();
+  for (const v of result.summary.violations) {
+    const cycle = v.cycle?.length ? ` (cycle ${v.cycle.map((c) => (typeof c === 'string' ? c : c.name)).join(' → ')})` : '';
+    out.add(`${v.rule.name}: ${v.from} → ${v.to}${cycle}`);
+  }
+  return [...out].sort();
+}
+
+export async function currentFindings(): Promise<string[]> {
+  const require = createRequire(import.meta.url);
+  const config = require(path.join(root, '.dependency-cruiser.cjs')) as { forbidden: unknown[]; options: Record<string, unknown> };
+  const prev = process.cwd();
+  process.chdir(root);
+  try {
+    const { output } = await cruise(['apps/api/src'], { ...config.options, validate: true, ruleSet: { forbidden: config.forbidden, options: config.options } } as never);
+    return findings(output as ICruiseResult);
+  } finally {
+    process.chdir(prev);
+  }
+}
+
+export const readBaseline = (): string[] => (fs.existsSync(BASELINE) ? (JSON.parse(fs.readFileSync(BASELINE, 'utf8')) as { findings: string[] }).findings : []);
+
+async function main(): Promise<number> {
+  const t0 = Date.now();
+  const now = await currentFindings();
+  const known = readBaseline();
+  const knownSet = new Set(known);
+  const nowSet = new Set(now);
+  const added = now.filter((f) => !knownSet.has(f));
+  const gone = known.filter((f) => !nowSet.has(f));
+  const byRule = (list: string[]) =>
+    Object.entries(list.reduce<Record<string, number>>((m, f) => ((m[f.split(':')[0]] = (m[f.split(':')[0]] ?? 0) + 1), m), {}))
+      .map(([r, n]) => `${r} ${n}`)
+      .join(', ') || 'none';
+  if (process.argv.includes('--init')) {
+    fs.writeFileSync(BASELINE, JSON.stringify({ note: 'Known boundary findings (issue 45 §2): may only shrink. scripts/deps-check.ts', findings: now }, null, 2) + '\n');
+    console.log(`deps: baseline written with ${now.length} findings (${byRule(now)})`);
+    return 0;
+  }
+  if (process.argv.includes('--update')) {
+    if (added.length) {
+      console.error(`deps: --update only removes findings; ${added.length} new ones must be fixed:\n  ${added.join('\n  ')}`);
+      return 1;
+    }
+    fs.writeFileSync(BASELINE, JSON.stringify({ note: 'Known boundary findings (issue 45 §2): may only shrink. scripts/deps-check.ts', findings: known.filter((f) => nowSet.has(f)) }, null, 2) + '\n');
+    console.log(`deps: ${gone.length} findings removed from the list, ${now.length} left`);
+    return 0;
+  }
+  console.log(`deps: ${now.length} known findings left (${byRule(now)}) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  if (added.length) console.error(`deps: ${added.length} new boundary findings (fix them; the list only shrinks):\n  ${added.join('\n  ')}`);
+  if (gone.length) console.error(`deps: ${gone.length} listed findings are gone — run \`npm run lint:deps -- --update\` to take them off the list:\n  ${gone.join('\n  ')}`);
+  return added.length || gone.length ? 1 : 0;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) process.exit(await main());
