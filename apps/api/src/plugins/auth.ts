@@ -6,7 +6,6 @@ import { t } from '../lib/messages';
 import type { Deps, SessionUser } from './context';
 import { HOUSEKEEPING, type Queryable } from '../db/db';
 import { MERCHANT_REALM, type Realm } from '../modules/user/realm';
-import { resolveViewAs, VIEW_AS_PREFIX, viewAsMayCall, viewAsRefused } from '../modules/ops/view-as.service';
 
 interface SessionRow {
   session_id: number;
@@ -253,17 +252,38 @@ export function registerAuth(app: FastifyInstance, deps: Deps) {
   async function signedIn(req: FastifyRequest) {
     const token = req.headers['x-token'];
     if (typeof token !== 'string' || !token) throw new AppError(Code.NOT_LOGGED_IN, 'notLoggedIn', {}, 401);
-    if (token.startsWith(VIEW_AS_PREFIX)) {
-      // A support operator's read-only view (decision 046): its own table, GET routes of an
+    for (const kind of tokenKinds.values()) {
+      if (!token.startsWith(kind.prefix)) continue;
+      // E.g. a support operator's read-only view (decision 046): its own table, GET routes of an
       // allow-list only — every state-changing call, download and account/team/key route refused.
-      req.user = await resolveViewAs(deps, token);
-      if (!viewAsMayCall(req.method, req.routeOptions.url ?? req.url)) throw viewAsRefused();
+      req.user = await kind.resolve(deps, token);
+      if (!kind.mayCall(req.method, req.routeOptions.url ?? req.url)) throw kind.refused();
       return;
     }
     req.user = await resolveSession(deps, token);
     // The merchant requires a second factor this user has not enrolled: only the account calls open.
     if (req.user.mustEnrolTotp && !req.url.startsWith('/api/user/') && !req.url.startsWith('/api/merchant/info')) throw new AppError(Code.TOTP_REQUIRED, 'totpRequired', {}, 403);
   }
+}
+
+/**
+ * A kind of token other than a merchant user's session, told by its prefix, that a module brings
+ * to the auth hook (issue 45: infrastructure never imports a module — the ops module registers the
+ * support view's tokens here, decision 046).
+ */
+export interface TokenKind {
+  prefix: string;
+  /** The caller the token stands for (throws the module's own errors when it is not valid). */
+  resolve(deps: Deps, token: string): Promise<SessionUser>;
+  /** Whether such a caller may call the route at all (checked before its permission). */
+  mayCall(method: string, routeUrl: string): boolean;
+  /** The error for a route it may not call. */
+  refused(): Error;
+}
+const tokenKinds = new Map<string, TokenKind>();
+/** Registers (or replaces) the token kind of `kind.prefix`. */
+export function registerTokenKind(kind: TokenKind): void {
+  tokenKinds.set(kind.prefix, kind);
 }
 
 /** The signed-in caller (routes behind the auth hook). */

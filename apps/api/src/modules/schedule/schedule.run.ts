@@ -8,7 +8,7 @@ import { insertExport } from '../export/export.repo';
 import { formatInZone } from '../txn/time';
 import { runUser, usersInScope, type ScheduleRow } from './schedule.repo';
 import { dateIn, offsetHours, rollParams } from './schedule.time';
-import { merchantFilterOf } from './schedule.service';
+import { merchantFilterOf } from './schedule.filters';
 import { auditExport, ExportAudit } from '../export/export.audit';
 
 export interface RunResult {

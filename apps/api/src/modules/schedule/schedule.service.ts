@@ -4,6 +4,7 @@ import { AppError, forbidden, notFound } from '../../lib/errors';
 import { exportSource } from '../export/export.service';
 import { countSchedules, findOwnSchedule, recurrenceOf, insertSchedule, markDeleted, setPaused, updateSchedule, usersInScope, type ScheduleRow } from './schedule.repo';
 import { nextRun, type Recurrence } from './schedule.time';
+import { merchantFilterOf } from './schedule.filters';
 import { armScheduleJob, disarmScheduleJob, queueSendNow } from './schedule.jobs';
 import { auditExport, ExportAudit } from '../export/export.audit';
 import type { Queryable } from '../../db/db';
@@ -36,12 +37,6 @@ async function check(deps: Deps, u: SessionUser, v: ScheduleInput): Promise<stri
   const foreign = v.recipients.find((e) => !allowed.has(e));
   if (foreign) throw new AppError(Code.BAD_REQUEST, 'scheduleForeignRecipient', { email: foreign }, 400);
   return merId ? [merId] : u.scope;
-}
-
-/** The merchant filter (merId) of a report's or the transaction list's filters, if any. */
-export function merchantFilterOf(params: unknown): string | null {
-  const m = (params as { merId?: unknown } | null)?.merId;
-  return typeof m === 'string' && m ? m : null;
 }
 
 /** The caller's schedule or 404 (another user's, another merchant's, a deleted one). */
