@@ -1,5 +1,5 @@
 /**
- * The API's boundaries, enforced (issue 45 §2; the layering rule in docs/decisions/055-module-contract.md):
+ * The API's boundaries, enforced (issue 45 §2, decision 055):
  * - no circular imports anywhere in the API;
  * - a module reaches another module only through that module's `index.ts` (its public door);
  * - infrastructure (`lib`, `plugins`, `db`, `jobs`) never imports a module.
