@@ -219,9 +219,10 @@ describe('the README production path, from a clean clone on an empty PostgreSQL 
     expect(fed.code, JSON.stringify(fed)).toBe(0);
     expect(fed.data, JSON.stringify(fed.data)).toMatchObject({ accepted: 3, duplicate: 0, rejected: 0 });
 
-    // — 7. settlement: the T+1 run for yesterday settles the day before
+    // — 7. settlement: the T+1 run for yesterday settles the day before (runs go forward: a date
+    //   before it not run yet is run first — here D − 2, with nothing due on it)
     const settleOut = await run(take('npm run settle').replaceAll(SAMPLE_DATE, addDays(today, -1)));
-    expect(settleOut).toMatch(/Settled 1 date\(s\).*3 transactions|already settled/);
+    expect(settleOut).toMatch(/Settled \d date\(s\) .*: 3 transactions, 1 settlement rows, 1 transfers/);
 
     // — the merchant's main user: activation from the e-mail, sign-in with the e-mailed code
     const activation = await mailTo(smtp.received, mainUser.email, /\/user\/active\?token=([A-Za-z0-9_-]+)/);
