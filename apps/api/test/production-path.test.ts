@@ -77,6 +77,13 @@ describe('the README production path, from a clean clone on an empty PostgreSQL 
     const adminUrl = process.env.TEST_DATABASE_URL!;
     const commands = readmeProviderCommands(fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8'));
     const ran = new Set<string>();
+    // Each step's time, printed at the end (docs/testing.md quotes them).
+    const times: [string, number][] = [];
+    let mark = Date.now();
+    const lap = (what: string) => {
+      times.push([what, (Date.now() - mark) / 1000]);
+      mark = Date.now();
+    };
     const take = (prefix: string) => {
       const found = commands.filter((c) => c.startsWith(prefix));
       expect(found, `README "Start as a provider" has one command starting "${prefix}"`).toHaveLength(1);
@@ -91,6 +98,7 @@ describe('the README production path, from a clean clone on an empty PostgreSQL 
     await sh('git', ['clone', '--quiet', '--no-checkout', ROOT, dir]);
     await sh('git', ['-C', dir, 'checkout', '--quiet', '--detach', head]);
     expect(fs.existsSync(path.join(dir, 'node_modules')) || fs.existsSync(path.join(dir, 'apps/web/dist')), 'nothing built in a clean clone').toBe(false);
+    lap('clone');
 
     // — 1. the database: the README's statements, with this run's role, database and password
     const name = `portal_pp_${randomBytes(4).toString('hex')}`;
@@ -113,6 +121,7 @@ describe('the README production path, from a clean clone on an empty PostgreSQL 
     u.username = name;
     u.password = password;
     const databaseUrl = u.toString();
+    lap('database');
 
     // — 2. the settings: the README's names, this run's values
     const smtp = await startSmtpReceiver();
@@ -161,10 +170,12 @@ describe('the README production path, from a clean clone on an empty PostgreSQL 
     const plain = added(await run(`${install.replace(/\s--include=dev\b/, '')} --dry-run --offline`));
     expect(plain.has('vite'), 'without --include=dev, NODE_ENV=production leaves vite out (the check can fail)').toBe(false);
     linkNodeModules(dir);
+    lap('install (npm ci --dry-run ×2), links');
     // — 3b. the rest as written: build, migrate
     const setup = await run(rest.join(' && '), 150_000);
     expect(setup).toMatch(/Migrated PostgreSQL .*: \d+ migration\(s\) applied/);
     expect(fs.existsSync(path.join(dir, 'apps/web/dist/index.html'))).toBe(true);
+    lap('build, migrate');
 
     // — 3c. npm run serve, in production mode
     const server = startServer(take('npm run serve'), dir, env);
@@ -174,6 +185,7 @@ describe('the README production path, from a clean clone on an empty PostgreSQL 
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<div id="root"');
     expect((await fetch(`${base}/dev/mailbox`)).status, 'no development mailbox in production').toBe(404);
+    lap('serve until ready');
 
     // — 4. the first operator: activation (authenticator) and sign-in (a recovery code: the activation used this 30 s step's code)
     const opOut = await run(take('npm run ops -- add-operator'));
@@ -189,6 +201,7 @@ describe('the README production path, from a clean clone on an empty PostgreSQL 
     const opLogin = await json(`${base}/api/ops/auth/login`, { username: info.data.username, password: opPassword, verifyCode: activated.data.recoveryCodes[0] });
     expect(opLogin.code, opLogin.msg).toBe(0);
     const ops = { 'x-token': opLogin.data.token };
+    lap('operator');
 
     // — 5. Merchants → New merchant: T+1, daily transfer, no reserve
     const fee = { ...FEE, cycleDays: 1, reserveBp: 0, reserveHoldDays: 0, transferPeriod: 'D' };
@@ -196,12 +209,14 @@ describe('the README production path, from a clean clone on an empty PostgreSQL 
     const created = await json(`${base}/api/ops/merchants`, merchantBody({ name: 'First Merchant', channels: ['CARD'], currencies: ['HKD'], fees: [fee], bankAccount: BANK, mainUser }), ops);
     expect(created.code, created.msg).toBe(0);
     const merId: string = created.data.merId;
+    lap('merchant');
 
     // — 6. the gateway: connection and key (the README's commands, the merchant id the back office gave)
     const connOut = await run(take('npm run provider -- connection add').replaceAll(SAMPLE_MERCHANT, merId));
     expect(connOut).toContain(`reports for ${merId}`);
     const keyOut = await run(take('npm run provider -- key add'));
     const key = { keyId: /Key id:\s+(\S+)/.exec(keyOut)![1], secret: /Secret:\s+(\S+)/.exec(keyOut)![1] };
+    lap('connection, key');
 
     // a signed batch of the day before yesterday (D − 2): two purchases and a refund of one
     const today = platformDate(new Date(), TZ);
@@ -218,11 +233,13 @@ describe('the README production path, from a clean clone on an empty PostgreSQL 
     const fed = await fetch(`${base}/provider/v1/transactions`, { method: 'POST', headers: signedHeaders(key, 'POST', '/provider/v1/transactions', body, Date.now()), body }).then((r) => r.json());
     expect(fed.code, JSON.stringify(fed)).toBe(0);
     expect(fed.data, JSON.stringify(fed.data)).toMatchObject({ accepted: 3, duplicate: 0, rejected: 0 });
+    lap('signed batch');
 
     // — 7. settlement: the T+1 run for yesterday settles the day before (runs go forward: a date
     //   before it not run yet is run first — here D − 2, with nothing due on it)
     const settleOut = await run(take('npm run settle').replaceAll(SAMPLE_DATE, addDays(today, -1)));
     expect(settleOut).toMatch(/Settled \d date\(s\) .*: 3 transactions, 1 settlement rows, 1 transfers/);
+    lap('settle');
 
     // — the merchant's main user: activation from the e-mail, sign-in with the e-mailed code
     const activation = await mailTo(smtp.received, mainUser.email, /\/user\/active\?token=([A-Za-z0-9_-]+)/);
@@ -249,6 +266,9 @@ describe('the README production path, from a clean clone on an empty PostgreSQL 
     expect(transfer.code, transfer.msg).toBe(0);
     expect(transfer.data.content).toHaveLength(1);
     expect(transfer.data.content[0]).toMatchObject({ txnSetDate: settled, clientid: merId, merTxnSet: 'HKD', reconSetAmount: '208.98', servAmount: '0.00', realTransAmountBeforeTransFee: '208.98', tranFee: '5.00', realTransAmount: '203.98' });
+
+    lap('the merchant signs in and sees it');
+    console.log(`production path, seconds per step:\n${times.map(([w, t]) => `  ${t.toFixed(1).padStart(6)}  ${w}`).join('\n')}`);
 
     // every command of the README's section was run
     expect(commands.filter((c) => !ran.has(c))).toEqual([]);
