@@ -243,7 +243,8 @@ describe('the README production path, from a clean clone on an empty PostgreSQL 
     // — 7. settlement: the T+1 run for yesterday settles the day before (runs go forward: a date
     //   before it not run yet is run first — here D − 2, with nothing due on it)
     const settleOut = await run(take('npm run settle').replaceAll(SAMPLE_DATE, addDays(today, -1)));
-    expect(settleOut).toMatch(/Settled \d date\(s\) .*: 3 transactions, 1 settlement rows, 1 transfers/);
+    // (the server's daily job, at 00:30 platform time, may have run it first if the test spans that minute)
+    expect(settleOut).toMatch(/Settled \d date\(s\) .*: 3 transactions, 1 settlement rows, 1 transfers|was already settled/);
     lap('settle');
 
     // — the merchant's main user: activation from the e-mail, sign-in with the e-mailed code
@@ -335,7 +336,7 @@ async function json(url: string, body?: unknown, headers: Record<string, string>
 /** The first mail (from `from` on) to `to` whose text matches, waiting for it (mails go out after the answer). */
 async function mailTo(received: { to: string[]; raw: Buffer }[], to: string, re: RegExp, from = 0) {
   const t0 = Date.now();
-  while (Date.now() - t0 < 20_000) {
+  while (Date.now() - t0 < 30_000) {
     for (let i = from; i < received.length; i++) {
       if (!received[i].to.includes(to)) continue;
       const mail = await PostalMime.parse(received[i].raw);
