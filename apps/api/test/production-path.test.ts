@@ -281,13 +281,17 @@ describe('the README production path, from a clean clone on an empty PostgreSQL 
   }, 300_000);
 });
 
-/** node_modules of this checkout, by links: each package linked, the clone's own workspaces (@portal/*) linked to its folders. */
+/**
+ * node_modules of this checkout, by links: each package linked, the clone's own workspaces
+ * (@portal/*) linked to its folders; of the dot-entries only `.bin` — the build's caches
+ * (`.vite`, `.vite-temp`) stay the clone's own.
+ */
 function linkNodeModules(dir: string) {
   const from = path.join(ROOT, 'node_modules');
   const to = path.join(dir, 'node_modules');
   fs.mkdirSync(to);
   for (const entry of fs.readdirSync(from)) {
-    if (entry === '@portal') continue;
+    if (entry === '@portal' || (entry.startsWith('.') && entry !== '.bin')) continue;
     fs.symlinkSync(path.join(from, entry), path.join(to, entry));
   }
   fs.mkdirSync(path.join(to, '@portal'));
