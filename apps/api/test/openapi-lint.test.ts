@@ -14,9 +14,20 @@ const REDOCLY = path.join(path.dirname(createRequire(import.meta.url).resolve('@
 /**
  * The OpenAPI documents a merchant's SDK generator reads (issue 31): the portal's (/api/docs) and
  * the merchant API's (/v1/docs) pass `redocly lint` with its recommended rules — no error — and every
- * operation has a unique operationId and a documented 4xx answer. The lint runs the real
- * @redocly/cli (a devDependency, no network) over the documents the app serves.
+ * operation has a unique operationId and a documented 4xx answer. Issue 46: the provider's
+ * (/api/provider/docs, a gateway's team generates its client from it) and the back office's
+ * (/api/ops/docs) too. The lint runs the real @redocly/cli (a devDependency, no network) over the
+ * documents the app serves.
  */
+const DOCS = [
+  ['portal', '/api/docs/json'],
+  ['v1', '/v1/docs/json'],
+  ['provider', '/api/provider/docs/json'],
+  ['ops', '/api/ops/docs/json'],
+] as const;
+const NAMES = DOCS.map(([name]) => name);
+/** Each document has more operations than this (one that lost its routes would lint clean). */
+const MIN_OPERATIONS: Record<(typeof NAMES)[number], number> = { portal: 130, v1: 4, provider: 2, ops: 40 };
 describe('OpenAPI documents: redocly lint (recommended) finds no error', () => {
   let ctx: TestCtx;
   let dir: string;
@@ -25,7 +36,7 @@ describe('OpenAPI documents: redocly lint (recommended) finds no error', () => {
   beforeAll(async () => {
     ctx = await createTestApp({});
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'openapi-lint-'));
-    for (const [name, url] of [['portal', '/api/docs/json'], ['v1', '/v1/docs/json']]) {
+    for (const [name, url] of DOCS) {
       const r = await ctx.app.inject({ method: 'GET', url });
       expect(r.statusCode, url).toBe(200);
       docs[name] = r.json();
@@ -37,7 +48,7 @@ describe('OpenAPI documents: redocly lint (recommended) finds no error', () => {
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it.each(['portal', 'v1'])('%s: no lint error', async (name) => {
+  it.each(NAMES)('%s: no lint error', async (name) => {
     const out = await run(process.execPath, [REDOCLY, 'lint', '--extends', 'recommended', '--format', 'json', `${name}.json`], { cwd: dir, maxBuffer: 64 * 1024 * 1024 }).catch(
       (e: { stdout: string }) => ({ stdout: e.stdout }),
     );
@@ -47,14 +58,25 @@ describe('OpenAPI documents: redocly lint (recommended) finds no error', () => {
     expect(report.totals.errors).toBe(0);
   });
 
-  it.each(['portal', 'v1'])('%s: every operation has a unique operationId and a 4xx answer; servers listed', (name) => {
+  it.each(NAMES)('%s: every operation has a unique operationId and a 4xx answer; servers listed', (name) => {
     const doc = docs[name];
     expect(doc.servers?.length, 'servers').toBeGreaterThan(0);
     const ops = Object.entries(doc.paths).flatMap(([p, ms]) => Object.entries(ms as Record<string, any>).map(([m, op]) => ({ key: `${m} ${p}`, op })));
-    expect(ops.length).toBeGreaterThan(name === 'portal' ? 130 : 4);
+    expect(ops.length).toBeGreaterThan(MIN_OPERATIONS[name]);
     expect(ops.filter((o) => !o.op.operationId).map((o) => o.key)).toEqual([]);
     expect(new Set(ops.map((o) => o.op.operationId)).size).toBe(ops.length);
     expect(ops.filter((o) => !Object.keys(o.op.responses ?? {}).some((s) => s.startsWith('4'))).map((o) => o.key)).toEqual([]);
+  });
+
+  it('provider and ops: the 401 and 403 where the route can give them, not elsewhere', () => {
+    const codes = (name: string, p: string, m: string) => Object.keys(docs[name].paths[p][m].responses).sort();
+    expect(codes('provider', '/provider/v1/transactions/{gwTransId}/status', 'post')).toEqual(['200', '400', '401', '404']);
+    expect(codes('provider', '/provider/v1/transactions', 'post')).toEqual(['200', '400', '401']);
+    // sign-in needs no token; every role may read itself; only onboarding (and the administrator) creates merchants
+    expect(codes('ops', '/api/ops/auth/login', 'post')).toEqual(['200', '400', '429']);
+    expect(codes('ops', '/api/ops/me', 'get')).toEqual(['200', '400', '401']);
+    expect(codes('ops', '/api/ops/merchants', 'post')).toEqual(['200', '400', '401', '403']);
+    expect(docs.ops.paths['/api/ops/merchants'].post.operationId).toBe('postOpsMerchants');
   });
 
   it('derives operationIds from method and path', () => {
@@ -62,6 +84,8 @@ describe('OpenAPI documents: redocly lint (recommended) finds no error', () => {
     expect(operationIdOf('POST', '/api/user/getEmailCode')).toBe('postUserGetEmailCode');
     expect(operationIdOf('GET', '/api/checkout/store/:token')).toBe('getCheckoutStoreByToken');
     expect(operationIdOf('GET', '/dev/mailbox')).toBe('getDevMailboxPage');
+    expect(operationIdOf('POST', '/provider/v1/transactions/:gwTransId/status')).toBe('postProviderV1TransactionsByGwTransIdStatus');
+    expect(operationIdOf('POST', '/api/ops/merchants/:merId/lock')).toBe('postOpsMerchantsByMerIdLock');
   });
 
   it('puts nullable beside a type: into each member of a nullable union', () => {

@@ -11,6 +11,9 @@ import type { RouteOptions } from 'fastify';
  * - a 200 for routes that declare no answer schema (files, pages), described as such;
  * - `nullable` beside a union (zod's `.nullable()` on a union, e.g. the envelope's `data`) pushed into
  *   each member, which has a type — OpenAPI 3.0 reads `nullable` only beside `type`.
+ * The provider's (/api/provider/docs) and the back office's (/api/ops/docs) documents get the same
+ * touches (issue 46), each telling which of its routes need a caller and which can refuse one
+ * (`DocAuth`): signed gateway requests there, operator roles here.
  */
 export function operationIdOf(method: string, url: string): string {
   const words = url
@@ -21,8 +24,8 @@ export function operationIdOf(method: string, url: string): string {
     .flatMap((seg) => seg.split(/[^A-Za-z0-9]+/))
     .filter(Boolean);
   const camel = words.map((w) => w[0].toUpperCase() + w.slice(1)).join('');
-  // Pages outside /api (the development mailbox) apart from the API call of the same name.
-  return `${method.toLowerCase()}${camel}${url.startsWith('/api/') ? '' : 'Page'}`;
+  // Pages outside the APIs (the development mailbox) apart from the API call of the same name.
+  return `${method.toLowerCase()}${camel}${/^\/(?:api|provider)\//.test(url) ? '' : 'Page'}`;
 }
 
 type Json = Record<string, unknown>;
@@ -53,22 +56,41 @@ const envelopeError = (description: string) => ({
   },
 });
 
+/**
+ * Which answers a document's routes can give besides 400 / 404 / 429: `unauthenticated` the 401's
+ * text when the route needs a caller (null: it needs none), `forbidden` the 403's when the caller
+ * may lack the right (null: never). The default is the merchant portal's: signed-in `/api/` routes
+ * unless `auth: 'public'`, 403 for routes with a `permission`.
+ */
+export interface DocAuth {
+  unauthenticated(route: RouteOptions | undefined, url: string): string | null;
+  forbidden(route: RouteOptions | undefined): string | null;
+}
+
+const PORTAL_AUTH: DocAuth = {
+  unauthenticated: (route, url) =>
+    (route?.config as { auth?: string } | undefined)?.auth !== 'public' && url.startsWith('/api/') ? 'Not signed in, or the session ended (codes -1, 3, 50012, 50014)' : null,
+  forbidden: (route) => ((route?.config as { permission?: unknown } | undefined)?.permission ? 'The signed-in user lacks the permission (code 403)' : null),
+};
+
 /** Wraps a swagger transform (jsonSchemaTransform) with the touches above. */
-export function portalDocTransform<A extends { schema: unknown; url: string; route?: RouteOptions }, R extends { schema: unknown; url: string }>(inner: (a: A) => R) {
+export function portalDocTransform<A extends { schema: unknown; url: string; route?: RouteOptions }, R extends { schema: unknown; url: string }>(inner: (a: A) => R, docAuth: DocAuth = PORTAL_AUTH) {
   return (arg: A): R => {
     const out = inner(arg);
     const schema = (out.schema ?? {}) as Json & { response?: Json; operationId?: string };
     const route = arg.route;
     const method = ([] as string[]).concat(route?.method ?? 'GET')[0];
-    const config = (route?.config ?? {}) as { auth?: string; permission?: unknown; rateLimit?: unknown };
+    const config = (route?.config ?? {}) as { rateLimit?: unknown };
     const response: Json = { ...schema.response };
     const add = (status: number, text: string) => {
       if (!(status in response)) response[status] = envelopeError(text);
     };
     if (!Object.keys(response).some((k) => k.startsWith('2'))) response[200] = { description: 'The answer: a file or page (see the summary)' };
     add(400, 'Invalid input: code 400, msg names the field');
-    if (config.auth !== 'public' && out.url.startsWith('/api/')) add(401, 'Not signed in, or the session ended (codes -1, 3, 50012, 50014)');
-    if (config.permission) add(403, 'The signed-in user lacks the permission (code 403)');
+    const unauthenticated = docAuth.unauthenticated(route, out.url);
+    if (unauthenticated) add(401, unauthenticated);
+    const forbidden = docAuth.forbidden(route);
+    if (forbidden) add(403, forbidden);
     if (out.url.includes(':')) add(404, "Not found — also another merchant's record (code 404)");
     if (config.rateLimit) add(429, 'Too many requests (code 429)');
     return {

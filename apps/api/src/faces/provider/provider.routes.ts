@@ -10,6 +10,7 @@ import { saveControlTotals } from '../../modules/gateway/recon.service';
 import type { Deps } from '../../plugins/context';
 import { AppError } from '../../lib/errors';
 import { t } from '../../lib/messages';
+import { portalDocTransform } from '../../lib/openapi';
 import { HEADERS, authenticate, type Connection } from '../../modules/gateway/gateway.service';
 import { FeedRowSchema, MAX_BATCH, receiveBatch, reportStatus } from '../../modules/gateway/feed.service';
 
@@ -52,7 +53,8 @@ export async function providerFace(app: FastifyInstance, deps: Deps): Promise<vo
     });
     await f.register(swagger, {
       openapi: {
-        info: { title: 'Merchant portal — provider API', version: '1.0.0', description: SIGNING },
+        info: { title: 'Merchant portal — provider API', version: '1.0.0', description: SIGNING, license: { name: 'Proprietary', url: `${deps.config.publicUrl}/api/provider/docs` } },
+        servers: [{ url: deps.config.publicUrl, description: 'This portal' }],
         components: {
           securitySchemes: {
             keyId: { type: 'apiKey', in: 'header', name: HEADERS.keyId },
@@ -63,10 +65,17 @@ export async function providerFace(app: FastifyInstance, deps: Deps): Promise<vo
         security: [{ keyId: [], timestamp: [], signature: [] }],
       },
       hiddenTag: 'X-PROVIDER-HIDDEN',
-      transform: (arg) => {
-        const out = jsonSchemaTransform(arg);
-        return { ...out, schema: { ...out.schema, tags: ['provider'] } };
-      },
+      // Issue 46: operationIds, the error answers and OpenAPI 3.0 nullables as /api/docs (lib/openapi.ts).
+      transform: portalDocTransform(
+        (arg: Parameters<typeof jsonSchemaTransform>[0]) => {
+          const out = jsonSchemaTransform(arg);
+          return { ...out, schema: { ...out.schema, tags: ['provider'] } };
+        },
+        {
+          unauthenticated: (_route, url) => (url.startsWith('/provider/') ? 'Not signed, or the signature refused: a missing header, a stale timestamp, an unknown or revoked key, a replay (code -1)' : null),
+          forbidden: () => null,
+        },
+      ),
     });
     await f.register(swaggerUi, { routePrefix: '/api/provider/docs', uiConfig: { docExpansion: 'list' }, staticCSP: true });
 

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -11,6 +11,7 @@ import { logout, refresh } from '../user/session.service';
 import { OPERATOR_REALM } from '../user/realm';
 import { operatorOf, registerOpsAuth } from './ops.auth';
 import { localOnly } from '../dev/dev.routes';
+import { portalDocTransform } from '../../lib/openapi';
 import { createOperator } from './operators.service';
 import { opsEmail, opsUsername } from '@portal/contract';
 import { searchAudit } from './audit.service';
@@ -41,6 +42,8 @@ const operatorRow = z.object({
 
 const DESCRIPTION = `The provider's back office (docs/backoffice.md). Operators sign in here (password + authenticator code), in a realm of their own: an operator's X-Token is refused by the merchant API (/api/…) and a merchant user's by this one. Roles: ${OPS_ROLES.join(', ')}; each route names the roles that may call it (the administrator may call every route). Envelope {code,msg,data} as the merchant API; Accept-Language zh, en, ko, ja.`;
 
+const opsRolesOf = (route: RouteOptions | undefined) => (route?.config as { opsRoles?: readonly string[] | 'public' } | undefined)?.opsRoles;
+
 /**
  * The ops API (/api/ops/, issue 26): its own authentication (ops.auth.ts) and its own OpenAPI
  * document at /api/ops/docs (a second @fastify/swagger in this encapsulated context, as the
@@ -51,18 +54,30 @@ export function opsRoutes(app: FastifyInstance, deps: Deps): void {
   void app.register(async (f) => {
     await f.register(swagger, {
       openapi: {
-        info: { title: 'Merchant portal — back office (ops) API', version: '1.0.0', description: DESCRIPTION },
+        info: { title: 'Merchant portal — back office (ops) API', version: '1.0.0', description: DESCRIPTION, license: { name: 'Proprietary', url: `${deps.config.publicUrl}/api/ops/docs` } },
+        servers: [{ url: deps.config.publicUrl, description: 'This portal' }],
         components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'X-Token' } } },
         security: [{ token: [] }],
       },
       hiddenTag: 'X-OPS-HIDDEN',
-      transform: (arg) => {
-        const out = jsonSchemaTransform(arg);
-        const tags = ((out.schema as { tags?: string[] }).tags ?? []).filter((x) => x !== 'X-HIDDEN');
-        const roles = (arg.route.config as { opsRoles?: readonly string[] | 'public' } | undefined)?.opsRoles;
-        const who = roles === 'public' ? 'No token.' : `Roles: ${['administrator', ...(roles ?? []).filter((x) => x !== 'administrator')].join(', ')}.`;
-        return { ...out, schema: { ...out.schema, tags, description: [who, (out.schema as { description?: string }).description].filter(Boolean).join(' ') } };
-      },
+      // Issue 46: operationIds, the error answers and OpenAPI 3.0 nullables as /api/docs (lib/openapi.ts).
+      transform: portalDocTransform(
+        (arg: Parameters<typeof jsonSchemaTransform>[0]) => {
+          const out = jsonSchemaTransform(arg);
+          const tags = ((out.schema as { tags?: string[] }).tags ?? []).filter((x) => x !== 'X-HIDDEN');
+          const roles = opsRolesOf(arg.route);
+          const who = roles === 'public' ? 'No token.' : `Roles: ${['administrator', ...(roles ?? []).filter((x) => x !== 'administrator')].join(', ')}.`;
+          return { ...out, schema: { ...out.schema, tags, description: [who, (out.schema as { description?: string }).description].filter(Boolean).join(' ') } };
+        },
+        {
+          unauthenticated: (route) => (opsRolesOf(route) === 'public' ? null : "No operator's token, or its session ended (codes -1, 3, 50012, 50014)"),
+          // Routes every role may call refuse no signed-in operator.
+          forbidden: (route) => {
+            const roles = opsRolesOf(route);
+            return roles === 'public' || OPS_ROLES.every((r) => r === 'administrator' || roles?.includes(r)) ? null : "The operator's role may not call it (code 403)";
+          },
+        },
+      ),
     });
     if (deps.config.apiDocs !== 'off') await f.register(swaggerUi, { routePrefix: '/api/ops/docs', uiConfig: { docExpansion: 'list' }, staticCSP: true });
     routes(f, deps);
