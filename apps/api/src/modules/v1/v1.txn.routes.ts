@@ -10,7 +10,9 @@ import { checkRange } from '../txn/txn.service';
 import { refund } from '../txn/refund.service';
 import { keyAsUser } from '../apikey/apikey.service';
 import { V1Error } from './v1.errors';
-import { listOf, toV1Transaction, v1TransactionSchema } from './v1.schemas';
+import { listOf, toV1Transaction, v1RefundApprovalSchema, v1TransactionSchema, type V1RefundApproval } from './v1.schemas';
+import { audit } from '../../lib/audit';
+import { ApprovalAudit } from '../team/approvals.repo';
 import { claimIdempotencyKey } from './v1.idempotency';
 
 /** The key of the request (set by the face's hook before any handler runs). */
@@ -59,6 +61,56 @@ async function one(deps: Deps, scope: string[], id: number, type?: string) {
   return toV1Transaction(r as TxnDbRow & { gw_trans_id: string });
 }
 
+interface ApprovalDbRow {
+  id: number;
+  mer_id: string;
+  status: 'PENDING' | 'APPROVED' | 'REJECTED' | 'EXPIRED';
+  payload: { amount: string };
+  summary: { currency: string; gwTransId: string };
+  requested_at: Date;
+  expires_at: Date;
+  decided_at: Date | null;
+  result: { code?: number; refundId?: number; msg?: string } | null;
+  txn_id: number | null;
+}
+
+/**
+ * A refund's four-eyes request of the key's merchants (another's answers 404). One past its expiry
+ * is marked EXPIRED as it is read (audited; its webhook event goes out), as the portal's list does.
+ */
+async function refundApproval(deps: Deps, scope: string[], id: number): Promise<V1RefundApproval> {
+  const now = deps.clock.now();
+  const row = await deps.db.tx(async (q) => {
+    const { rows } = await q.query<ApprovalDbRow>(
+      `SELECT r.id, r.mer_id, r.status, r.payload, r.summary, r.requested_at, r.expires_at, r.decided_at, r.result, k.id AS txn_id
+         FROM approval_request r LEFT JOIN txn_key k ON k.gw_trans_id = r.summary->>'gwTransId' AND k.mer_id = r.mer_id
+        WHERE r.id = $1 AND r.kind = 'refund' AND r.mer_id = ANY($2::text[])`,
+      [id, scope],
+    );
+    const r = rows[0];
+    if (!r) throw new V1Error(404, 'not_found_error', 'resource_missing', 'notFound', {}, 'id');
+    if (r.status === 'PENDING' && new Date(r.expires_at) <= now) {
+      const up = await q.query(`UPDATE approval_request SET status = 'EXPIRED' WHERE id = $1 AND status = 'PENDING'`, [r.id]);
+      if (up.rowCount) await audit(q, { action: ApprovalAudit.expired, merId: r.mer_id, target: `approval #${r.id}`, detail: { approvalId: r.id } });
+      r.status = 'EXPIRED';
+    }
+    return r;
+  });
+  const ok = row.status === 'APPROVED' && row.result?.code === RefundCode.OK;
+  return {
+    id: Number(row.id),
+    status: row.status.toLowerCase() as V1RefundApproval['status'],
+    transaction_id: row.txn_id === null ? null : Number(row.txn_id),
+    amount: row.payload.amount,
+    currency: row.summary.currency,
+    created_at: new Date(row.requested_at).toISOString(),
+    expires_at: new Date(row.expires_at).toISOString(),
+    decided_at: row.decided_at ? new Date(row.decided_at).toISOString() : null,
+    refund_id: ok && row.result?.refundId != null ? Number(row.result.refundId) : null,
+    failure_message: row.status === 'APPROVED' && row.result && !ok ? (row.result.msg ?? null) : null,
+  };
+}
+
 export const idempotencyHeaders = z.object({
   'idempotency-key': z.string().optional().describe('required: 8–64 letters, digits, "-" or "_": a repeat with the same body answers the first result; with another body 409'),
 });
@@ -104,10 +156,12 @@ export function v1TxnRoutes(f: FastifyInstance, deps: Deps) {
       operationId: 'createRefund',
       summary: 'Refund (part of) a purchase',
       description:
-        'Needs an Idempotency-Key header. The same key with the same body answers the first result (also when the two requests arrive at once: one refund); with another body 409. 201 with the refund (status succeeded, or processing while the acquirer has not answered); a refusal answers 422 (type refund_error: not_refundable, amount_too_large, refund_declined).',
+        'Needs an Idempotency-Key header. The same key with the same body answers the first result (also when the two requests arrive at once: one refund); with another body 409. 201 with the refund (status succeeded, or processing while the acquirer has not answered); a refusal answers 422 (type refund_error: not_refundable, amount_too_large, refund_declined). ' +
+        "Above the merchant's four-eyes limit (or the key creator's refund cap, where the merchant has four eyes): 202 with the approval request (status pending) — nothing is refunded until a second user of the merchant approves it in the portal; the webhook event refund_approval.decided tells when it is approved (with the refund's id), rejected or expired, and GET /v1/refund-approvals/{id} reads it. There is one open request per purchase and amount: asking again (another Idempotency-Key, another key, the portal) answers 202 with the same request, never a second one. " +
+        'A merchant (or its group) locked by the provider answers 403 merchant_locked.',
       headers: idempotencyHeaders,
       body: refundBody,
-      response: { 201: v1TransactionSchema },
+      response: { 201: v1TransactionSchema, 202: v1RefundApprovalSchema },
     },
     handler: async (req, reply) => {
       const key = keyOf(req);
@@ -124,9 +178,27 @@ export function v1TxnRoutes(f: FastifyInstance, deps: Deps) {
       );
       const fail = REFUND_ERRORS[result.code];
       if (fail) throw new V1Error(fail[0], fail[0] === 409 ? 'idempotency_error' : 'refund_error', fail[1], 'badRequest', {}, fail[2], result.msg);
+      if (result.code === RefundCode.APPROVAL_REQUIRED && result.approvalId) {
+        reply.status(202);
+        return refundApproval(deps, key.scope, result.approvalId);
+      }
+      if (result.code === RefundCode.OVER_CAP) throw new V1Error(422, 'refund_error', 'over_refund_cap', 'badRequest', {}, 'amount', result.msg);
+      if (result.code !== RefundCode.OK || !result.refundId) throw new V1Error(422, 'refund_error', 'refund_refused', 'badRequest', {}, 'transaction_id', result.msg);
       reply.status(201);
-      return one(deps, key.scope, result.refundId!, 'REFD');
+      return one(deps, key.scope, result.refundId, 'REFD');
     },
+  });
+
+  r.get('/refund-approvals/:id', {
+    config: { v1: { permission: Perm.txnDetail, tag: 'refunds' } },
+    schema: {
+      tags: hidden,
+      operationId: 'getRefundApproval',
+      summary: "A refund's four-eyes approval request (as POST /v1/refunds answered it with 202): pending, approved (with refund_id), rejected or expired",
+      params: idParams,
+      response: { 200: v1RefundApprovalSchema },
+    },
+    handler: async (req) => refundApproval(deps, keyOf(req).scope, req.params.id),
   });
 
   r.get('/refunds', {
