@@ -4,6 +4,7 @@ import { createTestApp, DB_KINDS, DEMO, form, isConcurrent, type TestCtx } from 
 import { addTxn, loginWithStepUp } from '../../src/modules/txn/txn.fixtures';
 import { createApiKey, v1, type TestApiKey } from '../../src/modules/apikey/apikey.fixtures';
 import { addEndpoint } from '../../src/modules/webhook/webhook.fixtures';
+import { drainExports } from '../../src/modules/export/export.service';
 
 /**
  * Issue 47, the outside review's findings on the merchant API (/v1): a refund above the four-eyes
@@ -113,5 +114,85 @@ describe.each(DB_KINDS)('issue 47: /v1 refunds above the four-eyes limit (%s)', 
     expect(new Set(rs.map((r) => r.body.id)).size).toBe(1);
     expect(await approvals(p.gwTransId)).toHaveLength(1);
     if (!isConcurrent(kind)) c.annotate('truly parallel on PostgreSQL only');
+  });
+});
+
+describe.each(DB_KINDS)('issue 47: merId on /v1 lists and exports, unknown parameters, the export audit (%s)', (kind) => {
+  let ctx: TestCtx;
+  let key: TestApiKey;
+  const tag = `MERID-${kind}`;
+
+  beforeAll(async () => {
+    ctx = await createTestApp({ kind });
+    const demo = await loginWithStepUp(ctx);
+    key = await createApiKey(ctx, demo, { permissions: [Perm.txnList, Perm.txnDetail, Perm.txnRefund, Perm.reportFile, Perm.txnExport] });
+    const a = await addTxn(ctx, { merId: DEMO.subA, merReserve: tag, orderNo: `MA-${kind}`, txnTime: new Date('2026-08-10T04:00:00Z') });
+    const b = await addTxn(ctx, { merId: DEMO.subB, currency: 'USD', merReserve: tag, orderNo: `MB-${kind}`, txnTime: new Date('2026-08-10T05:00:00Z') });
+    await addTxn(ctx, { merId: DEMO.other, currency: 'SGD', paymentSchema: 'CARD', paymentBrand: 'visa', merReserve: tag, orderNo: `MO-${kind}`, txnTime: new Date('2026-08-10T06:00:00Z') });
+    for (const [t, n] of [[a, 1], [b, 2]] as const) {
+      const r = await v1(ctx, key.secret, { method: 'POST', url: '/v1/refunds', headers: { 'idempotency-key': `merid-refund-${n}` }, payload: { transaction_id: t.id, amount: '1.00' } });
+      expect(r.status, JSON.stringify(r.body)).toBe(201);
+    }
+  });
+  afterAll(() => ctx?.close());
+
+  const list = (url: string, query: Record<string, string>) => v1(ctx, key.secret, { method: 'GET', url, query });
+
+  it("merId narrows /v1/transactions and /v1/refunds to one of the key's merchants; another merchant's id matches nothing", async () => {
+    const all = await list('/v1/transactions', { merReserve: tag, gwTranType: 'PURC', limit: '100' });
+    expect(all.body.data.map((t: any) => t.merchant_id).sort()).toEqual([DEMO.subA, DEMO.subB]);
+    const onlyA = await list('/v1/transactions', { merReserve: tag, gwTranType: 'PURC', merId: DEMO.subA, limit: '100' });
+    expect(onlyA.status, JSON.stringify(onlyA.body)).toBe(200);
+    expect(onlyA.body.data.map((t: any) => t.order_no)).toEqual([`MA-${kind}`]);
+    const refundsB = await list('/v1/refunds', { merId: DEMO.subB, limit: '100' });
+    expect(refundsB.body.data.length).toBeGreaterThan(0);
+    expect(refundsB.body.data.every((t: any) => t.merchant_id === DEMO.subB && t.type === 'REFD')).toBe(true);
+    for (const url of ['/v1/transactions', '/v1/refunds']) {
+      const foreign = await list(url, { merId: DEMO.other, limit: '100' });
+      expect(foreign.status).toBe(200);
+      expect(foreign.body).toEqual({ data: [], has_more: false, next_cursor: null });
+      expect((await list(url, { merId: 'abc' })).body.error).toMatchObject({ type: 'invalid_request_error', param: 'merId' });
+    }
+  });
+
+  it('an unknown parameter (or a portal screen-only one) answers 400 naming it', async () => {
+    for (const url of ['/v1/transactions', '/v1/refunds']) {
+      for (const q of [{ merchant: DEMO.subA }, { userName: 'demo' }, { timeZone: '8' }]) {
+        const r = await list(url, q);
+        expect(r.status, `${url} ${JSON.stringify(q)}`).toBe(400);
+        expect(r.body.error).toMatchObject({ type: 'invalid_request_error', code: 'parameter_invalid', param: Object.keys(q)[0] });
+        expect(r.body.error.message).toContain(Object.keys(q)[0]);
+      }
+    }
+  });
+
+  it('POST /v1/exports: params.merId narrows the file; another merchant\'s id gives no rows; the file is audited under the key\'s name', async () => {
+    const ask = (params: Record<string, string>) =>
+      v1(ctx, key.secret, { method: 'POST', url: '/v1/exports', payload: { kind: 'txn', format: 'csv', params: { beginDate: '2026-08-01 00:00:00', endDate: '2026-08-31 23:59:59', merReserve: tag, ...params } } });
+    const a = await ask({ merId: DEMO.subA, gwTranType: 'PURC' });
+    const o = await ask({ merId: DEMO.other });
+    expect(a.status, JSON.stringify(a.body)).toBe(202);
+    expect(o.status).toBe(202);
+    expect((await ask({ merId: 'x' })).status).toBe(400);
+    await drainExports(ctx.deps);
+    const file = async (id: number) => (await ctx.app.inject({ method: 'GET', url: `/v1/exports/${id}/file`, headers: { authorization: `Bearer ${key.secret}` } })).body;
+    const fa = await file(a.body.id);
+    expect(fa).toContain(`MA-${kind}`);
+    expect(fa).not.toContain(`MB-${kind}`);
+    const fo = await file(o.body.id);
+    expect(fo).not.toContain(`MO-${kind}`);
+    expect(fo).not.toContain(`MA-${kind}`);
+    const audit = await ctx.db.query<{ username: string; user_id: number; detail: { keyId?: number; fileId: number } }>(
+      "SELECT username, user_id, detail FROM audit_log WHERE action = 'export.file' AND (detail->>'fileId')::int = $1",
+      [a.body.id],
+    );
+    expect(audit.rows).toEqual([expect.objectContaining({ username: `apikey:${key.prefix}`, detail: expect.objectContaining({ keyId: key.id, fileId: a.body.id }) })]);
+    // The portal's own exports stay under the user's name.
+    const demo = (await ctx.login()).token;
+    const portal = await ctx.call({ method: 'GET', url: '/api/txn/exportBack', headers: { 'x-token': demo }, query: { beginDate: '2026-08-01 00:00:00', endDate: '2026-08-31 23:59:59' } });
+    await drainExports(ctx.deps);
+    const pa = await ctx.db.query<{ username: string; detail: Record<string, unknown> }>("SELECT username, detail FROM audit_log WHERE action = 'export.file' AND (detail->>'fileId')::int = $1", [portal.body.data.id]);
+    expect(pa.rows[0].username).toBe(DEMO.users.demo);
+    expect(pa.rows[0].detail.keyId).toBeUndefined();
   });
 });

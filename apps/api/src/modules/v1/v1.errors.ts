@@ -68,6 +68,7 @@ const CODE_OF_KEY: Partial<Record<MessageKey, string>> = {
   apiKeyIpRefused: 'ip_not_allowed',
   refundAmountInvalid: 'amount_invalid',
   notFound: 'resource_missing',
+  opsMerchantLocked: 'merchant_locked',
 };
 const PARAM_OF_KEY: Partial<Record<MessageKey, string>> = { refundAmountInvalid: 'amount' };
 
@@ -81,7 +82,9 @@ export function v1ErrorOf(err: unknown, lang: Language, requestId: string): { st
   if (err instanceof InvalidInput) return body(400, 'invalid_request_error', 'parameter_invalid', t(lang, 'badRequest', { detail: issuesDetail(lang, err.issues) }), err.issues[0]?.path.map(String).join('.') || null);
   if (hasZodFastifySchemaValidationErrors(err as FastifyError)) {
     const issues = issuesOfValidation((err as FastifyError & { validation: Parameters<typeof issuesOfValidation>[0] }).validation);
-    return body(400, 'invalid_request_error', 'parameter_invalid', t(lang, 'badRequest', { detail: issuesDetail(lang, issues) }), issues[0]?.path.map(String).join('.') || null);
+    // An unknown parameter (strict schemas) is named as the param at fault.
+    const param = issues[0]?.path.map(String).join('.') || (issues[0]?.code === 'unrecognized_keys' ? (issues[0].keys?.[0] ?? null) : null);
+    return body(400, 'invalid_request_error', 'parameter_invalid', t(lang, 'badRequest', { detail: issuesDetail(lang, issues) }), param);
   }
   if (err instanceof AppError) {
     const [type, generic] = TYPE_OF_STATUS[err.httpStatus] ?? TYPE_OF_STATUS[400];

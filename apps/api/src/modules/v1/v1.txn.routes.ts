@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { Perm, RefundCode, txnFilterSchema, textInput } from '@portal/contract';
+import { BEGIN_END, Perm, RefundCode, refuseReversed, txnFilterSchema, textInput } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
 import { sha256 } from '../../lib/crypto';
 import { findDetail, listTxn, txnKey, txnWhere } from '../txn/txn.repo';
@@ -22,11 +22,23 @@ export const keyOf = (req: FastifyRequest) => {
 };
 
 const idParams = z.strictObject({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
-/** The portal's transaction filters (same names and rules as /api/txn/list), and cursor paging. */
-export const cursorQuery = txnFilterSchema.extend({
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: z.string().trim().max(40).regex(/^[A-Za-z0-9_-]+$/).optional(),
-});
+// The portal screen's own fields (its time-zone selector and the range as typed) mean nothing here.
+const { userName: _u, timeZone: _z, beginDateOriginal: _b, endDateOriginal: _e, ...filterShape } = txnFilterSchema.shape;
+/**
+ * The portal's transaction filters (same names and rules as /api/txn/list), and cursor paging.
+ * Strict: a parameter this list does not know answers 400 naming it (issue 47: never ignored).
+ */
+export const cursorQuery = z
+  .strictObject({
+    ...filterShape,
+    merId: filterShape.merId.describe("one of the key's merchants (its own or a sub-merchant it acts for): only that merchant's rows; another merchant's id matches nothing"),
+    limit: z.coerce.number().int().min(1).max(100).default(20),
+    cursor: z.string().trim().max(40).regex(/^[A-Za-z0-9_-]+$/).optional(),
+  })
+  .superRefine(refuseReversed(BEGIN_END));
+
+/** The key's merchants, or the one asked for when the key acts for it (else none: nothing of another's). */
+export const narrowScope = (scope: string[], merId?: string | null) => (merId ? (scope.includes(merId) ? [merId] : []) : scope);
 
 const encodeCursor = (id: number) => Buffer.from(`t${id}`).toString('base64url');
 function decodeCursor(c: string): number | null {
@@ -39,8 +51,9 @@ function decodeCursor(c: string): number | null {
  * the rows strictly after it in that order (keyset) — a row inserted meanwhile never shifts the
  * pages, so none is given twice or skipped. A cursor of a row outside the key's scope is refused.
  */
-async function page(deps: Deps, scope: string[], q: z.infer<typeof cursorQuery>, extra?: Partial<z.infer<typeof txnFilterSchema>>) {
+async function page(deps: Deps, keyScope: string[], q: z.infer<typeof cursorQuery>, extra?: Partial<z.infer<typeof txnFilterSchema>>) {
   checkRange(q.beginDate, q.endDate);
+  const scope = narrowScope(keyScope, q.merId);
   if (!scope.length) return { data: [], has_more: false, next_cursor: null };
   let after = null;
   if (q.cursor) {
@@ -137,6 +150,7 @@ export function v1TxnRoutes(f: FastifyInstance, deps: Deps) {
       tags: hidden,
       operationId: 'listTransactions',
       summary: 'List transactions, newest first (the portal\'s filters; cursor paging)',
+      description: "Filters as on the portal's list; merId narrows to one of the key's merchants (another merchant's id matches nothing: an empty page). A parameter not listed here answers 400 (param names it).",
       querystring: cursorQuery,
       response: { 200: listOf(v1TransactionSchema) },
     },
@@ -203,7 +217,14 @@ export function v1TxnRoutes(f: FastifyInstance, deps: Deps) {
 
   r.get('/refunds', {
     config: { v1: { permission: Perm.txnList, tag: 'refunds' } },
-    schema: { tags: hidden, operationId: 'listRefunds', summary: 'List refunds, newest first (the transaction filters; cursor paging)', querystring: cursorQuery, response: { 200: listOf(v1TransactionSchema) } },
+    schema: {
+      tags: hidden,
+      operationId: 'listRefunds',
+      summary: 'List refunds, newest first (the transaction filters; cursor paging)',
+      description: "The transaction filters; merId narrows to one of the key's merchants (another merchant's id matches nothing: an empty page). A parameter not listed here answers 400 (param names it).",
+      querystring: cursorQuery,
+      response: { 200: listOf(v1TransactionSchema) },
+    },
     handler: async (req) => page(deps, keyOf(req).scope, req.query, { gwTranType: 'REFD' }),
   });
 
