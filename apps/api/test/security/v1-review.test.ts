@@ -5,6 +5,7 @@ import { addTxn, loginWithStepUp } from '../../src/modules/txn/txn.fixtures';
 import { createApiKey, v1, type TestApiKey } from '../../src/modules/apikey/apikey.fixtures';
 import { addEndpoint } from '../../src/modules/webhook/webhook.fixtures';
 import { drainExports } from '../../src/modules/export/export.service';
+import { clientBucket, V1_AUTH_FAILURES_PER_MINUTE } from '../../src/modules/v1/v1.face';
 
 /**
  * Issue 47, the outside review's findings on the merchant API (/v1): a refund above the four-eyes
@@ -157,7 +158,7 @@ describe.each(DB_KINDS)('issue 47: merId on /v1 lists and exports, unknown param
 
   it('an unknown parameter (or a portal screen-only one) answers 400 naming it', async () => {
     for (const url of ['/v1/transactions', '/v1/refunds']) {
-      for (const q of [{ merchant: DEMO.subA }, { userName: 'demo' }, { timeZone: '8' }]) {
+      for (const q of [{ merchant: DEMO.subA }, { userName: 'demo' }, { timeZone: '8' }] as Record<string, string>[]) {
         const r = await list(url, q);
         expect(r.status, `${url} ${JSON.stringify(q)}`).toBe(400);
         expect(r.body.error).toMatchObject({ type: 'invalid_request_error', code: 'parameter_invalid', param: Object.keys(q)[0] });
@@ -194,5 +195,73 @@ describe.each(DB_KINDS)('issue 47: merId on /v1 lists and exports, unknown param
     const pa = await ctx.db.query<{ username: string; detail: Record<string, unknown> }>("SELECT username, detail FROM audit_log WHERE action = 'export.file' AND (detail->>'fileId')::int = $1", [portal.body.data.id]);
     expect(pa.rows[0].username).toBe(DEMO.users.demo);
     expect(pa.rows[0].detail.keyId).toBeUndefined();
+  });
+});
+
+describe.each(DB_KINDS)('issue 47: failed key authentication is throttled per address; JSON answers are not cached (%s)', (kind) => {
+  let ctx: TestCtx;
+  let demo: string;
+  let key: TestApiKey;
+  const BAD = `mpk_AAAAAAAAAAAA_${'C'.repeat(43)}`;
+  const get = (secret: string | null, remoteAddress: string) => v1(ctx, secret, { method: 'GET', url: '/v1/transactions', query: { limit: '1' }, remoteAddress } as never);
+
+  beforeAll(async () => {
+    ctx = await createTestApp({ kind });
+    demo = (await ctx.login()).token;
+    key = await createApiKey(ctx, demo, { permissions: [Perm.txnList] });
+  });
+  afterAll(() => ctx?.close());
+
+  it(`parallel bad keys from one address: exactly ${V1_AUTH_FAILURES_PER_MINUTE} answered 401, the rest 429 with Retry-After; then even a valid key waits; other addresses are not touched`, async (c) => {
+    const addr = '127.0.9.9';
+    const rs = await Promise.all(Array.from({ length: V1_AUTH_FAILURES_PER_MINUTE + 10 }, () => get(BAD, addr)));
+    expect(rs.filter((r) => r.status === 401)).toHaveLength(V1_AUTH_FAILURES_PER_MINUTE);
+    const limited = rs.filter((r) => r.status === 429);
+    expect(limited).toHaveLength(10);
+    for (const r of limited) {
+      expect(r.body.error).toMatchObject({ type: 'rate_limit_error', code: 'rate_limited' });
+      expect(Number(r.headers['retry-after'])).toBeGreaterThan(0);
+    }
+    // The address is refused before its key is looked up: a valid key too, until the minute ends.
+    expect((await get(key.secret, addr)).status).toBe(429);
+    expect((await get(key.secret, '127.0.9.10')).status).toBe(200);
+    expect((await get(BAD, '127.0.9.10')).status).toBe(401);
+    await ctx.db.query(`UPDATE rate_limit SET reset_at = now() - interval '1 second' WHERE key LIKE '%auth-failures|' || $1`, [addr]);
+    expect((await get(key.secret, addr)).status).toBe(200);
+    expect((await get(BAD, addr)).status).toBe(401);
+    if (!isConcurrent(kind)) c.annotate('truly parallel on PostgreSQL only');
+  });
+
+  it('an IPv6 client counts per /64; a key used outside its allow-list counts too', async () => {
+    expect(clientBucket('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1:2::/64');
+    expect(clientBucket('2001:0db8:0001:0002:ffff:0:0:9')).toBe('2001:db8:1:2::/64');
+    expect(clientBucket('::ffff:203.0.113.4')).toBe('203.0.113.4');
+    expect(clientBucket('203.0.113.4')).toBe('203.0.113.4');
+    for (let i = 0; i < V1_AUTH_FAILURES_PER_MINUTE; i++) expect((await get(BAD, `2001:db8:1:2::${(i + 1).toString(16)}`)).status).toBe(401);
+    expect((await get(BAD, '2001:db8:1:2:ffff::1')).status).toBe(429);
+    expect((await get(BAD, '2001:db8:1:3::1')).status).toBe(401);
+    const walled = await createApiKey(ctx, demo, { permissions: [Perm.txnList], ipAllow: ['203.0.113.0/24'] });
+    for (let i = 0; i < V1_AUTH_FAILURES_PER_MINUTE; i++) expect((await get(walled.secret, '198.51.100.20')).status).toBe(403);
+    expect((await get(walled.secret, '198.51.100.20')).status).toBe(429);
+  });
+
+  it('Cache-Control: no-store on authenticated JSON: the key-creation answer (with its secret), /v1 answers and errors, the portal API, sign-in', async () => {
+    const f = form({ name: 'cache test', merIds: DEMO.subA, permissions: Perm.txnList });
+    const created = await ctx.call({ method: 'POST', url: '/api/developer/keys/create', headers: { ...f.headers, 'x-token': demo }, payload: f.payload });
+    expect(created.body.data.secret).toMatch(/^mpk_/);
+    expect(created.headers['cache-control']).toBe('no-store');
+    expect((await ctx.call({ method: 'GET', url: '/api/developer/keys', headers: { 'x-token': demo } })).headers['cache-control']).toBe('no-store');
+    expect((await ctx.call({ method: 'GET', url: '/api/user/info', headers: { 'x-token': demo } })).headers['cache-control']).toBe('no-store');
+    expect((await ctx.call({ method: 'GET', url: '/api/user/info' })).headers['cache-control']).toBe('no-store');
+    const ok = await get(created.body.data.secret, '127.0.8.1');
+    expect(ok.status).toBe(200);
+    expect(ok.headers['cache-control']).toBe('no-store');
+    expect((await get(null, '127.0.8.1')).headers['cache-control']).toBe('no-store');
+    expect((await v1(ctx, created.body.data.secret, { method: 'GET', url: '/v1/nothing' })).headers['cache-control']).toBe('no-store');
+    ctx.clock.advance(61_000);
+    await ctx.call({ method: 'POST', url: '/api/user/getEmailCode', payload: { username: DEMO.users.demo } });
+    const login = await ctx.call({ method: 'POST', url: '/api/user/login', payload: { username: DEMO.users.demo, password: DEMO.password, verifyCode: await ctx.lastCode() } });
+    expect(login.body.data.token).toBeTruthy();
+    expect(login.headers['cache-control']).toBe('no-store');
   });
 });
