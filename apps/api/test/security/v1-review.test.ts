@@ -265,3 +265,53 @@ describe.each(DB_KINDS)('issue 47: failed key authentication is throttled per ad
     expect(login.headers['cache-control']).toBe('no-store');
   });
 });
+
+describe.each(DB_KINDS)('issue 47: a merchant locked by risk takes no new link, order or refund through /v1 (%s)', (kind) => {
+  let ctx: TestCtx;
+  let key: TestApiKey;
+  const lock = (merId: string, locked: boolean) => ctx.db.query('UPDATE merchant SET locked = $2 WHERE mer_id = $1', [merId, locked]);
+  const count = async (sql: string) => (await ctx.db.query<{ n: number }>(sql)).rows[0].n;
+  const expectLocked = (r: { status: number; body: any }) => {
+    expect(r.status, JSON.stringify(r.body)).toBe(403);
+    expect(r.body.error).toMatchObject({ type: 'permission_error', code: 'merchant_locked' });
+    expect(r.body.error.message).toBeTruthy();
+  };
+
+  beforeAll(async () => {
+    ctx = await createTestApp({ kind });
+    const demo = await loginWithStepUp(ctx);
+    key = await createApiKey(ctx, demo, {
+      permissions: [Perm.payByLinkCreate, Perm.payByLinkDetail, Perm.payByLinkUpdate, Perm.payByLinkClose, Perm.payInStoreCreate, Perm.payInStoreList, Perm.txnRefund, Perm.txnDetail, Perm.txnList],
+    });
+  });
+  afterAll(() => ctx?.close());
+
+  it('pay links: create and update refused (403 merchant_locked, nothing written), close still allowed; in-store orders and refunds refused; unlocked, all work again', async () => {
+    const link = { reconId: 'INV-LOCK', orderCurrency: 'CNY', totalAmount: '120.50', goodsName: 'Blue widget', goodsPrice: '120.50', goodsQuantity: '1', logFee: '0', merchant_id: DEMO.subA };
+    const open = await v1(ctx, key.secret, { method: 'POST', url: '/v1/payment-links', payload: link });
+    expect(open.status, JSON.stringify(open.body)).toBe(201);
+    const p = await addTxn(ctx, { merId: DEMO.subA, amount: 10000 });
+    // The group is locked: its sub-merchant takes nothing either.
+    await lock(DEMO.group, true);
+    const links = await count('SELECT count(*)::int AS n FROM pay_by_link_order');
+    const refunds = await count("SELECT count(*)::int AS n FROM txn WHERE tran_type = 'REFD'");
+    expectLocked(await v1(ctx, key.secret, { method: 'POST', url: '/v1/payment-links', payload: link }));
+    expectLocked(await v1(ctx, key.secret, { method: 'POST', url: `/v1/payment-links/${open.body.id}`, payload: { goodsPrice: '60.25', goodsQuantity: '2', logFee: '0', totalAmount: '120.50' } }));
+    expectLocked(await v1(ctx, key.secret, { method: 'POST', url: '/v1/in-store-orders', payload: { storeId: DEMO.stores.nanjingRoad, orderCurrency: 'CNY', totalAmount: '10.00', goodsName: 'Tea' } }));
+    expectLocked(await v1(ctx, key.secret, { method: 'POST', url: '/v1/refunds', headers: { 'idempotency-key': 'locked-refund-1' }, payload: { transaction_id: p.id, amount: '1.00' } }));
+    expect(await count('SELECT count(*)::int AS n FROM pay_by_link_order')).toBe(links);
+    expect(await count("SELECT count(*)::int AS n FROM txn WHERE tran_type = 'REFD'")).toBe(refunds);
+    expect((await v1(ctx, key.secret, { method: 'GET', url: `/v1/payment-links/${open.body.id}` })).body.totalAmount).toBe('120.50');
+    // The portal's own form refuses alike (the same service).
+    const demo = (await ctx.login()).token;
+    const f = form({ ...link, orderCurrency: 'CNY' });
+    const portal = await ctx.call({ method: 'POST', url: '/api/payByLink/add', headers: { ...f.headers, 'x-token': demo, 'accept-language': 'zh' }, payload: f.payload });
+    expect(portal.status).toBe(403);
+    expect(portal.body.msg).toContain('锁定');
+    // Closing a link lowers the risk: allowed.
+    expect((await v1(ctx, key.secret, { method: 'POST', url: `/v1/payment-links/${open.body.id}/close` })).status).toBe(200);
+    await lock(DEMO.group, false);
+    expect((await v1(ctx, key.secret, { method: 'POST', url: '/v1/payment-links', payload: link })).status).toBe(201);
+    expect((await v1(ctx, key.secret, { method: 'POST', url: '/v1/refunds', headers: { 'idempotency-key': 'locked-refund-1' }, payload: { transaction_id: p.id, amount: '1.00' } })).status).toBe(201);
+  });
+});
