@@ -6,6 +6,8 @@ import { createApiKey, v1, type TestApiKey } from '../../src/modules/apikey/apik
 import { addEndpoint } from '../../src/modules/webhook/webhook.fixtures';
 import { drainExports } from '../../src/modules/export/export.service';
 import { clientBucket, V1_AUTH_FAILURES_PER_MINUTE } from '../../src/modules/v1/v1.face';
+import { addOperator, opsLogin } from '../../src/modules/ops/ops.fixtures';
+import { makeConnection, signedCall, signedHeaders } from '../../src/modules/gateway/gateway.fixtures';
 
 /**
  * Issue 47, the outside review's findings on the merchant API (/v1): a refund above the four-eyes
@@ -313,5 +315,62 @@ describe.each(DB_KINDS)('issue 47: a merchant locked by risk takes no new link, 
     await lock(DEMO.group, false);
     expect((await v1(ctx, key.secret, { method: 'POST', url: '/v1/payment-links', payload: link })).status).toBe(201);
     expect((await v1(ctx, key.secret, { method: 'POST', url: '/v1/refunds', headers: { 'idempotency-key': 'locked-refund-1' }, payload: { transaction_id: p.id, amount: '1.00' } })).status).toBe(201);
+  });
+});
+
+describe.each(DB_KINDS)('issue 47: API_DOCS covers every OpenAPI document (%s)', (kind) => {
+  let auth: TestCtx;
+  let off: TestCtx;
+  beforeAll(async () => {
+    auth = await createTestApp({ kind, config: { apiDocs: 'auth' } });
+    off = await createTestApp({ kind, seed: false, config: { apiDocs: 'off' } });
+  });
+  afterAll(async () => {
+    await auth?.close();
+    await off?.close();
+  });
+  const isDoc = (r: { status: number; body: unknown }) => r.status === 200 && /^3\./.test(String((r.body as { openapi?: string }).openapi));
+
+  it('API_DOCS=auth: /v1/docs to a valid API key or a signed-in portal user only', async () => {
+    for (const url of ['/v1/docs/json', '/v1/docs', '/v1/docs/static/index.html']) {
+      const anon = await auth.call({ method: 'GET', url });
+      expect(anon.status, url).toBe(401);
+      expect(JSON.stringify(anon.body)).not.toContain('openapi');
+      expect((anon.body as any).error).toMatchObject({ type: 'authentication_error', code: 'api_key_missing' });
+      expect((await auth.call({ method: 'GET', url, headers: { authorization: `Bearer mpk_AAAAAAAAAAAA_${'D'.repeat(43)}` } })).status, url).toBe(401);
+      expect((await auth.call({ method: 'GET', url, headers: { 'x-token': 'not-a-token' } })).status, url).toBe(401);
+    }
+    const demo = (await auth.login()).token;
+    const k = await createApiKey(auth, demo, { permissions: [Perm.txnList] });
+    expect(isDoc(await auth.call({ method: 'GET', url: '/v1/docs/json', headers: { authorization: `Bearer ${k.secret}` } }))).toBe(true);
+    expect(isDoc(await auth.call({ method: 'GET', url: '/v1/docs/json', headers: { 'x-token': demo } }))).toBe(true);
+    const ui = await auth.app.inject({ method: 'GET', url: '/v1/docs', headers: { 'x-token': demo } });
+    expect(ui.statusCode).toBeLessThan(400);
+  });
+
+  it('API_DOCS=auth: /api/provider/docs to a signed-in back-office operator or a signed gateway request only', async () => {
+    for (const url of ['/api/provider/docs/json', '/api/provider/docs', '/api/provider/docs/static/index.html']) {
+      const anon = await auth.call({ method: 'GET', url });
+      expect(anon.status, url).toBe(401);
+      expect(JSON.stringify(anon.body)).not.toContain('openapi');
+    }
+    // A merchant's session is not an operator's.
+    const demo = (await auth.login()).token;
+    expect((await auth.call({ method: 'GET', url: '/api/provider/docs/json', headers: { 'x-token': demo } })).status).toBe(401);
+    const op = await addOperator(auth, 'docs.reader', 'support');
+    const opToken = await opsLogin(auth, 'docs.reader', op.secret);
+    expect(isDoc(await auth.call({ method: 'GET', url: '/api/provider/docs/json', headers: { 'x-token': opToken } }))).toBe(true);
+    const gw = await makeConnection(auth, 'docs-gw', [DEMO.subA]);
+    expect(isDoc(await signedCall(auth, gw, 'GET', '/api/provider/docs/json', undefined))).toBe(true);
+    const forged = signedHeaders({ ...gw, secret: 'wrong' }, 'GET', '/api/provider/docs/json', '', auth.clock.now().getTime());
+    expect((await auth.call({ method: 'GET', url: '/api/provider/docs/json', headers: forged })).status).toBe(401);
+  });
+
+  it('API_DOCS=off: no document is served, /v1 and the provider API included', async () => {
+    for (const url of ['/api/docs/json', '/v1/docs/json', '/v1/docs', '/api/provider/docs/json', '/api/provider/docs', '/api/ops/docs/json']) {
+      const r = await off.call({ method: 'GET', url });
+      expect(r.status, url).toBe(404);
+      expect(JSON.stringify(r.body)).not.toContain('openapi');
+    }
   });
 });

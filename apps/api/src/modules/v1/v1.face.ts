@@ -8,7 +8,8 @@ import type { Deps } from '../../plugins/context';
 import { pgRateLimitStore } from '../../plugins/rate-limit-store';
 import { authenticateKey, type KeyCaller } from '../apikey/apikey.service';
 import { AppError } from '../../lib/errors';
-import { ERROR_DESCRIPTIONS, V1Error, sendV1Error } from './v1.errors';
+import { ERROR_DESCRIPTIONS, V1Error, sendV1Error, v1ErrorOf } from './v1.errors';
+import { resolveSession } from '../../plugins/auth';
 import { v1TxnRoutes } from './v1.txn.routes';
 import { v1PayByLinkRoutes } from './v1.paybylink.routes';
 import { v1InStoreRoutes } from './v1.instore.routes';
@@ -95,11 +96,6 @@ export async function v1Face(app: FastifyInstance, deps: Deps): Promise<void> {
           return { ...out, schema: { ...schema, tags: v1 ? [v1.tag] : (schema.tags as string[] | undefined), response } };
         },
       });
-      await f.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' }, staticCSP: true });
-
-      f.setErrorHandler((err, req, reply) => sendV1Error(err, req, reply));
-      f.setNotFoundHandler((req, reply) => sendV1Error(new V1Error(404, 'not_found_error', 'route_not_found', 'v1RouteNotFound'), req, reply));
-
       // The store's own counters (one atomic upsert per hit), under the route name 'v1'.
       const Store = pgRateLimitStore(deps.db) as unknown as new (o: object) => {
         child(o: { routeInfo: { url: string } }): { incr(key: string, cb: (e: Error | null, r?: { current: number; ttl: number }) => void, windowMs: number): void };
@@ -118,21 +114,16 @@ export async function v1Face(app: FastifyInstance, deps: Deps): Promise<void> {
         return new V1Error(429, 'rate_limit_error', 'rate_limited', 'tooMany');
       };
 
-      // Before the body is read or the input checked: a caller without a valid key learns nothing
-      // about the input rules; then the key's permission for this route, then its rate limit.
-      f.addHook('onRequest', async (req: FastifyRequest, reply) => {
-        const v1 = req.routeOptions.config?.v1;
-        if (!v1 || req.is404) return;
-        req.lang = pickLanguage(req.headers['accept-language']);
+      /** The request's API key, through the throttle of failed authentications per address. */
+      const keyOfRequest = async (req: FastifyRequest, reply: { header(k: string, v: number): unknown }): Promise<KeyCaller> => {
         // An address past its failed authentications is refused before its key is looked up. The count
         // is one atomic upsert per failure: of N at once, exactly the first ones up to the limit answer
         // 401, the rest 429 — however many run in parallel, on however many servers.
         const addr = clientBucket(req.ip);
         const sofar = await failedSoFar(addr);
         if (sofar.current >= V1_AUTH_FAILURES_PER_MINUTE) throw throttled(reply, sofar.ttl);
-        let key: KeyCaller;
         try {
-          key = await authenticateKey(deps, req.headers.authorization, req.ip, req.headers['user-agent']);
+          return await authenticateKey(deps, req.headers.authorization, req.ip, req.headers['user-agent']);
         } catch (e) {
           if (e instanceof AppError && (e.httpStatus === 401 || e.key === 'apiKeyIpRefused')) {
             const n = await failed(addr);
@@ -140,6 +131,38 @@ export async function v1Face(app: FastifyInstance, deps: Deps): Promise<void> {
           }
           throw e;
         }
+      };
+
+      // API_DOCS (issue 47: every document follows it): 'off' serves no document; 'auth' serves
+      // /v1/docs to a caller with a valid API key (any permission) or a signed-in portal user (X-Token).
+      // The document's routes are registered before the error handler below: answered here.
+      const docs = deps.config.apiDocs ?? 'public';
+      if (docs === 'auth') {
+        f.addHook('onRequest', async (req, reply) => {
+          if (!req.url.startsWith('/v1/docs')) return;
+          req.lang = pickLanguage(req.headers['accept-language']);
+          try {
+            const token = req.headers['x-token'];
+            if (typeof token === 'string' && token && !req.headers.authorization) await resolveSession(deps, token);
+            else req.apiKey = await keyOfRequest(req, reply);
+          } catch (err) {
+            const { status, body } = v1ErrorOf(err, req.apiKey?.lang ?? req.lang, String(req.id));
+            return reply.status(status).send(body);
+          }
+        });
+      }
+      if (docs !== 'off') await f.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' }, staticCSP: true });
+
+      f.setErrorHandler((err, req, reply) => sendV1Error(err, req, reply));
+      f.setNotFoundHandler((req, reply) => sendV1Error(new V1Error(404, 'not_found_error', 'route_not_found', 'v1RouteNotFound'), req, reply));
+
+      // Before the body is read or the input checked: a caller without a valid key learns nothing
+      // about the input rules; then the key's permission for this route, then its rate limit.
+      f.addHook('onRequest', async (req: FastifyRequest, reply) => {
+        const v1 = req.routeOptions.config?.v1;
+        if (!v1 || req.is404) return;
+        req.lang = pickLanguage(req.headers['accept-language']);
+        const key = await keyOfRequest(req, reply);
         req.apiKey = key;
         if (!key.permissions.includes(v1.permission)) throw new V1Error(403, 'permission_error', 'permission_missing', 'v1Forbidden', { perm: v1.permission });
         const { current, ttl } = await hit(`key:${key.keyId}`);
