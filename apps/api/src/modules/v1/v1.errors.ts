@@ -111,10 +111,10 @@ export function sendV1Error(err: unknown, req: FastifyRequest, reply: FastifyRep
 export const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid request (type invalid_request_error; param names the field)',
   401: 'No key, or an unknown, revoked or expired key (type authentication_error)',
-  403: 'The key lacks the permission, or the address is not on its allow-list (type permission_error)',
+  403: 'The key lacks the permission (permission_missing), the address is not on its allow-list (ip_not_allowed), or the merchant is locked by the provider (merchant_locked) (type permission_error)',
   404: "Not found — also another merchant's record (type not_found_error)",
   409: 'Idempotency-Key reused with another body (type idempotency_error)',
   422: 'The refund is refused: not refundable, or over the refundable amount (type refund_error)',
-  429: 'Rate limit of the key reached: see the RateLimit-* and Retry-After headers (type rate_limit_error)',
+  429: 'Rate limit of the key reached, or too many failed authentications from this address: see the RateLimit-* and Retry-After headers (type rate_limit_error)',
   500: 'Server error; quote request_id to support (type api_error)',
 };
