@@ -18,7 +18,7 @@ import { Code, pickLanguage } from '@portal/contract';
 import type { Deps } from './plugins/context';
 import { registerAuth } from './plugins/auth';
 import { registerReadScope } from './plugins/read-scope';
-import { registerSecurityHeaders } from './plugins/security-headers';
+import { registerNoStoreJson, registerSecurityHeaders } from './plugins/security-headers';
 import { pgRateLimitStore } from './plugins/rate-limit-store';
 import { AppError } from './lib/errors';
 import { t } from './lib/messages';
@@ -115,6 +115,8 @@ export async function buildApp(
     frameguard: { action: 'deny' },
     crossOriginEmbedderPolicy: false,
   });
+  // Issue 47: no API answer in JSON is kept by a cache (the key-creation answer holds a secret).
+  registerNoStoreJson(app);
   await app.register(formbody);
   // API answers above 1 KiB compressed for clients that accept it (brotli at a fast level, gzip).
   // Files of the built SPA are not compressed here: the build wrote .br/.gz copies (preCompressed below).

@@ -16,6 +16,8 @@ export const WEBHOOK_EVENTS = [
   'instore.paid',
   'settlement.transferred',
   'reserve.released',
+  // Issue 47: a refund that waited for four eyes was approved (with the refund made), rejected or expired.
+  'refund_approval.decided',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
 /** The event a "send test event" delivers (to the one endpoint asked). */

@@ -30,3 +30,20 @@ export function registerSecurityHeaders(app: FastifyInstance, opts: HelmetOption
     done();
   });
 }
+
+/**
+ * `Cache-Control: no-store` on every JSON answer of the APIs — the portal's /api, the merchant API
+ * /v1, the provider API /provider — unless the route set its own (issue 47): they are a signed-in
+ * caller's data (an API key's secret in the key-creation answer, tokens in a sign-in's), which no
+ * browser, proxy or CDN may keep. Errors included (they can name the caller's records).
+ */
+export function registerNoStoreJson(app: FastifyInstance): void {
+  app.addHook('onSend', (req, reply, payload, done) => {
+    const url = req.url;
+    if ((url.startsWith('/api/') || url.startsWith('/v1/') || url.startsWith('/provider/')) && !reply.hasHeader('cache-control')) {
+      const type = String(reply.getHeader('content-type') ?? '');
+      if (type.startsWith('application/json') || type.includes('+json')) reply.header('Cache-Control', 'no-store');
+    }
+    done(null, payload);
+  });
+}

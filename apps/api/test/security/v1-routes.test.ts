@@ -22,8 +22,8 @@ describe.each(DB_KINDS)('route table: /v1 keys, permissions, merchant scope (%s)
   /** A valid body for each write (so a 404 is the record's, not the input's). */
   const body = (r: ApiRoute, id: string) =>
     r.method === 'GET' || r.url.endsWith('/close') ? undefined : r.url.startsWith('/v1/refunds') ? { transaction_id: Number(id), amount: '1.00' } : r.url.startsWith('/v1/in-store') ? { storeId: DEMO.stores.nanjingRoad, orderCurrency: 'CNY', totalAmount: '1.00' } : r.url.includes(':id') ? { goodsPrice: '120.50', goodsQuantity: '1', logFee: '0', totalAmount: '120.50' } : { ...VALID_ORDER, orderCurrency: 'CNY' };
-  const call = (r: ApiRoute, key: string | null, id = '1') =>
-    v1(ctx, key, { method: r.method, url: fillPath(r.url, () => id), headers: { 'idempotency-key': `sec-${r.method}-${id}-${Math.random().toString(36).slice(2, 10)}` }, ...(body(r, id) ? { payload: body(r, id) } : {}) });
+  const call = (r: ApiRoute, key: string | null, id = '1', remoteAddress?: string) =>
+    v1(ctx, key, { method: r.method, url: fillPath(r.url, () => id), headers: { 'idempotency-key': `sec-${r.method}-${id}-${Math.random().toString(36).slice(2, 10)}` }, ...(body(r, id) ? { payload: body(r, id) } : {}), ...(remoteAddress ? { remoteAddress } : {}) });
 
   beforeAll(async () => {
     ctx = await createTestApp({ kind });
@@ -60,14 +60,15 @@ describe.each(DB_KINDS)('route table: /v1 keys, permissions, merchant scope (%s)
 
   it('every route: 401 without a key, with a made-up, a revoked or an expired key', async () => {
     const failures: string[] = [];
-    for (const r of routes) {
+    // Each route's refusals from an address of its own: failed authentications are throttled per address (issue 47).
+    for (const [i, r] of routes.entries()) {
       for (const [what, key, code] of [
         ['none', null, 'api_key_missing'],
         ['made-up', `mpk_AAAAAAAAAAAA_${'B'.repeat(43)}`, 'api_key_invalid'],
         ['revoked', keys.revoked, 'api_key_revoked'],
         ['expired', keys.expired, 'api_key_expired'],
       ] as const) {
-        const res = await call(r, key);
+        const res = await call(r, key, '1', `127.0.${i + 1}.1`);
         if (res.status !== 401 || res.body?.error?.code !== code) failures.push(`${routeKey(r)} ${what} → ${res.status} ${JSON.stringify(res.body).slice(0, 120)}`);
       }
     }

@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { Code, CURRENCY_EXPONENT, TXN_TYPES, toMinor } from '@portal/contract';
@@ -12,6 +11,7 @@ import { AppError } from '../../lib/errors';
 import { t } from '../../lib/messages';
 import { portalDocTransform } from '../../lib/openapi';
 import { HEADERS, authenticate, type Connection } from '../../modules/gateway/gateway.service';
+import { registerProviderDocs } from './provider.docs';
 import { FeedRowSchema, MAX_BATCH, receiveBatch, reportStatus } from '../../modules/gateway/feed.service';
 
 declare module 'fastify' {
@@ -77,7 +77,8 @@ export async function providerFace(app: FastifyInstance, deps: Deps): Promise<vo
         },
       ),
     });
-    await f.register(swaggerUi, { routePrefix: '/api/provider/docs', uiConfig: { docExpansion: 'list' }, staticCSP: true });
+    // Its document follows API_DOCS (issue 47): an operator or a signed request when 'auth'.
+    await registerProviderDocs(f, deps);
 
     // The signature covers the body byte for byte: keep it as received, then parse.
     f.removeContentTypeParser('application/json');

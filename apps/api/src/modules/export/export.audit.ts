@@ -19,6 +19,8 @@ export const ExportAudit = {
 export interface ExportAuditEntry {
   action: string;
   userId: number;
+  /** The actor's name when it is not the user's own (an API key: `apikey:<prefix>`). */
+  username?: string;
   outcome?: 'success' | 'failure';
   target?: string | null;
   detail: Record<string, unknown>;
@@ -33,7 +35,7 @@ export async function auditExport(q: Queryable, e: ExportAuditEntry): Promise<vo
     action: e.action,
     outcome: e.outcome ?? 'success',
     userId: rows[0] ? e.userId : null,
-    username: rows[0]?.username ?? null,
+    username: e.username ?? rows[0]?.username ?? null,
     merId: rows[0]?.mer_id ?? null,
     target: e.target ?? null,
     detail: e.detail,

@@ -54,6 +54,8 @@ export interface EnqueueInput {
   lang: Language;
   tzOffset: number;
   format?: ExportFormat;
+  /** Asked through /v1 with this API key: the key owns the file and its audit entry names the key (issue 47). */
+  apiKeyId?: number;
 }
 
 /** Queues an export as a durable job; the worker writes it. Returns the file row (status queued). */
@@ -65,7 +67,12 @@ export async function enqueueExport(deps: Deps, input: EnqueueInput): Promise<Ex
   const format = input.format ?? 'xlsx';
   const ctx = contextOf(deps, { lang: input.lang, tzOffset: input.tzOffset, scope: input.scope, userId: input.userId });
   const fileName = `${source.fileName(ctx, params)}_${stamp(deps.clock.now(), input.tzOffset)}.${format}`;
-  const row = await insertExport(deps.db, { ...input, params, format, fileName });
+  // The key's claim in the same transaction as the row: the worker never writes (and audits) a key's file before it is known as the key's.
+  const row = await deps.db.tx(async (q) => {
+    const r = await insertExport(q, { ...input, params, format, fileName });
+    if (input.apiKeyId !== undefined) await q.query('INSERT INTO api_key_export (export_id, key_id) VALUES ($1, $2)', [r.id, input.apiKeyId]);
+    return r;
+  });
   wake(deps);
   return row;
 }
@@ -232,9 +239,15 @@ export async function writeExportRow(deps: Deps, job: ExportFileRow): Promise<{ 
 /** The audit entry of a written export file (queued, or a scheduled report's run): filters, merchants, row count. */
 async function auditFile(deps: Deps, job: ExportFileRow, params: unknown, outcome: 'success' | 'failure', extra: Record<string, unknown>) {
   const scheduleId = (job as ExportFileRow & { schedule_id?: number | null }).schedule_id ?? null;
+  // A file asked through /v1 is the key's: audited under the key's name, as its refunds are (issue 47).
+  const { rows: key } = await deps.db.query<{ key_id: number; prefix: string }>(
+    'SELECT k.id AS key_id, k.prefix FROM api_key_export x JOIN api_key k ON k.id = x.key_id WHERE x.export_id = $1',
+    [job.id],
+  );
   await auditExport(deps.db, {
     action: ExportAudit.file, userId: job.user_id, outcome, target: job.file_name,
-    detail: { kind: job.kind, format: job.format, params, scope: job.scope, fileId: job.id, ...(scheduleId ? { scheduleId } : {}), ...extra },
+    ...(key[0] ? { username: `apikey:${key[0].prefix}` } : {}),
+    detail: { kind: job.kind, format: job.format, params, scope: job.scope, fileId: job.id, ...(scheduleId ? { scheduleId } : {}), ...(key[0] ? { keyId: Number(key[0].key_id) } : {}), ...extra },
   });
 }
 

@@ -1,3 +1,4 @@
+import { assertMerchantOpen } from '../ops/merchants.service';
 import {
   Code,
   PBL_DEFAULT_VALID_DAYS,
@@ -52,6 +53,8 @@ export async function createOrder(deps: Deps, user: SessionUser, given: PayByLin
   // Spec §3: goodsQuantity defaults to 1 — a call that leaves it out gets 1 (a blank one sent by
   // the form is still "Required", spec §5). The total must then match price × 1 + shipping.
   const form: PayByLinkForm = given.goodsQuantity === undefined ? { ...given, goodsQuantity: '1' } : given;
+  // A merchant (or its group) locked by the provider's risk team takes no new payment (issue 47): no new link either.
+  await assertMerchantOpen(deps.db, user.merId);
   const currencies = await merchantCurrencies(deps.db, user.merId);
   const issues = checkPayByLinkForm(form, { mode: 'create', currencies });
   if (issues.length) throw validationError(issues, ctx.lang);
@@ -105,6 +108,8 @@ export async function updateOrder(deps: Deps, user: SessionUser, form: PayByLink
   if (!Number.isSafeInteger(id) || id <= 0) throw fieldError('id', 'pblRequired', ctx.lang);
   const o = await loadOrder(deps, { id }, user.scope);
   if (!canModifyPbl(stateOf(o))) throw orderChanged({ openStatus: o.open_status, status: o.status });
+  // Nor does it change an open link's amount or validity while locked (closing one stays possible).
+  await assertMerchantOpen(deps.db, o.mer_id);
   const merged: PayByLinkForm = {
     ...form,
     reconId: o.recon_id,

@@ -1,3 +1,4 @@
+import { assertMerchantOpen } from '../ops/merchants.service';
 import {
   Code,
   STORE_ID_RE,
@@ -81,6 +82,8 @@ export function logoList(s: StoreDbRow, currency?: string): PayMethod[] {
 }
 
 async function create(deps: Deps, s: StoreDbRow, form: PayInStoreAdd, goodsName: string, createdBy: SessionUser | null, lang: Language, linkBase: string, ip?: string): Promise<PayInStoreAddResult> {
+  // A merchant (or its group) locked by the provider's risk team takes no new order (issue 47).
+  await assertMerchantOpen(deps.db, s.mer_id);
   if (!storeEnabled(s)) throw notEnabled();
   const issues = checkPayInStoreForm({ ...form, storeId: s.store_id, goodsName }, { currencies: storeCurrencies(s) });
   if (issues.length) throw formError(issues, lang);

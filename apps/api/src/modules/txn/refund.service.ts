@@ -10,9 +10,10 @@ import type { OperationRequest } from '../acquirer/acquirer.types';
 import { insertOperation } from '../acquirer/operations.repo';
 import { OperationAudit, sendOperation } from '../acquirer/operations.service';
 import { ingestTransaction } from '../payments/ingest.service';
-import { claimDailyCap, dailyCapUsed, insertApproval, refundLimitFor, releaseDailyCap, roleCapsOf } from '../team/approvals.repo';
+import { ApprovalAudit, claimDailyCap, dailyCapUsed, insertApproval, refundLimitFor, releaseDailyCap, roleCapsOf } from '../team/approvals.repo';
 import { formatInZone } from './time';
 import { notifyApprovers } from '../team/approvals.notify';
+import { assertMerchantOpen } from '../ops/merchants.service';
 import {
   claimRequestKey,
   countChildren,
@@ -79,6 +80,9 @@ export async function refund(deps: Deps, user: SessionUser, lang: Language, inpu
         return { done: prior.result };
       }
     }
+    // A merchant (or its group) locked by risk takes no money movement (issue 47): refused — the
+    // transaction rolls back, the request key with it — before a refund is reserved or an approval asked.
+    await assertMerchantOpen(q, p.mer_id);
     if (p.tran_type !== 'PURC' || p.gw_response !== '00' || (input.txnschema && input.txnschema !== p.payment_schema)) {
       return refuse(RefundCode.NOT_REFUNDABLE, t(lang, 'refundNotAllowed'));
     }
@@ -86,12 +90,26 @@ export async function refund(deps: Deps, user: SessionUser, lang: Language, inpu
     // second user's approval, which runs it through this same service (opts.approvalId).
     const limit = opts.approvalId === undefined ? await refundLimitFor(q, p.mer_id, p.currency) : null;
     const askApproval = async (why: Record<string, unknown>) => {
-      approval = await insertApproval(q, {
-        merId: p.mer_id, kind: 'refund', permission: 'txn:detail:refund', user, now, ip: meta.ip, userAgent: meta.userAgent,
-        payload: { id: input.id, amount: toDecimal(amount, p.currency), txnschema: input.txnschema ?? null },
-        summary: { gwTransId: p.gw_trans_id, orderNo: p.order_no, amount: toDecimal(amount, p.currency), currency: p.currency, ...why },
-      });
-      const result: RefundResult = { code: RefundCode.APPROVAL_REQUIRED, msg: t(lang, 'refundNeedsApproval', { id: approval }), approvalId: approval };
+      // One open request per purchase and amount (issue 47): a second ask — a retry with a new
+      // Idempotency-Key, another key, the portal's button — joins the open one instead of queueing
+      // a second refund. The purchase's row lock (above) serialises the asks, so two at once find
+      // the same request.
+      const open = await openRefundApproval(q, p, toDecimal(amount, p.currency), now);
+      let id: number;
+      if (open !== null) {
+        id = open;
+        await audit(q, {
+          action: RefundApprovalAudit.joined, userId: user.id, username: user.username, merId: p.mer_id, target: `approval #${id}`,
+          detail: { approvalId: id, gwTransId: p.gw_trans_id, amount: toDecimal(amount, p.currency), currency: p.currency, requestKey: input.requestKey ?? null }, ip: meta.ip, userAgent: meta.userAgent,
+        });
+      } else {
+        id = approval = await insertApproval(q, {
+          merId: p.mer_id, kind: 'refund', permission: 'txn:detail:refund', user, now, ip: meta.ip, userAgent: meta.userAgent,
+          payload: { id: p.gw_trans_id, amount: toDecimal(amount, p.currency), txnschema: input.txnschema ?? null },
+          summary: { gwTransId: p.gw_trans_id, orderNo: p.order_no, amount: toDecimal(amount, p.currency), currency: p.currency, ...why },
+        });
+      }
+      const result: RefundResult = { code: RefundCode.APPROVAL_REQUIRED, msg: t(lang, 'refundNeedsApproval', { id }), approvalId: id };
       if (input.requestKey) await storeRequestResult(q, p.id, input.requestKey, result);
       return { done: result };
     };
@@ -231,4 +249,26 @@ async function writeAudit(
     ip: meta.ip,
     userAgent: meta.userAgent,
   });
+}
+
+export const RefundApprovalAudit = { joined: 'approval.join' } as const;
+
+/**
+ * The open four-eyes request for the same refund — this purchase, this amount — or null. One past
+ * its expiry that no one has touched yet is marked EXPIRED here (audited, as the approvals list
+ * does), so a new request can be made. Called with the purchase row locked.
+ */
+async function openRefundApproval(q: Queryable, p: PurchaseRow, amount: string, now: Date): Promise<number | null> {
+  const { rows } = await q.query<{ id: number; expires_at: Date }>(
+    `SELECT id, expires_at FROM approval_request
+      WHERE kind = 'refund' AND status = 'PENDING' AND mer_id = $1 AND summary->>'gwTransId' = $2 AND payload->>'amount' = $3
+      ORDER BY id FOR UPDATE`,
+    [p.mer_id, p.gw_trans_id, amount],
+  );
+  for (const r of rows) {
+    if (new Date(r.expires_at) > now) return Number(r.id);
+    await q.query(`UPDATE approval_request SET status = 'EXPIRED' WHERE id = $1 AND status = 'PENDING'`, [r.id]);
+    await audit(q, { action: ApprovalAudit.expired, merId: p.mer_id, target: `approval #${r.id}`, detail: { approvalId: Number(r.id) } });
+  }
+  return null;
 }

@@ -68,6 +68,7 @@ const CODE_OF_KEY: Partial<Record<MessageKey, string>> = {
   apiKeyIpRefused: 'ip_not_allowed',
   refundAmountInvalid: 'amount_invalid',
   notFound: 'resource_missing',
+  opsMerchantLocked: 'merchant_locked',
 };
 const PARAM_OF_KEY: Partial<Record<MessageKey, string>> = { refundAmountInvalid: 'amount' };
 
@@ -81,7 +82,9 @@ export function v1ErrorOf(err: unknown, lang: Language, requestId: string): { st
   if (err instanceof InvalidInput) return body(400, 'invalid_request_error', 'parameter_invalid', t(lang, 'badRequest', { detail: issuesDetail(lang, err.issues) }), err.issues[0]?.path.map(String).join('.') || null);
   if (hasZodFastifySchemaValidationErrors(err as FastifyError)) {
     const issues = issuesOfValidation((err as FastifyError & { validation: Parameters<typeof issuesOfValidation>[0] }).validation);
-    return body(400, 'invalid_request_error', 'parameter_invalid', t(lang, 'badRequest', { detail: issuesDetail(lang, issues) }), issues[0]?.path.map(String).join('.') || null);
+    // An unknown parameter (strict schemas) is named as the param at fault.
+    const param = issues[0]?.path.map(String).join('.') || (issues[0]?.code === 'unrecognized_keys' ? (issues[0].keys?.[0] ?? null) : null);
+    return body(400, 'invalid_request_error', 'parameter_invalid', t(lang, 'badRequest', { detail: issuesDetail(lang, issues) }), param);
   }
   if (err instanceof AppError) {
     const [type, generic] = TYPE_OF_STATUS[err.httpStatus] ?? TYPE_OF_STATUS[400];
@@ -108,10 +111,10 @@ export function sendV1Error(err: unknown, req: FastifyRequest, reply: FastifyRep
 export const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid request (type invalid_request_error; param names the field)',
   401: 'No key, or an unknown, revoked or expired key (type authentication_error)',
-  403: 'The key lacks the permission, or the address is not on its allow-list (type permission_error)',
+  403: 'The key lacks the permission (permission_missing), the address is not on its allow-list (ip_not_allowed), or the merchant is locked by the provider (merchant_locked) (type permission_error)',
   404: "Not found — also another merchant's record (type not_found_error)",
   409: 'Idempotency-Key reused with another body (type idempotency_error)',
   422: 'The refund is refused: not refundable, or over the refundable amount (type refund_error)',
-  429: 'Rate limit of the key reached: see the RateLimit-* and Retry-After headers (type rate_limit_error)',
+  429: 'Rate limit of the key reached, or too many failed authentications from this address: see the RateLimit-* and Retry-After headers (type rate_limit_error)',
   500: 'Server error; quote request_id to support (type api_error)',
 };

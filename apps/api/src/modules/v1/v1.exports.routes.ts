@@ -11,7 +11,7 @@ import { registerTxnExports } from '../txn/txn.exports';
 import { registerReportExports } from '../report/report.service';
 import { zoneOffsetMinutes } from '../txn/time';
 import { V1Error } from './v1.errors';
-import { keyOf } from './v1.txn.routes';
+import { keyOf, narrowScope } from './v1.txn.routes';
 
 const idParams = z.strictObject({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 const exportSchema = z.object({
@@ -59,7 +59,7 @@ export function v1ExportRoutes(f: FastifyInstance, deps: Deps) {
       tags: hidden,
       operationId: 'createExport',
       summary: 'Ask for an export file (written in the background); 202 with its status — poll it, then download it',
-      description: `kind: ${KINDS}. params: that list's or report's filters, as on the portal (e.g. beginDate, endDate). The key needs the list's permission too (txn:export for txn and settle, report:bill for report.bill, …).`,
+      description: `kind: ${KINDS}. params: that list's or report's filters, as on the portal (e.g. beginDate, endDate); merId narrows the file to one of the key's merchants (another merchant's id: a file without rows). The key needs the list's permission too (txn:export for txn and settle, report:bill for report.bill, …).`,
       body: z.strictObject({
         kind: z.string().regex(/^[a-z]+(\.[a-zA-Z]+)?$/).max(40),
         format: z.enum(['xlsx', 'csv']).default('csv'),
@@ -75,13 +75,15 @@ export function v1ExportRoutes(f: FastifyInstance, deps: Deps) {
         throw new V1Error(400, 'invalid_request_error', 'parameter_invalid', 'badRequest', { detail: `kind: ${KINDS}` }, 'kind');
       }
       const params = Object.fromEntries(Object.entries(req.body.params).map(([k, v]) => [k, String(v)]));
+      // params.merId narrows the file to one of the key's merchants, as on the lists (another merchant's id: no rows).
+      if (params.merId !== undefined && !/^\d{15}$/.test(params.merId)) throw new V1Error(400, 'invalid_request_error', 'parameter_invalid', 'badRequest', { detail: 'params.merId: merchant id' }, 'params.merId');
+      const scope = narrowScope(key.scope, params.merId);
       // Times in the file: the platform's zone (what the API's filters speak).
       const tzOffset = zoneOffsetMinutes(deps.config.platformTz, deps.clock.now().getTime()) / 60;
       const row = await enqueueExport(deps, {
-        userId: key.creatorId, merId: key.ownerMerId, scope: key.scope, permissions: key.permissions, kind: req.body.kind, params, format: req.body.format,
-        lang: key.lang, tzOffset,
+        userId: key.creatorId, merId: key.ownerMerId, scope, permissions: key.permissions, kind: req.body.kind, params, format: req.body.format,
+        lang: key.lang, tzOffset, apiKeyId: key.keyId,
       });
-      await deps.db.query('INSERT INTO api_key_export (export_id, key_id) VALUES ($1, $2)', [row.id, key.keyId]);
       reply.status(202);
       return view(row);
     },

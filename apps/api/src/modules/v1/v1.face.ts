@@ -1,3 +1,4 @@
+import { isIPv4, isIPv6 } from 'node:net';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -6,7 +7,9 @@ import { pickLanguage } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
 import { pgRateLimitStore } from '../../plugins/rate-limit-store';
 import { authenticateKey, type KeyCaller } from '../apikey/apikey.service';
-import { ERROR_DESCRIPTIONS, V1Error, sendV1Error } from './v1.errors';
+import { AppError } from '../../lib/errors';
+import { ERROR_DESCRIPTIONS, V1Error, sendV1Error, v1ErrorOf } from './v1.errors';
+import { resolveSession } from '../../plugins/auth';
 import { v1TxnRoutes } from './v1.txn.routes';
 import { v1PayByLinkRoutes } from './v1.paybylink.routes';
 import { v1InStoreRoutes } from './v1.instore.routes';
@@ -25,14 +28,34 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * Failed key authentications (401, or a key used outside its IP allow-list) a client address may
+ * make per minute (issue 47). Past it the address is answered 429 with Retry-After — its keys are
+ * not even looked up — until the window ends. IPv6 addresses count per /64 (one host's range).
+ */
+export const V1_AUTH_FAILURES_PER_MINUTE = 20;
+
 const DESCRIPTION = `The merchant REST API. Authenticate with an API key from Developers → Keys: \`Authorization: Bearer mpk_…\`.
 A key acts for the merchants it was given and with its permissions (both within its creator's). Amounts are decimal strings
 in the currency's exponent; times are ISO-8601 UTC. Lists page by cursor: pass \`next_cursor\` as \`cursor\`.
 Every error answers \`{ error: { type, code, message, param, request_id } }\` (message in the key's language).
 Each key has a rate limit per minute, shared by every server: \`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\` headers, 429 past it.
+A client address that fails authentication ${V1_AUTH_FAILURES_PER_MINUTE} times in a minute (unknown, revoked or expired key, or one used outside its IP allow-list) is answered 429 with \`Retry-After\` until the minute ends.
+Every JSON answer carries \`Cache-Control: no-store\`.
 Writes that move money take an \`Idempotency-Key\` header. See docs/merchant-api.md.`;
 
 const WINDOW_MS = 60_000;
+
+/** The bucket of a client address: IPv4 as it is, IPv6 by its /64. */
+export function clientBucket(ip: string): string {
+  const a = ip.startsWith('::ffff:') && isIPv4(ip.slice(7)) ? ip.slice(7) : ip;
+  if (!isIPv6(a)) return a;
+  const [head, tail = ''] = a.split('::');
+  const h = head ? head.split(':') : [];
+  const t = a.includes('::') ? (tail ? tail.split(':') : []) : [];
+  const groups = a.includes('::') ? [...h, ...Array(8 - h.length - t.length).fill('0'), ...t] : h;
+  return `${groups.slice(0, 4).map((g) => g.toLowerCase().replace(/^0+(?=.)/, '')).join(':')}::/64`;
+}
 
 /**
  * The merchant API face (/v1, issue 31; decision 039): an encapsulated context with its own
@@ -73,11 +96,6 @@ export async function v1Face(app: FastifyInstance, deps: Deps): Promise<void> {
           return { ...out, schema: { ...schema, tags: v1 ? [v1.tag] : (schema.tags as string[] | undefined), response } };
         },
       });
-      await f.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' }, staticCSP: true });
-
-      f.setErrorHandler((err, req, reply) => sendV1Error(err, req, reply));
-      f.setNotFoundHandler((req, reply) => sendV1Error(new V1Error(404, 'not_found_error', 'route_not_found', 'v1RouteNotFound'), req, reply));
-
       // The store's own counters (one atomic upsert per hit), under the route name 'v1'.
       const Store = pgRateLimitStore(deps.db) as unknown as new (o: object) => {
         child(o: { routeInfo: { url: string } }): { incr(key: string, cb: (e: Error | null, r?: { current: number; ttl: number }) => void, windowMs: number): void };
@@ -85,6 +103,58 @@ export async function v1Face(app: FastifyInstance, deps: Deps): Promise<void> {
       const store = new Store({}).child({ routeInfo: { url: '/v1' } });
       const hit = (key: string) =>
         new Promise<{ current: number; ttl: number }>((resolve, reject) => store.incr(key, (e, r) => (e ? reject(e) : resolve(r!)), WINDOW_MS));
+      // Failed authentications per client address: their own counters (same table, same atomic upsert).
+      const failures = (new Store({}) as unknown as { child(o: object): { read(key: string, cb: (e: Error | null, r?: { current: number; ttl: number }) => void, windowMs: number): void; incr: typeof store.incr } }).child({ routeInfo: { url: '/v1 auth-failures' } });
+      const failed = (addr: string) =>
+        new Promise<{ current: number; ttl: number }>((resolve, reject) => failures.incr(addr, (e, r) => (e ? reject(e) : resolve(r!)), WINDOW_MS));
+      const failedSoFar = (addr: string) =>
+        new Promise<{ current: number; ttl: number }>((resolve, reject) => failures.read(addr, (e, r) => (e ? reject(e) : resolve(r!)), WINDOW_MS));
+      const throttled = (reply: { header(k: string, v: number): unknown }, ttl: number) => {
+        reply.header('Retry-After', Math.max(1, Math.ceil(ttl / 1000)));
+        return new V1Error(429, 'rate_limit_error', 'rate_limited', 'tooMany');
+      };
+
+      /** The request's API key, through the throttle of failed authentications per address. */
+      const keyOfRequest = async (req: FastifyRequest, reply: { header(k: string, v: number): unknown }): Promise<KeyCaller> => {
+        // An address past its failed authentications is refused before its key is looked up. The count
+        // is one atomic upsert per failure: of N at once, exactly the first ones up to the limit answer
+        // 401, the rest 429 — however many run in parallel, on however many servers.
+        const addr = clientBucket(req.ip);
+        const sofar = await failedSoFar(addr);
+        if (sofar.current >= V1_AUTH_FAILURES_PER_MINUTE) throw throttled(reply, sofar.ttl);
+        try {
+          return await authenticateKey(deps, req.headers.authorization, req.ip, req.headers['user-agent']);
+        } catch (e) {
+          if (e instanceof AppError && (e.httpStatus === 401 || e.key === 'apiKeyIpRefused')) {
+            const n = await failed(addr);
+            if (n.current > V1_AUTH_FAILURES_PER_MINUTE) throw throttled(reply, n.ttl);
+          }
+          throw e;
+        }
+      };
+
+      // API_DOCS (issue 47: every document follows it): 'off' serves no document; 'auth' serves
+      // /v1/docs to a caller with a valid API key (any permission) or a signed-in portal user (X-Token).
+      // The document's routes are registered before the error handler below: answered here.
+      const docs = deps.config.apiDocs ?? 'public';
+      if (docs === 'auth') {
+        f.addHook('onRequest', async (req, reply) => {
+          if (!req.url.startsWith('/v1/docs')) return;
+          req.lang = pickLanguage(req.headers['accept-language']);
+          try {
+            const token = req.headers['x-token'];
+            if (typeof token === 'string' && token && !req.headers.authorization) await resolveSession(deps, token);
+            else req.apiKey = await keyOfRequest(req, reply);
+          } catch (err) {
+            const { status, body } = v1ErrorOf(err, req.apiKey?.lang ?? req.lang, String(req.id));
+            return reply.status(status).send(body);
+          }
+        });
+      }
+      if (docs !== 'off') await f.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' }, staticCSP: true });
+
+      f.setErrorHandler((err, req, reply) => sendV1Error(err, req, reply));
+      f.setNotFoundHandler((req, reply) => sendV1Error(new V1Error(404, 'not_found_error', 'route_not_found', 'v1RouteNotFound'), req, reply));
 
       // Before the body is read or the input checked: a caller without a valid key learns nothing
       // about the input rules; then the key's permission for this route, then its rate limit.
@@ -92,7 +162,7 @@ export async function v1Face(app: FastifyInstance, deps: Deps): Promise<void> {
         const v1 = req.routeOptions.config?.v1;
         if (!v1 || req.is404) return;
         req.lang = pickLanguage(req.headers['accept-language']);
-        const key = await authenticateKey(deps, req.headers.authorization, req.ip, req.headers['user-agent']);
+        const key = await keyOfRequest(req, reply);
         req.apiKey = key;
         if (!key.permissions.includes(v1.permission)) throw new V1Error(403, 'permission_error', 'permission_missing', 'v1Forbidden', { perm: v1.permission });
         const { current, ttl } = await hit(`key:${key.keyId}`);

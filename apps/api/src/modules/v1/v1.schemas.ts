@@ -91,3 +91,18 @@ export const listOf = <T extends z.ZodTypeAny>(item: T) =>
     has_more: z.boolean(),
     next_cursor: z.string().nullable().describe('pass as cursor for the next page; null on the last page'),
   });
+
+/** A refund above the merchant's four-eyes limit, waiting for (or decided by) a second user (issue 47). */
+export const v1RefundApprovalSchema = z.object({
+  id: z.number().int().describe("the approval request's id (the portal's Team → Approvals; GET /v1/refund-approvals/{id})"),
+  status: z.enum(['pending', 'approved', 'rejected', 'expired']).describe('pending until a second user of the merchant decides it, or it expires'),
+  transaction_id: z.number().int().nullable().describe('the purchase to refund'),
+  amount: z.string().describe("decimal string in the purchase's currency"),
+  currency: z.string(),
+  created_at: z.string().describe('ISO-8601, UTC'),
+  expires_at: z.string().describe('ISO-8601, UTC: not decided by then, it expires'),
+  decided_at: z.string().nullable(),
+  refund_id: z.number().int().nullable().describe('approved: the refund made (GET /v1/refunds/{id}); else null'),
+  failure_message: z.string().nullable().describe('approved but the refund was refused (e.g. no longer refundable): why, in the language of the approver'),
+});
+export type V1RefundApproval = z.infer<typeof v1RefundApprovalSchema>;

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { Perm, RefundCode, txnFilterSchema, textInput } from '@portal/contract';
+import { BEGIN_END, Perm, RefundCode, refuseReversed, txnFilterSchema, textInput } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
 import { sha256 } from '../../lib/crypto';
 import { findDetail, listTxn, txnKey, txnWhere } from '../txn/txn.repo';
@@ -10,7 +10,9 @@ import { checkRange } from '../txn/txn.service';
 import { refund } from '../txn/refund.service';
 import { keyAsUser } from '../apikey/apikey.service';
 import { V1Error } from './v1.errors';
-import { listOf, toV1Transaction, v1TransactionSchema } from './v1.schemas';
+import { listOf, toV1Transaction, v1RefundApprovalSchema, v1TransactionSchema, type V1RefundApproval } from './v1.schemas';
+import { audit } from '../../lib/audit';
+import { ApprovalAudit } from '../team/approvals.repo';
 import { claimIdempotencyKey } from './v1.idempotency';
 
 /** The key of the request (set by the face's hook before any handler runs). */
@@ -20,11 +22,23 @@ export const keyOf = (req: FastifyRequest) => {
 };
 
 const idParams = z.strictObject({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
-/** The portal's transaction filters (same names and rules as /api/txn/list), and cursor paging. */
-export const cursorQuery = txnFilterSchema.extend({
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: z.string().trim().max(40).regex(/^[A-Za-z0-9_-]+$/).optional(),
-});
+// The portal screen's own fields (its time-zone selector and the range as typed) mean nothing here.
+const { userName: _u, timeZone: _z, beginDateOriginal: _b, endDateOriginal: _e, ...filterShape } = txnFilterSchema.shape;
+/**
+ * The portal's transaction filters (same names and rules as /api/txn/list), and cursor paging.
+ * Strict: a parameter this list does not know answers 400 naming it (issue 47: never ignored).
+ */
+export const cursorQuery = z
+  .strictObject({
+    ...filterShape,
+    merId: filterShape.merId.describe("one of the key's merchants (its own or a sub-merchant it acts for): only that merchant's rows; another merchant's id matches nothing"),
+    limit: z.coerce.number().int().min(1).max(100).default(20),
+    cursor: z.string().trim().max(40).regex(/^[A-Za-z0-9_-]+$/).optional(),
+  })
+  .superRefine(refuseReversed(BEGIN_END));
+
+/** The key's merchants, or the one asked for when the key acts for it (else none: nothing of another's). */
+export const narrowScope = (scope: string[], merId?: string | null) => (merId ? (scope.includes(merId) ? [merId] : []) : scope);
 
 const encodeCursor = (id: number) => Buffer.from(`t${id}`).toString('base64url');
 function decodeCursor(c: string): number | null {
@@ -37,8 +51,9 @@ function decodeCursor(c: string): number | null {
  * the rows strictly after it in that order (keyset) — a row inserted meanwhile never shifts the
  * pages, so none is given twice or skipped. A cursor of a row outside the key's scope is refused.
  */
-async function page(deps: Deps, scope: string[], q: z.infer<typeof cursorQuery>, extra?: Partial<z.infer<typeof txnFilterSchema>>) {
+async function page(deps: Deps, keyScope: string[], q: z.infer<typeof cursorQuery>, extra?: Partial<z.infer<typeof txnFilterSchema>>) {
   checkRange(q.beginDate, q.endDate);
+  const scope = narrowScope(keyScope, q.merId);
   if (!scope.length) return { data: [], has_more: false, next_cursor: null };
   let after = null;
   if (q.cursor) {
@@ -57,6 +72,56 @@ async function one(deps: Deps, scope: string[], id: number, type?: string) {
   const r = await findDetail(deps.db, id, scope);
   if (!r || (type && r.tran_type !== type)) throw new V1Error(404, 'not_found_error', 'resource_missing', 'notFound', {}, 'id');
   return toV1Transaction(r as TxnDbRow & { gw_trans_id: string });
+}
+
+interface ApprovalDbRow {
+  id: number;
+  mer_id: string;
+  status: 'PENDING' | 'APPROVED' | 'REJECTED' | 'EXPIRED';
+  payload: { amount: string };
+  summary: { currency: string; gwTransId: string };
+  requested_at: Date;
+  expires_at: Date;
+  decided_at: Date | null;
+  result: { code?: number; refundId?: number; msg?: string } | null;
+  txn_id: number | null;
+}
+
+/**
+ * A refund's four-eyes request of the key's merchants (another's answers 404). One past its expiry
+ * is marked EXPIRED as it is read (audited; its webhook event goes out), as the portal's list does.
+ */
+async function refundApproval(deps: Deps, scope: string[], id: number): Promise<V1RefundApproval> {
+  const now = deps.clock.now();
+  const row = await deps.db.tx(async (q) => {
+    const { rows } = await q.query<ApprovalDbRow>(
+      `SELECT r.id, r.mer_id, r.status, r.payload, r.summary, r.requested_at, r.expires_at, r.decided_at, r.result, k.id AS txn_id
+         FROM approval_request r LEFT JOIN txn_key k ON k.gw_trans_id = r.summary->>'gwTransId' AND k.mer_id = r.mer_id
+        WHERE r.id = $1 AND r.kind = 'refund' AND r.mer_id = ANY($2::text[])`,
+      [id, scope],
+    );
+    const r = rows[0];
+    if (!r) throw new V1Error(404, 'not_found_error', 'resource_missing', 'notFound', {}, 'id');
+    if (r.status === 'PENDING' && new Date(r.expires_at) <= now) {
+      const up = await q.query(`UPDATE approval_request SET status = 'EXPIRED' WHERE id = $1 AND status = 'PENDING'`, [r.id]);
+      if (up.rowCount) await audit(q, { action: ApprovalAudit.expired, merId: r.mer_id, target: `approval #${r.id}`, detail: { approvalId: r.id } });
+      r.status = 'EXPIRED';
+    }
+    return r;
+  });
+  const ok = row.status === 'APPROVED' && row.result?.code === RefundCode.OK;
+  return {
+    id: Number(row.id),
+    status: row.status.toLowerCase() as V1RefundApproval['status'],
+    transaction_id: row.txn_id === null ? null : Number(row.txn_id),
+    amount: row.payload.amount,
+    currency: row.summary.currency,
+    created_at: new Date(row.requested_at).toISOString(),
+    expires_at: new Date(row.expires_at).toISOString(),
+    decided_at: row.decided_at ? new Date(row.decided_at).toISOString() : null,
+    refund_id: ok && row.result?.refundId != null ? Number(row.result.refundId) : null,
+    failure_message: row.status === 'APPROVED' && row.result && !ok ? (row.result.msg ?? null) : null,
+  };
 }
 
 export const idempotencyHeaders = z.object({
@@ -85,6 +150,7 @@ export function v1TxnRoutes(f: FastifyInstance, deps: Deps) {
       tags: hidden,
       operationId: 'listTransactions',
       summary: 'List transactions, newest first (the portal\'s filters; cursor paging)',
+      description: "Filters as on the portal's list; merId narrows to one of the key's merchants (another merchant's id matches nothing: an empty page). A parameter not listed here answers 400 (param names it).",
       querystring: cursorQuery,
       response: { 200: listOf(v1TransactionSchema) },
     },
@@ -104,10 +170,12 @@ export function v1TxnRoutes(f: FastifyInstance, deps: Deps) {
       operationId: 'createRefund',
       summary: 'Refund (part of) a purchase',
       description:
-        'Needs an Idempotency-Key header. The same key with the same body answers the first result (also when the two requests arrive at once: one refund); with another body 409. 201 with the refund (status succeeded, or processing while the acquirer has not answered); a refusal answers 422 (type refund_error: not_refundable, amount_too_large, refund_declined).',
+        'Needs an Idempotency-Key header. The same key with the same body answers the first result (also when the two requests arrive at once: one refund); with another body 409. 201 with the refund (status succeeded, or processing while the acquirer has not answered); a refusal answers 422 (type refund_error: not_refundable, amount_too_large, refund_declined). ' +
+        "Above the merchant's four-eyes limit (or the key creator's refund cap, where the merchant has four eyes): 202 with the approval request (status pending) — nothing is refunded until a second user of the merchant approves it in the portal; the webhook event refund_approval.decided tells when it is approved (with the refund's id), rejected or expired, and GET /v1/refund-approvals/{id} reads it. There is one open request per purchase and amount: asking again (another Idempotency-Key, another key, the portal) answers 202 with the same request, never a second one. " +
+        'A merchant (or its group) locked by the provider answers 403 merchant_locked.',
       headers: idempotencyHeaders,
       body: refundBody,
-      response: { 201: v1TransactionSchema },
+      response: { 201: v1TransactionSchema, 202: v1RefundApprovalSchema },
     },
     handler: async (req, reply) => {
       const key = keyOf(req);
@@ -124,14 +192,39 @@ export function v1TxnRoutes(f: FastifyInstance, deps: Deps) {
       );
       const fail = REFUND_ERRORS[result.code];
       if (fail) throw new V1Error(fail[0], fail[0] === 409 ? 'idempotency_error' : 'refund_error', fail[1], 'badRequest', {}, fail[2], result.msg);
+      if (result.code === RefundCode.APPROVAL_REQUIRED && result.approvalId) {
+        reply.status(202);
+        return refundApproval(deps, key.scope, result.approvalId);
+      }
+      if (result.code === RefundCode.OVER_CAP) throw new V1Error(422, 'refund_error', 'over_refund_cap', 'badRequest', {}, 'amount', result.msg);
+      if (result.code !== RefundCode.OK || !result.refundId) throw new V1Error(422, 'refund_error', 'refund_refused', 'badRequest', {}, 'transaction_id', result.msg);
       reply.status(201);
-      return one(deps, key.scope, result.refundId!, 'REFD');
+      return one(deps, key.scope, result.refundId, 'REFD');
     },
+  });
+
+  r.get('/refund-approvals/:id', {
+    config: { v1: { permission: Perm.txnDetail, tag: 'refunds' } },
+    schema: {
+      tags: hidden,
+      operationId: 'getRefundApproval',
+      summary: "A refund's four-eyes approval request (as POST /v1/refunds answered it with 202): pending, approved (with refund_id), rejected or expired",
+      params: idParams,
+      response: { 200: v1RefundApprovalSchema },
+    },
+    handler: async (req) => refundApproval(deps, keyOf(req).scope, req.params.id),
   });
 
   r.get('/refunds', {
     config: { v1: { permission: Perm.txnList, tag: 'refunds' } },
-    schema: { tags: hidden, operationId: 'listRefunds', summary: 'List refunds, newest first (the transaction filters; cursor paging)', querystring: cursorQuery, response: { 200: listOf(v1TransactionSchema) } },
+    schema: {
+      tags: hidden,
+      operationId: 'listRefunds',
+      summary: 'List refunds, newest first (the transaction filters; cursor paging)',
+      description: "The transaction filters; merId narrows to one of the key's merchants (another merchant's id matches nothing: an empty page). A parameter not listed here answers 400 (param names it).",
+      querystring: cursorQuery,
+      response: { 200: listOf(v1TransactionSchema) },
+    },
     handler: async (req) => page(deps, keyOf(req).scope, req.query, { gwTranType: 'REFD' }),
   });
 
