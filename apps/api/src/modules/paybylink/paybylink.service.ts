@@ -1,4 +1,4 @@
-import { assertMerchantOpen } from '../ops/merchants.service';
+import { assertMerchantOpen } from '../ops';
 import {
   Code,
   PBL_DEFAULT_VALID_DAYS,

@@ -13,7 +13,7 @@ import { ingestTransaction } from '../payments/ingest.service';
 import { ApprovalAudit, claimDailyCap, dailyCapUsed, insertApproval, refundLimitFor, releaseDailyCap, roleCapsOf } from '../team/approvals.repo';
 import { formatInZone } from './time';
 import { notifyApprovers } from '../team/approvals.notify';
-import { assertMerchantOpen } from '../ops/merchants.service';
+import { assertMerchantOpen } from '../ops';
 import {
   claimRequestKey,
   countChildren,

@@ -12,7 +12,7 @@ import { keyAsUser } from '../apikey/apikey.service';
 import { V1Error } from './v1.errors';
 import { listOf, toV1Transaction, v1RefundApprovalSchema, v1TransactionSchema, type V1RefundApproval } from './v1.schemas';
 import { audit } from '../../lib/audit';
-import { ApprovalAudit } from '../team/approvals.repo';
+import { ApprovalAudit } from '../team';
 import { claimIdempotencyKey } from './v1.idempotency';
 
 /** The key of the request (set by the face's hook before any handler runs). */
