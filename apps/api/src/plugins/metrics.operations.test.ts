@@ -16,7 +16,7 @@ describe.each(DB_KINDS)('operations gauges on /metrics (issue 46, %s)', (kind) =
   const scrape = async () => {
     const r = await ctx.call({ method: 'GET', url: '/metrics', remoteAddress: '127.0.0.1' });
     expect(r.status).toBe(200);
-    return r.body.raw as string;
+    return (r.body as unknown as { raw: string }).raw;
   };
   /** The value of one series (NaN when absent). */
   const value = (text: string, series: string) => {
