@@ -47,7 +47,7 @@ export async function signedInToken(db: Db): Promise<string> {
 /** Builds the production app over `db` and listens on a free port of 127.0.0.1. */
 export async function serveInProcess(db: Db, port = 0): Promise<RunningApi & { deps: Deps }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-api-'));
-  const config = loadConfig({ NODE_ENV: 'production', PUBLIC_URL: 'http://127.0.0.1', SMTP_URL: 'smtp://127.0.0.1:25' /* required in production; the mailer below writes the outbox */, DATA_DIR: dataDir, SEED_DEMO: 'false' });
+  const config = loadConfig({ NODE_ENV: 'production', PUBLIC_URL: 'http://127.0.0.1', SMTP_URL: 'smtp://127.0.0.1:25', ACQUIRER: 'sandbox', ACQUIRER_SANDBOX_IN_PRODUCTION: 'yes' /* the bench measures the portal, not a gateway */ /* required in production; the mailer below writes the outbox */, DATA_DIR: dataDir, SEED_DEMO: 'false' });
   const deps: Deps = { config, db, clock: systemClock, mailer: createMailer({ outboxDir: path.join(dataDir, 'outbox'), from: config.mailFrom }) };
   const app = await buildApp(deps);
   const address = await app.listen({ port, host: '127.0.0.1' });

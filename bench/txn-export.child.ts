@@ -26,7 +26,7 @@ import { COPY_CHUNK_ROWS } from '../apps/api/src/modules/export/export.copy';
 
 const env = process.env;
 const db = env.CHILD_PGLITE ? await openPglite(env.CHILD_PGLITE) : await openPostgres(env.CHILD_PG_URL!, { searchPath: env.CHILD_SCHEMA });
-const deps = { config: loadConfig({ NODE_ENV: 'production', PUBLIC_URL: 'http://127.0.0.1', SMTP_URL: 'smtp://127.0.0.1:25', SEED_DEMO: 'false' }), db, clock: systemClock } as unknown as Deps;
+const deps = { config: loadConfig({ NODE_ENV: 'production', PUBLIC_URL: 'http://127.0.0.1', SMTP_URL: 'smtp://127.0.0.1:25', ACQUIRER: 'sandbox', ACQUIRER_SANDBOX_IN_PRODUCTION: 'yes' /* the bench measures the portal, not a gateway */, SEED_DEMO: 'false' }), db, clock: systemClock } as unknown as Deps;
 const scope = (await db.query<{ mer_id: string }>('SELECT mer_id FROM merchant')).rows.map((r) => r.mer_id);
 const filter = txnExportSource.parse({ beginDate: env.CHILD_BEGIN, endDate: env.CHILD_END });
 const ctx = { deps, read: db.read, lang: 'en' as const, zone: 8, scope, userId: 0 };

@@ -258,7 +258,7 @@ export default async function run() {
     await db.query('VACUUM ANALYZE txn_day_count');
   }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'txn-bench-data-'));
-  const config = loadConfig({ NODE_ENV: 'production', PUBLIC_URL: 'http://127.0.0.1', SMTP_URL: 'smtp://127.0.0.1:25' /* required in production; the mailer below writes the outbox */, DATA_DIR: dataDir, SEED_DEMO: 'false' });
+  const config = loadConfig({ NODE_ENV: 'production', PUBLIC_URL: 'http://127.0.0.1', SMTP_URL: 'smtp://127.0.0.1:25', ACQUIRER: 'sandbox', ACQUIRER_SANDBOX_IN_PRODUCTION: 'yes' /* the bench measures the portal, not a gateway */ /* required in production; the mailer below writes the outbox */, DATA_DIR: dataDir, SEED_DEMO: 'false' });
   const deps: Deps = { config, db, clock: systemClock, mailer: createMailer({ outboxDir: path.join(dataDir, 'outbox'), from: config.mailFrom }) };
   const token = await signedInToken(db);
   const result: Record<string, unknown> = { kind, rows, at: new Date().toISOString(), server: info.schema ? 'own process' : 'in process' };

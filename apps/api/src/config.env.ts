@@ -96,8 +96,16 @@ export const envSchema = z.object({
   SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
   /** /readyz: the read replica's lag above which this process is not ready (seconds). */
   READY_MAX_REPLICA_LAG_SECONDS: z.coerce.number().min(0).max(86_400).default(30),
-  /** Who refunds, voids and charges (decision 033, docs/acquirer-adapter.md): the built-in sandbox, or a gateway over signed HTTP. */
-  ACQUIRER: z.enum(['sandbox', 'http']).default('sandbox'),
+  /**
+   * Who refunds, voids and charges (decision 033, docs/acquirer-adapter.md): the built-in sandbox, or a
+   * gateway over signed HTTP. Default sandbox outside production; required in production (issue 46).
+   */
+  ACQUIRER: unsetIfBlank(z.enum(['sandbox', 'http']).optional()),
+  /**
+   * Staging only: `yes` lets a NODE_ENV=production server run with ACQUIRER=sandbox (refunds and
+   * charges answered without any gateway), warned about in the banner and the log at every start.
+   */
+  ACQUIRER_SANDBOX_IN_PRODUCTION: unsetIfBlank(z.enum(['yes', 'no']).optional()),
   /** The gateway's base URL (ACQUIRER=http), e.g. https://gateway.example.com/portal/v1. */
   ACQUIRER_URL: unsetIfBlank(z.string().url().refine((u) => /^https?:/.test(u), 'http(s) URL').optional()),
   /** HMAC-SHA256 key the portal signs its gateway requests with (ACQUIRER=http; at least 32 characters). */

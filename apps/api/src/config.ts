@@ -63,6 +63,8 @@ export interface Config {
 /** The HTTP gateway adapter's settings (ACQUIRER=http). */
 export interface AcquirerConfig {
   kind: 'sandbox' | 'http';
+  /** NODE_ENV=production running the sandbox (ACQUIRER_SANDBOX_IN_PRODUCTION=yes, staging): warned about at every start. */
+  sandboxInProduction?: boolean;
   url?: string;
   signingKey?: string;
   keyId: string;
@@ -103,6 +105,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // Without SMTP the mailer writes every mail — sign-in codes, reset links — to files on disk (issue 28).
   if (e.NODE_ENV === 'production' && !e.SMTP_URL)
     throw new Error('Invalid environment:\n  SMTP_URL: required when NODE_ENV=production (without it sign-in codes and reset links would be written to disk instead of sent)');
+  // Issue 46: in production a refund must reach a gateway. The sandbox answers "Approved" without one,
+  // so it runs there only when named on purpose together with the staging setting (and is warned about).
+  if (e.NODE_ENV === 'production' && !e.ACQUIRER)
+    throw new Error(
+      'Invalid environment:\n  ACQUIRER: required when NODE_ENV=production: ACQUIRER=http with ACQUIRER_URL and ACQUIRER_SIGNING_KEY (refunds and charges go to the gateway). The sandbox answers them without any gateway; a staging server may use it with ACQUIRER=sandbox and ACQUIRER_SANDBOX_IN_PRODUCTION=yes',
+    );
+  if (e.NODE_ENV === 'production' && e.ACQUIRER === 'sandbox' && e.ACQUIRER_SANDBOX_IN_PRODUCTION !== 'yes')
+    throw new Error(
+      'Invalid environment:\n  ACQUIRER: ACQUIRER=sandbox in production answers refunds and charges without any gateway; set ACQUIRER=http, or (a staging server only) ACQUIRER_SANDBOX_IN_PRODUCTION=yes',
+    );
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -142,7 +154,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     shutdownDelayMs: e.SHUTDOWN_DELAY_MS,
     readyMaxReplicaLagSeconds: e.READY_MAX_REPLICA_LAG_SECONDS,
-    acquirer: { kind: e.ACQUIRER, url: e.ACQUIRER_URL, signingKey: e.ACQUIRER_SIGNING_KEY, keyId: e.ACQUIRER_KEY_ID, timeoutMs: e.ACQUIRER_TIMEOUT_MS, retries: e.ACQUIRER_RETRIES },
+    acquirer: { kind: e.ACQUIRER ?? 'sandbox', sandboxInProduction: e.NODE_ENV === 'production' && (e.ACQUIRER ?? 'sandbox') === 'sandbox', url: e.ACQUIRER_URL, signingKey: e.ACQUIRER_SIGNING_KEY, keyId: e.ACQUIRER_KEY_ID, timeoutMs: e.ACQUIRER_TIMEOUT_MS, retries: e.ACQUIRER_RETRIES },
     providerKeyEncryptionKey: e.PROVIDER_KEY_ENCRYPTION_KEY,
     importInbox: path.resolve(e.IMPORT_INBOX ?? path.join(e.DATA_DIR, 'inbox')),
     webhookAllowPrivate: e.NODE_ENV !== 'production' && (e.WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? 'true') === 'true',

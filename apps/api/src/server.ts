@@ -10,6 +10,7 @@ import { DEMO } from './seed/foundation.seed';
 import { firstStart, startBackground } from './startup';
 import { beginShutdown } from './ops/lifecycle';
 import { serveClusterMetrics } from './plugins/metrics';
+import { sandboxInProductionWarning } from './modules/acquirer/acquirer';
 
 const started = Date.now();
 /** At shutdown, how long the pool may take to close when a job was handed back (server.ts shutdown). */
@@ -19,8 +20,10 @@ const mailerOf = () => createMailer({ smtpUrl: config.smtpUrl, outboxDir: path.j
 
 function banner(seeded: boolean, target: string) {
   const url = `http://localhost:${config.port}/`;
+  const sandboxWarning = sandboxInProductionWarning(config);
   const lines = [
     '',
+    sandboxWarning ? `  WARNING: ${sandboxWarning}` : '',
     `  Merchant portal is running at ${url} (listening on ${config.host}:${config.port}${config.host === '127.0.0.1' || config.host === '::1' ? ', this machine only' : ''}${config.workers > 1 ? `; ${config.workers} API processes` : ''})`,
     `  Database: ${config.databaseUrl ? `PostgreSQL (DATABASE_URL${config.replicaUrl ? '; lists, reports and exports read DATABASE_REPLICA_URL' : ''})` : `PGlite in ${path.join(config.dataDir, 'pg')}`}${seeded ? ' — demo data seeded' : ''}`,
     config.seedDemo ? `  Demo sign-in: user "${DEMO.users.demo}" (or "${DEMO.users.sub}"), password "${DEMO.password}", code from the e-mail` : '',
@@ -78,6 +81,9 @@ if (config.workers > 1 && cluster.isPrimary) {
   const deps = { config, db, clock: systemClock, mailer };
   const seeded = cluster.isPrimary ? await firstStart(deps) : false;
   const app = await buildApp(deps, { logger: true, jobRunner: true });
+  // Issue 46: every process of a production server on the sandbox logs it at every start.
+  const sandboxWarning = sandboxInProductionWarning(config);
+  if (sandboxWarning) app.log.warn({ acquirer: 'sandbox', sandboxInProduction: true }, sandboxWarning);
   const stopBackground = startBackground(deps, app.log);
   await app.listen({ port: config.port, host: config.host });
   if (cluster.isPrimary) banner(seeded, mailer.target);

@@ -57,12 +57,50 @@ export function dumpPglite(db: Db): Promise<Blob> {
 }
 
 /**
+ * PGlite keeps no lock of its own (its postmaster.pid is a constant): `DATA_DIR/pg.lock` says which
+ * process has the data directory open (issue 46) — written at open, removed at close; a process that
+ * died leaves a lock whose pid is gone, which counts as free.
+ */
+export const pgliteLockFile = (dataDir: string) => `${path.resolve(dataDir)}.lock`;
+
+/** The pid of a live process holding `dataDir`'s PGlite open, or null. */
+export function pgliteLockHolder(dataDir: string): number | null {
+  let pid: number;
+  try {
+    pid = Number(fs.readFileSync(pgliteLockFile(dataDir), 'utf8').trim());
+  } catch {
+    return null;
+  }
+  if (!Number.isInteger(pid) || pid <= 0) return null;
+  try {
+    process.kill(pid, 0);
+    return pid;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM' ? pid : null;
+  }
+}
+
+function takePgliteLock(dataDir: string): () => void {
+  const file = pgliteLockFile(dataDir);
+  fs.writeFileSync(file, `${process.pid}\n`);
+  return () => {
+    try {
+      if (fs.readFileSync(file, 'utf8').trim() === String(process.pid)) fs.rmSync(file, { force: true });
+    } catch {
+      /* already gone */
+    }
+  };
+}
+
+/**
  * An embedded database: in memory, or in `dataDir`. `loadDataDir` starts it from a dump
  * (`dumpPglite`) instead of an empty cluster: no initdb, a quarter of the time (tests start each
  * database from one migrated template, apps/api/test/helpers.ts).
  */
 export async function openPglite(dataDir?: string, opts: { loadDataDir?: Blob; sharedBuffers?: string } = {}): Promise<Db> {
   if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
+  // Issue 46: which process has this database open, for `npm run backup` / `restore` to refuse.
+  const releaseLock = dataDir ? takePgliteLock(dataDir) : () => undefined;
   const pglite = await PGlite.create(dataDir, {
     loadDataDir: opts.loadDataDir,
     // Smaller shared buffers start faster (the WASM heap they take is cleared at start): tests' small
@@ -104,7 +142,7 @@ export async function openPglite(dataDir?: string, opts: { loadDataDir?: Blob; s
       const r = await pglite.query(copySql);
       return r.blob ? new Uint8Array(await r.blob.arrayBuffer()) : new Uint8Array(0);
     },
-    close: () => pglite.close(),
+    close: () => pglite.close().finally(releaseLock),
   });
   pgliteOf.set(db, pglite);
   return db;

@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { Config } from '../config';
+import { pgliteLockFile, pgliteLockHolder } from '../db/db';
 
 const run = promisify(execFile);
 
@@ -16,8 +17,10 @@ const run = promisify(execFile);
  *   db.dump         PostgreSQL: pg_dump --format=custom of the schema the portal uses
  *   pglite.tar.gz   PGlite: dumpDataDir('gzip')
  *   files/          DATA_DIR without the PGlite data directory
- * The server must be stopped for a PGlite backup or restore (PGlite belongs to one process); a
- * PostgreSQL backup is taken while it runs (pg_dump reads one consistent snapshot).
+ * The server must be stopped for a PGlite backup or restore (PGlite belongs to one process: a
+ * process holding it open is detected by its lock, db/db.ts, and refused); a PostgreSQL backup is
+ * taken while it runs: the manifest's counts, the list of files the rows refer to and pg_dump all
+ * read one exported snapshot (issue 46), and every file a dumped row refers to is in files/.
  */
 export interface Manifest {
   format: 1;
@@ -28,6 +31,10 @@ export interface Manifest {
   migrations: string[];
   rows: Record<string, number>;
   files: { count: number; bytes: number };
+  /** Files the backed-up rows refer to (documents, attachments, ready exports): all in files/ but `missingFiles`. */
+  referencedFiles?: number;
+  /** Referenced files that were already gone from DATA_DIR (the database pointed at nothing there either). */
+  missingFiles?: string[];
   seconds: number;
 }
 
@@ -41,17 +48,103 @@ export function pgBin(tool: 'pg_dump' | 'pg_restore'): string {
 }
 
 /** The DATA_DIR entries that are files to keep (everything but the PGlite database itself). */
-const SKIP = new Set(['pg']);
+const SKIP = new Set(['pg', path.basename(pgliteLockFile('pg'))]);
 
 function copyFiles(from: string, to: string): { count: number; bytes: number } {
+  if (!fs.existsSync(from)) return { count: 0, bytes: 0 };
+  fs.mkdirSync(to, { recursive: true });
+  copyTree(from, to, true);
+  return tally(to);
+}
+
+/**
+ * Copies a folder file by file. The server may be writing while a PostgreSQL backup runs: a file
+ * removed meanwhile (an export deleted) is skipped, and a file still being written (`*.tmp`, renamed
+ * into place when complete) is left out.
+ */
+function copyTree(from: string, to: string, top = false) {
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(from, { withFileTypes: true });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw err;
+  }
+  fs.mkdirSync(to, { recursive: true });
+  for (const e of entries) {
+    if (top && SKIP.has(e.name)) continue;
+    const src = path.join(from, e.name);
+    const dst = path.join(to, e.name);
+    if (e.isDirectory()) copyTree(src, dst);
+    else if (e.isFile() && !e.name.endsWith('.tmp')) {
+      try {
+        fs.copyFileSync(src, dst);
+        const st = fs.statSync(src);
+        fs.utimesSync(dst, st.atime, st.mtime);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      }
+    }
+  }
+}
+
+/**
+ * The files rows refer to, relative to DATA_DIR: merchant documents (statements, fee schedules),
+ * notice attachments, pay-by-link attachments and ready export files. A restored database must find
+ * each of them under DATA_DIR (tables absent from an older schema are left out).
+ */
+async function referencedFiles(q: { query<T>(sql: string): Promise<{ rows: T[] }> }): Promise<string[]> {
+  const { rows: have } = await q.query<{ t: string }>(
+    `SELECT c.relname AS t FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+      WHERE n.nspname = current_schema() AND c.relname IN ('merchant_document', 'notice_attachment', 'pay_by_link_attachment', 'export_file')`,
+  );
+  const t = new Set(have.map((r) => r.t));
+  const parts = [
+    t.has('merchant_document') ? 'SELECT file_path AS p FROM merchant_document' : '',
+    t.has('notice_attachment') ? 'SELECT file_path FROM notice_attachment' : '',
+    t.has('pay_by_link_attachment') ? `SELECT 'files/' || storage_path FROM pay_by_link_attachment` : '',
+    t.has('export_file') ? `SELECT 'files/exports/' || path FROM export_file WHERE status = 'ready' AND deleted_at IS NULL AND path IS NOT NULL` : '',
+  ].filter(Boolean);
+  if (!parts.length) return [];
+  const { rows } = await q.query<{ p: string }>(parts.join(' UNION ') + ' ORDER BY 1');
+  return rows.map((r) => path.normalize(r.p));
+}
+
+/** A path of `rel` inside `root`, or null when the row's path would leave it. */
+function inside(root: string, rel: string): string | null {
+  const abs = path.resolve(root, rel);
+  return abs.startsWith(path.resolve(root) + path.sep) ? abs : null;
+}
+
+/**
+ * Makes sure every referenced file is in the backup's files/: one that was not there at the first
+ * copy (written between that copy and the snapshot) is copied now. Returns the ones DATA_DIR does
+ * not have either.
+ */
+function completeReferenced(dataDir: string, filesOut: string, referenced: string[]): string[] {
+  const missing: string[] = [];
+  for (const rel of referenced) {
+    const to = inside(filesOut, rel);
+    const from = inside(dataDir, rel);
+    if (!to || !from) {
+      missing.push(rel);
+      continue;
+    }
+    if (fs.existsSync(to)) continue;
+    try {
+      fs.mkdirSync(path.dirname(to), { recursive: true });
+      fs.copyFileSync(from, to);
+    } catch {
+      missing.push(rel);
+    }
+  }
+  return missing;
+}
+
+/** Count and bytes of the files under `dir`. */
+function tally(dir: string): { count: number; bytes: number } {
   let count = 0;
   let bytes = 0;
-  if (!fs.existsSync(from)) return { count, bytes };
-  fs.mkdirSync(to, { recursive: true });
-  for (const name of fs.readdirSync(from)) {
-    if (SKIP.has(name)) continue;
-    fs.cpSync(path.join(from, name), path.join(to, name), { recursive: true, preserveTimestamps: true });
-  }
   const walk = (d: string) => {
     for (const e of fs.readdirSync(d, { withFileTypes: true })) {
       const p = path.join(d, e.name);
@@ -62,8 +155,18 @@ function copyFiles(from: string, to: string): { count: number; bytes: number } {
       }
     }
   };
-  walk(to);
+  if (fs.existsSync(dir)) walk(dir);
   return { count, bytes };
+}
+
+/**
+ * PGlite belongs to one process: one that has DATA_DIR's database open (the server, a CLI) holds
+ * its lock (db/db.ts `pgliteLockFile`). A backup or restore then would read (or replace) files
+ * another process is writing — refused.
+ */
+function assertPgliteFree(dir: string) {
+  const holder = pgliteLockHolder(dir);
+  if (holder !== null) throw new RestoreRefused(`the PGlite database in ${dir} is open in process ${holder} (the server or a command): stop it first`);
 }
 
 /** Rows per table of the schema (exact counts: the manifest is what a restore is checked against). */
@@ -94,41 +197,60 @@ export async function backup(config: Pick<Config, 'databaseUrl' | 'dataDir'>, ou
   assertOutOk(out, config.dataDir);
   fs.mkdirSync(out, { recursive: true });
   let manifest: Omit<Manifest, 'files' | 'seconds'>;
+  const filesOut = path.join(out, 'files');
+  let referenced: string[];
+  let missingFiles: string[];
   if (config.databaseUrl) {
+    // The files first, before the snapshot: a file whose row is deleted while the backup runs is
+    // already here (rows are written after their file, and deleted before it).
+    copyFiles(config.dataDir, filesOut);
     const c = pgClient(config.databaseUrl);
     await c.connect();
-    let schema: string;
-    let migrations: string[];
-    let rows: Record<string, number>;
     try {
-      // Counted in one snapshot; pg_dump takes its own (a running server may write in between:
-      // the manifest's counts are then an indication, the dump is consistent in itself).
+      // One snapshot for everything (issue 46): exported here and held open while pg_dump reads it,
+      // so the manifest's counts and referenced files are those of the dump, whatever is written meanwhile.
       await c.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-      schema = (await c.query<{ s: string }>('SELECT current_schema() AS s')).rows[0].s;
-      migrations = (await c.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY name')).rows.map((r) => r.name);
-      rows = await rowCounts(c);
+      const snapshot = (await c.query<{ s: string }>('SELECT pg_export_snapshot() AS s')).rows[0].s;
+      const schema = (await c.query<{ s: string }>('SELECT current_schema() AS s')).rows[0].s;
+      referenced = await referencedFiles(c);
+      // A file written between the first copy and the snapshot: its row is in the dump, so it is copied now.
+      missingFiles = completeReferenced(config.dataDir, filesOut, referenced);
+      const dump = run(
+        pgBin('pg_dump'),
+        ['--format=custom', '--no-owner', '--no-privileges', `--snapshot=${snapshot}`, `--schema=${schema}`, `--file=${path.join(out, 'db.dump')}`, `--dbname=${config.databaseUrl}`],
+        { maxBuffer: 1 << 24 },
+      );
+      // Counted while pg_dump runs, in the same snapshot (the exporting transaction stays open until both are done).
+      const counted = (async () => {
+        const migrations = (await c.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY name')).rows.map((r) => r.name);
+        return { migrations, rows: await rowCounts(c) };
+      })();
+      const [, { migrations, rows }] = await Promise.all([dump, counted.catch(async (err) => { await dump.catch(() => undefined); throw err; })]);
       await c.query('COMMIT');
+      manifest = { format: 1, engine: 'postgres', createdAt: new Date().toISOString(), schema, migrations, rows };
     } finally {
       await c.end();
     }
-    await run(pgBin('pg_dump'), ['--format=custom', '--no-owner', '--no-privileges', `--schema=${schema}`, `--file=${path.join(out, 'db.dump')}`, `--dbname=${config.databaseUrl}`], { maxBuffer: 1 << 24 });
-    manifest = { format: 1, engine: 'postgres', createdAt: new Date().toISOString(), schema, migrations, rows };
   } else {
     const dir = path.join(config.dataDir, 'pg');
     if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) throw new Error(`no PGlite database in ${dir}`);
+    assertPgliteFree(dir);
     const db = await PGlite.create(dir);
     try {
+      // Nothing else has the database open: the counts, the references and the dump are of one state.
       const migrations = (await db.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY name')).rows.map((r) => r.name);
       const rows = await rowCounts(db);
+      referenced = await referencedFiles(db);
       const dump = await db.dumpDataDir('gzip');
       fs.writeFileSync(path.join(out, 'pglite.tar.gz'), Buffer.from(await dump.arrayBuffer()));
       manifest = { format: 1, engine: 'pglite', createdAt: new Date().toISOString(), migrations, rows };
     } finally {
       await db.close();
     }
+    copyFiles(config.dataDir, filesOut);
+    missingFiles = completeReferenced(config.dataDir, filesOut, referenced);
   }
-  const files = copyFiles(config.dataDir, path.join(out, 'files'));
-  const full: Manifest = { ...manifest, files, seconds: Math.round((performance.now() - t0) / 100) / 10 };
+  const full: Manifest = { ...manifest, files: tally(filesOut), referencedFiles: referenced.length, missingFiles, seconds: Math.round((performance.now() - t0) / 100) / 10 };
   fs.writeFileSync(path.join(out, 'manifest.json'), JSON.stringify(full, null, 2));
   return full;
 }
@@ -149,6 +271,7 @@ export async function restore(config: Pick<Config, 'databaseUrl' | 'dataDir'>, f
   const engine = config.databaseUrl ? 'postgres' : 'pglite';
   if (manifest.engine !== engine) throw new Error(`the backup is of ${manifest.engine}; the configured database is ${engine}`);
   let rows: Record<string, number>;
+  let referenced: string[];
   if (config.databaseUrl) {
     const c = pgClient(config.databaseUrl);
     await c.connect();
@@ -167,11 +290,13 @@ export async function restore(config: Pick<Config, 'databaseUrl' | 'dataDir'>, f
     await c2.connect();
     try {
       rows = await rowCounts(c2);
+      referenced = await referencedFiles(c2);
     } finally {
       await c2.end();
     }
   } else {
     const dir = path.join(config.dataDir, 'pg');
+    assertPgliteFree(dir);
     if (fs.existsSync(dir) && fs.readdirSync(dir).length > 0) {
       if (!opts.force) throw new RestoreRefused(`the database is not empty (${dir}): add --force to replace it`);
       fs.rmSync(dir, { recursive: true, force: true });
@@ -181,6 +306,7 @@ export async function restore(config: Pick<Config, 'databaseUrl' | 'dataDir'>, f
     const db = await PGlite.create(dir, { loadDataDir: blob });
     try {
       rows = await rowCounts(db);
+      referenced = await referencedFiles(db);
     } finally {
       await db.close();
     }
@@ -190,5 +316,9 @@ export async function restore(config: Pick<Config, 'databaseUrl' | 'dataDir'>, f
   copyFiles(path.join(from, 'files'), config.dataDir);
   const diff = Object.keys({ ...manifest.rows, ...rows }).filter((t) => manifest.rows[t] !== rows[t]);
   if (diff.length) throw new Error(`restored rows differ from the backup's manifest in: ${diff.map((t) => `${t} ${rows[t]} ≠ ${manifest.rows[t]}`).join(', ')}`);
+  // Every file a restored row refers to is there (but those already missing when the backup was taken).
+  const known = new Set(manifest.missingFiles ?? []);
+  const absent = referenced.filter((rel) => !known.has(rel) && !fs.existsSync(path.resolve(config.dataDir, rel)));
+  if (absent.length) throw new Error(`restored rows refer to ${absent.length} file(s) the backup lacks: ${absent.slice(0, 10).join(', ')}${absent.length > 10 ? ', …' : ''}`);
   return { manifest, seconds: Math.round((performance.now() - t0) / 100) / 10 };
 }

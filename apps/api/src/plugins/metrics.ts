@@ -5,6 +5,7 @@ import client, { AggregatorRegistry, Counter, Gauge, Histogram, Registry } from 
 import type { Db } from '../db/types';
 import { setQueryObserver } from '../db/observe';
 import { trustedPeer } from './request-log';
+import { registerOperationsGauges } from './metrics.operations';
 
 /**
  * Prometheus metrics of the API (issue 27, docs/operations.md). The named metrics below live in one
@@ -117,6 +118,8 @@ function appRegistry(db: Db): Registry {
       this.set(pool().waiting);
     } });
   }
+  // Issue 46: webhooks, reconciliation differences, outbound gateway operations (metrics.operations.ts).
+  registerOperationsGauges(db, reg);
   return reg;
 }
 

@@ -18,7 +18,7 @@ describe('network settings (finding 1, 2)', () => {
 
   it('production refuses to start without PUBLIC_URL', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/PUBLIC_URL: required when NODE_ENV=production/);
-    expect(loadConfig({ NODE_ENV: 'production', PUBLIC_URL: 'https://portal.example.com', SMTP_URL: 'smtp://mail.example.com:587' }).publicUrl).toBe('https://portal.example.com');
+    expect(loadConfig({ NODE_ENV: 'production', PUBLIC_URL: 'https://portal.example.com', SMTP_URL: 'smtp://mail.example.com:587', ACQUIRER: 'sandbox', ACQUIRER_SANDBOX_IN_PRODUCTION: 'yes' }).publicUrl).toBe('https://portal.example.com');
     expect(() => loadConfig({ PUBLIC_URL: 'https://portal.example.com/evil?x=1' })).toThrow(/PUBLIC_URL/);
     expect(() => loadConfig({ PUBLIC_URL: 'javascript:alert(1)' })).toThrow(/PUBLIC_URL/);
   });

@@ -9,13 +9,13 @@ describe('production configuration (finding 8)', () => {
   it('refuses to start without SMTP_URL (sign-in codes would be written to disk)', () => {
     expect(() => loadConfig(prod)).toThrow(/SMTP_URL: required when NODE_ENV=production/);
     expect(() => loadConfig({ ...prod, SMTP_URL: '' })).toThrow(/SMTP_URL/);
-    expect(loadConfig({ ...prod, SMTP_URL: 'smtp://mail.example.com:587' }).smtpUrl).toBe('smtp://mail.example.com:587');
+    expect(loadConfig({ ...prod, SMTP_URL: 'smtp://mail.example.com:587', ACQUIRER: 'sandbox', ACQUIRER_SANDBOX_IN_PRODUCTION: 'yes' }).smtpUrl).toBe('smtp://mail.example.com:587');
     // development keeps the outbox on disk
     expect(loadConfig({}).smtpUrl).toBeUndefined();
   });
 
   it('API_DOCS: auth by default in production, public elsewhere; off|auth|public only', () => {
-    const p = { ...prod, SMTP_URL: 'smtp://mail.example.com' };
+    const p = { ...prod, SMTP_URL: 'smtp://mail.example.com', ACQUIRER: 'sandbox', ACQUIRER_SANDBOX_IN_PRODUCTION: 'yes' };
     expect(loadConfig(p).apiDocs).toBe('auth');
     expect(loadConfig({ ...p, API_DOCS: 'off' }).apiDocs).toBe('off');
     expect(loadConfig({ ...p, API_DOCS: 'public' }).apiDocs).toBe('public');

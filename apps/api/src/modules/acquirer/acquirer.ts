@@ -26,3 +26,13 @@ export function firstSendLeaseMs(deps: Deps): number {
   const delay = c.retryDelayMs ?? 200;
   return (c.retries + 1) * c.timeoutMs + delay * 2 ** (c.retries + 1) + 5_000;
 }
+
+/**
+ * Issue 46: a NODE_ENV=production server running the sandbox (allowed only with
+ * ACQUIRER_SANDBOX_IN_PRODUCTION=yes, for staging) says so at every start, in the banner and the log:
+ * its refunds and charges are "approved" without reaching any gateway. Null otherwise.
+ */
+export function sandboxInProductionWarning(config: Pick<Deps['config'], 'acquirer'>): string | null {
+  if (!config.acquirer?.sandboxInProduction) return null;
+  return 'ACQUIRER=sandbox in production (ACQUIRER_SANDBOX_IN_PRODUCTION=yes): refunds, voids and charges are answered by the built-in sandbox and reach NO gateway — a staging server only; set ACQUIRER=http for real money';
+}

@@ -2,11 +2,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, DB_KINDS, DEMO, type TestCtx } from '../../../test/helpers';
+import { createTestApp, DB_KINDS, DEMO, form, type TestCtx } from '../../../test/helpers';
 import { feedRow, makeConnection, signedCall, type TestKey } from './gateway.fixtures';
 import { importFile } from './import.service';
 import { INBOX_JOB, RECON_JOB, setUpGatewayJobs, sweepInbox } from './gateway.background';
 import { listDifferences, reconcileDay } from './recon.service';
+import { loginWithStepUp } from '../txn/txn.fixtures';
 
 const TZ = 'Asia/Shanghai';
 const COLS = ['gwGTransId', 'clientid', 'orderNum', 'originorderno', 'gwTranType', 'gwResponse', 'gwAmount', 'gwCurrency', 'paymentSchema', 'paymentBrand', 'currentTime'];
@@ -154,6 +155,50 @@ describe.each(DB_KINDS)('file import and reconciliation (%s)', (kind) => {
     const { token: otherToken } = await ctx.login(DEMO.users.other);
     const theirs = await ctx.call({ method: 'GET', url: `/api/gateway/differences?date=${d2}`, headers: { 'x-token': otherToken } });
     expect(theirs.body.data).toEqual([]);
+  });
+
+  it('reconciliation lists a refund the portal made that the gateway never reported (unreported, issue 46), until the gateway reports it', async () => {
+    // A purchase the gateway fed; the merchant refunds part of it in the portal and the sandbox answers
+    // "Approved" at once — no gateway was reached (a production server left on the sandbox).
+    const p = feedRow({ currentTime: ctx.clock.now().toISOString().replace(/\.\d+Z$/, 'Z'), gwAmount: '100.00' });
+    expect((await signedCall(ctx, key, 'POST', '/provider/v1/transactions', { transactions: [p] })).body.data).toMatchObject({ accepted: 1 });
+    const token = await loginWithStepUp(ctx);
+    const body = form({ id: p.gwGTransId as string, amount: '25.00', requestKey: 'recon-unreported-1' });
+    const r = await ctx.call({ method: 'POST', url: '/api/txn/refund', headers: { 'x-token': token, ...body.headers }, payload: body.payload });
+    expect(r.body.data, JSON.stringify(r.body)).toMatchObject({ gwResponse: '00' });
+    const refd = (await ctx.db.query<{ gw_trans_id: string; day: string; order_no: string; txn_time: Date; payment_schema: string; payment_brand: string }>(
+      'SELECT gw_trans_id, txn_date::text AS day, order_no, txn_time, payment_schema, payment_brand FROM txn WHERE id = $1', [r.body.data.refundId],
+    )).rows[0];
+
+    const [res] = await reconcileDay(ctx.db, refd.day, { platformTz: TZ, connectionId: 'filegw' });
+    expect(res).toMatchObject({ unreported: 1 });
+    const mine = (await listDifferences(ctx.db, refd.day, null)).filter((x) => x.connectionId === 'filegw');
+    expect(mine.find((x) => x.kind === 'unreported')).toMatchObject({
+      gwTransId: refd.gw_trans_id, merId: DEMO.group,
+      detail: { operation: 'refund', acquirer: 'sandbox', state: 'succeeded', tranType: 'REFD', currency: 'HKD', amount: 2500, gwResponse: '00', source: 'sandbox' },
+    });
+    // A kind of its own: not listed again as extra.
+    expect(mine.filter((x) => x.gwTransId === refd.gw_trans_id).map((x) => x.kind)).toEqual(['unreported']);
+    const run = (await ctx.db.query<{ differences: number }>('SELECT differences FROM recon_run WHERE connection_id = $1 AND txn_date = $2', ['filegw', refd.day])).rows[0];
+    expect(run.differences).toBe(mine.length);
+    // The merchant side shows it to its merchant's users, to no one else.
+    const api = await ctx.call({ method: 'GET', url: `/api/gateway/differences?date=${refd.day}`, headers: { 'x-token': token } });
+    expect(api.body.data.filter((x: any) => x.kind === 'unreported').map((x: any) => x.gwTransId)).toEqual([refd.gw_trans_id]);
+    const { token: otherToken } = await ctx.login(DEMO.users.other);
+    const theirs = await ctx.call({ method: 'GET', url: `/api/gateway/differences?date=${refd.day}`, headers: { 'x-token': otherToken } });
+    expect(theirs.body.data.filter((x: any) => x.kind === 'unreported')).toEqual([]);
+
+    // The gateway reports the refund under the id the portal gave it: the next run no longer lists it.
+    const row = {
+      gwGTransId: refd.gw_trans_id, clientid: DEMO.group, orderNum: refd.order_no, originorderno: p.orderNum, gwTranType: 'REFD', gwResponse: '00',
+      gwAmount: '25.00', gwCurrency: 'HKD', paymentSchema: refd.payment_schema, paymentBrand: refd.payment_brand,
+      currentTime: new Date(refd.txn_time).toISOString(), cardNumber: p.cardNumber,
+    };
+    const fed = await signedCall(ctx, key, 'POST', '/provider/v1/transactions', { transactions: [row] });
+    expect(fed.body.data.results[0].status, JSON.stringify(fed.body.data.results[0])).not.toBe('rejected');
+    const [after] = await reconcileDay(ctx.db, refd.day, { platformTz: TZ, connectionId: 'filegw' });
+    expect(after).toMatchObject({ unreported: 0 });
+    expect((await listDifferences(ctx.db, refd.day, null)).filter((x) => x.gwTransId === refd.gw_trans_id)).toEqual([]);
   });
 
   it('the jobs: scheduled once however many processes start; the daily one reconciles yesterday and forgets old signatures', async () => {

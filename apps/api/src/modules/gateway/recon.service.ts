@@ -9,6 +9,10 @@ import { addDays, zonedInstant } from '../payments/time';
  *     differs), status (result differs; '04' and empty are the same), extra (a ledger transaction
  *     of the connection's merchants on D that the connection never reported; sandbox and demo
  *     generator rows never pass through a gateway and are left out);
+ *   - unreported (issue 46): an operation the portal itself sent towards a gateway for one of the
+ *     connection's merchants on D — a merchant's refund, a void, a charge (`acquirer_operation`),
+ *     whichever adapter answered it, the sandbox included — that the connection never reported.
+ *     Such a row is listed under this kind only (not also as extra);
  *   - per currency and type, the gateway's control totals (count and signed sum of successful
  *     transactions; `gateway_control_total`) against the same ledger rows → kind 'total'.
  * The differences of (connection, D) are replaced on each run; a run is recorded in `recon_run`.
@@ -22,6 +26,8 @@ export interface ReconResult {
   amount: number;
   status: number;
   total: number;
+  /** Refunds, voids and charges the portal sent (acquirer operations) that the connection never reported. */
+  unreported: number;
   /** Control totals were known for the day. */
   controlTotals: boolean;
 }
@@ -74,8 +80,23 @@ async function reconcileOne(q: Queryable, c: { id: string; merchants: string[] }
     `SELECT $1, $2, 'extra', t.gw_trans_id, t.mer_id, jsonb_build_object('tranType', t.tran_type, 'currency', btrim(t.currency), 'amount', t.amount * t.amount_sign, 'gwResponse', t.gw_response, 'source', t.source)
        FROM txn t
       WHERE t.txn_time >= $3 AND t.txn_time < $4 AND t.txn_date = $2 AND t.mer_id = ANY($5::text[]) AND t.source <> ALL($6::text[])
-        AND NOT EXISTS (SELECT 1 FROM gateway_reported r WHERE r.connection_id = $1 AND r.gw_trans_id = t.gw_trans_id)`,
+        AND NOT EXISTS (SELECT 1 FROM gateway_reported r WHERE r.connection_id = $1 AND r.gw_trans_id = t.gw_trans_id)
+        AND NOT EXISTS (SELECT 1 FROM acquirer_operation o WHERE o.txn_id = t.id)`,
     [...base, from, to, c.merchants, NOT_GATEWAY],
+  );
+  // The portal's own operations towards a gateway (issue 46), of any source: a sandbox-answered
+  // refund in production reached no gateway, and must show up here.
+  const unreported = await ins(
+    'unreported',
+    `SELECT $1, $2, 'unreported', o.op_key, o.mer_id,
+            jsonb_build_object('operation', o.kind, 'acquirer', o.acquirer, 'state', o.state, 'tranType', t.tran_type, 'currency', btrim(t.currency),
+                               'amount', t.amount * t.amount_sign, 'gwResponse', t.gw_response, 'source', t.source, 'createdAt', o.created_at)
+       FROM acquirer_operation o
+       JOIN txn_key k ON k.id = o.txn_id
+       JOIN txn t ON t.id = k.id AND t.txn_time = k.txn_time
+      WHERE k.txn_time >= $3 AND k.txn_time < $4 AND t.txn_date = $2 AND o.mer_id = ANY($5::text[])
+        AND NOT EXISTS (SELECT 1 FROM gateway_reported r WHERE r.connection_id = $1 AND r.gw_trans_id = o.op_key)`,
+    [...base, from, to, c.merchants],
   );
   const { rows: ct } = await q.query<{ n: number }>('SELECT count(*)::int AS n FROM gateway_control_total WHERE connection_id = $1 AND txn_date = $2', base);
   let total = 0;
@@ -97,14 +118,14 @@ async function reconcileOne(q: Queryable, c: { id: string; merchants: string[] }
       [...base, from, to, c.merchants, NOT_GATEWAY],
     );
   }
-  const n = missing + extra + amount + status + total;
+  const n = missing + extra + amount + status + total + unreported;
   await q.query(
     `INSERT INTO recon_run (connection_id, txn_date, differences) VALUES ($1, $2, $3)
      ON CONFLICT (connection_id, txn_date) DO UPDATE SET differences = excluded.differences, ran_at = now()`,
     [...base, n],
   );
-  await audit(q, { action: 'gateway.reconcile', username: 'system', target: c.id, detail: { date, missing, extra, amount, status, total } });
-  return { connectionId: c.id, date, missing, extra, amount, status, total, controlTotals: ct[0].n > 0 };
+  await audit(q, { action: 'gateway.reconcile', username: 'system', target: c.id, detail: { date, missing, extra, amount, status, total, unreported } });
+  return { connectionId: c.id, date, missing, extra, amount, status, total, unreported, controlTotals: ct[0].n > 0 };
 }
 
 export interface Difference {

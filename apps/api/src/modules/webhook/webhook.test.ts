@@ -327,7 +327,7 @@ describe.each(DB_KINDS)('webhooks (%s)', (kind) => {
 describe('webhook configuration and documentation', () => {
   it('WEBHOOK_ALLOW_PRIVATE_NETWORKS: on by default outside production, never in production', async () => {
     const { loadConfig } = await import('../../config');
-    const prod = { NODE_ENV: 'production', PUBLIC_URL: 'https://portal.example.com', SMTP_URL: 'smtp://mail.example.com', DATA_DIR: '/tmp/portal-wh-config' };
+    const prod = { NODE_ENV: 'production', PUBLIC_URL: 'https://portal.example.com', SMTP_URL: 'smtp://mail.example.com', ACQUIRER: 'sandbox', ACQUIRER_SANDBOX_IN_PRODUCTION: 'yes', DATA_DIR: '/tmp/portal-wh-config' };
     expect(() => loadConfig({ ...prod, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' })).toThrow(/WEBHOOK_ALLOW_PRIVATE_NETWORKS/);
     expect(loadConfig(prod).webhookAllowPrivate).toBe(false);
     expect(loadConfig({ NODE_ENV: 'development', DATA_DIR: '/tmp/portal-wh-config' }).webhookAllowPrivate).toBe(true);

@@ -12,13 +12,13 @@ export interface FeedDifference {
   id: number;
   connectionId: string;
   date: string;
-  kind: 'missing' | 'extra' | 'amount' | 'status' | string;
+  kind: 'missing' | 'extra' | 'amount' | 'status' | 'unreported' | string;
   gwTransId: string | null;
   merId: string | null;
   detail: Record<string, unknown>;
 }
 
-const KIND_COLOR: Record<string, string> = { missing: 'red', extra: 'orange', amount: 'gold', status: 'blue' };
+const KIND_COLOR: Record<string, string> = { missing: 'red', extra: 'orange', amount: 'gold', status: 'blue', unreported: 'volcano' };
 
 type Money = { currency?: string; amount?: number };
 const money = (m: Money | undefined) => (m && typeof m.amount === 'number' && m.currency ? `${toDecimal(m.amount, m.currency)} ${m.currency}` : '—');
@@ -27,7 +27,9 @@ const money = (m: Money | undefined) => (m && typeof m.amount === 'number' && m.
  * The gateway feed's reconciliation for a day (issue 25 §3), beside the manual reconciliation: the
  * transactions of the user's merchants that the gateway reported and the ledger lacks (missing), that
  * the ledger has and the gateway never reported (extra), or whose amount or result differ — what
- * the gateway said beside what the portal holds.
+ * the gateway said beside what the portal holds; and the refunds, voids and charges the portal itself
+ * made (answered by the gateway adapter or the sandbox) that the gateway never reported (unreported,
+ * issue 46).
  */
 export function FeedDifferences() {
   const { t } = useTranslation('settleDetail');
@@ -49,6 +51,11 @@ export function FeedDifferences() {
     if (d.kind === 'amount') return { gateway: money(x.reported as Money), portal: money(x.ledger as Money) };
     if (d.kind === 'status') return { gateway: String(x.reported ?? '—'), portal: String(x.ledger ?? '—') };
     const row = `${String(x.tranType ?? '')} ${money({ currency: x.currency as string, amount: x.amount as number })} · ${String(x.gwResponse ?? '')}`;
+    if (d.kind === 'unreported') {
+      const op = t(`feed.operations.${String(x.operation)}`, { defaultValue: String(x.operation ?? '') });
+      const by = t(`feed.acquirers.${String(x.acquirer)}`, { defaultValue: String(x.acquirer ?? '') });
+      return { gateway: '—', portal: `${op}: ${row} (${by})` };
+    }
     return d.kind === 'missing' ? { gateway: row, portal: '—' } : { gateway: '—', portal: row };
   };
 
