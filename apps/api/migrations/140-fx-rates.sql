@@ -82,3 +82,7 @@ CREATE INDEX fx_rate_request_status_idx ON fx_rate_request (status, proposed_at 
 
 -- How many settled transactions a version converted (history, correction answers).
 CREATE INDEX txn_fx_rate_id_idx ON txn (fx_rate_id) WHERE fx_rate_id IS NOT NULL;
+
+-- The inbox's daily rates file (<connection id>/*.rates.csv) is an import of its own kind: its
+-- report (rows read, stored, unchanged, refused with line and reason) is an import_file row.
+ALTER TABLE import_file ADD COLUMN kind text NOT NULL DEFAULT 'transactions' CHECK (kind IN ('transactions', 'rates'));

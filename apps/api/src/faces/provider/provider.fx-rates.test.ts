@@ -95,7 +95,7 @@ describe.each(DB_KINDS)('provider API: exchange rates (%s)', (kind) => {
 
   it('described in /api/provider/docs', async () => {
     const doc = await ctx.call({ method: 'GET', url: '/api/provider/docs/json' });
-    const op = doc.body.paths['/provider/v1/fx-rates'];
+    const op = (doc.body as unknown as { paths: Record<string, any> }).paths['/provider/v1/fx-rates'];
     expect(op.post.summary).toMatch(/created \/ corrected \/ unchanged \/ rejected/);
     expect(op.post.description).toMatch(/never changes settled money/);
     expect(op.get).toBeDefined();

@@ -25,6 +25,8 @@ import { addDays, isDate, platformDate } from './time';
 /** A rate as sent: a decimal string, up to 12 integer and 12 fractional digits, above zero. */
 const RATE_RE = /^(0|[1-9]\d{0,11})(\.\d{1,12})?$/;
 export const MAX_RATE_ROWS = 500;
+/** Rows of one inbox rates file (a day's pairs; stored in one transaction). */
+export const MAX_RATE_FILE_ROWS = 10_000;
 
 export type RateSource = 'api' | 'file' | 'backoffice';
 export interface RateRow {
