@@ -6,6 +6,7 @@ import { audit } from '../../lib/audit';
 import type { Meta } from '../user/login.service';
 import { assertDayOver, lastRunDate, lastSettleableDate, settleRange, type RunResult } from '../payments/settlement/settle.run';
 import type { Operator } from './ops.auth';
+import { waitingForRate } from '../payments/rates.waiting';
 
 /**
  * The back office's runs screen (issue 26, decision 045): settlement runs per date and their
@@ -62,6 +63,8 @@ export async function listSettlementRuns(deps: Deps, from: string, to: string) {
   const last = await lastRunDate(deps.db);
   return {
     lastRunDate: last ? dstr(last) : null,
+    // Transactions waiting for an exchange rate (issue 46): settled by the next run once it exists.
+    waitingForRate: await waitingForRate(deps.db),
     yesterday: lastSettleableDate(deps.clock.now(), deps.config.platformTz),
     content: dates.map((d) => {
       const run = runs.rows.find((r) => r.d === d);
