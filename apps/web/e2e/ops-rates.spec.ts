@@ -13,7 +13,7 @@ const z = (key: string, vars: Record<string, string | number> = {}) => tr('zh', 
 test('a rate entered by one operator, approved by another, then corrected; the history lists both', async ({ page, baseURL }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   const day = new Date(Date.now() - 5 * 86_400_000).toLocaleDateString('en-CA', { timeZone: 'Asia/Shanghai' });
-  const rate = `7.${String(Date.now() % 100000).padStart(5, '1')}`; // a figure of this run (the database may be reused)
+  const rate = `7.${String(Date.now() % 100000).padStart(5, '1')}3`; // a figure of this run (the database may be reused), shown as typed (no trailing 0)
   await opsSignInQuick(page, `rates-risk-${Date.now() % 100000}`, baseURL!, 'risk');
   await useLanguage(page, 'zh');
   await page.goto('/ops/rates');
@@ -30,7 +30,7 @@ test('a rate entered by one operator, approved by another, then corrected; the h
     await page.getByTitle('USD', { exact: true }).last().click();
     await dialog.getByLabel(z('enter.to')).fill('MYR');
     await page.getByTitle('MYR', { exact: true }).last().click();
-    await dialog.getByLabel(z('col.rate')).fill(value);
+    await dialog.getByLabel(z('col.rate'), { exact: true }).fill(value);
     if (correction) {
       await expect(dialog.getByText(z('enter.exists', { rate }))).toBeVisible();
       await dialog.getByLabel(z('enter.correction')).check();
@@ -55,6 +55,7 @@ test('a rate entered by one operator, approved by another, then corrected; the h
   await approve.getByLabel(z('pending.reason')).fill('与银行牌价核对一致');
   await approve.getByRole('button', { name: z('pending.approve') }).click();
   await expect(page.getByText(/汇率申请 #\d+ 已批准：汇率已生效/).last()).toBeVisible();
+  await page.getByLabel(z('pair')).fill('USD>MYR');
   const inForce = page.getByRole('row').filter({ hasText: day }).filter({ hasText: 'USD → MYR' });
   await expect(inForce).toContainText(rate);
   await expect(inForce).toContainText(z('source.backoffice'));
@@ -68,13 +69,14 @@ test('a rate entered by one operator, approved by another, then corrected; the h
   await expect(drawer.getByText(z('history.current'))).toBeVisible();
   await expect(drawer.getByRole('row').filter({ hasText: corrected })).toContainText(z('status.PENDING'));
   await shot(page, 'ops-rates-history-zh-1440');
-  await drawer.getByRole('button', { name: 'Close' }).click().catch(() => page.keyboard.press('Escape'));
-  await page.keyboard.press('Escape');
+  await drawer.getByRole('button', { name: '关闭' }).click();
+  await expect(drawer).toBeHidden();
   await shot(page, 'ops-rates-zh-1440');
 
   await page.setViewportSize({ width: 390, height: 844 });
   await page.reload();
   await expect(page.getByRole('heading', { level: 1, name: z('title') })).toBeVisible();
+  await page.getByLabel(z('pair')).fill('USD>MYR');
   await expect(page.getByRole('row').filter({ hasText: rate }).first()).toBeVisible();
   await shot(page, 'ops-rates-zh-390');
   await page.getByRole('button', { name: z('enter.button') }).click();

@@ -50,7 +50,10 @@ export default function RatesPage() {
   const qc = useQueryClient();
   const canWrite = mayDo(me, OPS_RATES_WRITE_ROLES);
   const [range, setRange] = useState<[dayjs.Dayjs, dayjs.Dayjs]>([dayjs().subtract(30, 'day'), dayjs().add(1, 'day')]);
-  const [pair, setPair] = useState<string | undefined>();
+  const [pairText, setPairText] = useState('');
+  const typed = pairText.toUpperCase().replace(/\s/g, '').replace('→', '>');
+  // The list filters by a complete pair only ("USD>HKD"); anything else lists every pair.
+  const pair = /^[A-Z]{3}>[A-Z]{3}$/.test(typed) ? typed : undefined;
   const [entering, setEntering] = useState(false);
   const [history, setHistory] = useState<{ date: string; from: string; to: string } | null>(null);
   const [deciding, setDeciding] = useState<{ row: OpsRateRequest; how: 'approve' | 'reject' } | null>(null);
@@ -90,8 +93,7 @@ export default function RatesPage() {
       <Typography.Paragraph type="secondary">{t('explain')}</Typography.Paragraph>
       <div className="ops-toolbar">
         <DatePicker.RangePicker aria-label={t('dates')} value={range} allowClear={false} onChange={(v) => v?.[0] && v[1] && setRange([v[0], v[1]])} />
-        <Input aria-label={t('pair')} placeholder={t('pairHint')} allowClear style={{ width: 160 }} value={pair}
-          onChange={(e) => { const v = e.target.value.toUpperCase().replace(/\s/g, ''); setPair(/^[A-Z]{3}>[A-Z]{3}$/.test(v) ? v : v === '' ? undefined : pair); }} />
+        <Input aria-label={t('pair')} placeholder={t('pairHint')} allowClear style={{ width: 180 }} value={pairText} maxLength={9} onChange={(e) => setPairText(e.target.value)} />
         {canWrite ? <Button type="primary" onClick={() => setEntering(true)}>{t('enter.button')}</Button> : null}
       </div>
       {pending.length ? (
