@@ -22,6 +22,7 @@ export * from './webhooks';
 export * from './developer';
 export * from './ops';
 export * from './ops-runs';
+export * from './ops-rates';
 export * from './approvals';
 export * from './access';
 export * from './ops-notices';

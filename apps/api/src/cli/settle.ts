@@ -7,9 +7,9 @@
 import { loadConfig } from '../config';
 import { openDb } from '../db/db';
 import { migrate } from '../db/migrate';
-import { firstPendingDate, settleRange, settleThrough, type RunResult } from '../modules/payments/settlement/settle.run';
+import { assertDayOver, firstPendingDate, lastSettleableDate, settleRange, settleThrough, type RunResult } from '../modules/payments/settlement/settle.run';
 import { recordFailure, recordRuns } from '../modules/payments/settlement/settle.log';
-import { addDays, isDate, platformDate } from '../modules/payments/time';
+import { isDate } from '../modules/payments/time';
 import { AppError } from '../lib/errors';
 import { t } from '../lib/messages';
 import { parseArgs, progressBar } from './args';
@@ -20,7 +20,7 @@ if (args.help) {
   process.exit(0);
 }
 const config = loadConfig();
-const yesterday = addDays(platformDate(new Date(), config.platformTz), -1);
+const yesterday = lastSettleableDate(new Date(), config.platformTz);
 const from = typeof args.from === 'string' ? args.from : undefined;
 const to = typeof args.to === 'string' ? args.to : yesterday;
 for (const [k, v] of [['from', from], ['to', to]] as const) {
@@ -31,6 +31,13 @@ for (const [k, v] of [['from', from], ['to', to]] as const) {
 }
 if (from && from > to) {
   console.error('--from is after --to');
+  process.exit(2);
+}
+// The back office's rule (a day is run once it is over in the platform zone), in its message.
+try {
+  assertDayOver(to, new Date(), config.platformTz);
+} catch (err) {
+  console.error(err instanceof AppError ? t('en', err.key, err.params) : String(err));
   process.exit(2);
 }
 const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });

@@ -17,6 +17,8 @@ import { APIKEY_MESSAGES } from '../modules/apikey/apikey.messages';
 import { OPS_MESSAGES } from '../modules/ops/ops.messages';
 import { OPS_RUNS_MESSAGES } from '../modules/ops/runs.messages';
 import { OPS_NOTICE_MESSAGES } from '../modules/ops/notices.messages';
+// Exchange rates (issue 46).
+import { FX_MESSAGES } from '../modules/payments/rates.messages';
 
 type Msg = Record<Language, string>;
 
@@ -139,6 +141,8 @@ export const MESSAGES = {
   ...OPS_MESSAGES,
   ...OPS_RUNS_MESSAGES,
   ...OPS_NOTICE_MESSAGES,
+  // Exchange rates (issue 46).
+  ...FX_MESSAGES,
 } satisfies Record<string, Msg>;
 
 export type MessageKey = keyof typeof MESSAGES;

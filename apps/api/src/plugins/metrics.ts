@@ -6,6 +6,7 @@ import type { Db } from '../db/types';
 import { setQueryObserver } from '../db/observe';
 import { trustedPeer } from './request-log';
 import { registerOperationsGauges } from './metrics.operations';
+import { registerFxMetrics } from '../modules/payments/rates.metrics';
 
 /**
  * Prometheus metrics of the API (issue 27, docs/operations.md). The named metrics below live in one
@@ -107,6 +108,8 @@ function appRegistry(db: Db): Registry {
   new Gauge({ name: 'portal_job_queue_collect_ok', help: '1 when the queue figures were read from the database at this scrape', registers: [reg], aggregator: 'min', async collect() {
     this.set((await read()) ? 1 : 0);
   } });
+  // Exchange rates (issue 46): transactions waiting for a rate.
+  registerFxMetrics(reg, db);
   const pool = db.poolStats;
   if (pool) {
     new Gauge({ name: 'portal_db_pool_connections', help: 'PostgreSQL pool connections by state (in_use, idle)', labelNames: ['state'], registers: [reg], collect() {

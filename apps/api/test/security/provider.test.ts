@@ -20,9 +20,10 @@ describe.each(DB_KINDS)('provider face: signatures, scope, hostile input (%s)', 
   let key: TestKey;
   let routes: ApiRoute[];
   const writes = async () =>
-    (await ctx.db.query<{ n: number }>(`SELECT (SELECT count(*) FROM txn) + (SELECT count(*) FROM gateway_control_total) + (SELECT count(*) FROM gateway_txn) AS n`)).rows[0].n;
+    (await ctx.db.query<{ n: number }>(`SELECT (SELECT count(*) FROM txn) + (SELECT count(*) FROM gateway_control_total) + (SELECT count(*) FROM gateway_txn) + (SELECT count(*) FROM fx_rate_entry) AS n`)).rows[0].n;
   const bodyFor = (r: ApiRoute): unknown =>
-    r.url.endsWith('/status') ? { gwResponse: '00' } : r.url.endsWith('/control-totals') ? { date: '2026-03-01', totals: [] } : { transactions: [feedRow()] };
+    r.url.endsWith('/status') ? { gwResponse: '00' } : r.url.endsWith('/control-totals') ? { date: '2026-03-01', totals: [] }
+      : r.url.endsWith('/fx-rates') ? (r.method === 'GET' ? undefined : { rates: [{ date: '2026-03-01', from: 'USD', to: 'HKD', rate: '7.8' }] }) : { transactions: [feedRow()] };
 
   beforeAll(async () => {
     ctx = await createTestApp({ kind });
@@ -32,7 +33,9 @@ describe.each(DB_KINDS)('provider face: signatures, scope, hostile input (%s)', 
   afterAll(() => ctx?.close());
 
   it('the table holds the provider routes', () => {
-    expect(routes.map(routeKey).sort()).toEqual(['POST /provider/v1/control-totals', 'POST /provider/v1/transactions', 'POST /provider/v1/transactions/:gwTransId/status']);
+    expect(routes.map(routeKey).sort()).toEqual([
+      'GET /provider/v1/fx-rates', 'POST /provider/v1/control-totals', 'POST /provider/v1/fx-rates', 'POST /provider/v1/transactions', 'POST /provider/v1/transactions/:gwTransId/status',
+    ]);
   });
 
   it('every route: unsigned, stale, replayed, tampered, unknown key → 401 envelope, nothing written', async () => {
@@ -40,7 +43,8 @@ describe.each(DB_KINDS)('provider face: signatures, scope, hostile input (%s)', 
     const failures: string[] = [];
     for (const r of routes) {
       const url = fillPath(r.url, () => 'GW-x');
-      const body = JSON.stringify(bodyFor(r));
+      const b0 = bodyFor(r);
+      const body = b0 === undefined ? '' : JSON.stringify(b0);
       const now = ctx.clock.now().getTime();
       const fresh = signedHeaders(key, r.method, url, body, now);
       const cases: [string, Record<string, string>][] = [
@@ -98,6 +102,10 @@ describe.each(DB_KINDS)('provider face: signatures, scope, hostile input (%s)', 
             })),
             fc.dictionary(fc.constantFrom(...keys, 'unexpected'), hostile, { maxKeys: 3 }),
           )
+        : r.url.endsWith('/fx-rates') && r.method === 'POST'
+          ? fc.array(fc.dictionary(fc.constantFrom('date', 'from', 'to', 'rate', 'correction', 'unexpected'), hostile, { maxKeys: 6 }), { minLength: 1, maxLength: 4 }).map((rows) => ({
+              rates: rows.map((x) => ({ date: '2026-03-01', from: 'USD', to: 'HKD', rate: '7.8', ...x })),
+            }))
         : fc.dictionary(fc.constantFrom(...keys, 'unexpected'), hostile, { maxKeys: 4 });
       await fc.assert(
         fc.asyncProperty(fc.string({ maxLength: 70 }), body, async (param, b) => {

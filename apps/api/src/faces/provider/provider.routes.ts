@@ -4,7 +4,8 @@ import { jsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider
 import { z } from 'zod';
 import { Code, CURRENCY_EXPONENT, TXN_TYPES, toMinor } from '@portal/contract';
 import { audit } from '../../lib/audit';
-import { isDate } from '../../modules/payments/time';
+import { addDays, isDate } from '../../modules/payments/time';
+import { MAX_RATE_ROWS, listRates, parseRateRow, saveRates } from '../../modules/payments/rates.service';
 import { saveControlTotals } from '../../modules/gateway/recon.service';
 import type { Deps } from '../../plugins/context';
 import { AppError } from '../../lib/errors';
@@ -189,6 +190,59 @@ export async function providerFace(app: FastifyInstance, deps: Deps): Promise<vo
           await audit(q, { action: 'gateway.control_totals', username: `gateway:${c.id}`, target: c.id, detail: { date: req.body.date, totals: totals.length } });
         });
         return { code: Code.OK, msg: t(req.lang, 'success'), data: { date: req.body.date, totals: totals.length } };
+      },
+    );
+    // ——— Exchange rates (issue 46, docs/integration.md "Exchange rates").
+    const RateResult = z.object({
+      index: z.number(), date: z.string().nullable(), from: z.string().nullable(), to: z.string().nullable(),
+      status: z.enum(['created', 'corrected', 'unchanged', 'rejected']), code: z.number(), msg: z.string(), field: z.string().optional(),
+      entryId: z.number().optional().describe('the rate version now in force for the day and pair'),
+      previousRate: z.string().optional(), settledWithPrevious: z.number().optional().describe('a correction: settled transactions that keep the earlier rate'),
+    });
+    r.post(
+      '/provider/v1/fx-rates',
+      {
+        schema: {
+          tags,
+          summary: `Exchange rates per currency pair and day: 1–${MAX_RATE_ROWS} rows {date, from, to, rate, correction?}, each answered created / corrected / unchanged / rejected`,
+          description:
+            'The rate of one unit of `from` in `to` (major units) for a day of the platform zone (up to tomorrow), as a decimal string (≤ 12 digits before and after the point). Idempotent by content: the same day, pair and rate answers unchanged. Another rate for a day and pair that has one is rejected (409) unless the row says `"correction": true`; a correction is a new version (the history keeps every one) and never changes settled money — transactions already settled keep the rate they were converted with, counted in `settledWithPrevious`. The settlement run of date D converts with the rate in force on D (D\'s, else the latest of the 31 days before).',
+          body: z.strictObject({ rates: z.array(z.unknown()).min(1).max(MAX_RATE_ROWS) }),
+          response: { 200: envelope(z.object({ results: z.array(RateResult), created: z.number(), corrected: z.number(), unchanged: z.number(), rejected: z.number() })) },
+        },
+      },
+      async (req) => {
+        const c = conn(req);
+        const o = { now: deps.clock.now(), platformTz: deps.config.platformTz };
+        const rows = req.body.rates.map((raw) => {
+          try {
+            return parseRateRow(raw, o);
+          } catch (e) {
+            if (e instanceof AppError) return e;
+            throw e;
+          }
+        });
+        const data = await deps.db.tx((q) => saveRates(q, rows, { source: 'api', ref: `connection:${c.id} key:${c.keyId}`, actor: { username: `gateway:${c.id}` }, lang: req.lang }));
+        return { code: Code.OK, msg: t(req.lang, 'success'), data };
+      },
+    );
+    r.get(
+      '/provider/v1/fx-rates',
+      {
+        schema: {
+          tags,
+          summary: 'The rates in force stored for the days from–to (at most 92 days), newest first: rate, version, where it came from, how many versions and settled transactions',
+          querystring: z.strictObject({ from: z.string().refine(isDate, 'a date YYYY-MM-DD'), to: z.string().refine(isDate, 'a date YYYY-MM-DD') }),
+          response: {
+            200: envelope(z.array(z.object({ date: z.string(), from: z.string(), to: z.string(), rate: z.string(), entryId: z.number(), source: z.string(), sourceRef: z.string().nullable(), versions: z.number(), settledCount: z.number() }))),
+          },
+        },
+      },
+      async (req) => {
+        conn(req);
+        const { from, to } = req.query;
+        if (from > to || addDays(from, 92) < to) throw new AppError(Code.BAD_REQUEST, 'badRequest', { detail: 'from ≤ to, at most 92 days' }, 400);
+        return { code: Code.OK, msg: t(req.lang, 'success'), data: await listRates(deps.db, { from, to }) };
       },
     );
     void FeedRowSchema;

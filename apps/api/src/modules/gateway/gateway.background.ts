@@ -7,6 +7,7 @@ import { addDays, platformDate } from '../payments/time';
 import { formatOf, importFile, type ImportReport } from './import.service';
 import { purgeSeenSignatures } from './gateway.service';
 import { reconcileDay } from './recon.service';
+import { importRatesFile, isRatesFile, type RatesFileReport } from '../payments/rates.file';
 
 export const INBOX_JOB = 'gateway.inbox';
 export const RECON_JOB = 'gateway.reconcile';
@@ -16,9 +17,14 @@ const RECON_EVERY_MS = 24 * 3600_000;
 /**
  * The inbox: DATA_DIR/inbox (or IMPORT_INBOX)/<connection id>/*.csv|*.jsonl. Each file is imported
  * (resuming an interrupted import), then moved to <connection id>/done/. A file imported before is
- * recognised by its content hash and only moved.
+ * recognised by its content hash and only moved. A daily rates file (`*.rates.csv`, issue 46) is
+ * stored through the exchange-rate rules (rates.file.ts); its report goes to `rates`.
  */
-export async function sweepInbox(deps: Pick<Deps, 'db' | 'config' | 'clock'>, heartbeat?: () => Promise<void>): Promise<ImportReport[]> {
+export async function sweepInbox(
+  deps: Pick<Deps, 'db' | 'config' | 'clock'>,
+  heartbeat?: () => Promise<void>,
+  rates: RatesFileReport[] = [],
+): Promise<ImportReport[]> {
   const inbox = deps.config.importInbox ?? path.join(deps.config.dataDir, 'inbox');
   if (!fs.existsSync(inbox)) return [];
   const { rows: conns } = await deps.db.query<{ id: string }>('SELECT id FROM gateway_connection WHERE enabled');
@@ -29,6 +35,12 @@ export async function sweepInbox(deps: Pick<Deps, 'db' | 'config' | 'clock'>, he
     for (const name of fs.readdirSync(dir).sort()) {
       const file = path.join(dir, name);
       if (!formatOf(name) || !fs.statSync(file).isFile()) continue;
+      if (isRatesFile(name)) {
+        rates.push(await importRatesFile(deps.db, file, { connectionId: c.id, now: deps.clock.now(), platformTz: deps.config.platformTz }));
+        fs.mkdirSync(path.join(dir, 'done'), { recursive: true });
+        fs.renameSync(file, path.join(dir, 'done', name));
+        continue;
+      }
       const r = await importFile(deps.db, file, { connectionId: c.id, platformTz: deps.config.platformTz, now: deps.clock.now(), afterChunk: heartbeat });
       reports.push(r);
       fs.mkdirSync(path.join(dir, 'done'), { recursive: true });
@@ -44,9 +56,13 @@ export async function setUpGatewayJobs(deps: Deps): Promise<Record<string, JobHa
   await ensureRecurringJob(deps.db, { kind: RECON_JOB, uniqueKey: RECON_JOB, runAt: deps.clock.now() });
   return {
     [INBOX_JOB]: async ({ clock, heartbeat }) => {
-      const reports = await sweepInbox(deps, () => heartbeat());
+      const rates: RatesFileReport[] = [];
+      const reports = await sweepInbox(deps, () => heartbeat(), rates);
       return {
-        result: { files: reports.map((r) => ({ file: r.fileName, id: r.fileId, accepted: r.accepted, duplicate: r.duplicate, rejected: r.rejected, controlOk: r.controlOk })) },
+        result: {
+          files: reports.map((r) => ({ file: r.fileName, id: r.fileId, accepted: r.accepted, duplicate: r.duplicate, rejected: r.rejected, controlOk: r.controlOk })),
+          rates: rates.map((r) => ({ file: r.fileName, id: r.fileId, stored: r.stored, unchanged: r.unchanged, rejected: r.rejected, message: r.message })),
+        },
         nextRunAt: new Date(clock.now().getTime() + INBOX_EVERY_MS),
       };
     },

@@ -18,6 +18,7 @@ import { searchAudit } from './audit.service';
 import { viewAsRoutes } from './view-as.routes';
 import { endExpiredViewAs } from './view-as.service';
 import { runsRoutes } from './runs.routes';
+import { ratesRoutes } from './rates.routes';
 import { opsNoticeRoutes } from './notices.routes';
 import { decideBankChange, editBankChange, listBankChanges } from './approvals.service';
 import { addFeeSchedule, feeHistory, createMerchant, editMerchant, getMerchant, listMerchants, resendMainUserActivation, setLocked } from './merchants.service';
@@ -83,6 +84,8 @@ export function opsRoutes(app: FastifyInstance, deps: Deps): void {
     routes(f, deps);
     viewAsRoutes(f, deps);
     runsRoutes(f, deps);
+    // Exchange rates (issue 46).
+    ratesRoutes(f, deps);
   });
 }
 

@@ -6,12 +6,6 @@ export const OPS_RUNS_MESSAGES = {
     ko: '{date} 정산이 지금 실행 중입니다. 끝날 때까지 기다리세요',
     ja: '{date} の精算は実行中です。終わるまでお待ちください',
   },
-  opsRunFuture: {
-    en: 'Only a settlement date up to yesterday ({last}) can be run',
-    zh: '只能运行截至昨天（{last}）的结算日',
-    ko: '어제({last})까지의 정산일만 실행할 수 있습니다',
-    ja: '実行できるのは昨日（{last}）までの精算日だけです',
-  },
   opsJobNotFailed: {
     en: 'Only a failed job can be retried; this one is {status}',
     zh: '只能重试失败的任务；此任务状态为 {status}',

@@ -48,7 +48,12 @@ export function runsRoutes(f: FastifyInstance, deps: Deps): void {
     schema: {
       tags: tag('runs'), summary: 'Settlement runs per date (newest first, at most 92 days): state, counts, totals per settlement currency (minor units), every attempt and who started it',
       querystring: opsSettlementRunsQuerySchema,
-      response: { 200: envelope(z.object({ lastRunDate: s, yesterday: z.string(), content: z.array(runRow) })) },
+      response: {
+        200: envelope(z.object({
+          lastRunDate: s, yesterday: z.string(), content: z.array(runRow),
+          waitingForRate: z.object({ total: z.number(), pairs: z.array(z.object({ pair: z.string(), count: z.number(), since: s })) }).describe('transactions a run left for want of an exchange rate, per pair (from>to) and since which settlement date; the next run after the rate arrives settles them'),
+        })),
+      },
     },
     handler: async (req) => ok(await listSettlementRuns(deps, req.query.from, req.query.to)),
   });

@@ -4,9 +4,9 @@ import type { Queryable } from '../../db/db';
 import { AppError, notFound } from '../../lib/errors';
 import { audit } from '../../lib/audit';
 import type { Meta } from '../user/login.service';
-import { addDays, platformDate } from '../payments/time';
-import { lastRunDate, settleRange, type RunResult } from '../payments/settlement/settle.run';
+import { assertDayOver, lastRunDate, lastSettleableDate, settleRange, type RunResult } from '../payments/settlement/settle.run';
 import type { Operator } from './ops.auth';
+import { waitingForRate } from '../payments/rates.waiting';
 
 /**
  * The back office's runs screen (issue 26, decision 045): settlement runs per date and their
@@ -63,7 +63,9 @@ export async function listSettlementRuns(deps: Deps, from: string, to: string) {
   const last = await lastRunDate(deps.db);
   return {
     lastRunDate: last ? dstr(last) : null,
-    yesterday: addDays(platformDate(deps.clock.now(), deps.config.platformTz), -1),
+    // Transactions waiting for an exchange rate (issue 46): settled by the next run once it exists.
+    waitingForRate: await waitingForRate(deps.db),
+    yesterday: lastSettleableDate(deps.clock.now(), deps.config.platformTz),
     content: dates.map((d) => {
       const run = runs.rows.find((r) => r.d === d);
       const attempts = logs.rows.filter((l) => l.run_date === d);
@@ -98,8 +100,8 @@ export async function listSettlementRuns(deps: Deps, from: string, to: string) {
  * No network call happens inside the run's transaction. Audited with the before/after of the date.
  */
 export async function rerunSettlement(deps: Deps, date: string, by: Actor, meta: Meta) {
-  const yesterday = addDays(platformDate(deps.clock.now(), deps.config.platformTz), -1);
-  if (date > yesterday) throw new AppError(Code.BAD_REQUEST, 'opsRunFuture', { last: yesterday }, 400);
+  // One rule with the CLI (settle.run.ts): a date whose day is over in the platform zone.
+  assertDayOver(date, deps.clock.now(), deps.config.platformTz);
   const snapshot = async () => {
     const r = await deps.db.query<{ txn_count: number; row_count: number }>('SELECT txn_count, row_count FROM settlement_run WHERE run_date = $1', [date]);
     const t = await totalsOf(deps.db, [date]);

@@ -16,6 +16,7 @@ const AuditPage = lazy(() => import('./audit-page'));
 const SessionsPage = lazy(() => import('./sessions-page'));
 const RunsPage = lazy(() => import('./runs-page'));
 const NoticesPage = lazy(() => import('./notices-page'));
+const RatesPage = lazy(() => import('./rates-page'));
 
 /** The back office's screens: a top bar (who, role, language, sign out), the menu, the screen. */
 export default function OpsShell() {
@@ -29,6 +30,7 @@ export default function OpsShell() {
     { key: '/ops/notices', label: t('menu.notices') },
     { key: '/ops/audit', label: t('menu.audit') },
     ...(mayDo(me, OPS_RUNS_READ_ROLES) ? [{ key: '/ops/runs', label: t('menu.runs') }] : []),
+    { key: '/ops/rates', label: t('menu.rates') },
     ...(me.role === 'administrator' ? [{ key: '/ops/operators', label: t('menu.operators') }] : []),
     { key: '/ops/sessions', label: t('menu.sessions') },
   ];
@@ -59,6 +61,7 @@ export default function OpsShell() {
               <Route path="notices" element={<NoticesPage />} />
               <Route path="audit" element={<AuditPage />} />
               <Route path="runs" element={<RunsPage />} />
+              <Route path="rates" element={<RatesPage />} />
               <Route path="operators" element={<OperatorsPage />} />
               <Route path="sessions" element={<SessionsPage />} />
               <Route path="*" element={<Navigate to="/ops/merchants" replace />} />

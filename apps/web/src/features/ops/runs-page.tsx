@@ -6,6 +6,8 @@ import { OPS_RUNS_WRITE_ROLES, toDecimal } from '@portal/contract';
 import { dayjs, formatInstant } from '../../lib/time';
 import { opsRunsApi, type OpsExportRow, type OpsGatewayRow, type OpsJobRow, type OpsSettlementRun } from './api/ops-http';
 import { mayDo, useOperator } from './ops-me';
+import { FxWaitingAlert } from './fx-waiting-alert';
+import type { OpsFxWaiting } from './api/ops-rates-http';
 
 const STATE_COLOR: Record<string, string> = { done: 'success', ready: 'success', skipped: 'default', running: 'processing', queued: 'processing', failed: 'error', pending: 'warning' };
 const when = (s: string | null) => (s ? formatInstant(s) : '—');
@@ -52,6 +54,8 @@ function SettlementTab({ canAct }: { canAct: boolean }) {
       <Typography.Paragraph type="secondary">
         {t('settlement.last', { date: list.data?.lastRunDate ?? '—' })} {t('settlement.explain')}
       </Typography.Paragraph>
+      {/* Exchange rates (issue 46): transactions waiting for a rate. */}
+      <FxWaitingAlert waiting={(list.data as { waitingForRate?: OpsFxWaiting } | undefined)?.waitingForRate} />
       <Table<OpsSettlementRun>
         rowKey="date"
         loading={list.isLoading}

@@ -1,7 +1,7 @@
 import { Code, CURRENCY_EXPONENT, SETTLING_TYPES } from '@portal/contract';
 import type { Db, Queryable } from '../../../db/db';
 import { AppError } from '../../../lib/errors';
-import { addDays, isDate, nextBusinessDay } from '../time';
+import { addDays, isDate, nextBusinessDay, platformDate } from '../time';
 import {
   ADVANCE_CURSORS, APPLY_SCHEDULES, WORK_TABLES, DROP_IDLE, DROP_UNCONVERTED, GROUPS, INSERT_SETTLEMENT, LATE_QUEUE, MARK_TXNS, PICK, RATES, RESERVES, SUMMARY, CANDIDATES, ENSURE_SCHEDULES,
 } from './settle.sql';
@@ -20,6 +20,21 @@ export interface RunResult {
 
 const CODES = Object.keys(CURRENCY_EXPONENT);
 const EXPONENTS = CODES.map((c) => CURRENCY_EXPONENT[c]);
+
+/**
+ * The one rule of which settlement dates may be run (issue 46), for the CLI, the back office's
+ * re-run and the daily job alike: a date whose day is over in the platform zone — yesterday or
+ * earlier. A day not over yet may still take transactions, which its run would leave behind.
+ */
+export function lastSettleableDate(now: Date, platformTz: string): string {
+  return addDays(platformDate(now, platformTz), -1);
+}
+
+/** Refuses a date whose day is not over in the platform zone (paySettleDayNotOver: the message states the rule). */
+export function assertDayOver(date: string, now: Date, platformTz: string): void {
+  const last = lastSettleableDate(now, platformTz);
+  if (date > last) throw new AppError(Code.BAD_REQUEST, 'paySettleDayNotOver', { date, last, tz: platformTz }, 400);
+}
 
 /** The last settlement date the run completed, or null. */
 export async function lastRunDate(q: Queryable): Promise<string | null> {
@@ -58,7 +73,7 @@ export async function settleDate(db: Db, date: string): Promise<RunResult> {
     await q.query('SET LOCAL enable_nestloop = off');
     await q.query(PICK, [date, last]);
     await q.query('SET LOCAL enable_nestloop = on');
-    await q.query(LATE_QUEUE[0]);
+    await q.query(LATE_QUEUE[0], [date]);
     out.unconverted = (await q.query(DROP_UNCONVERTED)).rowCount;
     await q.query(GROUPS, [date, nextBusinessDay(date)]);
     await q.query(DROP_IDLE);

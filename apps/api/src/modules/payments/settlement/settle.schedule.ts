@@ -3,7 +3,7 @@ import type { Clock } from '../../../lib/clock';
 import { ensureRecurringJob } from '../../../jobs/queue';
 import type { JobHandler } from '../../../jobs/runner';
 import { addDays, platformDate, zonedInstant } from '../time';
-import { firstPendingDate, settleThrough, type RunResult } from './settle.run';
+import { firstPendingDate, lastSettleableDate, settleThrough, type RunResult } from './settle.run';
 import { recordFailure, recordRuns } from './settle.log';
 
 export const SETTLE_JOB = 'settlement.daily';
@@ -23,7 +23,7 @@ export function nextSettleRunAt(now: Date, tz: string): Date {
  */
 export function settlementJob(tz: string): JobHandler {
   return async ({ db, clock, heartbeat, log }) => {
-    const through = addDays(platformDate(clock.now(), tz), -1);
+    const through = lastSettleableDate(clock.now(), tz); // the CLI's and the back office's rule
     let txns = 0;
     let startedAt = clock.now();
     let runs: RunResult[];

@@ -14,9 +14,9 @@ const D = FEE_DEFAULTS;
 export const WORK_TABLES = [
   `CREATE TEMP TABLE IF NOT EXISTS s_cand (id bigint, mer_id text, bus_line text, txn_date date, tran_type text, currency text, amount bigint,
      amount_sign smallint, payment_brand text) ON COMMIT DELETE ROWS`,
-  `CREATE TEMP TABLE IF NOT EXISTS s_rate (from_cur text, to_cur text, rate numeric, factor numeric) ON COMMIT DELETE ROWS`,
+  `CREATE TEMP TABLE IF NOT EXISTS s_rate (from_cur text, to_cur text, rate numeric, factor numeric, entry_id bigint) ON COMMIT DELETE ROWS`,
   `CREATE TEMP TABLE IF NOT EXISTS s_pick (id bigint, mer_id text, bus_line text, set_cur text, brand text, tran_type text, cur text, amount bigint,
-     rate numeric, conv bigint, signed bigint, fee bigint) ON COMMIT DELETE ROWS`,
+     rate numeric, rate_id bigint, conv bigint, signed bigint, fee bigint) ON COMMIT DELETE ROWS`,
   `CREATE TEMP TABLE IF NOT EXISTS s_grp (mer_id text, bus_line text, set_cur text, n int, recon bigint, fee bigint, rel_prev bigint, reserve_bp int,
      hold_days int, threshold bigint, tran_fee bigint, period text, prev_date date, history bigint, prev_trans bigint, prev_search date, serv bigint,
      released bigint, transfer_day boolean, net bigint, due bigint, transfer boolean, search_date date, remit date) ON COMMIT DELETE ROWS`,
@@ -25,11 +25,15 @@ export const WORK_TABLES = [
 /** A rate older than this many days is not used: the transactions wait for a fresh one. */
 export const RATE_MAX_AGE_DAYS = 31;
 
-/** Per currency pair, the rate of D (else the latest of the month before) and the factor for minor units. $2 codes, $3 exponents. */
+/**
+ * Per currency pair, the rate in force on D — the rate of D, else the latest of the month before —,
+ * its version (fx_rate_entry id, recorded on every transaction it converts: issue 46) and the factor
+ * for minor units. $2 codes, $3 exponents.
+ */
 export const RATES = `
-INSERT INTO s_rate (from_cur, to_cur, rate, factor)
-SELECT l.from_cur, l.to_cur, l.rate, l.rate * (10::numeric ^ (et.e - ef.e)) AS factor
-  FROM (SELECT DISTINCT ON (from_cur, to_cur) from_cur::text AS from_cur, to_cur::text AS to_cur, rate
+INSERT INTO s_rate (from_cur, to_cur, rate, factor, entry_id)
+SELECT l.from_cur, l.to_cur, l.rate, l.rate * (10::numeric ^ (et.e - ef.e)) AS factor, l.entry_id
+  FROM (SELECT DISTINCT ON (from_cur, to_cur) from_cur::text AS from_cur, to_cur::text AS to_cur, rate, entry_id
           FROM fx_rate WHERE rate_date <= $1::date AND rate_date > $1::date - ${RATE_MAX_AGE_DAYS}
          ORDER BY from_cur, to_cur, rate_date DESC) l
   JOIN unnest($2::text[], $3::int[]) AS ef(c, e) ON ef.c = l.from_cur
@@ -89,13 +93,14 @@ SELECT t.id, t.mer_id, t.bus_line, t.txn_date, t.tran_type, t.currency, t.amount
  * half-even rounding; MDR fee on PURC only.
  */
 export const PICK = `
-INSERT INTO s_pick (id, mer_id, bus_line, set_cur, brand, tran_type, cur, amount, rate, conv, signed, fee)
-SELECT c.id, c.mer_id, c.bus_line, c.set_cur, c.brand, c.tran_type, c.cur, c.amount, c.rate, c.conv, c.conv * c.sign AS signed,
+INSERT INTO s_pick (id, mer_id, bus_line, set_cur, brand, tran_type, cur, amount, rate, rate_id, conv, signed, fee)
+SELECT c.id, c.mer_id, c.bus_line, c.set_cur, c.brand, c.tran_type, c.cur, c.amount, c.rate, c.rate_id, c.conv, c.conv * c.sign AS signed,
        CASE WHEN c.tran_type = 'PURC' THEN div_half_even(c.conv * c.mdr_bp, 10000) + c.fixed_fee ELSE 0 END AS fee
   FROM (
     SELECT t.id, t.mer_id, t.bus_line, m.settle_currency::text AS set_cur, coalesce(t.payment_brand, '') AS brand, t.tran_type,
            t.currency::text AS cur, t.amount,
            CASE WHEN t.currency = m.settle_currency THEN 1::numeric ELSE r.rate END AS rate,
+           CASE WHEN t.currency = m.settle_currency THEN NULL ELSE r.entry_id END AS rate_id,
            CASE WHEN t.currency = m.settle_currency THEN t.amount ELSE round_half_even(t.amount * r.factor) END AS conv,
            CASE WHEN t.tran_type IN ('PURC', 'UNFREEZE', 'PROFIT_INCOME') THEN 1 WHEN t.tran_type = 'MANENTD' THEN t.amount_sign ELSE -1 END AS sign,
            coalesce(f.mdr_bp, ${D.mdrBp}) AS mdr_bp, coalesce(f.fixed_fee, ${D.fixedFee}) AS fixed_fee
@@ -114,9 +119,16 @@ export const ADVANCE_CURSORS = `
 UPDATE merchant_fee SET settled_through = greatest(settled_through, $1::date - cycle_days)
  WHERE settled_through IS DISTINCT FROM greatest(settled_through, $1::date - cycle_days)`;
 
-/** The late queue after the run: settled entries leave; transactions waiting for a rate join it. */
+/**
+ * The late queue after the run: settled entries leave; transactions waiting for a rate join it,
+ * marked with the pair they wait for and the first run that lacked it (counted on /metrics, shown
+ * on the runs screen: issue 46). $1 D.
+ */
 export const LATE_QUEUE = [
-  `INSERT INTO settle_late (txn_id) SELECT id FROM s_pick WHERE conv IS NULL ON CONFLICT DO NOTHING`,
+  `INSERT INTO settle_late (txn_id, waiting_pair, waiting_since)
+   SELECT id, cur || '>' || set_cur, $1::date FROM s_pick WHERE conv IS NULL
+   ON CONFLICT (txn_id) DO UPDATE SET waiting_pair = EXCLUDED.waiting_pair,
+     waiting_since = CASE WHEN settle_late.waiting_pair IS NULL THEN EXCLUDED.waiting_since ELSE settle_late.waiting_since END`,
   `DELETE FROM settle_late l USING txn t WHERE t.id = l.txn_id AND (t.settle_date IS NOT NULL OR t.gw_response IS DISTINCT FROM '00')`,
 ];
 
@@ -222,7 +234,7 @@ export const RESERVES = [
  */
 export const MARK_TXNS = [
   `UPDATE txn t SET settle_flag = CASE WHEN g.transfer THEN 'T' ELSE 'S' END, settle_date = $1::date, settle_currency = p.set_cur,
-          fx_rate = p.rate, settle_amount = p.signed, settle_fee = p.fee
+          fx_rate = p.rate, fx_rate_id = p.rate_id, settle_amount = p.signed, settle_fee = p.fee
      FROM s_pick p JOIN s_grp g ON g.mer_id = p.mer_id AND g.bus_line = p.bus_line AND g.set_cur = p.set_cur
     WHERE t.id = p.id`,
   `UPDATE txn t SET settle_flag = 'T'
