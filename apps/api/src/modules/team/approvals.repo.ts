@@ -135,9 +135,9 @@ export async function recordGrant(q: Queryable, userId: number, by: number, how:
 }
 
 /** Who created or raised `userId` since `since` (newest first), with their user names. */
-export async function grantsOf(q: Queryable, userId: number, since: Date | null = null): Promise<{ granted_by: number; by: string; how: 'created' | 'raised' | 'approved'; granted_at: Date }[]> {
-  const { rows } = await q.query<{ granted_by: number; by: string; how: 'created' | 'raised' | 'approved'; granted_at: Date }>(
-    `SELECT g.granted_by, u.username AS by, g.how, g.granted_at FROM user_grant_origin g JOIN app_user u ON u.id = g.granted_by
+export async function grantsOf(q: Queryable, userId: number, since: Date | null = null): Promise<{ id: number; granted_by: number; by: string; how: 'created' | 'raised' | 'approved'; granted_at: Date }[]> {
+  const { rows } = await q.query<{ id: number; granted_by: number; by: string; how: 'created' | 'raised' | 'approved'; granted_at: Date }>(
+    `SELECT g.id, g.granted_by, u.username AS by, g.how, g.granted_at FROM user_grant_origin g JOIN app_user u ON u.id = g.granted_by
       WHERE g.user_id = $1 AND ($2::timestamptz IS NULL OR g.granted_at > $2::timestamptz) ORDER BY g.granted_at DESC, g.id DESC`,
     [userId, since],
   );

@@ -163,13 +163,26 @@ const SELECT = `SELECT r.id, r.mer_id, r.kind, r.permission, r.status, r.payload
 const DAY_MS = 86_400_000;
 
 /**
- * Issue 47: the requester's creation or raise of `approverId` (or its approval of one) within the
- * cool-down of the request's merchant, newest first; null when there is none and it may approve.
+ * Issue 47: why `approverId` may not approve a request of `requesterId` — the approver's own
+ * creation or raise (within the cool-down of the request's merchant) through which the requester
+ * created, raised or approved it, directly or along a chain of such grants (A adds C, C adds D: D
+ * cannot approve A's requests either); null when there is none and it may approve.
  */
 async function blockingGrant(q: Queryable, approverId: number, requesterId: number, merId: string, now: Date) {
   const days = (await effectivePolicy(q, merId))?.approver_cooldown_days ?? APPROVER_COOLDOWN_DAYS_DEFAULT;
   if (days <= 0) return null;
-  return (await grantsOf(q, approverId, new Date(now.getTime() - days * DAY_MS))).find((g) => g.granted_by === requesterId) ?? null;
+  const since = new Date(now.getTime() - days * DAY_MS);
+  const { rows } = await q.query<{ first_id: number }>(
+    `WITH RECURSIVE chain (user_id, first_id) AS (
+       SELECT g.granted_by, g.id FROM user_grant_origin g WHERE g.user_id = $1 AND g.granted_at > $3
+       UNION
+       SELECT g.granted_by, c.first_id FROM chain c JOIN user_grant_origin g ON g.user_id = c.user_id WHERE g.granted_at > $3
+     )
+     SELECT first_id FROM chain WHERE user_id = $2 ORDER BY first_id DESC LIMIT 1`,
+    [approverId, requesterId, since],
+  );
+  if (!rows[0]) return null;
+  return (await grantsOf(q, approverId, since)).find((g) => g.id === rows[0].first_id) ?? null;
 }
 
 const grantOut = (g: { by: string; how: ApprovalGrant['how']; granted_at: Date }, tz: string): ApprovalGrant => ({ by: g.by, how: g.how, time: formatInZone(g.granted_at, tz) });
