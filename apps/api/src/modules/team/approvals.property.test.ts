@@ -141,7 +141,7 @@ describe.each(DB_KINDS)('four eyes, property (issue 47, %s)', (kind) => {
         for (const [n, o] of ops.entries()) {
           const a = who(o.actor);
           const t = tokens.get(a)!;
-          const roleBody = (role: RoleChoice) => (role === 'DESK' ? { role: 'CUSTOM', roleId: desk } : { role });
+          const roleBody = (role: RoleChoice): Record<string, string | number> => (role === 'DESK' ? { role: 'CUSTOM', roleId: desk } : { role });
           if (o.op === 'add') {
             const name = `p${run}u${n}`;
             const r = await post('/api/user/add', t, { userName: name, email: `${name}@x.example`, merIds: ALL, ...roleBody(o.role) });

@@ -146,7 +146,7 @@ export function ApprovalsPage() {
                   </Button>
                 </Space>
               ) : r.yourGrant ? (
-                <Typography.Text type="warning" style={{ fontSize: 12 }} data-testid="your-grant">
+                <Typography.Text style={{ fontSize: 12 }} data-testid="your-grant">
                   {t('yourGrant', { by: r.yourGrant.by })} <GrantLine g={r.yourGrant} />
                 </Typography.Text>
               ) : null,

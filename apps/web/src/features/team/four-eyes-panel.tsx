@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Form, Input, InputNumber, Select, Skeleton, Space, Switch, Typography } from 'antd';
+import { Alert, Button, Form, Input, InputNumber, Select, Skeleton, Space, Switch, Typography } from 'antd';
 import { MinusCircleOutlined, PlusOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -69,9 +69,13 @@ export function FourEyesPanel({ canManage }: { canManage: boolean }) {
       <Typography.Paragraph type="secondary">{t('policy.intro')}</Typography.Paragraph>
       <Typography.Paragraph type="secondary">{t('policy.loosenHelp')}</Typography.Paragraph>
       {floor && (
-        <Typography.Paragraph type="warning" data-testid="group-floor">
-          {t('policy.groupFloor', { limits: floorLimits || t('policy.none'), expiry: floor.expiryHours, days: floor.approverCooldownDays })}
-        </Typography.Paragraph>
+        <Alert
+          type="info"
+          showIcon
+          style={{ marginBottom: 16 }}
+          data-testid="group-floor"
+          message={t('policy.groupFloor', { limits: floorLimits || t('policy.none'), expiry: floor.expiryHours, days: floor.approverCooldownDays })}
+        />
       )}
       <Typography.Text strong>{t('policy.refundLimits')}</Typography.Text>
       <Typography.Paragraph type="secondary">{t('policy.refundLimitsHelp')}</Typography.Paragraph>
