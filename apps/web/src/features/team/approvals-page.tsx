@@ -104,16 +104,26 @@ export function ApprovalsPage() {
         rowKey="id"
         loading={list.isFetching}
         dataSource={list.data?.content ?? []}
-        scroll={{ x: 1200 }}
+        scroll={{ x: 1080 }}
         locale={{ emptyText: <Typography.Text type="secondary">{t('empty')}</Typography.Text> }}
         pagination={{ current: page + 1, pageSize: 10, total: list.data?.totalElements ?? 0, onChange: (p) => setPage(p - 1), showSizeChanger: false }}
         columns={[
           { title: t('column.id'), dataIndex: 'id', width: 70, render: (v: number) => `#${v}` },
-          { title: t('column.what'), key: 'what', width: 260, render: (_: unknown, r) => <Summary r={r} /> },
+          { title: t('column.what'), key: 'what', width: 250, render: (_: unknown, r) => <Summary r={r} /> },
           { title: t('column.kind'), dataIndex: 'kind', width: 120, render: (v: ApprovalRow['kind']) => t(`kind.${v}`) },
           { title: t('column.requestedBy'), dataIndex: 'requestedBy', width: 130 },
-          { title: t('column.requestTime'), dataIndex: 'requestTime', width: 165, render: (v: string) => formatPlatform(v) },
-          { title: t('column.expireTime'), dataIndex: 'expireTime', width: 165, render: (v: string) => formatPlatform(v) },
+          {
+            // asked and expiring in one column: room for who decided and who created the decider (issue 47)
+            title: `${t('column.requestTime')} / ${t('column.expireTime')}`,
+            dataIndex: 'requestTime',
+            width: 180,
+            render: (v: string, r) => (
+              <Space direction="vertical" size={0}>
+                <span>{formatPlatform(v)}</span>
+                <Typography.Text type="secondary">{formatPlatform(r.expireTime)}</Typography.Text>
+              </Space>
+            ),
+          },
           {
             title: t('column.status'),
             dataIndex: 'status',
