@@ -8,7 +8,7 @@ import { textInput } from './input';
  * permission to approve. The request waits in the approvals list, expires after a set time, and is
  * executed exactly once by its approval; its requester cannot approve it.
  */
-export const APPROVAL_KINDS = ['refund', 'permission_raise', 'bank_change'] as const;
+export const APPROVAL_KINDS = ['refund', 'permission_raise', 'bank_change', 'policy_change'] as const;
 export type ApprovalKind = (typeof APPROVAL_KINDS)[number];
 export const APPROVAL_STATUSES = ['PENDING', 'APPROVED', 'REJECTED', 'EXPIRED'] as const;
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
@@ -23,7 +23,17 @@ export interface FourEyesPolicy {
   bankChange: boolean;
   /** How long a request waits before it expires. */
   expiryHours: number;
+  /**
+   * Issue 47: a user created or raised within this many days cannot approve requests of the user
+   * who created or raised it (nor of the one who approved that).
+   */
+  approverCooldownDays: number;
+  /** A sub-merchant's: its group's policy, the floor it can only tighten (null: none, or a group itself). */
+  groupFloor: Omit<FourEyesPolicy, 'groupFloor' | 'merId'> | null;
 }
+
+/** Default of `approverCooldownDays` (also when a merchant has no policy). */
+export const APPROVER_COOLDOWN_DAYS_DEFAULT = 30;
 
 const merId = z.string().trim().regex(/^\d{15}$/, 'merchant id');
 const CURRENCY_LIMIT = /^([A-Z]{3}):(\d{1,12}(?:\.\d{1,3})?)$/;
@@ -39,6 +49,8 @@ export const fourEyesPolicySchema = z.object({
   /** Absent: off (clients of before decision 049 keep working). */
   bankChange: z.preprocess((v) => (v === undefined ? false : v === 'true' ? true : v === 'false' ? false : v), z.boolean()),
   expiryHours: z.coerce.number().int().min(1).max(720),
+  /** Absent: unchanged (clients of before issue 47 keep working). */
+  approverCooldownDays: z.preprocess((v) => (v === '' || v === null ? undefined : v), z.coerce.number().int().min(0).max(365).optional()),
 });
 export type FourEyesPolicyInput = z.infer<typeof fourEyesPolicySchema>;
 export const policyQuerySchema = z.object({ merId: merId.optional() });
@@ -63,6 +75,17 @@ export interface ApprovalRow {
   result: Record<string, unknown> | null;
   /** Whether the caller may decide it (holds the permission, is not its requester, pending). */
   canDecide: boolean;
+  /** Who created or raised the user that decided it (issue 47), newest first. */
+  deciderGrants: ApprovalGrant[];
+  /** Set when the caller may not approve it because its requester created or raised the caller within the cool-down. */
+  yourGrant: ApprovalGrant | null;
+}
+
+/** A user's creation or raise: by whom (user name), how, when (platform zone). */
+export interface ApprovalGrant {
+  by: string;
+  how: 'created' | 'raised' | 'approved';
+  time: string;
 }
 
 export const approvalListQuerySchema = pageQuerySchema.extend({

@@ -261,8 +261,9 @@ export function registerAuth(app: FastifyInstance, deps: Deps) {
       return;
     }
     req.user = await resolveSession(deps, token);
-    // The merchant requires a second factor this user has not enrolled: only the account calls open.
-    if (req.user.mustEnrolTotp && !req.url.startsWith('/api/user/') && !req.url.startsWith('/api/merchant/info')) throw new AppError(Code.TOTP_REQUIRED, 'totpRequired', {}, 403);
+    // The merchant requires a second factor this user has not enrolled: only what enrolment needs
+    // is open (issue 47: not the rest of /api/user/ — listing, adding users, the requirement itself).
+    if (req.user.mustEnrolTotp && !ENROLMENT_ROUTES.has(req.routeOptions.url ?? '')) throw new AppError(Code.TOTP_REQUIRED, 'totpRequired', {}, 403);
   }
 }
 
@@ -285,6 +286,29 @@ const tokenKinds = new Map<string, TokenKind>();
 export function registerTokenKind(kind: TokenKind): void {
   tokenKinds.set(kind.prefix, kind);
 }
+
+/**
+ * Routes a signed-in user who must still enrol a second factor may call (issue 47): its own
+ * session and profile, the security page's reads, and enrolling TOTP or a passkey (with the
+ * password re-check a passkey may ask for). Everything else answers 1109.
+ */
+export const ENROLMENT_ROUTES: ReadonlySet<string> = new Set([
+  '/api/user/info',
+  '/api/user/logout',
+  '/api/user/refreshToken',
+  '/api/user/updateTimeZone',
+  '/api/user/passwordPolicy',
+  '/api/user/security',
+  '/api/user/sessions',
+  '/api/user/loginHistory',
+  '/api/user/checkPassword',
+  '/api/user/totp/setup',
+  '/api/user/totp/enable',
+  '/api/user/passkeys',
+  '/api/user/passkey/registerOptions',
+  '/api/user/passkey/register',
+  '/api/merchant/info',
+]);
 
 /** The signed-in caller (routes behind the auth hook). */
 export function userOf(req: FastifyRequest): SessionUser {

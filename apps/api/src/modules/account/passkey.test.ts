@@ -178,6 +178,9 @@ describe.each(DB_KINDS)('passkeys on %s', (kind) => {
     // The last strong factor stays while the rule is on.
     await post('/api/user/checkPassword', signed.body.data.token, { password: DEMO.password });
     expect((await post('/api/user/passkey/remove', signed.body.data.token, { id: k.id })).body.code).toBe(Code.TOTP_REQUIRED);
+    // Issue 47: a not-enrolled administrator cannot switch the rule off; enrolled, it can.
+    expect((await post('/api/user/requireTotp', admin.token, { require: false })).body.code).toBe(Code.TOTP_REQUIRED);
+    await enrol(admin.token);
     expect((await post('/api/user/requireTotp', admin.token, { require: false })).body.code).toBe(0);
     expect((await post('/api/user/passkey/remove', signed.body.data.token, { id: k.id })).body.code).toBe(0);
   });

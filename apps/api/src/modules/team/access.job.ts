@@ -69,8 +69,9 @@ interface Candidate {
 export const SINCE_SQL = `greatest(u.created_at, u.access_renewed_at,
     (SELECT max(s.created_at) FROM user_session s WHERE s.user_id = u.id),
     (SELECT max(l.used_at) FROM account_link l WHERE l.user_id = u.id AND l.purpose = 'activate'))`;
-export const LIMIT_SQL = `coalesce((SELECT p.inactive_days FROM access_policy p WHERE p.mer_id = u.mer_id),
-    (SELECT p.inactive_days FROM access_policy p JOIN merchant m ON m.parent_id = p.mer_id WHERE m.mer_id = u.mer_id), ${DEFAULT_INACTIVE_DAYS})`;
+// The stricter (fewer days) of the merchant's own limit and its group's (issue 47: a floor), else the default.
+export const LIMIT_SQL = `coalesce(least((SELECT p.inactive_days FROM access_policy p WHERE p.mer_id = u.mer_id),
+    (SELECT p.inactive_days FROM access_policy p JOIN merchant m ON m.parent_id = p.mer_id WHERE m.mer_id = u.mer_id)), ${DEFAULT_INACTIVE_DAYS})`;
 
 const CANDIDATE_SQL = `SELECT * FROM (
   SELECT u.id, u.username, u.mer_id, u.user_admin, u.status, u.lang, u.time_zone, u.access_ends_on::text AS access_ends_on,

@@ -81,6 +81,7 @@ export function accessRoutes(app: FastifyInstance, deps: Deps) {
     schema: {
       tags: ['team'],
       summary: "Set a merchant's inactivity limit: inactiveDays (14–90, PCI DSS 8.2.6). Users not signed in for that long are disabled by the daily job, warned by e-mail a week before. Audited",
+      description: 'Fewer days apply at once; more days wait for a second administrator (code 1234, issue 47). A sub-merchant cannot set more days than its group (400).',
       body: accessPolicySchema,
       response: { 200: envelope(policyOut) },
     },

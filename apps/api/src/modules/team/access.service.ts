@@ -1,5 +1,6 @@
 import {
   Code,
+  Perm,
   INACTIVE_DAYS_MAX,
   INACTIVE_DAYS_MIN,
   type AccessPolicy,
@@ -19,6 +20,8 @@ import { formatInZone } from '../txn/time';
 import { platformDate } from '../payments/time';
 import { AccessAudit, DEFAULT_INACTIVE_DAYS, SINCE_SQL } from './access.job';
 import { assertMainUser, removeUser, updateUserStatus, type Meta } from './team.service';
+import { insertApproval } from './approvals.repo';
+import { notifyApprovers } from './approvals.notify';
 
 /**
  * Access that expires (issue 28 item 3, decision 048): the merchant's inactivity limit and the
@@ -42,9 +45,15 @@ async function limitOf(q: Queryable, merId: string): Promise<AccessPolicy> {
     [merId],
   );
   const r = rows[0];
-  if (r?.own != null) return { merId, inactiveDays: r.own, source: 'own' };
+  // Issue 47: the group's limit is a floor — a sub-merchant's own only shortens it.
+  if (r?.own != null && (r.grp == null || r.own <= r.grp)) return { merId, inactiveDays: r.own, source: 'own' };
   if (r?.grp != null) return { merId, inactiveDays: r.grp, source: 'group' };
   return { merId, inactiveDays: DEFAULT_INACTIVE_DAYS, source: 'default' };
+}
+
+async function groupLimit(q: Queryable, merId: string): Promise<number | null> {
+  const { rows } = await q.query<{ d: number }>('SELECT p.inactive_days AS d FROM access_policy p JOIN merchant m ON m.parent_id = p.mer_id WHERE m.mer_id = $1', [merId]);
+  return rows[0]?.d ?? null;
 }
 
 export async function getAccessPolicy(deps: Deps, caller: SessionUser, merId = caller.merId): Promise<AccessPolicy> {
@@ -53,21 +62,45 @@ export async function getAccessPolicy(deps: Deps, caller: SessionUser, merId = c
   return limitOf(deps.db, merId);
 }
 
-export async function saveAccessPolicy(deps: Deps, caller: SessionUser, input: AccessPolicyInput, meta: Meta): Promise<AccessPolicy> {
+/**
+ * Sets the inactivity limit. Issue 47: a sub-merchant cannot set more days than its group's (a
+ * floor), and more days than now (a looser limit) waits for a second administrator's approval
+ * (kind policy_change), carried out by it; fewer days apply at once.
+ */
+export async function saveAccessPolicy(deps: Deps, caller: SessionUser, input: AccessPolicyInput, meta: Meta, opts: { approvalId?: number } = {}): Promise<AccessPolicy> {
   assertMainUser(caller);
   if (!caller.scope.includes(input.merId)) throw notFound();
   if (input.inactiveDays < INACTIVE_DAYS_MIN || input.inactiveDays > INACTIVE_DAYS_MAX) throw new AppError(Code.BAD_REQUEST, 'accessBadDays', {}, 400);
-  return deps.db.tx(async (q) => {
+  let approval: number | null = null;
+  const out = await deps.db.tx(async (q) => {
+    await q.query('SELECT 1 FROM merchant WHERE mer_id = $1 FOR UPDATE', [input.merId]);
     const before = await limitOf(q, input.merId);
+    const floor = await groupLimit(q, input.merId);
+    if (floor !== null && input.inactiveDays > floor) throw new AppError(Code.BAD_REQUEST, 'policyBelowGroup', { rules: 'inactiveDays' }, 400);
+    if (opts.approvalId === undefined && input.inactiveDays > before.inactiveDays) {
+      approval = await insertApproval(q, {
+        merId: input.merId, kind: 'policy_change', permission: Perm.merchantUserManage, user: caller, now: deps.clock.now(), ip: meta.ip, userAgent: meta.userAgent,
+        payload: { access: input }, summary: { policy: 'inactivity', merId: input.merId, loosened: ['inactiveDays'], before: `inactiveDays ${before.inactiveDays}`, after: `inactiveDays ${input.inactiveDays}` },
+      });
+      return before;
+    }
     await q.query(
       `INSERT INTO access_policy (mer_id, inactive_days, updated_by, updated_at) VALUES ($1, $2, $3, $4)
        ON CONFLICT (mer_id) DO UPDATE SET inactive_days = EXCLUDED.inactive_days, updated_by = EXCLUDED.updated_by, updated_at = EXCLUDED.updated_at`,
       [input.merId, input.inactiveDays, caller.id, deps.clock.now()],
     );
     const after = await limitOf(q, input.merId);
-    await audit(q, { action: AccessAudit.policy, userId: caller.id, username: caller.username, merId: input.merId, target: input.merId, detail: { before, after }, ip: meta.ip, userAgent: meta.userAgent });
+    await audit(q, {
+      action: AccessAudit.policy, userId: caller.id, username: caller.username, merId: input.merId, target: input.merId,
+      detail: { before, after, ...(opts.approvalId !== undefined ? { approvalId: opts.approvalId } : {}) }, ip: meta.ip, userAgent: meta.userAgent,
+    });
     return after;
   });
+  if (approval !== null) {
+    await notifyApprovers(deps, approval);
+    throw new AppError(Code.APPROVAL_REQUIRED, 'policyLoosenNeedsApproval', { id: approval }, 200);
+  }
+  return out;
 }
 
 /** The quarter of `now` in the platform zone, e.g. 2026-Q4. */

@@ -54,7 +54,7 @@ const describe = (s: Record<string, unknown>) =>
     .join('\n');
 
 const kindText = (lang: Language, kind: string) =>
-  t(lang, kind === 'refund' ? 'approvalKindRefund' : kind === 'bank_change' ? 'approvalKindBankChange' : 'approvalKindPermissionRaise');
+  t(lang, kind === 'refund' ? 'approvalKindRefund' : kind === 'bank_change' ? 'approvalKindBankChange' : kind === 'policy_change' ? 'approvalKindPolicyChange' : 'approvalKindPermissionRaise');
 
 /**
  * Tells a rejected request's requester (decision 049: bank changes), after the decision's COMMIT,

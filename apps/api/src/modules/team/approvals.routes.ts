@@ -9,13 +9,18 @@ import { decide, getPolicy, listApprovals, savePolicy } from './approvals.servic
 
 const meta = (req: FastifyRequest) => ({ ip: req.ip, userAgent: req.headers['user-agent'] });
 
-const policySchema = z.object({
-  merId: z.string(),
+const policyCore = z.object({
   refundLimits: z.record(z.string(), z.string()).describe('currency → amount above which a refund needs approval'),
   permissionRaise: z.boolean(),
   bankChange: z.boolean().describe('bank-account change requests wait for a second user holding merchant:bank:change (decision 049)'),
   expiryHours: z.number(),
+  approverCooldownDays: z.number().describe('a user created or raised within this many days cannot approve requests of the user who created or raised it (issue 47)'),
 });
+const policySchema = policyCore.extend({
+  merId: z.string(),
+  groupFloor: policyCore.nullable().describe("a sub-merchant's: its group's policy, the floor it can only tighten"),
+});
+const grantSchema = z.object({ by: z.string(), how: z.enum(['created', 'raised', 'approved']), time: z.string() });
 const approvalRowSchema = z.object({
   id: z.number(),
   merId: z.string(),
@@ -29,6 +34,8 @@ const approvalRowSchema = z.object({
   decideTime: z.string().nullable(),
   result: z.record(z.string(), z.unknown()).nullable(),
   canDecide: z.boolean(),
+  deciderGrants: z.array(grantSchema).describe('who created or raised the user that decided it (issue 47), newest first'),
+  yourGrant: grantSchema.nullable().describe('set when you may not approve it: its requester created or raised you within the cool-down'),
 });
 /** Who may see and decide requests: refunders (refunds), user managers (permission raises), bank changers (bank changes, decision 049). */
 const deciders = [Perm.txnRefund, Perm.merchantUserManage, Perm.merchantBankChange];
@@ -47,7 +54,9 @@ export function approvalRoutes(app: FastifyInstance, deps: Deps) {
     config: { permission: Perm.merchantUserManage },
     schema: {
       tags: ['team'],
-      summary: 'Set a merchant\'s four-eyes policy: refundLimits ("USD:1000.00,EUR:500"), permissionRaise, bankChange (absent: false), expiryHours (1–720). Administrators of the merchant only; audited with before and after',
+      summary: 'Set a merchant\'s four-eyes policy: refundLimits ("USD:1000.00,EUR:500"), permissionRaise, bankChange (absent: false), expiryHours (1–720), approverCooldownDays (0–365, absent: unchanged). Administrators of the merchant only; audited with before and after',
+      description:
+        'Tightening applies at once. Loosening any rule (a limit raised or removed, a switch turned off, a longer expiry, a shorter cool-down) waits for a second administrator: code 1234 with the request id, carried out by its approval (issue 47). A sub-merchant only tightens its group\'s policy: asking for less answers 400.',
       body: fourEyesPolicySchema,
       response: { 200: envelope(policySchema) },
     },
@@ -76,7 +85,7 @@ export function approvalRoutes(app: FastifyInstance, deps: Deps) {
         summary: approve
           ? 'Approve a request: it is carried out at once, as you (a refund needs your password re-check), exactly once however many approve at the same time'
           : 'Reject a request (note: optional reason)',
-        description: 'Not your own (code 1233); already decided (1231); expired (1232); without its permission: 403; outside your scope: 404. Audited.',
+        description: 'Not your own, nor one whose requester created or raised you within the cool-down (code 1233); already decided (1231); expired (1232); without its permission: 403; outside your scope: 404. Audited.',
         body: approvalDecisionSchema,
         response: { 200: envelope(approvalRowSchema) },
       },

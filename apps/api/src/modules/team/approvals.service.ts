@@ -1,11 +1,16 @@
 import {
+  APPROVER_COOLDOWN_DAYS_DEFAULT,
   Code,
+  Perm,
   parseCurrencyLimit,
   toDecimal,
   toMinor,
   type ApprovalRow,
   type FourEyesPolicy,
   type FourEyesPolicyInput,
+  type AccessPolicyInput,
+  type AddUserInput,
+  type ApprovalGrant,
   type Language,
   type RoleSaveInput,
   type UpdateUserInput,
@@ -17,10 +22,12 @@ import { t } from '../../lib/messages';
 import { formatInZone } from '../txn/time';
 import { hasStepUp } from '../user/login.service';
 import { refund } from '../txn/refund.service';
-import { ApprovalAudit, effectivePolicy } from './approvals.repo';
+import type { Queryable } from '../../db/db';
+import { ApprovalAudit, effectivePolicy, grantsOf, insertApproval, loosenedRules, policyRows, stricter, type PolicyRow } from './approvals.repo';
 import { closeHeldBankRequest } from '../merchant/bank-request.service';
-import { notifyRequesterOfRejection } from './approvals.notify';
-import { assertMainUser, updateUser, type Meta } from './team.service';
+import { notifyApprovers, notifyRequesterOfRejection } from './approvals.notify';
+import { addUser, assertMainUser, updateUser, type Meta } from './team.service';
+import { saveAccessPolicy } from './access.service';
 import { saveRole } from './roles.service';
 
 /**
@@ -36,19 +43,39 @@ import { saveRole } from './roles.service';
  * - every request, decision and policy change is audited.
  */
 
-function policyOut(merId: string, p: Awaited<ReturnType<typeof effectivePolicy>>): FourEyesPolicy {
+type PolicyCore = Omit<FourEyesPolicy, 'groupFloor' | 'merId'>;
+
+function coreOut(p: PolicyRow | null): PolicyCore {
   const limits: Record<string, string> = {};
   for (const [c, v] of Object.entries(p?.refund_limits ?? {})) limits[c] = toDecimal(v, c);
-  return { merId, refundLimits: limits, permissionRaise: p?.permission_raise ?? false, bankChange: p?.bank_change ?? false, expiryHours: p?.expiry_hours ?? 48 };
+  return {
+    refundLimits: limits, permissionRaise: p?.permission_raise ?? false, bankChange: p?.bank_change ?? false, expiryHours: p?.expiry_hours ?? 48,
+    approverCooldownDays: p?.approver_cooldown_days ?? APPROVER_COOLDOWN_DAYS_DEFAULT,
+  };
+}
+
+function policyOut(merId: string, p: PolicyRow | null, group: PolicyRow | null = null): FourEyesPolicy {
+  return { merId, ...coreOut(p), groupFloor: group ? coreOut(group) : null };
+}
+
+async function readPolicy(q: Queryable, merId: string): Promise<FourEyesPolicy> {
+  const { own, group } = await policyRows(q, merId);
+  return policyOut(merId, stricter(group, own, merId), group);
 }
 
 export async function getPolicy(deps: Deps, caller: SessionUser, merId = caller.merId): Promise<FourEyesPolicy> {
   assertMainUser(caller);
   if (!caller.scope.includes(merId)) throw notFound();
-  return policyOut(merId, await effectivePolicy(deps.db, merId));
+  return readPolicy(deps.db, merId);
 }
 
-export async function savePolicy(deps: Deps, caller: SessionUser, input: FourEyesPolicyInput, meta: Meta): Promise<FourEyesPolicy> {
+/**
+ * Sets a merchant's policy. Issue 47: a sub-merchant's row only tightens its group's (asking for
+ * less than the group's floor is refused), and a change that loosens any rule of the merchant's
+ * effective policy waits for a second administrator (kind policy_change), carried out by its
+ * approval; tightening applies at once.
+ */
+export async function savePolicy(deps: Deps, caller: SessionUser, input: FourEyesPolicyInput, meta: Meta, opts: { approvalId?: number } = {}): Promise<FourEyesPolicy> {
   assertMainUser(caller);
   if (!caller.scope.includes(input.merId)) throw notFound();
   const limits: Record<string, number> = {};
@@ -63,24 +90,58 @@ export async function savePolicy(deps: Deps, caller: SessionUser, input: FourEye
     if (currency in limits) throw new AppError(Code.BAD_REQUEST, 'approvalBadLimit', {}, 400);
     limits[currency] = minor;
   }
+  let approval: number | null = null;
   await deps.db.tx(async (q) => {
-    const before = policyOut(input.merId, await effectivePolicy(q, input.merId));
+    // One policy change of a merchant at a time: the merchant row's lock orders them.
+    await q.query('SELECT 1 FROM merchant WHERE mer_id = $1 FOR UPDATE', [input.merId]);
+    const { own, group } = await policyRows(q, input.merId);
+    const current = stricter(group, own, input.merId);
+    const asked: PolicyRow = {
+      mer_id: input.merId, refund_limits: limits, permission_raise: input.permissionRaise, bank_change: input.bankChange, expiry_hours: input.expiryHours,
+      approver_cooldown_days: input.approverCooldownDays ?? current?.approver_cooldown_days ?? APPROVER_COOLDOWN_DAYS_DEFAULT,
+    };
+    // The group's policy is a floor: a sub-merchant asking for less than it is told so.
+    const below = group ? loosenedRules(group, asked) : [];
+    if (below.length) throw new AppError(Code.BAD_REQUEST, 'policyBelowGroup', { rules: below.join(', ') }, 400);
+    if (own && JSON.stringify(coreOut(own)) === JSON.stringify(coreOut(asked))) return;
+    const before = policyOut(input.merId, current);
+    const after = policyOut(input.merId, stricter(group, asked, input.merId));
+    const loosened = loosenedRules(current, stricter(group, asked, input.merId));
+    if (opts.approvalId === undefined && loosened.length > 0) {
+      approval = await insertApproval(q, {
+        merId: input.merId, kind: 'policy_change', permission: Perm.merchantUserManage, user: caller, now: deps.clock.now(), ip: meta.ip, userAgent: meta.userAgent,
+        payload: { policy: { ...input, approverCooldownDays: asked.approver_cooldown_days } }, summary: { policy: 'fourEyes', merId: input.merId, loosened, before: describePolicy(before), after: describePolicy(after) },
+      });
+      return;
+    }
     await q.query(
-      `INSERT INTO four_eyes_policy (mer_id, refund_limits, permission_raise, bank_change, expiry_hours, updated_by, updated_at) VALUES ($1, $2, $3, $7, $4, $5, $6)
+      `INSERT INTO four_eyes_policy (mer_id, refund_limits, permission_raise, bank_change, expiry_hours, updated_by, updated_at, approver_cooldown_days) VALUES ($1, $2, $3, $7, $4, $5, $6, $8)
        ON CONFLICT (mer_id) DO UPDATE SET refund_limits = EXCLUDED.refund_limits, permission_raise = EXCLUDED.permission_raise, bank_change = EXCLUDED.bank_change,
-         expiry_hours = EXCLUDED.expiry_hours, updated_by = EXCLUDED.updated_by, updated_at = EXCLUDED.updated_at`,
-      [input.merId, JSON.stringify(limits), input.permissionRaise, input.expiryHours, caller.id, deps.clock.now(), input.bankChange],
+         expiry_hours = EXCLUDED.expiry_hours, updated_by = EXCLUDED.updated_by, updated_at = EXCLUDED.updated_at, approver_cooldown_days = EXCLUDED.approver_cooldown_days`,
+      [input.merId, JSON.stringify(limits), input.permissionRaise, input.expiryHours, caller.id, deps.clock.now(), input.bankChange, asked.approver_cooldown_days],
     );
-    const after = policyOut(input.merId, await effectivePolicy(q, input.merId));
-    await audit(q, { action: ApprovalAudit.policy, userId: caller.id, username: caller.username, merId: input.merId, target: input.merId, detail: { before, after }, ip: meta.ip, userAgent: meta.userAgent });
+    await audit(q, {
+      action: ApprovalAudit.policy, userId: caller.id, username: caller.username, merId: input.merId, target: input.merId,
+      detail: { before, after, ...(opts.approvalId !== undefined ? { approvalId: opts.approvalId } : {}) }, ip: meta.ip, userAgent: meta.userAgent,
+    });
   });
+  if (approval !== null) {
+    await notifyApprovers(deps, approval);
+    throw new AppError(Code.APPROVAL_REQUIRED, 'policyLoosenNeedsApproval', { id: approval }, 200);
+  }
   return getPolicy(deps, caller, input.merId);
+}
+
+/** A policy as one line per rule, for the approvals list and the approvers' e-mail. */
+function describePolicy(p: FourEyesPolicy): string {
+  const limits = Object.entries(p.refundLimits).map(([c, v]) => `${c} ${v}`).join(' / ') || '-';
+  return `refundLimits ${limits}; permissionRaise ${p.permissionRaise}; bankChange ${p.bankChange}; expiryHours ${p.expiryHours}; approverCooldownDays ${p.approverCooldownDays}`;
 }
 
 interface ApprovalDbRow {
   id: number;
   mer_id: string;
-  kind: 'refund' | 'permission_raise' | 'bank_change';
+  kind: 'refund' | 'permission_raise' | 'bank_change' | 'policy_change';
   permission: string;
   status: 'PENDING' | 'APPROVED' | 'REJECTED' | 'EXPIRED';
   payload: Record<string, unknown>;
@@ -88,6 +149,7 @@ interface ApprovalDbRow {
   requested_by: number;
   requester: string;
   requested_at: Date;
+  decided_by: number | null;
   expires_at: Date;
   decider: string | null;
   decided_at: Date | null;
@@ -95,8 +157,41 @@ interface ApprovalDbRow {
 }
 
 const SELECT = `SELECT r.id, r.mer_id, r.kind, r.permission, r.status, r.payload, r.summary, r.requested_by, ru.username AS requester,
-  r.requested_at, r.expires_at, du.username AS decider, r.decided_at, r.result
+  r.requested_at, r.expires_at, r.decided_by, du.username AS decider, r.decided_at, r.result
   FROM approval_request r JOIN app_user ru ON ru.id = r.requested_by LEFT JOIN app_user du ON du.id = r.decided_by`;
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Issue 47: why `approverId` may not approve a request of `requesterId` — the approver's own
+ * creation or raise (within the cool-down of the request's merchant) through which the requester
+ * created, raised or approved it, directly or along a chain of such grants (A adds C, C adds D: D
+ * cannot approve A's requests either); null when there is none and it may approve.
+ */
+async function blockingGrant(q: Queryable, approverId: number, requesterId: number, merId: string, now: Date) {
+  const days = (await effectivePolicy(q, merId))?.approver_cooldown_days ?? APPROVER_COOLDOWN_DAYS_DEFAULT;
+  if (days <= 0) return null;
+  const since = new Date(now.getTime() - days * DAY_MS);
+  const { rows } = await q.query<{ first_id: number }>(
+    `WITH RECURSIVE chain (user_id, first_id) AS (
+       SELECT g.granted_by, g.id FROM user_grant_origin g WHERE g.user_id = $1 AND g.granted_at > $3
+       UNION
+       SELECT g.granted_by, c.first_id FROM chain c JOIN user_grant_origin g ON g.user_id = c.user_id WHERE g.granted_at > $3
+     )
+     SELECT first_id FROM chain WHERE user_id = $2 ORDER BY first_id DESC LIMIT 1`,
+    [approverId, requesterId, since],
+  );
+  if (!rows[0]) return null;
+  return (await grantsOf(q, approverId, since)).find((g) => g.id === rows[0].first_id) ?? null;
+}
+
+const grantOut = (g: { by: string; how: ApprovalGrant['how']; granted_at: Date }, tz: string): ApprovalGrant => ({ by: g.by, how: g.how, time: formatInZone(g.granted_at, tz) });
+
+/** Who created or raised the user that decided a request (its latest five). */
+async function deciderGrants(q: Queryable, deciderId: number | null, tz: string): Promise<ApprovalGrant[]> {
+  if (deciderId === null) return [];
+  return (await grantsOf(q, deciderId)).slice(0, 5).map((g) => grantOut(g, tz));
+}
 
 /** The caller's view: requests of its scope it could decide (holds the permission) or asked itself. */
 export async function listApprovals(deps: Deps, caller: SessionUser, f: { status?: string }, page: number, size: number): Promise<{ content: ApprovalRow[]; totalElements: number }> {
@@ -112,9 +207,11 @@ export async function listApprovals(deps: Deps, caller: SessionUser, f: { status
   const total = (await deps.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM approval_request r WHERE ${where}`, params)).rows[0].n;
   const { rows } = await deps.db.query<ApprovalDbRow>(`${SELECT} WHERE ${where} ORDER BY r.requested_at DESC, r.id DESC LIMIT ${size} OFFSET ${page * size}`, params);
   const tz = deps.config.platformTz;
-  return {
-    totalElements: total,
-    content: rows.map((r) => ({
+  const content: ApprovalRow[] = [];
+  for (const r of rows) {
+    const open = r.status === 'PENDING' && r.expires_at > now;
+    const yours = open && r.requested_by !== caller.id ? await blockingGrant(deps.db, caller.id, r.requested_by, r.mer_id, now) : null;
+    content.push({
       id: r.id,
       merId: r.mer_id,
       kind: r.kind,
@@ -126,9 +223,12 @@ export async function listApprovals(deps: Deps, caller: SessionUser, f: { status
       decidedBy: r.decider,
       decideTime: r.decided_at ? formatInZone(r.decided_at, tz) : null,
       result: r.result,
-      canDecide: r.status === 'PENDING' && r.expires_at > now && r.requested_by !== caller.id && caller.permissions.includes(r.permission) && (r.kind !== 'bank_change' || caller.userType === 'MAIN'),
-    })),
-  };
+      canDecide: open && !yours && r.requested_by !== caller.id && caller.permissions.includes(r.permission) && (r.kind !== 'bank_change' || caller.userType === 'MAIN'),
+      deciderGrants: await deciderGrants(deps.db, r.decided_by, tz),
+      yourGrant: yours ? grantOut(yours, tz) : null,
+    });
+  }
+  return { totalElements: total, content };
 }
 
 /** Marks pending requests of `scope` past their expiry as EXPIRED (audited, one entry each). */
@@ -165,6 +265,11 @@ export async function decide(deps: Deps, caller: SessionUser, id: number, approv
     }
     if (r.status !== 'PENDING') throw new AppError(Code.APPROVAL_DECIDED, 'approvalDecided', {}, 200);
     if (r.requested_by === caller.id) throw new AppError(Code.APPROVAL_OWN, 'approvalOwn', {}, 200);
+    // Issue 47: nor by a user its requester created or raised (or whose creation it approved) within the cool-down.
+    if (approve) {
+      const g = await blockingGrant(q, caller.id, r.requested_by, r.mer_id, now);
+      if (g) throw new AppError(Code.APPROVAL_OWN, 'approvalGrantedByRequester', { user: g.by }, 200);
+    }
     // An approved refund runs with the approver's step-up: asked before the decision is taken.
     if (approve && r.kind === 'refund' && !hasStepUp(caller.stepUpUntil, now)) throw new AppError(Code.FORBIDDEN, 'stepUpRequired', {}, 403);
     // A bank change is asked by main users only (spec: merchant bank section); so is its approval.
@@ -202,6 +307,7 @@ export async function decide(deps: Deps, caller: SessionUser, id: number, approv
   return {
     id: r.id, merId: r.mer_id, kind: r.kind, status: r.status, summary: r.summary, requestedBy: r.requester, requestTime: formatInZone(r.requested_at, tz),
     expireTime: formatInZone(r.expires_at, tz), decidedBy: r.decider, decideTime: r.decided_at ? formatInZone(r.decided_at, tz) : null, result: r.result, canDecide: false,
+    deciderGrants: await deciderGrants(deps.db, r.decided_by, tz), yourGrant: null,
   };
 }
 
@@ -210,11 +316,25 @@ async function execute(deps: Deps, approver: SessionUser, r: ApprovalDbRow, lang
     const p = r.payload as { id: string; amount: string; txnschema: string | null };
     return { ...(await refund(deps, approver, lang, { id: p.id, amount: p.amount, txnschema: p.txnschema ?? undefined, requestKey: `approval-${r.id}` }, meta, { approvalId: r.id })) };
   }
-  const p = r.payload as { user?: UpdateUserInput; role?: RoleSaveInput };
+  const p = r.payload as { user?: UpdateUserInput; role?: RoleSaveInput; add?: AddUserInput; lang?: Language; policy?: FourEyesPolicyInput; access?: AccessPolicyInput };
+  const opts = { approvalId: r.id, requestedBy: r.requested_by };
   if (p.user) {
-    const u = await updateUser(deps, approver, p.user, meta, { approvalId: r.id });
+    const u = await updateUser(deps, approver, p.user, meta, opts);
     return { code: 0, userId: u.id, userName: u.userName, permissions: u.permissions };
   }
-  const role = await saveRole(deps, approver, p.role!, meta, { approvalId: r.id });
+  if (p.add) {
+    // The activation mail goes now, in the language the requester added the user in.
+    const u = await addUser(deps, approver, p.add, p.lang ?? lang, meta, opts);
+    return { code: 0, userId: u.id, userName: u.userName, permissions: u.permissions };
+  }
+  if (p.policy) {
+    const pol = await savePolicy(deps, approver, p.policy, meta, opts);
+    return { code: 0, merId: pol.merId };
+  }
+  if (p.access) {
+    const pol = await saveAccessPolicy(deps, approver, p.access, meta, opts);
+    return { code: 0, merId: pol.merId, inactiveDays: pol.inactiveDays };
+  }
+  const role = await saveRole(deps, approver, p.role!, meta, opts);
   return { code: 0, roleId: role.id, name: role.name, permissions: role.permissions };
 }

@@ -55,6 +55,8 @@ describe.each(DB_KINDS)('team: four eyes (%s)', (kind) => {
     apprA = await loginWithStepUp(ctx, 'appr.a');
     apprB = await loginWithStepUp(ctx, 'appr.b');
     admin2 = await loginWithStepUp(ctx, 'admin.two');
+    // A long-standing second administrator (issue 47: one demo created lately could not approve demo's requests).
+    await ctx.db.query(`DELETE FROM user_grant_origin WHERE user_id = (SELECT id FROM app_user WHERE username = 'admin.two')`);
     sub = (await ctx.login(DEMO.users.sub)).token;
     other = (await ctx.login(DEMO.users.other)).token;
   }, 180_000);
@@ -63,7 +65,7 @@ describe.each(DB_KINDS)('team: four eyes (%s)', (kind) => {
   it('administrators set the policy; a sub-merchant follows its group; bad input and others refused, nothing written', async () => {
     const saved = await post('/api/approval/policy', demo, { merId: DEMO.group, refundLimits: 'CNY:100.00,USD:50', permissionRaise: 'false', expiryHours: 24 });
     expect(saved.body.code, saved.body.msg).toBe(0);
-    expect(saved.body.data).toEqual({ merId: DEMO.group, refundLimits: { CNY: '100.00', USD: '50.00' }, permissionRaise: false, bankChange: false, expiryHours: 24 });
+    expect(saved.body.data).toEqual({ merId: DEMO.group, refundLimits: { CNY: '100.00', USD: '50.00' }, permissionRaise: false, bankChange: false, expiryHours: 24, approverCooldownDays: 30, groupFloor: null });
     expect((await get(`/api/approval/policy?merId=${DEMO.subA}`, demo)).body.data).toMatchObject({ merId: DEMO.subA, refundLimits: { CNY: '100.00' } });
     const before = (await ctx.db.query('SELECT * FROM four_eyes_policy')).rows;
     for (const body of [
@@ -153,7 +155,8 @@ describe.each(DB_KINDS)('team: four eyes (%s)', (kind) => {
   it('with permission raises on: a user given more waits for a second administrator; less is done at once; a named role likewise', async () => {
     demo = (await ctx.login()).token;
     admin2 = (await ctx.login('admin.two')).token;
-    await post('/api/approval/policy', demo, { merId: DEMO.group, refundLimits: 'CNY:100.00', permissionRaise: 'true', expiryHours: 24 });
+    const on = await post('/api/approval/policy', demo, { merId: DEMO.group, refundLimits: 'CNY:100.00,USD:50', permissionRaise: 'true', expiryHours: 24 });
+    expect(on.body.code, on.body.msg).toBe(0);
     const u = await addUser('raise.me', 'READONLY');
     const before = (await ctx.db.query<{ permissions: string[] }>('SELECT permissions FROM app_user WHERE id = $1', [u])).rows[0].permissions;
     const asked = await post('/api/user/update', demo, { userId: u, role: 'REFUNDS', merIds: DEMO.subA });
@@ -178,7 +181,10 @@ describe.each(DB_KINDS)('team: four eyes (%s)', (kind) => {
     const done = await post('/api/approval/approve', admin2, { id: await lastApproval() });
     expect(done.body.data.result).toMatchObject({ code: 0, roleId: role });
     expect((await ctx.db.query<{ permissions: string[] }>('SELECT permissions FROM app_user WHERE id = $1', [u])).rows[0].permissions).toEqual([Perm.txnList, Perm.txnDetail]);
-    await post('/api/approval/policy', demo, { merId: DEMO.group, refundLimits: 'CNY:100.00', permissionRaise: 'false', expiryHours: 24 });
+    // switching the rule off loosens the policy: a second administrator approves it (issue 47)
+    expect((await post('/api/approval/policy', demo, { merId: DEMO.group, refundLimits: 'CNY:100.00,USD:50', permissionRaise: 'false', expiryHours: 24 })).body.code).toBe(Code.APPROVAL_REQUIRED);
+    expect((await post('/api/approval/approve', admin2, { id: await lastApproval() })).body.data).toMatchObject({ status: 'APPROVED', result: { code: 0 } });
+    expect((await get(`/api/approval/policy?merId=${DEMO.group}`, demo)).body.data.permissionRaise).toBe(false);
   });
 
   it.skipIf(!isConcurrent(kind))('three approvals of one refund at once: one carries it out, the others find it decided', async () => {

@@ -5,7 +5,7 @@ import { AppError, notFound } from '../../lib/errors';
 import { audit } from '../../lib/audit';
 import { formatInZone } from '../txn/time';
 import { assertMainUser, type Meta } from './team.service';
-import { effectivePolicy, insertApproval } from './approvals.repo';
+import { effectivePolicy, insertApproval, recordGrant } from './approvals.repo';
 import { notifyApprovers } from './approvals.notify';
 
 /**
@@ -24,7 +24,23 @@ import { notifyApprovers } from './approvals.notify';
 
 export const RoleAudit = { added: 'role.add', updated: 'role.update', removed: 'role.remove' } as const;
 
-type Caps = Record<string, { perRefund: number | null; perDay: number | null }>;
+export type Caps = Record<string, { perRefund: number | null; perDay: number | null }>;
+
+/**
+ * The currencies whose refund cap `after` raises or removes against `before` (issue 47): a cap
+ * gone, or a per-refund / per-day amount higher or no longer set. A new cap is a tightening.
+ */
+export function capsLoosened(before: Caps | null | undefined, after: Caps | null | undefined): string[] {
+  const a = after ?? {};
+  return Object.entries(before ?? {})
+    .filter(([cur, b]) => {
+      const n = a[cur];
+      if (!n) return true;
+      const looser = (was: number | null, now: number | null) => was !== null && (now === null || now > was);
+      return looser(b.perRefund, n.perRefund) || looser(b.perDay, n.perDay);
+    })
+    .map(([cur]) => cur);
+}
 
 interface RoleDbRow {
   id: number;
@@ -119,7 +135,7 @@ async function findRole(deps: Deps, id: number): Promise<TeamRoleRow> {
  * Adds a role (no roleId) or changes one. A change rewrites the permissions of all its users at
  * once; refused when one of them reaches a merchant outside the editor's scope.
  */
-export async function saveRole(deps: Deps, caller: SessionUser, input: RoleSaveInput, meta: Meta, opts: { approvalId?: number } = {}): Promise<TeamRoleRow> {
+export async function saveRole(deps: Deps, caller: SessionUser, input: RoleSaveInput, meta: Meta, opts: { approvalId?: number; requestedBy?: number } = {}): Promise<TeamRoleRow> {
   assertMainUser(caller);
   const permissions = rolePermissionsOf(caller, input.permissions);
   const caps = parseRefundCaps(input.refundCaps);
@@ -154,14 +170,25 @@ export async function saveRole(deps: Deps, caller: SessionUser, input: RoleSaveI
       const before = { name: role.name, description: role.description, permissions: role.permissions, refundCaps: capsOut(role.refund_caps) };
       const after = { name: input.name, description: input.description, permissions, refundCaps: capsOut(caps) };
       if (JSON.stringify(before) === JSON.stringify(after)) return role.id;
-      // Four eyes (issue 28): a change giving its holders more waits for a second administrator.
+      // Four eyes (issue 28): a change giving its holders more waits for a second administrator;
+      // so does one raising or removing their refund caps, whatever the policy (issue 47: a
+      // control is only loosened under four eyes).
       const added = permissions.filter((p) => !role.permissions.includes(p));
-      if (opts.approvalId === undefined && added.length > 0 && holders.rows.length > 0 && (await effectivePolicy(q, role.mer_id))?.permission_raise) {
+      const capsUp = permissions.includes(Perm.txnRefund) ? capsLoosened(role.refund_caps, caps) : [];
+      const raise = added.length > 0 && (await effectivePolicy(q, role.mer_id))?.permission_raise;
+      if (opts.approvalId === undefined && holders.rows.length > 0 && (raise || capsUp.length > 0)) {
         approval = await insertApproval(q, {
           merId: role.mer_id, kind: 'permission_raise', permission: Perm.merchantUserManage, user: caller, now, ip: meta.ip, userAgent: meta.userAgent,
-          payload: { role: { ...input, roleId: role.id } }, summary: { role: role.name, added, users: holders.rows.map((h) => h.username) },
+          payload: { role: { ...input, roleId: role.id } },
+          summary: { role: role.name, added, ...(capsUp.length ? { capsLoosened: capsUp } : {}), users: holders.rows.map((h) => h.username) },
         });
         return role.id;
+      }
+      if (added.length > 0) {
+        for (const h of holders.rows) {
+          await recordGrant(q, h.id, opts.requestedBy ?? caller.id, 'raised', now);
+          if (opts.requestedBy !== undefined) await recordGrant(q, h.id, caller.id, 'approved', now);
+        }
       }
       await q.query('UPDATE team_role SET name = $2, description = $3, permissions = $4, updated_at = $5, refund_caps = $6 WHERE id = $1', [role.id, input.name, input.description, permissions, now, JSON.stringify(caps)]);
       await q.query('UPDATE app_user SET permissions = $2 WHERE team_role_id = $1 AND removed_at IS NULL', [role.id, permissions]);

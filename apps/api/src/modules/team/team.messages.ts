@@ -166,5 +166,31 @@ export const TEAM_MESSAGES = {
     ko: '{user}님 안녕하세요.\n\n{requester}님이 다른 사용자의 승인이 필요한 {what}을(를) 요청했습니다 (요청 #{id}):\n\n{detail}\n\n포털에서 승인 또는 거절하세요: {link}\n제때 처리되지 않으면 요청이 만료됩니다.',
     ja: '{user} 様\n\n{requester} さんが、別のユーザーの承認が必要な{what}を申請しました（申請 #{id}）：\n\n{detail}\n\nポータルで承認または却下してください：{link}\n期限内に処理されない場合、申請は失効します。',
   },
+  // Issue 47: every change that weakens a control is itself under the control.
+  addUserNeedsApproval: {
+    en: 'A new user with more than read-only access needs a second administrator\'s approval: nothing is created and no activation mail goes until it is approved (request #{id})',
+    zh: '新增具有只读以上权限的用户需另一位管理员审批：审批通过前不会创建用户，也不会发送激活邮件（申请 #{id}）',
+    ko: '읽기 전용을 넘는 권한의 새 사용자는 다른 관리자의 승인이 필요합니다. 승인 전에는 사용자가 생성되지 않고 활성화 메일도 발송되지 않습니다 (요청 #{id})',
+    ja: '閲覧のみを超える権限を持つ新規ユーザーには別の管理者の承認が必要です。承認されるまでユーザーは作成されず、有効化メールも送信されません（申請 #{id}）',
+  },
+  policyLoosenNeedsApproval: {
+    en: 'Loosening a policy needs a second administrator\'s approval: the change waits in the approvals list (request #{id})',
+    zh: '放宽策略需另一位管理员审批：该修改已进入待审批列表（申请 #{id}）',
+    ko: '정책 완화는 다른 관리자의 승인이 필요합니다. 변경 사항이 승인 목록에서 대기 중입니다 (요청 #{id})',
+    ja: 'ポリシーの緩和には別の管理者の承認が必要です。変更は承認一覧で待機中です（申請 #{id}）',
+  },
+  policyBelowGroup: {
+    en: 'The group\'s policy is a floor a sub-merchant can only tighten; looser than the group: {rules}',
+    zh: '集团的策略是子商户的最低要求，只能收紧；以下规则比集团宽松：{rules}',
+    ko: '그룹 정책은 하위 가맹점이 강화만 할 수 있는 최저 기준입니다. 그룹보다 완화된 규칙: {rules}',
+    ja: 'グループのポリシーはサブ加盟店が強化のみできる下限です。グループより緩い規則：{rules}',
+  },
+  approvalGrantedByRequester: {
+    en: 'You cannot approve this request: its requester {user} added you or raised your permissions recently — another user must decide it',
+    zh: '您不能审批该申请：申请人 {user} 近期创建了您的账户或提升了您的权限，须由其他用户处理',
+    ko: '이 요청을 승인할 수 없습니다. 요청자 {user}님이 최근에 귀하를 추가했거나 권한을 상향했습니다. 다른 사용자가 처리해야 합니다',
+    ja: 'この申請は承認できません。申請者 {user} さんが最近あなたを追加したか権限を引き上げました。別のユーザーが処理する必要があります',
+  },
+  approvalKindPolicyChange: { en: 'a policy change', zh: '策略变更', ko: '정책 변경', ja: 'ポリシーの変更' },
   createUserError: { en: 'Create user error', zh: '创建用户失败', ko: '사용자 생성 오류', ja: 'ユーザー作成エラー' },
 } as const;

@@ -106,7 +106,8 @@ export function teamRoutes(app: FastifyInstance, deps: Deps) {
     schema: {
       tags: ['team'],
       summary: 'Add a user: user name, e-mail, phone, merIds (comma-joined or array, in your scope), role (preset or CUSTOM with permissions). Mails the activation link.',
-      description: 'Presets are cut down to the permissions you hold; a CUSTOM role asking for one you do not hold is refused (code 1202). Taken name, e-mail or phone: code 1201.',
+      description:
+        'Presets are cut down to the permissions you hold; a CUSTOM role asking for one you do not hold is refused (code 1202). Taken name, e-mail or phone: code 1201. With the merchant\'s permission-raise rule on, a user given more than the read-only baseline (any grant that could approve a request, or administrator) waits for a second administrator: code 1234 with the request id — no user and no activation mail until it is approved (issue 47).',
       body: addUserSchema,
       response: { 200: envelope(teamUserRowSchema) },
     },
@@ -118,7 +119,7 @@ export function teamRoutes(app: FastifyInstance, deps: Deps) {
     schema: {
       tags: ['team'],
       summary: "Edit a user: role (preset or CUSTOM with permissions) and merIds — the rules of /user/add. A permission taken away stops working on the user's sessions at once, on every server",
-      description: 'Not yourself (code 1203); not the last administrator of a merchant (code 1204); grants beyond your own are refused (code 1202); a user or merchant outside your scope answers 404 / 403. Audited with before and after.',
+      description: 'Not yourself (code 1203); not the last administrator of a merchant (code 1204); grants beyond your own are refused (code 1202); a user or merchant outside your scope answers 404 / 403. More permissions (permission-raise rule on), or moving a refunder to looser refund caps (always), wait for a second administrator: code 1234. Audited with before and after.',
       body: updateUserSchema,
       response: { 200: envelope(teamUserRowSchema) },
     },

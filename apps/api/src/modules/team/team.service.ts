@@ -3,6 +3,7 @@ import {
   ALL_PERMISSIONS,
   Code,
   Perm,
+  READ_ONLY_PERMISSIONS,
   rolePermissions,
   type AddUserInput,
   type Language,
@@ -16,8 +17,8 @@ import { audit } from '../../lib/audit';
 import { formatInZone } from '../txn/time';
 import { platformDate } from '../payments/time';
 import { endUserSessions, sendActivation, sendPasswordReset, UNUSABLE_PASSWORD } from '../account/links.service';
-import { lockRole } from './roles.service';
-import { effectivePolicy, insertApproval } from './approvals.repo';
+import { capsLoosened, lockRole } from './roles.service';
+import { effectivePolicy, insertApproval, recordGrant } from './approvals.repo';
 import { notifyApprovers } from './approvals.notify';
 import { findUser, insertUser, listUsers, otherAdmins, setScope, taken, updateGrants, type TeamListFilter, type TeamUserDbRow } from './team.repo';
 
@@ -134,11 +135,26 @@ function grantsOf(caller: SessionUser, input: { merIds: string[]; role: Role; pe
   return { merIds, permissions, admin: input.role === 'ADMIN' };
 }
 
+/** Options of a change carried out by its approval (issue 47): the request and who asked it. */
+export interface ApprovedBy {
+  approvalId?: number;
+  requestedBy?: number;
+}
+
+/**
+ * Issue 47: whether granting `permissions` (or administrator) to a new user is a permission raise —
+ * anything beyond the read-only baseline, which includes every grant that could approve a request.
+ */
+export const beyondBaseline = (permissions: readonly string[], admin: boolean) => admin || permissions.some((p) => !(READ_ONLY_PERMISSIONS as string[]).includes(p));
+
 /**
  * Adds a user (status INACTIVE, unusable password) and mails the activation link, all in one
- * transaction: a mail that cannot go leaves no user behind.
+ * transaction: a mail that cannot go leaves no user behind. With the merchant's permission-raise
+ * rule on, a user given more than the read-only baseline is a permission raise (issue 47): the add
+ * waits in the approvals list and nothing is created — no user, no activation mail — until a
+ * second administrator approves it; the approval then adds the user (created by the requester).
  */
-export async function addUser(deps: Deps, caller: SessionUser, input: AddUserInput, lang: Language, meta: Meta): Promise<TeamUserRow> {
+export async function addUser(deps: Deps, caller: SessionUser, input: AddUserInput, lang: Language, meta: Meta, opts: ApprovedBy = {}): Promise<TeamUserRow> {
   assertMainUser(caller);
   // A named role's permissions are read (and the role held FOR SHARE) in the transaction below.
   const pre = input.roleId === undefined ? grantsOf(caller, input) : null;
@@ -153,8 +169,20 @@ export async function addUser(deps: Deps, caller: SessionUser, input: AddUserInp
   const t = await taken(deps.db, { userName: input.userName, email: input.email, phone: input.phone });
   if (t.userName || t.email || t.phone) throw exists();
   const now = deps.clock.now();
+  let approval: number | null = null;
   const id = await deps.db.tx(async (q) => {
-    if (input.roleId !== undefined) permissions = grantsOf(caller, { ...input, permissions: (await lockRole(q, caller.scope, input.roleId, 'SHARE')).permissions }).permissions;
+    let named: Awaited<ReturnType<typeof lockRole>> | null = null;
+    if (input.roleId !== undefined) {
+      named = await lockRole(q, caller.scope, input.roleId, 'SHARE');
+      permissions = grantsOf(caller, { ...input, permissions: named.permissions }).permissions;
+    }
+    if (opts.approvalId === undefined && beyondBaseline(permissions, admin) && (await effectivePolicy(q, home))?.permission_raise) {
+      approval = await insertApproval(q, {
+        merId: home, kind: 'permission_raise', permission: Perm.merchantUserManage, user: caller, now, ip: meta.ip, userAgent: meta.userAgent,
+        payload: { add: input, lang }, summary: { newUser: input.userName, email: input.email, role: named?.name ?? input.role, added: permissions, merIds },
+      });
+      return null;
+    }
     const newId = await insertUser(q, {
       username: input.userName,
       passwordHash: UNUSABLE_PASSWORD,
@@ -166,22 +194,37 @@ export async function addUser(deps: Deps, caller: SessionUser, input: AddUserInp
       role: input.role,
       roleId: input.roleId ?? null,
       permissions,
-      createdBy: caller.id,
+      createdBy: opts.requestedBy ?? caller.id,
       now,
       lang,
       accessEndsOn: input.accessEndsOn ?? null,
     });
     if (newId === null) throw exists(); // taken meanwhile (a concurrent add): the unique indexes decide
     await setScope(q, newId, merIds);
+    // Who created it (and who approved that): for the cool-down, it cannot approve their requests.
+    await recordGrant(q, newId, opts.requestedBy ?? caller.id, 'created', now);
+    if (opts.requestedBy !== undefined) await recordGrant(q, newId, caller.id, 'approved', now);
     await audit(q, {
       action: TeamAudit.added, userId: caller.id, username: caller.username, merId: home, target: input.userName,
-      detail: { userId: newId, role: input.role, roleId: input.roleId ?? null, permissions, merIds, accessEndsOn: input.accessEndsOn ?? null }, ip: meta.ip, userAgent: meta.userAgent,
+      detail: { userId: newId, role: input.role, roleId: input.roleId ?? null, permissions, merIds, accessEndsOn: input.accessEndsOn ?? null, ...(opts.approvalId !== undefined ? { approvalId: opts.approvalId } : {}) },
+      ip: meta.ip, userAgent: meta.userAgent,
     });
     await sendActivation(deps, q, newId, lang, { ...meta, byUserId: caller.id });
     return newId;
   });
-  const row = await findUser(deps.db, id, caller.scope);
+  if (approval !== null) {
+    await notifyApprovers(deps, approval);
+    throw new AppError(Code.APPROVAL_REQUIRED, 'addUserNeedsApproval', { id: approval }, 200);
+  }
+  const row = await findUser(deps.db, id!, caller.scope);
   return toTeamRow(row!, deps.config.platformTz, caller.id);
+}
+
+/** The refund caps of a named role (none: no role). */
+async function capsOfRole(q: Parameters<typeof findUser>[0], roleId: number | null) {
+  if (roleId === null) return {};
+  const { rows } = await q.query<{ refund_caps: Parameters<typeof capsLoosened>[0] }>('SELECT refund_caps FROM team_role WHERE id = $1', [roleId]);
+  return rows[0]?.refund_caps ?? {};
 }
 
 /** Loads a managed user or answers 404; refuses the caller acting on itself. */
@@ -216,7 +259,7 @@ async function lockTarget(q: Parameters<typeof findUser>[0], caller: SessionUser
  * process's session cache at COMMIT (decision 013), so a permission taken away stops at once.
  * Audited with before and after.
  */
-export async function updateUser(deps: Deps, caller: SessionUser, input: UpdateUserInput, meta: Meta, opts: { approvalId?: number } = {}): Promise<TeamUserRow> {
+export async function updateUser(deps: Deps, caller: SessionUser, input: UpdateUserInput, meta: Meta, opts: ApprovedBy = {}): Promise<TeamUserRow> {
   assertMainUser(caller);
   if (input.roleId === undefined) grantsOf(caller, input); // bad grants refused before any lock
   let approval: number | null = null;
@@ -238,12 +281,20 @@ export async function updateUser(deps: Deps, caller: SessionUser, input: UpdateU
     // Four eyes (issue 28): a change that raises the user's permissions (or makes it an
     // administrator) waits for a second administrator when its merchant asks for that.
     const added = permissions.filter((p) => !u.permissions.includes(p));
-    if (opts.approvalId === undefined && (added.length > 0 || (admin && !u.user_admin)) && (await effectivePolicy(q, home))?.permission_raise) {
+    const raised = added.length > 0 || (admin && !u.user_admin);
+    // Issue 47: moving a refunder to a role with higher or no refund caps loosens a control —
+    // four eyes whatever the policy, like changing the role's caps.
+    const capsUp = permissions.includes(Perm.txnRefund) && u.role_id !== (named?.id ?? null) ? capsLoosened(await capsOfRole(q, u.role_id), named?.refund_caps ?? {}) : [];
+    if (opts.approvalId === undefined && ((raised && (await effectivePolicy(q, home))?.permission_raise) || capsUp.length > 0)) {
       approval = await insertApproval(q, {
         merId: home, kind: 'permission_raise', permission: Perm.merchantUserManage, user: caller, now: deps.clock.now(), ip: meta.ip, userAgent: meta.userAgent,
-        payload: { user: input }, summary: { userName: u.username, role: named?.name ?? input.role, added, merIds },
+        payload: { user: input }, summary: { userName: u.username, role: named?.name ?? input.role, added, merIds, ...(capsUp.length ? { capsLoosened: capsUp } : {}) },
       });
       return;
+    }
+    if (raised) {
+      await recordGrant(q, u.id, opts.requestedBy ?? caller.id, 'raised', deps.clock.now());
+      if (opts.requestedBy !== undefined) await recordGrant(q, u.id, caller.id, 'approved', deps.clock.now());
     }
     await updateGrants(q, u.id, { role: input.role, roleId: named?.id ?? null, permissions, userType: admin ? 'MAIN' : 'SUB', userAdmin: admin, merId: home });
     await q.query('UPDATE app_user SET access_ends_on = $2 WHERE id = $1', [u.id, after.accessEndsOn]);

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Button, Flex, Form, Grid, Input, Modal, Select, Space, Table, Tag, Typography } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { APPROVAL_STATUSES, type ApprovalRow } from '@portal/contract';
+import { APPROVAL_STATUSES, type ApprovalGrant, type ApprovalRow } from '@portal/contract';
 import { PageContainer } from '../../components/page-container';
 import { useFocusableScroll } from '../../components/focusable-scroll';
 import { formatAmount } from '../../components/money';
@@ -29,8 +29,25 @@ function Summary({ r }: { r: ApprovalRow }) {
   if (r.kind === 'bank_change') {
     return <span>{t('summary.bankChange', { bank: s.bank, swift: s.swift, account: s.account, currency: s.currency, document: s.document })}</span>;
   }
+  if (r.kind === 'policy_change') {
+    const rules = ((s.loosened as string[]) ?? []).map((k) => t(`summary.rule.${k}`)).join(t('approvals:listSeparator'));
+    return (
+      <Space direction="vertical" size={0}>
+        <span>{t(s.policy === 'inactivity' ? 'summary.inactivity' : 'summary.policy', { merId: s.merId, rules })}</span>
+        <Typography.Text type="secondary" style={{ fontSize: 12 }}>{t('summary.policyFrom', { before: s.before, after: s.after })}</Typography.Text>
+      </Space>
+    );
+  }
   const added = ((s.added as string[]) ?? []).map((p) => t(`team:${permKey(p)}`)).join(t('approvals:listSeparator'));
-  return <span>{s.userName ? t('summary.user', { user: s.userName, added }) : t('summary.role', { role: s.role, added })}</span>;
+  const caps = (s.capsLoosened as string[] | undefined)?.length ? ` ${t('summary.capsLoosened', { currencies: (s.capsLoosened as string[]).join(t('approvals:listSeparator')) })}` : '';
+  if (s.newUser) return <span>{t('summary.newUser', { user: s.newUser, email: s.email, added })}</span>;
+  return <span>{(s.userName ? t('summary.user', { user: s.userName, added }) : t('summary.role', { role: s.role, added })) + caps}</span>;
+}
+
+/** Who created or raised a user (issue 47): "added by demo, 2026-12-01 10:00". */
+function GrantLine({ g }: { g: ApprovalGrant }) {
+  const { t } = useTranslation('approvals');
+  return <>{t(`grant.${g.how}`, { by: g.by, time: formatPlatform(g.time) })}</>;
 }
 
 /** /merchant/approvals (issue 28): four-eyes requests waiting for a second user; approve (a refund asks for the password again) or reject. */
@@ -87,31 +104,46 @@ export function ApprovalsPage() {
         rowKey="id"
         loading={list.isFetching}
         dataSource={list.data?.content ?? []}
-        scroll={{ x: 1100 }}
+        scroll={{ x: 1080 }}
         locale={{ emptyText: <Typography.Text type="secondary">{t('empty')}</Typography.Text> }}
         pagination={{ current: page + 1, pageSize: 10, total: list.data?.totalElements ?? 0, onChange: (p) => setPage(p - 1), showSizeChanger: false }}
         columns={[
           { title: t('column.id'), dataIndex: 'id', width: 70, render: (v: number) => `#${v}` },
-          { title: t('column.what'), key: 'what', width: 260, render: (_: unknown, r) => <Summary r={r} /> },
+          { title: t('column.what'), key: 'what', width: 250, render: (_: unknown, r) => <Summary r={r} /> },
           { title: t('column.kind'), dataIndex: 'kind', width: 120, render: (v: ApprovalRow['kind']) => t(`kind.${v}`) },
           { title: t('column.requestedBy'), dataIndex: 'requestedBy', width: 130 },
-          { title: t('column.requestTime'), dataIndex: 'requestTime', width: 165, render: (v: string) => formatPlatform(v) },
-          { title: t('column.expireTime'), dataIndex: 'expireTime', width: 165, render: (v: string) => formatPlatform(v) },
+          {
+            // asked and expiring in one column: room for who decided and who created the decider (issue 47)
+            title: `${t('column.requestTime')} / ${t('column.expireTime')}`,
+            dataIndex: 'requestTime',
+            width: 180,
+            render: (v: string, r) => (
+              <Space direction="vertical" size={0}>
+                <span>{formatPlatform(v)}</span>
+                <Typography.Text type="secondary">{formatPlatform(r.expireTime)}</Typography.Text>
+              </Space>
+            ),
+          },
           {
             title: t('column.status'),
             dataIndex: 'status',
-            width: 150,
+            width: 200,
             render: (v: ApprovalRow['status'], r) => (
               <Space direction="vertical" size={0}>
                 <Tag color={STATUS_COLOR[v]}>{t(`status.${v}`)}</Tag>
                 {r.decidedBy && <Typography.Text type="secondary">{r.decidedBy}</Typography.Text>}
+                {r.deciderGrants.slice(0, 2).map((g, i) => (
+                  <Typography.Text key={i} type="secondary" style={{ fontSize: 12 }} data-testid="decider-grant">
+                    <GrantLine g={g} />
+                  </Typography.Text>
+                ))}
               </Space>
             ),
           },
           {
             title: t('team:column.actions'),
             key: 'actions',
-            width: 150,
+            width: 170,
             fixed: wide ? 'right' : undefined,
             render: (_: unknown, r) =>
               r.canDecide ? (
@@ -123,6 +155,10 @@ export function ApprovalsPage() {
                     {t('reject')}
                   </Button>
                 </Space>
+              ) : r.yourGrant ? (
+                <Typography.Text style={{ fontSize: 12 }} data-testid="your-grant">
+                  {t('yourGrant', { by: r.yourGrant.by })} <GrantLine g={r.yourGrant} />
+                </Typography.Text>
               ) : null,
           },
         ]}

@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { Button, Form, Input, InputNumber, Select, Skeleton, Space, Switch, Typography } from 'antd';
+import { Alert, Button, Form, Input, InputNumber, Select, Skeleton, Space, Switch, Typography } from 'antd';
 import { MinusCircleOutlined, PlusOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { Code } from '@portal/contract';
 import { RequestError } from '../../lib/http';
 import { useUser } from '../../lib/session';
 import { useApp } from '../../app/lazy-app';
@@ -15,6 +16,7 @@ interface Values {
   permissionRaise: boolean;
   bankChange: boolean;
   expiryHours: number;
+  approverCooldownDays: number;
 }
 
 /** The merchant's four-eyes policy (issue 28), set by its administrators: refund limits per currency, permission raises, expiry. */
@@ -31,10 +33,20 @@ export function FourEyesPanel({ canManage }: { canManage: boolean }) {
   const submit = async (v: Values) => {
     setSaving(true);
     try {
-      await savePolicy({ merId: me.merId, refundLimits: (v.limits ?? []).map((l) => `${l.currency}:${l.amount.trim()}`), permissionRaise: v.permissionRaise, bankChange: v.bankChange, expiryHours: v.expiryHours });
+      await savePolicy({
+        merId: me.merId, refundLimits: (v.limits ?? []).map((l) => `${l.currency}:${l.amount.trim()}`), permissionRaise: v.permissionRaise, bankChange: v.bankChange,
+        expiryHours: v.expiryHours, approverCooldownDays: v.approverCooldownDays,
+      });
       message.success(t('policy.saved'));
       await qc.invalidateQueries({ queryKey: ['team', 'policy'] });
     } catch (e) {
+      // Issue 47: loosening a rule waits for a second administrator — the form goes back to what holds.
+      if (e instanceof RequestError && e.code === Code.APPROVAL_REQUIRED) {
+        message.info(e.message);
+        form.resetFields();
+        await qc.invalidateQueries({ queryKey: ['team', 'approvals'] });
+        return;
+      }
       message.error(e instanceof RequestError ? e.message : t('failed'));
     } finally {
       setSaving(false);
@@ -48,10 +60,23 @@ export function FourEyesPanel({ canManage }: { canManage: boolean }) {
     permissionRaise: policy.data.permissionRaise,
     bankChange: policy.data.bankChange,
     expiryHours: policy.data.expiryHours,
+    approverCooldownDays: policy.data.approverCooldownDays,
   };
+  const floor = policy.data.groupFloor;
+  const floorLimits = floor ? Object.entries(floor.refundLimits).map(([c, a]) => `${c} ${a}`).join(t('listSeparator')) : '';
   return (
     <Form<Values> form={form} layout="vertical" name="fourEyes" onFinish={submit} disabled={!canManage} style={{ maxWidth: 640 }} initialValues={initial}>
       <Typography.Paragraph type="secondary">{t('policy.intro')}</Typography.Paragraph>
+      <Typography.Paragraph type="secondary">{t('policy.loosenHelp')}</Typography.Paragraph>
+      {floor && (
+        <Alert
+          type="info"
+          showIcon
+          style={{ marginBottom: 16 }}
+          data-testid="group-floor"
+          message={t('policy.groupFloor', { limits: floorLimits || t('policy.none'), expiry: floor.expiryHours, days: floor.approverCooldownDays })}
+        />
+      )}
       <Typography.Text strong>{t('policy.refundLimits')}</Typography.Text>
       <Typography.Paragraph type="secondary">{t('policy.refundLimitsHelp')}</Typography.Paragraph>
       <Form.List name="limits">
@@ -84,6 +109,14 @@ export function FourEyesPanel({ canManage }: { canManage: boolean }) {
       </Form.Item>
       <Form.Item name="expiryHours" label={t('policy.expiryHours')} rules={[{ required: true, type: 'number', min: 1, max: 720, message: t('policy.expiryRule') }]}>
         <InputNumber min={1} max={720} precision={0} style={{ width: 140 }} />
+      </Form.Item>
+      <Form.Item
+        name="approverCooldownDays"
+        label={t('policy.cooldownDays')}
+        extra={t('policy.cooldownHelp')}
+        rules={[{ required: true, type: 'number', min: 0, max: 365, message: t('policy.cooldownRule') }]}
+      >
+        <InputNumber min={0} max={365} precision={0} style={{ width: 140 }} />
       </Form.Item>
       {canManage && (
         <Button type="primary" htmlType="submit" loading={saving}>

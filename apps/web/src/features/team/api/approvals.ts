@@ -12,5 +12,5 @@ export const decideApproval = (id: number, approve: boolean, note = '') => http.
 
 /** GET/POST /approval/policy: the merchant's four-eyes policy (administrators). */
 export const usePolicy = (merId: string) => useQuery({ queryKey: ['team', 'policy', merId], queryFn: ({ signal }) => http.get<FourEyesPolicy>('/approval/policy', { merId }, { signal }) });
-export const savePolicy = (p: { merId: string; refundLimits: string[]; permissionRaise: boolean; bankChange: boolean; expiryHours: number }) =>
+export const savePolicy = (p: { merId: string; refundLimits: string[]; permissionRaise: boolean; bankChange: boolean; expiryHours: number; approverCooldownDays: number }) =>
   http.post<FourEyesPolicy>('/approval/policy', { ...p }, { quiet: true });

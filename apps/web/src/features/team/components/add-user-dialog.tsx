@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Button, Form, Input, Modal, Space, Typography } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { EMAIL_RE, PHONE_RE, USERNAME_RE } from '@portal/contract';
+import { Code, EMAIL_RE, PHONE_RE, USERNAME_RE } from '@portal/contract';
 import { useUser } from '../../../lib/session';
 import { RequestError } from '../../../lib/http';
 import { addUser } from '../api/add-user';
@@ -55,6 +55,14 @@ export function AddUserDialog({ open, onClose }: { open: boolean; onClose: () =>
       form.resetFields();
       onClose();
     } catch (e) {
+      // Issue 47: more than read-only waits for a second administrator — nothing is created yet.
+      if (e instanceof RequestError && e.code === Code.APPROVAL_REQUIRED) {
+        message.info(e.message);
+        await qc.invalidateQueries({ queryKey: ['team', 'approvals'] });
+        form.resetFields();
+        onClose();
+        return;
+      }
       message.error(e instanceof RequestError ? e.message : t('createUserError'));
     } finally {
       setSaving(false);

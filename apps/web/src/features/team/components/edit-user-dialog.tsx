@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Form, Modal, Typography } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { TeamUserRow } from '@portal/contract';
+import { Code, type TeamUserRow } from '@portal/contract';
 import { RequestError } from '../../../lib/http';
 import { updateUser } from '../api/update-user';
 import { accessEndOf, grantBody, GrantFields, roleChoiceOf, type GrantValues } from './grant-fields';
@@ -29,6 +29,13 @@ export function EditUserDialog({ user, onClose }: { user: TeamUserRow | null; on
       await qc.invalidateQueries({ queryKey: ['team'] });
       onClose();
     } catch (e) {
+      // A raise (or looser refund caps) waits in the approvals list: told, not an error.
+      if (e instanceof RequestError && e.code === Code.APPROVAL_REQUIRED) {
+        message.info(e.message);
+        await qc.invalidateQueries({ queryKey: ['team', 'approvals'] });
+        onClose();
+        return;
+      }
       message.error(e instanceof RequestError ? e.message : t('editUserError'));
     } finally {
       setSaving(false);
