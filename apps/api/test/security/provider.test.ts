@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import type { z } from 'zod';
 import { createTestApp, DB_KINDS, DEMO, type TestCtx } from '../helpers';
 import { feedRow, makeConnection, signedCall, signedHeaders, type TestKey } from '../../src/modules/gateway/gateway.fixtures';
+import { FeedRowSchema } from '../../src/modules/gateway/feed.service';
 import { fillPath, providerRoutes, routeKey, type ApiRoute } from './route-table';
 
 /**
@@ -13,7 +14,7 @@ import { fillPath, providerRoutes, routeKey, type ApiRoute } from './route-table
  *   - a connection reporting for a merchant that is not its own is refused (row 403 / 404);
  *   - signed hostile bodies and paths never give a 500 and always the envelope.
  */
-const RUNS_PER_ROUTE = 25;
+const RUNS_PER_ROUTE = 40;
 
 describe.each(DB_KINDS)('provider face: signatures, scope, hostile input (%s)', (kind) => {
   let ctx: TestCtx;
@@ -77,9 +78,62 @@ describe.each(DB_KINDS)('provider face: signatures, scope, hostile input (%s)', 
     expect(st.status).toBe(404);
   });
 
+  // Issue 47: a NUL byte in a row's text field gave 500 and rolled back the whole batch.
+  it('a NUL, a C1 control or a lone surrogate in any text field rejects that row alone, with the field named; the valid rows are kept', async () => {
+    const TX = '/provider/v1/transactions';
+    const textFields = ['gwGTransId', 'orderNum', 'originorderno', 'respMsg', 'paymentBrand', 'subBrandCode', 'channelOrderNo', 'merReserve', 'storeId', 'storeName', 'cardNumber', 'gwResponse', 'gwTranType', 'paymentSchema', 'currentTime', 'gwAmount', 'gwCurrency', 'clientid'];
+    const bad = ['a\u0000b', 'x\u0085y', 'z\uD800'];
+    const rows: Record<string, unknown>[] = [];
+    const expected: string[] = [];
+    for (const f of textFields) {
+      for (const v of bad) {
+        rows.push(feedRow({ clientid: DEMO.subA, gwCurrency: 'CNY', paymentSchema: 'UP', paymentBrand: null, [f]: v }));
+        expected.push(f);
+      }
+    }
+    const good = [feedRow({ clientid: DEMO.subA, gwCurrency: 'CNY', paymentSchema: 'UP', paymentBrand: null, respMsg: 'Approved 承認' }), feedRow({ clientid: DEMO.subA, gwCurrency: 'CNY', paymentSchema: 'UP', paymentBrand: null })];
+    const before = (await ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM txn')).rows[0].n;
+    const res = await signedCall(ctx, key, 'POST', TX, { transactions: [good[0], ...rows, good[1]] }, { headers: { 'accept-language': 'ja' } });
+    expect(res.status, JSON.stringify(res.body).slice(0, 400)).toBe(200);
+    const results = res.body.data.results as { status: string; code: number; field?: string; msg: string }[];
+    expect(results[0].status).toBe('accepted');
+    expect(results[results.length - 1].status).toBe('accepted');
+    const middle = results.slice(1, -1);
+    expect(middle.map((r) => r.status)).toEqual(rows.map(() => 'rejected'));
+    expect(middle.map((r) => r.code)).toEqual(rows.map(() => 400));
+    // The field is named (the feed's name) and the reason is in the caller's language.
+    middle.forEach((r, i) => {
+      expect(r.field, JSON.stringify(r)).toBe(expected[i]);
+      expect(r.msg).toMatch(/制御文字/);
+    });
+    expect((await ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM txn')).rows[0].n).toBe(before + 2);
+  });
+
+  it('a NUL in the status path or its body → 400 envelope, never 500', async () => {
+    const cases: [string, unknown][] = [
+      ['/provider/v1/transactions/GW%00x/status', { gwResponse: '00' }],
+      ['/provider/v1/transactions/%00/status', { gwResponse: '00' }],
+      ['/provider/v1/transactions/GW-%C3%A9/status', { gwResponse: '00' }],
+      ['/provider/v1/transactions/GW-x/status', { gwResponse: '0\u00000' }],
+      ['/provider/v1/transactions/GW-x/status', { gwResponse: '00', respMsg: 'ok\u0000' }],
+    ];
+    for (const [url, body] of cases) {
+      const res = await signedCall(ctx, key, 'POST', url, body);
+      expect(res.status, `${url} ${JSON.stringify(body)} → ${JSON.stringify(res.body)}`).toBe(400);
+      expect(res.body).toMatchObject({ code: 400, data: null });
+    }
+  });
+
   it('signed hostile input: never a 500, always the envelope', async () => {
+    // Good-looking text with a NUL, a C0 or C1 control or a lone surrogate inside.
+    const controlLaced = fc
+      .tuple(fc.constantFrom('GW-', 'F-', '100000000000001', 'Approved', '2026-03-01 10:00:00', ''), fc.constantFrom('\u0000', '\u0085', '\uD800', '\uDFFF', '\u001B'), fc.constantFrom('', 'x', '1'))
+      .map(([a, b, c]) => a + b + c);
     const hostile = fc.oneof(
       fc.string({ maxLength: 80 }),
+      // Every code point, lone surrogates and NUL included, alone and inside otherwise good text.
+      fc.string({ unit: 'binary', maxLength: 40 }),
+      { weight: 4, arbitrary: controlLaced },
       fc.constantFrom('', '-1', '0', '1e309', 'NaN', '9007199254740993', "' OR 1=1 --", '\u0000', '😀'.repeat(50), 'a'.repeat(5000), '2026-02-30', '2026-03-01 25:00:00'),
       fc.integer(),
       fc.double(),
@@ -87,28 +141,43 @@ describe.each(DB_KINDS)('provider face: signatures, scope, hostile input (%s)', 
       fc.constant(null),
       fc.array(fc.string({ maxLength: 5 }), { maxLength: 3 }),
     );
-    const rowKeys = Object.keys(feedRow());
+    // Every field of the row schema (the optional ones too: respMsg, merReserve, storeName, …).
+    const rowKeys = Object.keys(FeedRowSchema.shape);
+    const ownRow = () => feedRow({ clientid: DEMO.subA, gwCurrency: 'CNY', paymentSchema: 'UP', paymentBrand: null });
     const failures: string[] = [];
     for (const r of routes) {
       const keys = Object.keys(((r.schema?.body as z.ZodObject | undefined)?.shape ?? {}) as Record<string, unknown>);
       const body = r.url.endsWith('/transactions')
         ? fc.oneof(
+            // Rows the connection may send (its merchant, channel, currency), one or two fields hostile:
+            // each such row reaches the database unless the parsing refuses it.
+            fc.array(fc.dictionary(fc.constantFrom(...rowKeys), hostile, { minKeys: 1, maxKeys: 1 }), { minLength: 1, maxLength: 8 }).map((rows) => ({
+              transactions: rows.map((x) => ({ ...ownRow(), ...x })),
+            })),
+            fc.array(fc.tuple(fc.constantFrom(...rowKeys), controlLaced), { minLength: 1, maxLength: 8 }).map((rows) => ({
+              transactions: rows.map(([k, v]) => ({ ...ownRow(), [k]: v })),
+            })),
             fc.array(fc.dictionary(fc.constantFrom(...rowKeys, 'unexpected'), hostile, { maxKeys: 8 }), { minLength: 1, maxLength: 4 }).map((rows) => ({
               transactions: rows.map((x) => ({ ...feedRow(), ...x })),
             })),
             fc.dictionary(fc.constantFrom(...keys, 'unexpected'), hostile, { maxKeys: 3 }),
           )
-        : fc.dictionary(fc.constantFrom(...keys, 'unexpected'), hostile, { maxKeys: 4 });
+        : fc.oneof(
+            fc.dictionary(fc.constantFrom(...keys, 'unexpected'), hostile, { maxKeys: 4 }),
+            // A valid body with one field hostile (the path parameter is hostile too).
+            fc.dictionary(fc.constantFrom(...keys), hostile, { maxKeys: 1 }).map((d) => ({ ...(bodyFor(r) as object), ...d })),
+          );
       await fc.assert(
-        fc.asyncProperty(fc.string({ maxLength: 70 }), body, async (param, b) => {
-          const url = fillPath(r.url, () => encodeURIComponent(param || 'x'));
+        fc.asyncProperty(fc.oneof(fc.string({ maxLength: 70 }), fc.string({ unit: 'binary', maxLength: 30 }), fc.constantFrom('\u0000', 'GW-\u0000', '%00', '..', 'GW-x\u0085')), body, async (param, b) => {
+          // Every byte percent-encoded (a NUL, a control, non-ASCII reach the route as sent).
+          const url = fillPath(r.url, () => (param ? [...Buffer.from(param, 'utf8')].map((x) => `%${x.toString(16).padStart(2, '0')}`).join('') : 'x'));
           const res = await signedCall(ctx, key, r.method as 'POST', url, b);
           const env = res.body as { code?: unknown; msg?: unknown; data?: unknown };
           const ok = res.status < 500 && typeof env?.code === 'number' && typeof env?.msg === 'string' && 'data' in env;
           if (!ok) failures.push(`${routeKey(r)} ${url.slice(0, 60)} ${JSON.stringify(b).slice(0, 160)} → ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
           return ok;
         }),
-        { numRuns: RUNS_PER_ROUTE, seed: 2525, endOnFailure: true },
+        { numRuns: r.url.endsWith('/transactions') ? 2 * RUNS_PER_ROUTE : RUNS_PER_ROUTE, seed: 2525, endOnFailure: true },
       ).catch(() => undefined);
     }
     expect(failures).toEqual([]);

@@ -3,7 +3,8 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { Code, CURRENCY_EXPONENT, TXN_TYPES, toMinor } from '@portal/contract';
+import { Code, CURRENCY_EXPONENT, TXN_TYPES, textInput, toMinor } from '@portal/contract';
+import { GW_TRANS_ID_RE, RESPONSE_RE } from '../../modules/payments/ingest.validate';
 import { audit } from '../../lib/audit';
 import { isDate } from '../../modules/payments/time';
 import { saveControlTotals } from '../../modules/gateway/recon.service';
@@ -134,8 +135,12 @@ export async function providerFace(app: FastifyInstance, deps: Deps): Promise<vo
         schema: {
           tags,
           summary: 'The final result of a processing transaction (late results, refund outcomes); idempotent',
-          params: z.strictObject({ gwTransId: z.string().min(1).max(64) }),
-          body: z.strictObject({ gwResponse: z.string().min(1).max(8), respMsg: z.string().max(255).nullish() }),
+          // Issue 47: the id and the texts parsed strictly (a NUL in the path reached the database: 500).
+          params: z.strictObject({ gwTransId: z.string().regex(GW_TRANS_ID_RE, 'a gateway transaction id: letters, digits, _ . : -, at most 64') }),
+          body: z.strictObject({
+            gwResponse: z.string().regex(RESPONSE_RE, 'a result code: 1–8 letters or digits'),
+            respMsg: textInput(255, { trim: false }).nullish(),
+          }),
           response: { 200: envelope(StatusAnswer) },
         },
       },

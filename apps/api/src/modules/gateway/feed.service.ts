@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Code, CURRENCY_EXPONENT, toMinor } from '@portal/contract';
+import { Code, CURRENCY_EXPONENT, hasControlChars, toMinor } from '@portal/contract';
 import type { Db, Queryable } from '../../db/db';
 import { audit } from '../../lib/audit';
 import { AppError } from '../../lib/errors';
@@ -75,6 +75,13 @@ function rowError(field: string, detail: string) {
 
 /** A wire row → ingestion input (amounts to minor units, time to an instant). Throws an AppError naming the field. */
 export function toIngestInput(raw: unknown, o: FeedOptions): IngestInput {
+  // Issue 47: every text field strictly — a NUL byte, a C0/C1 control or a lone surrogate refuses
+  // the row (named field), before anything reaches the database.
+  if (raw && typeof raw === 'object' && !Array.isArray(raw)) {
+    for (const [field, v] of Object.entries(raw)) {
+      if (typeof v === 'string' && hasControlChars(v)) throw new AppError(Code.BAD_REQUEST, 'gwFieldControlChars', { field }, 400, { field });
+    }
+  }
   const p = FeedRowSchema.safeParse(raw);
   if (!p.success) {
     const i = p.error.issues[0];

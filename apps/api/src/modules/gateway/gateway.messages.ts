@@ -48,4 +48,11 @@ export const GATEWAY_MESSAGES = {
     ko: '필드 {field}이(가) 올바르지 않습니다: {detail}',
     ja: 'フィールド {field} が無効です：{detail}',
   },
+  // Issue 47: strict text on the one ingestion path (a NUL byte reached the database and failed the batch).
+  gwFieldControlChars: {
+    en: 'Invalid field {field}: must not contain control characters (NUL, C0, C1) or broken characters',
+    zh: '字段 {field} 无效：不能包含控制字符（NUL、C0、C1）或损坏的字符',
+    ko: '필드 {field}이(가) 올바르지 않습니다: 제어 문자(NUL, C0, C1)나 깨진 문자를 포함할 수 없습니다',
+    ja: 'フィールド {field} が無効です：制御文字（NUL、C0、C1）や壊れた文字を含めることはできません',
+  },
 } as const;

@@ -115,6 +115,8 @@ export async function authenticate(q: Queryable, cfg: KeyConfig, r: SignedReques
   if (typeof r.keyId !== 'string' || typeof r.timestamp !== 'string' || typeof r.signature !== 'string' || !r.keyId || !r.signature) {
     throw unauthorized('missing signature headers');
   }
+  // The key id's own shape (gateway_key's CHECK): nothing else reaches the database.
+  if (!/^[A-Za-z0-9_-]{8,64}$/.test(r.keyId)) throw unauthorized('unknown or revoked key');
   if (!/^\d{9,11}$/.test(r.timestamp)) throw unauthorized('bad timestamp');
   const skew = Math.abs(Number(r.timestamp) * 1000 - now.getTime());
   if (skew > MAX_SKEW_MS) throw unauthorized('timestamp outside 5 minutes');
