@@ -145,6 +145,36 @@ describe.each(DB_KINDS)('provider API (%s)', (kind) => {
       ]);
     });
 
+    // Issue 46: the counter saw only the rows refused by the ingestion itself (3 counted, 7 rejected).
+    it('/metrics counts every rejected row, whatever refused it, and every accepted one', async () => {
+      const figure = async (result: string) => {
+        const m = await ctx.call({ method: 'GET', url: '/metrics' });
+        const text = (m.body as unknown as { raw: string }).raw;
+        const line = new RegExp(`^portal_ingested_rows_total\\{source="gateway",result="${result}"\\} (\\d+)`, 'm').exec(text);
+        return line ? Number(line[1]) : 0;
+      };
+      const taken = feedRow();
+      await signedCall(ctx, key, 'POST', TX, { transactions: [taken] });
+      const [rejected0, ok0] = [await figure('rejected'), await figure('ok')];
+      const r = await signedCall(ctx, key, 'POST', TX, {
+        transactions: [
+          feedRow(),
+          { gwGTransId: 'GW-malformed-m', hello: 1 }, // shape
+          feedRow({ clientid: DEMO.other }), // another connection's merchant (403)
+          { ...taken, gwAmount: '1.00' }, // other content for an id (409)
+          feedRow({ gwCurrency: 'XXX' }), // unknown currency
+          feedRow({ respMsg: 'a\u0000b' }), // a NUL
+          feedRow({ currentTime: '2026-02-30 10:00:00' }), // impossible time
+          feedRow({ gwTranType: 'REFD' }), // refund without purchase (refused by the ingestion)
+          feedRow(),
+          feedRow(),
+        ],
+      });
+      expect(r.body.data).toMatchObject({ accepted: 3, rejected: 7 });
+      expect((await figure('rejected')) - rejected0).toBe(7);
+      expect((await figure('ok')) - ok0).toBe(3);
+    });
+
     it('refuses an empty batch and one over 1,000 rows with 400, nothing written', async () => {
       const before = await txnCount();
       for (const transactions of [[], Array.from({ length: 1001 }, () => feedRow())]) {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Code, CURRENCY_EXPONENT, hasControlChars, toMinor } from '@portal/contract';
 import type { Db, Queryable } from '../../db/db';
 import { audit } from '../../lib/audit';
+import { metrics } from '../../plugins/metrics';
 import { AppError } from '../../lib/errors';
 import { t } from '../../lib/messages';
 import type { Language } from '@portal/contract';
@@ -190,7 +191,26 @@ function differs(r: TxnRow, l: Pick<LedgerRow, Exclude<keyof LedgerRow, 'id' | '
  *     its purchase first (processing or successful), late days queued for the late path.
  */
 export async function receiveBatch(db: Db, conn: Connection, rawRows: unknown[], o: FeedOptions): Promise<BatchAnswer> {
-  return db.tx((q) => receiveRows(q, conn, rawRows, o));
+  const answer = await db.tx((q) => receiveRows(q, conn, rawRows, o));
+  countRows(answer, o.source ?? 'gateway');
+  return answer;
+}
+
+/**
+ * /metrics (`portal_ingested_rows_total`, issue 46): every row of a committed batch or chunk —
+ * accepted as `ok` (a new row; a status made final by a repeat is not a new row), rejected as
+ * `rejected` whatever refused it (shape, merchant, conflict, ingestion); duplicates are not counted.
+ * Counted after the commit, so a batch that failed counts nothing.
+ */
+export function countRows(answer: Pick<BatchAnswer, 'results'>, source: string, unreadable = 0): void {
+  let ok = 0;
+  let rejected = unreadable;
+  for (const r of answer.results) {
+    if (r?.status === 'rejected') rejected++;
+    else if (r?.status === 'accepted' && !r.statusChanged) ok++;
+  }
+  if (ok) metrics.ingestedRows.inc({ source, result: 'ok' }, ok);
+  if (rejected) metrics.ingestedRows.inc({ source, result: 'rejected' }, rejected);
 }
 
 export interface BatchAnswer {
