@@ -36,7 +36,7 @@ const RowResult = z.object({
 const BatchAnswer = z.object({ results: z.array(RowResult), accepted: z.number(), duplicate: z.number(), rejected: z.number() });
 const StatusAnswer = z.object({ gwGTransId: z.string(), gwResponse: z.string(), respMsg: z.string().nullable(), changed: z.boolean() });
 
-const SIGNING = `Every request is signed. Headers: \`${HEADERS.keyId}\` (the key id), \`${HEADERS.timestamp}\` (Unix seconds), \`${HEADERS.signature}\` = hex HMAC-SHA256, with the key's secret, of \`timestamp.METHOD.path.body\` (path with its query string as sent, body byte for byte; empty for none). A timestamp more than 5 minutes away, a signature seen before, an unknown or revoked key → 401. Answers use the envelope {code,msg,data}. See docs/integration.md.`;
+const SIGNING = `Every request is signed. Headers: \`${HEADERS.keyId}\` (the key id), \`${HEADERS.timestamp}\` (Unix seconds), \`${HEADERS.signature}\` = hex HMAC-SHA256, with the key's secret, of \`timestamp.METHOD.path.body\` (path with its query string as sent, body byte for byte; empty for none). A timestamp more than 5 minutes away, a signature seen before, an unknown or revoked key → 401. A server without a usable PROVIDER_KEY_ENCRYPTION_KEY (it seals the signing secrets) → 503 with code 503 and the reason: retry later. Answers use the envelope {code,msg,data}. See docs/integration.md.`;
 
 /**
  * The provider face (/provider/v1, issue 25): gateway connections report transactions. Its own

@@ -55,4 +55,17 @@ export const GATEWAY_MESSAGES = {
     ko: '필드 {field}이(가) 올바르지 않습니다: 제어 문자(NUL, C0, C1)나 깨진 문자를 포함할 수 없습니다',
     ja: 'フィールド {field} が無効です：制御文字（NUL、C0、C1）や壊れた文字を含めることはできません',
   },
+  // Issues 46 and 47: a feature needing the secret-sealing key, without a usable one (HTTP 503).
+  secretKeyMissing: {
+    en: 'This server has no PROVIDER_KEY_ENCRYPTION_KEY, which sealed secrets (gateway connection keys, webhook signing secrets) need: the operator must set it and restart the server',
+    zh: '本服务器未配置 PROVIDER_KEY_ENCRYPTION_KEY，而加密保存的密钥（网关连接密钥、Webhook 签名密钥）需要它：请运维人员设置后重启服务器',
+    ko: '이 서버에는 봉인된 비밀(게이트웨이 연결 키, 웹훅 서명 비밀)에 필요한 PROVIDER_KEY_ENCRYPTION_KEY가 없습니다: 운영자가 설정한 뒤 서버를 다시 시작해야 합니다',
+    ja: 'このサーバーには、封印されたシークレット（ゲートウェイ接続キー、Webhook 署名シークレット）に必要な PROVIDER_KEY_ENCRYPTION_KEY がありません：運用担当者が設定してサーバーを再起動する必要があります',
+  },
+  secretKeyMismatch: {
+    en: "This server's PROVIDER_KEY_ENCRYPTION_KEY does not open a stored secret (gateway connection key or webhook signing secret): the operator must set the key it was sealed with and restart the server",
+    zh: '本服务器的 PROVIDER_KEY_ENCRYPTION_KEY 无法解开已保存的密钥（网关连接密钥或 Webhook 签名密钥）：请运维人员设置加密时所用的密钥并重启服务器',
+    ko: '이 서버의 PROVIDER_KEY_ENCRYPTION_KEY로는 저장된 비밀(게이트웨이 연결 키 또는 웹훅 서명 비밀)을 열 수 없습니다: 운영자가 봉인에 사용한 키를 설정하고 서버를 다시 시작해야 합니다',
+    ja: 'このサーバーの PROVIDER_KEY_ENCRYPTION_KEY では保存済みシークレット（ゲートウェイ接続キーまたは Webhook 署名シークレット）を開けません：運用担当者が封印に使った鍵を設定してサーバーを再起動する必要があります',
+  },
 } as const;
