@@ -4,6 +4,8 @@ import type { z } from 'zod';
 import { createTestApp, DB_KINDS, DEMO, type TestCtx } from '../helpers';
 import { feedRow, makeConnection, signedCall, signedHeaders, type TestKey } from '../../src/modules/gateway/gateway.fixtures';
 import { FeedRowSchema } from '../../src/modules/gateway/feed.service';
+import { listMonths } from '../../src/db/partitions';
+import { PARTITIONS_JOB, setUpPartitionJobs } from '../../src/jobs/partitions.job';
 import { fillPath, providerRoutes, routeKey, type ApiRoute } from './route-table';
 
 /**
@@ -122,6 +124,32 @@ describe.each(DB_KINDS)('provider face: signatures, scope, hostile input (%s)', 
       expect(res.status, `${url} ${JSON.stringify(body)} → ${JSON.stringify(res.body)}`).toBe(400);
       expect(res.body).toMatchObject({ code: 400, data: null });
     }
+  });
+
+  // Issue 47: any currentTime 1900–2999 was accepted and each new month made a partition of txn.
+  it('currentTime outside the window (400 days back, 2 ahead) is rejected per row; the feed never creates a month; a month the job has not made yet refuses the row with the reason', async () => {
+    const TX = '/provider/v1/transactions';
+    const own = (at: Date | string) => feedRow({ clientid: DEMO.subA, gwCurrency: 'CNY', paymentSchema: 'UP', paymentBrand: null, currentTime: typeof at === 'string' ? at : at.toISOString().replace(/\.\d+Z$/, 'Z') });
+    const now = ctx.clock.now().getTime();
+    const day = 86_400_000;
+    const months = async () => (await listMonths(ctx.db, 'txn')).map((m) => m.name);
+    const before = await months();
+    const outside = [own(new Date(now - 401 * day)), own(new Date(now + 3 * day)), own('1900-01-01 00:00:00'), own('2999-12-31 23:59:59'), own('2150-06-01T00:00:00Z')];
+    const inside = own(new Date(now - 300 * day));
+    const res = await signedCall(ctx, key, 'POST', TX, { transactions: [own(new Date(now)), ...outside, inside, own(new Date(now + day))] });
+    expect(res.status).toBe(200);
+    const r = res.body.data.results as { status: string; code: number; field?: string; msg: string }[];
+    expect(r.map((x) => x.status)).toEqual(['accepted', ...outside.map(() => 'rejected'), 'rejected', 'accepted']);
+    for (const x of r.slice(1, 1 + outside.length)) expect(x).toMatchObject({ code: 400, field: 'currentTime', msg: expect.stringMatching(/window.*400 days back to 2 days ahead/) });
+    // 300 days back is inside the window, but its month was not made (no partition job ran here).
+    expect(r[1 + outside.length]).toMatchObject({ code: 400, field: 'currentTime', msg: expect.stringMatching(/no month \d{4}-\d{2}.*partition job/) });
+    expect(await months()).toEqual(before);
+    // Nothing of the refused rows kept: sent again once the partition job has run, the row is taken.
+    const handlers = await setUpPartitionJobs(ctx.deps);
+    await handlers[PARTITIONS_JOB]({ db: ctx.db, clock: ctx.clock, job: { id: 0, kind: PARTITIONS_JOB, payload: {}, attempts: 1 } } as never);
+    expect((await months()).length).toBeGreaterThan(before.length);
+    const again = await signedCall(ctx, key, 'POST', TX, { transactions: [inside] });
+    expect(again.body.data.results[0].status, JSON.stringify(again.body)).toBe('accepted');
   });
 
   it('signed hostile input: never a 500, always the envelope', async () => {

@@ -122,6 +122,7 @@ export async function providerFace(app: FastifyInstance, deps: Deps): Promise<vo
         const data = await receiveBatch(deps.db, conn(req), req.body.transactions, {
           platformTz: deps.config.platformTz,
           now: deps.clock.now(),
+          window: deps.config.feedWindow,
           lang: req.lang,
           source: 'gateway',
         });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DB_KINDS, DEMO, isConcurrent, type TestCtx } from '../../../test/helpers';
-import { feedRow, makeConnection, signedCall, signedHeaders, type TestKey } from '../../modules/gateway/gateway.fixtures';
+import { feedRow, makeConnection, makeFeedMonths, signedCall, signedHeaders, type TestKey } from '../../modules/gateway/gateway.fixtures';
 import { addKey, revokeKey } from '../../modules/gateway/gateway.service';
 
 const TX = '/provider/v1/transactions';
@@ -15,6 +15,7 @@ describe.each(DB_KINDS)('provider API (%s)', (kind) => {
 
   beforeAll(async () => {
     ctx = await createTestApp({ kind });
+    await makeFeedMonths(ctx);
     key = await makeConnection(ctx, 'acme', [DEMO.group, DEMO.subA]);
     otherKey = await makeConnection(ctx, 'other-gw', [DEMO.other]);
   });

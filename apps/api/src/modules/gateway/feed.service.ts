@@ -9,7 +9,7 @@ import type { Language } from '@portal/contract';
 import { ingestEach, type IngestInput, type TxnRow } from '../payments/ingest.service';
 import { shapeRow } from '../payments/ingest.validate';
 import { finishProcessing, isProcessing } from '../payments/processing.service';
-import { isDate, zonedInstant } from '../payments/time';
+import { isDate, platformDate, zonedInstant } from '../payments/time';
 import type { Connection } from './gateway.service';
 
 /** Most rows in one `POST /provider/v1/transactions`. */
@@ -62,10 +62,18 @@ export interface RowResult {
 export interface FeedOptions {
   platformTz: string;
   now?: Date;
+  /** The accepted currentTime window around `now` (PROVIDER_FEED_DAYS_BACK / _AHEAD; default 400 / 2). */
+  window?: FeedWindow;
   lang?: Language;
   /** gateway (API) or file (import). */
   source?: string;
 }
+
+export interface FeedWindow {
+  daysBack: number;
+  daysAhead: number;
+}
+export const DEFAULT_FEED_WINDOW: FeedWindow = { daysBack: 400, daysAhead: 2 };
 
 const LOCAL_TIME = /^(\d{4}-\d{2}-\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?(?:Z|[+-]\d{2}:\d{2})$/;
@@ -110,6 +118,15 @@ export function toIngestInput(raw: unknown, o: FeedOptions): IngestInput {
   else throw rowError('currentTime', 'ISO 8601 with an offset, or YYYY-MM-DD HH:mm:ss (platform zone)');
   if (local) txnTime = new Date(txnTime.getTime() + Number(local[4]) * 1000);
   if (Number.isNaN(txnTime.getTime())) throw rowError('currentTime', 'not a real time');
+  // Issue 47: only times around the portal's clock (any year 1900–2999 made the ledger a month).
+  const w = o.window ?? DEFAULT_FEED_WINDOW;
+  const now = (o.now ?? new Date()).getTime();
+  const from = now - w.daysBack * 86_400_000;
+  const to = now + w.daysAhead * 86_400_000;
+  if (txnTime.getTime() < from || txnTime.getTime() > to) {
+    const day = (ms: number) => platformDate(ms, o.platformTz);
+    throw new AppError(Code.BAD_REQUEST, 'gwTimeOutsideWindow', { from: day(from), to: day(to), back: w.daysBack, ahead: w.daysAhead }, 400, { field: 'currentTime' });
+  }
   return {
     gwTransId: r.gwGTransId,
     merId: r.clientid,
@@ -328,6 +345,8 @@ export async function receiveRows(q: Queryable, conn: Connection, rawRows: unkno
         platformTz: o.platformTz,
         now: o.now,
         beforeInsert: reserveRefund,
+        // Issue 47: the feed never creates a month of the ledger; a row for one not made yet is refused.
+        existingMonthsOnly: true,
       });
       const failed: string[] = [];
       outcomes.forEach((out, k) => {

@@ -29,7 +29,7 @@ export async function sweepInbox(deps: Pick<Deps, 'db' | 'config' | 'clock'>, he
     for (const name of fs.readdirSync(dir).sort()) {
       const file = path.join(dir, name);
       if (!formatOf(name) || !fs.statSync(file).isFile()) continue;
-      const r = await importFile(deps.db, file, { connectionId: c.id, platformTz: deps.config.platformTz, now: deps.clock.now(), afterChunk: heartbeat });
+      const r = await importFile(deps.db, file, { connectionId: c.id, platformTz: deps.config.platformTz, now: deps.clock.now(), window: deps.config.feedWindow, afterChunk: heartbeat });
       reports.push(r);
       fs.mkdirSync(path.join(dir, 'done'), { recursive: true });
       fs.renameSync(file, path.join(dir, 'done', name));

@@ -68,4 +68,17 @@ export const GATEWAY_MESSAGES = {
     ko: '이 서버의 PROVIDER_KEY_ENCRYPTION_KEY로는 저장된 비밀(게이트웨이 연결 키 또는 웹훅 서명 비밀)을 열 수 없습니다: 운영자가 봉인에 사용한 키를 설정하고 서버를 다시 시작해야 합니다',
     ja: 'このサーバーの PROVIDER_KEY_ENCRYPTION_KEY では保存済みシークレット（ゲートウェイ接続キーまたは Webhook 署名シークレット）を開けません：運用担当者が封印に使った鍵を設定してサーバーを再起動する必要があります',
   },
+  // Issue 47: the feed's window and the ledger's months (made only by the partition job).
+  gwTimeOutsideWindow: {
+    en: 'currentTime is outside the accepted window: from {from} to {to} (the portal clock, {back} days back to {ahead} days ahead)',
+    zh: 'currentTime 超出可接受范围：{from} 至 {to}（以平台时钟为准，向前 {back} 天至向后 {ahead} 天）',
+    ko: 'currentTime이 허용 범위를 벗어났습니다: {from} ~ {to} (포털 시계 기준 {back}일 전 ~ {ahead}일 후)',
+    ja: 'currentTime が受付範囲外です：{from} 〜 {to}（ポータルの時計で {back} 日前から {ahead} 日後まで）',
+  },
+  gwMonthNotReady: {
+    en: 'The ledger has no month {month} yet (the partition job creates the months of the feed window): send the row again later',
+    zh: '账本尚未建立 {month} 月份（由分区任务为接收窗口建立月份）：请稍后重新发送该笔',
+    ko: '원장에 아직 {month} 월이 없습니다(파티션 작업이 수신 범위의 월을 만듭니다): 나중에 이 행을 다시 보내십시오',
+    ja: '台帳にはまだ {month} の月がありません（パーティションジョブが受付範囲の月を作成します）：後でこの行を再送してください',
+  },
 } as const;

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DB_KINDS, DEMO, type TestCtx } from '../../../test/helpers';
-import { feedRow, makeConnection, signedCall, type TestKey } from './gateway.fixtures';
+import { feedRow, makeConnection, makeFeedMonths, signedCall, type TestKey } from './gateway.fixtures';
 import { importFile } from './import.service';
 import { INBOX_JOB, RECON_JOB, setUpGatewayJobs, sweepInbox } from './gateway.background';
 import { listDifferences, reconcileDay } from './recon.service';
@@ -41,6 +41,7 @@ describe.each(DB_KINDS)('file import and reconciliation (%s)', (kind) => {
 
   beforeAll(async () => {
     ctx = await createTestApp({ kind });
+    await makeFeedMonths(ctx);
     key = await makeConnection(ctx, 'filegw', [DEMO.group]);
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-import-'));
   });
