@@ -6,6 +6,7 @@ import { feedRow, makeConnection, signedCall, signedHeaders, type TestKey } from
 import { FeedRowSchema } from '../../src/modules/gateway/feed.service';
 import { listMonths } from '../../src/db/partitions';
 import { PARTITIONS_JOB, setUpPartitionJobs } from '../../src/jobs/partitions.job';
+import { addTxn } from '../../src/modules/txn/txn.fixtures';
 import { fillPath, providerRoutes, routeKey, type ApiRoute } from './route-table';
 
 /**
@@ -124,6 +125,53 @@ describe.each(DB_KINDS)('provider face: signatures, scope, hostile input (%s)', 
       expect(res.status, `${url} ${JSON.stringify(body)} → ${JSON.stringify(res.body)}`).toBe(400);
       expect(res.body).toMatchObject({ code: 400, data: null });
     }
+  });
+
+  // Issue 47: a 409 told connection A that an id existed, and A's rejected row kept a claim on it.
+  it('ids are per connection: another connection\'s id (or a row of a merchant not its own) answers as a fresh id, reveals nothing, squats nothing; a rejected row keeps no claim', async () => {
+    const TX = '/provider/v1/transactions';
+    const a = key; // reports for DEMO.subA
+    const b = await makeConnection(ctx, 'sec-probe', [DEMO.group]);
+    const forB = (o: Record<string, unknown> = {}) => feedRow({ clientid: DEMO.group, ...o });
+    const forA = (o: Record<string, unknown> = {}) => feedRow({ clientid: DEMO.subA, gwCurrency: 'CNY', paymentSchema: 'UP', paymentBrand: null, ...o });
+    const claims = async (conn: string, id: string) => (await ctx.db.query('SELECT 1 FROM gateway_txn WHERE connection_id = $1 AND gw_trans_id = $2', [conn, id])).rows.length;
+    // 1. A's id sent by B: B's own transaction, answered like any fresh id; A's row unchanged.
+    const rowA = forA();
+    expect((await signedCall(ctx, a, 'POST', TX, { transactions: [rowA] })).body.data.results[0].status).toBe('accepted');
+    const probe = await signedCall(ctx, b, 'POST', TX, { transactions: [forB({ gwGTransId: rowA.gwGTransId }), forB()] });
+    const [p0, p1] = probe.body.data.results;
+    expect({ ...p0, index: 0, gwGTransId: '' }).toEqual({ ...p1, index: 0, gwGTransId: '' });
+    expect(p0).toMatchObject({ status: 'accepted', code: 0 });
+    const { rows: mine } = await ctx.db.query<{ mer_id: string; amount: number }>('SELECT mer_id, amount FROM txn WHERE gw_trans_id = $1', [rowA.gwGTransId]);
+    expect(mine).toEqual([{ mer_id: DEMO.subA, amount: 12345 }]);
+    // A late status by B for that id finds B's row, never A's; A's still works on its own.
+    expect((await signedCall(ctx, b, 'POST', `${TX}/${rowA.gwGTransId}/status`, { gwResponse: '00' })).body.data).toMatchObject({ gwGTransId: rowA.gwGTransId, changed: false });
+    // 2. A row the portal holds for a merchant not B's (a sandbox row of subA, never reported):
+    //    B sending its id learns nothing and takes nothing — A then reports it as a duplicate.
+    const sandbox = await addTxn(ctx, { merId: DEMO.subA, txnTime: ctx.clock.now() });
+    const { rows: sb } = await ctx.db.query<Record<string, any>>('SELECT * FROM txn WHERE id = $1', [sandbox.id]);
+    const s0 = sb[0];
+    const squat = await signedCall(ctx, b, 'POST', TX, { transactions: [forB({ gwGTransId: s0.gw_trans_id })] });
+    expect(squat.body.data.results[0]).toMatchObject({ status: 'accepted', code: 0 });
+    const same = {
+      gwGTransId: s0.gw_trans_id, clientid: DEMO.subA, orderNum: s0.order_no, gwTranType: 'PURC', gwResponse: '00', gwAmount: '100.00', gwCurrency: 'CNY',
+      paymentSchema: 'WX', paymentBrand: 'wechat_pay', respMsg: 'Approved', currentTime: new Date(s0.txn_time).toISOString(),
+      ...(s0.card_first6 ? { cardNumber: `${s0.card_first6}******${s0.card_last4}` } : {}),
+      ...(s0.channel_order_no ? { channelOrderNo: s0.channel_order_no } : {}),
+    };
+    const own = await signedCall(ctx, a, 'POST', TX, { transactions: [same] });
+    expect(own.body.data.results[0], JSON.stringify(own.body)).toMatchObject({ status: 'duplicate', code: 0 });
+    // 3. A rejected row keeps no claim: other content for that id (409), a refused row (400).
+    const sandbox2 = await addTxn(ctx, { merId: DEMO.subA, txnTime: ctx.clock.now() });
+    const s2 = (await ctx.db.query<Record<string, any>>('SELECT * FROM txn WHERE id = $1', [sandbox2.id])).rows[0];
+    const conflict = await signedCall(ctx, a, 'POST', TX, { transactions: [{ ...same, gwGTransId: s2.gw_trans_id, orderNum: s2.order_no, gwAmount: '1.00', currentTime: new Date(s2.txn_time).toISOString() }] });
+    expect(conflict.body.data.results[0]).toMatchObject({ status: 'rejected', code: 409 });
+    expect(await claims('sec', s2.gw_trans_id)).toBe(0);
+    const refused = forB({ gwCurrency: 'XXX' });
+    expect((await signedCall(ctx, b, 'POST', TX, { transactions: [refused] })).body.data.results[0].status).toBe('rejected');
+    expect(await claims('sec-probe', refused.gwGTransId as string)).toBe(0);
+    // … and the id is free for whoever reports it next (here A, corrected to its merchant).
+    expect((await signedCall(ctx, a, 'POST', TX, { transactions: [forA({ gwGTransId: refused.gwGTransId })] })).body.data.results[0].status).toBe('accepted');
   });
 
   // Issue 47: any currentTime 1900–2999 was accepted and each new month made a partition of txn.

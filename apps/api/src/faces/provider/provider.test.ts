@@ -124,9 +124,11 @@ describe.each(DB_KINDS)('provider API (%s)', (kind) => {
       ]);
       expect(await txnCount()).toBe(before);
       expect((await txnOf(rows[0].gwGTransId as string)).amount).toBe(12345);
-      // Another connection cannot report the same id.
-      const foreign = await signedCall(ctx, otherKey, 'POST', TX, { transactions: [{ ...rows[0], clientid: DEMO.other }] });
-      expect(foreign.body.data.results[0]).toMatchObject({ status: 'rejected', code: 409, field: 'gwGTransId' });
+      // Another connection's ids are its own (issue 47): the same id is another transaction, answered
+      // as any fresh id (nothing tells it the id exists elsewhere); the first connection's row is untouched.
+      const foreign = await signedCall(ctx, otherKey, 'POST', TX, { transactions: [{ ...rows[0], clientid: DEMO.other, gwCurrency: 'SGD', orderNum: `${rows[0].orderNum}-o` }] });
+      expect(foreign.body.data.results[0], JSON.stringify(foreign.body)).toMatchObject({ status: 'accepted', code: 0 });
+      expect(await txnOf(rows[0].gwGTransId as string)).toMatchObject({ mer_id: DEMO.group, amount: 12345 });
     });
 
     it('strict row fields: impossible times, too many decimals, unknown fields are rejected with the field named', async () => {
