@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Code } from '@portal/contract';
 import { AppError } from '../../lib/errors';
+import { t } from '../../lib/messages';
 
 /** The development key: used only outside production, when PROVIDER_KEY_ENCRYPTION_KEY is unset. */
 const DEV_KEY = createHash('sha256').update('merchant-portal development provider key — never for production').digest();
@@ -11,8 +12,11 @@ const DEV_KEY = createHash('sha256').update('merchant-portal development provide
  * feature sealing secrets with PROVIDER_KEY_ENCRYPTION_KEY (gateway connection keys, webhook
  * signing secrets) goes through `encryptionKey` and `openSecret`.
  */
-export const keyMissing = () => new AppError(Code.SERVICE_UNAVAILABLE, 'secretKeyMissing', {}, 503);
-export const keyMismatch = () => new AppError(Code.SERVICE_UNAVAILABLE, 'secretKeyMismatch', {}, 503);
+const unavailable = (key: 'secretKeyMissing' | 'secretKeyMismatch') =>
+  // (Its message in words too: the job runner's log and the CLI show it, not the key.)
+  Object.assign(new AppError(Code.SERVICE_UNAVAILABLE, key, {}, 503), { message: t('en', key) });
+export const keyMissing = () => unavailable('secretKeyMissing');
+export const keyMismatch = () => unavailable('secretKeyMismatch');
 
 /** The 32-byte key encrypting signing secrets at rest; in production without it: the 503 AppError. */
 export function encryptionKey(cfg: { env: string; providerKeyEncryptionKey?: string }): Buffer {

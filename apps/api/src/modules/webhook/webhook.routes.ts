@@ -75,7 +75,7 @@ export function webhookRoutes(app: FastifyInstance, deps: Deps) {
     config,
     schema: {
       tags: TAG,
-      summary: 'A new signing secret (shown once); the previous one keeps signing, as a second v1, for 24 hours',
+      summary: 'A new signing secret (shown once); the previous one keeps signing, as a second v1, for 24 hours; 503 (code 503) without a usable PROVIDER_KEY_ENCRYPTION_KEY',
       body: webhookIdSchema,
       response: { 200: envelope(webhookSecretSchema) },
     },
