@@ -7,6 +7,8 @@ import { FeedRowSchema } from '../../src/modules/gateway/feed.service';
 import { listMonths } from '../../src/db/partitions';
 import { PARTITIONS_JOB, setUpPartitionJobs } from '../../src/jobs/partitions.job';
 import { addTxn } from '../../src/modules/txn/txn.fixtures';
+import { reconcileDay } from '../../src/modules/gateway/recon.service';
+import { platformDate } from '../../src/modules/payments/time';
 import { fillPath, providerRoutes, routeKey, type ApiRoute } from './route-table';
 
 /**
@@ -144,6 +146,11 @@ describe.each(DB_KINDS)('provider face: signatures, scope, hostile input (%s)', 
     expect(p0).toMatchObject({ status: 'accepted', code: 0 });
     const { rows: mine } = await ctx.db.query<{ mer_id: string; amount: number }>('SELECT mer_id, amount FROM txn WHERE gw_trans_id = $1', [rowA.gwGTransId]);
     expect(mine).toEqual([{ mer_id: DEMO.subA, amount: 12345 }]);
+    // The reconciliation maps each connection's id to its own row: no difference for either.
+    const day = platformDate(ctx.clock.now().getTime(), ctx.config.platformTz);
+    for (const c of ['sec', 'sec-probe']) await reconcileDay(ctx.db, day, { platformTz: ctx.config.platformTz, connectionId: c });
+    const { rows: diffs } = await ctx.db.query('SELECT connection_id, kind FROM recon_difference WHERE gw_trans_id = $1', [rowA.gwGTransId]);
+    expect(diffs).toEqual([]);
     // A late status by B for that id finds B's row, never A's; A's still works on its own.
     expect((await signedCall(ctx, b, 'POST', `${TX}/${rowA.gwGTransId}/status`, { gwResponse: '00' })).body.data).toMatchObject({ gwGTransId: rowA.gwGTransId, changed: false });
     // 2. A row the portal holds for a merchant not B's (a sandbox row of subA, never reported):
