@@ -127,6 +127,13 @@ export const envSchema = z.object({
   /** Folder watched for gateway transaction files (default DATA_DIR/inbox). */
   IMPORT_INBOX: unsetIfBlank(z.string().optional()),
   /**
+   * Issue 47: the provider feed's window — a row's currentTime at most this many days before and
+   * after the portal's clock (API and files); the partition job keeps the ledger's months of the
+   * window created, so the feed never creates one (docs/integration.md).
+   */
+  PROVIDER_FEED_DAYS_BACK: z.coerce.number().int().min(1).max(3660).default(400),
+  PROVIDER_FEED_DAYS_AHEAD: z.coerce.number().int().min(0).max(31).default(2),
+  /**
    * Webhook deliveries to loopback, private and link-local addresses (checked after DNS resolution
    * at every attempt; decision 040): allowed by default in development and tests, never in production.
    */

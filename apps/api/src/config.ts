@@ -54,6 +54,8 @@ export interface Config {
   providerKeyEncryptionKey?: string;
   /** Folder of gateway transaction files picked up by the job runner (IMPORT_INBOX or DATA_DIR/inbox). */
   importInbox?: string;
+  /** PROVIDER_FEED_DAYS_BACK / _AHEAD: the provider feed's window around the clock (issue 47). */
+  feedWindow: { daysBack: number; daysAhead: number };
   /** WEBHOOK_ALLOW_PRIVATE_NETWORKS: webhooks may go to loopback / private / link-local addresses (never in production). */
   webhookAllowPrivate?: boolean;
   /** The gateway adapter (ACQUIRER*); absent = sandbox. */
@@ -157,6 +159,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     acquirer: { kind: e.ACQUIRER ?? 'sandbox', sandboxInProduction: e.NODE_ENV === 'production' && (e.ACQUIRER ?? 'sandbox') === 'sandbox', url: e.ACQUIRER_URL, signingKey: e.ACQUIRER_SIGNING_KEY, keyId: e.ACQUIRER_KEY_ID, timeoutMs: e.ACQUIRER_TIMEOUT_MS, retries: e.ACQUIRER_RETRIES },
     providerKeyEncryptionKey: e.PROVIDER_KEY_ENCRYPTION_KEY,
     importInbox: path.resolve(e.IMPORT_INBOX ?? path.join(e.DATA_DIR, 'inbox')),
+    feedWindow: { daysBack: e.PROVIDER_FEED_DAYS_BACK, daysAhead: e.PROVIDER_FEED_DAYS_AHEAD },
     webhookAllowPrivate: e.NODE_ENV !== 'production' && (e.WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? 'true') === 'true',
   };
 }

@@ -26,8 +26,10 @@ import { setUpWebhookJobs } from './modules/webhook/webhook.deliver';
 export async function firstStart(deps: Deps): Promise<boolean> {
   // A bulk load that a crash cut short left indexes to build (db/bulk-load.ts): built before serving.
   await rebuildDeferredIndexes(deps.db);
-  // Issue 25: gateway connections' secrets need their encryption key in production.
-  await assertProviderKey(deps.db, deps.config);
+  // Issues 25, 46, 47: every sealed secret (gateway connection keys, webhook signing secrets) needs
+  // its key — production refuses to start without a usable one; elsewhere it is said once here.
+  const keyProblem = await assertProviderKey(deps.db, deps.config);
+  if (keyProblem) console.warn(`warning: ${keyProblem} — calls needing it answer 503`);
   if (!deps.config.seedDemo || !(await isEmpty(deps.db))) return false;
   await seedFoundation(deps.db, { env: deps.config.env });
   // Files download: a demo notice carries a PDF attachment.

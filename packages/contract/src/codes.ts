@@ -16,6 +16,8 @@ export const Code = {
   CONFLICT: 409,
   TOO_MANY: 429,
   SERVER_ERROR: 500,
+  /** A feature's server-side configuration is missing (e.g. PROVIDER_KEY_ENCRYPTION_KEY): HTTP 503, retry once fixed. */
+  SERVICE_UNAVAILABLE: 503,
   // sign-in (spec §8)
   USER_NOT_EXIST: 1001,
   INVALID_USERNAME: 1002,

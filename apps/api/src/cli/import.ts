@@ -28,7 +28,7 @@ const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataD
 try {
   await migrate(db);
   const t0 = Date.now();
-  const r = await importFile(db, file, { connectionId: args.connection, platformTz: config.platformTz });
+  const r = await importFile(db, file, { connectionId: args.connection, platformTz: config.platformTz, window: config.feedWindow });
   printReport(r, (Date.now() - t0) / 1000);
   if (r.rejected || r.controlOk === false) process.exitCode = 3;
 } catch (err) {

@@ -9,6 +9,8 @@
  * encrypted with PROVIDER_KEY_ENCRYPTION_KEY (required in production).
  */
 import { loadConfig } from '../config';
+import { AppError } from '../lib/errors';
+import { t } from '../lib/messages';
 import { openDb } from '../db/db';
 import { migrate } from '../db/migrate';
 import { addConnection, addKey, listConnections, revokeKey, setMerchants } from '../modules/gateway/gateway.service';
@@ -65,7 +67,8 @@ try {
     process.exitCode = 2;
   }
 } catch (err) {
-  console.error(`provider failed: ${err instanceof Error ? err.message : String(err)}`);
+  // An AppError (the sealing key missing or wrong: 503 on the API) in words, not its message key.
+  console.error(`provider failed: ${err instanceof AppError ? t('en', err.key, err.params) : err instanceof Error ? err.message : String(err)}`);
   process.exitCode = 1;
 } finally {
   await db.close();

@@ -84,11 +84,17 @@ describe.each(DB_KINDS)('ledger partitions (%s)', (kind) => {
     const later = new Date(Date.UTC(new Date().getUTCFullYear() + 2, 5, 10));
     ctx.clock.set(later);
     try {
+      const before = (await months(ctx)).length + (await months(ctx, 'audit_log')).length;
       const first = await handlers[PARTITIONS_JOB]({ db: ctx.db, clock: ctx.clock, job: { id: 0, kind: PARTITIONS_JOB, payload: {}, attempts: 1 } } as never);
-      // June … September of that year, for txn and audit_log.
-      expect((first as { result: { made: number } }).result.made).toBe(8);
+      // June … September of that year, for txn and audit_log; and (issue 47) txn's months of the
+      // provider feed's window back (PROVIDER_FEED_DAYS_BACK, 400 days), into which the feed writes.
+      const made = (first as { result: { made: number } }).result.made;
+      expect(made).toBe((await months(ctx)).length + (await months(ctx, 'audit_log')).length - before);
       for (const mm of ['06', '07', '08', '09']) expect(await months(ctx)).toContain(`txn_p${later.getUTCFullYear()}${mm}`);
+      for (let d = 0; d <= 400; d += 10) expect(await months(ctx)).toContain(partitionName('txn', new Date(+later - d * 86_400_000)));
       expect(await ensureAhead(ctx.db, later)).toBe(0);
+      const again = await handlers[PARTITIONS_JOB]({ db: ctx.db, clock: ctx.clock, job: { id: 0, kind: PARTITIONS_JOB, payload: {}, attempts: 1 } } as never);
+      expect((again as { result: { made: number } }).result.made).toBe(0);
     } finally {
       ctx.clock.set(new Date());
     }

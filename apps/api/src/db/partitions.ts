@@ -84,6 +84,14 @@ export async function ensureAhead(q: Queryable, now: Date): Promise<number> {
   return made;
 }
 
+/**
+ * The months of the provider feed's window back from `now` (issue 47: PROVIDER_FEED_DAYS_BACK): the
+ * feed writes only into months that exist and never creates one, so the partition job makes them.
+ */
+export async function ensureFeedWindow(q: Queryable, now: Date, daysBack: number): Promise<number> {
+  return ensureMonths(q, 'txn', +now - daysBack * 86_400_000, now);
+}
+
 export interface MonthPartition {
   name: string;
   from: Date;

@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
 import { jsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { Code, CURRENCY_EXPONENT, TXN_TYPES, toMinor } from '@portal/contract';
+import { Code, CURRENCY_EXPONENT, TXN_TYPES, textInput, toMinor } from '@portal/contract';
+import { GW_TRANS_ID_RE, RESPONSE_RE } from '../../modules/payments/ingest.validate';
 import { audit } from '../../lib/audit';
 import { addDays, isDate } from '../../modules/payments/time';
 import { MAX_RATE_ROWS, listRates, parseRateRow, saveRates } from '../../modules/payments/rates.service';
@@ -37,7 +38,7 @@ const RowResult = z.object({
 const BatchAnswer = z.object({ results: z.array(RowResult), accepted: z.number(), duplicate: z.number(), rejected: z.number() });
 const StatusAnswer = z.object({ gwGTransId: z.string(), gwResponse: z.string(), respMsg: z.string().nullable(), changed: z.boolean() });
 
-const SIGNING = `Every request is signed. Headers: \`${HEADERS.keyId}\` (the key id), \`${HEADERS.timestamp}\` (Unix seconds), \`${HEADERS.signature}\` = hex HMAC-SHA256, with the key's secret, of \`timestamp.METHOD.path.body\` (path with its query string as sent, body byte for byte; empty for none). A timestamp more than 5 minutes away, a signature seen before, an unknown or revoked key → 401. Answers use the envelope {code,msg,data}. See docs/integration.md.`;
+const SIGNING = `Every request is signed. Headers: \`${HEADERS.keyId}\` (the key id), \`${HEADERS.timestamp}\` (Unix seconds), \`${HEADERS.signature}\` = hex HMAC-SHA256, with the key's secret, of \`timestamp.METHOD.path.body\` (path with its query string as sent, body byte for byte; empty for none). A timestamp more than 5 minutes away, a signature seen before, an unknown or revoked key → 401. A server without a usable PROVIDER_KEY_ENCRYPTION_KEY (it seals the signing secrets) → 503 with code 503 and the reason: retry later. Answers use the envelope {code,msg,data}. See docs/integration.md.`;
 
 /**
  * The provider face (/provider/v1, issue 25): gateway connections report transactions. Its own
@@ -132,6 +133,7 @@ export async function providerFace(app: FastifyInstance, deps: Deps): Promise<vo
         const data = await receiveBatch(deps.db, conn(req), req.body.transactions, {
           platformTz: deps.config.platformTz,
           now: deps.clock.now(),
+          window: deps.config.feedWindow,
           lang: req.lang,
           source: 'gateway',
         });
@@ -145,8 +147,12 @@ export async function providerFace(app: FastifyInstance, deps: Deps): Promise<vo
         schema: {
           tags,
           summary: 'The final result of a processing transaction (late results, refund outcomes); idempotent',
-          params: z.strictObject({ gwTransId: z.string().min(1).max(64) }),
-          body: z.strictObject({ gwResponse: z.string().min(1).max(8), respMsg: z.string().max(255).nullish() }),
+          // Issue 47: the id and the texts parsed strictly (a NUL in the path reached the database: 500).
+          params: z.strictObject({ gwTransId: z.string().regex(GW_TRANS_ID_RE, 'a gateway transaction id: letters, digits, _ . : -, at most 64') }),
+          body: z.strictObject({
+            gwResponse: z.string().regex(RESPONSE_RE, 'a result code: 1–8 letters or digits'),
+            respMsg: textInput(255, { trim: false }).nullish(),
+          }),
           response: { 200: envelope(StatusAnswer) },
         },
       },

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DB_KINDS, DEMO, isConcurrent, type TestCtx } from '../../../test/helpers';
-import { feedRow, makeConnection, signedCall, signedHeaders, type TestKey } from '../../modules/gateway/gateway.fixtures';
+import { feedRow, makeConnection, makeFeedMonths, signedCall, signedHeaders, type TestKey } from '../../modules/gateway/gateway.fixtures';
 import { addKey, revokeKey } from '../../modules/gateway/gateway.service';
 
 const TX = '/provider/v1/transactions';
@@ -15,6 +15,7 @@ describe.each(DB_KINDS)('provider API (%s)', (kind) => {
 
   beforeAll(async () => {
     ctx = await createTestApp({ kind });
+    await makeFeedMonths(ctx);
     key = await makeConnection(ctx, 'acme', [DEMO.group, DEMO.subA]);
     otherKey = await makeConnection(ctx, 'other-gw', [DEMO.other]);
   });
@@ -123,9 +124,11 @@ describe.each(DB_KINDS)('provider API (%s)', (kind) => {
       ]);
       expect(await txnCount()).toBe(before);
       expect((await txnOf(rows[0].gwGTransId as string)).amount).toBe(12345);
-      // Another connection cannot report the same id.
-      const foreign = await signedCall(ctx, otherKey, 'POST', TX, { transactions: [{ ...rows[0], clientid: DEMO.other }] });
-      expect(foreign.body.data.results[0]).toMatchObject({ status: 'rejected', code: 409, field: 'gwGTransId' });
+      // Another connection's ids are its own (issue 47): the same id is another transaction, answered
+      // as any fresh id (nothing tells it the id exists elsewhere); the first connection's row is untouched.
+      const foreign = await signedCall(ctx, otherKey, 'POST', TX, { transactions: [{ ...rows[0], clientid: DEMO.other, gwCurrency: 'SGD', orderNum: `${rows[0].orderNum}-o` }] });
+      expect(foreign.body.data.results[0], JSON.stringify(foreign.body)).toMatchObject({ status: 'accepted', code: 0 });
+      expect(await txnOf(rows[0].gwGTransId as string)).toMatchObject({ mer_id: DEMO.group, amount: 12345 });
     });
 
     it('strict row fields: impossible times, too many decimals, unknown fields are rejected with the field named', async () => {
@@ -143,6 +146,36 @@ describe.each(DB_KINDS)('provider API (%s)', (kind) => {
         ['rejected', 'currentTime'], ['rejected', 'currentTime'], ['rejected', 'gwAmount'], ['rejected', 'amountSign'],
         ['rejected', 'row'], ['rejected', 'gwTransId'], ['rejected', 'originOrderNo'],
       ]);
+    });
+
+    // Issue 46: the counter saw only the rows refused by the ingestion itself (3 counted, 7 rejected).
+    it('/metrics counts every rejected row, whatever refused it, and every accepted one', async () => {
+      const figure = async (result: string) => {
+        const m = await ctx.call({ method: 'GET', url: '/metrics' });
+        const text = (m.body as unknown as { raw: string }).raw;
+        const line = new RegExp(`^portal_ingested_rows_total\\{source="gateway",result="${result}"\\} (\\d+)`, 'm').exec(text);
+        return line ? Number(line[1]) : 0;
+      };
+      const taken = feedRow();
+      await signedCall(ctx, key, 'POST', TX, { transactions: [taken] });
+      const [rejected0, ok0] = [await figure('rejected'), await figure('ok')];
+      const r = await signedCall(ctx, key, 'POST', TX, {
+        transactions: [
+          feedRow(),
+          { gwGTransId: 'GW-malformed-m', hello: 1 }, // shape
+          feedRow({ clientid: DEMO.other }), // another connection's merchant (403)
+          { ...taken, gwAmount: '1.00' }, // other content for an id (409)
+          feedRow({ gwCurrency: 'XXX' }), // unknown currency
+          feedRow({ respMsg: 'a\u0000b' }), // a NUL
+          feedRow({ currentTime: '2026-02-30 10:00:00' }), // impossible time
+          feedRow({ gwTranType: 'REFD' }), // refund without purchase (refused by the ingestion)
+          feedRow(),
+          feedRow(),
+        ],
+      });
+      expect(r.body.data).toMatchObject({ accepted: 3, rejected: 7 });
+      expect((await figure('rejected')) - rejected0).toBe(7);
+      expect((await figure('ok')) - ok0).toBe(3);
     });
 
     it('refuses an empty batch and one over 1,000 rows with 400, nothing written', async () => {

@@ -1,14 +1,16 @@
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { Code, CURRENCY_EXPONENT, toMinor } from '@portal/contract';
+import { Code, CURRENCY_EXPONENT, hasControlChars, toMinor } from '@portal/contract';
 import type { Db, Queryable } from '../../db/db';
 import { audit } from '../../lib/audit';
+import { metrics } from '../../plugins/metrics';
 import { AppError } from '../../lib/errors';
 import { t } from '../../lib/messages';
 import type { Language } from '@portal/contract';
 import { ingestEach, type IngestInput, type TxnRow } from '../payments/ingest.service';
 import { shapeRow } from '../payments/ingest.validate';
 import { finishProcessing, isProcessing } from '../payments/processing.service';
-import { isDate, zonedInstant } from '../payments/time';
+import { compact, isDate, platformDate, zonedInstant } from '../payments/time';
 import type { Connection } from './gateway.service';
 
 /** Most rows in one `POST /provider/v1/transactions`. */
@@ -61,10 +63,18 @@ export interface RowResult {
 export interface FeedOptions {
   platformTz: string;
   now?: Date;
+  /** The accepted currentTime window around `now` (PROVIDER_FEED_DAYS_BACK / _AHEAD; default 400 / 2). */
+  window?: FeedWindow;
   lang?: Language;
   /** gateway (API) or file (import). */
   source?: string;
 }
+
+export interface FeedWindow {
+  daysBack: number;
+  daysAhead: number;
+}
+export const DEFAULT_FEED_WINDOW: FeedWindow = { daysBack: 400, daysAhead: 2 };
 
 const LOCAL_TIME = /^(\d{4}-\d{2}-\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?(?:Z|[+-]\d{2}:\d{2})$/;
@@ -75,6 +85,13 @@ function rowError(field: string, detail: string) {
 
 /** A wire row → ingestion input (amounts to minor units, time to an instant). Throws an AppError naming the field. */
 export function toIngestInput(raw: unknown, o: FeedOptions): IngestInput {
+  // Issue 47: every text field strictly — a NUL byte, a C0/C1 control or a lone surrogate refuses
+  // the row (named field), before anything reaches the database.
+  if (raw && typeof raw === 'object' && !Array.isArray(raw)) {
+    for (const [field, v] of Object.entries(raw)) {
+      if (typeof v === 'string' && hasControlChars(v)) throw new AppError(Code.BAD_REQUEST, 'gwFieldControlChars', { field }, 400, { field });
+    }
+  }
   const p = FeedRowSchema.safeParse(raw);
   if (!p.success) {
     const i = p.error.issues[0];
@@ -102,6 +119,15 @@ export function toIngestInput(raw: unknown, o: FeedOptions): IngestInput {
   else throw rowError('currentTime', 'ISO 8601 with an offset, or YYYY-MM-DD HH:mm:ss (platform zone)');
   if (local) txnTime = new Date(txnTime.getTime() + Number(local[4]) * 1000);
   if (Number.isNaN(txnTime.getTime())) throw rowError('currentTime', 'not a real time');
+  // Issue 47: only times around the portal's clock (any year 1900–2999 made the ledger a month).
+  const w = o.window ?? DEFAULT_FEED_WINDOW;
+  const now = (o.now ?? new Date()).getTime();
+  const from = now - w.daysBack * 86_400_000;
+  const to = now + w.daysAhead * 86_400_000;
+  if (txnTime.getTime() < from || txnTime.getTime() > to) {
+    const day = (ms: number) => platformDate(ms, o.platformTz);
+    throw new AppError(Code.BAD_REQUEST, 'gwTimeOutsideWindow', { from: day(from), to: day(to), back: w.daysBack, ahead: w.daysAhead }, 400, { field: 'currentTime' });
+  }
   return {
     gwTransId: r.gwGTransId,
     merId: r.clientid,
@@ -183,7 +209,26 @@ function differs(r: TxnRow, l: Pick<LedgerRow, Exclude<keyof LedgerRow, 'id' | '
  *     its purchase first (processing or successful), late days queued for the late path.
  */
 export async function receiveBatch(db: Db, conn: Connection, rawRows: unknown[], o: FeedOptions): Promise<BatchAnswer> {
-  return db.tx((q) => receiveRows(q, conn, rawRows, o));
+  const answer = await db.tx((q) => receiveRows(q, conn, rawRows, o));
+  countRows(answer, o.source ?? 'gateway');
+  return answer;
+}
+
+/**
+ * /metrics (`portal_ingested_rows_total`, issue 46): every row of a committed batch or chunk —
+ * accepted as `ok` (a new row; a status made final by a repeat is not a new row), rejected as
+ * `rejected` whatever refused it (shape, merchant, conflict, ingestion); duplicates are not counted.
+ * Counted after the commit, so a batch that failed counts nothing.
+ */
+export function countRows(answer: Pick<BatchAnswer, 'results'>, source: string, unreadable = 0): void {
+  let ok = 0;
+  let rejected = unreadable;
+  for (const r of answer.results) {
+    if (r?.status === 'rejected') rejected++;
+    else if (r?.status === 'accepted' && !r.statusChanged) ok++;
+  }
+  if (ok) metrics.ingestedRows.inc({ source, result: 'ok' }, ok);
+  if (rejected) metrics.ingestedRows.inc({ source, result: 'rejected' }, rejected);
 }
 
 export interface BatchAnswer {
@@ -239,27 +284,57 @@ export async function receiveRows(q: Queryable, conn: Connection, rawRows: unkno
   }
   {
     const firsts = [...firstOf.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    // 2. claim
-    const { rows: claimed } = firsts.length
-      ? await q.query<{ gw_trans_id: string }>(
-          `INSERT INTO gateway_txn (gw_trans_id, connection_id, txn_date)
-           SELECT u.g, $3, u.d FROM unnest($1::text[], $2::date[]) WITH ORDINALITY AS u(g, d, n) ORDER BY u.n
-           ON CONFLICT (gw_trans_id) DO NOTHING RETURNING gw_trans_id`,
-          [firsts.map(([g]) => g), firsts.map(([, i]) => shaped.get(i)!.txn_date), conn.id],
-        )
-      : { rows: [] };
-    const mine = new Set(claimed.map((c) => c.gw_trans_id));
-    const taken = firsts.filter(([g]) => !mine.has(g)).map(([g]) => g);
-    const owner = new Map<string, string>();
-    if (taken.length) {
-      const { rows } = await q.query<{ gw_trans_id: string; connection_id: string }>('SELECT gw_trans_id, connection_id FROM gateway_txn WHERE gw_trans_id = ANY($1::text[])', [taken]);
-      for (const r of rows) owner.set(r.gw_trans_id, r.connection_id);
+    const ids = firsts.map(([g]) => g);
+    // 2. claim, per connection (issue 47): (connection, gateway id) → the ledger row it stands for.
+    //    The gateway's id is the ledger's when free; the unique insert conflicts on this
+    //    connection's earlier claim (a repeat; a parallel identical batch waits here for the first
+    //    and then finds the claim) or on another connection's use of the id as a ledger id.
+    const claimed = new Set(
+      ids.length
+        ? (
+            await q.query<{ gw_trans_id: string }>(
+              `INSERT INTO gateway_txn (gw_trans_id, connection_id, txn_date, ledger_id)
+               SELECT u.g, $3, u.d, u.g FROM unnest($1::text[], $2::date[]) WITH ORDINALITY AS u(g, d, n) ORDER BY u.n
+               ON CONFLICT DO NOTHING RETURNING gw_trans_id`,
+              [ids, firsts.map(([, i]) => shaped.get(i)!.txn_date), conn.id],
+            )
+          ).rows.map((c) => c.gw_trans_id)
+        : [],
+    );
+    const ledgerOf = new Map<string, string>(ids.filter((g) => claimed.has(g)).map((g) => [g, g]));
+    const heldBefore = async (gs: string[]) =>
+      gs.length
+        ? (await q.query<{ gw_trans_id: string; ledger_id: string }>('SELECT gw_trans_id, ledger_id FROM gateway_txn WHERE connection_id = $1 AND gw_trans_id = ANY($2::text[])', [conn.id, gs])).rows
+        : [];
+    for (const h of await heldBefore(ids.filter((g) => !claimed.has(g)))) ledgerOf.set(h.gw_trans_id, h.ledger_id);
+    // A claimed id whose ledger row is not one this connection may address — a row of a merchant
+    // not its own (the sandbox's, another gateway's merchant) — and an id another connection's
+    // ledger row already has: this connection's row gets a ledger id of the portal's making. The
+    // answer is the one a fresh id gets: nothing tells the connection the id exists elsewhere.
+    const foreign = new Set<string>();
+    if (claimed.size) {
+      const { rows } = await q.query<{ gw_trans_id: string; mer_id: string }>('SELECT gw_trans_id, mer_id FROM txn_key WHERE gw_trans_id = ANY($1::text[])', [[...claimed]]);
+      for (const r of rows) if (!conn.merchants.includes(r.mer_id)) foreign.add(r.gw_trans_id);
     }
-    // 3. compare with the ledger
-    const { rows: ledger } = firsts.length
+    for (const g of ids) if (!ledgerOf.has(g)) foreign.add(g);
+    for (const g of foreign) {
+      const r = shaped.get(firstOf.get(g)!)!;
+      const own = `G${compact(r.txn_date)}${randomBytes(8).toString('hex')}`;
+      const { rows } = claimed.has(g)
+        ? await q.query('UPDATE gateway_txn SET ledger_id = $3 WHERE connection_id = $1 AND gw_trans_id = $2 RETURNING 1', [conn.id, g, own])
+        : await q.query('INSERT INTO gateway_txn (gw_trans_id, connection_id, txn_date, ledger_id) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING RETURNING 1', [g, conn.id, r.txn_date, own]);
+      if (rows.length) {
+        claimed.add(g);
+        ledgerOf.set(g, own);
+      }
+    }
+    // (A parallel batch of this connection made the claim meanwhile: its ledger id.)
+    for (const h of await heldBefore(ids.filter((g) => !ledgerOf.has(g)))) ledgerOf.set(h.gw_trans_id, h.ledger_id);
+    // 3. compare with the ledger (by the ledger ids)
+    const { rows: ledger } = ledgerOf.size
       ? await q.query<LedgerRow>(
           `SELECT ${LEDGER_COLS} FROM txn_key k JOIN txn t ON t.id = k.id AND t.txn_time = k.txn_time WHERE k.gw_trans_id = ANY($1::text[])`,
-          [firsts.map(([g]) => g)],
+          [[...ledgerOf.values()]],
         )
       : { rows: [] };
     const inLedger = new Map(ledger.map((l) => [l.gw_trans_id, l]));
@@ -271,11 +346,13 @@ export async function receiveRows(q: Queryable, conn: Connection, rawRows: unkno
     const fresh: number[] = [];
     for (const [g, i] of firsts) {
       const r = shaped.get(i)!;
-      const l = inLedger.get(g);
-      if (owner.has(g) && owner.get(g) !== conn.id) {
-        reject(i, new AppError(Code.CONFLICT, 'gwTransConflict', { gwTransId: g, field: 'connection' }, 409, { field: 'gwGTransId' }));
+      const lid = ledgerOf.get(g);
+      if (lid === undefined) {
+        // (Only when a parallel batch of this connection holds the id and then gave it up.)
+        reject(i, new AppError(Code.CONFLICT, 'gwTransConflict', { gwTransId: g, field: 'gwGTransId' }, 409, { field: 'gwGTransId' }));
         continue;
       }
+      const l = inLedger.get(lid);
       if (!l) {
         fresh.push(i);
         continue;
@@ -295,26 +372,25 @@ export async function receiveRows(q: Queryable, conn: Connection, rawRows: unkno
         reject(i, new AppError(Code.CONFLICT, 'gwTransConflict', { gwTransId: g, field: 'gwResponse' }, 409, { field: 'gwResponse' }));
       }
     }
-    // 4. write the new rows through the one ingestion path
+    // 4. write the new rows through the one ingestion path, under their ledger ids
     if (fresh.length) {
-      const outcomes = await ingestEach(q, fresh.map((i) => inputs[i]!), {
+      const outcomes = await ingestEach(q, fresh.map((i) => ({ ...inputs[i]!, gwTransId: ledgerOf.get(shaped.get(i)!.gw_trans_id)! })), {
         platformTz: o.platformTz,
         now: o.now,
         beforeInsert: reserveRefund,
+        // Issue 47: the feed never creates a month of the ledger; a row for one not made yet is refused.
+        existingMonthsOnly: true,
       });
-      const failed: string[] = [];
       outcomes.forEach((out, k) => {
         const i = fresh[k];
-        if (out.ok) {
-          ok(i, 'accepted');
-        } else {
-          reject(i, out.error);
-          if (mine.has(shaped.get(i)!.gw_trans_id)) failed.push(shaped.get(i)!.gw_trans_id);
-        }
+        if (out.ok) ok(i, 'accepted');
+        else reject(i, out.error);
       });
-      // A refused row keeps no claim: sent again corrected, it is taken.
-      if (failed.length) await q.query('DELETE FROM gateway_txn WHERE gw_trans_id = ANY($1::text[]) AND connection_id = $2', [failed, conn.id]);
     }
+    // A rejected row keeps nothing (issue 47): the claims this batch made for rows it refused are
+    // given up — sent again corrected, the id is taken; no other connection's id is held.
+    const release = firsts.filter(([g, i]) => claimed.has(g) && results[i]?.status === 'rejected').map(([g]) => g);
+    if (release.length) await q.query('DELETE FROM gateway_txn WHERE connection_id = $1 AND gw_trans_id = ANY($2::text[])', [conn.id, release]);
     // The same id again inside the batch: compared with the ledger when the id is there, else
     // with its first occurrence (identical → answered as that one, or duplicate once it was accepted).
     const ledgerAfter = repeats.length
@@ -322,7 +398,7 @@ export async function receiveRows(q: Queryable, conn: Connection, rawRows: unkno
           (
             await q.query<LedgerRow>(
               `SELECT ${LEDGER_COLS} FROM txn_key k JOIN txn t ON t.id = k.id AND t.txn_time = k.txn_time WHERE k.gw_trans_id = ANY($1::text[])`,
-              [[...new Set(repeats.map((i) => shaped.get(i)!.gw_trans_id))]],
+              [[...new Set(repeats.map((i) => ledgerOf.get(shaped.get(i)!.gw_trans_id)).filter((x): x is string => x !== undefined))]],
             )
           ).rows.map((l) => [l.gw_trans_id, l]),
         )
@@ -330,7 +406,8 @@ export async function receiveRows(q: Queryable, conn: Connection, rawRows: unkno
     for (const i of repeats) {
       const r = shaped.get(i)!;
       const first = firstOf.get(r.gw_trans_id)!;
-      const l = ledgerAfter.get(r.gw_trans_id);
+      const lid = ledgerOf.get(r.gw_trans_id);
+      const l = lid !== undefined ? ledgerAfter.get(lid) : undefined;
       const firstRow = shaped.get(first)!;
       const ref = l ?? { ...firstRow, txn_time: new Date(firstRow.txn_time) };
       const d = differs(r, ref);
@@ -386,14 +463,23 @@ async function reserveRefund(q: Queryable, row: TxnRow): Promise<void> {
 /** `POST /provider/v1/transactions/{id}/status`: a processing transaction of the connection's merchants made final. */
 export async function reportStatus(db: Db, conn: Connection, gwTransId: string, body: { gwResponse: string; respMsg?: string | null }) {
   return db.tx(async (q) => {
-    const { rows } = await q.query<{ mer_id: string }>('SELECT mer_id FROM txn_key WHERE gw_trans_id = $1', [gwTransId]);
-    // Another connection's merchant answers as if absent.
+    // The connection's own id (issue 47: ids are per connection): the ledger row its claim names;
+    // unclaimed, the ledger row of that id when it is of one of its merchants and no other
+    // connection's (a transaction the portal sent to the gateway). Anything else answers as absent.
+    const { rows: held } = await q.query<{ ledger_id: string }>('SELECT ledger_id FROM gateway_txn WHERE connection_id = $1 AND gw_trans_id = $2', [conn.id, gwTransId]);
+    const { rows } = await q.query<{ mer_id: string; gw_trans_id: string }>(
+      held[0]
+        ? 'SELECT mer_id, gw_trans_id FROM txn_key WHERE gw_trans_id = $1'
+        : 'SELECT k.mer_id, k.gw_trans_id FROM txn_key k WHERE k.gw_trans_id = $1 AND NOT EXISTS (SELECT 1 FROM gateway_txn g WHERE g.ledger_id = k.gw_trans_id)',
+      [held[0]?.ledger_id ?? gwTransId],
+    );
     if (!rows[0] || !conn.merchants.includes(rows[0].mer_id)) throw new AppError(Code.NOT_FOUND, 'gwTransNotFound', { gwTransId }, 404);
-    const out = await finishProcessing(q, { gwTransId }, body);
+    const out = await finishProcessing(q, { gwTransId: rows[0].gw_trans_id }, body);
     await q.query('UPDATE gateway_reported SET gw_response = $3, reported_at = now() WHERE connection_id = $1 AND gw_trans_id = $2', [conn.id, gwTransId, body.gwResponse]);
     if (out.changed) {
       await audit(q, { action: 'gateway.feed.status', username: `gateway:${conn.id}`, merId: out.merId, target: gwTransId, detail: { gwResponse: out.gwResponse, tranType: out.tranType } });
     }
-    return out;
+    // Answered under the connection's own id (the ledger's may be of the portal's making).
+    return { ...out, gwTransId };
   });
 }

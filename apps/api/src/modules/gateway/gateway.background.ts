@@ -41,7 +41,7 @@ export async function sweepInbox(
         fs.renameSync(file, path.join(dir, 'done', name));
         continue;
       }
-      const r = await importFile(deps.db, file, { connectionId: c.id, platformTz: deps.config.platformTz, now: deps.clock.now(), afterChunk: heartbeat });
+      const r = await importFile(deps.db, file, { connectionId: c.id, platformTz: deps.config.platformTz, now: deps.clock.now(), window: deps.config.feedWindow, afterChunk: heartbeat });
       reports.push(r);
       fs.mkdirSync(path.join(dir, 'done'), { recursive: true });
       fs.renameSync(file, path.join(dir, 'done', name));

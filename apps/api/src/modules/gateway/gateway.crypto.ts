@@ -1,16 +1,43 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { Code } from '@portal/contract';
+import { AppError } from '../../lib/errors';
+import { t } from '../../lib/messages';
 
 /** The development key: used only outside production, when PROVIDER_KEY_ENCRYPTION_KEY is unset. */
 const DEV_KEY = createHash('sha256').update('merchant-portal development provider key — never for production').digest();
 
-/** The 32-byte key encrypting signing secrets at rest; throws in production when it is not configured. */
+/**
+ * The secret-sealing key is missing or does not open what is stored: a configuration fault of the
+ * server, answered 503 with what the operator must do (issues 46, 47) — never a bare 500. Every
+ * feature sealing secrets with PROVIDER_KEY_ENCRYPTION_KEY (gateway connection keys, webhook
+ * signing secrets) goes through `encryptionKey` and `openSecret`.
+ */
+const unavailable = (key: 'secretKeyMissing' | 'secretKeyMismatch') =>
+  // (Its message in words too: the job runner's log and the CLI show it, not the key.)
+  Object.assign(new AppError(Code.SERVICE_UNAVAILABLE, key, {}, 503), { message: t('en', key) });
+export const keyMissing = () => unavailable('secretKeyMissing');
+export const keyMismatch = () => unavailable('secretKeyMismatch');
+
+/** The 32-byte key encrypting signing secrets at rest; in production without it: the 503 AppError. */
 export function encryptionKey(cfg: { env: string; providerKeyEncryptionKey?: string }): Buffer {
   const k = cfg.providerKeyEncryptionKey;
   if (!k) {
-    if (cfg.env === 'production') throw new Error('PROVIDER_KEY_ENCRYPTION_KEY is required in production to use gateway connections');
+    if (cfg.env === 'production') throw keyMissing();
     return DEV_KEY;
   }
-  return /^[0-9a-fA-F]{64}$/.test(k) ? Buffer.from(k, 'hex') : Buffer.from(k, 'base64');
+  const key = /^[0-9a-fA-F]{64}$/.test(k) ? Buffer.from(k, 'hex') : Buffer.from(k, 'base64');
+  if (key.length !== 32) throw keyMismatch();
+  return key;
+}
+
+/** `decryptSecret` with the configured key; a key that cannot open it → the 503 AppError. */
+export function openSecret(cfg: { env: string; providerKeyEncryptionKey?: string }, stored: string, keyId: string): string {
+  const key = encryptionKey(cfg);
+  try {
+    return decryptSecret(key, stored, keyId);
+  } catch {
+    throw keyMismatch();
+  }
 }
 
 /** AES-256-GCM: base64 of iv (12) | tag (16) | ciphertext. The key id is the associated data. */

@@ -1,10 +1,19 @@
 import type { TestCtx } from '../../../test/helpers';
 import { addConnection, addKey, HEADERS } from './gateway.service';
 import { sign } from './gateway.crypto';
+import { ensureFeedWindow } from '../../db/partitions';
 
 export interface TestKey {
   keyId: string;
   secret: string;
+}
+
+/**
+ * What the partition job does at start-up for the feed (issue 47): the ledger's months of the
+ * feed's window exist (the feed never creates one). For suites that send back-dated rows.
+ */
+export async function makeFeedMonths(ctx: Pick<TestCtx, 'db' | 'config' | 'clock'>): Promise<void> {
+  await ensureFeedWindow(ctx.db, ctx.clock.now(), ctx.config.feedWindow.daysBack);
 }
 
 /** A connection reporting for `merchants`, with one key. */

@@ -48,4 +48,37 @@ export const GATEWAY_MESSAGES = {
     ko: '필드 {field}이(가) 올바르지 않습니다: {detail}',
     ja: 'フィールド {field} が無効です：{detail}',
   },
+  // Issue 47: strict text on the one ingestion path (a NUL byte reached the database and failed the batch).
+  gwFieldControlChars: {
+    en: 'Invalid field {field}: must not contain control characters (NUL, C0, C1) or broken characters',
+    zh: '字段 {field} 无效：不能包含控制字符（NUL、C0、C1）或损坏的字符',
+    ko: '필드 {field}이(가) 올바르지 않습니다: 제어 문자(NUL, C0, C1)나 깨진 문자를 포함할 수 없습니다',
+    ja: 'フィールド {field} が無効です：制御文字（NUL、C0、C1）や壊れた文字を含めることはできません',
+  },
+  // Issues 46 and 47: a feature needing the secret-sealing key, without a usable one (HTTP 503).
+  secretKeyMissing: {
+    en: 'This server has no PROVIDER_KEY_ENCRYPTION_KEY, which sealed secrets (gateway connection keys, webhook signing secrets) need: the operator must set it and restart the server',
+    zh: '本服务器未配置 PROVIDER_KEY_ENCRYPTION_KEY，而加密保存的密钥（网关连接密钥、Webhook 签名密钥）需要它：请运维人员设置后重启服务器',
+    ko: '이 서버에는 봉인된 비밀(게이트웨이 연결 키, 웹훅 서명 비밀)에 필요한 PROVIDER_KEY_ENCRYPTION_KEY가 없습니다: 운영자가 설정한 뒤 서버를 다시 시작해야 합니다',
+    ja: 'このサーバーには、封印されたシークレット（ゲートウェイ接続キー、Webhook 署名シークレット）に必要な PROVIDER_KEY_ENCRYPTION_KEY がありません：運用担当者が設定してサーバーを再起動する必要があります',
+  },
+  secretKeyMismatch: {
+    en: "This server's PROVIDER_KEY_ENCRYPTION_KEY does not open a stored secret (gateway connection key or webhook signing secret): the operator must set the key it was sealed with and restart the server",
+    zh: '本服务器的 PROVIDER_KEY_ENCRYPTION_KEY 无法解开已保存的密钥（网关连接密钥或 Webhook 签名密钥）：请运维人员设置加密时所用的密钥并重启服务器',
+    ko: '이 서버의 PROVIDER_KEY_ENCRYPTION_KEY로는 저장된 비밀(게이트웨이 연결 키 또는 웹훅 서명 비밀)을 열 수 없습니다: 운영자가 봉인에 사용한 키를 설정하고 서버를 다시 시작해야 합니다',
+    ja: 'このサーバーの PROVIDER_KEY_ENCRYPTION_KEY では保存済みシークレット（ゲートウェイ接続キーまたは Webhook 署名シークレット）を開けません：運用担当者が封印に使った鍵を設定してサーバーを再起動する必要があります',
+  },
+  // Issue 47: the feed's window and the ledger's months (made only by the partition job).
+  gwTimeOutsideWindow: {
+    en: 'currentTime is outside the accepted window: from {from} to {to} (the portal clock, {back} days back to {ahead} days ahead)',
+    zh: 'currentTime 超出可接受范围：{from} 至 {to}（以平台时钟为准，向前 {back} 天至向后 {ahead} 天）',
+    ko: 'currentTime이 허용 범위를 벗어났습니다: {from} ~ {to} (포털 시계 기준 {back}일 전 ~ {ahead}일 후)',
+    ja: 'currentTime が受付範囲外です：{from} 〜 {to}（ポータルの時計で {back} 日前から {ahead} 日後まで）',
+  },
+  gwMonthNotReady: {
+    en: 'The ledger has no month {month} yet (the partition job creates the months of the feed window): send the row again later',
+    zh: '账本尚未建立 {month} 月份（由分区任务为接收窗口建立月份）：请稍后重新发送该笔',
+    ko: '원장에 아직 {month} 월이 없습니다(파티션 작업이 수신 범위의 월을 만듭니다): 나중에 이 행을 다시 보내십시오',
+    ja: '台帳にはまだ {month} の月がありません（パーティションジョブが受付範囲の月を作成します）：後でこの行を再送してください',
+  },
 } as const;

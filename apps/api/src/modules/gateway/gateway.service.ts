@@ -2,7 +2,7 @@ import { Code } from '@portal/contract';
 import type { Queryable } from '../../db/db';
 import { audit } from '../../lib/audit';
 import { AppError } from '../../lib/errors';
-import { decryptSecret, encryptSecret, encryptionKey, newKeyId, newSecret, sameSignature, sign } from './gateway.crypto';
+import { decryptSecret, encryptSecret, encryptionKey, newKeyId, newSecret, openSecret, sameSignature, sign } from './gateway.crypto';
 
 /**
  * Gateway connections and their signing keys (issue 25 §1). The CLI (`npm run provider`) and, later,
@@ -115,6 +115,8 @@ export async function authenticate(q: Queryable, cfg: KeyConfig, r: SignedReques
   if (typeof r.keyId !== 'string' || typeof r.timestamp !== 'string' || typeof r.signature !== 'string' || !r.keyId || !r.signature) {
     throw unauthorized('missing signature headers');
   }
+  // The key id's own shape (gateway_key's CHECK): nothing else reaches the database.
+  if (!/^[A-Za-z0-9_-]{8,64}$/.test(r.keyId)) throw unauthorized('unknown or revoked key');
   if (!/^\d{9,11}$/.test(r.timestamp)) throw unauthorized('bad timestamp');
   const skew = Math.abs(Number(r.timestamp) * 1000 - now.getTime());
   if (skew > MAX_SKEW_MS) throw unauthorized('timestamp outside 5 minutes');
@@ -126,7 +128,7 @@ export async function authenticate(q: Queryable, cfg: KeyConfig, r: SignedReques
   );
   const row = rows[0];
   if (!row) throw unauthorized('unknown or revoked key');
-  const secret = decryptSecret(encryptionKey(cfg), row.secret_enc, r.keyId);
+  const secret = openSecret(cfg, row.secret_enc, r.keyId);
   if (!sameSignature(sign(secret, r.timestamp, r.method, r.path, r.body), r.signature)) throw unauthorized('signature mismatch');
   const { rows: fresh } = await q.query(
     'INSERT INTO gateway_seen_signature (signature, expires_at) VALUES ($1, $2) ON CONFLICT (signature) DO NOTHING RETURNING 1',
@@ -143,11 +145,41 @@ export async function purgeSeenSignatures(q: Queryable, now: Date): Promise<numb
 }
 
 /**
- * Boot check: in production a gateway connection's secrets cannot be read without
- * PROVIDER_KEY_ENCRYPTION_KEY, so the server refuses to start rather than refuse every request.
+ * Start-up check (issues 25, 46, 47): every secret sealed with PROVIDER_KEY_ENCRYPTION_KEY — the
+ * gateway connections' signing keys and the webhook endpoints' signing secrets — must be readable.
+ * In production the server refuses to start without the key while a connection or an endpoint
+ * exists, and with a key that does not open one of the stored secrets (one of each kind is tried),
+ * rather than refuse requests later. Outside production (the development key when unset) the same
+ * finding is returned as a warning for the log. A feature used with no usable key at run time (the
+ * first connection added after start-up, say) answers 503 (`encryptionKey`, `openSecret`).
  */
-export async function assertProviderKey(q: Queryable, cfg: KeyConfig): Promise<void> {
-  if (cfg.env === 'production' && !cfg.providerKeyEncryptionKey && (await anyConnection(q))) {
-    throw new Error('Invalid environment:\n  PROVIDER_KEY_ENCRYPTION_KEY: required when NODE_ENV=production and a gateway connection exists (32 bytes, hex or base64)');
+export async function assertProviderKey(q: Queryable, cfg: KeyConfig): Promise<string | null> {
+  const { rows } = await q.query<{ kind: 'gateway key' | 'webhook endpoint'; id: string; enc: string; key_id: string }>(
+    `(SELECT 'gateway key' AS kind, k.key_id AS id, k.secret_enc AS enc, k.key_id FROM gateway_key k WHERE k.revoked_at IS NULL ORDER BY k.created_at DESC LIMIT 1)
+     UNION ALL
+     (SELECT 'webhook endpoint', e.id::text, e.secret_enc, e.secret_key_id FROM webhook_endpoint e ORDER BY e.id DESC LIMIT 1)`,
+  );
+  const connection = rows.some((r) => r.kind === 'gateway key') || (await anyConnection(q));
+  const endpoint = rows.some((r) => r.kind === 'webhook endpoint');
+  const needs = [connection && 'a gateway connection', endpoint && 'a webhook endpoint'].filter(Boolean).join(' and ');
+  let problem: string | null = null;
+  if (!cfg.providerKeyEncryptionKey && cfg.env === 'production') {
+    if (needs) problem = `PROVIDER_KEY_ENCRYPTION_KEY: required when NODE_ENV=production and ${needs} exists (32 bytes, hex or base64; the key their secrets were sealed with)`;
+  } else {
+    const key = encryptionKey(cfg);
+    const bad = rows.find((r) => {
+      try {
+        decryptSecret(key, r.enc, r.key_id);
+        return false;
+      } catch {
+        return true;
+      }
+    });
+    if (bad) {
+      problem = `PROVIDER_KEY_ENCRYPTION_KEY${cfg.providerKeyEncryptionKey ? '' : ' (unset: the development key)'} does not open the stored secret of ${bad.kind} ${bad.id}: set the key it was sealed with (or issue new secrets)`;
+    }
   }
+  if (!problem) return null;
+  if (cfg.env === 'production') throw new Error(`Invalid environment:\n  ${problem}`);
+  return problem;
 }

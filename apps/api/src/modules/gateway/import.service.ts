@@ -7,7 +7,7 @@ import { Code, CURRENCY_EXPONENT, toDecimal, toMinor } from '@portal/contract';
 import type { Db } from '../../db/db';
 import { audit } from '../../lib/audit';
 import { platformDate, isDate } from '../payments/time';
-import { receiveRows, toIngestInput } from './feed.service';
+import { countRows, receiveRows, toIngestInput, type BatchAnswer, type FeedWindow } from './feed.service';
 import type { Connection } from './gateway.service';
 
 /**
@@ -24,6 +24,8 @@ export interface ImportOptions {
   connectionId: string;
   platformTz: string;
   now?: Date;
+  /** The accepted currentTime window (PROVIDER_FEED_DAYS_BACK / _AHEAD), as the API's. */
+  window?: FeedWindow;
   /** Rows per committed chunk (1,000 by default). */
   chunkSize?: number;
   /** Called after each committed chunk (tests simulate a crash here). */
@@ -203,8 +205,9 @@ export async function importFile(db: Db, file: string, o: ImportOptions): Promis
     const items = chunk;
     chunk = [];
     const rowItems = items.filter((i): i is Extract<Item, { kind: 'row' }> => i.kind === 'row');
+    let committed: BatchAnswer | null = null;
     await db.tx(async (q) => {
-      const ans = rowItems.length ? await receiveRows(q, conn, rowItems.map((i) => i.raw), { platformTz: o.platformTz, now: o.now, source: 'file' }) : null;
+      const ans = (committed = rowItems.length ? await receiveRows(q, conn, rowItems.map((i) => i.raw), { platformTz: o.platformTz, now: o.now, window: o.window, source: 'file' }) : null);
       const errors: ImportError[] = [];
       for (const i of items) if (i.kind === 'bad') errors.push({ line: i.line, gwGTransId: null, code: Code.BAD_REQUEST, msg: i.msg });
       ans?.results.forEach((r, k) => {
@@ -222,6 +225,8 @@ export async function importFile(db: Db, file: string, o: ImportOptions): Promis
         [f.id, items[items.length - 1].line, items.length, ans?.accepted ?? 0, ans?.duplicate ?? 0, (ans?.rejected ?? 0) + items.filter((i) => i.kind === 'bad').length],
       );
     });
+    // /metrics (issue 46): the chunk's rows once committed, its unreadable lines as rejected too.
+    countRows(committed ?? { results: [] }, 'file', items.length - rowItems.length);
     await o.afterChunk?.(items[items.length - 1].line);
   };
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DB_KINDS, DEMO, form, type TestCtx } from '../../../test/helpers';
-import { feedRow, makeConnection, signedCall, type TestKey } from './gateway.fixtures';
+import { feedRow, makeConnection, makeFeedMonths, signedCall, type TestKey } from './gateway.fixtures';
 import { importFile } from './import.service';
 import { INBOX_JOB, RECON_JOB, setUpGatewayJobs, sweepInbox } from './gateway.background';
 import { listDifferences, reconcileDay } from './recon.service';
@@ -42,6 +42,7 @@ describe.each(DB_KINDS)('file import and reconciliation (%s)', (kind) => {
 
   beforeAll(async () => {
     ctx = await createTestApp({ kind });
+    await makeFeedMonths(ctx);
     key = await makeConnection(ctx, 'filegw', [DEMO.group]);
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-import-'));
   });
@@ -87,6 +88,27 @@ describe.each(DB_KINDS)('file import and reconciliation (%s)', (kind) => {
     const r = await importFile(ctx.db, file, { connectionId: 'filegw', platformTz: TZ });
     expect(r).toMatchObject({ format: 'jsonl', accepted: 2, rejected: 1, controlOk: true });
     expect(r.errors[0]).toMatchObject({ line: 3, code: 400 });
+  });
+
+  // Issue 47: the file path shares the feed's strict parsing; issue 46: its refused rows are counted.
+  it('a NUL or a control in a text field refuses that row alone (line and field in the report); /metrics counts it', async () => {
+    const figure = async () => {
+      const text = ((await ctx.call({ method: 'GET', url: '/metrics' })).body as unknown as { raw: string }).raw;
+      return Number(/^portal_ingested_rows_total\{source="file",result="rejected"\} (\d+)/m.exec(text)?.[1] ?? 0);
+    };
+    const before = await figure();
+    const rows = [feedRow({ currentTime: at(17) }), feedRow({ currentTime: at(17), merReserve: 'x\u0000y' }), feedRow({ currentTime: at(17), storeName: 'Shop\u0085' }), feedRow({ currentTime: at(17) })];
+    const file = path.join(dir, 'nul.jsonl');
+    fs.writeFileSync(
+      file,
+      [...rows.map((r) => JSON.stringify(r)), '{not json', JSON.stringify({ type: 'total', date: day, currency: 'HKD', tranType: 'PURC', count: 2, sum: '246.90' }), JSON.stringify({ type: 'end', count: 5 })].join('\n'),
+    );
+    const r = await importFile(ctx.db, file, { connectionId: 'filegw', platformTz: TZ });
+    expect(r).toMatchObject({ status: 'done', accepted: 2, rejected: 3 });
+    expect(r.errors.map((e) => [e.line, e.code])).toEqual([[2, 400], [3, 400], [5, 400]]);
+    expect(r.errors[0].msg).toMatch(/merReserve.*control/);
+    expect(r.errors[1].msg).toMatch(/storeName.*control/);
+    expect((await figure()) - before).toBe(3);
   });
 
   it('a crash mid-file resumes after the last committed chunk: nothing lost, nothing doubled', async () => {

@@ -47,40 +47,52 @@ export async function reconcileDay(db: Db, date: string, o: { platformTz: string
   return out;
 }
 
+/**
+ * The connection's reported rows of the day ($1, $2), each with the ledger id it stands for (`lid`;
+ * issue 47: ids are per connection): its claim's, else — a row it reported and the feed refused —
+ * the same id's ledger row when that is of one of its merchants ($3) and no other connection's.
+ */
+const MAPPED = `SELECT r.*, coalesce(
+    (SELECT g.ledger_id FROM gateway_txn g WHERE g.connection_id = r.connection_id AND g.gw_trans_id = r.gw_trans_id),
+    (SELECT k.gw_trans_id FROM txn_key k WHERE k.gw_trans_id = r.gw_trans_id AND k.mer_id = ANY($3::text[])
+        AND NOT EXISTS (SELECT 1 FROM gateway_txn g2 WHERE g2.ledger_id = k.gw_trans_id AND g2.connection_id <> r.connection_id))) AS lid
+  FROM gateway_reported r WHERE r.connection_id = $1 AND r.txn_date = $2`;
+
 async function reconcileOne(q: Queryable, c: { id: string; merchants: string[] }, date: string, from: Date, to: Date): Promise<ReconResult> {
   await q.query('DELETE FROM recon_difference WHERE connection_id = $1 AND txn_date = $2', [c.id, date]);
   const ins = (kind: string, sql: string, params: unknown[]) =>
     q.query(`INSERT INTO recon_difference (connection_id, txn_date, kind, gw_trans_id, mer_id, detail) ${sql}`, params).then((r) => r.rowCount ?? 0);
   const base = [c.id, date];
+  const mapped = [...base, c.merchants];
   const missing = await ins(
     'missing',
     `SELECT $1, $2, 'missing', r.gw_trans_id, r.mer_id, jsonb_build_object('tranType', r.tran_type, 'currency', r.currency, 'amount', r.amount, 'gwResponse', r.gw_response)
-       FROM gateway_reported r WHERE r.connection_id = $1 AND r.txn_date = $2
-        AND NOT EXISTS (SELECT 1 FROM txn_key k WHERE k.gw_trans_id = r.gw_trans_id)`,
-    base,
+       FROM (${MAPPED}) r
+      WHERE NOT EXISTS (SELECT 1 FROM txn_key k WHERE k.gw_trans_id = r.lid)`,
+    mapped,
   );
   const amount = await ins(
     'amount',
     `SELECT $1, $2, 'amount', r.gw_trans_id, r.mer_id,
             jsonb_build_object('reported', jsonb_build_object('currency', r.currency, 'amount', r.amount), 'ledger', jsonb_build_object('currency', btrim(t.currency), 'amount', t.amount * t.amount_sign))
-       FROM gateway_reported r JOIN txn_key k ON k.gw_trans_id = r.gw_trans_id JOIN txn t ON t.id = k.id AND t.txn_time = k.txn_time
-      WHERE r.connection_id = $1 AND r.txn_date = $2 AND (t.amount * t.amount_sign <> r.amount OR btrim(t.currency) <> r.currency)`,
-    base,
+       FROM (${MAPPED}) r JOIN txn_key k ON k.gw_trans_id = r.lid JOIN txn t ON t.id = k.id AND t.txn_time = k.txn_time
+      WHERE (t.amount * t.amount_sign <> r.amount OR btrim(t.currency) <> r.currency)`,
+    mapped,
   );
   const status = await ins(
     'status',
     `SELECT $1, $2, 'status', r.gw_trans_id, r.mer_id, jsonb_build_object('reported', r.gw_response, 'ledger', t.gw_response)
-       FROM gateway_reported r JOIN txn_key k ON k.gw_trans_id = r.gw_trans_id JOIN txn t ON t.id = k.id AND t.txn_time = k.txn_time
-      WHERE r.connection_id = $1 AND r.txn_date = $2
-        AND coalesce(nullif(t.gw_response, ''), '04') <> coalesce(nullif(r.gw_response, ''), '04')`,
-    base,
+       FROM (${MAPPED}) r JOIN txn_key k ON k.gw_trans_id = r.lid JOIN txn t ON t.id = k.id AND t.txn_time = k.txn_time
+      WHERE coalesce(nullif(t.gw_response, ''), '04') <> coalesce(nullif(r.gw_response, ''), '04')`,
+    mapped,
   );
   const extra = await ins(
     'extra',
     `SELECT $1, $2, 'extra', t.gw_trans_id, t.mer_id, jsonb_build_object('tranType', t.tran_type, 'currency', btrim(t.currency), 'amount', t.amount * t.amount_sign, 'gwResponse', t.gw_response, 'source', t.source)
        FROM txn t
       WHERE t.txn_time >= $3 AND t.txn_time < $4 AND t.txn_date = $2 AND t.mer_id = ANY($5::text[]) AND t.source <> ALL($6::text[])
-        AND NOT EXISTS (SELECT 1 FROM gateway_reported r WHERE r.connection_id = $1 AND r.gw_trans_id = t.gw_trans_id)
+        AND NOT EXISTS (SELECT 1 FROM gateway_reported r LEFT JOIN gateway_txn g ON g.connection_id = r.connection_id AND g.gw_trans_id = r.gw_trans_id
+                         WHERE r.connection_id = $1 AND coalesce(g.ledger_id, r.gw_trans_id) = t.gw_trans_id)
         AND NOT EXISTS (SELECT 1 FROM acquirer_operation o WHERE o.txn_id = t.id)`,
     [...base, from, to, c.merchants, NOT_GATEWAY],
   );

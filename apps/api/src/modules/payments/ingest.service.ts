@@ -1,6 +1,7 @@
 import type { Queryable } from '../../db/db';
 import { metrics } from '../../plugins/metrics';
-import { ensureMonthsOf } from '../../db/partitions';
+import { Code } from '@portal/contract';
+import { ensureMonthsOf, listMonths, partitionName } from '../../db/partitions';
 import { AppError } from '../../lib/errors';
 import type { IngestInput, IngestOptions, IngestOutcome, Ingested, TxnRow } from './ingest.types';
 import { TXN_COLUMNS } from './ingest.types';
@@ -159,6 +160,12 @@ export interface EachOptions extends IngestOptions {
    * wrote is undone with it. The provider feed reserves a refund's amount on its purchase here.
    */
   beforeInsert?: (q: Queryable, row: TxnRow) => Promise<void>;
+  /**
+   * Write only into months of the ledger that exist (the provider feed, issue 47): a row for a month
+   * whose partition the partition job has not made is refused alone (`gwMonthNotReady`), and no
+   * month is created — creating one locks the whole ledger and let a caller make any number.
+   */
+  existingMonthsOnly?: boolean;
 }
 
 /**
@@ -209,13 +216,22 @@ export async function ingestEach(q: Queryable, inputs: IngestInput[], opts: Each
   for (const i of live()) if (storeErrors.has(rows[i]!)) refuse(i, storeErrors.get(rows[i]!));
   // Rows whose origin is an order number of this call are checked and written in a second pass.
   const refersIn = (r: TxnRow) => r.origin_txn_id === null && r.origin_order_no !== null && inBatch.has(`${r.mer_id}|${r.origin_order_no}`);
-  const passes = [live().filter((i) => !refersIn(rows[i]!)), live().filter((i) => refersIn(rows[i]!))];
   const written: number[] = [];
+  if (live().length && opts.existingMonthsOnly) {
+    const months = await listMonths(q, 'txn');
+    for (const i of live()) {
+      const t = rows[i]!.txn_time;
+      if (!months.some((m) => +m.from <= t && t < +m.to)) {
+        refuse(i, new AppError(Code.BAD_REQUEST, 'gwMonthNotReady', { month: partitionName('txn', t).slice(-6).replace(/^(\d{4})/, '$1-') }, 400, { field: 'currentTime' }));
+      }
+    }
+  }
   const all = live().map((i) => rows[i]!);
   if (all.length) {
     await ensureSchedules(q, all);
-    await ensureMonthsOf(q, 'txn', all.map((r) => r.txn_time));
+    if (!opts.existingMonthsOnly) await ensureMonthsOf(q, 'txn', all.map((r) => r.txn_time));
   }
+  const passes = [live().filter((i) => !refersIn(rows[i]!)), live().filter((i) => refersIn(rows[i]!))];
   for (const pass of passes) {
     const originOf = await findOrigins(q, pass.map((i) => rows[i]!));
     const ready = pass.filter((i) => {
@@ -272,8 +288,7 @@ export async function ingestEach(q: Queryable, inputs: IngestInput[], opts: Each
     const lateSet = new Set(late);
     await queueLate(q, written.filter((i) => lateSet.has(rows[i]!)).map((i) => (out[i] as { id: number }).id));
   }
-  // Issue 27: ingestion figures for /metrics, by source (feed, import…) and result.
-  out.forEach((o, i) => metrics.ingestedRows.inc({ source: inputs[i]?.source ?? 'unknown', result: o?.ok ? 'ok' : 'rejected' }));
+  // (/metrics: the caller counts, once per row whatever refused it — the feed's `countRows`, issue 46.)
   return out as IngestOutcome[];
 }
 

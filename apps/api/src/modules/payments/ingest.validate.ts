@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Code, CURRENCY_EXPONENT, TXN_TYPES, busLineOf, isBrand } from '@portal/contract';
+import { Code, CURRENCY_EXPONENT, TXN_TYPES, busLineOf, hasControlChars, isBrand } from '@portal/contract';
 import type { Queryable } from '../../db/db';
 import { AppError } from '../../lib/errors';
 import type { MessageKey } from '../../lib/messages';
@@ -9,7 +9,7 @@ import type { IngestInput, IngestOptions, TxnRow } from './ingest.types';
 const TYPES = new Set<string>(TXN_TYPES);
 const ORDER_NO_RE = /^[\x21-\x7E]{1,64}$/;
 const CHANNEL_RE = /^[A-Z][A-Z0-9_]{0,31}$/;
-const RESPONSE_RE = /^[0-9A-Za-z]{1,8}$/;
+export const RESPONSE_RE = /^[0-9A-Za-z]{1,8}$/;
 /** A gateway's own transaction id: printable ASCII without spaces, 1–64 characters. */
 export const GW_TRANS_ID_RE = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;
 const MAX_LEN: Partial<Record<keyof IngestInput, number>> = {
@@ -78,6 +78,8 @@ export function shapeRow(input: IngestInput, opts: IngestOptions): TxnRow {
   }
   for (const [field, max] of LIMITS) {
     const v = input[field];
+    // Issue 47: a NUL (or another control, or a lone surrogate) never reaches the database.
+    if (typeof v === 'string' && hasControlChars(v)) throw invalid('gwFieldControlChars', { field }, field);
     if (typeof v === 'string' && v.length > max) throw invalid('payFieldTooLong', { field, max }, field);
   }
   if (typeof input.merId !== 'string' || !/^\d{15}$/.test(input.merId)) throw invalid('payMerchantNotFound', { merId: String(input.merId) }, 'merId');

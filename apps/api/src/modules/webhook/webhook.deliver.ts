@@ -4,7 +4,7 @@ import { audit } from '../../lib/audit';
 import { t } from '../../lib/messages';
 import { enqueueJob, ensureRecurringJob } from '../../jobs/queue';
 import type { JobHandler, JobLog } from '../../jobs/runner';
-import { decryptSecret, encryptionKey } from '../gateway/gateway.crypto';
+import { openSecret } from '../gateway/gateway.crypto';
 import { postPinned, RefusedAddress, resolveAllowed } from './webhook.net';
 import { eventBody, signatureHeader } from './webhook.sign';
 
@@ -85,10 +85,9 @@ export async function deliverOne(deps: Deps, deliveryId: number): Promise<Attemp
   }
   const started = deps.clock.now();
   // (A key that cannot decrypt is a configuration error: thrown before any try is recorded; the lease runs out.)
-  const key = encryptionKey(deps.config);
-  const secrets = [decryptSecret(key, d.secret_enc, d.secret_key_id)];
+  const secrets = [openSecret(deps.config, d.secret_enc, d.secret_key_id)];
   if (d.prev_secret_enc && d.prev_secret_key_id && d.prev_secret_until && new Date(d.prev_secret_until) > started) {
-    secrets.push(decryptSecret(key, d.prev_secret_enc, d.prev_secret_key_id));
+    secrets.push(openSecret(deps.config, d.prev_secret_enc, d.prev_secret_key_id));
   }
   // 1. Recorded first: a crash while the request is out still shows the try.
   const { rows: a } = await deps.db.query<{ id: number }>(

@@ -58,7 +58,7 @@ export function webhookRoutes(app: FastifyInstance, deps: Deps) {
     config,
     schema: {
       tags: TAG,
-      summary: 'Add an endpoint (merId, url — https in production, events, description); the answer holds its signing secret, shown once',
+      summary: 'Add an endpoint (merId, url — https in production, events, description); the answer holds its signing secret, shown once; 503 (code 503) when the server has no usable PROVIDER_KEY_ENCRYPTION_KEY to seal it',
       body: webhookEndpointCreateSchema,
       response: { 200: envelope(webhookSecretSchema) },
     },
@@ -75,7 +75,7 @@ export function webhookRoutes(app: FastifyInstance, deps: Deps) {
     config,
     schema: {
       tags: TAG,
-      summary: 'A new signing secret (shown once); the previous one keeps signing, as a second v1, for 24 hours',
+      summary: 'A new signing secret (shown once); the previous one keeps signing, as a second v1, for 24 hours; 503 (code 503) without a usable PROVIDER_KEY_ENCRYPTION_KEY',
       body: webhookIdSchema,
       response: { 200: envelope(webhookSecretSchema) },
     },
