@@ -12,6 +12,8 @@ import { gatewayRoutes } from './gateway/gateway.routes';
 import { webhookRoutes } from './webhook/webhook.routes';
 import { apiKeyRoutes } from './apikey/apikey.routes';
 import { opsModule } from './ops/ops.module';
+import { registerFxMetrics } from './payments';
+import { addMetricSource } from '../plugins/metrics';
 
 /**
  * Registers the domain modules (transactions, reports, pay by link …). Each module adds its own
@@ -20,6 +22,8 @@ import { opsModule } from './ops/ops.module';
 export function registerModules(app: FastifyInstance, deps: Deps): void {
   void app;
   void deps;
+  // Exchange rates (issue 46): transactions waiting for a rate, on /metrics.
+  addMetricSource(registerFxMetrics);
   txnModule(app, deps);
   exportRoutes(app, deps);
   payByLinkModule(app, deps);

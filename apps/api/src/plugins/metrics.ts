@@ -6,7 +6,6 @@ import type { Db } from '../db/types';
 import { setQueryObserver } from '../db/observe';
 import { trustedPeer } from './request-log';
 import { registerOperationsGauges } from './metrics.operations';
-import { registerFxMetrics } from '../modules/payments/rates.metrics';
 
 /**
  * Prometheus metrics of the API (issue 27, docs/operations.md). The named metrics below live in one
@@ -69,6 +68,17 @@ interface QueueRow {
   age: number | null;
 }
 
+/**
+ * A module's own figures read at scrape time (e.g. payments' transactions waiting for an exchange
+ * rate): the module registers its source here, and every app's registry gets it when the app is
+ * ready (issue 45: infrastructure never imports a module).
+ */
+export type MetricSource = (reg: Registry, db: Db) => void;
+const sources = new Set<MetricSource>();
+export function addMetricSource(source: MetricSource): void {
+  sources.add(source);
+}
+
 /** The per-app figures read at scrape time: the job queue and the pool. */
 function appRegistry(db: Db): Registry {
   const reg = new Registry();
@@ -108,8 +118,6 @@ function appRegistry(db: Db): Registry {
   new Gauge({ name: 'portal_job_queue_collect_ok', help: '1 when the queue figures were read from the database at this scrape', registers: [reg], aggregator: 'min', async collect() {
     this.set((await read()) ? 1 : 0);
   } });
-  // Exchange rates (issue 46): transactions waiting for a rate.
-  registerFxMetrics(reg, db);
   const pool = db.poolStats;
   if (pool) {
     new Gauge({ name: 'portal_db_pool_connections', help: 'PostgreSQL pool connections by state (in_use, idle)', labelNames: ['state'], registers: [reg], collect() {
@@ -202,6 +210,10 @@ function clusterScrape(timeoutMs = 5000): Promise<string> {
  */
 export function registerMetrics(app: FastifyInstance, deps: { db: Db; config: { metricsToken?: string; trustProxy?: false | number | string[] } }): void {
   const perApp = appRegistry(deps.db);
+  // The modules' sources (registered while the app's modules were added, after this plugin).
+  app.addHook('onReady', async () => {
+    for (const source of sources) source(perApp, deps.db);
+  });
   const peerTrusted = trustedPeer(deps.config.trustProxy ?? false);
   const inCluster = cluster.isWorker;
   if (inCluster) {

@@ -7,7 +7,7 @@ import { addDays, platformDate } from '../payments/time';
 import { formatOf, importFile, type ImportReport } from './import.service';
 import { purgeSeenSignatures } from './gateway.service';
 import { reconcileDay } from './recon.service';
-import { importRatesFile, isRatesFile, type RatesFileReport } from '../payments/rates.file';
+import { importRatesFile, isRatesFile, type RatesFileReport } from '../payments';
 
 export const INBOX_JOB = 'gateway.inbox';
 export const RECON_JOB = 'gateway.reconcile';

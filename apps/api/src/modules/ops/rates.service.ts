@@ -2,8 +2,8 @@ import { Code, type Language, type OpsRatePropose } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
 import { AppError, notFound } from '../../lib/errors';
 import { audit } from '../../lib/audit';
-import type { Meta } from '../user/login.service';
-import { listRates, parseRateRow, rateHistory, saveRates, settledWith, trimRate } from '../payments/rates.service';
+import type { Meta } from '../user';
+import { listRates, parseRateRow, rateHistory, saveRates, settledWith, trimRate } from '../payments';
 import type { Operator } from './ops.auth';
 
 /**

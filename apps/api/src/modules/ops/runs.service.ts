@@ -6,7 +6,7 @@ import { audit } from '../../lib/audit';
 import type { Meta } from '../user/login.service';
 import { assertDayOver, lastRunDate, lastSettleableDate, settleRange, type RunResult } from '../payments/settlement/settle.run';
 import type { Operator } from './ops.auth';
-import { waitingForRate } from '../payments/rates.waiting';
+import { waitingForRate } from '../payments';
 
 /**
  * The back office's runs screen (issue 26, decision 045): settlement runs per date and their
