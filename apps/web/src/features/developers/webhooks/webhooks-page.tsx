@@ -43,6 +43,8 @@ export function WebhooksPage() {
         <Space direction="vertical" size={0} style={{ minWidth: 0 }}>
           <Typography.Text strong style={{ wordBreak: 'break-all' }}>{e.url}</Typography.Text>
           {e.description && <Typography.Text type="secondary" style={{ fontSize: 12 }}>{e.description}</Typography.Text>}
+          {/* After a rotation the old secret still signs (a second v1) until then, unless ended at once (issue 47). */}
+          {e.previousSecretUntil && <Typography.Text type="warning" style={{ fontSize: 12 }}>{t('status.previousUntil', { time: formatInstant(e.previousSecretUntil) })}</Typography.Text>}
           {narrow && <Typography.Text type="secondary" style={{ fontSize: 12 }}>{e.merId}</Typography.Text>}
           {narrow && status(e)}
         </Space>
@@ -68,7 +70,6 @@ export function WebhooksPage() {
           {status(e)}
           {e.pending > 0 && <Tag color="processing">{`${t('state.pending')} ${e.pending}`}</Tag>}
           {e.failed > 0 && <Tag color="error">{`${t('state.failed')} ${e.failed}`}</Tag>}
-          {e.previousSecretUntil && <Tag color="warning">{t('status.previousUntil', { time: formatInstant(e.previousSecretUntil) })}</Tag>}
         </Space>
       ),
     },
