@@ -108,3 +108,29 @@ test('the screen in Korean at 1440 and 390 px', async () => {
   await expect(page.getByRole('dialog', { name: ko('form.titleAdd') })).toBeVisible();
   await shot(page, 'webhooks-ko-390-dialog');
 });
+
+test('rotate the secret, then end the old one at once (issue 47); in Japanese at 1440 and 390 px', async () => {
+  await useLanguage(page, 'ja');
+  const ja = (key: string, vars?: Record<string, string | number>) => tr('ja', 'webhooks', key, vars);
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: width > 400 ? 900 : 844 });
+    await page.goto('/developers/webhooks');
+    const row = page.getByRole('row').filter({ hasText: url });
+    await row.getByRole('button', { name: ja('action.rotate') }).click();
+    await page.locator('.ant-popover:visible').getByRole('button', { name: ja('action.rotate') }).click();
+    const secret = page.getByRole('dialog', { name: ja('secret.title') });
+    await expect(secret).toContainText(/whsec_[\w-]{20,}/);
+    await secret.locator('.ant-modal-footer').getByRole('button', { name: ja('action.close') }).click();
+    const end = row.getByRole('button', { name: ja('action.endPrevious') });
+    await expect(end).toBeVisible();
+    await expect(row).toContainText(ja('status.previousUntil', { time: '' }).trim().split(' ')[0]);
+    await shot(page, `webhooks-previous-ja-${width}`);
+    await end.click();
+    await expect(page.locator('.ant-popover:visible')).toContainText(ja('confirm.endPrevious'));
+    await shot(page, `webhooks-end-previous-ja-${width}`);
+    await page.locator('.ant-popover:visible').getByRole('button', { name: ja('action.endPrevious') }).click();
+    await expect(page.getByText(ja('msg.previousEnded'))).toBeVisible();
+    await expect(end).toHaveCount(0);
+  }
+});
+

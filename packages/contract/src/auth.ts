@@ -5,7 +5,8 @@ export const USERNAME_RE = /^[A-Za-z0-9][A-Za-z0-9_.@-]{2,63}$/;
 
 /** Passwords are taken as typed (no trimming); control characters are refused like everywhere. */
 const password = textInput(256, { min: 1, trim: false });
-export const getEmailCodeSchema = z.object({ username: textInput(128, { min: 1 }) });
+/** "Send code": with the password (the sign-in screen sends it) the answer names the factor once the password is right (issue 47). */
+export const getEmailCodeSchema = z.object({ username: textInput(128, { min: 1 }), password: password.optional() });
 export const loginSchema = z.object({
   username: textInput(128, { min: 1 }),
   password,

@@ -41,6 +41,8 @@ export const Code = {
   WECHAT_BIND_FAILED: 1108,
   TOTP_REQUIRED: 1109,
   PASSWORD_INCORRECT: 1110,
+  /** The authenticator's code is right but was already used in its 30-second step (issue 46): wait for the next one. */
+  TOTP_CODE_USED: 1150,
   // team (issue 12)
   USER_EXISTS: 1201,
   GRANT_NOT_HELD: 1202,

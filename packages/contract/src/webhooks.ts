@@ -99,6 +99,15 @@ export const webhookDeliveryQuerySchema = z.object({
   size: z.coerce.number().int().refine((n) => [10, 30, 50, 100].includes(n), 'size').default(10),
 });
 
+/**
+ * Why an attempt got no HTTP answer, as a merchant is told it (issue 47): `address` — the host name
+ * resolves to no address or to one no webhook may reach; `https` — plain http in production;
+ * `timeout` — no answer within 10 s; `tls` — the TLS handshake or certificate failed;
+ * `connection` — any other network error. The detail stays with the operators.
+ */
+export const WEBHOOK_ATTEMPT_REASONS = ['address', 'https', 'timeout', 'tls', 'connection'] as const;
+export type WebhookAttemptReason = (typeof WEBHOOK_ATTEMPT_REASONS)[number];
+
 export const webhookAttemptSchema = z.object({
   id: z.number(),
   at: z.string(),
@@ -106,6 +115,9 @@ export const webhookAttemptSchema = z.object({
   status: z.number().nullable(),
   latencyMs: z.number().nullable(),
   response: z.string().nullable(),
+  /** Why there was no HTTP answer (null: there was one). */
+  reason: z.enum(WEBHOOK_ATTEMPT_REASONS).nullable(),
+  /** The reason in the caller's language: generic, never the resolver's answer or the network error. */
   error: z.string().nullable(),
   nextRetryAt: z.string().nullable(),
   manual: z.boolean(),

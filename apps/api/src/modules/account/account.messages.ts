@@ -84,4 +84,17 @@ export const ACCOUNT_MESSAGES = {
     ko: '[가맹점 포털] 인증 코드는 {code}입니다. 5분간 유효합니다.',
     ja: '【加盟店ポータル】認証コードは {code} です。5 分間有効です。',
   },
+  // Issue 47 / 46 (wt-c2): the password check before a passkey is added or removed; a TOTP code used twice.
+  passkeyStepUpRequired: {
+    en: 'Confirm your password again to add or remove a passkey',
+    zh: '添加或移除通行密钥前，请重新验证密码',
+    ko: '패스키를 추가하거나 삭제하려면 비밀번호를 다시 확인하세요',
+    ja: 'パスキーを追加・削除するには、パスワードを再度確認してください',
+  },
+  totpCodeUsed: {
+    en: 'This code was just used: wait for the next one in your authenticator app (a new code every 30 seconds)',
+    zh: '此验证码刚刚已使用过：请等待身份验证器 App 中的下一个验证码（每 30 秒更新一次）',
+    ko: '이 코드는 방금 사용되었습니다. 인증 앱에 다음 코드가 표시될 때까지 기다리세요(30초마다 새 코드)',
+    ja: 'このコードは使用済みです。認証アプリに次のコードが表示されるまでお待ちください（30 秒ごとに新しいコード）',
+  },
 } as const;

@@ -244,12 +244,12 @@ export function accountRoutes(app: FastifyInstance, deps: Deps) {
   });
   r.post('/api/user/passkey/registerOptions', {
     config: userLimit,
-    schema: { tags: ['account'], summary: 'Options for navigator.credentials.create(): the challenge is kept for this session, 2 minutes, once', response: { 200: envelope(webauthnOptions) } },
-    handler: async (req) => ok({ ...(await registrationOptions(deps, userOf(req))) }),
+    schema: { tags: ['account'], summary: 'Options for navigator.credentials.create(): needs a password check within 5 minutes (step-up, 403 otherwise); the challenge is kept for this session, 2 minutes, once', response: { 200: envelope(webauthnOptions) } },
+    handler: async (req) => ok({ ...(await registrationOptions(deps, userOf(req), meta(req))) }),
   });
   r.post('/api/user/passkey/register', {
     config: userLimit,
-    schema: { tags: ['account'], summary: "Store a passkey under a name: the authenticator's answer (JSON text) to this session's challenge; audited", body: passkeyRegisterSchema, response: { 200: envelope(z.object({ id: z.number(), name: z.string() }).nullable()) } },
+    schema: { tags: ['account'], summary: "Store a passkey under a name: the authenticator's answer (JSON text) to this session's challenge; needs a password check within 5 minutes (step-up); audited", body: passkeyRegisterSchema, response: { 200: envelope(z.object({ id: z.number(), name: z.string() }).nullable()) } },
     handler: async (req) => ok(await registerPasskey(deps, userOf(req), req.body.name, req.body.credential, meta(req))),
   });
   r.post('/api/user/passkey/rename', {

@@ -239,14 +239,14 @@ describe.each(DB_KINDS)('security page calls on %s', (kind) => {
     expect((await get('/api/user/security', token)).body.data.totp).toEqual({ enabled: true, recoveryCodesLeft: 10, required: false });
 
     ctx.clock.advance(61_000);
-    const sent = await post('/api/user/getEmailCode', null, { username: DEMO.users.sub });
+    const sent = await post('/api/user/getEmailCode', null, { username: DEMO.users.sub, password: DEMO.password });
     expect(sent.body.data).toMatchObject({ totp: true });
     const login = (verifyCode: string) => post('/api/user/login', null, { username: DEMO.users.sub, password: DEMO.password, verifyCode });
     expect((await login(bad)).body.code).toBe(Code.VERIFY_CODE_ERROR);
     ctx.clock.advance(30_000);
     const c = codeAt();
     expect((await login(c)).body.code).toBe(0);
-    expect((await login(c)).body.code).toBe(Code.VERIFY_CODE_ERROR); // no replay of a code
+    expect((await login(c)).body.code).toBe(Code.TOTP_CODE_USED); // no replay of a code (told so: issue 46)
     expect((await login(codes[0])).body.code).toBe(0);
     expect((await login(codes[0])).body.code).toBe(Code.VERIFY_CODE_ERROR); // single use
     expect((await get('/api/user/security', token)).body.data.totp.recoveryCodesLeft).toBe(9);

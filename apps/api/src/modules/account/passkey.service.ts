@@ -107,8 +107,20 @@ export async function listPasskeys(deps: Deps, u: SessionUser, zone: Zone) {
 
 // ---- registration ----
 
-/** Options for navigator.credentials.create(); the challenge is kept for this session, 2 minutes, once. */
-export async function registrationOptions(deps: Deps, u: SessionUser) {
+/**
+ * Adding a passkey is a security change like removing one (issue 47): the session must have passed
+ * a password check within 5 minutes (step-up) — asked for the options and again when the passkey is
+ * stored. A stolen session alone cannot add a second factor of its own.
+ */
+async function requireStepUp(deps: Deps, u: SessionUser, action: string, meta: Meta, target?: string) {
+  if (hasStepUp(u.stepUpUntil, deps.clock.now())) return;
+  await audit(deps.db, { action, outcome: 'failure', ...who(u, meta), ...(target ? { target } : {}), detail: { reason: 'step-up' } });
+  throw new AppError(Code.FORBIDDEN, 'passkeyStepUpRequired', {}, 403);
+}
+
+/** Options for navigator.credentials.create(); the challenge is kept for this session, 2 minutes, once. Needs a step-up. */
+export async function registrationOptions(deps: Deps, u: SessionUser, meta: Meta = {}) {
+  await requireStepUp(deps, u, AccountAudit.passkeyRegistered, meta);
   const now = deps.clock.now();
   const { rows } = await deps.db.query<PasskeyRow>('SELECT credential_id, transports FROM user_passkey WHERE user_id = $1', [u.id]);
   if (rows.length >= MAX_PASSKEYS) throw new AppError(Code.CONFLICT, 'passkeyTooMany', { n: MAX_PASSKEYS });
@@ -148,8 +160,9 @@ async function consumeRegisterChallenge(q: Queryable, u: SessionUser, now: Date)
   return rows[0]?.challenge ?? null;
 }
 
-/** Verifies the authenticator's answer to this session's challenge and stores the passkey under its name. */
+/** Verifies the authenticator's answer to this session's challenge and stores the passkey under its name. Needs a step-up. */
 export async function registerPasskey(deps: Deps, u: SessionUser, name: string, credential: string, meta: Meta) {
+  await requireStepUp(deps, u, AccountAudit.passkeyRegistered, meta);
   const now = deps.clock.now();
   const response = parseCredential(registrationJson, credential) as RegistrationResponseJSON;
   const challenge = await consumeRegisterChallenge(deps.db, u, now);
@@ -200,11 +213,7 @@ export async function renamePasskey(deps: Deps, u: SessionUser, id: number, name
  * 5 minutes (step-up). The last strong factor of a user whose merchant requires one stays.
  */
 export async function removePasskey(deps: Deps, u: SessionUser, id: number, meta: Meta) {
-  const now = deps.clock.now();
-  if (!hasStepUp(u.stepUpUntil, now)) {
-    await audit(deps.db, { action: AccountAudit.passkeyRemoved, outcome: 'failure', ...who(u, meta), target: `passkey #${id}`, detail: { reason: 'step-up' } });
-    throw new AppError(Code.FORBIDDEN, 'stepUpRequired', {}, 403);
-  }
+  await requireStepUp(deps, u, AccountAudit.passkeyRemoved, meta, `passkey #${id}`);
   const required = await merchantRequiresTotp(deps, u.merId);
   await deps.db.tx(async (q) => {
     const user = (await q.query<{ totp_enabled_at: Date | null }>('SELECT totp_enabled_at FROM app_user WHERE id = $1 FOR UPDATE', [u.id])).rows[0];

@@ -18,9 +18,10 @@ describe.each(DB_KINDS)('passkeys on %s', (kind) => {
   const audits = async (action: string) =>
     (await ctx.db.query<{ outcome: string; username: string; detail: Record<string, unknown> }>('SELECT outcome, username, detail FROM audit_log WHERE action = $1 ORDER BY id', [action])).rows;
 
-  /** Registers a new software passkey for the signed-in token. */
+  /** Registers a new software passkey for the signed-in token (after the password check adding one needs). */
   async function enrol(token: string, name = 'Laptop') {
     const auth = new SoftAuthenticator(RP);
+    expect((await post('/api/user/checkPassword', token, { password: DEMO.password })).body.data).toBe(true);
     const opts = await post('/api/user/passkey/registerOptions', token);
     expect(opts.body.code).toBe(0);
     const res = await post('/api/user/passkey/register', token, { name, credential: auth.register(opts.body.data) });
@@ -29,8 +30,34 @@ describe.each(DB_KINDS)('passkeys on %s', (kind) => {
   }
   const options = (username: string, password: string = DEMO.password) => post('/api/user/passkey/loginOptions', null, { username, password });
 
+  it('adding a passkey needs a password check within 5 minutes, like removing one (issue 47): options and storing both refuse without it', async () => {
+    const { token } = await ctx.login(DEMO.users.demo);
+    const auth = new SoftAuthenticator(RP);
+    const refused = await ctx.call({ method: 'POST', url: '/api/user/passkey/registerOptions', headers: { 'x-token': token, 'accept-language': 'zh' }, payload: {} });
+    expect(refused.status).toBe(403);
+    expect(refused.body.msg).toMatch(/通行密钥/);
+    // The step-up passed: options; it runs out before the answer is stored: refused, nothing stored.
+    expect((await post('/api/user/checkPassword', token, { password: DEMO.password })).body.data).toBe(true);
+    const opts = await post('/api/user/passkey/registerOptions', token);
+    expect(opts.body.code).toBe(0);
+    ctx.clock.advance(5 * 60_000 + 1000);
+    const late = await post('/api/user/passkey/register', token, { name: 'Laptop', credential: auth.register(opts.body.data) });
+    expect(late.status).toBe(403);
+    expect((await get('/api/user/passkeys', token)).body.data).toEqual([]);
+    // A wrong password gives no step-up.
+    expect((await post('/api/user/checkPassword', token, { password: 'wrong-password-1' })).body.code).toBe(Code.WRONG_PASSWORD);
+    expect((await post('/api/user/passkey/registerOptions', token)).status).toBe(403);
+    const failures = (await audits('account.passkey.registered')).filter((r) => r.outcome === 'failure');
+    expect(failures.map((r) => r.detail.reason)).toEqual(['step-up', 'step-up', 'step-up']);
+    // With the password checked again: added.
+    expect((await post('/api/user/checkPassword', token, { password: DEMO.password })).body.data).toBe(true);
+    const again = await post('/api/user/passkey/registerOptions', token);
+    expect((await post('/api/user/passkey/register', token, { name: 'Laptop', credential: auth.register(again.body.data) })).body).toMatchObject({ code: 0, data: { name: 'Laptop' } });
+  });
+
   it('registers several passkeys, lists, renames, signs in with one as the second factor; audited', async () => {
     const { token } = await ctx.login(DEMO.users.demo);
+    expect((await post('/api/user/checkPassword', token, { password: DEMO.password })).body.data).toBe(true);
     const opts = await post('/api/user/passkey/registerOptions', token);
     // The relying party comes from configuration, never from the request's Host.
     expect(opts.body.data.rp).toEqual({ name: 'Merchant Portal', id: 'portal.example' });
@@ -60,6 +87,7 @@ describe.each(DB_KINDS)('passkeys on %s', (kind) => {
 
   it('bad input: no challenge, not JSON, wrong origin or RP ID, wrong password, no passkey, unknown attempt; a name too long', async () => {
     const { token } = await ctx.login(DEMO.users.demo);
+    await post('/api/user/checkPassword', token, { password: DEMO.password });
     const auth = new SoftAuthenticator(RP);
     // No challenge asked for this session.
     expect((await post('/api/user/passkey/register', token, { name: 'X', credential: auth.register({ challenge: 'AAAAAAAAAAAAAAAAAAAAAA' }) })).body.code).toBe(Code.VERIFY_CODE_ERROR);
@@ -138,6 +166,7 @@ describe.each(DB_KINDS)('passkeys on %s', (kind) => {
   it('removal needs a step-up and is audited; signed out calls are refused', async () => {
     const { token } = await ctx.login(DEMO.users.demo);
     const k = await enrol(token);
+    ctx.clock.advance(5 * 60_000 + 1000); // the step-up adding it needed has run out
     expect((await post('/api/user/passkey/remove', token, { id: k.id })).status).toBe(403);
     expect((await post('/api/user/passkey/remove', token, { id: 'x' })).status).toBe(400);
     expect((await post('/api/user/checkPassword', token, { password: DEMO.password })).body.data).toBe(true);
@@ -170,7 +199,10 @@ describe.each(DB_KINDS)('passkeys on %s', (kind) => {
     }
     // Now the e-mailed code is no second factor for this user: no mail, and a code is refused.
     ctx.clock.advance(61_000);
-    expect((await post('/api/user/getEmailCode', null, { username: DEMO.users.sub })).body.data).toMatchObject({ passkey: true, totp: false });
+    expect((await post('/api/user/getEmailCode', null, { username: DEMO.users.sub, password: DEMO.password })).body.data).toMatchObject({ passkey: true, totp: false });
+    // Before the password is proven nothing tells this user from an e-mail one (issue 47).
+    ctx.clock.advance(61_000);
+    expect((await post('/api/user/getEmailCode', null, { username: DEMO.users.sub })).body.data).toEqual({ resendAfter: 60, expiresIn: 300, totp: false });
     expect((await post('/api/user/login', null, { username: DEMO.users.sub, password: DEMO.password, verifyCode: '123456' })).body.code).toBe(Code.VERIFY_CODE_ERROR);
     const o = await options(DEMO.users.sub);
     const signed = await post('/api/user/passkey/login', null, { attempt: o.body.data.attempt, credential: k.auth.assert(o.body.data.options) });

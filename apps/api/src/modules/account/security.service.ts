@@ -6,8 +6,8 @@ import { audit } from '../../lib/audit';
 import { newToken, safeEqual, sha256, sixDigitCode } from '../../lib/crypto';
 import { t } from '../../lib/messages';
 import { formatInZone, type Zone } from '../txn/time';
-import { completeSecondFactor, findUserById, merchantRequiresSecondFactor, sendEmailCode, verifyPasswordCounted, type Meta } from '../user/login.service';
-import type { TokenPair } from '../user/session.service';
+import { completeSecondFactor, findUserById, merchantRequiresSecondFactor, sendSecondFactor, verifyPasswordCounted, type Meta } from '../user/login.service';
+import { startSession, type TokenPair } from '../user/session.service';
 import { AccountAudit } from './account.audit';
 import { endUserSessions } from './links.service';
 import { smsSenderOf } from './sms';
@@ -210,7 +210,7 @@ export async function wechatLogin(deps: Deps, ticket: string, verifyCode: string
   if (!verifyCode) {
     if (user.totp_enabled_at && user.totp_secret) return { secondFactor: 'totp', resendAfter: 0 };
     try {
-      const sent = await sendEmailCode(deps, lang, user.username, meta);
+      const sent = await sendSecondFactor(deps, lang, user, meta);
       return { secondFactor: 'email', resendAfter: sent.resendAfter };
     } catch (err) {
       // A code sent less than a minute ago (the page reloaded) is still the one to enter.

@@ -36,6 +36,18 @@ export async function acceptTotp(q: Queryable, userId: number, secret: string, c
   return rows.length === 1;
 }
 
+/**
+ * A code refused by acceptTotp because its step was already used (the replay protection), not
+ * because it is wrong: the sign-in says "this code was just used; wait for the next one" (issue 46:
+ * the code typed at activation, typed again at the first sign-in within its 30 seconds).
+ */
+export async function totpCodeUsed(q: Queryable, userId: number, secret: string, code: string, now: Date, realm: Realm = MERCHANT_REALM): Promise<boolean> {
+  const step = matchingStep(secret, code, now);
+  if (step === null) return false;
+  const { rows } = await q.query<{ s: string | number | null }>(`SELECT totp_last_step AS s FROM ${realm.users} WHERE id = $1`, [userId]);
+  return rows[0]?.s !== null && rows[0]?.s !== undefined && Number(rows[0].s) >= step;
+}
+
 const ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
 export const RECOVERY_CODE_COUNT = 10;
 export const RECOVERY_RE = /^[a-z2-9]{5}-?[a-z2-9]{5}$/i;

@@ -43,9 +43,14 @@ describe.each(DB_KINDS)('ops operators (%s)', (kind) => {
     // Not activated: cannot sign in (answered as a wrong password).
     const early = await ctx.call({ method: 'POST', url: '/api/ops/auth/login', payload: { username: 'ops-new', password: OPS_PASSWORD, verifyCode: '123456' } });
     expect(early.body.code).toBe(Code.WRONG_PASSWORD);
-    const good = await ctx.call({ method: 'POST', url: '/api/ops/auth/activate', payload: { token, newPassword: OPS_PASSWORD, confirmPassword: OPS_PASSWORD, totpCode: totpNow(ctx, secret) } });
+    const activationCode = totpNow(ctx, secret);
+    const good = await ctx.call({ method: 'POST', url: '/api/ops/auth/activate', payload: { token, newPassword: OPS_PASSWORD, confirmPassword: OPS_PASSWORD, totpCode: activationCode } });
     expect(good.body.code, good.body.msg).toBe(0);
     expect(good.body.data.recoveryCodes).toHaveLength(10);
+    // Issue 46: the code used at activation, typed again at the first sign-in within its 30 seconds,
+    // is refused (no replay) with its own answer — "this code was just used; wait for the next one".
+    const reused = await ctx.call({ method: 'POST', url: '/api/ops/auth/login', headers: { 'accept-language': 'zh' }, payload: { username: 'ops-new', password: OPS_PASSWORD, verifyCode: activationCode } });
+    expect(reused.body).toMatchObject({ code: Code.TOTP_CODE_USED, msg: expect.stringContaining('刚刚已使用') });
     const again = await ctx.call({ method: 'POST', url: '/api/ops/auth/activate', payload: { token, newPassword: OPS_PASSWORD, confirmPassword: OPS_PASSWORD, totpCode: totpNow(ctx, secret) } });
     expect(again.body.code).toBe(Code.LINK_EXPIRED);
     // A recovery code is a second factor too, once.
@@ -65,7 +70,7 @@ describe.each(DB_KINDS)('ops operators (%s)', (kind) => {
     const first = await ctx.call({ method: 'POST', url: '/api/ops/auth/login', payload: { username: 'ops-admin', password: OPS_PASSWORD, verifyCode: code } });
     expect(first.body.code, first.body.msg).toBe(0);
     const replay = await ctx.call({ method: 'POST', url: '/api/ops/auth/login', payload: { username: 'ops-admin', password: OPS_PASSWORD, verifyCode: code } });
-    expect(replay.body.code).toBe(Code.VERIFY_CODE_ERROR);
+    expect(replay.body.code).toBe(Code.TOTP_CODE_USED);
     const { rows } = await ctx.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM audit_log WHERE action = 'auth.login' AND operator_id = $1 AND user_id IS NULL`, [admin.id]);
     expect(rows[0].n).toBeGreaterThanOrEqual(2);
   });

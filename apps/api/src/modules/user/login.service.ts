@@ -9,7 +9,7 @@ import type { Deps } from '../../plugins/context';
 import { startSession, type TokenPair } from './session.service';
 import { randomBytes } from 'node:crypto';
 import { passwordExpired } from '../account/password.policy';
-import { acceptTotp, useRecoveryCode, RECOVERY_RE } from '../account/totp';
+import { acceptTotp, totpCodeUsed, useRecoveryCode, RECOVERY_RE } from '../account/totp';
 import { AccountAudit } from '../account/account.audit';
 import { MERCHANT_REALM, type Realm } from './realm';
 
@@ -131,11 +131,12 @@ async function checkNameLock(deps: Deps, username: string, now: Date) {
 }
 
 /**
- * "Send me a code" for a name that is no usable account: no mail, but the answer a real account
- * gets (decision 036), its 60-second resend minute claimed per name in one guarded upsert, and its
- * lock answered as a real one's.
+ * "Send me a code" for a name that is no usable account — or, asked without the password, for an
+ * account whose second factor is not the e-mailed code (TOTP, a required passkey; issue 47): no
+ * mail, but the answer a real e-mail account gets (decision 036), its 60-second resend minute
+ * claimed per name in one guarded upsert, and its lock answered as a real one's.
  */
-async function noCodeForName(deps: Deps, found: UserRow | undefined, username: string, now: Date, meta: Meta) {
+async function noCodeForName(deps: Deps, found: UserRow | undefined, username: string, now: Date, meta: Meta, why?: string) {
   await checkNameLock(deps, username, now);
   const name = username.toLowerCase();
   const { rows } = await deps.db.query<{ name: string }>(
@@ -150,7 +151,7 @@ async function noCodeForName(deps: Deps, found: UserRow | undefined, username: s
     const wait = Math.max(1, Math.ceil((new Date(last.rows[0].code_sent_at).getTime() + LIMITS.emailCodeResendSeconds * 1000 - now.getTime()) / 1000));
     throw new AppError(Code.CODE_RESEND_TOO_SOON, 'codeResendTooSoon', { s: wait }, 200, { wait });
   }
-  const reason = !found ? 'unknown-user' : found.status === 'INACTIVE' ? 'not-activated' : 'disabled';
+  const reason = why ?? (!found ? 'unknown-user' : found.status === 'INACTIVE' ? 'not-activated' : 'disabled');
   await audit(deps.db, { action: AuditAction.emailCode, outcome: 'failure', userId: found?.id, username, merId: found?.mer_id, detail: { reason }, ...meta });
   return { resendAfter: LIMITS.emailCodeResendSeconds, expiresIn: LIMITS.emailCodeTtlSeconds, totp: false };
 }
@@ -174,17 +175,42 @@ export async function merchantRequiresSecondFactor(q: Queryable, merId: string):
   return rows[0].r;
 }
 
-/** E-mails a 6-digit one-time code: valid 5 minutes, a new one after 60 s, 5 wrong tries at most. */
-export async function sendEmailCode(deps: Deps, lang: Language, username: string, meta: Meta) {
+/**
+ * "Send code" of the sign-in (issue 47: a TOTP user could be told apart by `totp: true` before the
+ * password was proven). With the password — as the sign-in screen asks — it is checked first
+ * (counted toward the lockout; an unknown name, a wrong password and a TOTP user's wrong password
+ * answer alike), and only then is the user told the factor: the authenticator (`totp`), a required
+ * passkey (`passkey`), or a code e-mailed (valid 5 minutes, a new one after 60 s, 5 wrong tries).
+ * Without the password every name answers like an e-mail account: a code is e-mailed to e-mail
+ * accounts only; TOTP and passkey accounts, and names that are no account, get that same answer
+ * without a mail (decision 036).
+ */
+export async function sendEmailCode(deps: Deps, lang: Language, username: string, meta: Meta, password?: string) {
   const now = deps.clock.now();
+  if (password !== undefined) return sendSecondFactor(deps, lang, await passwordStep(deps, { username, password }, meta), meta);
   if (!USERNAME_RE.test(username)) throw new AppError(Code.INVALID_USERNAME, 'invalidUsername');
   const found = await findUser(deps.db, username);
   if (!usableAccount(found)) return noCodeForName(deps, found, username, now, meta);
   const user = checkUsable(found, username, now);
+  if (user.totp_enabled_at || (await passkeyInsteadOfEmail(deps.db, user))) return noCodeForName(deps, found, username, now, meta, 'factor-not-email-unproven');
+  return mailLoginCode(deps, lang, user, meta);
+}
+
+/**
+ * The second factor of a user whose first one is proven (the password, or WeChat): the
+ * authenticator's code (no mail), a required passkey (no mail, decision 047), or an e-mailed code.
+ */
+export async function sendSecondFactor(deps: Deps, lang: Language, user: UserRow, meta: Meta): Promise<{ resendAfter: number; expiresIn: number; totp: boolean; passkey?: boolean }> {
   // With an authenticator enrolled, the second factor is its code: no e-mail.
   if (user.totp_enabled_at) return { resendAfter: 0, expiresIn: 0, totp: true };
   // Required strong factor, and a passkey enrolled: no e-mail, the passkey is asked (decision 047).
   if (await passkeyInsteadOfEmail(deps.db, user)) return { resendAfter: 0, expiresIn: 0, totp: false, passkey: true };
+  return mailLoginCode(deps, lang, user, meta);
+}
+
+/** E-mails a 6-digit one-time code: valid 5 minutes, a new one after 60 s, 5 wrong tries at most. */
+async function mailLoginCode(deps: Deps, lang: Language, user: UserRow, meta: Meta) {
+  const now = deps.clock.now();
   const code = sixDigitCode();
   await deps.db.tx(async (q) => {
     // Lock the user row so two requests at once cannot both pass the 60-second check.
@@ -399,17 +425,22 @@ export async function completeSecondFactor(deps: Deps, user: UserRow, verifyCode
   return pair;
 }
 
-/** Second step for a user with an authenticator: its code, or one of the recovery codes. */
+/**
+ * Second step for a user with an authenticator: its code, or one of the recovery codes. A right code
+ * whose 30-second step was already used (replay protection) is refused with its own answer
+ * (TOTP_CODE_USED, issue 46) — given only after the password proved right — and counts like a wrong one.
+ */
 async function loginWithTotp(deps: Deps, user: UserRow, code: string, now: Date, meta: Meta, opts: SecondFactorOptions = {}, realm: Realm = MERCHANT_REALM): Promise<TokenPair> {
-  const out = await deps.db.tx(async (q): Promise<TokenPair | number> => {
+  const out = await deps.db.tx(async (q): Promise<TokenPair | { left: number; used: boolean }> => {
     const c = code; // trimmed by the request schema (textInput)
     let how: 'totp' | 'recovery' | null = null;
     if (await acceptTotp(q, user.id, user.totp_secret!, c, now, realm)) how = 'totp';
     else if (RECOVERY_RE.test(c) && (await useRecoveryCode(q, user.id, c, now, realm))) how = 'recovery';
     if (!how) {
-      await audit(q, { action: AuditAction.loginFailure, outcome: 'failure', ...realm.actor(user), detail: { reason: 'totp' }, ...meta });
+      const used = await totpCodeUsed(q, user.id, user.totp_secret!, c, now, realm);
+      await audit(q, { action: AuditAction.loginFailure, outcome: 'failure', ...realm.actor(user), detail: { reason: used ? 'totp-used' : 'totp' }, ...meta });
       // Wrong authenticator codes count toward the lockout like wrong passwords.
-      return countWrongPassword(q, user, now, meta, 'totp', realm);
+      return { left: await countWrongPassword(q, user, now, meta, 'totp', realm), used };
     }
     if (how === 'recovery') await audit(q, { action: AccountAudit.recoveryCodeUsed, ...realm.actor(user), ...meta });
     await opts.onSuccess?.(q);
@@ -418,8 +449,9 @@ async function loginWithTotp(deps: Deps, user: UserRow, code: string, now: Date,
     await audit(q, { action: AuditAction.loginSuccess, ...realm.actor(user), detail: { factor: how, ...opts.detail }, ...meta });
     return issued;
   });
-  if (typeof out === 'number') {
-    if (out === 0) throw new AppError(Code.USER_LOCKED, 'userLocked', { m: LIMITS.lockMinutes });
+  if ('left' in out) {
+    if (out.left === 0) throw new AppError(Code.USER_LOCKED, 'userLocked', { m: LIMITS.lockMinutes });
+    if (out.used) throw new AppError(Code.TOTP_CODE_USED, 'totpCodeUsed');
     throw new AppError(Code.VERIFY_CODE_ERROR, 'verifyCodeError');
   }
   return out;

@@ -3,6 +3,7 @@ import { Code } from '@portal/contract';
 import { createTestApp, DB_KINDS, DEMO, form, isConcurrent, type TestCtx } from '../../../test/helpers';
 import { passwordWork } from '../../lib/crypto';
 import { checkPassword, completeSecondFactor, findUser, hasStepUp, sendEmailCode, verifyPasswordCounted } from './login.service';
+import { totpFor } from '../account/totp';
 
 describe.each(DB_KINDS)('sign-in on %s', (kind) => {
   let ctx: TestCtx;
@@ -17,6 +18,62 @@ describe.each(DB_KINDS)('sign-in on %s', (kind) => {
     ctx.call({ method: 'POST', url: '/api/user/login', headers: { 'accept-language': lang, ...form({}).headers }, payload: form({ username, password, verifyCode }).payload });
   const auditActions = async (username: string) =>
     (await ctx.db.query<{ action: string; outcome: string }>('SELECT action, outcome FROM audit_log WHERE username = $1 ORDER BY id', [username])).rows;
+
+  /** Enrols an authenticator for a signed-in user; answers the code of the clock's now (and the step the enable used). */
+  async function enrolTotp(username: string) {
+    const { token } = await ctx.login(username);
+    const setup = await ctx.call({ method: 'POST', url: '/api/user/totp/setup', headers: { 'x-token': token } });
+    const secret = setup.body.data.secret as string;
+    const codeAt = () => totpFor(secret, 'x').generate({ timestamp: ctx.clock.now().getTime() });
+    const activation = codeAt();
+    const en = await ctx.call({ method: 'POST', url: '/api/user/totp/enable', headers: { 'x-token': token }, payload: { code: activation } });
+    expect(en.body.code, en.body.msg).toBe(0);
+    return { codeAt, activation };
+  }
+
+  it('a TOTP user cannot be told apart before the password is right: an unknown name, an e-mail user and a TOTP user answer alike (issue 47)', async () => {
+    await enrolTotp(DEMO.users.sub);
+    ctx.clock.advance(61_000);
+    const names = ['nobody-here', DEMO.users.demo, DEMO.users.sub];
+    const call = (url: string, payload: Record<string, string>) => ctx.call({ method: 'POST', url, headers: { 'accept-language': 'ko' }, payload });
+    const alike = async (label: string, ask: (name: string) => Promise<{ body: unknown }>) => {
+      const bodies = [];
+      for (const n of names) {
+        const { requestId: _, ...body } = (await ask(n)).body as Record<string, unknown>;
+        bodies.push(body);
+      }
+      expect(bodies[1], `${label}: an unknown name`).toEqual(bodies[0]);
+      expect(bodies[2], `${label}: a TOTP user`).toEqual(bodies[0]);
+      return bodies[0] as { code: number; data: unknown };
+    };
+    // "Send code" without the password: the answer an e-mail account gets, for all three.
+    expect(await alike('send code', (n) => call('/api/user/getEmailCode', { username: n }))).toMatchObject({ code: 0, data: { resendAfter: 60, expiresIn: 300, totp: false } });
+    expect(await alike('send code again', (n) => call('/api/user/getEmailCode', { username: n }))).toMatchObject({ code: Code.CODE_RESEND_TOO_SOON, data: { wait: 60 } });
+    // With a wrong password, as the screen sends it, and at the sign-in itself: the same wrong-password answer.
+    expect(await alike('send code, wrong password', (n) => call('/api/user/getEmailCode', { username: n, password: 'wrong-pass1' }))).toMatchObject({ code: Code.WRONG_PASSWORD, data: { remaining: 4 } });
+    expect(await alike('sign-in, wrong password', (n) => call('/api/user/login', { username: n, password: 'wrong-pass1', verifyCode: '123456' }))).toMatchObject({ code: Code.WRONG_PASSWORD, data: { remaining: 3 } });
+    // The password proven: now the factor is named.
+    ctx.clock.advance(61_000);
+    expect((await call('/api/user/getEmailCode', { username: DEMO.users.sub, password: DEMO.password })).body).toMatchObject({ code: 0, data: { totp: true } });
+    const mailed = await call('/api/user/getEmailCode', { username: DEMO.users.demo, password: DEMO.password });
+    expect(mailed.body).toMatchObject({ code: 0, data: { totp: false, resendAfter: 60 } });
+    expect((await call('/api/user/login', { username: DEMO.users.demo, password: DEMO.password, verifyCode: await ctx.lastCode('demo@demo-group.example') })).body.code).toBe(0);
+  });
+
+  it('the TOTP code used at activation, typed again at the first sign-in within its 30 seconds: refused with its own answer (issue 46)', async () => {
+    const { codeAt, activation } = await enrolTotp(DEMO.users.sub);
+    const signIn = (verifyCode: string, lang = 'en') => login(DEMO.users.sub, DEMO.password, verifyCode, lang);
+    const reused = await signIn(activation, 'ja');
+    expect(reused.body).toMatchObject({ code: Code.TOTP_CODE_USED, msg: expect.stringContaining('次のコード') });
+    expect((await signIn(activation)).body.msg).toMatch(/just used.*wait for the next one/);
+    // A wrong code keeps its own answer.
+    expect((await signIn(activation === '000000' ? '111111' : '000000')).body.code).toBe(Code.VERIFY_CODE_ERROR);
+    const { rows } = await ctx.db.query<{ detail: { reason: string } }>("SELECT detail FROM audit_log WHERE action = 'auth.login.failure' AND username = $1 ORDER BY id", [DEMO.users.sub]);
+    expect(rows.map((r) => r.detail.reason).filter((r) => r.startsWith('totp'))).toEqual(['totp-used', 'totp-used', 'totp']);
+    // The next step's code signs in.
+    ctx.clock.advance(30_000);
+    expect((await signIn(codeAt())).body.code).toBe(0);
+  });
 
   it('e-mails a 6-digit code and signs in with it', async () => {
     const sent = await sendCode(DEMO.users.demo);

@@ -37,11 +37,12 @@ export function userRoutes(app: FastifyInstance, deps: Deps) {
     config: { auth: 'public', ...authLimit },
     schema: {
       tags: ['user'],
-      summary: 'E-mail a 6-digit sign-in code (valid 5 min; a new one after 60 s; 5 wrong tries)',
+      summary:
+        'Sign-in step 1. With `password` (checked first, counted toward the lockout; unknown names and wrong passwords answer alike): names the second factor — `totp`, a required `passkey`, or a 6-digit code e-mailed (valid 5 min; a new one after 60 s; 5 wrong tries). Without it every name answers alike (a code is e-mailed to e-mail accounts only)',
       body: getEmailCodeSchema,
-      response: { 200: envelope(z.object({ resendAfter: z.number(), expiresIn: z.number(), totp: z.boolean().describe('true: no mail, the code is the authenticator\'s'), passkey: z.boolean().optional().describe('true: no mail, the merchant requires this user\'s passkey (decision 047)') }).or(z.object({ wait: z.number() }))) },
+      response: { 200: envelope(z.object({ resendAfter: z.number(), expiresIn: z.number(), totp: z.boolean().describe('true (only after the right password): no mail, the code is the authenticator\'s'), passkey: z.boolean().optional().describe('true (only after the right password): no mail, the merchant requires this user\'s passkey (decision 047)') }).or(z.object({ wait: z.number() })).or(z.object({ remaining: z.number() })).or(z.object({ username: z.string() }))) },
     },
-    handler: async (req) => ok(await sendEmailCode(deps, req.lang, req.body.username, meta(req))),
+    handler: async (req) => ok(await sendEmailCode(deps, req.lang, req.body.username, meta(req), req.body.password)),
   });
 
   r.post('/api/user/login', {

@@ -1,11 +1,11 @@
-import { pickLanguage, WEBHOOK_SIGNATURE_HEADER } from '@portal/contract';
+import { pickLanguage, WEBHOOK_ATTEMPT_REASONS, WEBHOOK_SIGNATURE_HEADER } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
 import { audit } from '../../lib/audit';
 import { t } from '../../lib/messages';
 import { enqueueJob, ensureRecurringJob } from '../../jobs/queue';
 import type { JobHandler, JobLog } from '../../jobs/runner';
 import { openSecret } from '../gateway/gateway.crypto';
-import { postPinned, RefusedAddress, resolveAllowed } from './webhook.net';
+import { NoAddress, postPinned, RefusedAddress, resolveAllowed, TimedOut } from './webhook.net';
 import { eventBody, signatureHeader } from './webhook.sign';
 
 /**
@@ -33,18 +33,41 @@ export function backoffMs(attempts: number): number {
   return Math.min(60_000 * 2 ** Math.max(attempts - 1, 0), 12 * 3_600_000);
 }
 
-/** Claims up to `limit` due deliveries of enabled endpoints (a lease). */
+/**
+ * Claims up to `limit` due deliveries of enabled endpoints (a lease), fairly across merchants: each
+ * merchant's due deliveries are ranked oldest first, and the claim takes every merchant's first,
+ * then every merchant's second, and so on — so one merchant's backlog never holds another's back
+ * (issue 47: 1,000 deliveries of one merchant delayed another's test event by 41 s). The chosen rows
+ * are locked with SKIP LOCKED and the due condition is checked again on the locked row, so two
+ * processes claiming at once never both take one delivery.
+ */
 async function claimDue(deps: Deps, limit: number): Promise<number[]> {
   const now = deps.clock.now();
-  const { rows } = await deps.db.query<{ id: number }>(
+  const { rows } = await deps.db.query<{ id: number; mer_id: string; next_attempt_at: Date }>(
     `UPDATE webhook_delivery SET lease_until = $2
-      WHERE id IN (SELECT d.id FROM webhook_delivery d JOIN webhook_endpoint e ON e.id = d.endpoint_id
+      WHERE id IN (
+        SELECT l.id FROM webhook_delivery l
+         WHERE l.id IN (
+                 SELECT r.id FROM (
+                   SELECT d.id, d.next_attempt_at, row_number() OVER (PARTITION BY d.mer_id ORDER BY d.next_attempt_at, d.id) AS turn
+                     FROM webhook_delivery d JOIN webhook_endpoint e ON e.id = d.endpoint_id
                     WHERE d.state = 'pending' AND e.enabled AND d.next_attempt_at <= $1 AND (d.lease_until IS NULL OR d.lease_until < $1)
-                    ORDER BY d.next_attempt_at, d.id LIMIT $3 FOR UPDATE OF d SKIP LOCKED)
-      RETURNING id`,
+                 ) r
+                  WHERE r.turn <= $3
+                  ORDER BY r.turn, r.next_attempt_at, r.id LIMIT $3)
+           AND l.state = 'pending' AND l.next_attempt_at <= $1 AND (l.lease_until IS NULL OR l.lease_until < $1)
+         FOR UPDATE SKIP LOCKED)
+      RETURNING id, mer_id, next_attempt_at`,
     [now, new Date(now.getTime() + LEASE_MS), limit],
   );
-  return rows.map((r) => Number(r.id));
+  // Tried in the same fair order (RETURNING keeps none): every merchant's first before any merchant's second.
+  const byAge = (a: { at: number; id: number }, b: { at: number; id: number }) => a.at - b.at || a.id - b.id;
+  const claimed = rows
+    .map((r) => ({ id: Number(r.id), merId: r.mer_id, at: new Date(r.next_attempt_at).getTime(), turn: 0 }))
+    .sort(byAge);
+  const turns = new Map<string, number>();
+  for (const c of claimed) turns.set(c.merId, (c.turn = (turns.get(c.merId) ?? 0) + 1));
+  return claimed.sort((a, b) => a.turn - b.turn || byAge(a, b)).map((c) => c.id);
 }
 
 interface Claimed {
@@ -69,8 +92,30 @@ interface Claimed {
 
 export type AttemptOutcome = 'succeeded' | 'failed' | 'refused';
 
+/**
+ * What a merchant is told about an attempt that got no HTTP answer (issue 47): a generic reason,
+ * never the resolver's answer or the network error itself — those could map the provider's own
+ * network (which internal names exist, what they resolve to, which ports answer). The detail is kept
+ * in webhook_attempt.error and the server log, for operators.
+ * - `address`: the host name resolves to no address, or to one no webhook may reach (refused: a
+ *   name that does not resolve and one that resolves to a private address answer alike);
+ * - `https`: plain http in production; `timeout`: no answer within 10 s;
+ * - `tls`: the TLS handshake or the receiver's certificate failed; `connection`: any other network error.
+ */
+export type AttemptReason = (typeof WEBHOOK_ATTEMPT_REASONS)[number];
+
+function reasonOf(err: unknown): { outcome: AttemptOutcome; reason: AttemptReason } {
+  if (err instanceof RefusedAddress) return { outcome: 'refused', reason: err.https ? 'https' : 'address' };
+  if (err instanceof NoAddress) return { outcome: 'refused', reason: 'address' };
+  const code = String((err as { code?: unknown })?.code ?? '');
+  if (['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NODATA', 'EAI_NONAME'].includes(code)) return { outcome: 'refused', reason: 'address' };
+  if (err instanceof TimedOut || code === 'ETIMEDOUT' || code === 'ESOCKETTIMEDOUT') return { outcome: 'failed', reason: 'timeout' };
+  if (code === 'EPROTO' || /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|HOSTNAME_MISMATCH|ERR_OSSL)/.test(code)) return { outcome: 'failed', reason: 'tls' };
+  return { outcome: 'failed', reason: 'connection' };
+}
+
 /** One try of one delivery. Returns its outcome (null: nothing to do — no longer pending or endpoint off). */
-export async function deliverOne(deps: Deps, deliveryId: number): Promise<AttemptOutcome | null> {
+export async function deliverOne(deps: Deps, deliveryId: number, log?: JobLog): Promise<AttemptOutcome | null> {
   const { rows } = await deps.db.query<Claimed>(
     `SELECT d.id, d.endpoint_id, d.attempts, d.give_up_at, d.manual_pending, e.url, e.enabled, e.secret_key_id, e.secret_enc,
             e.prev_secret_key_id, e.prev_secret_enc, e.prev_secret_until, v.event_id, v.type, v.mer_id, v.data, v.created_at
@@ -104,11 +149,12 @@ export async function deliverOne(deps: Deps, deliveryId: number): Promise<Attemp
   let status: number | null = null;
   let excerpt: string | null = null;
   let error: string | null = null;
+  let reason: AttemptReason | null = null;
   let address: string | null = null;
   const t0 = performance.now();
   try {
     const url = new URL(d.url);
-    if (production && url.protocol !== 'https:') throw new RefusedAddress('https only in production');
+    if (production && url.protocol !== 'https:') throw new RefusedAddress('https only in production', true);
     const pinned = await resolveAllowed(url.hostname, allowPrivate);
     address = pinned.address;
     const res = await postPinned(
@@ -129,8 +175,10 @@ export async function deliverOne(deps: Deps, deliveryId: number): Promise<Attemp
     excerpt = res.excerpt;
     outcome = res.status >= 200 && res.status < 300 ? 'succeeded' : 'failed';
   } catch (err) {
-    outcome = err instanceof RefusedAddress ? 'refused' : 'failed';
+    ({ outcome, reason } = reasonOf(err));
+    // The detail (the resolver's answer, the network error) for operators only: the table and the log.
     error = (err instanceof Error ? err.message : String(err)).slice(0, 500);
+    log?.info({ delivery: d.id, endpoint: Number(d.endpoint_id), merId: d.mer_id, outcome, reason, error, code: (err as { code?: unknown })?.code }, 'webhook attempt got no answer');
   }
   const latency = Math.round(performance.now() - t0);
   // 3. The answer, in one transaction.
@@ -139,9 +187,9 @@ export async function deliverOne(deps: Deps, deliveryId: number): Promise<Attemp
   const next = outcome === 'succeeded' || givingUp ? null : new Date(Math.min(finished.getTime() + backoffMs(d.attempts + 1), new Date(d.give_up_at).getTime()));
   await deps.db.tx(async (q) => {
     await q.query(
-      `UPDATE webhook_attempt SET finished_at = $2, outcome = $3, status = $4, latency_ms = $5, address = $6, response_excerpt = $7, error = $8, next_retry_at = $9
+      `UPDATE webhook_attempt SET finished_at = $2, outcome = $3, status = $4, latency_ms = $5, address = $6, response_excerpt = $7, error = $8, next_retry_at = $9, reason = $10
         WHERE id = $1`,
-      [attemptId, finished, outcome, status, latency, address, excerpt, error, next],
+      [attemptId, finished, outcome, status, latency, address, excerpt, error, next, reason],
     );
     await q.query(
       `UPDATE webhook_delivery SET state = $2, attempts = attempts + 1, last_status = $3, last_attempt_at = $4, next_attempt_at = $5,
@@ -172,7 +220,7 @@ export async function deliverDue(deps: Deps, limit = BATCH, log?: JobLog): Promi
   // A delivery whose bookkeeping failed (database trouble, a key that cannot decrypt) is left to its
   // lease: it is tried again when the lease runs out.
   const one = (id: number) =>
-    deliverOne(deps, id).catch((err: unknown) => {
+    deliverOne(deps, id, log).catch((err: unknown) => {
       log?.error({ err: err instanceof Error ? err.message : String(err), delivery: id }, 'webhook delivery not recorded');
       return null;
     });

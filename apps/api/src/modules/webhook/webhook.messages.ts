@@ -48,4 +48,41 @@ export const WEBHOOK_MESSAGES = {
     ko: '가맹점 포털의 테스트 이벤트',
     ja: '加盟店ポータルからのテストイベント',
   },
+  // Issue 47 (wt-c2): ending the old secret's overlap; the generic reasons of the delivery log.
+  webhookNoPreviousSecret: {
+    en: 'This endpoint has no previous secret still signing',
+    zh: '该端点没有仍在签名的旧密钥',
+    ko: '이 엔드포인트에는 아직 서명에 쓰이는 이전 시크릿이 없습니다',
+    ja: 'このエンドポイントには、まだ署名に使われている以前のシークレットはありません',
+  },
+  webhookReasonAddress: {
+    en: 'Not sent: the host name does not resolve to a public internet address',
+    zh: '未发送：该主机名未解析到公网地址',
+    ko: '전송하지 않음: 호스트 이름이 공용 인터넷 주소로 확인되지 않습니다',
+    ja: '送信していません：ホスト名が公開インターネットのアドレスに解決されません',
+  },
+  webhookReasonHttps: {
+    en: 'Not sent: the endpoint URL must use https',
+    zh: '未发送：端点 URL 必须使用 https',
+    ko: '전송하지 않음: 엔드포인트 URL은 https를 사용해야 합니다',
+    ja: '送信していません：エンドポイントの URL は https である必要があります',
+  },
+  webhookReasonTimeout: {
+    en: 'No answer within 10 seconds',
+    zh: '10 秒内未收到应答',
+    ko: '10초 안에 응답이 없었습니다',
+    ja: '10 秒以内に応答がありませんでした',
+  },
+  webhookReasonTls: {
+    en: "The secure connection failed (TLS handshake or the receiver's certificate)",
+    zh: '安全连接失败（TLS 握手或接收方证书有误）',
+    ko: '보안 연결에 실패했습니다(TLS 핸드셰이크 또는 수신 측 인증서)',
+    ja: 'セキュアな接続に失敗しました（TLS ハンドシェイクまたは受信側の証明書）',
+  },
+  webhookReasonConnection: {
+    en: 'No connection to the receiver (refused, reset or another network error)',
+    zh: '无法连接到接收方（被拒绝、被重置或其他网络错误）',
+    ko: '수신 측에 연결하지 못했습니다(거부, 재설정 또는 기타 네트워크 오류)',
+    ja: '受信側に接続できませんでした（拒否・リセット・その他のネットワークエラー）',
+  },
 } as const;

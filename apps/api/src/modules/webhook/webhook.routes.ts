@@ -19,6 +19,7 @@ import { envelope, ok, pageOf } from '../../lib/envelope';
 import {
   createEndpoint,
   deliveryDetail,
+  endPreviousSecret,
   getEndpoint,
   listDeliveries,
   listEndpoints,
@@ -82,6 +83,17 @@ export function webhookRoutes(app: FastifyInstance, deps: Deps) {
     handler: async (req) => ok(await rotateSecret(deps, userOf(req), req.body.id, meta(req))),
   });
 
+  r.post('/api/webhooks/endpoint/endPreviousSecret', {
+    config,
+    schema: {
+      tags: TAG,
+      summary: "End the previous secret's 24-hour overlap now (id): only the current secret signs from here on; 400 when there is none; audited",
+      body: webhookIdSchema,
+      response: { 200: envelope(webhookEndpointSchema) },
+    },
+    handler: async (req) => ok(await endPreviousSecret(deps, userOf(req), req.body.id, meta(req))),
+  });
+
   r.post('/api/webhooks/endpoint/disable', {
     config,
     schema: { tags: TAG, summary: 'Stop sending to an endpoint (its pending deliveries wait)', body: webhookIdSchema, response: { 200: envelope(webhookEndpointSchema) } },
@@ -124,13 +136,13 @@ export function webhookRoutes(app: FastifyInstance, deps: Deps) {
 
   r.get('/api/webhooks/delivery/detail', {
     config,
-    schema: { tags: TAG, summary: 'One delivery: its body and every attempt (time, status, latency, first 2 KB of the answer, next retry)', querystring: webhookIdSchema, response: { 200: envelope(webhookDeliveryDetailSchema) } },
-    handler: async (req) => ok(await deliveryDetail(deps, userOf(req), req.query.id)),
+    schema: { tags: TAG, summary: 'One delivery: its body and every attempt (time, status, latency, first 2 KB of the answer or a generic reason in the caller\'s language, next retry)', querystring: webhookIdSchema, response: { 200: envelope(webhookDeliveryDetailSchema) } },
+    handler: async (req) => ok(await deliveryDetail(deps, userOf(req), req.lang, req.query.id)),
   });
 
   r.post('/api/webhooks/delivery/resend', {
     config,
     schema: { tags: TAG, summary: 'Send one delivery again now (same event id and body)', body: webhookIdSchema, response: { 200: envelope(webhookDeliveryDetailSchema) } },
-    handler: async (req) => ok(await resendDelivery(deps, userOf(req), req.body.id, meta(req))),
+    handler: async (req) => ok(await resendDelivery(deps, userOf(req), req.lang, req.body.id, meta(req))),
   });
 }

@@ -10,6 +10,7 @@ import {
   type WebhookEndpointCreate,
   type WebhookEndpointUpdate,
   type WebhookSecret,
+  type WebhookAttemptReason,
 } from '@portal/contract';
 import type { Queryable } from '../../db/db';
 import type { Deps, SessionUser } from '../../plugins/context';
@@ -165,6 +166,25 @@ export async function rotateSecret(deps: Deps, user: SessionUser, id: number, me
   });
 }
 
+/**
+ * Ends the previous secret's overlap at once (issue 47): after a rotation the old secret signs a
+ * second v1 for 24 hours; a merchant whose old secret leaked, or whose receivers all have the new
+ * one, ends that now. The old secret is erased, not only expired. Refused when there is none.
+ */
+export async function endPreviousSecret(deps: Deps, user: SessionUser, id: number, meta: Meta): Promise<WebhookEndpoint> {
+  const now = deps.clock.now();
+  return deps.db.tx(async (q) => {
+    const before = await endpointOf(q, id, user.scope, now, true);
+    if (!before.previousSecretUntil) throw new AppError(Code.BAD_REQUEST, 'webhookNoPreviousSecret', {}, 400);
+    await q.query('UPDATE webhook_endpoint SET prev_secret_key_id = NULL, prev_secret_enc = NULL, prev_secret_until = NULL, updated_at = $2 WHERE id = $1', [id, now]);
+    await audit(q, {
+      action: 'webhook.endpoint.endPreviousSecret', ...actorOf(user, meta), merId: before.merId, target: String(id),
+      detail: { before: { previousValidUntil: before.previousSecretUntil }, after: { previousValidUntil: null } },
+    });
+    return endpointOf(q, id, user.scope, now);
+  });
+}
+
 /** Turns an endpoint off (no delivery is sent; pending ones wait) or on again (they go on). */
 export async function setEnabled(deps: Deps, user: SessionUser, id: number, enabled: boolean, meta: Meta): Promise<WebhookEndpoint> {
   const now = deps.clock.now();
@@ -201,7 +221,7 @@ export async function sendTestEvent(deps: Deps, user: SessionUser, lang: Languag
     await audit(q, { action: 'webhook.endpoint.test', ...actorOf(user, meta), merId: e.merId, target: String(id) });
     return Number(rows[0].id);
   });
-  return (await deliveryDetail(deps, user, deliveryId));
+  return deliveryDetail(deps, user, lang, deliveryId);
 }
 
 interface DeliveryRow {
@@ -252,27 +272,36 @@ export async function listDeliveries(
   return { content: rows.map(toDelivery), totalElements: n[0].n };
 }
 
+const REASON_MESSAGE = {
+  address: 'webhookReasonAddress',
+  https: 'webhookReasonHttps',
+  timeout: 'webhookReasonTimeout',
+  tls: 'webhookReasonTls',
+  connection: 'webhookReasonConnection',
+} as const satisfies Record<WebhookAttemptReason, string>;
+
 /** One delivery with its body and every attempt (time, status, latency, answer's first 2 KB, next retry). */
-export async function deliveryDetail(deps: Deps, user: SessionUser, id: number): Promise<WebhookDeliveryDetail> {
+export async function deliveryDetail(deps: Deps, user: SessionUser, lang: Language, id: number): Promise<WebhookDeliveryDetail> {
   const { rows } = await deps.db.query<DeliveryRow>(`${SELECT_DELIVERY} WHERE d.id = $1 AND d.mer_id = ANY($2::text[])`, [id, user.scope]);
   if (!rows[0]) throw notFound();
   const r = rows[0];
   const { rows: attempts } = await deps.db.query<{
     id: number; started_at: Date; outcome: 'sending' | 'succeeded' | 'failed' | 'refused'; status: number | null; latency_ms: number | null;
-    response_excerpt: string | null; error: string | null; next_retry_at: Date | null; manual: boolean;
-  }>('SELECT id, started_at, outcome, status, latency_ms, response_excerpt, error, next_retry_at, manual FROM webhook_attempt WHERE delivery_id = $1 ORDER BY id DESC', [id]);
+    response_excerpt: string | null; reason: WebhookAttemptReason | null; next_retry_at: Date | null; manual: boolean;
+  }>('SELECT id, started_at, outcome, status, latency_ms, response_excerpt, reason, next_retry_at, manual FROM webhook_attempt WHERE delivery_id = $1 ORDER BY id DESC', [id]);
   return {
     ...toDelivery(r),
     body: eventBody({ event_id: r.event_id, type: r.type, mer_id: r.mer_id, data: r.data, created_at: r.event_created_at }),
     attemptList: attempts.map((a) => ({
       id: Number(a.id), at: iso(a.started_at)!, outcome: a.outcome, status: a.status, latencyMs: a.latency_ms, response: a.response_excerpt,
-      error: a.error, nextRetryAt: iso(a.next_retry_at), manual: a.manual,
+      // A generic reason in the caller's language; the detail (webhook_attempt.error) is for operators only.
+      reason: a.reason, error: a.reason ? t(lang, REASON_MESSAGE[a.reason]) : null, nextRetryAt: iso(a.next_retry_at), manual: a.manual,
     })),
   };
 }
 
 /** Sends one delivery again (same event id, same body), now, with a fresh 3-day window. */
-export async function resendDelivery(deps: Deps, user: SessionUser, id: number, meta: Meta): Promise<WebhookDeliveryDetail> {
+export async function resendDelivery(deps: Deps, user: SessionUser, lang: Language, id: number, meta: Meta): Promise<WebhookDeliveryDetail> {
   const now = deps.clock.now();
   await deps.db.tx(async (q) => {
     const { rows } = await q.query<{ endpoint_id: number; mer_id: string; event_id: string }>(
@@ -289,7 +318,7 @@ export async function resendDelivery(deps: Deps, user: SessionUser, id: number, 
     );
     await audit(q, { action: 'webhook.delivery.resend', ...actorOf(user, meta), merId: rows[0].mer_id, target: String(id), detail: { eventId: rows[0].event_id, endpointId: e.id } });
   });
-  return deliveryDetail(deps, user, id);
+  return deliveryDetail(deps, user, lang, id);
 }
 
 /** Sends again every failed delivery of an endpoint whose event happened at or after `since`. */

@@ -237,6 +237,171 @@ describe.each(DB_KINDS)('webhooks (%s)', (kind) => {
     }
   });
 
+  it('production mode: every IPv6 form that embeds an IPv4 is judged by it, the forms that cannot be judged are refused (issue 47)', async () => {
+    const refused = [
+      // IPv4-compatible ::a.b.c.d (deprecated): refused whatever the IPv4.
+      '::127.0.0.1', '::7f00:1', '::10.0.0.1', '::8.8.8.8',
+      // IPv4-translated ::ffff:0:a.b.c.d (SIIT), in both spellings.
+      '::ffff:0:127.0.0.1', '::ffff:0:7f00:1', '::ffff:0:10.1.2.3', '0:0:0:0:ffff:0:a9fe:a9fe',
+      // IPv4-mapped.
+      '::ffff:169.254.169.254', '::ffff:a9fe:a9fe', '::FFFF:192.168.1.1',
+      // NAT64: the well-known prefix judged by its IPv4; the local-use one refused.
+      '64:ff9b::127.0.0.1', '64:ff9b::a00:1', '64:ff9b:1::808:808',
+      // 6to4 embedding a private, loopback or link-local IPv4.
+      '2002:7f00:1::1', '2002:c0a8:101::1', '2002:a9fe:a9fe::', '2002:a00:1:1::5',
+      // ISATAP interface ids on a global prefix embedding a private IPv4; Teredo.
+      '2a00:1450:4001::5efe:10.0.0.1', '2a00:1450:4001::200:5efe:c0a8:101', '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+      // Other special ranges, zone ids, and what is no address at all.
+      'fe80::1%eth0', '2001:db8::1', '3fff::1', '5f00::1', 'fec0::1', '100::1', '2001:2::1',
+      '255.255.255.255', '192.88.99.1', '198.18.0.1', '0177.0.0.1', '127.1', 'localhost', '',
+    ];
+    expect(refused.filter((a) => !isPrivateAddress(a))).toEqual([]);
+    const allowed = ['8.8.8.8', '2606:4700::1111', '::ffff:8.8.8.8', '::ffff:0:8.8.8.8', '64:ff9b::8.8.8.8', '2002:808:808::1', '2a00:1450:4001::5efe:8.8.8.8'];
+    expect(allowed.filter(isPrivateAddress)).toEqual([]);
+    // The whole path: a literal IPv4-translated loopback is refused at creation and at delivery.
+    const r = await startReceiver([200]);
+    try {
+      const e = await addEndpoint(ctx, DEMO.subB, `https://[::ffff:0:127.0.0.1]:${r.port}/hook`, ['transaction.succeeded']);
+      await addTxn(ctx, { merId: DEMO.subB, orderNo: 'WH-SSRF6', currency: 'USD', paymentSchema: 'CARD', paymentBrand: 'visa' });
+      const devKey = createHash('sha256').update('merchant-portal development provider key — never for production').digest('hex');
+      const prod = { ...ctx.deps, config: { ...ctx.config, env: 'production' as const, webhookAllowPrivate: true, providerKeyEncryptionKey: devKey } };
+      for (let i = 0; i < 3 && (await deliverDue(prod, 100)).tried > 0; i++);
+      const a = await ctx.db.query<{ outcome: string; reason: string }>('SELECT a.outcome, a.reason FROM webhook_attempt a JOIN webhook_delivery d ON d.id = a.delivery_id WHERE d.endpoint_id = $1', [e.endpoint.id]);
+      expect(a.rows[0]).toMatchObject({ outcome: 'refused', reason: 'address' });
+      const { createEndpoint } = await import('./webhook.service');
+      const { demoUser } = await import('./webhook.fixtures');
+      const u = await demoUser(ctx, [DEMO.subB]);
+      for (const url of ['https://[::ffff:0:127.0.0.1]/x', 'https://[::10.0.0.1]/x', 'https://[2002:c0a8:101::1]/x', 'https://[64:ff9b::a9fe:a9fe]/x'])
+        await expect(createEndpoint(prod, u, 'en', { merId: DEMO.subB, url, events: ['refund.succeeded'], description: '' }, {}), url).rejects.toMatchObject({ key: 'webhookPrivateAddress' });
+      await post('/api/webhooks/endpoint/disable', { id: e.endpoint.id });
+    } finally {
+      await r.close();
+    }
+  });
+
+  it('the delivery log tells the merchant a generic reason in its language, never the resolver\'s answer or the network error (issue 47)', async () => {
+    const r = await startReceiver([200]);
+    const closed = await startReceiver([200]);
+    const closedPort = closed.port;
+    await closed.close();
+    try {
+      const refusedEp = await addEndpoint(ctx, DEMO.subB, `https://localhost:${r.port}/hook`, ['transaction.succeeded']);
+      const httpEp = await addEndpoint(ctx, DEMO.subB, r.url, ['transaction.succeeded']);
+      const unknownEp = await addEndpoint(ctx, DEMO.subB, 'https://no-such-host.invalid/hook', ['transaction.succeeded']);
+      await addTxn(ctx, { merId: DEMO.subB, orderNo: 'WH-REASON-P', currency: 'USD', paymentSchema: 'CARD', paymentBrand: 'visa' });
+      const devKey = createHash('sha256').update('merchant-portal development provider key — never for production').digest('hex');
+      const prod = { ...ctx.deps, config: { ...ctx.config, env: 'production' as const, webhookAllowPrivate: true, providerKeyEncryptionKey: devKey } };
+      for (let i = 0; i < 3 && (await deliverDue(prod, 100)).tried > 0; i++);
+      for (const e of [refusedEp, httpEp, unknownEp]) await post('/api/webhooks/endpoint/disable', { id: e.endpoint.id });
+      // Development mode: a closed port, and TLS spoken to a plain-HTTP receiver.
+      const connEp = await addEndpoint(ctx, DEMO.subB, `http://127.0.0.1:${closedPort}/hook`, ['transaction.succeeded']);
+      const tlsEp = await addEndpoint(ctx, DEMO.subB, `https://127.0.0.1:${r.port}/hook`, ['transaction.succeeded']);
+      await addTxn(ctx, { merId: DEMO.subB, orderNo: 'WH-REASON-D', currency: 'USD', paymentSchema: 'CARD', paymentBrand: 'visa' });
+      for (let i = 0; i < 3 && (await deliverDue(ctx.deps, 100)).tried > 0; i++);
+      for (const e of [connEp, tlsEp]) await post('/api/webhooks/endpoint/disable', { id: e.endpoint.id });
+      const seen = async (endpointId: number) => {
+        const list = await get('/api/webhooks/delivery/list', { id: String(endpointId) });
+        const d = await ctx.call({ method: 'GET', url: '/api/webhooks/delivery/detail', headers: { ...auth(demo), 'accept-language': 'zh' }, query: { id: String(list.body.data.content[0].id) } });
+        return d.body.data.attemptList[0] as { outcome: string; reason: string; error: string };
+      };
+      const expected: [number, string, string, RegExp][] = [
+        [refusedEp.endpoint.id, 'refused', 'address', /公网地址/],
+        [unknownEp.endpoint.id, 'refused', 'address', /公网地址/],
+        [httpEp.endpoint.id, 'refused', 'https', /https/],
+        [connEp.endpoint.id, 'failed', 'connection', /无法连接/],
+        [tlsEp.endpoint.id, 'failed', 'tls', /TLS/],
+      ];
+      for (const [id, outcome, reason, text] of expected) {
+        const a = await seen(id);
+        expect(a, reason).toMatchObject({ outcome, reason, error: expect.stringMatching(text) });
+        // Nothing of the network: no address, host name, port, error code or resolver wording.
+        expect(a.error, reason).not.toMatch(/127\.0\.0\.1|::1|localhost|invalid|resolves|ECONN|ENOTFOUND|EAI_|SSL|\d{4,}/);
+      }
+      // The detail is kept for operators (the table; the job's log).
+      const detail = await ctx.db.query<{ error: string }>('SELECT a.error FROM webhook_attempt a JOIN webhook_delivery d ON d.id = a.delivery_id WHERE d.endpoint_id = $1', [refusedEp.endpoint.id]);
+      expect(detail.rows[0].error).toMatch(/localhost resolves to/);
+    } finally {
+      await r.close();
+    }
+  });
+
+  it("deliveries are fair across merchants: one merchant's backlog of 1,000 does not hold another's test event back (issue 47)", async () => {
+    const backlog = await addEndpoint(ctx, DEMO.subB, rx.url, ['transaction.succeeded']);
+    const now = ctx.clock.now();
+    const { rows: ev } = await ctx.db.query<{ id: number }>(
+      "INSERT INTO webhook_event (mer_id, type, data, created_at) SELECT $1, 'webhook.test', '{}'::jsonb, $2 FROM generate_series(1, 1000) RETURNING id",
+      [DEMO.subB, new Date(now.getTime() - 3_600_000)],
+    );
+    await ctx.db.query(
+      `INSERT INTO webhook_delivery (event_id, endpoint_id, mer_id, next_attempt_at, give_up_at, created_at)
+       SELECT e, $2, $3, $4::timestamptz + (e - $5) * interval '1 millisecond', $6, $4 FROM unnest($1::bigint[]) AS e`,
+      [ev.map((e) => e.id), backlog.endpoint.id, DEMO.subB, new Date(now.getTime() - 600_000), ev[0].id, new Date(now.getTime() + 86_400_000)],
+    );
+    // The other merchant's test event comes after the whole backlog.
+    const subA = (await ctx.db.query<{ id: number }>('SELECT id FROM webhook_endpoint WHERE mer_id = $1 AND enabled ORDER BY id LIMIT 1', [DEMO.subA])).rows[0].id;
+    const test = await post('/api/webhooks/endpoint/test', { id: subA });
+    expect(test.body.code, test.body.msg).toBe(0);
+    const group = (await ctx.db.query<{ id: number }>('SELECT id FROM webhook_endpoint WHERE mer_id = $1 AND enabled ORDER BY id LIMIT 1', [DEMO.group])).rows[0].id;
+    const test2 = await post('/api/webhooks/endpoint/test', { id: group });
+    // One pass of the job (20 deliveries): both other merchants' events are in it.
+    const pass = await deliverDue(ctx.deps, 20);
+    expect(pass.tried).toBe(20);
+    for (const t of [test, test2]) {
+      const d = await get('/api/webhooks/delivery/detail', { id: String(t.body.data.id) });
+      expect(d.body.data.state, t.body.data.type).toBe('succeeded');
+    }
+    const sent = await ctx.db.query<{ n: number }>("SELECT count(*)::int AS n FROM webhook_delivery WHERE endpoint_id = $1 AND state = 'succeeded'", [backlog.endpoint.id]);
+    expect(sent.rows[0].n).toBe(18);
+    // Within one merchant the oldest go first (the backlog's were due in the order of their ids).
+    const first = await ctx.db.query<{ ok: boolean }>(
+      "SELECT bool_and(state = 'succeeded') AS ok FROM (SELECT state FROM webhook_delivery WHERE endpoint_id = $1 ORDER BY id LIMIT 18) x",
+      [backlog.endpoint.id],
+    );
+    expect(first.rows[0].ok).toBe(true);
+    if (kind === 'postgres') {
+      // Passes of several processes at once never try one delivery twice.
+      await Promise.all([1, 2, 3].map(() => deliverDue(ctx.deps, 20)));
+      const twice = await ctx.db.query("SELECT delivery_id FROM webhook_attempt a JOIN webhook_delivery d ON d.id = a.delivery_id WHERE d.endpoint_id = $1 GROUP BY delivery_id HAVING count(*) > 1", [backlog.endpoint.id]);
+      expect(twice.rows).toEqual([]);
+    }
+    await post('/api/webhooks/endpoint/disable', { id: backlog.endpoint.id });
+  });
+
+  it("a rotated secret's overlap can be ended at once: only the new secret signs; audited; nothing to end answers 400 (issue 47)", async () => {
+    const created = await post('/api/webhooks/endpoint/create', { merId: DEMO.subA, url: rx.url, events: ['refund.succeeded'], description: 'end-overlap' });
+    const id = created.body.data.endpoint.id;
+    const none = await ctx.call({ method: 'POST', url: '/api/webhooks/endpoint/endPreviousSecret', headers: { ...auth(demo), 'accept-language': 'ja' }, payload: { id } });
+    expect(none.status).toBe(400);
+    expect(none.body.msg).toMatch(/以前のシークレット/);
+    const rot = await post('/api/webhooks/endpoint/rotate', { id });
+    const current = rot.body.data.secret;
+    expect(rot.body.data.endpoint.previousSecretUntil).not.toBeNull();
+    const before = await ctx.db.query('SELECT prev_secret_enc, secret_enc FROM webhook_endpoint WHERE id = $1', [id]);
+    // Without developer:manage: 403; another merchant's endpoint: 404; bad id: 400 — nothing changed.
+    const sub = (await ctx.login(DEMO.users.sub)).token;
+    expect((await post('/api/webhooks/endpoint/endPreviousSecret', { id }, sub)).status).toBe(403);
+    const other = (await ctx.db.query<{ id: number }>('SELECT id FROM webhook_endpoint WHERE mer_id = $1', [DEMO.other])).rows[0].id;
+    expect((await post('/api/webhooks/endpoint/endPreviousSecret', { id: other })).status).toBe(404);
+    expect((await post('/api/webhooks/endpoint/endPreviousSecret', { id: 'x' })).status).toBe(400);
+    expect((await ctx.db.query('SELECT prev_secret_enc, secret_enc FROM webhook_endpoint WHERE id = $1', [id])).rows).toEqual(before.rows);
+    const ended = await post('/api/webhooks/endpoint/endPreviousSecret', { id });
+    expect(ended.body.code, ended.body.msg).toBe(0);
+    expect(ended.body.data).toMatchObject({ id, previousSecretUntil: null });
+    expect((await ctx.db.query('SELECT prev_secret_enc, prev_secret_key_id, prev_secret_until FROM webhook_endpoint WHERE id = $1', [id])).rows[0]).toEqual({ prev_secret_enc: null, prev_secret_key_id: null, prev_secret_until: null });
+    const test = await post('/api/webhooks/endpoint/test', { id });
+    await drain();
+    const got = rx.got.find((g) => g.event.id === test.body.data.eventId)!;
+    const sig = String(got.headers['portal-signature']);
+    const v1 = sig.split(',').filter((p) => p.startsWith('v1=')).map((p) => p.slice(3));
+    const out = execFileSync('openssl', ['dgst', '-sha256', '-hmac', current], { input: `${sig.split(',')[0].slice(2)}.${got.body}` }).toString().trim().split(/\s+/).pop();
+    expect(v1).toEqual([out]);
+    expect((await post('/api/webhooks/endpoint/endPreviousSecret', { id })).status).toBe(400);
+    const audit = await ctx.db.query<{ username: string; detail: any }>("SELECT username, detail FROM audit_log WHERE action = 'webhook.endpoint.endPreviousSecret' AND target = $1", [String(id)]);
+    expect(audit.rows).toHaveLength(1);
+    expect(audit.rows[0]).toMatchObject({ username: 'demo', detail: { before: { previousValidUntil: rot.body.data.endpoint.previousSecretUntil }, after: { previousValidUntil: null } } });
+    await post('/api/webhooks/endpoint/disable', { id });
+  });
+
   it('routes: create, list, update, rotate (old secret signs 24 h more), test event; bad input; no permission; another merchant', async () => {
     const created = await post('/api/webhooks/endpoint/create', { merId: DEMO.subA, url: rx.url, events: 'refund.succeeded,refund.failed', description: 'ERP' });
     expect(created.body.code, created.body.msg).toBe(0);

@@ -9,8 +9,8 @@ import { passwordIcon } from '../../components/password-icon';
 import { useApp } from '../../app/lazy-app';
 
 /**
- * The passkeys of the signed-in user (decision 047): add one (named, then the browser's
- * authenticator), rename, remove after the password is checked again (step-up).
+ * The passkeys of the signed-in user (decision 047): add one (named, the password checked again,
+ * then the browser's authenticator), rename, remove after the password is checked again (step-up).
  */
 export function PasskeyCard({ required, totpOn }: { required: boolean; totpOn: boolean }) {
   const { t } = useTranslation('account');
@@ -21,7 +21,7 @@ export function PasskeyCard({ required, totpOn }: { required: boolean; totpOn: b
   const [busy, setBusy] = useState(false);
   const [renaming, setRenaming] = useState<PasskeyItem | null>(null);
   const [removing, setRemoving] = useState<PasskeyItem | null>(null);
-  const [addForm] = Form.useForm<{ name: string }>();
+  const [addForm] = Form.useForm<{ name: string; password: string }>();
   const [renameForm] = Form.useForm<{ name: string }>();
   const [removeForm] = Form.useForm<{ password: string }>();
   const supported = typeof window !== 'undefined' && !!window.PublicKeyCredential;
@@ -32,6 +32,9 @@ export function PasskeyCard({ required, totpOn }: { required: boolean; totpOn: b
     const v = await addForm.validateFields();
     setBusy(true);
     try {
+      // Adding a passkey is a security change like removing one: the password is checked again first (issue 47).
+      const ok = await checkPassword(v.password);
+      if (ok !== true) return;
       const { startRegistration } = await import('@simplewebauthn/browser');
       const options = await passkeyRegisterOptions();
       let answer;
@@ -119,9 +122,13 @@ export function PasskeyCard({ required, totpOn }: { required: boolean; totpOn: b
       <Button type="primary" disabled={!supported} onClick={() => setAdding(true)}>{t('security.passkeyAdd')}</Button>
 
       <Modal open={adding} title={t('security.passkeyAdd')} onCancel={() => setAdding(false)} onOk={add} okText={t('security.passkeyContinue')} confirmLoading={busy} destroyOnHidden>
+        <Typography.Paragraph>{t('security.passkeyAddText')}</Typography.Paragraph>
         <Form form={addForm} layout="vertical" requiredMark={false} onFinish={add}>
           <Form.Item name="name" label={t('security.passkeyName')} rules={nameRules} extra={t('security.passkeyNameHint')}>
             <Input maxLength={40} autoFocus />
+          </Form.Item>
+          <Form.Item name="password" label={t('security.password')} rules={[{ required: true, message: t('required') }]}>
+            <Input.Password iconRender={passwordIcon} prefix={<LockOutlined />} autoComplete="current-password" />
           </Form.Item>
         </Form>
       </Modal>

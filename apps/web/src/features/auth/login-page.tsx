@@ -267,7 +267,13 @@ export default function LoginPage() {
               hint={totp ? t('account:login.totpHint') : undefined}
               inputRef={verifyCodeRef}
               input={{ value: values.verifyCode, onChange: set('verifyCode'), autoComplete: 'one-time-code', inputMode: totp ? 'text' : 'numeric', maxLength: totp ? 11 : 6, placeholder: t('verifyCodePlaceholder'), required: true }}
-              extra={<SendCodeButton getUsername={() => (validate(['username']) ? values.username.trim() : null)} onTotp={setTotp} onDone={() => verifyCodeRef.current?.focus()} />}
+              extra={
+                <SendCodeButton
+                  getCredentials={() => (validate(['username', 'password']) ? { username: values.username.trim(), password: values.password } : null)}
+                  onTotp={setTotp}
+                  onDone={() => verifyCodeRef.current?.focus()}
+                />
+              }
             />
             <button type="submit" className="light-button light-button--primary light-button--large light-button--block login-card__submit" aria-busy={submitting || undefined} disabled={submitting}>
               {submitting ? t('signingIn') : t('submit')}

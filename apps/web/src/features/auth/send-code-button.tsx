@@ -1,5 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { Code } from '@portal/contract';
 import { RequestError } from '../../lib/request';
 import { toast } from '../../lib/light-ui';
 import { getEmailCode } from './api/login';
@@ -7,11 +9,22 @@ import { getEmailCode } from './api/login';
 const RESEND_SECONDS = 60;
 
 /**
- * Sends the e-mailed sign-in code for the username the form holds, then counts down 60 s before
- * another may be asked. When the server says to wait (code resent too soon), it counts down from that.
- * `onDone` runs when a code is on its way (the login form moves the focus to the code field).
+ * Sends the e-mailed sign-in code for the user name and password the form holds (the password is
+ * checked first, so the answer tells nobody which factor an account has before it is right — issue
+ * 47), then counts down 60 s before another may be asked. When the server says to wait (code resent
+ * too soon), it counts down from that. `onDone` runs when a code is on its way (the login form moves
+ * the focus to the code field).
  */
-export function SendCodeButton({ getUsername, onTotp, onDone }: { getUsername: () => string | null; onTotp?: (totp: boolean) => void; onDone?: () => void }) {
+export function SendCodeButton({
+  getCredentials,
+  onTotp,
+  onDone,
+}: {
+  getCredentials: () => { username: string; password: string } | null;
+  onTotp?: (totp: boolean) => void;
+  onDone?: () => void;
+}) {
+  const navigate = useNavigate();
   const { t } = useTranslation(['login', 'account']);
   const [left, setLeft] = useState(0);
   const [sending, setSending] = useState(false);
@@ -23,11 +36,11 @@ export function SendCodeButton({ getUsername, onTotp, onDone }: { getUsername: (
   }, [left]);
 
   async function send() {
-    const username = getUsername();
-    if (!username) return;
+    const credentials = getCredentials();
+    if (!credentials) return;
     setSending(true);
     try {
-      const r = await getEmailCode(username);
+      const r = await getEmailCode(credentials.username, credentials.password);
       onTotp?.(!!r.totp);
       // A code is on its way (or is the authenticator's): the focus goes on to the code field, not to
       // the page body the disabled button would leave it on (issue 29 §6).
@@ -42,6 +55,11 @@ export function SendCodeButton({ getUsername, onTotp, onDone }: { getUsername: (
       toast('success', t('codeSent'));
       setLeft(r.resendAfter || RESEND_SECONDS);
     } catch (err) {
+      // An expired password: change it first, as the sign-in itself does.
+      if (err instanceof RequestError && err.code === Code.PASSWORD_EXPIRED) {
+        navigate(`/user/password?username=${encodeURIComponent(credentials.username)}`);
+        return;
+      }
       const wait = err instanceof RequestError ? (err.data as { wait?: number } | null)?.wait : undefined;
       if (wait) setLeft(wait);
     } finally {

@@ -2,8 +2,12 @@ import type { LoginResult } from '@portal/contract';
 import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
 import { http } from '../../../lib/http';
 
-/** POST /user/getEmailCode (form username): e-mails a 6-digit sign-in code. */
-export const getEmailCode = (username: string) => http.post<{ resendAfter: number; expiresIn: number; totp?: boolean; passkey?: boolean }>('/user/getEmailCode', { username });
+/**
+ * POST /user/getEmailCode (form username, password): the password is checked first (issue 47), then
+ * the answer names the second factor — the authenticator, a required passkey, or a code e-mailed.
+ */
+export const getEmailCode = (username: string, password: string) =>
+  http.post<{ resendAfter: number; expiresIn: number; totp?: boolean; passkey?: boolean }>('/user/getEmailCode', { username, password });
 
 /** POST /user/login (form username, password, verifyCode). */
 export const login = (input: { username: string; password: string; verifyCode: string }) => http.post<LoginResult>('/user/login', input);

@@ -1,21 +1,21 @@
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { Button, Card, Flex, Grid, Popconfirm, Space, Table, Tag, Tooltip, Typography } from 'antd';
-import { EditOutlined, KeyOutlined, PauseCircleOutlined, PlayCircleOutlined, PlusOutlined, ReloadOutlined, SendOutlined, UnorderedListOutlined } from '@ant-design/icons';
+import { EditOutlined, KeyOutlined, StopOutlined, PauseCircleOutlined, PlayCircleOutlined, PlusOutlined, ReloadOutlined, SendOutlined, UnorderedListOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
 import type { WebhookEndpoint, WebhookSecret } from '@portal/contract';
 import { PageContainer } from '../../../components/page-container';
 import { formatInstant } from '../../../lib/time';
 import { useApp } from '../../../app/lazy-app';
-import { useEndpoints, useRotateSecret, useSendTest, useSetEnabled } from './api/webhooks';
+import { useEndPreviousSecret, useEndpoints, useRotateSecret, useSendTest, useSetEnabled } from './api/webhooks';
 import { EndpointDialog, eventKey } from './endpoint-dialog';
 import { SecretDialog } from './secret-dialog';
 import { DeliveriesPanel } from './deliveries-panel';
 
 /**
  * /developers/webhooks (issue 31): the endpoints of the user's merchants — add, edit, rotate the
- * secret, disable / enable, send a test event — and the delivery log of the one chosen (in the URL:
+ * secret (and end the old one's overlap at once), disable / enable, send a test event — and the delivery log of the one chosen (in the URL:
  * ?endpoint=ID), with resend.
  */
 export function WebhooksPage() {
@@ -24,6 +24,7 @@ export function WebhooksPage() {
   const narrow = !Grid.useBreakpoint().md;
   const { data, isFetching, refetch } = useEndpoints();
   const rotate = useRotateSecret();
+  const endPrevious = useEndPreviousSecret();
   const setEnabled = useSetEnabled();
   const sendTest = useSendTest();
   const [params, setParams] = useSearchParams();
@@ -42,6 +43,8 @@ export function WebhooksPage() {
         <Space direction="vertical" size={0} style={{ minWidth: 0 }}>
           <Typography.Text strong style={{ wordBreak: 'break-all' }}>{e.url}</Typography.Text>
           {e.description && <Typography.Text type="secondary" style={{ fontSize: 12 }}>{e.description}</Typography.Text>}
+          {/* After a rotation the old secret still signs (a second v1) until then, unless ended at once (issue 47). */}
+          {e.previousSecretUntil && <Typography.Text type="warning" style={{ fontSize: 12 }}>{t('status.previousUntil', { time: formatInstant(e.previousSecretUntil) })}</Typography.Text>}
           {narrow && <Typography.Text type="secondary" style={{ fontSize: 12 }}>{e.merId}</Typography.Text>}
           {narrow && status(e)}
         </Space>
@@ -109,6 +112,22 @@ export function WebhooksPage() {
               {t('action.rotate')}
             </Button>
           </Popconfirm>
+          {e.previousSecretUntil && (
+            // Issue 47: the old secret's 24-hour overlap ended at once (it leaked, or every receiver has the new one).
+            <Popconfirm
+              title={t('confirm.endPrevious')}
+              okText={t('action.endPrevious')}
+              cancelText={t('action.cancel')}
+              onConfirm={async () => {
+                await endPrevious.mutateAsync(e.id);
+                message.success(t('msg.previousEnded'));
+              }}
+            >
+              <Button size="small" type="link" icon={<StopOutlined />}>
+                {t('action.endPrevious')}
+              </Button>
+            </Popconfirm>
+          )}
           {e.enabled ? (
             <Popconfirm
               title={t('confirm.disable')}

@@ -46,6 +46,8 @@ export const useCreateEndpoint = () =>
 export const useUpdateEndpoint = () =>
   useWebhookMutation((f: EndpointForm) => http.post<WebhookEndpoint>('/webhooks/endpoint/update', { id: f.id, url: f.url, events: f.events, description: f.description ?? '' }, { quiet: true }));
 export const useRotateSecret = () => useWebhookMutation((id: number) => http.post<WebhookSecret>('/webhooks/endpoint/rotate', { id }));
+/** POST /webhooks/endpoint/endPreviousSecret: the previous secret stops signing now (issue 47). */
+export const useEndPreviousSecret = () => useWebhookMutation((id: number) => http.post<WebhookEndpoint>('/webhooks/endpoint/endPreviousSecret', { id }));
 export const useSetEnabled = () =>
   useWebhookMutation(({ id, enabled }: { id: number; enabled: boolean }) => http.post<WebhookEndpoint>(enabled ? '/webhooks/endpoint/enable' : '/webhooks/endpoint/disable', { id }));
 export const useSendTest = () => useWebhookMutation((id: number) => http.post<WebhookDeliveryDetail>('/webhooks/endpoint/test', { id }));
