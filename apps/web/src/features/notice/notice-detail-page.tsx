@@ -6,7 +6,7 @@ import { useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { PageContainer } from '../../components/page-container';
 import { NotFoundResult } from '../errors/not-found-result';
-import { formatInstant } from '../../lib/time';
+import { formatInstantLabelled } from '../../lib/time';
 import { useNotice } from './api/get-notice';
 import { NoticeLevelTag } from './notice-level-tag';
 import { NoticeLink } from './notice-link';
@@ -31,7 +31,7 @@ export function NoticeDetailPage() {
             </Typography.Title>
           </Flex>
           <Typography.Text type="secondary">
-            <ClockCircleOutlined /> {t('publishedAt', { at: formatInstant(notice.publishedAt) })}
+            <ClockCircleOutlined /> {t('publishedAt', { at: formatInstantLabelled(notice.publishedAt) })}
           </Typography.Text>
           <Divider />
           <Typography.Paragraph strong>{notice.summary}</Typography.Paragraph>
