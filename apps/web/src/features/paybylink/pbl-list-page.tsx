@@ -46,7 +46,7 @@ export function PblListPage() {
         }
       />
       <Divider style={{ margin: '16px 0' }} />
-      <ListTable<PayByLinkRow> ns="payByLink" columns={columns} list={list} pagination={pagination} scrollX={1100} />
+      <div className="pbl-list"><ListTable<PayByLinkRow> ns="payByLink" columns={columns} list={list} pagination={pagination} scrollX={1125} /></div>
       {flow.dialogs}
     </PageContainer>
   );

@@ -25,8 +25,18 @@ export function pblColumns(t: TFunction, a: PblRowActions): ColumnsType<PayByLin
     {
       title: t('column.orderno'),
       dataIndex: 'orderno',
-      width: 175,
-      render: (v: string, r) => (a.canDetail ? <Link to={`/payByLink/detail/${r.id}`}>{v}</Link> : v),
+      width: 200,
+      // Under 768 px (global.css) the status and amount show under the whole order number, and the
+      // operations column no longer covers it (issue 53: "PBL202611290000" on every row at 390 px).
+      render: (v: string, r) => (
+        <>
+          <span className="pbl-orderno">{a.canDetail ? <Link to={`/payByLink/detail/${r.id}`}>{v}</Link> : v}</span>
+          <span className="pbl-narrow-meta">
+            <PblStatusTag status={r.status} openStatus={r.openStatus} />
+            <span className="num"><Money value={r.totalAmount} currency={r.orderCurrency} /></span>
+          </span>
+        </>
+      ),
     },
     { title: t('column.createTime'), dataIndex: 'createTime', width: 155, render: (v: string) => formatPlatform(v) },
     { title: t('column.reconId'), dataIndex: 'reconId', width: 110, ellipsis: true },
