@@ -33,7 +33,7 @@ export function withErrorsClearedBySuccess(m: MessageInstance): MessageInstance 
     typeof a === 'object' && a !== null && !('$$typeof' in a) && 'content' in a;
   const error = (...args: MessageArgs) => {
     const [first, duration, onClose] = args as unknown[];
-    const props = isArgs(first) ? { ...first } : { content: first, duration, onClose };
+    const props: Record<string, unknown> = isArgs(first) ? { ...first } : { content: first, duration, onClose };
     const key = (props.key as string | number | undefined) ?? `error-toast-${++n}`;
     shown.add(key);
     const closed = props.onClose as (() => void) | undefined;
