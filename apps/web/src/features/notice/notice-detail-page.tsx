@@ -34,9 +34,10 @@ export function NoticeDetailPage() {
             <ClockCircleOutlined /> {t('publishedAt', { at: formatInstantLabelled(notice.publishedAt) })}
           </Typography.Text>
           <Divider />
-          <Typography.Paragraph strong>{notice.summary}</Typography.Paragraph>
-          {notice.content.split(/\n{2,}/).map((para, i) => (
-            <Typography.Paragraph key={i}>{para}</Typography.Paragraph>
+          {/* A blank line starts a paragraph; a single line break stays one (issue 53: lost). */}
+          <Typography.Paragraph strong className="notice-detail__text">{notice.summary}</Typography.Paragraph>
+          {notice.content.split(/(?:\r?\n){2,}/).map((para, i) => (
+            <Typography.Paragraph key={i} className="notice-detail__text">{para}</Typography.Paragraph>
           ))}
           {notice.link && <NoticeLink href={notice.link} />}
           {!!notice.attachments?.length && (
