@@ -83,6 +83,7 @@ test('issue 53: a filter select\'s clear button, reached by Tab right after a va
   await page.keyboard.press('Enter');
   const select = page.locator('.ant-select').filter({ has: type });
   await expect(select.locator('.ant-select-content, .ant-select-selection-item').first()).toContainText('PURC');
+  await expect(select.locator('.ant-select-clear')).toHaveCount(1);
   await page.keyboard.press('Tab');
   const focused = page.locator(':focus');
   await expect(focused).toHaveClass(/ant-select-clear/);
