@@ -123,12 +123,14 @@ test('issue 53: a test event delivered leaves no "Retrying" on its endpoint; a r
   expect((await (await page.request.post('/api/webhooks/endpoint/disable', { headers: { 'x-token': token }, data: { id } })).json()).code).toBe(0);
   await endpointRow.getByRole('button', { name: W('action.test') }).click();
   await expect(page.locator('.ant-message-notice').filter({ hasText: W('msg.testQueued') })).toHaveCount(0);
-  await expect(page.locator('.ant-message-error, .ant-notification-notice').first()).toBeVisible();
+  const errorToastAny = page.locator('.ant-message-notice').filter({ has: page.locator('.ant-message-error') });
+  await expect(errorToastAny.first()).toBeVisible();
   await page.waitForTimeout(500);
-  await page.reload(); // the e2e access token lasts seconds: the app refreshes it
-  await expect(endpointRow).toBeVisible();
-  const fresh = (await page.context().cookies()).find((c) => c.name === 'mp_token')!.value;
-  expect((await (await page.request.post('/api/webhooks/endpoint/enable', { headers: { 'x-token': fresh }, data: { id } })).json()).code).toBe(0);
+  // Shown as turned off after a reload; turned on again here.
+  await page.reload();
+  await endpointRow.getByRole('button', { name: W('action.enable') }).click();
+  await expect(page.getByText(W('msg.enabled'))).toBeVisible();
+  await expect(errorToastAny).toHaveCount(0);
 });
 
 test('the screen in Korean at 1440 and 390 px', async () => {

@@ -16,7 +16,7 @@ import { usePblFlow } from './use-pbl-flow';
 
 /** /payByLink/list (spec §2): filters in the URL, export, new order, close / update / details per row. */
 export function PblListPage() {
-  const { t } = useTranslation('payByLink');
+  const { t, i18n } = useTranslation('payByLink');
   const { filters, apply, page, size, pagination } = usePblFilters();
   const wire = useMemo(() => toWire(filters), [filters]);
   const list = usePblList({ ...wire, page, size });
@@ -25,8 +25,8 @@ export function PblListPage() {
   const canClose = useCan(Perm.payByLinkClose);
   const canUpdate = useCan(Perm.payByLinkUpdate);
   const columns = useMemo(
-    () => pblColumns(t, { canDetail, canClose, canUpdate, onClose: flow.confirmClose, onUpdate: (r) => flow.openUpdate(r.id) }),
-    [t, canDetail, canClose, canUpdate, flow.confirmClose, flow.openUpdate],
+    () => pblColumns(t, { canDetail, canClose, canUpdate, onClose: flow.confirmClose, onUpdate: (r) => flow.openUpdate(r.id) }, i18n.language),
+    [t, i18n.language, canDetail, canClose, canUpdate, flow.confirmClose, flow.openUpdate],
   );
 
   return (

@@ -3,7 +3,7 @@ import type { ColumnsType } from 'antd/es/table';
 import type { TFunction } from 'i18next';
 import { Link } from 'react-router';
 import { PBL_PROD_CATEGORY, canModifyPbl, type PayByLinkRow } from '@portal/contract';
-import { Money } from '../../components/money';
+import { Money, formatAmount } from '../../components/money';
 import { formatPlatform } from '../../lib/time';
 import { PblStatusTag } from './components/pbl-status-tag';
 
@@ -20,7 +20,7 @@ export interface PblRowActions {
  * buyer e-mail, status, operations — close and update only for prodCategory paybylink, disabled
  * once paid, processing or closed.
  */
-export function pblColumns(t: TFunction, a: PblRowActions): ColumnsType<PayByLinkRow> {
+export function pblColumns(t: TFunction, a: PblRowActions, lang = 'en'): ColumnsType<PayByLinkRow> {
   return [
     {
       title: t('column.orderno'),
@@ -33,7 +33,7 @@ export function pblColumns(t: TFunction, a: PblRowActions): ColumnsType<PayByLin
           <span className="pbl-orderno">{a.canDetail ? <Link to={`/payByLink/detail/${r.id}`}>{v}</Link> : v}</span>
           <span className="pbl-narrow-meta">
             <PblStatusTag status={r.status} openStatus={r.openStatus} />
-            <span className="num"><Money value={r.totalAmount} currency={r.orderCurrency} /></span>
+            <span className="num">{`${formatAmount(r.totalAmount, r.orderCurrency, lang)} ${r.orderCurrency}`}</span>
           </span>
         </>
       ),
