@@ -13,3 +13,11 @@ describe('menu labels name the page they open (issue 53)', () => {
     expect(summaryOld).toContain(menu);
   });
 });
+
+describe('Chinese and Japanese texts have no space between two CJK characters (issue 53)', () => {
+  const CJK_GAP = /[\u3040-\u9fff\uff00-\uffef] [\u3040-\u9fff\uff00-\uffef]/;
+  it.each(['zh', 'ja'])('%s: the manual reconciliation help', (lng) => {
+    const blend = read(lng, 'settleDetail').blend as Record<string, string>;
+    expect(Object.entries(blend).filter(([, v]) => CJK_GAP.test(v)).map(([k]) => k)).toEqual([]);
+  });
+});
