@@ -115,3 +115,16 @@ test('the pay-by-link list at 390 px: whole order numbers, each with its status 
   await expect(meta).toBeHidden();
   await shot(page, 'walk3-pbl-zh-1440');
 });
+
+test('pay-by-link and pay-in-store exports confirm the file downloaded', async () => {
+  for (const [path, ns] of [['/payByLink/list', 'payByLink'], ['/payInStore/list', 'payInStore']] as const) {
+    await page.goto(path);
+    await expect(page.locator('.ant-table-row').first()).toBeVisible();
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: z(ns, 'action.export') }).click();
+    const file = (await download).suggestedFilename();
+    expect(file).toMatch(/\.xlsx$/);
+    await expect(page.locator('.ant-message-notice').filter({ hasText: tr('zh', ns, 'exported', { file }) })).toBeVisible();
+  }
+  await shot(page, 'walk3-pis-export-zh-1440');
+});

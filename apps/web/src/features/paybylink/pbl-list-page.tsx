@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Perm, type PayByLinkRow } from '@portal/contract';
 import { PageContainer } from '../../components/page-container';
 import { ExportButton } from '../../components/export-button';
+import { useApp } from '../../app/lazy-app';
 import { ListTable } from '../../components/list-table';
 import { Can, useCan } from '../../components/can';
 import { usePblList } from './api/get-pbl-list';
@@ -17,6 +18,7 @@ import { usePblFlow } from './use-pbl-flow';
 /** /payByLink/list (spec §2): filters in the URL, export, new order, close / update / details per row. */
 export function PblListPage() {
   const { t, i18n } = useTranslation('payByLink');
+  const { message } = useApp();
   const { filters, apply, page, size, pagination } = usePblFilters();
   const wire = useMemo(() => toWire(filters), [filters]);
   const list = usePblList({ ...wire, page, size });
@@ -36,7 +38,7 @@ export function PblListPage() {
         onSearch={apply}
         extra={
           <>
-            <ExportButton onClick={() => void exportPbl(wire).catch(() => undefined)}>{t('action.export')}</ExportButton>
+            <ExportButton onClick={() => void exportPbl(wire).then((file) => message.success(t('exported', { file })), () => undefined)}>{t('action.export')}</ExportButton>
             <Can permission={Perm.payByLinkCreate}>
               <Button type="primary" icon={<PlusOutlined />} onClick={flow.openCreate}>
                 {t('action.newOrder')}
