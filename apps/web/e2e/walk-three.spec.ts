@@ -119,7 +119,8 @@ test('the pay-by-link list at 390 px: whole order numbers, each with its status 
 test('pay-by-link and pay-in-store exports confirm the file downloaded', async () => {
   for (const [path, ns] of [['/payByLink/list', 'payByLink'], ['/payInStore/list', 'payInStore']] as const) {
     await page.goto(path);
-    await expect(page.locator('.ant-table-row').first()).toBeVisible();
+    await expect(page.locator('.ant-table').first()).toBeVisible();
+    await expect(page.locator('.ant-spin-spinning')).toHaveCount(0);
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: z(ns, 'action.export') }).click();
     const file = (await download).suggestedFilename();
