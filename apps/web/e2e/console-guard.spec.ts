@@ -22,6 +22,9 @@ test('the guard collects uncaught errors and console.error, not failed loads', a
     });
     void Promise.reject({ probe: 'guard-probe-rejection' });
     console.error('guard-probe-console');
+    // What main.tsx logs when React renders a server-rendered page afresh (issue 53).
+    console.warn('ssr: rendered afresh', new Error('guard-probe-hydration'));
+    console.warn('guard-probe-plain-warning');
   });
   await page.request.get('/api/no-such-endpoint');
   await page.evaluate(() => fetch('/api/no-such-endpoint').catch(() => undefined));
@@ -29,11 +32,14 @@ test('the guard collects uncaught errors and console.error, not failed loads', a
   const other = await (await browser.newContext()).newPage();
   await other.goto('/login');
   await other.evaluate(() => setTimeout(() => Promise.reject(new Error('guard-probe-other'))));
-  await expect.poll(() => takePageErrors.peek().length).toBeGreaterThanOrEqual(4);
+  await expect.poll(() => takePageErrors.peek().length).toBeGreaterThanOrEqual(5);
   const errors = takePageErrors();
   expect(errors.join('\n')).toContain('guard-probe-throw');
   expect(errors.join('\n')).toContain('guard-probe-console');
   expect(errors.join('\n')).toContain('guard-probe-other');
   expect(errors.join('\n')).not.toContain('Failed to load resource');
+  expect(errors.join('\n')).toContain('hydration');
+  expect(errors.join('\n')).toContain('ssr: rendered afresh');
+  expect(errors.join('\n')).not.toContain('guard-probe-plain-warning');
   await other.context().close();
 });

@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
-import { expect, test } from './support';
+import { expect, shot, test, tr } from './support';
 import { signInQuick } from './report-support';
 
 /**
@@ -73,3 +73,26 @@ for (const path of SCREENS) {
     }
   });
 }
+
+test('issue 53: a filter select\'s clear button, reached by Tab right after a value is chosen, is shown with a ring', async () => {
+  await page.goto('/txn/list?page=1');
+  const type = page.getByLabel(tr('en', 'txn', 'filter.type'), { exact: true });
+  await type.focus();
+  await page.keyboard.press('ArrowDown');
+  await expect(page.locator('.ant-select-dropdown:visible')).toBeVisible();
+  await page.keyboard.press('Enter');
+  const select = page.locator('.ant-select').filter({ has: type });
+  await expect(select.locator('.ant-select-content, .ant-select-selection-item').first()).toContainText('PURC');
+  await expect(select.locator('.ant-select-clear')).toHaveCount(1);
+  await page.keyboard.press('Tab');
+  const focused = page.locator(':focus');
+  await expect(focused).toHaveClass(/ant-select-clear/);
+  await expect(focused).toHaveAccessibleName(/.+/);
+  await expect.poll(() => focused.evaluate((el) => getComputedStyle(el).opacity)).toBe('1');
+  expect(await focused.evaluate((el) => getComputedStyle(el).outlineStyle)).toBe('solid');
+  await shot(page, 'keyboard-select-clear-en-1440');
+  // Enter there empties the filter, as the button it now visibly is; the focus stays in the select.
+  await page.keyboard.press('Enter');
+  await expect(select).not.toContainText('PURC');
+  expect(await select.evaluate((el) => el.contains(document.activeElement))).toBe(true);
+});

@@ -15,6 +15,7 @@ test.describe.configure({ mode: 'serial', timeout: 180_000 });
 const j = (key: string, vars: Record<string, string> = {}) => tr('ja', 'opsNotices', key, vars);
 const TITLE = 'メンテナンスのお知らせ e2e';
 const FILE = 'メンテナンス計画.pdf';
+const LONG_URL = 'https://status.example.com/maintenance/2026-12-05/card-payments-and-settlement-window-notice';
 let ops: Page;
 let merchant: Page;
 
@@ -28,7 +29,8 @@ test('an operator writes a notice with a PDF to one merchant; the merchant reads
   await ops.getByRole('button', { name: j('write') }).click();
   const drawer = ops.getByRole('dialog');
   await drawer.getByLabel(j('field.title'), { exact: true }).fill(TITLE);
-  await drawer.getByLabel(j('field.content'), { exact: true }).fill('土曜日 2:00〜4:00 に決済画面を停止します。');
+  // Lines of their own, and a long address (issue 53: the merchant saw one run-on line, 405 px wide at 390).
+  await drawer.getByLabel(j('field.content'), { exact: true }).fill(`土曜日 2:00〜4:00 に決済画面を停止します。\n対象：カード決済\n詳細：${LONG_URL}`);
   await drawer.getByRole('radio', { name: j('target.merchants') }).check();
   await drawer.getByLabel(j('field.merchants'), { exact: true }).fill('200000000000001');
   await ops.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: '200000000000001' }).first().click();
@@ -54,6 +56,12 @@ test('an operator writes a notice with a PDF to one merchant; the merchant reads
   await merchant.getByText(TITLE).first().click();
   await expect(merchant).toHaveURL(/\/notice\/detail\/\d+$/);
   await expect(merchant.getByText('土曜日 2:00〜4:00')).toBeVisible();
+  const para = merchant.locator('.notice-detail .ant-typography').filter({ hasText: '対象：カード決済' }).last();
+  expect(await para.innerText()).toBe(`土曜日 2:00〜4:00 に決済画面を停止します。\n対象：カード決済\n詳細：${LONG_URL}`);
+  await merchant.setViewportSize({ width: 390, height: 844 });
+  await expect.poll(() => merchant.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await shot(merchant, 'notice-detail-lines-390');
+  await merchant.setViewportSize({ width: 1280, height: 720 });
   const download = merchant.waitForEvent('download');
   await merchant.getByRole('button', { name: new RegExp(FILE) }).click();
   const saved = await (await download).path();

@@ -38,6 +38,18 @@ test('a support operator views a merchant read-only, with a banner, and ends it'
   await expect(tab.locator('.ant-table-row').first()).toBeVisible();
   await expect(tab.getByRole('button', { name: /^返金/ })).toHaveCount(0);
   await shot(tab, 'ops-view-as-ja-1440');
+  // Read-only means every report reads (issue 53: Bill and Reserve were refused, the dashboard's reserve card toasted "read-only").
+  const errorToast = tab.locator('.ant-message-notice').filter({ has: tab.locator('.ant-message-error') });
+  for (const path of ['/dashboard', '/report/bill', '/report/reserve', '/report/transfer', '/report/txn']) {
+    await tab.goto(path);
+    await expect(banner).toBeVisible();
+    await expect(tab.locator('.ant-spin-spinning')).toHaveCount(0);
+    await tab.waitForTimeout(800); // an error toast shows after 500 ms
+    await expect(errorToast, path).toHaveCount(0);
+  }
+  await tab.goto('/report/bill');
+  await expect(tab.locator('.ant-table-row').first()).toBeVisible();
+  await shot(tab, 'ops-view-as-bill-ja-1440');
   await expectAccessible(tab, 'view-as banner (ja)', '.view-as-banner');
   // The server refuses a change whatever the screen shows.
   const token = (await tab.context().cookies()).find((c) => c.name === 'mp_token')!.value;

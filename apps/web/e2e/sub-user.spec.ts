@@ -22,6 +22,8 @@ test('the read-only sub-user sees fewer entries; an unknown token brings the Con
   await expect(page.getByText(tr('en', 'common', 'noAccess.title'))).toBeVisible();
   await expect(page.getByText(tr('en', 'common', 'noAccess.text'))).toBeVisible();
   await expect(page.getByText(tr('en', 'common', 'notFound.text'))).toHaveCount(0);
+  // The page's heading (issue 53: it had no h1).
+  await expect(page.getByRole('heading', { level: 1, name: tr('en', 'common', 'noAccess.title') })).toBeVisible();
   await shot(page, 'no-access-en');
   await page.goto('/payInStore/cashier');
   await expect(page.getByText(tr('en', 'common', 'noAccess.text'))).toBeVisible();
@@ -31,6 +33,7 @@ test('the read-only sub-user sees fewer entries; an unknown token brings the Con
     await context.addCookies([{ name: 'mp_lang', value: lng, domain: host, path: '/' }]);
     await page.goto('/merchant/user');
     await expect(page.getByText(tr(lng, 'common', 'noAccess.text'))).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(tr(lng, 'common', 'noAccess.title'));
     if (lng === 'ja') await shot(page, 'no-access-ja');
   }
   // A path that is no page at all still says so.

@@ -11,6 +11,7 @@ export { firstAnswer, noScript, takenOver } from './ssr-support';
  * '@playwright/test'; console-guard.spec.ts checks that): any uncaught page error or console.error in
  * any page the spec opens — through the `page` fixture or `browser.newContext()` in a beforeAll —
  * fails the test that was running (errors raised in a beforeAll fail the first test after it).
+ * A hydration warning (a server-rendered page React had to render afresh) fails it too.
  * The browser's own "Failed to load resource" lines (an HTTP 4xx/5xx the app handles) are not
  * errors of the page. A test that provokes an error on purpose names it with `allowConsoleError`.
  */
@@ -30,6 +31,12 @@ export function watchPage(page: Page) {
   waitForTakeover(page);
   page.on('pageerror', (e) => pageErrors.push(`pageerror ${e.name}: ${e.message.slice(0, 500)}\n${(e.stack ?? '').split('\n').slice(1, 4).join('\n')}`));
   page.on('console', (m) => {
+    // A hydration difference (React renders the server's markup afresh; main.tsx logs it as a warning)
+    // is a defect of the page too (issue 53: seven went unnoticed on server-rendered lists).
+    if (m.type() === 'warning' && /^ssr: rendered afresh|hydrat/i.test(m.text())) {
+      pageErrors.push(`hydration ${describeConsole(m).replace(/^console\.error /, '')}`);
+      return;
+    }
     if (m.type() !== 'error' || m.text().startsWith('Failed to load resource')) return;
     pageErrors.push(describeConsole(m));
   });

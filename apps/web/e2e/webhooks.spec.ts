@@ -67,9 +67,15 @@ test('add an endpoint, refund a purchase, the receiver gets refund.succeeded and
   await page.getByRole('dialog', { name: T('refund.amountTitle') }).getByRole('spinbutton', { name: T('refund.amount') }).fill('1');
   await page.keyboard.press('Enter');
   const pw = page.getByRole('dialog', { name: T('refund.passwordTitle') });
+  // A wrong password first (issue 53): its error toast goes when the refund then succeeds.
+  await pw.getByRole('textbox', { name: T('refund.password') }).fill('Wrong-9876');
+  await pw.getByRole('button', { name: T('refund.confirm') }).click();
+  const errorToast = page.locator('.ant-message-notice').filter({ has: page.locator('.ant-message-error') });
+  await expect(errorToast).toHaveCount(1);
   await pw.getByRole('textbox', { name: T('refund.password') }).fill(PASSWORD);
   await pw.getByRole('button', { name: T('refund.confirm') }).click();
   await expect(page.getByText(T('refund.success')).or(page.getByText('Refund successful'))).toBeVisible();
+  await expect(errorToast).toHaveCount(0);
 
   // The receiver gets it (the job runner sends within seconds), signed.
   await expect.poll(() => got.filter((g) => g.type === 'refund.succeeded').length, { timeout: 30_000 }).toBeGreaterThan(0);
@@ -87,6 +93,44 @@ test('add an endpoint, refund a purchase, the receiver gets refund.succeeded and
   await row.getByRole('button', { name: /expand|展开|펼치기|展開/i }).click();
   await expect(page.locator('.ant-table-expanded-row')).toContainText(W('outcome.succeeded'));
   await expect(page.locator('.ant-table-expanded-row')).toContainText('"type":"refund.succeeded"');
+});
+
+test('issue 53: a test event delivered leaves no "Retrying" on its endpoint; a refused form or action is no page error', async () => {
+  await page.goto('/developers/webhooks');
+  const endpointRow = page.locator('.ant-table-tbody').first().getByRole('row').filter({ hasText: url });
+  const before = got.filter((g) => g.type === 'webhook.test').length;
+  await endpointRow.getByRole('button', { name: W('action.test') }).click();
+  await expect(page.getByText(W('msg.testQueued'))).toBeVisible();
+  await expect.poll(() => got.filter((g) => g.type === 'webhook.test').length, { timeout: 45_000 }).toBeGreaterThan(before);
+  // The log shows the test event delivered (polled every 5 s while pending) — and the endpoint's row then says so too.
+  const log = page.locator('.ant-table-tbody').nth(1);
+  const delivered = log.locator('.ant-table-row').filter({ hasText: W('event.webhook_test') }).first();
+  await expect(delivered).toContainText(W('state.succeeded'), { timeout: 15_000 });
+  await expect(endpointRow).not.toContainText(W('state.pending'), { timeout: 12_000 });
+
+  // The add dialog refuses a bad URL under its field: no uncaught rejection (the console guard).
+  await page.getByRole('button', { name: W('add') }).click();
+  const dialog = page.getByRole('dialog', { name: W('form.titleAdd') });
+  await dialog.getByLabel(W('form.url')).fill('not a url');
+  await dialog.getByRole('button', { name: W('action.save') }).click();
+  await expect(dialog.getByText(W('form.urlInvalid'))).toBeVisible();
+  await dialog.getByRole('button', { name: W('action.cancel') }).click();
+
+  // Turned off elsewhere (another tab): this screen still offers "Send test"; the server refuses it with a toast, no page error.
+  const token = (await page.context().cookies()).find((c) => c.name === 'mp_token')!.value;
+  const list = await (await page.request.get('/api/webhooks/endpoint/list', { headers: { 'x-token': token } })).json();
+  const id = list.data.find((e: { url: string }) => e.url === url).id as number;
+  expect((await (await page.request.post('/api/webhooks/endpoint/disable', { headers: { 'x-token': token }, data: { id } })).json()).code).toBe(0);
+  await endpointRow.getByRole('button', { name: W('action.test') }).click();
+  await expect(page.locator('.ant-message-notice').filter({ hasText: W('msg.testQueued') })).toHaveCount(0);
+  const errorToastAny = page.locator('.ant-message-notice').filter({ has: page.locator('.ant-message-error') });
+  await expect(errorToastAny.first()).toBeVisible();
+  await page.waitForTimeout(500);
+  // Shown as turned off after a reload; turned on again here.
+  await page.reload();
+  await endpointRow.getByRole('button', { name: W('action.enable') }).click();
+  await expect(page.getByText(W('msg.enabled'))).toBeVisible();
+  await expect(errorToastAny).toHaveCount(0);
 });
 
 test('the screen in Korean at 1440 and 390 px', async () => {

@@ -50,6 +50,6 @@ export const INPUT_MESSAGES = {
   inputTooSmall: { en: 'at least {min}', zh: '不能小于 {min}', ko: '{min} 이상이어야 합니다', ja: '{min} 以上にしてください' },
   inputOneOf: { en: 'must be one of: {values}', zh: '必须是以下之一：{values}', ko: '다음 중 하나여야 합니다: {values}', ja: '次のいずれかにしてください：{values}' },
   inputFormat: { en: 'wrong format{hint}', zh: '格式错误{hint}', ko: '형식이 올바르지 않습니다{hint}', ja: '形式が正しくありません{hint}' },
-  inputUnknownKeys: { en: 'unknown field(s): {keys}', zh: '未知字段：{keys}', ko: '알 수 없는 필드: {keys}', ja: '不明な項目：{keys}' },
+  inputUnknownKeys: { en: 'unknown {count:field|fields}: {keys}', zh: '未知字段：{keys}', ko: '알 수 없는 필드: {keys}', ja: '不明な項目：{keys}' },
   inputInvalid: { en: 'invalid value', zh: '值无效', ko: '잘못된 값입니다', ja: '値が正しくありません' },
 } as const;

@@ -71,19 +71,19 @@ export const MESSAGES = {
   userNotExist: { en: 'User does not exist', zh: '用户不存在', ko: '사용자가 존재하지 않습니다', ja: 'ユーザーが存在しません' },
   invalidUsername: { en: 'Invalid user name', zh: '用户名无效', ko: '잘못된 사용자 이름입니다', ja: 'ユーザー名が無効です' },
   wrongPassword: {
-    en: 'Wrong password, {n} chance(s) remaining',
+    en: 'Wrong password, {n} {n:chance|chances} remaining',
     zh: '密码错误，还剩 {n} 次机会',
     ko: '비밀번호가 틀렸습니다. 남은 기회: {n}회',
     ja: 'パスワードが違います。残り {n} 回',
   },
   signInFailed: {
-    en: 'Wrong user name or password, {n} chance(s) remaining',
+    en: 'Wrong user name or password, {n} {n:chance|chances} remaining',
     zh: '用户名或密码错误，还剩 {n} 次机会',
     ko: '사용자 이름 또는 비밀번호가 틀렸습니다. 남은 기회: {n}회',
     ja: 'ユーザー名またはパスワードが違います。残り {n} 回',
   },
   userLocked: {
-    en: 'User is locked, please try again in {m} minute(s)',
+    en: 'User is locked, please try again in {m} {m:minute|minutes}',
     zh: '用户已锁定，请 {m} 分钟后再试',
     ko: '사용자가 잠겼습니다. {m}분 후에 다시 시도하세요',
     ja: 'ユーザーはロックされています。{m} 分後に再試行してください',
@@ -96,7 +96,7 @@ export const MESSAGES = {
   },
   verifyCodeError: { en: 'Verification code error', zh: '验证码错误', ko: '인증 코드 오류', ja: '認証コードが正しくありません' },
   codeResendTooSoon: {
-    en: 'Please wait {s} second(s) before requesting a new code',
+    en: 'Please wait {s} {s:second|seconds} before requesting a new code',
     zh: '请 {s} 秒后再获取验证码',
     ko: '{s}초 후에 새 코드를 요청하세요',
     ja: '{s} 秒後に再度コードを取得してください',
@@ -104,7 +104,7 @@ export const MESSAGES = {
   sendMailSuccess: { en: 'Send mail success', zh: '邮件发送成功', ko: '메일 발송 성공', ja: 'メール送信に成功しました' },
   sendMailFailed: { en: 'Send mail failed', zh: '邮件发送失败', ko: '메일 발송 실패', ja: 'メール送信に失敗しました' },
   originalPasswordIncorrect: {
-    en: 'Original password incorrect, {n} chance(s) remaining',
+    en: 'Original password incorrect, {n} {n:chance|chances} remaining',
     zh: '原密码错误，还剩 {n} 次机会',
     ko: '기존 비밀번호가 틀렸습니다. 남은 기회: {n}회',
     ja: '元のパスワードが正しくありません。残り {n} 回',
@@ -149,5 +149,15 @@ export type MessageKey = keyof typeof MESSAGES;
 
 export function t(lang: Language, key: MessageKey, params: Record<string, string | number> = {}): string {
   const m: Msg = MESSAGES[key];
-  return m[lang].replace(/\{(\w+)\}/g, (_, k) => (k in params ? String(params[k]) : `{${k}}`));
+  return m[lang]
+    .replace(/\{(\w+):([^|{}]*)\|([^{}]*)\}/g, (whole, k, one, other) => (k in params ? plural(lang, Number(params[k]), one, other) : whole))
+    .replace(/\{(\w+)\}/g, (_, k) => (k in params ? String(params[k]) : `{${k}}`));
+}
+
+/**
+ * `{n:chance|chances}`: the word for the count `n` by the language's plural rules (issue 53: "(s)"
+ * was written after every counted word). Only English has two forms among the four.
+ */
+function plural(lang: Language, n: number, one: string, other: string): string {
+  return new Intl.PluralRules(lang).select(n) === 'one' ? one : other;
 }

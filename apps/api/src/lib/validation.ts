@@ -57,7 +57,7 @@ export function issueText(lang: Language, i: IssueLike): string {
       return t(lang, 'inputFormat', { hint });
     }
     case 'unrecognized_keys':
-      return t(lang, 'inputUnknownKeys', { keys: (i.keys ?? []).join(', ') });
+      return t(lang, 'inputUnknownKeys', { keys: (i.keys ?? []).join(', '), count: (i.keys ?? []).length });
     default:
       return i.message && !i.message.startsWith('Invalid') ? i.message : t(lang, 'inputInvalid');
   }

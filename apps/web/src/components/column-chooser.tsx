@@ -1,8 +1,9 @@
-import { useCallback, useMemo, useState, type Key, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useState, type Key, type ReactNode } from 'react';
 import { Button, Checkbox, Flex, Popover } from 'antd';
 import { SettingOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../lib/session';
+import { isServer } from '../lib/ssr-env';
 
 /** What a chooser needs of a column: its key, its header, its width and whether it is fixed. */
 export interface ChoosableColumn {
@@ -34,7 +35,11 @@ function readHidden(key: string | null): string[] | null {
 export function useColumnChoice<C extends ChoosableColumn>(table: string, columns: C[], defaultHidden: readonly string[] = []) {
   const { user } = useSession();
   const storageKey = user ? columnsStorageKey(user.merId, user.username, table) : null;
-  const [stored, setStored] = useState<string[] | null>(() => readHidden(storageKey));
+  // The server knows no browser storage: a server-rendered page hydrates with the table's default
+  // columns and shows the user's own choice right after (issue 53: the bill report read it at once,
+  // a hydration difference React had to render afresh).
+  const [stored, setStored] = useState<string[] | null>(() => (isServer || document.getElementById('root')?.classList.contains('ssr-pending') ? null : readHidden(storageKey)));
+  useEffect(() => setStored(readHidden(storageKey)), [storageKey]);
   const hidden = useMemo(() => new Set(stored ?? defaultHidden), [stored, defaultHidden]);
   const choosable = (c: C) => c.key !== undefined && !c.fixed;
   const visible = useMemo(() => columns.filter((c) => !choosable(c) || !hidden.has(String(c.key))), [columns, hidden]);

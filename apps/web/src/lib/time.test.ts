@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { displayOffsetHours, browserZone, dayjs, defaultOffset, displayZone, formatInstant, formatPlatform, offsetLabel, setChosenZone, toPlatform, UTC_OFFSETS, zoneOffsetLabel, zoneOffsetMinutes } from './time';
+import { displayOffsetHours, browserZone, dayjs, defaultOffset, displayZone, formatInstant, formatPlatform, formatPlatformLabelled, formatInstantLabelled, offsetLabel, setChosenZone, toPlatform, UTC_OFFSETS, zoneOffsetLabel, zoneOffsetMinutes } from './time';
 
 describe('time zones (spec §9: the wire speaks Asia/Shanghai)', () => {
   it('turns a wall-clock time picked at UTC+9 into the platform time', () => {
@@ -18,6 +18,19 @@ describe('time zones (spec §9: the wire speaks Asia/Shanghai)', () => {
   it('shows an instant in the browser zone', () => {
     expect(formatInstant('2024-05-01T00:00:00.000Z', 'YYYY-MM-DD')).toMatch(/^2024-0[45]-\d\d$/);
     expect(formatInstant(undefined)).toBe('');
+  });
+
+  it('labels a platform time with the zone it is shown in, DST included (issue 53)', () => {
+    expect(formatPlatformLabelled('2026-11-30 07:37:00', 'UTC')).toBe('2026-11-29 23:37:00 UTC+0');
+    expect(formatPlatformLabelled('2026-11-30 07:37:00', 'Asia/Kolkata')).toBe('2026-11-30 05:07:00 UTC+5:30');
+    expect(formatPlatformLabelled('2026-07-01 08:00:00', 'America/New_York')).toBe('2026-06-30 20:00:00 UTC-4');
+    expect(formatPlatformLabelled('2026-12-01 08:00:00', 'America/New_York')).toBe('2026-11-30 19:00:00 UTC-5');
+    expect(formatPlatformLabelled(null, 'UTC')).toBe('');
+    setChosenZone('UTC');
+    expect(formatInstantLabelled('2026-11-29T23:37:00.000Z')).toBe('2026-11-29 23:37 UTC+0');
+    setChosenZone('Asia/Tokyo');
+    expect(formatInstantLabelled('2026-11-29T23:37:00.000Z')).toBe('2026-11-30 08:37 UTC+9');
+    setChosenZone(null);
   });
 
   it('offers UTC-12 to UTC+14', () => {

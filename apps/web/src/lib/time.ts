@@ -179,3 +179,22 @@ export function formatInstant(iso: string | null | undefined, format = 'YYYY-MM-
 }
 
 export { dayjs };
+
+/**
+ * A platform-zone wire time shown in the display zone with the zone's offset at that instant
+ * ('2026-11-29 23:37:00 UTC+0'; issue 53: a time never stands without its zone).
+ */
+export function formatPlatformLabelled(value: string | null | undefined, zone: string = displayZone()): string {
+  if (!value) return '';
+  const instant = wallClockInstant(value, PLATFORM_TZ);
+  if (instant === null) return INVALID;
+  return `${wallClockAt(instant, zone).format(WIRE_DATETIME)} ${offsetLabel(zoneOffsetMinutes(zone, instant) / 60)}`;
+}
+
+/** An ISO instant shown in the display zone with the zone's offset at that instant ('2026-11-29 23:37 UTC+0'). */
+export function formatInstantLabelled(iso: string | null | undefined, format = 'YYYY-MM-DD HH:mm'): string {
+  if (!iso) return '';
+  const ms = dayjs(iso).valueOf();
+  if (Number.isNaN(ms)) return INVALID;
+  return `${formatInstant(iso, format)} ${offsetLabel(zoneOffsetMinutes(displayZone(), ms) / 60)}`;
+}

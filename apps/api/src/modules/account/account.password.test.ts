@@ -31,7 +31,7 @@ describe.each(DB_KINDS)('activation and passwords on %s', (kind) => {
   it('activation: info (masked e-mail), bad password refused without using the link, then activate once and sign in', async () => {
     const token = await newInactiveUser();
     const login = (password: string) => post('/api/user/login', { username: 'new-clerk', password, verifyCode: '000000' });
-    expect((await login('anything1')).body).toMatchObject({ code: Code.WRONG_PASSWORD, msg: 'Wrong user name or password, 4 chance(s) remaining' });
+    expect((await login('anything1')).body).toMatchObject({ code: Code.WRONG_PASSWORD, msg: 'Wrong user name or password, 4 chances remaining' });
     const info = await get(`/api/user/activeInfo?token=${token}`);
     expect(info.body).toMatchObject({ code: 0, data: { username: 'new-clerk', merName: 'Demo Store Shanghai', email: 'cl***k@demo-group.example' } });
     expect((await post('/api/user/active', { token, newPassword: 'short1', confirmPassword: 'short1' }, { 'accept-language': 'zh' })).body).toMatchObject({ code: Code.PASSWORD_RULES, msg: '新密码必须包含字母和数字，且至少 8 位' });

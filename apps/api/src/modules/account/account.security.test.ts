@@ -280,7 +280,7 @@ describe.each(DB_KINDS)('security page calls on %s', (kind) => {
     const bad = codeAt() === '000000' ? '111111' : '000000';
     for (let i = 0; i < 4; i++) expect((await login(bad)).body.code).toBe(Code.VERIFY_CODE_ERROR);
     const fifth = await login(bad);
-    expect(fifth.body).toMatchObject({ code: Code.USER_LOCKED, msg: 'User is locked, please try again in 30 minute(s)' });
+    expect(fifth.body).toMatchObject({ code: Code.USER_LOCKED, msg: 'User is locked, please try again in 30 minutes' });
     const u = await ctx.db.query<{ locked_until: Date; failed_logins: number }>('SELECT locked_until, failed_logins FROM app_user WHERE username = $1', [DEMO.users.sub]);
     expect(new Date(u.rows[0].locked_until).getTime() - ctx.clock.now().getTime()).toBe(30 * 60_000);
     expect(u.rows[0].failed_logins).toBe(5);

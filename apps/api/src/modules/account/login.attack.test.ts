@@ -48,6 +48,6 @@ describe.each(DB_KINDS)('sign-in under attack on %s', (kind) => {
 
   it('an unknown user name answers as a wrong password (and is verified against a dummy hash)', async () => {
     const r = await ctx.call({ method: 'POST', url: '/api/user/login', payload: { username: 'nobody-here', password: 'whatever1', verifyCode: '000000' } });
-    expect(r.body).toMatchObject({ code: Code.WRONG_PASSWORD, msg: 'Wrong user name or password, 4 chance(s) remaining', data: { remaining: 4 } });
+    expect(r.body).toMatchObject({ code: Code.WRONG_PASSWORD, msg: 'Wrong user name or password, 4 chances remaining', data: { remaining: 4 } });
   });
 });

@@ -36,6 +36,13 @@ const READABLE = [
   '/api/gateway/differences',
   '/api/search',
   '/api/views',
+  // The reports' lists (issue 53: read-only means every report reads — the dashboard's reserve
+  // card, Bill, Transfer, both daily summaries, Reserve); their exports stay refused (FILE below).
+  '/api/report/bill/list',
+  '/api/report/transfer/list',
+  '/api/report/txn/newList',
+  '/api/report/txn/list',
+  '/api/report/reserve/list',
 ];
 // Files (exports, downloads, attachments, statements, templates, logos) and the one GET route that
 // changes something (the spec's GET /payByLink/closeOrder/:id).

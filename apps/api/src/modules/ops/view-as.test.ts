@@ -96,6 +96,30 @@ describe.each(DB_KINDS)('ops view-as (%s)', (kind) => {
     await ctx.call({ method: 'POST', url: `/api/ops/view-as/${va.id}/end`, headers: h(support) });
   });
 
+  it('reads every report — bill, transfer, both daily summaries, reserve — and still refuses their exports (issue 53)', async () => {
+    const va = (await open(support)).body.data;
+    const R = { beginDate: '2026-09-01', endDate: '2026-09-20' };
+    const lists: [string, Record<string, string>][] = [
+      ['/api/report/bill/list', R],
+      ['/api/report/transfer/list', R],
+      ['/api/report/txn/newList', R],
+      ['/api/report/txn/list', R],
+      ['/api/report/reserve/list', { releaseBeginDate: R.beginDate, releaseEndDate: R.endDate }],
+    ];
+    for (const [url, query] of lists) {
+      const viewed = await ctx.call({ method: 'GET', url, headers: h(va.token, 'ja'), query });
+      const own = await ctx.call({ method: 'GET', url, headers: h(demo, 'ja'), query });
+      expect([viewed.status, viewed.body.code], url).toEqual([200, 0]);
+      expect(viewed.body.data, url).toEqual(own.body.data);
+      const exp = await ctx.call({ method: 'GET', url: url.replace(/list$/i, (m) => (m === 'List' ? 'Export' : 'export')), headers: h(va.token, 'ja'), query });
+      expect([exp.status, exp.body.code], `${url} export`).toEqual([403, Code.FORBIDDEN]);
+    }
+    // Another merchant's rows answer as absent: the view's scope is the group's.
+    const other = await ctx.call({ method: 'GET', url: '/api/report/bill/list', headers: h(va.token), query: { ...R, merId: DEMO.other } });
+    expect(other.body.data?.content ?? []).toEqual([]);
+    await ctx.call({ method: 'POST', url: `/api/ops/view-as/${va.id}/end`, headers: h(support) });
+  });
+
   it('refuses an operator without the support role, bad input and an unknown merchant', async () => {
     expect((await open(risk)).status).toBe(403);
     expect((await ctx.call({ method: 'GET', url: '/api/ops/view-as', headers: h(risk) })).status).toBe(403);

@@ -41,7 +41,7 @@ describe.each(DB_KINDS)('POST /payByLink/add on %s', (kind) => {
     ['totalAmount', { totalAmount: '' }, 'Required'],
     ['totalAmount', { totalAmount: '0' }, 'The value should be greater than 0'],
     ['totalAmount', { totalAmount: '-3' }, 'The value should be greater than 0'],
-    ['totalAmount', { totalAmount: '1.005' }, 'USD allows at most 2 decimal place(s)'],
+    ['totalAmount', { totalAmount: '1.005' }, 'USD allows at most 2 decimal places'],
     ['goodsPrice', { goodsPrice: '' }, 'Required'],
     ['goodsQuantity', { goodsQuantity: '' }, 'Required'],
     ['goodsQuantity', { goodsQuantity: '0' }, 'Please enter a value not less than 1'],

@@ -10,7 +10,7 @@ export const PBL_MESSAGES = {
   pblPositiveInteger: { en: 'Please enter a positive integer', zh: '请输入正整数', ko: '양의 정수를 입력하세요', ja: '正の整数を入力してください' },
   pblNotNegative: { en: 'Please enter a value not less than 0', zh: '请输入不小于 0 的数值', ko: '0 이상의 값을 입력하세요', ja: '0 以上の値を入力してください' },
   pblDecimals: {
-    en: '{currency} allows at most {n} decimal place(s)',
+    en: '{currency} allows at most {n} decimal {n:place|places}',
     zh: '{currency} 最多允许 {n} 位小数',
     ko: '{currency}는 소수점 이하 {n}자리까지 허용됩니다',
     ja: '{currency} は小数点以下 {n} 桁までです',

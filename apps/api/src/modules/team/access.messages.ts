@@ -19,7 +19,7 @@ export const ACCESS_MESSAGES = {
     ja: 'この加盟店に進行中のアクセスレビューはありません。先にユーザーについて判断してください',
   },
   reviewIncomplete: {
-    en: '{count} user(s) still have no decision: confirm or revoke each before completing the review',
+    en: '{count} {count:user still has|users still have} no decision: confirm or revoke each before completing the review',
     zh: '仍有 {count} 位用户未做决定：请逐一确认或撤销后再完成审查',
     ko: '아직 {count}명의 사용자에 대한 결정이 없습니다. 검토를 완료하기 전에 각각 확인하거나 철회하세요',
     ja: 'まだ {count} 人のユーザーが未判断です。レビューを完了する前に、それぞれ確認または取り消してください',

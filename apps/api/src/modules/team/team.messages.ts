@@ -61,7 +61,7 @@ export const TEAM_MESSAGES = {
     ja: '同じ名前のロールが既に存在します',
   },
   roleInUse: {
-    en: 'This role is held by {count} user(s): give them another role before removing it',
+    en: 'This role is held by {count} {count:user|users}: give them another role before removing it',
     zh: '该角色仍有 {count} 位用户使用：请先为他们更换角色再删除',
     ko: '이 역할을 {count}명의 사용자가 사용 중입니다. 삭제하기 전에 다른 역할을 지정하세요',
     ja: 'このロールは {count} 人のユーザーが使用中です。削除する前に別のロールを割り当ててください',

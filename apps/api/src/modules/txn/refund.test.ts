@@ -176,11 +176,11 @@ describe.each(DB_KINDS)('refund (%s)', (kind) => {
       expect(r.body.code, amount).toBe(Code.BAD_REQUEST);
     }
     // The message tells the currency's decimals.
-    expect((await refund(demo, { id: p.gwTransId, amount: '1.234' })).body.msg).toBe('The amount must be greater than 0 with at most 2 decimal(s)');
+    expect((await refund(demo, { id: p.gwTransId, amount: '1.234' })).body.msg).toBe('The amount must be greater than 0 with at most 2 decimals');
     const jpy = await addTxn(ctx, { merId: DEMO.subB, orderNo: 'RF-JPY', amount: 1000, currency: 'JPY', paymentSchema: 'CARD', paymentBrand: 'visa' });
     const jpyBad = await refund(demo, { id: jpy.gwTransId, amount: '1.5' });
     expect(jpyBad.status).toBe(400);
-    expect(jpyBad.body.msg).toBe('The amount must be greater than 0 with at most 0 decimal(s)');
+    expect(jpyBad.body.msg).toBe('The amount must be greater than 0 with at most 0 decimals');
     expect((await refund(demo, { id: jpy.gwTransId, amount: '15' })).body.data.code).toBe(0);
     expect((await refund(demo, { id: p.gwTransId, amount: '1', requestKey: 'bad key!' })).status).toBe(400);
     expect((await ctx.call({ method: 'POST', url: '/api/txn/refund', headers: { ...auth(demo), ...form({}).headers }, payload: form({ amount: '1' }).payload })).status).toBe(400);

@@ -34,7 +34,7 @@ export const TXN_MESSAGES = {
     ja: 'この返金リクエストは別の金額で既に送信されています',
   },
   refundAmountInvalid: {
-    en: 'The amount must be greater than 0 with at most {d} decimal(s)',
+    en: 'The amount must be greater than 0 with at most {d} {d:decimal|decimals}',
     zh: '金额必须大于 0，且最多 {d} 位小数',
     ko: '금액은 0보다 커야 하며 소수점 이하 {d}자리까지 가능합니다',
     ja: '金額は 0 より大きく、小数点以下 {d} 桁までです',
@@ -65,7 +65,7 @@ export const TXN_MESSAGES = {
     ja: 'アップロードファイルのサイズは 5M を超えられません',
   },
   uploadRowsInvalid: {
-    en: '{n} row(s) have errors; nothing was imported',
+    en: '{n} {n:row has errors|rows have errors}; nothing was imported',
     zh: '{n} 行有错误，未导入任何数据',
     ko: '{n}개 행에 오류가 있어 아무것도 가져오지 않았습니다',
     ja: '{n} 行にエラーがあるため、何も取り込まれませんでした',

@@ -94,7 +94,7 @@ describe.each(DB_KINDS)('sign-in on %s', (kind) => {
 
   it('an unknown, not-activated or disabled name gets the same answer as a wrong password: code, wording, count (decision 036)', async () => {
     const wrong = await login(DEMO.users.demo, 'wrong-pass1', '000000');
-    expect(wrong.body).toMatchObject({ code: Code.WRONG_PASSWORD, msg: 'Wrong user name or password, 4 chance(s) remaining', data: { remaining: 4 } });
+    expect(wrong.body).toMatchObject({ code: Code.WRONG_PASSWORD, msg: 'Wrong user name or password, 4 chances remaining', data: { remaining: 4 } });
     const unknown = await login('nobody-here', 'wrong-pass1', '000000');
     // every field alike but the request's own id (error envelopes carry one)
     const same = (b: Record<string, unknown>) => ({ ...b, requestId: undefined });
@@ -128,16 +128,16 @@ describe.each(DB_KINDS)('sign-in on %s', (kind) => {
   it('an unknown name is locked after 5 tries like a real one, per name and case-blind, and the lock ends after 30 minutes', async () => {
     for (let i = 4; i >= 1; i--) expect((await login(i % 2 ? 'Ghost-User' : 'ghost-user', `nope${i}abc`, '000000')).body.data).toEqual({ remaining: i });
     const fifth = await login('ghost-user', 'nope0abc', '000000');
-    expect(fifth.body).toMatchObject({ code: Code.USER_LOCKED, msg: 'User is locked, please try again in 30 minute(s)' });
+    expect(fifth.body).toMatchObject({ code: Code.USER_LOCKED, msg: 'User is locked, please try again in 30 minutes' });
     ctx.clock.advance(10 * 60_000);
-    expect((await login('ghost-user', 'again1abc', '000000')).body).toMatchObject({ code: Code.USER_LOCKED, msg: 'User is locked, please try again in 20 minute(s)' });
-    expect((await sendCode('ghost-user')).body).toMatchObject({ code: Code.USER_LOCKED, msg: 'User is locked, please try again in 20 minute(s)' });
+    expect((await login('ghost-user', 'again1abc', '000000')).body).toMatchObject({ code: Code.USER_LOCKED, msg: 'User is locked, please try again in 20 minutes' });
+    expect((await sendCode('ghost-user')).body).toMatchObject({ code: Code.USER_LOCKED, msg: 'User is locked, please try again in 20 minutes' });
     // another name is not touched
     expect((await login('ghost-other', 'nope0abc', '000000')).body.data).toEqual({ remaining: 4 });
     // the lock holds to its last millisecond and has run out at its instant (as a real account's):
     // counting then starts afresh, so one more wrong password does not lock again
     ctx.clock.advance(20 * 60_000 - 1);
-    expect((await login('ghost-user', 'again1abc', '000000')).body).toMatchObject({ code: Code.USER_LOCKED, msg: 'User is locked, please try again in 1 minute(s)' });
+    expect((await login('ghost-user', 'again1abc', '000000')).body).toMatchObject({ code: Code.USER_LOCKED, msg: 'User is locked, please try again in 1 minute' });
     ctx.clock.advance(1);
     expect((await login('ghost-user', 'again1abc', '000000')).body.data).toEqual({ remaining: 4 });
     // and that try, at the instant the lock ended, set no new lock: the next one counts on
@@ -164,7 +164,7 @@ describe.each(DB_KINDS)('sign-in on %s', (kind) => {
   it('checks the password before the code and tells the chances left', async () => {
     await sendCode(DEMO.users.demo);
     const res = await login(DEMO.users.demo, 'wrong-pass1', '000000');
-    expect(res.body).toMatchObject({ code: Code.WRONG_PASSWORD, msg: 'Wrong user name or password, 4 chance(s) remaining', data: { remaining: 4 } });
+    expect(res.body).toMatchObject({ code: Code.WRONG_PASSWORD, msg: 'Wrong user name or password, 4 chances remaining', data: { remaining: 4 } });
     const code = await ctx.lastCode();
     const wrongCode = code === '000000' ? '111111' : '000000';
     expect((await login(DEMO.users.demo, DEMO.password, wrongCode)).body.code).toBe(Code.VERIFY_CODE_ERROR);
@@ -178,12 +178,12 @@ describe.each(DB_KINDS)('sign-in on %s', (kind) => {
       expect((await login(DEMO.users.demo, `nope${i}abc`, code)).body.data).toEqual({ remaining: i });
     }
     const fifth = await login(DEMO.users.demo, 'nope0abc', code);
-    expect(fifth.body).toMatchObject({ code: Code.USER_LOCKED, msg: 'User is locked, please try again in 30 minute(s)' });
+    expect(fifth.body).toMatchObject({ code: Code.USER_LOCKED, msg: 'User is locked, please try again in 30 minutes' });
     const lockout = await ctx.db.query<{ detail: unknown }>(`SELECT detail FROM audit_log WHERE action = 'auth.lockout' AND username = $1`, [DEMO.users.demo]);
     expect(lockout.rows.map((r) => r.detail)).toEqual([{ minutes: 30, where: 'login' }]);
     // even the right password is refused while locked
     const locked = await login(DEMO.users.demo, DEMO.password, code);
-    expect(locked.body).toMatchObject({ code: Code.USER_LOCKED, msg: 'User is locked, please try again in 30 minute(s)' });
+    expect(locked.body).toMatchObject({ code: Code.USER_LOCKED, msg: 'User is locked, please try again in 30 minutes' });
     expect(await auditActions(DEMO.users.demo)).toContainEqual({ action: 'auth.lockout', outcome: 'failure' });
     ctx.clock.advance(31 * 60_000);
     await sendCode(DEMO.users.demo);
@@ -268,9 +268,9 @@ describe.each(DB_KINDS)('sign-in on %s', (kind) => {
     const code = await ctx.lastCode();
     for (let i = 0; i < 5; i++) await login(DEMO.users.demo, `nope${i}abc`, code);
     ctx.clock.advance(30 * 60_000 - 61_000);
-    expect((await login(DEMO.users.demo, DEMO.password, code)).body).toMatchObject({ code: Code.USER_LOCKED, msg: 'User is locked, please try again in 2 minute(s)' });
+    expect((await login(DEMO.users.demo, DEMO.password, code)).body).toMatchObject({ code: Code.USER_LOCKED, msg: 'User is locked, please try again in 2 minutes' });
     ctx.clock.advance(60_000);
-    expect((await login(DEMO.users.demo, DEMO.password, code)).body).toMatchObject({ code: Code.USER_LOCKED, msg: 'User is locked, please try again in 1 minute(s)' });
+    expect((await login(DEMO.users.demo, DEMO.password, code)).body).toMatchObject({ code: Code.USER_LOCKED, msg: 'User is locked, please try again in 1 minute' });
   });
 
   // Meaningful on PostgreSQL (the counter's single UPDATE under concurrent connections); on PGlite,
@@ -335,7 +335,7 @@ describe.each(DB_KINDS)('sign-in on %s', (kind) => {
   it('a locked user asking for a code is told so, and no code is made', async () => {
     for (let i = 0; i < 5; i++) await login(DEMO.users.demo, `wrong-${i}-pw`, '000000');
     const before = await ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM email_code');
-    expect((await sendCode(DEMO.users.demo)).body).toMatchObject({ code: Code.USER_LOCKED, msg: 'User is locked, please try again in 30 minute(s)' });
+    expect((await sendCode(DEMO.users.demo)).body).toMatchObject({ code: Code.USER_LOCKED, msg: 'User is locked, please try again in 30 minutes' });
     expect((await ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM email_code')).rows[0].n).toBe(before.rows[0].n);
   });
 

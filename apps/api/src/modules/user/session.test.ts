@@ -206,7 +206,7 @@ describe.each(DB_KINDS)('session and tokens on %s', (kind) => {
       expect(bad.body.msg).toBe(`The password for this refund is not correct. Tries left before your sign-in is locked: ${left}`);
     }
     const fifth = await ctx.call({ method: 'POST', url: '/api/user/checkPassword', headers: { ...h, ...form({}).headers }, payload: form({ password: 'wrong0' }).payload });
-    expect(fifth.body).toMatchObject({ code: Code.SESSION_ENDED, msg: 'User is locked, please try again in 30 minute(s)' });
+    expect(fifth.body).toMatchObject({ code: Code.SESSION_ENDED, msg: 'User is locked, please try again in 30 minutes' });
     const checks = await ctx.db.query<{ outcome: string; n: number }>(`SELECT outcome, count(*)::int AS n FROM audit_log WHERE action = 'auth.password_check' GROUP BY outcome ORDER BY outcome`);
     expect(checks.rows).toEqual([{ outcome: 'failure', n: 7 }, { outcome: 'success', n: 2 }]);
     const wrong = await ctx.db.query<{ where: string }>(`SELECT detail->>'where' AS where FROM audit_log WHERE action = 'auth.login.failure' ORDER BY id DESC LIMIT 1`);

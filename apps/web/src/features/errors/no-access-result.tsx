@@ -12,7 +12,8 @@ export function NoAccessResult() {
   return (
     <Result
       status="403"
-      title={t('noAccess.title')}
+      // The page's heading (issue 53: the page had no h1); antd's title size kept.
+      title={<h1 className="result-heading">{t('noAccess.title')}</h1>}
       subTitle={t('noAccess.text')}
       extra={
         <Button type="primary" onClick={() => navigate('/')}>

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { MerchantDetail } from '@portal/contract';
 import { PageContainer } from '../../components/page-container';
 import { Money } from '../../components/money';
+import { formatPlatformLabelled } from '../../lib/time';
 import { useMerchantDeposit, useMerchantDetail, useMerchantFees } from './api/merchant';
 import { BankTab } from './components/bank-tab';
 
@@ -29,7 +30,7 @@ function BusinessTab({ m }: { m: MerchantDetail }) {
       <Descriptions.Item label={t('field.applicationDate')}>{dash(m.applicationDate)}</Descriptions.Item>
       <Descriptions.Item label={t('field.locked')}>{m.locked ? <Tag color="warning">{t('yes')}</Tag> : t('no')}</Descriptions.Item>
       <Descriptions.Item label={t('col.approvalStatus')}>{t(`approval.${m.approvalStatus}`, { defaultValue: m.approvalStatus })}</Descriptions.Item>
-      <Descriptions.Item label={t('col.approvedAt')}>{dash(m.approvedAt)}</Descriptions.Item>
+      <Descriptions.Item label={t('col.approvedAt')}>{dash(formatPlatformLabelled(m.approvedAt))}</Descriptions.Item>
       <Descriptions.Item label={t('col.defaultCurrency')}>{m.defaultCurrency}</Descriptions.Item>
       <Descriptions.Item label={t('field.settleCurrency')}>{m.settleCurrency}</Descriptions.Item>
       <Descriptions.Item label={t('col.dailyLimit')}>{m.dailyLimit ? <Money value={m.dailyLimit} currency={m.defaultCurrency} /> : t('noLimit')}</Descriptions.Item>

@@ -10,6 +10,7 @@ import { useFilterForm } from '../../components/filter-form';
 import { SavedViews } from '../views/saved-views';
 import { formatAmount } from '../../components/money';
 import { usePageParams } from '../../lib/paging';
+import { formatPlatformLabelled } from '../../lib/time';
 import { useMerchantList } from './api/merchant';
 
 /** The form's fields from the URL's filters. */
@@ -52,7 +53,7 @@ export function MerchantListPage() {
         render: (_, r) => (r.dailyLimit ? `${formatAmount(r.dailyLimit, r.defaultCurrency, i18n.language)} ${r.defaultCurrency}` : t('noLimit')),
       },
       { key: 'approval', title: t('col.approvalStatus'), width: 130, render: (_, r) => t(`approval.${r.approvalStatus}`, { defaultValue: r.approvalStatus }) },
-      { key: 'approvedAt', title: t('col.approvedAt'), width: 170, dataIndex: 'approvedAt' },
+      { key: 'approvedAt', title: t('col.approvedAt'), width: 200, dataIndex: 'approvedAt', render: (v: string | null) => (v ? formatPlatformLabelled(v) : '—') },
       { key: 'action', title: t('col.action'), width: 100, fixed: 'right', render: (_, r) => <Link to={`/merchant/detail/${r.merId}`}>{t('details')}</Link> },
     ],
     [t, i18n.language],

@@ -6,7 +6,7 @@ import { useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { PageContainer } from '../../components/page-container';
 import { NotFoundResult } from '../errors/not-found-result';
-import { formatInstant } from '../../lib/time';
+import { formatInstantLabelled } from '../../lib/time';
 import { useNotice } from './api/get-notice';
 import { NoticeLevelTag } from './notice-level-tag';
 import { NoticeLink } from './notice-link';
@@ -31,12 +31,13 @@ export function NoticeDetailPage() {
             </Typography.Title>
           </Flex>
           <Typography.Text type="secondary">
-            <ClockCircleOutlined /> {t('publishedAt', { at: formatInstant(notice.publishedAt) })}
+            <ClockCircleOutlined /> {t('publishedAt', { at: formatInstantLabelled(notice.publishedAt) })}
           </Typography.Text>
           <Divider />
-          <Typography.Paragraph strong>{notice.summary}</Typography.Paragraph>
-          {notice.content.split(/\n{2,}/).map((para, i) => (
-            <Typography.Paragraph key={i}>{para}</Typography.Paragraph>
+          {/* A blank line starts a paragraph; a single line break stays one (issue 53: lost). */}
+          <Typography.Paragraph strong className="notice-detail__text">{notice.summary}</Typography.Paragraph>
+          {notice.content.split(/(?:\r?\n){2,}/).map((para, i) => (
+            <Typography.Paragraph key={i} className="notice-detail__text">{para}</Typography.Paragraph>
           ))}
           {notice.link && <NoticeLink href={notice.link} />}
           {!!notice.attachments?.length && (

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import type { NoticeRow } from '@portal/contract';
 import { PageContainer } from '../../components/page-container';
 import { usePageParams } from '../../lib/paging';
-import { formatInstant } from '../../lib/time';
+import { formatInstantLabelled } from '../../lib/time';
 import { useNotices } from './api/get-notices';
 import { NoticeLevelTag } from './notice-level-tag';
 import { NoticeLink } from './notice-link';
@@ -32,7 +32,7 @@ export function NoticeListPage() {
         </div>
       ),
     },
-    { key: 'publishedAt', title: t('col.publishedAt'), dataIndex: 'publishedAt', width: 170, render: (v: string) => formatInstant(v) },
+    { key: 'publishedAt', title: t('col.publishedAt'), dataIndex: 'publishedAt', width: 190, render: (v: string) => formatInstantLabelled(v) },
     { key: 'link', title: t('col.action'), width: 170, render: (_, n) => (n.link ? <NoticeLink href={n.link} /> : null) },
   ];
 

@@ -26,8 +26,8 @@ describe('pay-by-link form rules (the contract checks, as antd rules)', () => {
     expect(await check({ ...ok, reconId: ' ' }, 'reconId')).toBe('rule.required');
     expect(await check({ ...ok, goodsName: '' }, 'goodsName')).toBe('rule.goodsNameTips');
     expect(await check({ ...ok, totalAmount: '0' }, 'totalAmount')).toBe('rule.greaterThanZero');
-    expect(await check({ ...ok, totalAmount: '1.234' }, 'totalAmount')).toBe('rule.decimals:{"n":2,"currency":"USD"}');
-    expect(await check({ ...ok, orderCurrency: 'JPY', totalAmount: '10.5' }, 'totalAmount')).toBe('rule.decimals:{"n":0,"currency":"JPY"}');
+    expect(await check({ ...ok, totalAmount: '1.234' }, 'totalAmount')).toBe('rule.decimals:{"n":2,"currency":"USD","count":2}');
+    expect(await check({ ...ok, orderCurrency: 'JPY', totalAmount: '10.5' }, 'totalAmount')).toBe('rule.decimals:{"n":0,"currency":"JPY","count":0}');
     expect(await check({ ...ok, goodsQuantity: '0' }, 'goodsQuantity')).toBe('rule.notLessThanOne');
     expect(await check({ ...ok, goodsQuantity: '2.5' }, 'goodsQuantity')).toBe('rule.positiveInteger');
     expect(await check({ ...ok, buyerEmail: 'nope' }, 'buyerEmail')).toBe('rule.invalidEmail');

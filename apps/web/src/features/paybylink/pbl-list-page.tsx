@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Perm, type PayByLinkRow } from '@portal/contract';
 import { PageContainer } from '../../components/page-container';
 import { ExportButton } from '../../components/export-button';
+import { useApp } from '../../app/lazy-app';
 import { ListTable } from '../../components/list-table';
 import { Can, useCan } from '../../components/can';
 import { usePblList } from './api/get-pbl-list';
@@ -16,7 +17,8 @@ import { usePblFlow } from './use-pbl-flow';
 
 /** /payByLink/list (spec §2): filters in the URL, export, new order, close / update / details per row. */
 export function PblListPage() {
-  const { t } = useTranslation('payByLink');
+  const { t, i18n } = useTranslation('payByLink');
+  const { message } = useApp();
   const { filters, apply, page, size, pagination } = usePblFilters();
   const wire = useMemo(() => toWire(filters), [filters]);
   const list = usePblList({ ...wire, page, size });
@@ -26,8 +28,8 @@ export function PblListPage() {
   const canUpdate = useCan(Perm.payByLinkUpdate);
   const { confirmClose, openUpdate } = flow;
   const columns = useMemo(
-    () => pblColumns(t, { canDetail, canClose, canUpdate, onClose: confirmClose, onUpdate: (r) => openUpdate(r.id) }),
-    [t, canDetail, canClose, canUpdate, confirmClose, openUpdate],
+    () => pblColumns(t, { canDetail, canClose, canUpdate, onClose: confirmClose, onUpdate: (r) => openUpdate(r.id) }, i18n.language),
+    [t, i18n.language, canDetail, canClose, canUpdate, confirmClose, openUpdate],
   );
 
   return (
@@ -37,7 +39,7 @@ export function PblListPage() {
         onSearch={apply}
         extra={
           <>
-            <ExportButton onClick={() => void exportPbl(wire).catch(() => undefined)}>{t('action.export')}</ExportButton>
+            <ExportButton onClick={() => void exportPbl(wire).then((file) => message.success(t('exported', { file })), () => undefined)}>{t('action.export')}</ExportButton>
             <Can permission={Perm.payByLinkCreate}>
               <Button type="primary" icon={<PlusOutlined />} onClick={flow.openCreate}>
                 {t('action.newOrder')}
@@ -47,7 +49,7 @@ export function PblListPage() {
         }
       />
       <Divider style={{ margin: '16px 0' }} />
-      <ListTable<PayByLinkRow> ns="payByLink" columns={columns} list={list} pagination={pagination} scrollX={1100} />
+      <div className="pbl-list"><ListTable<PayByLinkRow> ns="payByLink" columns={columns} list={list} pagination={pagination} scrollX={1125} /></div>
       {flow.dialogs}
     </PageContainer>
   );

@@ -3,7 +3,7 @@ import type { ColumnsType } from 'antd/es/table';
 import type { TFunction } from 'i18next';
 import { Link } from 'react-router';
 import { PBL_PROD_CATEGORY, canModifyPbl, type PayByLinkRow } from '@portal/contract';
-import { Money } from '../../components/money';
+import { Money, formatAmount } from '../../components/money';
 import { formatPlatform } from '../../lib/time';
 import { PblStatusTag } from './components/pbl-status-tag';
 
@@ -20,13 +20,23 @@ export interface PblRowActions {
  * buyer e-mail, status, operations — close and update only for prodCategory paybylink, disabled
  * once paid, processing or closed.
  */
-export function pblColumns(t: TFunction, a: PblRowActions): ColumnsType<PayByLinkRow> {
+export function pblColumns(t: TFunction, a: PblRowActions, lang = 'en'): ColumnsType<PayByLinkRow> {
   return [
     {
       title: t('column.orderno'),
       dataIndex: 'orderno',
-      width: 175,
-      render: (v: string, r) => (a.canDetail ? <Link to={`/payByLink/detail/${r.id}`}>{v}</Link> : v),
+      width: 200,
+      // Under 768 px (global.css) the status and amount show under the whole order number, and the
+      // operations column no longer covers it (issue 53: "PBL202611290000" on every row at 390 px).
+      render: (v: string, r) => (
+        <>
+          <span className="pbl-orderno">{a.canDetail ? <Link to={`/payByLink/detail/${r.id}`}>{v}</Link> : v}</span>
+          <span className="pbl-narrow-meta">
+            <PblStatusTag status={r.status} openStatus={r.openStatus} />
+            <span className="num">{`${formatAmount(r.totalAmount, r.orderCurrency, lang)} ${r.orderCurrency}`}</span>
+          </span>
+        </>
+      ),
     },
     { title: t('column.createTime'), dataIndex: 'createTime', width: 155, render: (v: string) => formatPlatform(v) },
     { title: t('column.reconId'), dataIndex: 'reconId', width: 110, ellipsis: true },

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Perm, type PayInStoreRow } from '@portal/contract';
 import { PageContainer } from '../../components/page-container';
 import { ExportButton } from '../../components/export-button';
+import { useApp } from '../../app/lazy-app';
 import { ListTable } from '../../components/list-table';
 import { Can } from '../../components/can';
 import { exportPis, getPisDetail, usePisList } from './api/orders';
@@ -17,6 +18,7 @@ import { usePisFlow } from './use-pis-flow';
 /** /payInStore/list: in-store orders with filters in the URL, export, and a new order with its dynamic QR. */
 export function PisListPage() {
   const { t } = useTranslation('payInStore');
+  const { message } = useApp();
   const { filters, apply, page, size, pagination } = usePisFilters();
   const wire = useMemo(() => toWire(filters), [filters]);
   const list = usePisList({ ...wire, page, size });
@@ -41,7 +43,7 @@ export function PisListPage() {
         onSearch={apply}
         extra={
           <>
-            <ExportButton onClick={() => void exportPis(wire).catch(() => undefined)}>{t('action.export')}</ExportButton>
+            <ExportButton onClick={() => void exportPis(wire).then((file) => message.success(t('exported', { file })), () => undefined)}>{t('action.export')}</ExportButton>
             <Can permission={Perm.payInStoreCreate}>
               <Button type="primary" icon={<PlusOutlined />} onClick={flow.openCreate} disabled={stores.isPending}>
                 {t('action.newOrder')}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { pageTotals } from './report-money';
-import { periodText, settleListLink } from './report.columns';
+import { periodText, settleListLink, summaryColumns } from './report.columns';
 
 describe('report page totals', () => {
   const cols = [
@@ -24,6 +24,15 @@ describe('report page totals', () => {
     ]);
   });
   it('is empty for no rows', () => expect(pageTotals([], cols)).toEqual([]));
+  it("subtracts the daily summary's refunds and reserve held from its Amount, adds releases (issue 53)", () => {
+    const row = (txnType: string, merTxnAmount: string, txnSetAmount: string) => ({
+      txnSetDate: '2026-11-29', merId: 'm', merName: 'M', instCodeBriefName: 'A', paymentBrand: '', txnType, txnCount: 1,
+      merTxnCur: 'USD', merTxnAmount, merMDRAmount: merTxnAmount, merTxnSet: 'USD', txnSetAmount, txnFee: '0.00',
+    });
+    const rows = [row('PURC', '100.00', '100.00'), row('REFD', '30.00', '-30.00'), row('M-DEPOSIT', '7.00', '-7.00'), row('M-DEPOSIT-RELEASE', '2.00', '2.00'), row('MANENTD', '-1.50', '-1.50')];
+    const [usd] = pageTotals(rows as never[], summaryColumns(((k: string) => k) as never, false));
+    expect(usd.values).toMatchObject({ merTxnAmount: '63.50', merMDRAmount: '63.50', txnSetAmount: '63.50' });
+  });
 });
 
 describe('report links and labels', () => {

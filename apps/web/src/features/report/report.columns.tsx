@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import type { TFunction } from 'i18next';
-import { Perm, brandName, type BillRow, type ReserveRow, type SummaryRow, type TransferRow } from '@portal/contract';
+import { Perm, TXN_SIGN, brandName, type BillRow, type ReserveRow, type SummaryRow, type TransferRow } from '@portal/contract';
 import { Can } from '../../components/can';
 import type { ReportColumn } from './components/report-table';
 
@@ -84,8 +84,20 @@ export const transferColumns = (t: TFunction): ReportColumn<TransferRow>[] => {
 };
 
 /** Daily summary by payment brand (spec §2); the old version has no brand column; `typeName` names a transaction type. */
+/**
+ * The settlement sign of a daily-summary row (domain.md): its Amount and converted amount are
+ * unsigned on the wire, its settlement amount signed. Refunds, voids, chargebacks, freezes, debits
+ * and the reserve held subtract; purchases, releases and credits add; a manual entry carries its own.
+ */
+export function summarySign(r: Pick<SummaryRow, 'txnType'>): 1 | -1 {
+  if (r.txnType === 'M-DEPOSIT') return -1;
+  if (r.txnType === 'M-DEPOSIT-RELEASE') return 1;
+  return (TXN_SIGN as Record<string, number>)[r.txnType] === -1 ? -1 : 1;
+}
+
 export const summaryColumns = (t: TFunction, old: boolean, typeName: (code: string) => string = (c) => c): ReportColumn<SummaryRow>[] => {
   const set = (r: SummaryRow) => r.merTxnSet;
+  const sign = summarySign;
   return [
     ...head<SummaryRow>(t, 'col.txnDate'),
     { key: 'acquirer', title: t('col.acquirer'), width: 100, render: (r) => r.instCodeBriefName },
@@ -95,8 +107,8 @@ export const summaryColumns = (t: TFunction, old: boolean, typeName: (code: stri
     { key: 'txnCount', title: t('col.txnCount'), width: 70, align: 'right', render: (r) => <span className="num">{r.txnCount}</span> },
     { key: 'merTxnCur', title: t('col.merTxnCur'), width: 90, render: (r) => r.merTxnCur },
     // The amounts carry their currencies (two currencies per row: the transaction's and the settlement's; their columns are optional).
-    { key: 'merTxnAmount', title: t('col.merTxnAmount'), width: 170, money: { value: (r) => r.merTxnAmount, currency: (r) => r.merTxnCur, showCurrency: true } },
-    { key: 'merMDRAmount', title: t('col.merMDRAmount'), width: 170, money: { value: (r) => r.merMDRAmount, currency: set } },
+    { key: 'merTxnAmount', title: t('col.merTxnAmount'), width: 170, money: { value: (r) => r.merTxnAmount, currency: (r) => r.merTxnCur, showCurrency: true, sign } },
+    { key: 'merMDRAmount', title: t('col.merMDRAmount'), width: 170, money: { value: (r) => r.merMDRAmount, currency: set, sign } },
     { key: 'merTxnSet', title: t('col.merTxnSet'), width: 100, render: (r) => r.merTxnSet },
     { key: 'txnSetAmount', title: t('col.txnSetAmount'), width: 170, money: { value: (r) => r.txnSetAmount, currency: set, showCurrency: true } },
     { key: 'txnFee', title: t('col.txnFee'), width: 130, money: { value: (r) => r.txnFee, currency: set } },

@@ -25,7 +25,8 @@ export function ScheduleDialog({ target, onClose }: { target: ScheduleTarget | n
 
   const submit = async () => {
     if (!target) return;
-    const v = await form.validateFields();
+    const v = await form.validateFields().catch(() => null); // the refused field shows its message
+    if (!v) return;
     try {
       await save.mutateAsync(toScheduleForm(target.kind, target.params, v, target.schedule?.id));
       message.success(t('msg.saved'));

@@ -101,7 +101,7 @@ function TeamUsers() {
         }
       />
       <Divider style={{ margin: '16px 0' }} />
-      <ListTable<TeamUserRow> ns="team" columns={columns} list={list} pagination={pagination} scrollX={1750} />
+      <ListTable<TeamUserRow> ns="team" columns={columns} list={list} pagination={pagination} scrollX={1640} />
       <AddUserDialog open={adding} onClose={() => setAdding(false)} />
       <EditUserDialog user={editing} onClose={() => setEditing(null)} />
     </>

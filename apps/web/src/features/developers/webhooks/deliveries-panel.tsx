@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { Button, DatePicker, Flex, Grid, Input, Select, Space, Table, Tag, Typography } from 'antd';
 import { RedoOutlined } from '@ant-design/icons';
@@ -108,6 +109,18 @@ export function DeliveriesPanel({ endpoint }: { endpoint: WebhookEndpoint }) {
   const [since, setSince] = useState<Dayjs | null>(() => dayjs().subtract(1, 'day').startOf('hour'));
   const validEvent = /^evt_[0-9a-f]{32}$/.test(eventId.trim()) ? eventId.trim() : undefined;
   const { data, isFetching } = useDeliveries({ id: endpoint.id, state, eventId: validEvent, page, size });
+  // A delivery of the log that changed state (delivered, failed) changes the endpoint's counts: the
+  // endpoint list is asked again then, not left saying "Retrying" (issue 53).
+  const qc = useQueryClient();
+  const states = data?.content.map((d) => `${d.id}:${d.state}`).join(',');
+  const seen = useRef(states);
+  useEffect(() => {
+    if (states !== undefined && seen.current !== undefined && states !== seen.current) void qc.invalidateQueries({ queryKey: ['webhooks', 'endpoints'] });
+    seen.current = states;
+  }, [states, qc]);
+  // A refused change (the endpoint was turned off meanwhile…) is shown by the request client's toast;
+  // its rejection ends here, not as an uncaught error of the page (issue 53).
+  const quietly = (p: Promise<unknown>) => p.catch(() => undefined);
   const resend = useResend();
   const resendFailed = useResendFailed();
 
@@ -146,10 +159,7 @@ export function DeliveriesPanel({ endpoint }: { endpoint: WebhookEndpoint }) {
           type="link"
           icon={<RedoOutlined />}
           disabled={!endpoint.enabled}
-          onClick={async () => {
-            await resend.mutateAsync(d.id);
-            message.success(t('msg.resent'));
-          }}
+          onClick={() => quietly(resend.mutateAsync(d.id).then(() => message.success(t('msg.resent'))))}
         >
           {t('action.resend')}
         </Button>
@@ -185,10 +195,7 @@ export function DeliveriesPanel({ endpoint }: { endpoint: WebhookEndpoint }) {
           <Button
             disabled={!endpoint.enabled || !since}
             loading={resendFailed.isPending}
-            onClick={async () => {
-              const r = await resendFailed.mutateAsync({ id: endpoint.id, since: since!.toISOString() });
-              message.success(t('msg.resentFailed', { count: r.count }));
-            }}
+            onClick={() => quietly(resendFailed.mutateAsync({ id: endpoint.id, since: since!.toISOString() }).then((r) => message.success(t('msg.resentFailed', { count: r.count }))))}
           >
             {t('action.resendFailed')}
           </Button>

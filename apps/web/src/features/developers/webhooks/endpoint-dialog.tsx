@@ -25,7 +25,10 @@ export function EndpointDialog({ open, editing, onClose, onCreated }: { open: bo
   }, [open, editing, form, merId]);
 
   const submit = async () => {
-    const v = await form.validateFields();
+    // A field the form refuses shows its message under the field; the rejection ends here, not as an
+    // uncaught error of the page (issue 53).
+    const v = await form.validateFields().catch(() => null);
+    if (!v) return;
     try {
       if (editing) {
         await update.mutateAsync({ ...v, id: editing.id });

@@ -32,6 +32,9 @@ export function WebhooksPage() {
   const [dialog, setDialog] = useState<{ open: boolean; editing: WebhookEndpoint | null }>({ open: false, editing: null });
   const [secret, setSecret] = useState<WebhookSecret | null>(null);
 
+  // A refused change (turned off in another tab, already rotated…) is shown by the request client's
+  // toast; its rejection ends here, not as an uncaught error of the page (issue 53).
+  const quietly = (p: Promise<unknown>) => p.catch(() => undefined);
   const status = (e: WebhookEndpoint) =>
     e.enabled ? <Tag color="success">{t('status.enabled')}</Tag> : <Tag color={e.disabledReason === 'failing' ? 'error' : 'default'}>{t(e.disabledReason === 'failing' ? 'status.disabledFailing' : 'status.disabledUser')}</Tag>;
 
@@ -88,11 +91,14 @@ export function WebhooksPage() {
             type="link"
             icon={<SendOutlined />}
             disabled={!e.enabled}
-            onClick={async () => {
-              await sendTest.mutateAsync(e.id);
-              message.success(t('msg.testQueued'));
-              setParams({ endpoint: String(e.id) });
-            }}
+            onClick={() =>
+              quietly(
+                sendTest.mutateAsync(e.id).then(() => {
+                  message.success(t('msg.testQueued'));
+                  setParams({ endpoint: String(e.id) });
+                }),
+              )
+            }
           >
             {t('action.test')}
           </Button>
@@ -103,10 +109,14 @@ export function WebhooksPage() {
             title={t('confirm.rotate')}
             okText={t('action.rotate')}
             cancelText={t('action.cancel')}
-            onConfirm={async () => {
-              setSecret(await rotate.mutateAsync(e.id));
-              message.success(t('msg.rotated'));
-            }}
+            onConfirm={() =>
+              quietly(
+                rotate.mutateAsync(e.id).then((k) => {
+                  setSecret(k);
+                  message.success(t('msg.rotated'));
+                }),
+              )
+            }
           >
             <Button size="small" type="link" icon={<KeyOutlined />}>
               {t('action.rotate')}
@@ -133,10 +143,7 @@ export function WebhooksPage() {
               title={t('confirm.disable')}
               okText={t('action.disable')}
               cancelText={t('action.cancel')}
-              onConfirm={async () => {
-                await setEnabled.mutateAsync({ id: e.id, enabled: false });
-                message.success(t('msg.disabled'));
-              }}
+              onConfirm={() => quietly(setEnabled.mutateAsync({ id: e.id, enabled: false }).then(() => message.success(t('msg.disabled'))))}
             >
               <Button size="small" type="link" icon={<PauseCircleOutlined />} style={{ color: '#cf1322' }}>
                 {t('action.disable')}
@@ -147,10 +154,7 @@ export function WebhooksPage() {
               size="small"
               type="link"
               icon={<PlayCircleOutlined />}
-              onClick={async () => {
-                await setEnabled.mutateAsync({ id: e.id, enabled: true });
-                message.success(t('msg.enabled'));
-              }}
+              onClick={() => quietly(setEnabled.mutateAsync({ id: e.id, enabled: true }).then(() => message.success(t('msg.enabled'))))}
             >
               {t('action.enable')}
             </Button>

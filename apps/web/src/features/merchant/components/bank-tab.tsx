@@ -6,6 +6,7 @@ import { BANK_DOC_MAX_BYTES, CURRENCIES, Perm, SWIFT_RE, type BankRequest } from
 import { Can } from '../../../components/can';
 import { feedback } from '../../../lib/feedback';
 import { useUser } from '../../../lib/session';
+import { formatPlatformLabelled } from '../../../lib/time';
 import { useBankChangeRequest, useMerchantBanks } from '../api/merchant';
 
 const STATUS_COLOR: Record<BankRequest['status'], string> = {
@@ -66,7 +67,7 @@ export function BankTab({ merId }: { merId: string }) {
 
   return (
     <>
-      {pending && <Alert type="info" showIcon style={{ marginBottom: 12 }} title={t(pending.status === 'MERCHANT_APPROVAL' ? 'bank.pendingTeamNote' : 'bank.pendingNote', { bank: pending.beneficiaryBank, account: pending.accountNumber, at: pending.requestedAt })} />}
+      {pending && <Alert type="info" showIcon style={{ marginBottom: 12 }} title={t(pending.status === 'MERCHANT_APPROVAL' ? 'bank.pendingTeamNote' : 'bank.pendingNote', { bank: pending.beneficiaryBank, account: pending.accountNumber, at: formatPlatformLabelled(pending.requestedAt) })} />}
       {isMain && (
         <Can permission={Perm.merchantBankChange}>
           <Button type="primary" style={{ marginBottom: 12 }} disabled={!!pending} onClick={() => setOpen(true)}>{t('bank.request')}</Button>
@@ -104,8 +105,8 @@ export function BankTab({ merId }: { merId: string }) {
               { key: 'bank', title: t('bank.beneficiaryBank'), dataIndex: 'beneficiaryBank', width: 220 },
               { key: 'number', title: t('bank.accountNumber'), dataIndex: 'accountNumber', width: 120 },
               { key: 'doc', title: t('bank.document'), dataIndex: 'documentName', width: 160 },
-              { key: 'by', title: t('bank.requestedBy'), width: 190, render: (_, r) => `${r.requestedBy} · ${r.requestedAt}` },
-              { key: 'decided', title: t('bank.decidedAt'), width: 160, render: (_, r) => r.decidedAt ?? '—' },
+              { key: 'by', title: t('bank.requestedBy'), width: 230, render: (_, r) => `${r.requestedBy} · ${formatPlatformLabelled(r.requestedAt)}` },
+              { key: 'decided', title: t('bank.decidedAt'), width: 200, render: (_, r) => (r.decidedAt ? formatPlatformLabelled(r.decidedAt) : '—') },
             ]}
           />
         </>

@@ -19,8 +19,12 @@ export function uploadFile(file: File): Promise<UploadResult> {
 /** GET /payByLink/attachmentDownload?attachment=… (a file named by Content-Disposition). */
 export const downloadAttachment = async (attachment: string) => saveFile(await http.file('/payByLink/attachmentDownload', { attachment }));
 
-/** GET /payByLink/export with the list filters (a file). */
-export const exportPbl = async (q: Record<string, string | number | undefined>) => saveFile(await http.file('/payByLink/export', { ...q, format: 'xlsx' }));
+/** GET /payByLink/export with the list filters (a file); answers the file's name. */
+export const exportPbl = async (q: Record<string, string | number | undefined>): Promise<string> => {
+  const file = await http.file('/payByLink/export', { ...q, format: 'xlsx' });
+  saveFile(file);
+  return file.filename;
+};
 
 /** POST /payByLink/qrList (form link, orderCurrency): the payment methods and their logos. */
 export const qrListQuery = (link: string, orderCurrency: string) =>

@@ -17,7 +17,11 @@ export const getPisStatus = (orderNo: string, signal?: AbortSignal) =>
   http.get<{ orderno: string; status: string; openStatus: string; closeReason: string | null }>(`/payInStore/orderno/${encodeURIComponent(orderNo)}`, undefined, { signal, quiet: true });
 
 /** GET /payInStore/export with the list filters (a file). */
-export const exportPis = async (q: PisWireQuery) => saveFile(await http.file('/payInStore/export', { ...q, format: 'xlsx' }));
+export const exportPis = async (q: PisWireQuery): Promise<string> => {
+  const file = await http.file('/payInStore/export', { ...q, format: 'xlsx' });
+  saveFile(file);
+  return file.filename;
+};
 
 export function useInvalidatePis() {
   const qc = useQueryClient();

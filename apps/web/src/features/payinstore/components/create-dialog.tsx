@@ -42,7 +42,7 @@ export function CreatePisDialog({ open, stores, onClose, onCreated }: { open: bo
     validator: async () => {
       const v = form.getFieldsValue(true) as PisFormValues;
       const issue = checkPayInStoreForm({ ...v, totalAmount: v.totalAmount === undefined || v.totalAmount === null ? undefined : String(v.totalAmount) }, { currencies }).find((i) => i.field === field);
-      if (issue) throw new Error(t(`rule.${issue.rule}`, issue.params ?? {}));
+      if (issue) throw new Error(t(`rule.${issue.rule}`, issue.params?.n === undefined ? issue.params ?? {} : { ...issue.params, count: issue.params.n }));
     },
   });
 

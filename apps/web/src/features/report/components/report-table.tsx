@@ -13,7 +13,7 @@ export interface ReportColumn<R> {
   title: ReactNode;
   width?: number;
   render?: (r: R) => ReactNode;
-  money?: { value: (r: R) => string; currency: (r: R) => string; showCurrency?: boolean };
+  money?: { value: (r: R) => string; currency: (r: R) => string; showCurrency?: boolean; sign?: (r: R) => 1 | -1 };
   fixed?: 'left' | 'right';
   align?: 'right';
 }

@@ -2,9 +2,17 @@ import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient }
 import type { Page, WebhookDelivery, WebhookDeliveryDetail, WebhookEndpoint, WebhookSecret } from '@portal/contract';
 import { http } from '../../../../lib/http';
 
-/** GET /webhooks/endpoint/list: the endpoints of the user's merchants. */
+/**
+ * GET /webhooks/endpoint/list: the endpoints of the user's merchants — refreshed every 5 s while
+ * one has deliveries being tried, so its counts follow the delivery log (issue 53: a row said
+ * "Retrying 1" while its delivery showed "Delivered, 200").
+ */
 export const endpointsQuery = () =>
-  queryOptions({ queryKey: ['webhooks', 'endpoints'], queryFn: ({ signal }) => http.get<WebhookEndpoint[]>('/webhooks/endpoint/list', undefined, { signal }) });
+  queryOptions({
+    queryKey: ['webhooks', 'endpoints'],
+    queryFn: ({ signal }) => http.get<WebhookEndpoint[]>('/webhooks/endpoint/list', undefined, { signal }),
+    refetchInterval: (q) => (q.state.data?.some((e) => e.pending > 0) ? 5_000 : false),
+  });
 export const useEndpoints = () => useQuery(endpointsQuery());
 
 export interface DeliveryFilter {
