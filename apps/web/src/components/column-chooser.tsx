@@ -39,6 +39,7 @@ export function useColumnChoice<C extends ChoosableColumn>(table: string, column
   // columns and shows the user's own choice right after (issue 53: the bill report read it at once,
   // a hydration difference React had to render afresh).
   const [stored, setStored] = useState<string[] | null>(() => (isServer || document.getElementById('root')?.classList.contains('ssr-pending') ? null : readHidden(storageKey)));
+  // oxlint-disable-next-line react/set-state-in-effect -- browser storage is read after hydration, on purpose (above)
   useEffect(() => setStored(readHidden(storageKey)), [storageKey]);
   const hidden = useMemo(() => new Set(stored ?? defaultHidden), [stored, defaultHidden]);
   const choosable = (c: C) => c.key !== undefined && !c.fixed;

@@ -7,7 +7,7 @@ import { newToken, safeEqual, sha256, sixDigitCode } from '../../lib/crypto';
 import { t } from '../../lib/messages';
 import { formatInZone, type Zone } from '../txn/time';
 import { completeSecondFactor, findUserById, merchantRequiresSecondFactor, sendSecondFactor, verifyPasswordCounted, type Meta } from '../user/login.service';
-import { startSession, type TokenPair } from '../user/session.service';
+import type { TokenPair } from '../user/session.service';
 import { AccountAudit } from './account.audit';
 import { endUserSessions } from './links.service';
 import { smsSenderOf } from './sms';
