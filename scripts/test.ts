@@ -10,7 +10,7 @@
  * Every stage runs even when an earlier one failed (the e2e stage needs a build), so one run shows
  * every failure; the exit code is 1 when any stage failed.
  *
- * `TEST_STAGES=typecheck,unit,e2e` (any subset) narrows the run, `E2E_ARGS='apps/web/e2e/x.spec.ts'`
+ * `TEST_STAGES=lint,typecheck,unit,e2e` (any subset) narrows the run, `E2E_ARGS='apps/web/e2e/x.spec.ts'`
  * narrows the e2e suites (Playwright arguments); extra arguments go to Vitest
  * (`npm test -- apps/api/src/modules/txn`) and narrow the run to the unit stage.
  */
@@ -22,7 +22,7 @@ const root = path.resolve(import.meta.dirname, '..');
 const bin = (rel: string) => path.join(root, 'node_modules', rel);
 const node = process.execPath;
 const extra = process.argv.slice(2);
-const stages = new Set((process.env.TEST_STAGES ?? (extra.length ? 'unit' : 'typecheck,unit,e2e')).split(',').map((s) => s.trim()));
+const stages = new Set((process.env.TEST_STAGES ?? (extra.length ? 'unit' : 'lint,typecheck,unit,e2e')).split(',').map((s) => s.trim()));
 
 interface Timing {
   name: string;
@@ -73,6 +73,8 @@ async function main(): Promise<number> {
   // 1. type-check ‖ build
   const first: Promise<Timing>[] = [];
   if (stages.has('typecheck')) first.push(typecheck());
+  // House rules (issue 45 §4, decision 055): oxlint and the API's import boundaries, seconds.
+  if (stages.has('lint')) first.push(run('lint', [bin('tsx/dist/cli.mjs'), 'scripts/lint.ts']));
   // The web app, then its server-side renderer (decision 050): the API's page test and the e2e suites use both.
   const web = path.join(root, 'apps/web');
   if (stages.has('e2e'))
