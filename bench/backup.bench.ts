@@ -62,7 +62,9 @@ async function one(kind: 'pglite' | 'postgres') {
     check(rows > 0 && again === rows && (m.rows.txn ?? rows) === rows, () => `${kind}: ${rows} txn rows backed up, ${again} restored (manifest ${m.rows.txn})`);
     const perM = (s: number) => (s / rows) * 1e6;
     console.log(
-      `${kind}: ${rows.toLocaleString('en-US')} txn rows (generated in ${(g.ms.total / 1000).toFixed(0)} s), ${Object.values(m.rows).reduce((a, b) => a + b, 0).toLocaleString('en-US')} rows in all; ` +
+      `${kind}: ${rows.toLocaleString('en-US')} txn rows (generated in ${(g.ms.total / 1000).toFixed(0)} s), ${Object.values(m.rows)
+        .reduce((a, b) => a + b, 0)
+        .toLocaleString('en-US')} rows in all; ` +
         `backup ${bs.toFixed(1)} s (${perM(bs).toFixed(1)} s per million txn rows, ${(dirSize(out) / 1e6).toFixed(1)} MB); restore ${rs.toFixed(1)} s (${perM(rs).toFixed(1)} s per million)`,
     );
   } finally {

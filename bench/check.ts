@@ -55,5 +55,8 @@ export function benchPort(offset = 0): number {
 
 /** The machine's load average (1, 5, 15 min), for printing beside a figure. */
 export function loadAverage(): string {
-  return os.loadavg().map((n) => n.toFixed(2)).join(' ');
+  return os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ');
 }

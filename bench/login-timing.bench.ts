@@ -44,7 +44,9 @@ export default async function run() {
   }
   const q = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))];
   const out = Object.fromEntries(Object.entries(times).map(([k, xs]) => [k, { p50: +q(xs, 0.5).toFixed(1), p90: +q(xs, 0.9).toFixed(1) }]));
-  console.log(`sign-in answer, ms (${rounds} rounds): unknown name p50 ${out.unknown.p50} p90 ${out.unknown.p90} · known name, wrong password p50 ${out.knownWrong.p50} p90 ${out.knownWrong.p90} · ratio p50 ${(out.unknown.p50 / out.knownWrong.p50).toFixed(2)}`);
+  console.log(
+    `sign-in answer, ms (${rounds} rounds): unknown name p50 ${out.unknown.p50} p90 ${out.unknown.p90} · known name, wrong password p50 ${out.knownWrong.p50} p90 ${out.knownWrong.p90} · ratio p50 ${(out.unknown.p50 / out.knownWrong.p50).toFixed(2)}`,
+  );
   const dir = path.resolve(import.meta.dirname, '../bench-results');
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, 'login-timing.json'), JSON.stringify({ rounds, ...out }, null, 2));
