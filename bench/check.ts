@@ -53,6 +53,14 @@ export function benchPort(offset = 0): number {
   return n + offset;
 }
 
+/**
+ * BENCH_SMOKE=1: a tiny run of a bench (a handful of calls per figure), as the test suite's smoke
+ * run does (bench/bench.smoke.test.ts) — proof that the bench works, its figures meaningless.
+ */
+export const SMOKE = process.env.BENCH_SMOKE === '1';
+/** `full`, or `tiny` in a smoke run. */
+export const sized = (full: number, tiny: number): number => (SMOKE ? tiny : full);
+
 /** The machine's load average (1, 5, 15 min), for printing beside a figure. */
 export function loadAverage(): string {
   return os

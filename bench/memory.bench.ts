@@ -55,23 +55,21 @@ interface Server {
   stop(): Promise<void>;
 }
 
+/** A newcomer's settings (development, this machine only), not those of the shell this bench runs in. */
+function serverEnv(port: number, dataDir: string, databaseUrl?: string): NodeJS.ProcessEnv {
+  const e: NodeJS.ProcessEnv = { ...env, NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, WORKERS: '1' };
+  for (const k of ['DATABASE_URL', 'DATABASE_REPLICA_URL', 'SMTP_URL', 'SEED_DAYS', 'SEED_DEMO', 'LOG_LEVEL']) delete e[k];
+  if (databaseUrl) e.DATABASE_URL = databaseUrl;
+  if (env.MEMORY_SEED_DAYS) e.SEED_DAYS = env.MEMORY_SEED_DAYS;
+  return e;
+}
+
 async function startServer(kind: Kind, databaseUrl?: string): Promise<Server> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-memory-'));
   const port = benchPort() || (await freePort());
   const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', path.join(import.meta.dirname, 'memory-server.ts')], {
     cwd: ROOT,
-    env: {
-      ...env,
-      NODE_ENV: 'development',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      DATABASE_URL: kind === 'postgres' ? databaseUrl : '',
-      ...(env.MEMORY_SEED_DAYS ? { SEED_DAYS: env.MEMORY_SEED_DAYS } : {}),
-      // The server's own settings, not those of the shell this bench runs in.
-      WORKERS: '1',
-      SMTP_URL: '',
-    },
+    env: serverEnv(port, dataDir, kind === 'postgres' ? databaseUrl : undefined),
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   const exited = new Promise<never>((_, reject) => child.once('exit', (code, sig) => reject(new Error(`the API process ended (${sig ?? code})`))));
@@ -243,7 +241,9 @@ async function one(kind: Kind, databaseUrl?: string) {
     const ratio = Math.round((after.rss / idle.rss) * 100) / 100;
     const ratioNoGc = Math.round((afterNoGc / idle.rss) * 100) / 100;
     log(`  ${kind}: mixed load, ${CONC} clients for ${LOAD_S} s: ${l.calls} calls, peak RSS ${MB(l.peak)} MB  (load average ${loadAverage()})`);
-    log(`  ${kind}: RSS 5 s after the load, no forced GC: ${MB(afterNoGc)} MB = ${ratioNoGc}× idle; after a full GC: ${MB(after.rss)} MB = ${ratio}× idle  goal ≤ ${LOAD_GOAL}×  ${ratio <= LOAD_GOAL ? 'met' : 'MISSED'}; ${line(after.mem)}`);
+    log(
+      `  ${kind}: RSS 5 s after the load, no forced GC: ${MB(afterNoGc)} MB = ${ratioNoGc}× idle; after a full GC: ${MB(after.rss)} MB = ${ratio}× idle  goal ≤ ${LOAD_GOAL}×  ${ratio <= LOAD_GOAL ? 'met' : 'MISSED'}; ${line(after.mem)}`,
+    );
     Object.assign(out, {
       goalMB: goal,
       rssAtReadyMB: MB(atReady),

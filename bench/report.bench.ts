@@ -20,7 +20,7 @@ import { generateDemoData } from '../apps/api/src/seed/demo-data';
 import { addDays, platformDate } from '../apps/api/src/modules/payments/time';
 import { RAW } from './report-raw';
 import { RemoteClient } from './http';
-import { finishCalls } from './check';
+import { finishCalls, sized } from './check';
 import { compare, pct } from './measure';
 import { serveInChild, serveInProcess, signedInToken } from './api-server';
 
@@ -100,7 +100,7 @@ export default async function run() {
   // The clients run in a thread of their own: the server's thread (and PGlite's) does no client work.
   const client = new RemoteClient();
   const floor: number[] = [];
-  for (let i = 0; i < 103; i++) {
+  for (let i = 0; i < sized(103, 5); i++) {
     const { t } = await client.get(`${base}/api/user/info`, token);
     if (i >= 3) floor.push(t);
   }
@@ -121,7 +121,7 @@ export default async function run() {
     for (let i = 0; i < 3; i++) await Promise.all([api(), raw()]);
     const row: Record<string, unknown> = { call: c.name };
     for (const conc of [1, 8]) {
-      const m = await compare(api, raw, conc === 1 ? { conc, rounds: 200, perRound: 1 } : { conc, rounds: 12, perRound: 2 });
+      const m = await compare(api, raw, conc === 1 ? { conc, rounds: sized(200, 2), perRound: 1 } : { conc, rounds: sized(12, 1), perRound: 2 });
       if (c.name !== 'cash calendar' && m.api.n !== m.raw.n) throw new Error(`${c.name}: API total ${m.api.n} ≠ raw ${m.raw.n}`);
       row[`c${conc}`] = m.row;
       row.rows = m.api.n;

@@ -38,13 +38,21 @@ for (const name of chosen) {
   if (typeof mod.default !== 'function') continue;
   console.log(`\n== ${f} (load average ${loadAverage()})`);
   const t0 = performance.now();
+  let error: unknown = null;
   try {
     await mod.default();
-    finishCalls(name);
-    console.log(`== ${f} done in ${Math.round((performance.now() - t0) / 1000)} s (load average ${loadAverage()})`);
   } catch (e) {
-    failed++;
-    console.error(`== ${f} failed:`, e);
+    error = e;
   }
+  // The tally is printed whether or not the bench threw (a budget missed, a setup that failed).
+  try {
+    finishCalls(name);
+  } catch (e) {
+    error ??= e;
+  }
+  if (error) {
+    failed++;
+    console.error(`== ${f} failed:`, error);
+  } else console.log(`== ${f} done in ${Math.round((performance.now() - t0) / 1000)} s (load average ${loadAverage()})`);
 }
 process.exit(failed ? 1 : 0);

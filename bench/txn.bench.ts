@@ -31,7 +31,7 @@ import { txnExportSource } from '../apps/api/src/modules/txn/txn.exports';
 import { formatInZone, zonedToUtc } from '../apps/api/src/modules/txn/time';
 import { loadBenchData } from './txn-data';
 import { RemoteClient } from './http';
-import { check, finishCalls } from './check';
+import { check, finishCalls, sized, SMOKE } from './check';
 import { compare } from './measure';
 import { compareWithHalf } from './txn-compare';
 import { serveInChild, serveInProcess, signedInToken } from './api-server';
@@ -108,7 +108,7 @@ async function benchList(db: Db, base: string, token: string, platformTz: string
     return r;
   };
   const floor: Record<number, number> = {};
-  for (const conc of [1, 32]) floor[conc] = (await compare(info, info, conc === 1 ? { conc, rounds: 200, perRound: 1 } : { conc, rounds: 10, perRound: 2 })).api.p95;
+  for (const conc of [1, 32]) floor[conc] = (await compare(info, info, conc === 1 ? { conc, rounds: sized(200, 2), perRound: 1 } : { conc, rounds: sized(10, 1), perRound: 2 })).api.p95;
   log(`  GET /api/user/info p95: c1 ${floor[1]} ms, c32 ${floor[32]} ms`);
   for (const set of sets) {
     const qs = new URLSearchParams(Object.entries(set.q).map(([k, v]) => [k, String(v)])).toString();
@@ -130,7 +130,7 @@ async function benchList(db: Db, base: string, token: string, platformTz: string
     }
     const row: Record<string, unknown> = { set: set.name };
     for (const conc of [1, 32]) {
-      const m = await compare(api, raw, conc === 1 ? { conc, rounds: 200, perRound: 1 } : { conc, rounds: 10, perRound: 2 });
+      const m = await compare(api, raw, conc === 1 ? { conc, rounds: sized(200, 2), perRound: 1 } : { conc, rounds: sized(10, 1), perRound: 2 });
       row[`c${conc}`] = m.row;
       row.totalElements = m.api.n;
       const goal = Math.round(1.1 * (m.raw.p95 + floor[conc]) * 10) / 10;
@@ -199,7 +199,8 @@ async function benchExport(deps: Deps, info: { pgliteDir?: string; schema?: stri
   // Twice per format: cold (the export is the process's first work) and warm (after one small
   // export, as in a server that has served a while; see txn-export.child.ts, CHILD_WARM).
   for (const format of ['csv', 'xlsx'] as const) {
-    for (const warm of [false, true]) {
+    // (A smoke run: the cold export only.)
+    for (const warm of SMOKE ? [false] : [false, true]) {
       const key = warm ? `${format}Warm` : format;
       const out = execFileSync(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), path.join(import.meta.dirname, 'txn-export.child.ts')], {
         env: {
