@@ -167,18 +167,29 @@ describe('bench/cpu.ts', () => {
   it('a process that ended between two samples keeps its CPU in the sum (never negative)', async () => {
     // A parent that waits for a child burning ~0.3 s of CPU, then lingers: the child's time moves
     // from its own figures into the parent's cutime when it is reaped.
-    const parent = spawn('sh', ['-c', "sh -c 'i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done' & wait; sleep 2"], { stdio: 'ignore' });
+    const parent = spawn('sh', ['-c', "sh -c 'i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done' & wait; exec sleep 60"], { stdio: 'ignore' });
+    const childrenOf = (pid: number) =>
+      fs.readdirSync('/proc').filter((n) => {
+        if (!/^\d+$/.test(n)) return false;
+        try {
+          return fs.readFileSync(`/proc/${n}/stat`, 'utf8').split(') ')[1]?.split(' ')[1] === String(pid);
+        } catch {
+          return false;
+        }
+      });
     try {
-      await new Promise((r) => setTimeout(r, 150));
-      const a = sampleCpu(parent.pid!);
-      // Until the busy child has ended (the parent then only sleeps).
-      for (let i = 0; i < 100; i++) {
-        const kids = fs
-          .readdirSync('/proc')
-          .filter((n) => /^\d+$/.test(n) && fs.existsSync(`/proc/${n}/stat`) && fs.readFileSync(`/proc/${n}/stat`, 'utf8').split(') ')[1]?.split(' ')[1] === String(parent.pid));
-        if (!kids.length) break;
+      // The busy child, once it has run a little.
+      let busy: string | undefined;
+      for (let i = 0; i < 100 && !busy; i++) {
         await new Promise((r) => setTimeout(r, 100));
+        busy = childrenOf(parent.pid!)[0];
       }
+      expect(busy).toBeDefined();
+      await new Promise((r) => setTimeout(r, 200));
+      const a = sampleCpu(parent.pid!);
+      // Until the busy child has ended and been reaped (the parent then sleeps, a child of no CPU).
+      for (let i = 0; i < 600 && fs.existsSync(`/proc/${busy}`); i++) await new Promise((r) => setTimeout(r, 100));
+      expect(fs.existsSync(`/proc/${busy}`)).toBe(false);
       const b = sampleCpu(parent.pid!);
       const per = cpuPerRequest(a, b, 1)!;
       expect(b.api).toBeGreaterThanOrEqual(a.api);
@@ -186,7 +197,7 @@ describe('bench/cpu.ts', () => {
     } finally {
       parent.kill();
     }
-  }, 30_000);
+  }, 90_000);
 
   it.skipIf(!pg)("finds the postmaster of the bench's own PostgreSQL server", async () => {
     const { openPostgres } = await import('../apps/api/src/db/db');
