@@ -29,7 +29,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { openPostgres } from '../apps/api/src/db/db';
 import { serveInChild, signedInToken } from './api-server';
 import { cpuPerRequest, postmasterOf, sampleCpu } from './cpu';
-import { check, loadAverage } from './check';
+import { check } from './check';
 
 const RESULTS = path.resolve(import.meta.dirname, '..', 'bench-results');
 // (Checked calls: the warm-up's answers in full; wrk's runs by their non-2xx answers and socket errors.)
