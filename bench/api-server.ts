@@ -7,6 +7,7 @@
  * As a script (`tsx bench/api-server.ts`): env SERVER_PG_URL, SERVER_SCHEMA; prints one JSON line
  * {"address": …} once listening, and exits when its stdin closes. SERVER_WORKERS=N runs N API
  * processes sharing the port through node:cluster, as `WORKERS=N` does in production (server.ts).
+ * The port: BENCH_PORT when set (check.ts), else a free one.
  */
 import { spawn } from 'node:child_process';
 import cluster from 'node:cluster';
@@ -22,6 +23,7 @@ import { createMailer } from '../apps/api/src/plugins/mail';
 import type { Deps } from '../apps/api/src/plugins/context';
 import { newToken, sha256 } from '../apps/api/src/lib/crypto';
 import { DEMO } from '../apps/api/src/seed/foundation.seed';
+import { benchPort } from './check';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -36,18 +38,23 @@ export interface RunningApi {
 export async function signedInToken(db: Db): Promise<string> {
   const token = newToken();
   const { rows: u } = await db.query<{ id: number }>('SELECT id FROM app_user WHERE username = $1', [DEMO.users.demo]);
-  const { rows: s } = await db.query<{ id: number }>(
-    `INSERT INTO user_session (user_id, absolute_expires_at) VALUES ($1, now() + interval '12 hours') RETURNING id`,
-    [u[0].id],
-  );
+  const { rows: s } = await db.query<{ id: number }>(`INSERT INTO user_session (user_id, absolute_expires_at) VALUES ($1, now() + interval '12 hours') RETURNING id`, [u[0].id]);
   await db.query(`INSERT INTO access_token (token_hash, session_id, expires_at) VALUES ($1, $2, now() + interval '12 hours')`, [sha256(token), s[0].id]);
   return token;
 }
 
-/** Builds the production app over `db` and listens on a free port of 127.0.0.1. */
-export async function serveInProcess(db: Db, port = 0): Promise<RunningApi & { deps: Deps }> {
+/** Builds the production app over `db` and listens on 127.0.0.1, port BENCH_PORT or a free one. */
+export async function serveInProcess(db: Db, port = benchPort()): Promise<RunningApi & { deps: Deps }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-api-'));
-  const config = loadConfig({ NODE_ENV: 'production', PUBLIC_URL: 'http://127.0.0.1', SMTP_URL: 'smtp://127.0.0.1:25', ACQUIRER: 'sandbox', ACQUIRER_SANDBOX_IN_PRODUCTION: 'yes' /* the bench measures the portal, not a gateway */ /* required in production; the mailer below writes the outbox */, DATA_DIR: dataDir, SEED_DEMO: 'false' });
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    PUBLIC_URL: 'http://127.0.0.1',
+    SMTP_URL: 'smtp://127.0.0.1:25' /* required in production; the mailer below writes the outbox */,
+    ACQUIRER: 'sandbox' /* the bench measures the portal, not a gateway */,
+    ACQUIRER_SANDBOX_IN_PRODUCTION: 'yes',
+    DATA_DIR: dataDir,
+    SEED_DEMO: 'false',
+  });
   const deps: Deps = { config, db, clock: systemClock, mailer: createMailer({ outboxDir: path.join(dataDir, 'outbox'), from: config.mailFrom }) };
   const app = await buildApp(deps);
   const address = await app.listen({ port, host: '127.0.0.1' });
@@ -68,7 +75,7 @@ export async function serveInChild(pgUrl: string, schema: string, workers = 1): 
   // (tsx's CLI would run the server in a child of its own, which the options would not reach.)
   const args = execArgv.length ? [...execArgv, '--import', 'tsx', import.meta.filename] : [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), import.meta.filename];
   const child = spawn(process.execPath, args, {
-    env: { ...process.env, SERVER_PG_URL: pgUrl, SERVER_SCHEMA: schema, SERVER_WORKERS: String(workers) },
+    env: { ...process.env, SERVER_PG_URL: pgUrl, SERVER_SCHEMA: schema, SERVER_WORKERS: String(workers), SERVER_PORT: String(benchPort()) },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const lines = createInterface({ input: child.stdout! });
@@ -92,7 +99,7 @@ const workers = Number(process.env.SERVER_WORKERS ?? 1);
 if (workers > 1 && cluster.isPrimary && process.env.SERVER_PG_URL) {
   // The primary serves nothing: it forks the workers (each listens on the one port the primary
   // picked) and reports the address once all of them listen.
-  const probe = await import('node:net').then((net) => net.createServer().listen(0, '127.0.0.1'));
+  const probe = await import('node:net').then((net) => net.createServer().listen(Number(process.env.SERVER_PORT ?? 0), '127.0.0.1'));
   await new Promise((r) => probe.once('listening', r));
   const port = (probe.address() as { port: number }).port;
   await new Promise((r) => probe.close(r));

@@ -1,9 +1,11 @@
 /**
- * npx tsx bench/backup.bench.ts [-- --txns 1000000 --days 120 --skip-pglite --skip-pg]
+ * npx tsx bench/backup.bench.ts [-- --txns 1000000 --days 120 --skip-pglite --skip-pg], or
+ * `npm run bench -- backup` (env BENCH_BACKUP_TXNS, BENCH_BACKUP_DAYS; never part of a bare
+ * `npm run bench`: it creates and drops PostgreSQL databases).
  *
  * Times `backup` and `restore` (apps/api/src/ops/backup.ts) on a database of --txns demo
  * transactions (generated as bench/seed.bench.ts does), for PostgreSQL (a scratch database on
- * BENCH_DATABASE_URL or postgres://root@127.0.0.1:5432/test, restored into a second one) and for
+ * BENCH_DATABASE_URL or TEST_DATABASE_URL, restored into a second one; skipped when neither is set) and for
  * PGlite (a data directory, restored over itself with --force). Prints seconds and seconds per
  * million txn rows (docs/operations.md quotes the result).
  */
@@ -17,11 +19,15 @@ import { generateDemoData } from '../apps/api/src/seed/demo-data';
 import { backup, restore } from '../apps/api/src/ops/backup';
 import { intArg, parseArgs } from '../apps/api/src/cli/args';
 import { scratchDatabase } from '../apps/api/test/loopback';
+import { check, finishCalls } from './check';
 
-const args = parseArgs(process.argv.slice(2));
-const TARGET = intArg(args, 'txns', 1_000_000, 1000);
-const DAYS = intArg(args, 'days', 120, 1, 1000);
-const ADMIN = process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
+const standalone = import.meta.url === `file://${process.argv[1]}`;
+// Flags when run on its own; under run.ts (argv holds bench names) the environment.
+const args = standalone ? parseArgs(process.argv.slice(2)) : {};
+const env = process.env;
+const TARGET = standalone ? intArg(args, 'txns', 1_000_000, 1000) : Number(env.BENCH_BACKUP_TXNS ?? 1_000_000);
+const DAYS = standalone ? intArg(args, 'days', 120, 1, 1000) : Number(env.BENCH_BACKUP_DAYS ?? 120);
+const ADMIN = env.BENCH_DATABASE_URL ?? env.TEST_DATABASE_URL;
 
 function dirSize(d: string): number {
   let n = 0;
@@ -49,9 +55,16 @@ async function one(kind: 'pglite' | 'postgres') {
     const r0 = performance.now();
     await restore({ databaseUrl: dst?.url ?? undefined, dataDir }, out, { force: true });
     const rs = (performance.now() - r0) / 1000;
+    // The restored copy holds what was backed up.
+    const back = await openDb({ databaseUrl: dst?.url, dataDir });
+    const again = (await back.query<{ n: number }>('SELECT count(*)::int AS n FROM txn')).rows[0].n;
+    await back.close();
+    check(rows > 0 && again === rows && (m.rows.txn ?? rows) === rows, () => `${kind}: ${rows} txn rows backed up, ${again} restored (manifest ${m.rows.txn})`);
     const perM = (s: number) => (s / rows) * 1e6;
     console.log(
-      `${kind}: ${rows.toLocaleString('en-US')} txn rows (generated in ${(g.ms.total / 1000).toFixed(0)} s), ${Object.values(m.rows).reduce((a, b) => a + b, 0).toLocaleString('en-US')} rows in all; ` +
+      `${kind}: ${rows.toLocaleString('en-US')} txn rows (generated in ${(g.ms.total / 1000).toFixed(0)} s), ${Object.values(m.rows)
+        .reduce((a, b) => a + b, 0)
+        .toLocaleString('en-US')} rows in all; ` +
         `backup ${bs.toFixed(1)} s (${perM(bs).toFixed(1)} s per million txn rows, ${(dirSize(out) / 1e6).toFixed(1)} MB); restore ${rs.toFixed(1)} s (${perM(rs).toFixed(1)} s per million)`,
     );
   } finally {
@@ -62,5 +75,15 @@ async function one(kind: 'pglite' | 'postgres') {
   }
 }
 
-if (!args['skip-pg']) await one('postgres');
-if (!args['skip-pglite']) await one('pglite');
+export default async function run() {
+  if (!args['skip-pg']) {
+    if (ADMIN) await one('postgres');
+    else console.log('  postgres: skipped (set BENCH_DATABASE_URL or TEST_DATABASE_URL)');
+  }
+  if (!args['skip-pglite']) await one('pglite');
+}
+
+if (standalone) {
+  await run();
+  finishCalls('backup');
+}

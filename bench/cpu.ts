@@ -3,6 +3,14 @@
  * descendants), PostgreSQL's (every process named `postgres`), the load generator's (a child this
  * process waited for: its own cutime/cstime), and the whole machine's busy time. Elsewhere than
  * Linux every figure is null and the bench prints none.
+ *
+ * Why a process's figure is utime + stime + cutime + cstime (issue 52): PostgreSQL's backends come
+ * and go during a run (the pool opens and closes connections). A backend that ended between two
+ * samples took its CPU out of the sum of the live ones — the figure could fall, and the bench
+ * printed negative PostgreSQL CPU per request. When the postmaster reaps it, the kernel adds the
+ * child's CPU to the postmaster's cutime/cstime, so summing each process's own and its reaped
+ * children's time makes the total only grow. (A process ended and not yet reaped is missed for that
+ * one sample; a difference is never below zero.)
  */
 import fs from 'node:fs';
 
@@ -57,11 +65,9 @@ export interface CpuSample {
   machine: number | null;
 }
 
-/** CPU ticks so far of the process tree under `apiPid`, of PostgreSQL, of waited-for children, of the machine. */
-export function sampleCpu(apiPid: number): CpuSample {
-  const stats = allStats();
-  const tree = new Set([apiPid]);
-  // Parents come before children in /proc's order only usually: repeat until no process joins.
+/** The processes under `root` (and itself): parents come before children in /proc's order only usually, so repeat until none joins. */
+function treeOf(stats: Stat[], root: number): Set<number> {
+  const tree = new Set([root]);
   for (let grew = true; grew; ) {
     grew = false;
     for (const s of stats)
@@ -70,11 +76,32 @@ export function sampleCpu(apiPid: number): CpuSample {
         grew = true;
       }
   }
+  return tree;
+}
+
+/**
+ * The postmaster of the PostgreSQL server a connection is on (the parent of its backend,
+ * `SELECT pg_backend_pid()`), when that server runs on this machine; null otherwise.
+ */
+export function postmasterOf(backendPid: number): number | null {
+  const s = readStat(backendPid);
+  return s && s.comm === 'postgres' ? s.ppid : null;
+}
+
+/**
+ * CPU ticks so far of the process tree under `apiPid`, of PostgreSQL, of waited-for children, of
+ * the machine. PostgreSQL: the tree under `postmasterPid` when given — the bench's own server, not
+ * the other servers of a shared machine —, else every process named `postgres`.
+ */
+export function sampleCpu(apiPid: number, postmasterPid?: number | null): CpuSample {
+  const stats = allStats();
+  const tree = treeOf(stats, apiPid);
+  const pgTree = postmasterPid ? treeOf(stats, postmasterPid) : null;
   let api = 0;
   let postgres = 0;
   for (const s of stats) {
-    if (tree.has(s.pid)) api += s.cpu;
-    else if (s.comm === 'postgres') postgres += s.cpu;
+    if (tree.has(s.pid)) api += s.cpu + s.children;
+    else if (pgTree ? pgTree.has(s.pid) : s.comm === 'postgres') postgres += s.cpu + s.children;
   }
   return { api, postgres, waited: readStat('self')?.children ?? 0, machine: machineBusy() };
 }
@@ -82,6 +109,7 @@ export function sampleCpu(apiPid: number): CpuSample {
 /** Microseconds of CPU per request between two samples: API, PostgreSQL, load generator, machine. */
 export function cpuPerRequest(a: CpuSample, b: CpuSample, requests: number) {
   if (b.machine === null || a.machine === null || !requests) return null;
-  const us = (ticks: number) => Math.round((ticks * TICK_US) / requests);
+  // Never below zero: a process tree that lost a member between the samples (ended, not yet reaped) counts 0, not less.
+  const us = (ticks: number) => Math.round((Math.max(0, ticks) * TICK_US) / requests);
   return { api: us(b.api - a.api), postgres: us(b.postgres - a.postgres), wrk: us(b.waited - a.waited), machine: us(b.machine - a.machine) };
 }

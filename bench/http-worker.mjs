@@ -16,11 +16,11 @@ parentPort.on('message', ({ id, url, token }) => {
         const t = performance.now() - t0;
         try {
           const b = JSON.parse(body);
-          parentPort.postMessage({ id, t, code: b.code, msg: b.msg, n: b.data?.totalElements ?? b.data?.days?.length ?? 0 });
+          parentPort.postMessage({ id, t, status: res.statusCode, bytes: body.length, code: b.code, msg: b.msg, n: b.data?.totalElements ?? b.data?.days?.length ?? 0 });
         } catch (e) {
-          parentPort.postMessage({ id, t, code: -2, msg: `${res.statusCode} ${body.slice(0, 200)}: ${e}`, n: 0 });
+          parentPort.postMessage({ id, t, status: res.statusCode, bytes: body.length, code: -2, msg: `${res.statusCode} ${body.slice(0, 200)}: ${e}`, n: 0 });
         }
       });
     })
-    .on('error', (e) => parentPort.postMessage({ id, t: performance.now() - t0, code: -2, msg: String(e), n: 0 }));
+    .on('error', (e) => parentPort.postMessage({ id, t: performance.now() - t0, status: 0, bytes: 0, code: -2, msg: String(e), n: 0 }));
 });

@@ -29,6 +29,7 @@ import { shapeRow } from '../apps/api/src/modules/payments/ingest.validate';
 import { TXN_COLUMNS } from '../apps/api/src/modules/payments/ingest.types';
 import { ensureMonthsOf } from '../apps/api/src/db/partitions';
 import { pct } from './measure';
+import { benchPort, check, checkHttp } from './check';
 
 const BATCH = Number(process.env.BENCH_INGEST_BATCH ?? 500);
 const BATCHES = Number(process.env.BENCH_INGEST_BATCHES ?? 16);
@@ -42,8 +43,16 @@ const day = new Date();
 function row(prefix: string): Record<string, unknown> {
   const n = `${prefix}${(seq++).toString(36)}`;
   return {
-    gwGTransId: `GW-${n}`, clientid: DEMO.group, orderNum: `B-${n}`, gwTranType: 'PURC', gwResponse: '00', gwAmount: `${(seq % 9000) + 1}.25`,
-    gwCurrency: 'HKD', paymentSchema: 'CARD', paymentBrand: 'visa', currentTime: day.toISOString().replace(/\.\d+Z$/, 'Z'),
+    gwGTransId: `GW-${n}`,
+    clientid: DEMO.group,
+    orderNum: `B-${n}`,
+    gwTranType: 'PURC',
+    gwResponse: '00',
+    gwAmount: `${(seq % 9000) + 1}.25`,
+    gwCurrency: 'HKD',
+    paymentSchema: 'CARD',
+    paymentBrand: 'visa',
+    currentTime: day.toISOString().replace(/\.\d+Z$/, 'Z'),
   };
 }
 
@@ -66,7 +75,7 @@ export default async function run() {
     const key = await addKey(db, config, 'bench', 'bench');
     await ensureMonthsOf(db, 'txn', [Date.now()]);
     const app = await buildApp({ config, db, clock: systemClock, mailer: createMailer({ outboxDir: path.join(dataDir, 'outbox'), from: config.mailFrom }) });
-    const base = await app.listen({ port: 0, host: '127.0.0.1' });
+    const base = await app.listen({ port: benchPort(), host: '127.0.0.1' });
 
     const apiBatch = async (): Promise<number> => {
       const body = JSON.stringify({ transactions: Array.from({ length: BATCH }, () => row('a')) });
@@ -74,28 +83,44 @@ export default async function run() {
       const p = '/provider/v1/transactions';
       const t0 = performance.now();
       const res = await fetch(base + p, {
-        method: 'POST', body,
+        method: 'POST',
+        body,
         headers: { 'content-type': 'application/json', 'x-gateway-key-id': key.keyId, 'x-gateway-timestamp': ts, 'x-gateway-signature': sign(key.secret, ts, 'POST', p, body) },
       });
-      const j = (await res.json()) as { data?: { accepted: number } };
-      if (j.data?.accepted !== BATCH) throw new Error(`batch not accepted: ${JSON.stringify(j).slice(0, 300)}`);
-      return performance.now() - t0;
+      const text = await res.text();
+      const t = performance.now() - t0;
+      // Every row of the batch accepted, or the call failed.
+      if (checkHttp(res.status, text, 'POST /provider/v1/transactions')) {
+        const j = JSON.parse(text) as { data?: { accepted: number } };
+        check(j.data?.accepted === BATCH, () => `batch not accepted: ${text.slice(0, 300)}`);
+      }
+      return t;
     };
     const cols = TXN_COLUMNS.map(([c]) => c);
     const rawBatch = async (): Promise<number> => {
       const rows = Array.from({ length: BATCH }, () => shapeRow(toIngestInput(row('r'), { platformTz: TZ }), { platformTz: TZ }));
       const params: unknown[] = [];
-      const values = rows.map((r) => `(${TXN_COLUMNS.map(([c, type]) => { params.push(r[c]); return c === 'txn_time' ? `to_timestamp($${params.length}::float8 / 1000)` : `$${params.length}::${type}`; }).join(', ')})`);
+      const values = rows.map(
+        (r) =>
+          `(${TXN_COLUMNS.map(([c, type]) => {
+            params.push(r[c]);
+            return c === 'txn_time' ? `to_timestamp($${params.length}::float8 / 1000)` : `$${params.length}::${type}`;
+          }).join(', ')})`,
+      );
       const t0 = performance.now();
-      await db.query(`INSERT INTO txn (${cols.join(', ')}) VALUES ${values.join(', ')}`, params);
-      return performance.now() - t0;
+      const r = await db.query(`INSERT INTO txn (${cols.join(', ')}) VALUES ${values.join(', ')}`, params);
+      const t = performance.now() - t0;
+      check(r.rowCount === BATCH, () => `raw INSERT wrote ${r.rowCount} of ${BATCH} rows`);
+      return t;
     };
     const measure = async (fn: () => Promise<number>, conc: number) => {
       const times: number[] = [];
       const t0 = performance.now();
-      await Promise.all(Array.from({ length: conc }, async () => {
-        for (let i = 0; i < BATCHES / conc; i++) times.push(await fn());
-      }));
+      await Promise.all(
+        Array.from({ length: conc }, async () => {
+          for (let i = 0; i < BATCHES / conc; i++) times.push(await fn());
+        }),
+      );
       const secs = (performance.now() - t0) / 1000;
       return { txnPerSec: Math.round((times.length * BATCH) / secs), p95Ms: r1(pct(times, 95)), batches: times.length };
     };
@@ -107,7 +132,9 @@ export default async function run() {
       const api = await measure(apiBatch, conc);
       const raw = await measure(rawBatch, conc);
       out[`conc${conc}`] = { api, raw, ratio: r1((api.txnPerSec / raw.txnPerSec) * 100) / 100 };
-      console.log(`conc ${conc}: API ${api.txnPerSec} txn/s (p95 ${api.p95Ms} ms per batch) · raw INSERT ${raw.txnPerSec} txn/s (p95 ${raw.p95Ms} ms) · API/raw ${(api.txnPerSec / raw.txnPerSec).toFixed(2)}`);
+      console.log(
+        `conc ${conc}: API ${api.txnPerSec} txn/s (p95 ${api.p95Ms} ms per batch) · raw INSERT ${raw.txnPerSec} txn/s (p95 ${raw.p95Ms} ms) · API/raw ${(api.txnPerSec / raw.txnPerSec).toFixed(2)}`,
+      );
     }
     await app.close();
 
@@ -131,10 +158,21 @@ export default async function run() {
     const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100);
     const t0 = performance.now();
     const rep = await importFile(db, file, { connectionId: 'bench', platformTz: TZ });
+    check(rep.accepted === FILE_ROWS && !!rep.controlOk, () => `file import: ${rep.accepted} of ${FILE_ROWS} rows accepted, control ${rep.controlOk ? 'ok' : 'NOT ok'}`);
     const secs = (performance.now() - t0) / 1000;
     clearInterval(timer);
-    out.file = { rows: FILE_ROWS, accepted: rep.accepted, rowsPerSec: Math.round(FILE_ROWS / secs), idleRssMb: Math.round(idle / 2 ** 20), peakRssMb: Math.round(peak / 2 ** 20), peakOverIdle: r1((peak / idle) * 100) / 100, controlOk: rep.controlOk };
-    console.log(`file: ${FILE_ROWS} rows in ${secs.toFixed(1)} s → ${Math.round(FILE_ROWS / secs)} rows/s; RSS idle ${Math.round(idle / 2 ** 20)} MiB, peak ${Math.round(peak / 2 ** 20)} MiB (${(peak / idle).toFixed(2)}×); accepted ${rep.accepted}, control ${rep.controlOk ? 'ok' : 'NOT ok'}`);
+    out.file = {
+      rows: FILE_ROWS,
+      accepted: rep.accepted,
+      rowsPerSec: Math.round(FILE_ROWS / secs),
+      idleRssMb: Math.round(idle / 2 ** 20),
+      peakRssMb: Math.round(peak / 2 ** 20),
+      peakOverIdle: r1((peak / idle) * 100) / 100,
+      controlOk: rep.controlOk,
+    };
+    console.log(
+      `file: ${FILE_ROWS} rows in ${secs.toFixed(1)} s → ${Math.round(FILE_ROWS / secs)} rows/s; RSS idle ${Math.round(idle / 2 ** 20)} MiB, peak ${Math.round(peak / 2 ** 20)} MiB (${(peak / idle).toFixed(2)}×); accepted ${rep.accepted}, control ${rep.controlOk ? 'ok' : 'NOT ok'}`,
+    );
     fs.mkdirSync(RESULTS, { recursive: true });
     fs.writeFileSync(path.join(RESULTS, 'ingest.json'), JSON.stringify(out, null, 2));
   } finally {

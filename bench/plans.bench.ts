@@ -21,6 +21,7 @@ import { DEMO } from '../apps/api/src/seed/foundation.seed';
 import { totalsTxn, txnWhere } from '../apps/api/src/modules/txn/txn.repo';
 import { pageWithCount } from '../apps/api/src/modules/txn/txn.service';
 import { formatInZone } from '../apps/api/src/modules/txn/time';
+import { check, sized } from './check';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const pgUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
@@ -30,12 +31,13 @@ const schema = process.env.BENCH_SCHEMA ?? `bench_txn_${rows}${bigShare ? `_big$
 const log = (s: string) => console.log(s);
 
 async function timeIt(db: Db, text: string, params: unknown[], o?: QueryOptions): Promise<{ mean: number; p95: number }> {
-  for (let i = 0; i < 5; i++) await db.query(text, params, o);
+  for (let i = 0; i < sized(5, 1); i++) await db.query(text, params, o);
   const t: number[] = [];
-  for (let i = 0; i < 200; i++) {
+  for (let i = 0; i < sized(200, 3); i++) {
     const t0 = performance.now();
-    await db.query(text, params, o);
+    const r = await db.query(text, params, o);
     t.push(performance.now() - t0);
+    check(Array.isArray(r.rows), () => `statement answered no rows array: ${text.slice(0, 80)}`);
   }
   t.sort((a, b) => a - b);
   const r = (x: number) => Math.round(x * 100) / 100;
@@ -47,7 +49,12 @@ export default async function run() {
   const { rows: has } = await db.query(`SELECT 1 FROM pg_namespace WHERE nspname = $1`, [schema]);
   if (!has.length) throw new Error(`schema ${schema} not found: load it first (see the head of bench/plans.bench.ts)`);
   const { rows: n } = await db.query<{ n: number }>('SELECT count(*)::int8 AS n FROM txn');
-  log(`  schema ${schema}: ${n[0].n.toLocaleString('en-US')} transactions; load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+  log(
+    `  schema ${schema}: ${n[0].n.toLocaleString('en-US')} transactions; load average ${os
+      .loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')}`,
+  );
   const platformTz = loadConfig({ NODE_ENV: 'test' }).platformTz;
   const now = Date.now();
   const at = (daysAgo: number, end = false) => formatInZone(now - daysAgo * 86_400_000, platformTz).slice(0, 10) + (end ? ' 23:59:59' : ' 00:00:00');
@@ -84,7 +91,9 @@ export default async function run() {
       if (ok) same++;
       const unprepared = await timeIt(db, s.text, s.params);
       const prepared = await timeIt(db, s.text, s.params, PREPARED);
-      log(`  ${what} [${s.prepared ? 'prepared' : 'unprepared'} in the code]: plans ${ok ? 'same partitions and indexes' : 'DIFFER'} (generic pruned ${generic.removed} at start); unprepared mean ${unprepared.mean} / p95 ${unprepared.p95} ms, prepared ${prepared.mean} / ${prepared.p95} ms`);
+      log(
+        `  ${what} [${s.prepared ? 'prepared' : 'unprepared'} in the code]: plans ${ok ? 'same partitions and indexes' : 'DIFFER'} (generic pruned ${generic.removed} at start); unprepared mean ${unprepared.mean} / p95 ${unprepared.p95} ms, prepared ${prepared.mean} / ${prepared.p95} ms`,
+      );
       if (!ok) log(`      custom  ${custom.indexes.join(', ')}\n      generic ${generic.indexes.join(', ')}`);
       out.push({ set: what, preparedInCode: s.prepared, same: ok, custom, generic, unprepared, prepared });
     }

@@ -22,6 +22,7 @@ import { DEMO, seedFoundation } from '../apps/api/src/seed/foundation.seed';
 import { ingestTransaction } from '../apps/api/src/modules/payments/ingest.service';
 import { replicaToolsMissing, startReplicaPair } from '../apps/api/test/replica/cluster';
 import { pct } from './measure';
+import { check } from './check';
 
 const WRITERS = Number(process.env.BENCH_REPLICA_WRITERS ?? 4);
 const SECONDS = Number(process.env.BENCH_REPLICA_SECONDS ?? 15);
@@ -79,7 +80,9 @@ function summary(name: string, s: Samples, extra: Record<string, number> = {}) {
     visibleAfterMs: { p50: r1(f(s.visibleMs, 50)), p95: r1(f(s.visibleMs, 95)), max: r1(Math.max(0, ...s.visibleMs)), probes: s.visibleMs.length },
   };
   log(
-    `  ${name.padEnd(8)} ${Object.entries(extra).map(([k, v]) => `${k} ${v}`).join(', ')}\n` +
+    `  ${name.padEnd(8)} ${Object.entries(extra)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}\n` +
       `           lag bytes   p50 ${out.lagBytes.p50.toLocaleString('en-US')}  p95 ${out.lagBytes.p95.toLocaleString('en-US')}  max ${out.lagBytes.max.toLocaleString('en-US')}  (${out.lagBytes.samples} samples)\n` +
       `           replay_lag  p50 ${out.replayLagMs.p50} ms  p95 ${out.replayLagMs.p95} ms  max ${out.replayLagMs.max} ms\n` +
       `           write → visible on the replica  p50 ${out.visibleAfterMs.p50} ms  p95 ${out.visibleAfterMs.p95} ms  max ${out.visibleAfterMs.max} ms  (${out.visibleAfterMs.probes} probes)`,
@@ -116,8 +119,18 @@ export default async function run() {
         await ingestTransaction(
           primary,
           {
-            merId: merchants[i % merchants.length], orderNo: `BR-${w}-${i}`, tranType: 'PURC', amount: 1000 + (i % 9000), currency: 'CNY',
-            paymentSchema: 'WX', paymentBrand: 'wechat_pay', gwResponse: '00', respMsg: 'Approved', txnTime: new Date(), cardNumber: '6222021234567890', source: 'manual',
+            merId: merchants[i % merchants.length],
+            orderNo: `BR-${w}-${i}`,
+            tranType: 'PURC',
+            amount: 1000 + (i % 9000),
+            currency: 'CNY',
+            paymentSchema: 'WX',
+            paymentBrand: 'wechat_pay',
+            gwResponse: '00',
+            respMsg: 'Approved',
+            txnTime: new Date(),
+            cardNumber: '6222021234567890',
+            source: 'manual',
           },
           { platformTz: 'Asia/Shanghai' },
         );
@@ -130,6 +143,8 @@ export default async function run() {
     const secs = (performance.now() - t0) / 1000;
     log(`\n  replica lag under load (${WRITERS} writers, ${SECONDS} s):`);
     const a = summary('steady', steady, { writers: WRITERS, txnPerSecond: Math.round(written / secs) });
+    // The writes (each ingestTransaction throws when it fails) and the probes (each seen on the replica) happened at all.
+    check(written > 0 && steady.visibleMs.length > 0, () => `steady: ${written} transactions written, ${steady.visibleMs.length} probes seen on the replica`);
 
     // 2. Burst: one statement writing BURST_ROWS rows of ~250 bytes (a bulk import's worth of WAL).
     await pair.waitForReplay();
@@ -137,12 +152,18 @@ export default async function run() {
     let burstMs = 0;
     const burst = primary.query(`INSERT INTO bench_pad SELECT g, repeat(md5(g::text), 7) FROM generate_series(1, ${BURST_ROWS}) g`).then(() => undefined);
     const tb = performance.now();
-    const burstSamples = await sample(primary, replica, burst.then(async () => {
-      burstMs = performance.now() - tb;
-      await pair.waitForReplay();
-    }));
+    const burstSamples = await sample(
+      primary,
+      replica,
+      burst.then(async () => {
+        burstMs = performance.now() - tb;
+        await pair.waitForReplay();
+      }),
+    );
     log(`\n  replica lag during one bulk INSERT of ${BURST_ROWS.toLocaleString('en-US')} rows (until the replica has replayed it):`);
     const b = summary('burst', burstSamples, { rowsInserted: BURST_ROWS, insertMs: Math.round(burstMs) });
+    const copied = (await replica.query<{ n: number }>('SELECT count(*)::int AS n FROM bench_pad')).rows[0].n;
+    check(copied === BURST_ROWS, () => `burst: ${copied} of ${BURST_ROWS} rows on the replica`);
 
     fs.mkdirSync(RESULTS, { recursive: true });
     const result = { at: new Date().toISOString(), load1: r1(cpu), steady: a, burst: b };

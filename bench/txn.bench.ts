@@ -31,6 +31,7 @@ import { txnExportSource } from '../apps/api/src/modules/txn/txn.exports';
 import { formatInZone, zonedToUtc } from '../apps/api/src/modules/txn/time';
 import { loadBenchData } from './txn-data';
 import { RemoteClient } from './http';
+import { check, finishCalls, sized, SMOKE } from './check';
 import { compare } from './measure';
 import { compareWithHalf } from './txn-compare';
 import { serveInChild, serveInProcess, signedInToken } from './api-server';
@@ -67,7 +68,6 @@ async function openBenchDb(): Promise<{ db: Db; fresh: boolean; pgliteDir?: stri
   return { db: await openPostgres(pgUrl, { searchPath: schema }), fresh: !found.length, schema };
 }
 
-
 type Filter = Record<string, string | number>;
 
 async function benchList(db: Db, base: string, token: string, platformTz: string) {
@@ -85,12 +85,17 @@ async function benchList(db: Db, base: string, token: string, platformTz: string
   ];
   // Target 1's yardstick: a filter that matches about 1,000 rows (the merchant's newest ones, by time).
   const { rows: k1000 } = await db.query<{ t: Date }>(`SELECT txn_time AS t FROM txn WHERE mer_id = $1 ORDER BY txn_time DESC, id DESC LIMIT 1 OFFSET 999`, [DEMO.subA]);
-  if (k1000[0]) sets.push({ name: 'one merchant, a window of ~1,000 rows, page 1 of 10', q: { beginDate: formatInZone(new Date(k1000[0].t).getTime(), platformTz).slice(0, 19), endDate: at(0, true), merId: DEMO.subA, page: 0, size: 10 } });
+  if (k1000[0])
+    sets.push({
+      name: 'one merchant, a window of ~1,000 rows, page 1 of 10',
+      q: { beginDate: formatInZone(new Date(k1000[0].t).getTime(), platformTz).slice(0, 19), endDate: at(0, true), merId: DEMO.subA, page: 0, size: 10 },
+    });
   // Page 1,000 reached by Next: the pager names the last row of page 999 (keyset).
-  const { rows: lastOf999 } = await db.query<{ id: number }>(
-    `SELECT id FROM txn WHERE mer_id = $1 AND txn_time >= $2 AND txn_time <= $3 ORDER BY txn_time DESC, id DESC LIMIT 1 OFFSET 9989`,
-    [DEMO.subA, zonedToUtc(at(89), platformTz), zonedToUtc(at(0, true), platformTz)],
-  );
+  const { rows: lastOf999 } = await db.query<{ id: number }>(`SELECT id FROM txn WHERE mer_id = $1 AND txn_time >= $2 AND txn_time <= $3 ORDER BY txn_time DESC, id DESC LIMIT 1 OFFSET 9989`, [
+    DEMO.subA,
+    zonedToUtc(at(89), platformTz),
+    zonedToUtc(at(0, true), platformTz),
+  ]);
   if (lastOf999[0]) sets.push({ name: 'one merchant, 90 days unfiltered, page 1000 of 10 by Next (keyset)', q: { ...sets[5].q, after: String(lastOf999[0].id) } });
   const scope = [DEMO.group, DEMO.subA, DEMO.subB];
   const out: Record<string, unknown>[] = [];
@@ -99,17 +104,16 @@ async function benchList(db: Db, base: string, token: string, platformTz: string
   // The floor (issue 16, target 2): an empty authenticated call, GET /api/user/info, at 1 and 32 clients.
   const info = async () => {
     const r = await client.get(`${base}/api/user/info`, token);
-    if (r.code !== 0) throw new Error(`info: ${r.code} ${r.msg}`);
+    // (RemoteClient checks and counts every answer: check.ts.)
     return r;
   };
   const floor: Record<number, number> = {};
-  for (const conc of [1, 32]) floor[conc] = (await compare(info, info, conc === 1 ? { conc, rounds: 200, perRound: 1 } : { conc, rounds: 10, perRound: 2 })).api.p95;
+  for (const conc of [1, 32]) floor[conc] = (await compare(info, info, conc === 1 ? { conc, rounds: sized(200, 2), perRound: 1 } : { conc, rounds: sized(10, 1), perRound: 2 })).api.p95;
   log(`  GET /api/user/info p95: c1 ${floor[1]} ms, c32 ${floor[32]} ms`);
   for (const set of sets) {
     const qs = new URLSearchParams(Object.entries(set.q).map(([k, v]) => [k, String(v)])).toString();
     const api = async () => {
       const r = await client.get(`${base}/api/txn/list?${qs}`, token);
-      if (r.code !== 0) throw new Error(`list: ${r.code} ${r.msg}`);
       return r;
     };
     const filter = { ...set.q } as never as Parameters<typeof txnWhere>[0];
@@ -126,7 +130,7 @@ async function benchList(db: Db, base: string, token: string, platformTz: string
     }
     const row: Record<string, unknown> = { set: set.name };
     for (const conc of [1, 32]) {
-      const m = await compare(api, raw, conc === 1 ? { conc, rounds: 200, perRound: 1 } : { conc, rounds: 10, perRound: 2 });
+      const m = await compare(api, raw, conc === 1 ? { conc, rounds: sized(200, 2), perRound: 1 } : { conc, rounds: sized(10, 1), perRound: 2 });
       row[`c${conc}`] = m.row;
       row.totalElements = m.api.n;
       const goal = Math.round(1.1 * (m.raw.p95 + floor[conc]) * 10) / 10;
@@ -141,7 +145,7 @@ async function benchList(db: Db, base: string, token: string, platformTz: string
   const p95 = (name: string, conc: number) => (out.find((r) => r.set === name)?.[`c${conc}`] as { apiP95: number } | undefined)?.apiP95;
   const page1 = 'one merchant, 90 days unfiltered, page 1 of 10';
   for (const [label, a, b] of [
-    ['page 1 of all the merchant\'s rows ÷ a ~1,000-row window', page1, 'one merchant, a window of ~1,000 rows, page 1 of 10'],
+    ["page 1 of all the merchant's rows ÷ a ~1,000-row window", page1, 'one merchant, a window of ~1,000 rows, page 1 of 10'],
     ['page 1,000 by a jump (offset) ÷ page 1', 'one merchant, 90 days unfiltered, page 1000 of 10', page1],
     ['page 1,000 by Next (keyset) ÷ page 1', 'one merchant, 90 days unfiltered, page 1000 of 10 by Next (keyset)', page1],
   ] as const) {
@@ -195,7 +199,8 @@ async function benchExport(deps: Deps, info: { pgliteDir?: string; schema?: stri
   // Twice per format: cold (the export is the process's first work) and warm (after one small
   // export, as in a server that has served a while; see txn-export.child.ts, CHILD_WARM).
   for (const format of ['csv', 'xlsx'] as const) {
-    for (const warm of [false, true]) {
+    // (A smoke run: the cold export only.)
+    for (const warm of SMOKE ? [false] : [false, true]) {
       const key = warm ? `${format}Warm` : format;
       const out = execFileSync(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), path.join(import.meta.dirname, 'txn-export.child.ts')], {
         env: {
@@ -213,6 +218,8 @@ async function benchExport(deps: Deps, info: { pgliteDir?: string; schema?: stri
         maxBuffer: 1 << 20,
       });
       results[key] = JSON.parse(out.trim().split('\n').pop()!);
+      const got = (results[key] as { rows: number; bytes: number }).rows;
+      check(got === n && (results[key] as { bytes: number }).bytes > 0, () => `export ${format}${warm ? ' (warm)' : ''}: ${got} rows written of ${n}`);
       log(`  export ${format}${warm ? ' (warm)' : ' (cold)'}: ${JSON.stringify(results[key])}`);
       // Issue 16, target 7: the export's peak RSS against the same process with the database open and idle.
       const r = results[key] as { rssBeforeMB: number; peakRssMB: number };
@@ -236,7 +243,7 @@ async function benchExport(deps: Deps, info: { pgliteDir?: string; schema?: stri
 
 export default async function run() {
   fs.mkdirSync(RESULTS, { recursive: true });
-  log(`txn bench: ${kind}${givenSchema ? ` (schema ${givenSchema})` : `, ${rows.toLocaleString("en")} rows`}`);
+  log(`txn bench: ${kind}${givenSchema ? ` (schema ${givenSchema})` : `, ${rows.toLocaleString('en')} rows`}`);
   const info = await openBenchDb();
   const { db } = info;
   await migrate(db);
@@ -258,7 +265,15 @@ export default async function run() {
     await db.query('VACUUM ANALYZE txn_day_count');
   }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'txn-bench-data-'));
-  const config = loadConfig({ NODE_ENV: 'production', PUBLIC_URL: 'http://127.0.0.1', SMTP_URL: 'smtp://127.0.0.1:25', ACQUIRER: 'sandbox', ACQUIRER_SANDBOX_IN_PRODUCTION: 'yes' /* the bench measures the portal, not a gateway */ /* required in production; the mailer below writes the outbox */, DATA_DIR: dataDir, SEED_DEMO: 'false' });
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    PUBLIC_URL: 'http://127.0.0.1',
+    SMTP_URL: 'smtp://127.0.0.1:25' /* required in production; the mailer below writes the outbox */,
+    ACQUIRER: 'sandbox' /* the bench measures the portal, not a gateway */,
+    ACQUIRER_SANDBOX_IN_PRODUCTION: 'yes',
+    DATA_DIR: dataDir,
+    SEED_DEMO: 'false',
+  });
   const deps: Deps = { config, db, clock: systemClock, mailer: createMailer({ outboxDir: path.join(dataDir, 'outbox'), from: config.mailFrom }) };
   const token = await signedInToken(db);
   const result: Record<string, unknown> = { kind, rows, at: new Date().toISOString(), server: info.schema ? 'own process' : 'in process' };
@@ -280,11 +295,13 @@ export default async function run() {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  run().then(
-    () => process.exit(0),
-    (e) => {
-      console.error(e);
-      process.exit(1);
-    },
-  );
+  run()
+    .then(() => finishCalls('txn'))
+    .then(
+      () => process.exit(0),
+      (e) => {
+        console.error(e);
+        process.exit(1);
+      },
+    );
 }

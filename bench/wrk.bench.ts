@@ -17,6 +17,7 @@
  *   WRK_WORKERS=1,2                         the process counts to run
  *   WRK_ROUNDS=3                            runs per URL, alternating; the figures are each URL's median
  *   WRK_FULL_COUNT=0                        leaves out the exactTotal=true run
+ *   WRK_WARMUP_SECONDS=2                    the unmeasured wrk run before each measured one
  *   BENCH_API_EXEC_ARGV="--cpu-prof --cpu-prof-dir=/tmp/prof"  Node options for the API process (then run by
  *                                          `node --import tsx`, not tsx's CLI, whose child the options would not reach)
  * Needs Debian's `wrk` (apt-get install wrk); skipped with a message when it is missing.
@@ -27,9 +28,11 @@ import path from 'node:path';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { openPostgres } from '../apps/api/src/db/db';
 import { serveInChild, signedInToken } from './api-server';
-import { cpuPerRequest, sampleCpu } from './cpu';
+import { cpuPerRequest, postmasterOf, sampleCpu } from './cpu';
+import { check } from './check';
 
 const RESULTS = path.resolve(import.meta.dirname, '..', 'bench-results');
+// (Checked calls: the warm-up's answers in full; wrk's runs by their non-2xx answers and socket errors.)
 const pgUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
 
 interface WrkFigures {
@@ -38,6 +41,8 @@ interface WrkFigures {
   p50: string;
   p99: string;
   errors: string | null;
+  /** Answers that were not 2xx/3xx, plus socket errors (connect, read, write, timeout). */
+  failed: number;
 }
 
 type Run = WrkFigures & { load: string; cpuMicros?: NonNullable<ReturnType<typeof cpuPerRequest>>; rounds?: number[] };
@@ -47,7 +52,10 @@ function parseWrk(out: string): WrkFigures {
   const lat = (p: string) => new RegExp(`^\\s+${p}%\\s+(\\S+)`, 'm').exec(out)?.[1] ?? '?';
   const errs = /Non-2xx or 3xx responses: (\d+)|Socket errors: (.*)/.exec(out);
   const n = /(\d+) requests in/.exec(out);
-  return { reqPerSec: rps ? Number(rps[1]) : 0, requests: n ? Number(n[1]) : 0, p50: lat('50'), p99: lat('99'), errors: errs ? errs[0] : null };
+  const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
+  const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
+  const failed = non2xx + (socket ? socket.slice(1).reduce((a, x) => a + Number(x), 0) : 0);
+  return { reqPerSec: rps ? Number(rps[1]) : 0, requests: n ? Number(n[1]) : 0, p50: lat('50'), p99: lat('99'), errors: errs ? errs[0] : null, failed };
 }
 
 export default async function run() {
@@ -62,9 +70,12 @@ export default async function run() {
   }
   const seconds = Number(process.env.WRK_SECONDS ?? 15);
   const rounds = Math.max(1, Number(process.env.WRK_ROUNDS ?? 3));
+  const warmup = Math.max(1, Number(process.env.WRK_WARMUP_SECONDS ?? 2));
   const db = await openPostgres(pgUrl, { searchPath: schema });
   const { rows } = await db.query<{ mer_id: string; n: number }>('SELECT mer_id, count(*)::int8 AS n FROM txn GROUP BY mer_id ORDER BY n DESC LIMIT 1');
   const token = await signedInToken(db);
+  // PostgreSQL's CPU: the bench's own server (its postmaster), not every server on the machine.
+  const postmaster = postmasterOf((await db.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid);
   const urls: [string, string][] = [
     ['GET /api/user/info (the floor)', '/api/user/info'],
     [`/txn/list unfiltered, group user`, '/api/txn/list?page=0&size=10'],
@@ -72,7 +83,11 @@ export default async function run() {
     ['/txn/list unfiltered, group user, exactTotal=true (the old full count)', '/api/txn/list?page=0&size=10&exactTotal=true'],
   ];
   if (process.env.WRK_FULL_COUNT === '0') urls.pop();
-  const load = () => os.loadavg().map((n) => n.toFixed(2)).join(' ');
+  const load = () =>
+    os
+      .loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ');
   const out: Record<string, Record<string, Run>> = {};
   const workerCounts = (process.env.WRK_WORKERS ?? '1,2').split(',').map(Number);
   for (const workers of workerCounts) {
@@ -85,15 +100,24 @@ export default async function run() {
         // The old full count is slow and only there for comparison: one round.
         if (round > 1 && url.includes('exactTotal')) continue;
         // Warm-up (plans, caches, the JIT; every worker): the same load for 2 s, then the run.
-        for (let i = 0; i < 4 * workers; i++) await fetch(api.address + url, { headers: { 'x-token': token } });
-        execFileSync('wrk', ['-t2', '-c32', '-d2s', '-H', `x-token: ${token}`, api.address + url], { encoding: 'utf8' });
+        // (Each answer checked here, body and all; wrk below counts its non-2xx answers and socket errors.)
+        for (let i = 0; i < 4 * workers; i++) {
+          const res = await fetch(api.address + url, { headers: { 'x-token': token } });
+          const body = await res.text();
+          check(res.status === 200 && body.length > 0 && (JSON.parse(body) as { code: number }).code === 0, () => `warm-up ${url}: HTTP ${res.status} ${body.slice(0, 160)}`);
+        }
+        execFileSync('wrk', ['-t2', '-c32', `-d${warmup}s`, '-H', `x-token: ${token}`, api.address + url], { encoding: 'utf8' });
         const before = load();
-        const cpu0 = sampleCpu(api.pid!);
+        const cpu0 = sampleCpu(api.pid!, postmaster);
         const text = execFileSync('wrk', ['-t2', '-c32', `-d${seconds}s`, '--latency', '-H', `x-token: ${token}`, api.address + url], { encoding: 'utf8' });
         const figures = parseWrk(text);
-        const cpu = cpuPerRequest(cpu0, sampleCpu(api.pid!), figures.requests);
+        // wrk's requests: every one a 2xx answer, none lost to a socket error, and some at all.
+        check(figures.requests > 0 && figures.failed === 0, () => `wrk ${url}: ${figures.requests} requests, ${figures.failed} failed (${figures.errors ?? 'no answers'})`);
+        const cpu = cpuPerRequest(cpu0, sampleCpu(api.pid!, postmaster), figures.requests);
         (runs[name] ??= []).push({ ...figures, load: before, ...(cpu ? { cpuMicros: cpu } : {}) });
-        console.log(`  ${name}${rounds > 1 ? ` [round ${round}]` : ''}: ${figures.reqPerSec.toFixed(1)} req/s, p50 ${figures.p50}, p99 ${figures.p99}${figures.errors ? `, ${figures.errors}` : ''}  (load average ${before})`);
+        console.log(
+          `  ${name}${rounds > 1 ? ` [round ${round}]` : ''}: ${figures.reqPerSec.toFixed(1)} req/s, p50 ${figures.p50}, p99 ${figures.p99}${figures.errors ? `, ${figures.errors}` : ''}  (load average ${before})`,
+        );
         // Where the time went: CPU µs per request of the API, PostgreSQL, wrk, and the machine as a whole.
         if (cpu) console.log(`    CPU per request: API ${cpu.api} µs, PostgreSQL ${cpu.postgres} µs, wrk ${cpu.wrk} µs, machine ${cpu.machine} µs`);
       }

@@ -4,6 +4,7 @@ import { precompress } from './build/precompress.ts';
 import { pureContract } from './build/pure-contract.ts';
 import { lazyParts } from './build/lazy-parts.ts';
 import { antdStyles } from './build/antd-styles.ts';
+import { ssrDynamicImport } from './build/ssr-dynamic-import.ts';
 
 const api = process.env.API_URL ?? 'http://localhost:8080';
 
@@ -13,7 +14,8 @@ const api = process.env.API_URL ?? 'http://localhost:8080';
  */
 const ssrBuild = defineConfig({
   root: import.meta.dirname,
-  plugins: [pureContract(), antdStyles(), react()],
+  // ssrDynamicImport: no `import(` left in the renderer, so tsx does not attach a 100 MB source map to it (issue 52).
+  plugins: [pureContract(), antdStyles(), react(), ssrDynamicImport()],
   ssr: { noExternal: true, target: 'node' },
   // The renderer is a production build whatever the server's NODE_ENV: React's and antd's development
   // builds (checks, warnings) took twice the CPU per render.

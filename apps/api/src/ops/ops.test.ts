@@ -176,6 +176,17 @@ describe.each(DB_KINDS)('operations (%s)', (kind) => {
     await o.db.query(`DELETE FROM job WHERE kind LIKE 'ops.%'`);
   });
 
+  // Issue 52: RSS and heap of each process (the pid label survives the WORKERS=N aggregation).
+  it('metrics: RSS and heap of this process, by pid', async () => {
+    const m = (await o.call({ method: 'GET', url: '/metrics' })).text;
+    expect(m).toMatch(/^portal_process_resident_memory_bytes \d+/m);
+    expect(m).toMatch(/^portal_nodejs_heap_size_used_bytes \d+/m);
+    for (const k of ['rss', 'heap_total', 'heap_used', 'external', 'array_buffers']) {
+      const v = new RegExp(`^portal_process_memory_bytes\\{kind="${k}",pid="${process.pid}"\\} (\\d+)`, 'm').exec(m);
+      expect(Number(v?.[1]), k).toBeGreaterThan(0);
+    }
+  });
+
   it('logs: one line per request with id, user, merchant, route, status; a trusted proxy id is kept, a client one is not; error envelopes carry it', async () => {
     const { token } = await o.login();
     o.lines.length = 0;

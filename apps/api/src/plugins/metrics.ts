@@ -18,6 +18,17 @@ import { registerOperationsGauges } from './metrics.operations';
  */
 export const registry = new Registry();
 client.collectDefaultMetrics({ register: registry, prefix: 'portal_' });
+// Issue 52: each process's memory by pid. The defaults above (portal_process_resident_memory_bytes,
+// portal_nodejs_heap_size_used_bytes) are summed over the processes under WORKERS=N; the pid label
+// keeps one series per process through the cluster's aggregation.
+new Gauge({
+  name: 'portal_process_memory_bytes', help: 'Memory of each API process (process.memoryUsage): rss, heap_total, heap_used, external, array_buffers', labelNames: ['kind', 'pid'], registers: [registry],
+  collect() {
+    const m = process.memoryUsage();
+    const pid = String(process.pid);
+    for (const [kind, v] of [['rss', m.rss], ['heap_total', m.heapTotal], ['heap_used', m.heapUsed], ['external', m.external], ['array_buffers', m.arrayBuffers]] as const) this.set({ kind, pid }, v);
+  },
+});
 
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 

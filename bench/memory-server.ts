@@ -1,0 +1,24 @@
+/**
+ * The API exactly as `npm run serve` runs it (apps/api/src/server.ts, one process), for
+ * `npm run bench -- memory`: memory.bench.ts starts it with `--expose-gc` and an IPC channel, its
+ * settings in the environment (PORT, DATA_DIR, DATABASE_URL…). Once the server listens it sends
+ * {ready: true}; on {gc: true} it runs full collections and answers {memory: process.memoryUsage()};
+ * on {heapSnapshot: file} it writes a V8 heap snapshot there (for a closer look: MEMORY_HEAP_SNAPSHOT).
+ */
+import v8 from 'node:v8';
+
+await import('../apps/api/src/server');
+const send = (m: unknown) => process.send?.(m);
+process.on('message', (m: { gc?: boolean; heapSnapshot?: string }) => {
+  if (m.gc) {
+    // Twice, a turn apart: the first may only queue what the second frees (finalizers, weak references).
+    globalThis.gc?.();
+    setTimeout(() => {
+      globalThis.gc?.();
+      send({ memory: process.memoryUsage() });
+    }, 100);
+  } else if (m.heapSnapshot) {
+    send({ heapSnapshot: v8.writeHeapSnapshot(m.heapSnapshot) });
+  }
+});
+send({ ready: true, memory: process.memoryUsage() });
