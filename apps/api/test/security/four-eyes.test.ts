@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALL_PERMISSIONS, Code, Perm, RefundCode } from '@portal/contract';
+import { ALL_PERMISSIONS, Code, Perm, READ_ONLY_PERMISSIONS, RefundCode } from '@portal/contract';
 import { createTestApp, DB_KINDS, DEMO, form, isConcurrent, type TestCtx } from '../helpers';
 import { readOutbox } from '../../src/plugins/mail';
 import { addTxn } from '../../src/modules/txn/txn.fixtures';
@@ -310,6 +310,108 @@ describe.each(DB_KINDS)('four eyes cannot be walked around (issue 47, %s)', (kin
       expect((await post('/api/user/totp/enable', t, { code: totpFor(setup.body.data.secret, 'x').generate({ timestamp: ctx.clock.now().getTime() }) })).body.code).toBe(0);
       expect((await get('/api/user/list?page=0&size=10', t)).body.code).toBe(0);
       await ctx.db.query('UPDATE merchant SET require_totp = false WHERE mer_id = $1', [DEMO.group]);
+    });
+  });
+
+  describe('MEDIUM: the remaining weakenings wait for a second administrator', () => {
+    const day = (n: number) => new Date(ctx.clock.now().getTime() + n * 86_400_000).toISOString().slice(0, 10);
+    const endsOn = async (username: string) => (await ctx.db.query<{ d: string | null }>('SELECT access_ends_on::text AS d FROM app_user WHERE username = $1', [username])).rows[0].d;
+    const approvalIdOf = (msg: string) => Number(/#(\d+)/.exec(msg)![1]);
+
+    it('re-enabling a disabled administrator or refunder is a permission raise: waits with the rule on, not approvable by its requester nor a user it created; read-only at once', async () => {
+      await resetPolicy({ raise: false });
+      expect((await post('/api/user/add', tokens.demo, { userName: 'fresh.x', email: 'fx@x.example', merIds: ALL, role: 'ADMIN' })).body.code).toBe(0);
+      await activate('fresh.x');
+      await seedUser('re.adm', DEMO.group);
+      await seedUser('re.refund', DEMO.subA, false, [Perm.txnList, Perm.txnDetail, Perm.txnRefund]);
+      await seedUser('re.reader', DEMO.subA, false, READ_ONLY_PERMISSIONS);
+      for (const u of ['re.adm', 're.refund', 're.reader']) {
+        expect((await post('/api/user/updateUserStatus', tokens.demo, { userId: (await userRow(u)).id, status: 'DISABLED' })).body.code, u).toBe(0);
+      }
+      await resetPolicy({ raise: true, limits: { CNY: 10000 } });
+      const adm = await post('/api/user/updateUserStatus', tokens.demo, { userId: (await userRow('re.adm')).id, status: 'ACTIVE' }, 'ja');
+      expect(adm.body.code, adm.body.msg).toBe(Code.APPROVAL_REQUIRED);
+      expect(adm.body.msg).toContain('再有効化');
+      const refunder = await post('/api/user/updateUserStatus', tokens.demo, { userId: (await userRow('re.refund')).id, status: 'ACTIVE' });
+      expect(refunder.body.code).toBe(Code.APPROVAL_REQUIRED);
+      expect((await userRow('re.adm')).status).toBe('DISABLED');
+      expect((await userRow('re.refund')).status).toBe('DISABLED');
+      // the read-only baseline: at once
+      expect((await post('/api/user/updateUserStatus', tokens.demo, { userId: (await userRow('re.reader')).id, status: 'ACTIVE' })).body.data).toMatchObject({ status: 'ACTIVE' });
+      const id = approvalIdOf(adm.body.msg);
+      expect((await post('/api/approval/approve', tokens.demo, { id })).body.code).toBe(Code.APPROVAL_OWN);
+      expect((await post('/api/approval/approve', tokens['fresh.x'], { id })).body.code).toBe(Code.APPROVAL_OWN);
+      expect((await userRow('re.adm')).status).toBe('DISABLED');
+      const ok = await post('/api/approval/approve', tokens['adm.b'], { id });
+      expect(ok.body.data, ok.body.msg).toMatchObject({ status: 'APPROVED', result: { code: 0, userName: 're.adm', status: 'ACTIVE' } });
+      expect((await userRow('re.adm')).status).toBe('ACTIVE');
+      // recorded as a raise by its requester (approved by adm.b): the cool-down rule holds for re.adm
+      const origin = await ctx.db.query<{ by: string; how: string }>(
+        `SELECT u.username AS by, g.how FROM user_grant_origin g JOIN app_user u ON u.id = g.granted_by WHERE g.user_id = $1 ORDER BY g.id`, [(await userRow('re.adm')).id]);
+      expect(origin.rows).toEqual([{ by: 'demo', how: 'raised' }, { by: 'adm.b', how: 'approved' }]);
+      await stepUp(tokens.demo);
+      tokens['re.adm'] = (await ctx.login('re.adm')).token;
+      await stepUp(tokens['re.adm']);
+      const { id: refundId } = await askRefund(tokens.demo);
+      expect((await post('/api/approval/approve', tokens['re.adm'], { id: refundId })).body.code).toBe(Code.APPROVAL_OWN);
+      await ctx.db.query(`UPDATE approval_request SET status = 'REJECTED' WHERE status = 'PENDING'`);
+    });
+
+    it('extending or removing the access end date of a user beyond read-only is a raise; shortening it, or a read-only user\'s, is at once', async () => {
+      await resetPolicy({ raise: false });
+      expect((await post('/api/user/add', tokens.demo, { userName: 'end.ref', email: 'er@x.example', merIds: DEMO.subA, role: 'REFUNDS', accessEndsOn: day(10) })).body.code).toBe(0);
+      expect((await post('/api/user/add', tokens.demo, { userName: 'end.reader', email: 'erd@x.example', merIds: DEMO.subA, role: 'READONLY', accessEndsOn: day(10) })).body.code).toBe(0);
+      await resetPolicy({ raise: true });
+      const ref = (await userRow('end.ref')).id;
+      const was = await endsOn('end.ref');
+      const later = await post('/api/user/update', tokens.demo, { userId: ref, role: 'REFUNDS', merIds: DEMO.subA, accessEndsOn: day(40) }, 'zh');
+      expect(later.body.code, later.body.msg).toBe(Code.APPROVAL_REQUIRED);
+      const removed = await post('/api/user/update', tokens.demo, { userId: ref, role: 'REFUNDS', merIds: DEMO.subA });
+      expect(removed.body.code, removed.body.msg).toBe(Code.APPROVAL_REQUIRED);
+      expect(await endsOn('end.ref')).toBe(was);
+      const id = approvalIdOf(later.body.msg);
+      const listed = ((await get('/api/approval/list?page=0&size=50', tokens['adm.b'])).body.data.content as { id: number; summary: Record<string, unknown> }[]).find((r) => r.id === id);
+      expect(listed?.summary).toMatchObject({ userName: 'end.ref', accessEndsOn: { before: was, after: day(40) } });
+      // shorter: at once; a read-only user's longer access: at once
+      expect((await post('/api/user/update', tokens.demo, { userId: ref, role: 'REFUNDS', merIds: DEMO.subA, accessEndsOn: day(5) })).body.code).toBe(0);
+      expect(await endsOn('end.ref')).toBe(day(5));
+      expect((await post('/api/user/update', tokens.demo, { userId: (await userRow('end.reader')).id, role: 'READONLY', merIds: DEMO.subA })).body.code).toBe(0);
+      expect(await endsOn('end.reader')).toBeNull();
+      expect((await post('/api/approval/approve', tokens.demo, { id })).body.code).toBe(Code.APPROVAL_OWN);
+      const ok = await post('/api/approval/approve', tokens['adm.c'], { id });
+      expect(ok.body.data, ok.body.msg).toMatchObject({ status: 'APPROVED', result: { code: 0, userName: 'end.ref' } });
+      expect(await endsOn('end.ref')).toBe(day(40));
+      await ctx.db.query(`UPDATE approval_request SET status = 'REJECTED' WHERE status = 'PENDING'`);
+    });
+
+    it('switching the mandatory second factor off waits for a second administrator (not its requester, nor one it created); on is at once', async () => {
+      await resetPolicy({ raise: false });
+      await seedUser('tf.a', DEMO.group);
+      await seedUser('tf.b', DEMO.group);
+      expect((await post('/api/user/add', tokens['tf.a'], { userName: 'tf.fresh', email: 'tff@x.example', merIds: ALL, role: 'ADMIN' })).body.code).toBe(0);
+      await activate('tf.fresh');
+      for (const u of ['tf.a', 'tf.b', 'tf.fresh']) {
+        const setup = await post('/api/user/totp/setup', tokens[u], {});
+        expect((await post('/api/user/totp/enable', tokens[u], { code: totpFor(setup.body.data.secret, 'x').generate({ timestamp: ctx.clock.now().getTime() }) })).body.code, u).toBe(0);
+      }
+      const required = async () => (await ctx.db.query<{ r: boolean }>('SELECT require_totp AS r FROM merchant WHERE mer_id = $1', [DEMO.group])).rows[0].r;
+      expect((await post('/api/user/requireTotp', tokens['tf.a'], { require: 'true' })).body).toMatchObject({ code: 0, data: { require: true } });
+      expect(await required()).toBe(true);
+      const off = await post('/api/user/requireTotp', tokens['tf.a'], { require: 'false' }, 'ko');
+      expect(off.body.code, off.body.msg).toBe(Code.APPROVAL_REQUIRED);
+      expect(off.body.msg).toContain('2단계');
+      expect(await required()).toBe(true);
+      const id = approvalIdOf(off.body.msg);
+      expect((await post('/api/approval/approve', tokens['tf.a'], { id })).body.code).toBe(Code.APPROVAL_OWN);
+      expect((await post('/api/approval/approve', tokens['tf.fresh'], { id })).body.code).toBe(Code.APPROVAL_OWN);
+      expect(await required()).toBe(true);
+      const ok = await post('/api/approval/approve', tokens['tf.b'], { id });
+      expect(ok.body.data, ok.body.msg).toMatchObject({ status: 'APPROVED', result: { code: 0, require: false } });
+      expect(await required()).toBe(false);
+      const audited = await ctx.db.query<{ username: string; detail: { require: boolean; approvalId?: number } }>(
+        `SELECT username, detail FROM audit_log WHERE action = 'merchant.require_totp' ORDER BY id DESC LIMIT 1`);
+      expect(audited.rows[0]).toMatchObject({ username: 'tf.b', detail: { require: false, approvalId: id } });
+      await ctx.db.query('UPDATE merchant SET require_totp = false');
     });
   });
 });

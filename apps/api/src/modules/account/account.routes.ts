@@ -233,7 +233,7 @@ export function accountRoutes(app: FastifyInstance, deps: Deps) {
   });
   r.post('/api/user/requireTotp', {
     config: userLimit,
-    schema: { tags: ['account'], summary: 'Main user: require every user of the merchant to enrol TOTP at the next sign-in', body: requireTotpSchema, response: { 200: envelope(z.object({ require: z.boolean() })) } },
+    schema: { tags: ['account'], summary: 'Main user: require every user of the merchant to enrol TOTP at the next sign-in', description: 'Switching it on is at once; switching it off waits for a second administrator (issue 47): code 1234 with the request id, the rule stays on until approved.', body: requireTotpSchema, response: { 200: envelope(z.object({ require: z.boolean() })) } },
     handler: async (req) => ok(await setRequireTotp(deps, userOf(req), req.body.require, meta(req))),
   });
 

@@ -1,5 +1,5 @@
 import Bowser from 'bowser';
-import { Code, LIMITS, type Language, type LoginHistoryItem } from '@portal/contract';
+import { Code, LIMITS, Perm, type Language, type LoginHistoryItem } from '@portal/contract';
 import type { Deps, SessionUser } from '../../plugins/context';
 import { AppError, forbidden, notFound } from '../../lib/errors';
 import { audit } from '../../lib/audit';
@@ -12,6 +12,8 @@ import { AccountAudit } from './account.audit';
 import { endUserSessions } from './links.service';
 import { smsSenderOf } from './sms';
 import { acceptTotp, newRecoveryCodes, newTotpSecret, recoveryCodesLeft, storeRecoveryCodes, totpFor } from './totp';
+import { insertApproval } from '../team/approvals.repo';
+import { notifyApprovers } from '../team/approvals.notify';
 import { consumeOAuthState, createOAuthState, peekOAuthState, wechatClientOf } from './wechat.client';
 
 const who = (u: SessionUser, meta: Meta) => ({ userId: u.id, username: u.username, merId: u.merId, ...meta });
@@ -282,11 +284,36 @@ export async function totpDisable(deps: Deps, u: SessionUser, password: string, 
   });
 }
 
-/** The main user's merchant setting: every user of the merchant must enrol at the next sign-in. */
-export async function setRequireTotp(deps: Deps, u: SessionUser, require: boolean, meta: Meta) {
+/**
+ * The main user's merchant setting: every user of the merchant must enrol at the next sign-in.
+ * Switching it on (tightening) is at once; switching it off weakens a control (issue 47): it waits
+ * for a second administrator (kind policy_change), carried out by its approval — as the approver,
+ * on the requester's merchant (`opts.merId`).
+ */
+export async function setRequireTotp(deps: Deps, u: SessionUser, require: boolean, meta: Meta, opts: { approvalId?: number; merId?: string } = {}) {
   if (u.userType !== 'MAIN' || !u.userAdmin) throw forbidden();
-  await deps.db.query('UPDATE merchant SET require_totp = $2 WHERE mer_id = $1', [u.merId, require]);
-  await audit(deps.db, { action: AccountAudit.requireTotp, ...who(u, meta), target: u.merId, detail: { require } });
+  const merId = opts.merId ?? u.merId;
+  if (!u.scope.includes(merId)) throw notFound();
+  let approval: number | null = null;
+  await deps.db.tx(async (q) => {
+    // One change of the merchant's rules at a time: the merchant row's lock orders them.
+    const { rows } = await q.query<{ require_totp: boolean }>('SELECT require_totp FROM merchant WHERE mer_id = $1 FOR UPDATE', [merId]);
+    if (!rows[0]) throw notFound();
+    if (rows[0].require_totp === require) return;
+    if (!require && opts.approvalId === undefined) {
+      approval = await insertApproval(q, {
+        merId, kind: 'policy_change', permission: Perm.merchantUserManage, user: u, now: deps.clock.now(), ip: meta.ip, userAgent: meta.userAgent,
+        payload: { requireTotp: { merId, require: false } }, summary: { policy: 'requireTotp', merId, loosened: ['requireTotp'], before: 'requireTotp true', after: 'requireTotp false' },
+      });
+      return;
+    }
+    await q.query('UPDATE merchant SET require_totp = $2 WHERE mer_id = $1', [merId, require]);
+    await audit(q, { action: AccountAudit.requireTotp, ...who(u, meta), target: merId, detail: { require, ...(opts.approvalId !== undefined ? { approvalId: opts.approvalId } : {}) } });
+  });
+  if (approval !== null) {
+    await notifyApprovers(deps, approval);
+    throw new AppError(Code.APPROVAL_REQUIRED, 'requireTotpOffNeedsApproval', { id: approval }, 200);
+  }
   return { require };
 }
 

@@ -26,7 +26,8 @@ import type { Queryable } from '../../db/db';
 import { ApprovalAudit, effectivePolicy, grantsOf, insertApproval, loosenedRules, policyRows, stricter, type PolicyRow } from './approvals.repo';
 import { closeHeldBankRequest } from '../merchant/bank-request.service';
 import { notifyApprovers, notifyRequesterOfRejection } from './approvals.notify';
-import { addUser, assertMainUser, updateUser, type Meta } from './team.service';
+import { addUser, assertMainUser, updateUser, updateUserStatus, type Meta } from './team.service';
+import { setRequireTotp } from '../account/security.service';
 import { saveAccessPolicy } from './access.service';
 import { saveRole } from './roles.service';
 
@@ -316,7 +317,7 @@ async function execute(deps: Deps, approver: SessionUser, r: ApprovalDbRow, lang
     const p = r.payload as { id: string; amount: string; txnschema: string | null };
     return { ...(await refund(deps, approver, lang, { id: p.id, amount: p.amount, txnschema: p.txnschema ?? undefined, requestKey: `approval-${r.id}` }, meta, { approvalId: r.id })) };
   }
-  const p = r.payload as { user?: UpdateUserInput; role?: RoleSaveInput; add?: AddUserInput; lang?: Language; policy?: FourEyesPolicyInput; access?: AccessPolicyInput };
+  const p = r.payload as { user?: UpdateUserInput; role?: RoleSaveInput; add?: AddUserInput; lang?: Language; policy?: FourEyesPolicyInput; access?: AccessPolicyInput; enable?: { userId: number }; requireTotp?: { merId: string; require: boolean } };
   const opts = { approvalId: r.id, requestedBy: r.requested_by };
   if (p.user) {
     const u = await updateUser(deps, approver, p.user, meta, opts);
@@ -334,6 +335,14 @@ async function execute(deps: Deps, approver: SessionUser, r: ApprovalDbRow, lang
   if (p.access) {
     const pol = await saveAccessPolicy(deps, approver, p.access, meta, opts);
     return { code: 0, merId: pol.merId, inactiveDays: pol.inactiveDays };
+  }
+  if (p.enable) {
+    const u = await updateUserStatus(deps, approver, p.enable.userId, 'ACTIVE', meta, opts);
+    return { code: 0, userId: u.id, userName: u.userName, status: u.status };
+  }
+  if (p.requireTotp) {
+    const done = await setRequireTotp(deps, approver, p.requireTotp.require, meta, { approvalId: r.id, merId: p.requireTotp.merId });
+    return { code: 0, merId: p.requireTotp.merId, require: done.require };
   }
   const role = await saveRole(deps, approver, p.role!, meta, opts);
   return { code: 0, roleId: role.id, name: role.name, permissions: role.permissions };

@@ -192,5 +192,18 @@ export const TEAM_MESSAGES = {
     ja: 'この申請は承認できません。申請者 {user} さんが最近あなたを追加したか権限を引き上げました。別のユーザーが処理する必要があります',
   },
   approvalKindPolicyChange: { en: 'a policy change', zh: '策略变更', ko: '정책 변경', ja: 'ポリシーの変更' },
+  // Issue 47, the remaining weakenings (second factor off, re-enabling, longer access).
+  enableUserNeedsApproval: {
+    en: 'Re-enabling a user with more than read-only access gives its permissions back and needs a second administrator\'s approval: it stays disabled until then (request #{id})',
+    zh: '重新启用具有只读以上权限的用户会恢复其权限，需另一位管理员审批：审批通过前该用户保持停用（申请 #{id}）',
+    ko: '읽기 전용을 넘는 권한의 사용자를 다시 활성화하면 권한이 복원되므로 다른 관리자의 승인이 필요합니다. 승인 전까지 비활성 상태로 유지됩니다 (요청 #{id})',
+    ja: '閲覧のみを超える権限を持つユーザーの再有効化は権限を戻すため、別の管理者の承認が必要です。承認まで無効のままです（申請 #{id}）',
+  },
+  requireTotpOffNeedsApproval: {
+    en: 'Switching off the mandatory second factor needs a second administrator\'s approval: it stays required until then (request #{id})',
+    zh: '关闭强制双因素认证需另一位管理员审批：审批通过前仍保持强制（申请 #{id}）',
+    ko: '필수 2단계 인증을 끄려면 다른 관리자의 승인이 필요합니다. 승인 전까지 계속 필수입니다 (요청 #{id})',
+    ja: '必須の二要素認証をオフにするには別の管理者の承認が必要です。承認まで必須のままです（申請 #{id}）',
+  },
   createUserError: { en: 'Create user error', zh: '创建用户失败', ko: '사용자 생성 오류', ja: 'ユーザー作成エラー' },
 } as const;

@@ -45,7 +45,7 @@ export const teamUserRowSchema = z.object({
   lastLoginTime: z.string().nullable(),
   createTime: z.string(),
   self: z.boolean(),
-  accessEndsOn: z.string().nullable().describe('the last day of access (yyyy-MM-dd, platform zone); the daily job disables the user after it'),
+  accessEndsOn: z.string().nullable().describe('the last day of access (yyyy-MM-dd, platform zone); the daily job disables the user after it. Extending or removing it for a user beyond read-only is a permission raise (issue 47)'),
 });
 const auditRowSchema = z.object({
   id: z.number(),
@@ -119,7 +119,7 @@ export function teamRoutes(app: FastifyInstance, deps: Deps) {
     schema: {
       tags: ['team'],
       summary: "Edit a user: role (preset or CUSTOM with permissions) and merIds — the rules of /user/add. A permission taken away stops working on the user's sessions at once, on every server",
-      description: 'Not yourself (code 1203); not the last administrator of a merchant (code 1204); grants beyond your own are refused (code 1202); a user or merchant outside your scope answers 404 / 403. More permissions (permission-raise rule on), or moving a refunder to looser refund caps (always), wait for a second administrator: code 1234. Audited with before and after.',
+      description: 'Not yourself (code 1203); not the last administrator of a merchant (code 1204); grants beyond your own are refused (code 1202); a user or merchant outside your scope answers 404 / 403. More permissions or a later (or no) access end date of a user beyond read-only (permission-raise rule on), or moving a refunder to looser refund caps (always), wait for a second administrator: code 1234. Audited with before and after.',
       body: updateUserSchema,
       response: { 200: envelope(teamUserRowSchema) },
     },
@@ -131,7 +131,8 @@ export function teamRoutes(app: FastifyInstance, deps: Deps) {
     schema: {
       tags: ['team'],
       summary: "Enable (ACTIVE) or disable (DISABLED) a user; disabling ends the user's sessions on every server at once",
-      description: 'Not yourself (code 1203), not the last administrator of a merchant (code 1204).',
+      description:
+        'Not yourself (code 1203), not the last administrator of a merchant (code 1204). Re-enabling a user beyond the read-only baseline gives its permissions back (issue 47): with the merchant\'s permission-raise rule on it waits for a second administrator (code 1234 with the request id; the user stays disabled until approved).',
       body: updateUserStatusSchema,
       response: { 200: envelope(teamUserRowSchema) },
     },

@@ -281,14 +281,21 @@ export async function updateUser(deps: Deps, caller: SessionUser, input: UpdateU
     // Four eyes (issue 28): a change that raises the user's permissions (or makes it an
     // administrator) waits for a second administrator when its merchant asks for that.
     const added = permissions.filter((p) => !u.permissions.includes(p));
-    const raised = added.length > 0 || (admin && !u.user_admin);
+    // Issue 47: extending (or removing) the access end date of a user beyond the read-only
+    // baseline keeps grants that would have ended: a raise like adding them.
+    const accessUp = before.accessEndsOn !== null && (after.accessEndsOn === null || after.accessEndsOn > before.accessEndsOn) && beyondBaseline(permissions, admin);
+    const raised = added.length > 0 || (admin && !u.user_admin) || accessUp;
     // Issue 47: moving a refunder to a role with higher or no refund caps loosens a control —
     // four eyes whatever the policy, like changing the role's caps.
     const capsUp = permissions.includes(Perm.txnRefund) && u.role_id !== (named?.id ?? null) ? capsLoosened(await capsOfRole(q, u.role_id), named?.refund_caps ?? {}) : [];
     if (opts.approvalId === undefined && ((raised && (await effectivePolicy(q, home))?.permission_raise) || capsUp.length > 0)) {
       approval = await insertApproval(q, {
         merId: home, kind: 'permission_raise', permission: Perm.merchantUserManage, user: caller, now: deps.clock.now(), ip: meta.ip, userAgent: meta.userAgent,
-        payload: { user: input }, summary: { userName: u.username, role: named?.name ?? input.role, added, merIds, ...(capsUp.length ? { capsLoosened: capsUp } : {}) },
+        payload: { user: input },
+        summary: {
+          userName: u.username, role: named?.name ?? input.role, added, merIds, ...(capsUp.length ? { capsLoosened: capsUp } : {}),
+          ...(accessUp ? { accessEndsOn: { before: before.accessEndsOn, after: after.accessEndsOn } } : {}),
+        },
       });
       return;
     }
@@ -315,7 +322,7 @@ export async function updateUser(deps: Deps, caller: SessionUser, input: UpdateU
  * Done in the transaction of a disable or removal (the access review records its decision there,
  * decision 048), with the reason written to the audit entry.
  */
-export interface ChangeOptions {
+export interface ChangeOptions extends ApprovedBy {
   reason?: string;
   within?: (q: Parameters<typeof findUser>[0], user: { id: number; username: string; mer_id: string }) => Promise<void>;
 }
@@ -323,9 +330,14 @@ export interface ChangeOptions {
 /**
  * Enable or disable. Disabling ends every session of the user at once (every process). Enabling
  * restarts the user's inactivity count and drops an access end date already past (decision 048).
+ * Issue 47: re-enabling a user beyond the read-only baseline (an administrator, any grant that
+ * could approve, refund or change the bank account) gives its grants back — a permission raise:
+ * recorded always, and with the permission-raise rule on it waits for a second administrator
+ * (kind permission_raise), carried out by its approval.
  */
 export async function updateUserStatus(deps: Deps, caller: SessionUser, userId: number, status: 'ACTIVE' | 'DISABLED', meta: Meta, opts: ChangeOptions = {}): Promise<TeamUserRow> {
   assertMainUser(caller);
+  let approval: number | null = null;
   await deps.db.tx(async (q) => {
     const { u, others } = await lockTarget(q, caller, userId);
     if (u.id === caller.id) throw new AppError(Code.NOT_ON_SELF, 'notOnSelf', {}, 200);
@@ -336,6 +348,18 @@ export async function updateUserStatus(deps: Deps, caller: SessionUser, userId: 
       await endUserSessions(q, u.id, 'user-disabled');
     } else {
       if (u.status !== 'DISABLED') return;
+      const raise = beyondBaseline(u.permissions, u.user_admin);
+      if (raise && opts.approvalId === undefined && (await effectivePolicy(q, u.mer_id))?.permission_raise) {
+        approval = await insertApproval(q, {
+          merId: u.mer_id, kind: 'permission_raise', permission: Perm.merchantUserManage, user: caller, now: deps.clock.now(), ip: meta.ip, userAgent: meta.userAgent,
+          payload: { enable: { userId: u.id } }, summary: { userName: u.username, enable: true, role: u.role, added: u.permissions, merIds: u.mer_ids },
+        });
+        return;
+      }
+      if (raise) {
+        await recordGrant(q, u.id, opts.requestedBy ?? caller.id, 'raised', deps.clock.now());
+        if (opts.requestedBy !== undefined) await recordGrant(q, u.id, caller.id, 'approved', deps.clock.now());
+      }
       await q.query(
         `UPDATE app_user SET status = COALESCE(status_before_disable, 'ACTIVE'), status_before_disable = NULL, failed_logins = 0, locked_until = NULL,
                 access_renewed_at = $2, access_ends_on = CASE WHEN access_ends_on < $3::date THEN NULL ELSE access_ends_on END WHERE id = $1`,
@@ -345,9 +369,14 @@ export async function updateUserStatus(deps: Deps, caller: SessionUser, userId: 
     await opts.within?.(q, u);
     await audit(q, {
       action: status === 'DISABLED' ? TeamAudit.disabled : TeamAudit.enabled, userId: caller.id, username: caller.username, merId: u.mer_id,
-      target: u.username, detail: { userId: u.id, ...(opts.reason ? { reason: opts.reason } : {}) }, ip: meta.ip, userAgent: meta.userAgent,
+      target: u.username, detail: { userId: u.id, ...(opts.reason ? { reason: opts.reason } : {}), ...(opts.approvalId !== undefined ? { approvalId: opts.approvalId } : {}) },
+      ip: meta.ip, userAgent: meta.userAgent,
     });
   });
+  if (approval !== null) {
+    await notifyApprovers(deps, approval);
+    throw new AppError(Code.APPROVAL_REQUIRED, 'enableUserNeedsApproval', { id: approval }, 200);
+  }
   return toTeamRow((await findUser(deps.db, userId, caller.scope))!, deps.config.platformTz, caller.id);
 }
 

@@ -4,7 +4,8 @@ import { LockOutlined, MobileOutlined, SafetyCertificateOutlined, WechatOutlined
 import { useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import type { LoginHistoryItem, SessionItem } from '@portal/contract';
+import { Code, type LoginHistoryItem, type SessionItem } from '@portal/contract';
+import { RequestError } from '../../lib/http';
 import { PageContainer } from '../../components/page-container';
 import { currentLanguage } from '../../lib/i18n';
 import {
@@ -186,7 +187,13 @@ function TotpCard({ enabled, left, required, merchantRequire }: { enabled: boole
           <Switch
             checked={merchantRequire}
             aria-label={t('security.requireTitle')}
-            onChange={(v) => setRequireTotp(v).then(() => { message.success(t('security.saved')); void invalidate(); }, () => undefined)}
+            onChange={(v) =>
+              setRequireTotp(v).then(
+                () => { message.success(t('security.saved')); void invalidate(); },
+                // Switching it off waits for a second administrator (issue 47): told, not an error.
+                (e) => (e instanceof RequestError && e.code === Code.APPROVAL_REQUIRED ? message.info(e.message) : message.error(e instanceof Error ? e.message : String(e))),
+              )
+            }
           />
           <div>
             <div>{t('security.requireTitle')}</div>

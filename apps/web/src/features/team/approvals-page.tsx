@@ -30,6 +30,7 @@ function Summary({ r }: { r: ApprovalRow }) {
     return <span>{t('summary.bankChange', { bank: s.bank, swift: s.swift, account: s.account, currency: s.currency, document: s.document })}</span>;
   }
   if (r.kind === 'policy_change') {
+    if (s.policy === 'requireTotp') return <span>{t('summary.requireTotp', { merId: s.merId })}</span>;
     const rules = ((s.loosened as string[]) ?? []).map((k) => t(`summary.rule.${k}`)).join(t('approvals:listSeparator'));
     return (
       <Space direction="vertical" size={0}>
@@ -41,7 +42,12 @@ function Summary({ r }: { r: ApprovalRow }) {
   const added = ((s.added as string[]) ?? []).map((p) => t(`team:${permKey(p)}`)).join(t('approvals:listSeparator'));
   const caps = (s.capsLoosened as string[] | undefined)?.length ? ` ${t('summary.capsLoosened', { currencies: (s.capsLoosened as string[]).join(t('approvals:listSeparator')) })}` : '';
   if (s.newUser) return <span>{t('summary.newUser', { user: s.newUser, email: s.email, added })}</span>;
-  return <span>{(s.userName ? t('summary.user', { user: s.userName, added }) : t('summary.role', { role: s.role, added })) + caps}</span>;
+  if (s.enable) return <span>{t('summary.enable', { user: s.userName, added })}</span>;
+  // Issue 47: a longer (or no) access end date of a user beyond read-only is a raise too.
+  const end = s.accessEndsOn as unknown as { before: string | null; after: string | null } | undefined;
+  const access = end ? t('summary.accessEndsOn', { user: s.userName, before: end.before ?? t('summary.noEnd'), after: end.after ?? t('summary.noEnd') }) : '';
+  if (access && !added) return <span>{access + caps}</span>;
+  return <span>{(s.userName ? t('summary.user', { user: s.userName, added }) : t('summary.role', { role: s.role, added })) + caps + (access ? ` ${access}` : '')}</span>;
 }
 
 /** Who created or raised a user (issue 47): "added by demo, 2026-12-01 10:00". */

@@ -3,7 +3,8 @@ import { Button, Divider, Tabs } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Perm, type TeamUserRow } from '@portal/contract';
+import { Code, Perm, type TeamUserRow } from '@portal/contract';
+import { RequestError } from '../../lib/http';
 import { PageContainer } from '../../components/page-container';
 import { ListTable } from '../../components/list-table';
 import { useCan } from '../../components/can';
@@ -51,8 +52,17 @@ function TeamUsers() {
             okText: t('form.confirm'),
             cancelText: t('form.cancel'),
             onOk: async () => {
-              await updateUserStatus(u.id, next);
-              message.success(t(next === 'DISABLED' ? 'disabled' : 'enabled', { name: u.userName }));
+              try {
+                await updateUserStatus(u.id, next);
+                message.success(t(next === 'DISABLED' ? 'disabled' : 'enabled', { name: u.userName }));
+              } catch (e) {
+                // Re-enabling a user beyond read-only waits in the approvals list (issue 47): told, not an error.
+                if (!(e instanceof RequestError && e.code === Code.APPROVAL_REQUIRED)) {
+                  message.error(e instanceof Error ? e.message : String(e));
+                  throw e;
+                }
+                message.info(e.message);
+              }
               await refresh();
             },
           }),

@@ -27,7 +27,8 @@ export const bindPhone = (phone: string, code: string) => http.post<{ phone: str
 export const totpSetup = () => http.post<{ secret: string; otpauthUrl: string }>('/user/totp/setup');
 export const totpEnable = (code: string) => http.post<{ recoveryCodes: string[] }>('/user/totp/enable', { code });
 export const totpDisable = (password: string, code: string) => http.post<null>('/user/totp/disable', { password, code });
-export const setRequireTotp = (require: boolean) => http.post<{ require: boolean }>('/user/requireTotp', { require: String(require) });
+/** Switching the rule off may wait for a second administrator (code 1234, issue 47): quiet, the screen tells it. */
+export const setRequireTotp = (require: boolean) => http.post<{ require: boolean }>('/user/requireTotp', { require: String(require) }, { quiet: true });
 export const revokeSession = (id: number) => http.post<null>('/user/sessions/revoke', { id });
 export const revokeOtherSessions = () => http.post<{ ended: number }>('/user/sessions/revokeOthers');
 

@@ -1,8 +1,11 @@
 import type { TeamUserRow } from '@portal/contract';
 import { http } from '../../../lib/http';
 
-/** POST /user/updateUserStatus (spec §7): ACTIVE or DISABLED; disabling ends the user's sessions. */
-export const updateUserStatus = (userId: number, status: 'ACTIVE' | 'DISABLED') => http.post<TeamUserRow>('/user/updateUserStatus', { userId, status });
+/**
+ * POST /user/updateUserStatus (spec §7): ACTIVE or DISABLED; disabling ends the user's sessions.
+ * Re-enabling a user beyond read-only may wait for approval (code 1234, issue 47): quiet, the caller tells it.
+ */
+export const updateUserStatus = (userId: number, status: 'ACTIVE' | 'DISABLED') => http.post<TeamUserRow>('/user/updateUserStatus', { userId, status }, { quiet: true });
 
 /** POST /user/remove (spec §7): soft delete. */
 export const removeUser = (userId: number) => http.post<null>('/user/remove', { userId });
