@@ -12,8 +12,7 @@ import { AccountAudit } from './account.audit';
 import { endUserSessions } from './links.service';
 import { smsSenderOf } from './sms';
 import { acceptTotp, newRecoveryCodes, newTotpSecret, recoveryCodesLeft, storeRecoveryCodes, totpFor } from './totp';
-import { insertApproval } from '../team/approvals.repo';
-import { notifyApprovers } from '../team/approvals.notify';
+import { insertApproval, notifyApprovers } from '../team';
 import { consumeOAuthState, createOAuthState, peekOAuthState, wechatClientOf } from './wechat.client';
 
 const who = (u: SessionUser, meta: Meta) => ({ userId: u.id, username: u.username, merId: u.merId, ...meta });

@@ -27,7 +27,7 @@ import { ApprovalAudit, effectivePolicy, grantsOf, insertApproval, loosenedRules
 import { closeHeldBankRequest } from '../merchant/bank-request.service';
 import { notifyApprovers, notifyRequesterOfRejection } from './approvals.notify';
 import { addUser, assertMainUser, updateUser, updateUserStatus, type Meta } from './team.service';
-import { setRequireTotp } from '../account/security.service';
+import { setRequireTotp } from '../account';
 import { saveAccessPolicy } from './access.service';
 import { saveRole } from './roles.service';
 

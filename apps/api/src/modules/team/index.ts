@@ -3,3 +3,5 @@
  * eyes. A module imports the team from here, never from its files (`npm run lint:deps`).
  */
 export { ApprovalAudit } from './approvals.repo';
+export { insertApproval } from './approvals.repo';
+export { notifyApprovers } from './approvals.notify';
