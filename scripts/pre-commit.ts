@@ -1,8 +1,11 @@
 /**
- * The pre-commit hook (installed by `npm install` through simple-git-hooks, package.json): formats
- * the staged files with Biome and lints the staged scripts with oxlint, in a second or two. A file
- * the formatter changed is staged again; a lint finding stops the commit (fix it, or commit with
- * `--no-verify` and let CI's `npm run lint` say the same).
+ * The pre-commit hook (installed by `npm install` through simple-git-hooks, package.json): lints the
+ * staged scripts with oxlint and formats the staged files that are new with Biome, in a second or
+ * two. Files already in the repository are formatted once, in one commit listed in
+ * `.git-blame-ignore-revs`, when no branch is open (decision 055) — until then the hook leaves
+ * their layout alone, so that a one-line change stays a one-line diff. A file the formatter changed
+ * is staged again; a lint finding stops the commit (fix it, or commit with `--no-verify` and let
+ * CI's `npm run lint` say the same).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -13,8 +16,9 @@ const bin = (name: string) => path.join(root, 'node_modules', '.bin', name);
 const staged = execFileSync('git', ['diff', '--cached', '--name-only', '--diff-filter=ACMR', '-z'], { cwd: root, encoding: 'utf8' })
   .split('\0')
   .filter((f) => f && fs.existsSync(path.join(root, f)));
-const formattable = staged.filter((f) => /\.(ts|tsx|mts|cts|js|mjs|cjs|jsx|json|css)$/.test(f) && f !== 'package-lock.json' && !f.includes('/dist'));
-const lintable = formattable.filter((f) => /\.(ts|tsx|mts|cts|js|mjs|cjs|jsx)$/.test(f));
+const added = new Set(execFileSync('git', ['diff', '--cached', '--name-only', '--diff-filter=A', '-z'], { cwd: root, encoding: 'utf8' }).split('\0'));
+const formattable = staged.filter((f) => added.has(f) || process.env.FORMAT_ALL_STAGED === '1').filter((f) => /\.(ts|tsx|mts|cts|js|mjs|cjs|jsx|json|css)$/.test(f) && f !== 'package-lock.json' && !f.includes('/dist'));
+const lintable = staged.filter((f) => /\.(ts|tsx|mts|cts|js|mjs|cjs|jsx)$/.test(f) && !f.includes('/dist'));
 
 let failed = false;
 if (formattable.length) {
