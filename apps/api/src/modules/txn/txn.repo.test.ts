@@ -51,12 +51,14 @@ describe.each(DB_KINDS)('keyset walks (%s)', (kind) => {
     // B's rows (A's seven are the other tests'); odd values set by SQL where ingestion would refuse them.
     const odd = [
       { orderNo: 'L-JPY', amount: 5000 },
-      { orderNo: 'L-USD', amount: 1234567, respMsg: 'déclinée "quoted" \\ 注文\n', txnTime: new Date('2026-11-10T15:59:59.999999Z') },
+      { orderNo: 'L-USD', amount: 1234567, respMsg: 'declined', txnTime: new Date('2026-11-10T15:59:59.999999Z') },
       { orderNo: 'L-MAN', amount: 250, txnTime: new Date('2026-11-09T16:00:00.000001Z') },
     ];
     for (const o of odd) await addTxn(ctx, { merId: DEMO.subB, currency: 'JPY', paymentSchema: 'CARD', paymentBrand: 'visa', ...o });
     await ctx.db.query(`UPDATE txn SET tran_type = 'MANENTD', amount_sign = -1, origin_order_no = 'K-1' WHERE order_no = 'L-MAN'`);
     await ctx.db.query(`UPDATE txn SET currency = 'USD', order_currency = 'USD' WHERE order_no = 'L-USD'`); // two decimals
+    // A message with quotes, a backslash, CJK and a line break (ingestion refuses the control byte).
+    await ctx.db.query(`UPDATE txn SET resp_msg = $1 WHERE order_no = 'L-USD'`, ['déclinée "quoted" \\ 注文\n']);
     await ctx.db.query(`UPDATE txn SET gw_response = NULL, resp_msg = NULL, payment_brand = NULL WHERE order_no = 'L-JPY'`);
     const w = txnWhere({}, [DEMO.subA, DEMO.subB], 'Asia/Shanghai');
     const full = await listTxn<TxnDbRow>(ctx.db, w, 0, 50);
