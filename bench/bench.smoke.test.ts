@@ -165,9 +165,10 @@ describe.concurrent('benches at a tiny size (npm run bench -- <name>)', () => {
 
 describe('bench/cpu.ts', () => {
   it('a process that ended between two samples keeps its CPU in the sum (never negative)', async () => {
-    // A parent that waits for a child burning ~0.3 s of CPU, then lingers: the child's time moves
-    // from its own figures into the parent's cutime when it is reaped.
-    const parent = spawn('sh', ['-c', "sh -c 'i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done' & wait; exec sleep 60"], { stdio: 'ignore' });
+    // A parent that waits for a child burning a few seconds of CPU, then lingers: the child's time
+    // moves from its own figures into the parent's cutime when it is reaped. The child must still be
+    // running at the first sample (a short one ended before it on a quiet machine: 0 > 0 failed).
+    const parent = spawn('sh', ['-c', "sh -c 'i=0; while [ $i -lt 3000000 ]; do i=$((i+1)); done' & wait; exec sleep 60"], { stdio: 'ignore' });
     const childrenOf = (pid: number) =>
       fs.readdirSync('/proc').filter((n) => {
         if (!/^\d+$/.test(n)) return false;
@@ -185,10 +186,10 @@ describe('bench/cpu.ts', () => {
         busy = childrenOf(parent.pid!)[0];
       }
       expect(busy).toBeDefined();
-      await new Promise((r) => setTimeout(r, 200));
       const a = sampleCpu(parent.pid!);
+      expect(fs.existsSync(`/proc/${busy}`), 'the busy child still runs at the first sample').toBe(true);
       // Until the busy child has ended and been reaped (the parent then sleeps, a child of no CPU).
-      for (let i = 0; i < 600 && fs.existsSync(`/proc/${busy}`); i++) await new Promise((r) => setTimeout(r, 100));
+      for (let i = 0; i < 800 && fs.existsSync(`/proc/${busy}`); i++) await new Promise((r) => setTimeout(r, 100));
       expect(fs.existsSync(`/proc/${busy}`)).toBe(false);
       const b = sampleCpu(parent.pid!);
       const per = cpuPerRequest(a, b, 1)!;
