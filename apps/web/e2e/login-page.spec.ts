@@ -106,7 +106,7 @@ test('no answer from the server: a message that stays until closed; a refusal: t
   await page.getByLabel(L('en', 'password'), { exact: true }).fill('whatever1');
   await page.getByLabel(L('en', 'verifyCode')).fill('123456');
   await page.getByRole('button', { name: L('en', 'submit'), exact: true }).click();
-  await expect(page.getByRole('alert').filter({ hasText: /Wrong user name or password, \d chance\(s\) remaining/ })).toBeVisible();
+  await expect(page.getByRole('alert').filter({ hasText: /Wrong user name or password, \d chances? remaining/ })).toBeVisible();
   await expect(page.getByLabel(L('en', 'verifyCode')), 'the used code is cleared').toHaveValue('');
   await expectAccessible(page, 'sign-in with a server error (en)');
 });

@@ -9,7 +9,7 @@ test('sign-in errors: the server says what went wrong, in the chosen language', 
     await page.locator('button[type=submit]').click();
   };
   await fill('nobody-here', 'whatever1');
-  await expect(page.getByText(/Wrong user name or password, \d chance\(s\) remaining/)).toBeVisible();
+  await expect(page.getByText(/Wrong user name or password, \d chances? remaining/)).toBeVisible();
   // Japanese: the language cookie, as the switcher leaves it.
   await context.addCookies([{ name: 'mp_lang', value: 'ja', url: baseURL! }]);
   await page.reload();

@@ -28,6 +28,17 @@ function describeConsole(m: ConsoleMessage): string {
 export function watchPage(page: Page) {
   if (watched.has(page)) return;
   watched.add(page);
+  // A resized window writes its width cookie (mp_vw, decision 050) on its resize event; a navigation
+  // right after the resize could reach the server before it, which then renders for the old width
+  // and React hydrates a different tree (a warning the guard below fails on). Wait for the cookie,
+  // as a person's next click would.
+  const setViewportSize = page.setViewportSize.bind(page);
+  page.setViewportSize = async (size) => {
+    await setViewportSize(size);
+    await page
+      .waitForFunction((w) => !location.protocol.startsWith('http') || document.cookie.includes(`mp_vw=${w}`), size.width, { timeout: 3000 })
+      .catch(() => undefined);
+  };
   waitForTakeover(page);
   page.on('pageerror', (e) => pageErrors.push(`pageerror ${e.name}: ${e.message.slice(0, 500)}\n${(e.stack ?? '').split('\n').slice(1, 4).join('\n')}`));
   page.on('console', (m) => {

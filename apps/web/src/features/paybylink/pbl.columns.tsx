@@ -32,7 +32,7 @@ export function pblColumns(t: TFunction, a: PblRowActions, lang = 'en'): Columns
         <>
           <span className="pbl-orderno">{a.canDetail ? <Link to={`/payByLink/detail/${r.id}`}>{v}</Link> : v}</span>
           <span className="pbl-narrow-meta">
-            <PblStatusTag status={r.status} openStatus={r.openStatus} />
+            <PblStatusTag status={r.status} openStatus={r.openStatus} testId="pbl-status-narrow" />
             <span className="num">{`${formatAmount(r.totalAmount, r.orderCurrency, lang)} ${r.orderCurrency}`}</span>
           </span>
         </>

@@ -11,11 +11,11 @@ const LOOK = {
 } as const;
 
 /** The order's status by the rule of spec §4 (Paid / Payment processing / Closed / Not paid). */
-export function PblStatusTag({ status, openStatus }: { status: string; openStatus: string }) {
+export function PblStatusTag({ status, openStatus, testId = 'pbl-status' }: { status: string; openStatus: string; testId?: string }) {
   const { t } = useTranslation('payByLink');
   const s = pblStateOf({ status, openStatus });
   return (
-    <Tag color={LOOK[s].color} icon={LOOK[s].icon} data-testid="pbl-status">
+    <Tag color={LOOK[s].color} icon={LOOK[s].icon} data-testid={testId}>
       {t(`status.${s}`)}
     </Tag>
   );
