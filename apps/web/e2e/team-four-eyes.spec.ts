@@ -85,12 +85,16 @@ test('the administrator sets a refund limit and adds a second refunder', async (
   expect((await (await a.request.post('/api/user/active', { form: { token, newPassword: PASSWORD, confirmPassword: PASSWORD } })).json()).code).toBe(0);
 });
 
-/** Asks for a refund of 1 on the purchase from `p` (its password re-checked); the answer's data. */
-async function askRefund(p: Page) {
+/**
+ * Asks for a refund of `amount` on the purchase from `p` (its password re-checked); the answer's
+ * data. A second request of the same amount would join the open one (issue 47: one approval per
+ * purchase and amount), so the two users ask different amounts.
+ */
+async function askRefund(p: Page, value = '1') {
   await p.goto(detailUrl);
   await p.getByRole('button', { name: tr(L, 'txn', 'action.refund') }).click();
   const amount = p.getByRole('dialog', { name: tr(L, 'txn', 'refund.amountTitle') }).getByRole('spinbutton', { name: tr(L, 'txn', 'refund.amount') });
-  await amount.fill('1');
+  await amount.fill(value);
   await amount.press('Enter');
   const pw = p.getByRole('dialog', { name: tr(L, 'txn', 'refund.passwordTitle') });
   await pw.getByRole('textbox', { name: tr(L, 'txn', 'refund.password') }).fill(PASSWORD);
@@ -123,7 +127,7 @@ test('a refund above the limit waits; the user its requester added cannot approv
   await b.setViewportSize({ width: 1440, height: 900 });
 
   // The added refunder asks; demo (who nobody here created) approves it from the approvals screen.
-  const theirs = await askRefund(b);
+  const theirs = await askRefund(b, '2');
   await a.goto('/merchant/approvals');
   const other = a.getByRole('row', { name: new RegExp(`#${theirs.approvalId}`) });
   await other.getByRole('button', { name: `${tr(L, 'approvals', 'approve')} #${theirs.approvalId}` }).click();
