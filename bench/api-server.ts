@@ -43,9 +43,9 @@ export async function signedInToken(db: Db): Promise<string> {
   return token;
 }
 
-/** Builds the production app over `db` and listens on 127.0.0.1, port BENCH_PORT or a free one. */
-export async function serveInProcess(db: Db, port = benchPort()): Promise<RunningApi & { deps: Deps }> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-api-'));
+/** The production configuration and dependencies the benches run the API with, over `db`. */
+export function benchDeps(db: Db, dirPrefix = 'bench-api-'): Deps {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), dirPrefix));
   const config = loadConfig({
     NODE_ENV: 'production',
     PUBLIC_URL: 'http://127.0.0.1',
@@ -55,7 +55,12 @@ export async function serveInProcess(db: Db, port = benchPort()): Promise<Runnin
     DATA_DIR: dataDir,
     SEED_DEMO: 'false',
   });
-  const deps: Deps = { config, db, clock: systemClock, mailer: createMailer({ outboxDir: path.join(dataDir, 'outbox'), from: config.mailFrom }) };
+  return { config, db, clock: systemClock, mailer: createMailer({ outboxDir: path.join(dataDir, 'outbox'), from: config.mailFrom }) };
+}
+
+/** Builds the production app over `db` and listens on 127.0.0.1, port BENCH_PORT or a free one. */
+export async function serveInProcess(db: Db, port = benchPort()): Promise<RunningApi & { deps: Deps }> {
+  const deps = benchDeps(db);
   const app = await buildApp(deps);
   const address = await app.listen({ port, host: '127.0.0.1' });
   return {
@@ -63,7 +68,7 @@ export async function serveInProcess(db: Db, port = benchPort()): Promise<Runnin
     deps,
     async close() {
       await app.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      fs.rmSync(deps.config.dataDir, { recursive: true, force: true });
     },
   };
 }

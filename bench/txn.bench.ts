@@ -18,9 +18,6 @@ import { execFileSync } from 'node:child_process';
 import { PGlite } from '@electric-sql/pglite';
 import { openPglite, openPostgres, type Db } from '../apps/api/src/db/db';
 import { migrate } from '../apps/api/src/db/migrate';
-import { loadConfig } from '../apps/api/src/config';
-import { systemClock } from '../apps/api/src/lib/clock';
-import { createMailer } from '../apps/api/src/plugins/mail';
 import { DEMO, seedFoundation } from '../apps/api/src/seed/foundation.seed';
 import type { Deps } from '../apps/api/src/plugins/context';
 import { countTxn } from '../apps/api/src/modules/txn/txn.count';
@@ -31,6 +28,7 @@ import { txnExportSource } from '../apps/api/src/modules/txn/txn.exports';
 import { formatInZone, zonedToUtc } from '../apps/api/src/modules/txn/time';
 import { loadBenchData } from './txn-data';
 import { RemoteClient } from './http';
+import { benchDeps } from './api-server';
 import { check, finishCalls, sized, SMOKE } from './check';
 import { compare } from './measure';
 import { compareWithHalf } from './txn-compare';
@@ -264,23 +262,13 @@ export default async function run() {
     await db.query('VACUUM ANALYZE txn_key');
     await db.query('VACUUM ANALYZE txn_day_count');
   }
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'txn-bench-data-'));
-  const config = loadConfig({
-    NODE_ENV: 'production',
-    PUBLIC_URL: 'http://127.0.0.1',
-    SMTP_URL: 'smtp://127.0.0.1:25' /* required in production; the mailer below writes the outbox */,
-    ACQUIRER: 'sandbox' /* the bench measures the portal, not a gateway */,
-    ACQUIRER_SANDBOX_IN_PRODUCTION: 'yes',
-    DATA_DIR: dataDir,
-    SEED_DEMO: 'false',
-  });
-  const deps: Deps = { config, db, clock: systemClock, mailer: createMailer({ outboxDir: path.join(dataDir, 'outbox'), from: config.mailFrom }) };
+  const deps = benchDeps(db, 'txn-bench-data-');
   const token = await signedInToken(db);
   const result: Record<string, unknown> = { kind, rows, at: new Date().toISOString(), server: info.schema ? 'own process' : 'in process' };
   if (doList) {
     const api = info.schema ? await serveInChild(pgUrl, info.schema) : await serveInProcess(db);
     log(`list (ms; API over HTTP, server ${result.server}, vs the same SQL raw):`);
-    result.list = await benchList(db, api.address, token, config.platformTz);
+    result.list = await benchList(db, api.address, token, deps.config.platformTz);
     await api.close();
   }
   if (doExport) {
@@ -290,7 +278,7 @@ export default async function run() {
   } else await db.close();
   if (doList && !givenSchema) compareWithHalf(result.list as Record<string, unknown>[], path.join(RESULTS, `txn-${kind}-${rows / 2}.json`), rows, log);
   fs.writeFileSync(path.join(RESULTS, `txn-${kind}-${givenSchema ?? rows}.json`), JSON.stringify(result, null, 2));
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  fs.rmSync(deps.config.dataDir, { recursive: true, force: true });
   return result;
 }
 
