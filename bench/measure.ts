@@ -55,6 +55,14 @@ export async function compare(api: () => Promise<Call>, raw: () => Promise<Call>
   return {
     api: A,
     raw: R,
-    row: { apiP50: A.p50, apiP95: A.p95, rawP50: R.p50, rawP95: R.p95, ratioP50: Math.round((pct(a, 50) / pct(r, 50)) * 100) / 100, ratioP95: Math.round((pct(a, 95) / pct(r, 95)) * 100) / 100, requests: A.requests },
+    row: {
+      apiP50: A.p50,
+      apiP95: A.p95,
+      rawP50: R.p50,
+      rawP95: R.p95,
+      ratioP50: Math.round((pct(a, 50) / pct(r, 50)) * 100) / 100,
+      ratioP95: Math.round((pct(a, 95) / pct(r, 95)) * 100) / 100,
+      requests: A.requests,
+    },
   };
 }

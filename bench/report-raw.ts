@@ -100,10 +100,12 @@ export const RAW: RawCall[] = [
       ),
   },
   reserveCall('reserve/list (settlement range)', 'txn_set_date', settlementRange, (r) => [r.begin, r.end]),
-  reserveCall('reserve/list (release range, next 90 days)', 'release_date', (r) => ({ releaseBeginDate: r.end, releaseEndDate: addDay(r.end, 90) }), (r) => [
-    r.end,
-    addDay(r.end, 90),
-  ]),
+  reserveCall(
+    'reserve/list (release range, next 90 days)',
+    'release_date',
+    (r) => ({ releaseBeginDate: r.end, releaseEndDate: addDay(r.end, 90) }),
+    (r) => [r.end, addDay(r.end, 90)],
+  ),
   {
     name: 'cash calendar',
     path: 'dashboard/cashCalendar',

@@ -95,7 +95,12 @@ async function pipeline(kind: 'pglite' | 'postgres', target: number, verify: boo
     const perDay = Math.max(1, Math.round(target / ((merchants + 4) * DAYS * 1.1)));
     const bar = progressBar(`${kind} seed`);
     const s = await generateDemoData(b.db, {
-      merchants, days: DAYS, perDay, seed: 'bench', platformTz: TZ, now: NOW,
+      merchants,
+      days: DAYS,
+      perDay,
+      seed: 'bench',
+      platformTz: TZ,
+      now: NOW,
       onProgress: (p) => bar.update(p.done, p.total, `${fmt(p.txns)} txns`),
     });
     bar.done();
@@ -139,7 +144,9 @@ for (const kind of kinds) {
   console.log(`    heap only        ${fmt(r.raw_heap).padStart(10)} rows/s`);
   console.log(`    with txn indexes ${fmt(r.raw_indexed).padStart(10)} rows/s`);
   console.log(`  generate + ingest + settle: ${fmt(p.txns)} transactions (${fmt(p.settled)} settled, ${p.runs} daily runs) for ${p.merchants} merchants over ${DAYS} days`);
-  console.log(`    ${p.secs.toFixed(1)} s → ${fmt(p.rate).padStart(8)} transactions/s  (generate ${(p.ms.generate / 1000).toFixed(1)} s, ingest ${(p.ms.ingest / 1000).toFixed(1)} s, settle ${(p.ms.settle / 1000).toFixed(1)} s; on PostgreSQL they overlap)`);
+  console.log(
+    `    ${p.secs.toFixed(1)} s → ${fmt(p.rate).padStart(8)} transactions/s  (generate ${(p.ms.generate / 1000).toFixed(1)} s, ingest ${(p.ms.ingest / 1000).toFixed(1)} s, settle ${(p.ms.settle / 1000).toFixed(1)} s; on PostgreSQL they overlap)`,
+  );
   console.log(`    ratio: ${(p.rate / r.raw_indexed).toFixed(2)}× raw with indexes, ${(p.rate / r.raw_heap).toFixed(2)}× raw heap-only`);
   if (p.inv) console.log(`    invariants: ${p.inv}`);
 }

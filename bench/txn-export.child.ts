@@ -26,7 +26,18 @@ import { COPY_CHUNK_ROWS } from '../apps/api/src/modules/export/export.copy';
 
 const env = process.env;
 const db = env.CHILD_PGLITE ? await openPglite(env.CHILD_PGLITE) : await openPostgres(env.CHILD_PG_URL!, { searchPath: env.CHILD_SCHEMA });
-const deps = { config: loadConfig({ NODE_ENV: 'production', PUBLIC_URL: 'http://127.0.0.1', SMTP_URL: 'smtp://127.0.0.1:25', ACQUIRER: 'sandbox', ACQUIRER_SANDBOX_IN_PRODUCTION: 'yes' /* the bench measures the portal, not a gateway */, SEED_DEMO: 'false' }), db, clock: systemClock } as unknown as Deps;
+const deps = {
+  config: loadConfig({
+    NODE_ENV: 'production',
+    PUBLIC_URL: 'http://127.0.0.1',
+    SMTP_URL: 'smtp://127.0.0.1:25',
+    ACQUIRER: 'sandbox',
+    ACQUIRER_SANDBOX_IN_PRODUCTION: 'yes' /* the bench measures the portal, not a gateway */,
+    SEED_DEMO: 'false',
+  }),
+  db,
+  clock: systemClock,
+} as unknown as Deps;
 const scope = (await db.query<{ mer_id: string }>('SELECT mer_id FROM merchant')).rows.map((r) => r.mer_id);
 const filter = txnExportSource.parse({ beginDate: env.CHILD_BEGIN, endDate: env.CHILD_END });
 const ctx = { deps, read: db.read, lang: 'en' as const, zone: 8, scope, userId: 0 };
@@ -55,7 +66,13 @@ if (env.CHILD_WARM === '1') {
 const before = process.memoryUsage().rss;
 let peak = before;
 let peakMem = process.memoryUsage();
-const timer = setInterval(() => { const m = process.memoryUsage(); if (m.rss > peak) { peak = m.rss; peakMem = m; } }, 20);
+const timer = setInterval(() => {
+  const m = process.memoryUsage();
+  if (m.rss > peak) {
+    peak = m.rss;
+    peakMem = m;
+  }
+}, 20);
 const t0 = performance.now();
 const rows = await writeSourceExport(txnExportSource, ctx, filter, format, fs.createWriteStream(env.CHILD_FILE!, { highWaterMark: 1 << 20 }), undefined, chunk);
 const seconds = (performance.now() - t0) / 1000;
@@ -63,7 +80,19 @@ const path = format === 'xlsx' ? 'js' : db.kind === 'postgres' ? 'copy' : `copy-
 clearInterval(timer);
 peak = Math.max(peak, process.memoryUsage().rss);
 const mb = (n: number) => Math.round(n / 1024 / 1024);
-console.log(JSON.stringify({ rows, seconds: Math.round(seconds * 10) / 10, rowsPerSec: Math.round(rows / seconds), bytes: fs.statSync(env.CHILD_FILE!).size, rssBeforeMB: mb(before), peakRssMB: mb(peak), atPeak: { heapTotalMB: mb(peakMem.heapTotal), externalMB: mb(peakMem.external), arrayBuffersMB: mb(peakMem.arrayBuffers) }, path, warm }));
+console.log(
+  JSON.stringify({
+    rows,
+    seconds: Math.round(seconds * 10) / 10,
+    rowsPerSec: Math.round(rows / seconds),
+    bytes: fs.statSync(env.CHILD_FILE!).size,
+    rssBeforeMB: mb(before),
+    peakRssMB: mb(peak),
+    atPeak: { heapTotalMB: mb(peakMem.heapTotal), externalMB: mb(peakMem.external), arrayBuffersMB: mb(peakMem.arrayBuffers) },
+    path,
+    warm,
+  }),
+);
 fs.rmSync(env.CHILD_FILE!);
 await db.close();
 

@@ -32,13 +32,7 @@ export const MODULES: Record<string, Module> = {
     // The sign-in rules are held by these files together: the code and lockout (login), the
     // authenticator second step (account.security), password expiry (account.password), the
     // attack paths (login.attack) and the step-up check (session).
-    tests: [
-      `${API}/user/login.test.ts`,
-      `${API}/user/session.test.ts`,
-      `${API}/account/account.security.test.ts`,
-      `${API}/account/account.password.test.ts`,
-      `${API}/account/login.attack.test.ts`,
-    ],
+    tests: [`${API}/user/login.test.ts`, `${API}/user/session.test.ts`, `${API}/account/account.security.test.ts`, `${API}/account/account.password.test.ts`, `${API}/account/login.attack.test.ts`],
   },
   session: {
     mutate: [{ file: `${API}/user/session.service.ts` }],
@@ -46,11 +40,7 @@ export const MODULES: Record<string, Module> = {
   },
   settlement: {
     mutate: [{ file: `${API}/payments/settlement/settle.run.ts` }, { file: `${API}/payments/settlement/settle.schedule.ts` }],
-    tests: [
-      `${API}/payments/settlement/settle.test.ts`,
-      `${API}/payments/settlement/settle-transfer.test.ts`,
-      `${API}/payments/settlement/schedule.test.ts`,
-    ],
+    tests: [`${API}/payments/settlement/settle.test.ts`, `${API}/payments/settlement/settle-transfer.test.ts`, `${API}/payments/settlement/schedule.test.ts`],
   },
   paybylink: {
     mutate: [
@@ -159,12 +149,16 @@ async function main() {
     console.log(`\n== mutation testing: ${n}`);
     const r = await runModule(n, MODULES[n]);
     done.push(r);
-    console.log(`== ${n}: score ${r.score.toFixed(1)} % (killed ${r.tally.killed}, timeout ${r.tally.timeout}, survived ${r.tally.survived}, no coverage ${r.tally.noCoverage}, ignored ${r.tally.ignored}) in ${r.minutes.toFixed(1)} min`);
+    console.log(
+      `== ${n}: score ${r.score.toFixed(1)} % (killed ${r.tally.killed}, timeout ${r.tally.timeout}, survived ${r.tally.survived}, no coverage ${r.tally.noCoverage}, ignored ${r.tally.ignored}) in ${r.minutes.toFixed(1)} min`,
+    );
     fs.writeFileSync(`reports/mutation/summary-${n}.json`, JSON.stringify(r, null, 2));
   }
   console.log('\nMutation score per module (target ≥ 85 %):');
   for (const r of done) {
-    console.log(`  ${r.name.padEnd(12)} ${r.score.toFixed(1).padStart(5)} %  (${r.tally.killed + r.tally.timeout} of ${r.tally.killed + r.tally.timeout + r.tally.survived + r.tally.noCoverage} detected)`);
+    console.log(
+      `  ${r.name.padEnd(12)} ${r.score.toFixed(1).padStart(5)} %  (${r.tally.killed + r.tally.timeout} of ${r.tally.killed + r.tally.timeout + r.tally.survived + r.tally.noCoverage} detected)`,
+    );
     for (const s of r.survivors) console.log(s);
   }
   if (done.some((r) => r.score < 85)) process.exitCode = 1;
@@ -173,5 +167,8 @@ async function main() {
 if (process.argv.includes('--sql')) {
   // the SQL text itself (scripts/sql-mutation.ts): same modules, their SQL literals mutated
   const { sqlMain } = await import('./sql-mutation');
-  await sqlMain(MODULES, process.argv.slice(2).filter((a) => a !== '--sql'));
+  await sqlMain(
+    MODULES,
+    process.argv.slice(2).filter((a) => a !== '--sql'),
+  );
 } else await main();

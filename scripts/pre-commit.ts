@@ -17,7 +17,9 @@ const staged = execFileSync('git', ['diff', '--cached', '--name-only', '--diff-f
   .split('\0')
   .filter((f) => f && fs.existsSync(path.join(root, f)));
 const added = new Set(execFileSync('git', ['diff', '--cached', '--name-only', '--diff-filter=A', '-z'], { cwd: root, encoding: 'utf8' }).split('\0'));
-const formattable = staged.filter((f) => added.has(f) || process.env.FORMAT_ALL_STAGED === '1').filter((f) => /\.(ts|tsx|mts|cts|js|mjs|cjs|jsx|json|css)$/.test(f) && f !== 'package-lock.json' && !f.includes('/dist'));
+const formattable = staged
+  .filter((f) => added.has(f) || process.env.FORMAT_ALL_STAGED === '1')
+  .filter((f) => /\.(ts|tsx|mts|cts|js|mjs|cjs|jsx|json|css)$/.test(f) && f !== 'package-lock.json' && !f.includes('/dist'));
 const lintable = staged.filter((f) => /\.(ts|tsx|mts|cts|js|mjs|cjs|jsx)$/.test(f) && !f.includes('/dist'));
 
 let failed = false;

@@ -109,7 +109,9 @@ async function main() {
   const server = spawn(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), path.join(root, 'apps/api/src/server.ts')], {
     cwd: root,
     env: Object.fromEntries(
-      Object.entries({ ...process.env, NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SEED_DAYS: '7', ACCESS_TOKEN_SECONDS: '3600', LOG_LEVEL: 'warn' }).filter(([k]) => k !== 'DATABASE_URL' && k !== 'PUBLIC_URL'),
+      Object.entries({ ...process.env, NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SEED_DAYS: '7', ACCESS_TOKEN_SECONDS: '3600', LOG_LEVEL: 'warn' }).filter(
+        ([k]) => k !== 'DATABASE_URL' && k !== 'PUBLIC_URL',
+      ),
     ),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -132,7 +134,11 @@ async function main() {
       await new Promise((r) => setTimeout(r, 500));
     }
     const post = async (url: string, body: Record<string, string>) =>
-      (await fetch(`${base}${url}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(body) })).json() as Promise<{ code: number; msg: string; data: any }>;
+      (await fetch(`${base}${url}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(body) })).json() as Promise<{
+        code: number;
+        msg: string;
+        data: any;
+      }>;
     const sent = await post('/api/user/getEmailCode', { username: 'demo' });
     if (sent.code !== 0) throw new Error(`getEmailCode: ${sent.msg}`);
     const mail = (await (await fetch(`${base}/api/dev/mailbox`)).json()) as { data: { text: string }[] };
@@ -158,9 +164,27 @@ async function main() {
       const baseline = (await fetch(url, { headers: { 'x-token': token } })).status;
       const t0 = Date.now();
       const args = [
-        '-u', url, '--batch', '--level', LEVEL, '--risk', RISK, '--technique', TECHNIQUE, '--dbms', 'PostgreSQL',
-        '--headers', `X-Token: ${token}\nAccept-Language: en`, '--output-dir', outDir, '--flush-session', '--disable-coloring', '--threads', '2',
-        '--skip', 'page,size,format',
+        '-u',
+        url,
+        '--batch',
+        '--level',
+        LEVEL,
+        '--risk',
+        RISK,
+        '--technique',
+        TECHNIQUE,
+        '--dbms',
+        'PostgreSQL',
+        '--headers',
+        `X-Token: ${token}\nAccept-Language: en`,
+        '--output-dir',
+        outDir,
+        '--flush-session',
+        '--disable-coloring',
+        '--threads',
+        '2',
+        '--skip',
+        'page,size,format',
       ];
       const out = await new Promise<string>((resolve) => {
         const p = spawn(sqlmap, args, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -169,7 +193,13 @@ async function main() {
         p.stderr.on('data', (d) => (s += d));
         p.on('close', () => resolve(s));
       });
-      const tested = [...new Set([...out.matchAll(/testing if GET parameter '([^']+)' is dynamic|GET parameter '([^']+)' (?:does not seem to be injectable|appears to be|is vulnerable|might not be injectable)/g)].map((m) => m[1] ?? m[2]))];
+      const tested = [
+        ...new Set(
+          [...out.matchAll(/testing if GET parameter '([^']+)' is dynamic|GET parameter '([^']+)' (?:does not seem to be injectable|appears to be|is vulnerable|might not be injectable)/g)].map(
+            (m) => m[1] ?? m[2],
+          ),
+        ),
+      ];
       const injectable = [...new Set([...out.matchAll(/GET parameter '([^']+)' is vulnerable|Parameter: ([^ ]+) \(GET\)/g)].map((m) => m[1] ?? m[2]))];
       const r: Result = { path: t.path, baseline, tested, injectable, seconds: Math.round((Date.now() - t0) / 1000) };
       if (/all tested parameters do not appear to be injectable/.test(out)) r.note = 'none injectable';
@@ -177,7 +207,16 @@ async function main() {
       console.log(`  ${t.path}: ${tested.length} parameter(s) tested, injectable: ${injectable.length ? injectable.join(', ') : 'no'} (${r.seconds} s)`);
     }
 
-    console.log('\nSummary (sqlmap %s, level %s, risk %s, techniques %s):', execFileSync(sqlmap, ['--version'], { encoding: 'utf8' }).split('\n').find((l) => /^\d/.test(l.trim()))?.trim() ?? '?', LEVEL, RISK, TECHNIQUE);
+    console.log(
+      '\nSummary (sqlmap %s, level %s, risk %s, techniques %s):',
+      execFileSync(sqlmap, ['--version'], { encoding: 'utf8' })
+        .split('\n')
+        .find((l) => /^\d/.test(l.trim()))
+        ?.trim() ?? '?',
+      LEVEL,
+      RISK,
+      TECHNIQUE,
+    );
     console.log('| endpoint | baseline | parameters tested | injectable |');
     console.log('|---|---|---|---|');
     for (const r of results) console.log(`| ${r.path} | ${r.baseline} | ${r.tested.join(', ') || '–'} | ${r.injectable.length ? `YES: ${r.injectable.join(', ')}` : 'no'} |`);

@@ -110,7 +110,7 @@ async function findLiterals(file: string, skipped: { file: string; line: number;
     if (Array.isArray(n)) return n.forEach(walk);
     if (n.type === 'StringLiteral' || n.type === 'TemplateLiteral') nodes.push(n);
     // the literal types of TS declarations are not SQL
-    if (n.type === 'TSLiteralType' || n.type === 'ImportDeclaration' || n.type === 'ExportNamedDeclaration' && n.source) return;
+    if (n.type === 'TSLiteralType' || n.type === 'ImportDeclaration' || (n.type === 'ExportNamedDeclaration' && n.source)) return;
     for (const k of Object.keys(n)) if (k !== 'loc' && k !== 'leadingComments' && k !== 'trailingComments') walk(n[k]);
   };
   walk(ast.program);
@@ -266,8 +266,7 @@ async function deparsed(l: Literal, ast: any): Promise<string | null> {
   return sql;
 }
 
-const stripLocations = (x: any): any =>
-  JSON.parse(JSON.stringify(x, (k, v) => (k === 'location' || k === 'stmt_len' || k === 'stmt_location' ? undefined : v)));
+const stripLocations = (x: any): any => JSON.parse(JSON.stringify(x, (k, v) => (k === 'location' || k === 'stmt_len' || k === 'stmt_location' ? undefined : v)));
 
 async function mutantsOf(l: Literal, skipped: { file: string; line: number; why: string }[]): Promise<Mutant[]> {
   // the deparser must give back the same statement before its output can stand for a mutant
@@ -348,7 +347,9 @@ function runTests(tests: string[], timeoutMs: number): Promise<{ outcome: 'passe
       timedOut = true;
       try {
         process.kill(-c.pid!, 'SIGKILL');
-      } catch { /* gone */ }
+      } catch {
+        /* gone */
+      }
     }, timeoutMs);
     c.on('exit', (code) => {
       clearTimeout(timer);
@@ -358,7 +359,15 @@ function runTests(tests: string[], timeoutMs: number): Promise<{ outcome: 'passe
   });
 }
 
-interface Result { name: string; mutants: number; killed: number; timeout: number; survived: Mutant[]; skipped: { file: string; line: number; why: string }[]; minutes: number }
+interface Result {
+  name: string;
+  mutants: number;
+  killed: number;
+  timeout: number;
+  survived: Mutant[];
+  skipped: { file: string; line: number; why: string }[];
+  minutes: number;
+}
 
 async function runModule(name: string, def: ModuleDef, opts: { list: boolean; only?: string; from?: number }): Promise<Result> {
   const files = [...new Set(def.mutate.map((m) => m.file))];
@@ -431,7 +440,12 @@ export async function sqlMain(modules: Record<string, ModuleDef>, argv: string[]
   if (!list) recoverCrashed();
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.on(sig, () => {
-      if (child?.pid) try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ }
+      if (child?.pid)
+        try {
+          process.kill(-child.pid, 'SIGKILL');
+        } catch {
+          /* gone */
+        }
       restoreAll();
       console.error(`\n${sig}: mutated files restored`);
       process.exit(130);

@@ -31,8 +31,17 @@ function noteFailure(title: string, message: string | undefined): void {
   else if (failures.length === MAX_FAILURES) failures.push('  … more failures in test-results/');
 }
 
-interface PwSuite { title: string; file?: string; specs?: PwSpec[]; suites?: PwSuite[] }
-interface PwSpec { title: string; file?: string; tests: { projectName?: string; results: { status: string; error?: { message?: string } }[] }[] }
+interface PwSuite {
+  title: string;
+  file?: string;
+  specs?: PwSpec[];
+  suites?: PwSuite[];
+}
+interface PwSpec {
+  title: string;
+  file?: string;
+  tests: { projectName?: string; results: { status: string; error?: { message?: string } }[] }[];
+}
 
 function walkPlaywright(report: string, suite: PwSuite, trail: string[]): void {
   const here = suite.title ? [...trail, suite.title] : trail;
@@ -49,10 +58,14 @@ function walkPlaywright(report: string, suite: PwSuite, trail: string[]): void {
 
 for (const f of fs.existsSync(dir) ? fs.readdirSync(dir).filter((n) => n.endsWith('.json')) : []) {
   const r = JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'));
-  let p = 0, x = 0, s = 0;
+  let p = 0,
+    x = 0,
+    s = 0;
   if (typeof r.numPassedTests === 'number') {
     // Vitest (jest-compatible JSON)
-    p = r.numPassedTests; x = r.numFailedTests; s = r.numPendingTests + (r.numTodoTests ?? 0);
+    p = r.numPassedTests;
+    x = r.numFailedTests;
+    s = r.numPendingTests + (r.numTodoTests ?? 0);
     for (const file of r.testResults ?? []) {
       const name = path.relative(process.cwd(), file.name ?? '');
       const bad = (file.assertionResults ?? []).filter((a: { status: string }) => a.status === 'failed');
@@ -62,11 +75,15 @@ for (const f of fs.existsSync(dir) ? fs.readdirSync(dir).filter((n) => n.endsWit
     }
   } else if (r.stats) {
     // Playwright
-    p = r.stats.expected + (r.stats.flaky ?? 0); x = r.stats.unexpected; s = r.stats.skipped;
+    p = r.stats.expected + (r.stats.flaky ?? 0);
+    x = r.stats.unexpected;
+    s = r.stats.skipped;
     for (const suite of r.suites ?? []) walkPlaywright(f, suite, []);
   }
   lines.push(`  ${f}: ${p} passed, ${x} failed, ${s} skipped`);
-  passed += p; failed += x; skipped += s;
+  passed += p;
+  failed += x;
+  skipped += s;
 }
 if (failures.length > 0) console.log(['', 'Failed:', ...failures].join('\n'));
 console.log(['', 'Test reports:', ...lines].join('\n'));

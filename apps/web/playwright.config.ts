@@ -36,18 +36,44 @@ export const ARTIFACTS = path.resolve(import.meta.dirname, '../../e2e-artifacts'
  */
 export const ENGINE_INDEPENDENT_SHARE: Record<'pglite' | 'postgres', string[]> = {
   pglite: [
-    'a11y.spec.ts', 'account.spec.ts', 'ssr.spec.ts', 'redirect.spec.ts', 'keyboard.spec.ts',
+    'a11y.spec.ts',
+    'account.spec.ts',
+    'ssr.spec.ts',
+    'redirect.spec.ts',
+    'keyboard.spec.ts',
     // Session eighteen: flows whose engine-dependent parts the API tests hold on both engines.
-    'session.spec.ts', 'payinstore-flow.spec.ts', 'team-flow.spec.ts', 'access-review.spec.ts',
+    'session.spec.ts',
+    'payinstore-flow.spec.ts',
+    'team-flow.spec.ts',
+    'access-review.spec.ts',
     'error-boundary.spec.ts',
     'walk-three.spec.ts', // issue 53: screens in a UTC browser, 1440 and 390 px
   ],
   postgres: [
-    'a11y-backoffice.spec.ts', 'layout.spec.ts', 'login-size.spec.ts', 'console-guard.spec.ts', 'keyboard-filters.spec.ts',
-    'saved-views.spec.ts', 'global-search.spec.ts', 'ux-fixes.spec.ts', 'login-page.spec.ts', 'time-zone.spec.ts', 'phone-home.spec.ts', 'passkeys.spec.ts', 'sub-user.spec.ts',
+    'a11y-backoffice.spec.ts',
+    'layout.spec.ts',
+    'login-size.spec.ts',
+    'console-guard.spec.ts',
+    'keyboard-filters.spec.ts',
+    'saved-views.spec.ts',
+    'global-search.spec.ts',
+    'ux-fixes.spec.ts',
+    'login-page.spec.ts',
+    'time-zone.spec.ts',
+    'phone-home.spec.ts',
+    'passkeys.spec.ts',
+    'sub-user.spec.ts',
     // Session eighteen: the back office (its first operator comes from the CLI on PostgreSQL) and more flows.
-    'backoffice.spec.ts', 'ops-view-as.spec.ts', 'ops-notices.spec.ts', 'ops-runs.spec.ts', 'team-roles.spec.ts', 'feed-reconciliation.spec.ts', 'report-dashboard.spec.ts', 'pbl-slow-options.spec.ts',
-    'team-four-eyes.spec.ts', 'scheduled-reports.spec.ts',
+    'backoffice.spec.ts',
+    'ops-view-as.spec.ts',
+    'ops-notices.spec.ts',
+    'ops-runs.spec.ts',
+    'team-roles.spec.ts',
+    'feed-reconciliation.spec.ts',
+    'report-dashboard.spec.ts',
+    'pbl-slow-options.spec.ts',
+    'team-four-eyes.spec.ts',
+    'scheduled-reports.spec.ts',
   ],
 };
 export const ENGINE_INDEPENDENT = [...ENGINE_INDEPENDENT_SHARE.pglite, ...ENGINE_INDEPENDENT_SHARE.postgres];
@@ -64,7 +90,10 @@ export default defineConfig({
   expect: { timeout: 15_000 },
   outputDir: path.join(process.env.E2E_RUN_DIR ?? ARTIFACTS, 'test-results'),
   // The JSON report feeds the one-line summary CI prints (scripts/test-summary.ts).
-  reporter: [['list'], ['json', { outputFile: `${path.resolve(import.meta.dirname, '../../test-results')}/${process.env.E2E_REPORT ?? (process.env.E2E_DATABASE_URL ? 'e2e-postgres' : 'e2e-pglite')}.json` }]],
+  reporter: [
+    ['list'],
+    ['json', { outputFile: `${path.resolve(import.meta.dirname, '../../test-results')}/${process.env.E2E_REPORT ?? (process.env.E2E_DATABASE_URL ? 'e2e-postgres' : 'e2e-pglite')}.json` }],
+  ],
   use: {
     baseURL,
     browserName: 'chromium',

@@ -78,7 +78,8 @@ const clientBuild = defineConfig({
               name: 'icons',
               test: (id: string) =>
                 /node_modules[\\/]@ant-design[\\/]icons[\\/]es[\\/]icons[\\/]/.test(id) ||
-                (/node_modules[\\/]@ant-design[\\/]icons-svg[\\/]es[\\/]asn[\\/]/.test(id) && !/[\\/](BarChart|EyeInvisible|Eye|Global|Link|Lock|SafetyCertificate|Safety|User|Wechat)Outlined\.js$/.test(id)),
+                (/node_modules[\\/]@ant-design[\\/]icons-svg[\\/]es[\\/]asn[\\/]/.test(id) &&
+                  !/[\\/](BarChart|EyeInvisible|Eye|Global|Link|Lock|SafetyCertificate|Safety|User|Wechat)Outlined\.js$/.test(id)),
               minShareCount: 6,
               priority: 5,
               includeDependenciesRecursively: false,

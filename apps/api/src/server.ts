@@ -74,7 +74,14 @@ if (config.workers > 1 && cluster.isPrimary) {
     });
   }
 } else {
-  const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, replicaUrl: config.replicaUrl, replicaStickyMs: config.replicaStickyMs, genericPlans: config.genericPlans, pipelineConnections: config.pipelineConnections });
+  const db = await openDb({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    replicaUrl: config.replicaUrl,
+    replicaStickyMs: config.replicaStickyMs,
+    genericPlans: config.genericPlans,
+    pipelineConnections: config.pipelineConnections,
+  });
   // One process: migrations and the first-start seed here. A cluster worker finds them done.
   if (cluster.isPrimary) await migrate(db);
   const mailer = mailerOf();

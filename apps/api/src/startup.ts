@@ -46,7 +46,21 @@ export function startBackground(deps: Deps, log: FastifyBaseLogger): (graceMs?: 
   void deps;
   void log;
   // Issue 25: the acquirer's pending operations, the gateway feed's inbox and daily reconciliation.
-  const stops = [startExportWorker(deps, log), startJobRunner(deps, log, [setUpPartitionJobs, setUpDayCountJobs, setUpPaymentJobs, setUpTeamJobs, setUpAccessJobs, setUpScheduleJobs, setUpFilesJobs, setUpAcquirerJobs, setUpGatewayJobs, setUpWebhookJobs])];
+  const stops = [
+    startExportWorker(deps, log),
+    startJobRunner(deps, log, [
+      setUpPartitionJobs,
+      setUpDayCountJobs,
+      setUpPaymentJobs,
+      setUpTeamJobs,
+      setUpAccessJobs,
+      setUpScheduleJobs,
+      setUpFilesJobs,
+      setUpAcquirerJobs,
+      setUpGatewayJobs,
+      setUpWebhookJobs,
+    ]),
+  ];
   // Shutdown (issue 27): both stop taking work and wait (up to graceMs) for what they have in hand;
   // resolves to true when something was handed back (its handler is abandoned, still running).
   return async (graceMs?: number) => (await Promise.all(stops.map((stop) => stop(graceMs)))).some(Boolean);

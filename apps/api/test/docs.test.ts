@@ -18,7 +18,10 @@ function tableRows(md: string, first: string): string[][] {
       inTable = false;
       continue;
     }
-    const cells = line.slice(1, line.endsWith('|') ? -1 : undefined).split('|').map((c) => c.trim());
+    const cells = line
+      .slice(1, line.endsWith('|') ? -1 : undefined)
+      .split('|')
+      .map((c) => c.trim());
     if (cells[0] === first) inTable = true;
     else if (inTable && !/^-+$/.test(cells[0])) rows.push(cells);
   }
@@ -91,7 +94,13 @@ describe('docs agree with the code', () => {
         ? 'public'
         : rolesCell === 'any'
           ? [...OPS_ROLES].sort()
-          : ['administrator', ...rolesCell.split(',').map((s) => s.trim()).filter((x) => x !== 'administrator')].sort();
+          : [
+              'administrator',
+              ...rolesCell
+                .split(',')
+                .map((s) => s.trim())
+                .filter((x) => x !== 'administrator'),
+            ].sort();
       const routes = routesOfCell(cell);
       if (!routes.length) wrong.push(`no route in "${cell}"`);
       for (const route of routes) {
@@ -113,8 +122,14 @@ describe('docs agree with the code', () => {
     expect(routesOfCell('`GET /api/ops/audit?from=&to=` (+ `merId`)')).toEqual(['GET /api/ops/audit']);
   });
 
-  it("README.md and docs/: every relative link leads to a file of the repository; none points outside it", () => {
-    const files = ['README.md', ...fs.readdirSync(path.join(ROOT, 'docs'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+  it('README.md and docs/: every relative link leads to a file of the repository; none points outside it', () => {
+    const files = [
+      'README.md',
+      ...fs
+        .readdirSync(path.join(ROOT, 'docs'), { recursive: true, encoding: 'utf8' })
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => `docs/${f}`),
+    ];
     const broken: string[] = [];
     for (const f of files) {
       const md = read(f);

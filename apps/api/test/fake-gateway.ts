@@ -81,7 +81,12 @@ export async function startFakeGateway(opts: { signingKey?: string; keyId?: stri
   const scripts: Record<'post' | 'status', Mode[]> = { post: [], status: [] };
   const sockets = new Set<import('node:net').Socket>();
 
-  const view = (op: GatewayOp) => ({ status: op.status, code: op.status === 'processing' ? '04' : op.code, message: op.status === 'processing' ? 'Processing' : op.message, gatewayReference: `FG-${op.key.slice(-8)}` });
+  const view = (op: GatewayOp) => ({
+    status: op.status,
+    code: op.status === 'processing' ? '04' : op.code,
+    message: op.status === 'processing' ? 'Processing' : op.message,
+    gatewayReference: `FG-${op.key.slice(-8)}`,
+  });
   const send = (res: http.ServerResponse, status: number, body: unknown) => {
     if (res.destroyed) return;
     res.writeHead(status, { 'content-type': 'application/json' });

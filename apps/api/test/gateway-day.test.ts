@@ -42,7 +42,11 @@ describe.each(DB_KINDS)('a gateway day end to end (%s)', (kind) => {
   it('feed → late status → refund over HTTP (timeout, then the feed settles it) → settlement → reconciliation', async () => {
     const tz = ctx.config.platformTz;
     const day = formatInZone(ctx.clock.now(), tz).slice(0, 10);
-    const at = () => ctx.clock.now().toISOString().replace(/\.\d+Z$/, 'Z');
+    const at = () =>
+      ctx.clock
+        .now()
+        .toISOString()
+        .replace(/\.\d+Z$/, 'Z');
     const p1 = feedRow({ currentTime: at(), gwAmount: '200.00' });
     const p2 = feedRow({ currentTime: at(), gwAmount: '50.50', paymentBrand: 'mastercard' });
     const p3 = feedRow({ currentTime: at(), gwAmount: '80.00', gwResponse: '04' });
@@ -73,13 +77,25 @@ describe.each(DB_KINDS)('a gateway day end to end (%s)', (kind) => {
     // 4. the gateway's feed reports the refund, done, in its next batch (under the id the portal sent
     //    it), stamped with the gateway's own time (seconds after the portal's) and its own channel
     //    order number: the portal's row is matched on what the refund fixed, not on those.
-    const row = (await ctx.db.query<{ order_no: string; txn_time: Date; payment_schema: string; payment_brand: string }>(
-      'SELECT order_no, txn_time, payment_schema, payment_brand FROM txn WHERE id = $1', [r.body.data.refundId],
-    )).rows[0];
+    const row = (
+      await ctx.db.query<{ order_no: string; txn_time: Date; payment_schema: string; payment_brand: string }>('SELECT order_no, txn_time, payment_schema, payment_brand FROM txn WHERE id = $1', [
+        r.body.data.refundId,
+      ])
+    ).rows[0];
     const refundRow = {
-      gwGTransId: refd.gw_trans_id, clientid: DEMO.group, orderNum: row.order_no, originorderno: p1.orderNum, gwTranType: 'REFD', gwResponse: '00',
-      gwAmount: '30.00', gwCurrency: 'HKD', paymentSchema: row.payment_schema, paymentBrand: row.payment_brand,
-      currentTime: new Date(new Date(row.txn_time).getTime() + 7_000).toISOString(), cardNumber: p1.cardNumber, channelOrderNo: 'GW-CH-REF-1',
+      gwGTransId: refd.gw_trans_id,
+      clientid: DEMO.group,
+      orderNum: row.order_no,
+      originorderno: p1.orderNum,
+      gwTranType: 'REFD',
+      gwResponse: '00',
+      gwAmount: '30.00',
+      gwCurrency: 'HKD',
+      paymentSchema: row.payment_schema,
+      paymentBrand: row.payment_brand,
+      currentTime: new Date(new Date(row.txn_time).getTime() + 7_000).toISOString(),
+      cardNumber: p1.cardNumber,
+      channelOrderNo: 'GW-CH-REF-1',
     };
     // The same id with another amount is still a conflict.
     const wrong = await signedCall(ctx, key, 'POST', TX, { transactions: [{ ...refundRow, gwAmount: '31.00' }] });

@@ -103,7 +103,11 @@ const STALE_MS = 6 * 3600_000;
 const today = () => new Date().toISOString().slice(0, 10).replaceAll('-', '');
 const migrationsHash = (): string => {
   const h = createHash('sha256');
-  for (const f of fs.readdirSync(MIGRATIONS_DIR).sort()) h.update(f).update('\0').update(fs.readFileSync(path.join(MIGRATIONS_DIR, f))).update('\0');
+  for (const f of fs.readdirSync(MIGRATIONS_DIR).sort())
+    h.update(f)
+      .update('\0')
+      .update(fs.readFileSync(path.join(MIGRATIONS_DIR, f)))
+      .update('\0');
   return h.digest('hex').slice(0, 16);
 };
 let pgTemplate: Promise<string> | undefined;

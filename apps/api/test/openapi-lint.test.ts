@@ -90,7 +90,15 @@ describe('OpenAPI documents: redocly lint (recommended) finds no error', () => {
 
   it('puts nullable beside a type: into each member of a nullable union', () => {
     expect(fixNullable({ nullable: true, anyOf: [{ type: 'boolean' }, { anyOf: [{ type: 'object' }, { type: 'string' }] }] })).toEqual({
-      anyOf: [{ type: 'boolean', nullable: true }, { anyOf: [{ type: 'object', nullable: true }, { type: 'string', nullable: true }] }],
+      anyOf: [
+        { type: 'boolean', nullable: true },
+        {
+          anyOf: [
+            { type: 'object', nullable: true },
+            { type: 'string', nullable: true },
+          ],
+        },
+      ],
     });
     expect(fixNullable({ type: 'string', nullable: true })).toEqual({ type: 'string', nullable: true });
   });

@@ -98,7 +98,8 @@ describe('the README production path, from a clean clone on an empty PostgreSQL 
     } catch {
       skip(true, 'not a git checkout: the clean clone is made with git');
     }
-    if (execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: ROOT, encoding: 'utf8' }).trim()) console.warn('production path: uncommitted changes are not in the clone (it is HEAD)');
+    if (execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: ROOT, encoding: 'utf8' }).trim())
+      console.warn('production path: uncommitted changes are not in the clone (it is HEAD)');
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'production-path-'));
     cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
     await sh('git', ['clone', '--quiet', '--no-checkout', ROOT, dir]);
@@ -150,8 +151,14 @@ describe('the README production path, from a clean clone on an empty PostgreSQL 
       ACQUIRER_KEY_ID: gw.keyId,
     };
     const names = exportedNames(take('export '));
-    expect(names.filter((n) => !REQUIRED.includes(n) && !(n in values)), 'a setting of the README the test does not know').toEqual([]);
-    expect(REQUIRED.filter((n) => !names.includes(n)), "a required setting missing from the README's export line").toEqual([]);
+    expect(
+      names.filter((n) => !REQUIRED.includes(n) && !(n in values)),
+      'a setting of the README the test does not know',
+    ).toEqual([]);
+    expect(
+      REQUIRED.filter((n) => !names.includes(n)),
+      "a required setting missing from the README's export line",
+    ).toEqual([]);
     const env: NodeJS.ProcessEnv = { PORT: String(port), DATA_DIR: path.join(dir, 'data'), PLATFORM_TZ: TZ, LOG_LEVEL: 'warn' };
     for (const [k, v] of Object.entries(process.env)) if (!/^(VITEST|npm_|TEST_|E2E_|NODE_ENV$|DATABASE_|PUBLIC_URL$|SMTP_URL$|ACQUIRER|PROVIDER_|MAIL_FROM$)/.test(k)) env[k] ??= v;
     for (const n of names) env[n] = values[n];
@@ -172,7 +179,10 @@ describe('the README production path, from a clean clone on an empty PostgreSQL 
     expect(install).toMatch(/^npm ci\b/);
     const added = (out: string) => new Set([...out.matchAll(/^add (\S+) /gm)].map((m) => m[1]));
     const [withDev, plain] = (await Promise.all([`${install} --dry-run --offline`, `${install.replace(/\s--include=dev\b/, '')} --dry-run --offline`].map((c) => run(c)))).map(added);
-    expect(['vite', 'tsx'].filter((p) => !withDev.has(p)), 'the install leaves out the build tools').toEqual([]);
+    expect(
+      ['vite', 'tsx'].filter((p) => !withDev.has(p)),
+      'the install leaves out the build tools',
+    ).toEqual([]);
     expect(plain.has('vite'), 'without --include=dev, NODE_ENV=production leaves vite out (the check can fail)').toBe(false);
     linkNodeModules(dir);
     lap('install (npm ci --dry-run ×2), links');
@@ -226,7 +236,16 @@ describe('the README production path, from a clean clone on an empty PostgreSQL 
     // a signed batch of the day before yesterday (D − 2): two purchases and a refund of one
     const today = platformDate(new Date(), TZ);
     const day = addDays(today, -2);
-    const row = (o: Record<string, string>) => ({ clientid: merId, gwTranType: 'PURC', gwResponse: '00', gwCurrency: 'HKD', paymentSchema: 'CARD', paymentBrand: 'visa', cardNumber: '4111111111111111', ...o });
+    const row = (o: Record<string, string>) => ({
+      clientid: merId,
+      gwTranType: 'PURC',
+      gwResponse: '00',
+      gwCurrency: 'HKD',
+      paymentSchema: 'CARD',
+      paymentBrand: 'visa',
+      cardNumber: '4111111111111111',
+      ...o,
+    });
     const batch = {
       transactions: [
         row({ gwGTransId: 'PP-1', orderNum: 'PP-ORD-1', gwAmount: '200.00', currentTime: `${day} 10:00:00` }),
@@ -266,12 +285,24 @@ describe('the README production path, from a clean clone on an empty PostgreSQL 
     const list = await json(`${base}/api/txn/list?page=0&size=10&beginDate=${day}%2000:00:00&endDate=${day}%2023:59:59`, undefined, me);
     expect(list.code, list.msg).toBe(0);
     expect(list.data.content.map((t: { mrequest: { orderno: string }; settleFlag: string }) => t.mrequest.orderno).sort()).toEqual(['PP-ORD-1', 'PP-ORD-2', 'PP-REF-1']);
-    expect(list.data.content.filter((t: { settleFlag: string }) => t.settleFlag === 'N'), 'every transaction settled').toEqual([]);
+    expect(
+      list.data.content.filter((t: { settleFlag: string }) => t.settleFlag === 'N'),
+      'every transaction settled',
+    ).toEqual([]);
     const settled = addDays(today, -1);
     const transfer = await json(`${base}/api/report/transfer/list?page=0&size=10&beginDate=${settled}&endDate=${settled}`, undefined, me);
     expect(transfer.code, transfer.msg).toBe(0);
     expect(transfer.data.content).toHaveLength(1);
-    expect(transfer.data.content[0]).toMatchObject({ txnSetDate: settled, clientid: merId, merTxnSet: 'HKD', reconSetAmount: '208.98', servAmount: '0.00', realTransAmountBeforeTransFee: '208.98', tranFee: '5.00', realTransAmount: '203.98' });
+    expect(transfer.data.content[0]).toMatchObject({
+      txnSetDate: settled,
+      clientid: merId,
+      merTxnSet: 'HKD',
+      reconSetAmount: '208.98',
+      servAmount: '0.00',
+      realTransAmountBeforeTransFee: '208.98',
+      tranFee: '5.00',
+      realTransAmount: '203.98',
+    });
 
     lap('the merchant signs in and sees it');
     console.log(`production path, seconds per step:\n${times.map(([w, t]) => `  ${t.toFixed(1).padStart(6)}  ${w}`).join('\n')}`);
@@ -311,7 +342,10 @@ function startServer(cmd: string, cwd: string, env: NodeJS.ProcessEnv) {
       const t0 = Date.now();
       while (Date.now() - t0 < 90_000) {
         if (exited) throw new Error(`the server exited; log:\n${log()}`);
-        const ok = await fetch(`${base}/readyz`).then((r) => r.status === 200, () => false);
+        const ok = await fetch(`${base}/readyz`).then(
+          (r) => r.status === 200,
+          () => false,
+        );
         if (ok) return;
         await new Promise((r) => setTimeout(r, 250));
       }

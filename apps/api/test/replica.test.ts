@@ -124,7 +124,7 @@ describe('read replica: lists, reports and exports read a streaming replica; wha
     }
   });
 
-  it('caughtUp: the replica once it replayed the primary\'s writes, the primary while it lags', async ({ skip }) => {
+  it("caughtUp: the replica once it replayed the primary's writes, the primary while it lags", async ({ skip }) => {
     skip(!!WHY, WHY ?? undefined);
     await pair.waitForReplay();
     expect((await db.read.caughtUp(5000)).target()).toBe('replica');

@@ -56,12 +56,13 @@ describe.skipIf(!built).each(DB_KINDS)('lists rendered on the server (%s)', (kin
 
   const page = (token: string | null, extra: Record<string, string> = {}, cookies = 'mp_tz=Asia/Tokyo; mp_vw=1440; mp_lang=ja') =>
     ctx.app.inject({ method: 'GET', url: '/txn/list', headers: { cookie: `${token ? `mp_token=${token}; ` : ''}${cookies}`, ...extra } });
-  const stateOf = (html: string) => JSON.parse(/<script type="application\/json" id="ssr-state">([\s\S]*?)<\/script>/.exec(html)![1]) as {
-    lang: string;
-    session: { user: { username: string } };
-    queries: { queries: { queryKey: unknown[]; state: { data: unknown } }[] };
-    texts: Record<string, unknown>;
-  };
+  const stateOf = (html: string) =>
+    JSON.parse(/<script type="application\/json" id="ssr-state">([\s\S]*?)<\/script>/.exec(html)![1]) as {
+      lang: string;
+      session: { user: { username: string } };
+      queries: { queries: { queryKey: unknown[]; state: { data: unknown } }[] };
+      texts: Record<string, unknown>;
+    };
   const plain = (res: { statusCode: number; headers: Record<string, unknown>; body: string }) => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('no-cache');
@@ -89,7 +90,12 @@ describe.skipIf(!built).each(DB_KINDS)('lists rendered on the server (%s)', (kin
     // The list's answer is the API's answer to the same query, asked by the same user.
     const list = state.queries.queries.find((q) => q.queryKey[0] === 'txn' && q.queryKey[1] === 'list')!;
     expect(list).toBeDefined();
-    const own = await ctx.call({ method: 'GET', url: '/api/txn/list', headers: { 'x-token': demo, 'x-timezone-offset': '9', 'accept-language': 'ja' }, query: list.queryKey[2] as Record<string, string> });
+    const own = await ctx.call({
+      method: 'GET',
+      url: '/api/txn/list',
+      headers: { 'x-token': demo, 'x-timezone-offset': '9', 'accept-language': 'ja' },
+      query: list.queryKey[2] as Record<string, string>,
+    });
     expect(own.body.code).toBe(0);
     expect(list.state.data).toEqual(own.body.data);
     // antd's stylesheet first, no script preloaded beyond the entry's own.

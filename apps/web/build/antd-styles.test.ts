@@ -11,19 +11,49 @@ describe("antd-styles: antd's component styles written at build time (decision 0
   const css = extractAntdStyles();
 
   it('holds the styles of the components the screens and their popups draw', () => {
-    for (const sel of ['.ant-btn', '.ant-table', '.ant-pagination', '.ant-select-dropdown', '.ant-picker-dropdown', '.ant-modal', '.ant-message', '.ant-drawer', '.ant-menu-dark', '.ant-form-item', '.ant-tag', '.ant-layout-sider', '.ant-dropdown', '.ant-tooltip']) {
+    for (const sel of [
+      '.ant-btn',
+      '.ant-table',
+      '.ant-pagination',
+      '.ant-select-dropdown',
+      '.ant-picker-dropdown',
+      '.ant-modal',
+      '.ant-message',
+      '.ant-drawer',
+      '.ant-menu-dark',
+      '.ant-form-item',
+      '.ant-tag',
+      '.ant-layout-sider',
+      '.ant-dropdown',
+      '.ant-tooltip',
+    ]) {
       expect(css, sel).toContain(sel);
     }
   });
 
   it('leaves out only components nothing draws: no screen imports one, no antd component renders one', () => {
-    const dir = (name: string) => name.replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase().replace('q-r-code', 'qr-code');
+    const dir = (name: string) =>
+      name
+        .replace(/([a-z])([A-Z])/g, '$1-$2')
+        .toLowerCase()
+        .replace('q-r-code', 'qr-code');
     const files = (root: string, ext: RegExp): string[] =>
-      fs.readdirSync(root, { withFileTypes: true, recursive: true }).filter((e) => e.isFile() && ext.test(e.name)).map((e) => path.join(e.parentPath, e.name));
+      fs
+        .readdirSync(root, { withFileTypes: true, recursive: true })
+        .filter((e) => e.isFile() && ext.test(e.name))
+        .map((e) => path.join(e.parentPath, e.name));
     // Our screens: every name imported from 'antd'.
     const ours = new Set(
       files(path.join(import.meta.dirname, '../src'), /\.tsx?$/).flatMap((f) =>
-        [...fs.readFileSync(f, 'utf8').matchAll(/import \{([^}]+)\} from 'antd'/g)].flatMap((m) => m[1].split(',').map((n) => n.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0])),
+        [...fs.readFileSync(f, 'utf8').matchAll(/import \{([^}]+)\} from 'antd'/g)].flatMap((m) =>
+          m[1].split(',').map(
+            (n) =>
+              n
+                .trim()
+                .replace(/^type\s+/, '')
+                .split(/\s+as\s+/)[0],
+          ),
+        ),
       ),
     );
     expect(ours).toContain('Table');

@@ -12,7 +12,28 @@ const DEV_PATH = '/@portal/antd-styles.css';
  * checks both: our imports, and antd's own modules importing them): their styles stay out of the
  * stylesheet (a fifth of it). A screen that starts using one must take it off this list.
  */
-export const UNUSED_COMPONENTS = ['Affix', 'Anchor', 'AutoComplete', 'BackTop', 'BorderBeam', 'Calendar', 'Carousel', 'Cascader', 'ColorPicker', 'Image', 'Listy', 'Masonry', 'Mentions', 'Rate', 'Slider', 'Splitter', 'Tour', 'Transfer', 'TreeSelect', 'Watermark'];
+export const UNUSED_COMPONENTS = [
+  'Affix',
+  'Anchor',
+  'AutoComplete',
+  'BackTop',
+  'BorderBeam',
+  'Calendar',
+  'Carousel',
+  'Cascader',
+  'ColorPicker',
+  'Image',
+  'Listy',
+  'Masonry',
+  'Mentions',
+  'Rate',
+  'Slider',
+  'Splitter',
+  'Tour',
+  'Transfer',
+  'TreeSelect',
+  'Watermark',
+];
 
 /**
  * antd's component styles for the portal's theme, rendered once on the server side of the build

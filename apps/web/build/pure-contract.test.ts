@@ -40,10 +40,7 @@ describe('pure-contract: the web bundle keeps only the contract it uses', () => 
       const b = await rolldown({
         input: 'entry',
         cwd: ROOT,
-        plugins: [
-          { name: 'entry', resolveId: (id) => (id === 'entry' ? id : null), load: (id) => (id === 'entry' ? entry : null) },
-          pureContract() as never,
-        ],
+        plugins: [{ name: 'entry', resolveId: (id) => (id === 'entry' ? id : null), load: (id) => (id === 'entry' ? entry : null) }, pureContract() as never],
       });
       const { output } = await b.generate({ format: 'esm' });
       await b.close();

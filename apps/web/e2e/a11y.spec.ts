@@ -46,7 +46,15 @@ for (const lng of LANGS) {
       await page.goto(path);
       await expect(page.locator('html')).toHaveAttribute('lang', lng);
       // Issue 31: Developers → Webhooks is built apart; a build without its screen keeps it out of the side menu (menu-with-screens.ts).
-      if (path === '/developers/webhooks' && (await page.locator('.ant-result-404, h1').first().waitFor().then(() => page.locator('.ant-result-404').count()))) continue;
+      if (
+        path === '/developers/webhooks' &&
+        (await page
+          .locator('.ant-result-404, h1')
+          .first()
+          .waitFor()
+          .then(() => page.locator('.ant-result-404').count()))
+      )
+        continue;
       await expect.soft(page.getByRole('heading', { level: 1 }), `one h1 on ${path}`).toHaveCount(1);
       await settle(page);
       await expectAccessible(page, `${path} (${lng})`, undefined, SOFT);

@@ -35,7 +35,10 @@ test('an administrator revokes one user, confirms the rest and completes the rev
   await expect(a.getByText(tr(L, 'team', 'added', { name: LEAVER, email: EMAIL[LEAVER] }))).toBeVisible();
 
   // The banner says the quarter's review is due and leads to it.
-  await a.getByRole('link', { name: tr(L, 'access', 'open') }).first().click();
+  await a
+    .getByRole('link', { name: tr(L, 'access', 'open') })
+    .first()
+    .click();
   await expect(a).toHaveURL(/\/merchant\/team\/review$/);
   const table = a.getByRole('table', { name: tr(L, 'access', 'tableLabel') });
   await expect(table.getByText(LEAVER, { exact: true })).toBeVisible();
@@ -47,7 +50,10 @@ test('an administrator revokes one user, confirms the rest and completes the rev
 
   // Revoke the leaver (disable), then confirm everyone else.
   await table.getByRole('button', { name: `${tr(L, 'access', 'action.disable')} ${LEAVER}` }).click();
-  await a.getByRole('dialog').getByRole('button', { name: tr(L, 'access', 'action.disable') }).click();
+  await a
+    .getByRole('dialog')
+    .getByRole('button', { name: tr(L, 'access', 'action.disable') })
+    .click();
   await expect(a.getByText(tr(L, 'access', 'decided.DISABLE', { name: LEAVER }))).toBeVisible();
   const confirmLabel = tr(L, 'access', 'action.confirm');
   const confirms = table.getByRole('button', { name: new RegExp(`^${confirmLabel} `) });
@@ -67,7 +73,10 @@ test('an administrator revokes one user, confirms the rest and completes the rev
   // The record: listed with its decisions, readable in full.
   const history = a.getByRole('table', { name: tr(L, 'access', 'history.title') });
   await expect(history.getByText(new RegExp(`${tr(L, 'access', 'history.counts', { confirmed: '\\d+', disabled: 1, removed: 0 })}`))).toBeVisible();
-  await history.getByRole('button', { name: new RegExp(`^${tr(L, 'access', 'history.view')} `) }).first().click();
+  await history
+    .getByRole('button', { name: new RegExp(`^${tr(L, 'access', 'history.view')} `) })
+    .first()
+    .click();
   const detail = a.getByRole('dialog');
   const leaverRow = detail.getByRole('row').filter({ hasText: LEAVER });
   await expect(leaverRow.getByText(tr(L, 'access', 'decision.DISABLED'))).toBeVisible();

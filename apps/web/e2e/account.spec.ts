@@ -26,11 +26,14 @@ interface Mail {
 async function mailTo(page: Page, email: string, pattern: RegExp): Promise<RegExpExecArray> {
   let m: RegExpExecArray | null = null;
   await expect
-    .poll(async () => {
-      const body = (await (await page.request.get('/api/dev/mailbox')).json()) as { data: Mail[] };
-      for (const mail of body.data) if (mail.to.includes(email) && (m = pattern.exec(mail.text))) return true;
-      return false;
-    }, { message: `mail to ${email} matching ${pattern}`, timeout: 45_000 })
+    .poll(
+      async () => {
+        const body = (await (await page.request.get('/api/dev/mailbox')).json()) as { data: Mail[] };
+        for (const mail of body.data) if (mail.to.includes(email) && (m = pattern.exec(mail.text))) return true;
+        return false;
+      },
+      { message: `mail to ${email} matching ${pattern}`, timeout: 45_000 },
+    )
     .toBe(true);
   return m!;
 }

@@ -62,7 +62,11 @@ test('first operator: activation link from the CLI, authenticator and password, 
     await drawer.getByLabel(label, { exact: true }).click();
     for (const v of values) {
       await drawer.getByLabel(label, { exact: true }).fill(v);
-      await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: new RegExp(`^${v}$`) }).first().click();
+      await page
+        .locator('.ant-select-dropdown:visible .ant-select-item-option')
+        .filter({ hasText: new RegExp(`^${v}$`) })
+        .first()
+        .click();
     }
     // Close the option list without Escape (which would close the drawer).
     await drawer.locator('.ant-drawer-title').click();
@@ -110,8 +114,17 @@ test('first operator: activation link from the CLI, authenticator and password, 
       await page.request.post('/api/ops/merchants', {
         headers: { 'x-token': pair.data.token },
         data: {
-          attribute: 'SUB', parentId: groupId, name, corporationName: `${name} Ltd`, country: 'HK', mcc: '5999', defaultCurrency: 'HKD', settleCurrency: 'HKD',
-          channels: ['CARD'], currencies: ['HKD'], fees: [{ busLine: 'CARD', mdrBp: 300, fixedFee: 200, cycleDays: 1, reserveBp: 0, reserveHoldDays: 0, tranThreshold: 0, tranFee: 0, transferPeriod: 'D' }],
+          attribute: 'SUB',
+          parentId: groupId,
+          name,
+          corporationName: `${name} Ltd`,
+          country: 'HK',
+          mcc: '5999',
+          defaultCurrency: 'HKD',
+          settleCurrency: 'HKD',
+          channels: ['CARD'],
+          currencies: ['HKD'],
+          fees: [{ busLine: 'CARD', mdrBp: 300, fixedFee: 200, cycleDays: 1, reserveBp: 0, reserveHoldDays: 0, tranThreshold: 0, tranFee: 0, transferPeriod: 'D' }],
           bankAccount: { beneficiaryBank: 'Example Bank Ltd', swiftCode: 'EXAMHKHH', accountName: `${name} Ltd`, accountNumber: '998877665544', country: 'HK', currency: 'HKD' },
         },
       })
@@ -163,7 +176,18 @@ test('sandbox transactions for it settle in the settlement run with the fees the
     const order = await (
       await page.request.post('/api/payByLink/add', {
         headers: { 'x-token': await freshMerchantToken(page) },
-        form: { reconId: `E2E-SETTLE-${amount}`, orderCurrency: 'HKD', totalAmount: amount, goodsName: 'Widget', goodsPrice: amount, goodsQuantity: '1', logFee: '0', remarks: '', buyerEmail: '', sendEmailChecked: 'false' },
+        form: {
+          reconId: `E2E-SETTLE-${amount}`,
+          orderCurrency: 'HKD',
+          totalAmount: amount,
+          goodsName: 'Widget',
+          goodsPrice: amount,
+          goodsQuantity: '1',
+          logFee: '0',
+          remarks: '',
+          buyerEmail: '',
+          sendEmailChecked: 'false',
+        },
       })
     ).json();
     expect(order.code, order.msg).toBe(0);
@@ -211,7 +235,13 @@ test('the merchant asks for a bank-account change', async () => {
     await page.request.post('/api/merchant/bankChangeRequest', {
       headers: { 'x-token': merchantToken },
       multipart: {
-        merId: groupOf.id, beneficiaryBank: 'Second Bank Ltd', swiftCode: 'SECOHKHH', accountName: 'E2E Group Holdings Ltd', accountNumber: '556677889900', country: 'HK', currency: 'HKD',
+        merId: groupOf.id,
+        beneficiaryBank: 'Second Bank Ltd',
+        swiftCode: 'SECOHKHH',
+        accountName: 'E2E Group Holdings Ltd',
+        accountNumber: '556677889900',
+        country: 'HK',
+        currency: 'HKD',
         document: { name: 'letter.pdf', mimeType: 'application/pdf', buffer: pdf },
       },
     })
@@ -231,7 +261,10 @@ test('a second operator approves the bank change with a reason, and the notice r
   await ops.getByLabel(z('approvals.reason')).fill('Bank letter checked');
   await shot(ops, 'ops-approvals-zh-1440');
   const decided = ops.waitForResponse(async (r) => r.url().includes('/approve') && (await r.json().catch(() => null))?.code !== 3);
-  await ops.getByRole('dialog').getByRole('button', { name: z('approvals.approve') }).click();
+  await ops
+    .getByRole('dialog')
+    .getByRole('button', { name: z('approvals.approve') })
+    .click();
   expect(((await (await decided).json()) as { code: number }).code).toBe(0);
   await expect(row).toHaveCount(0);
   await ops.context().close();

@@ -78,7 +78,9 @@ test('the main user creates an API key and sees its secret once', async () => {
 });
 
 test('the main user adds a webhook endpoint for refunds', async () => {
-  await sideMenu(a, 'ja').getByRole('menuitem', { name: tr('ja', 'menu', 'developerWebhooks') }).click();
+  await sideMenu(a, 'ja')
+    .getByRole('menuitem', { name: tr('ja', 'menu', 'developerWebhooks') })
+    .click();
   await expect(a).toHaveURL(/\/developers\/webhooks/);
   await a.getByRole('button', { name: W('add') }).click();
   const dialog = a.getByRole('dialog', { name: W('form.titleAdd') });
@@ -86,7 +88,10 @@ test('the main user adds a webhook endpoint for refunds', async () => {
   await dialog.getByRole('button', { name: W('action.save') }).click();
   const shown = a.getByRole('dialog', { name: W('secret.title') });
   await expect(shown).toContainText(/whsec_[\w-]{20,}/);
-  await shown.locator('.ant-modal-footer').getByRole('button', { name: W('action.close') }).click();
+  await shown
+    .locator('.ant-modal-footer')
+    .getByRole('button', { name: W('action.close') })
+    .click();
   await expect(a.locator('.ant-table-tbody').first()).toContainText(hookUrl);
   await a.goto('/developers/keys');
 });
@@ -96,7 +101,9 @@ test('a script with the key refunds a purchase through /v1; the list shows the k
     a.request.fetch(path, { method: init.method ?? 'GET', headers: { authorization: `Bearer ${secret}`, ...init.headers }, data: init.body });
   const list = await api('/v1/transactions?gwTranType=PURC&gwResponse=00&limit=20');
   expect(list.status()).toBe(200);
-  const purchase = ((await list.json()) as { data: { id: number; amount: string; refunded_amount: string; currency: string }[] }).data.find((t) => t.refunded_amount === '0' || Number(t.refunded_amount) === 0);
+  const purchase = ((await list.json()) as { data: { id: number; amount: string; refunded_amount: string; currency: string }[] }).data.find(
+    (t) => t.refunded_amount === '0' || Number(t.refunded_amount) === 0,
+  );
   expect(purchase, 'a purchase not yet refunded').toBeTruthy();
   const amount = purchase!.currency === 'JPY' || purchase!.currency === 'KRW' ? '1' : '0.01';
   const body = { transaction_id: purchase!.id, amount };
@@ -114,8 +121,17 @@ test('a script with the key refunds a purchase through /v1; the list shows the k
   expect(event.data).toMatchObject({ type: 'REFD', currency: purchase!.currency });
   expect(event.signature).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
   await a.goto('/developers/webhooks');
-  await a.getByRole('row').filter({ hasText: hookUrl }).getByRole('button', { name: W('action.deliveries') }).click();
-  await expect(a.locator('.ant-table-row').filter({ hasText: W('event.refund_succeeded') }).first()).toContainText(W('state.succeeded'));
+  await a
+    .getByRole('row')
+    .filter({ hasText: hookUrl })
+    .getByRole('button', { name: W('action.deliveries') })
+    .click();
+  await expect(
+    a
+      .locator('.ant-table-row')
+      .filter({ hasText: W('event.refund_succeeded') })
+      .first(),
+  ).toContainText(W('state.succeeded'));
   await a.goto('/developers/keys');
 
   await a.getByRole('button', { name: tr('ja', 'developer', 'refresh') }).click();

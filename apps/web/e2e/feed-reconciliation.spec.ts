@@ -28,7 +28,10 @@ for (const lng of ['en', 'zh'] as const) {
       await answered;
       const card = page.getByTestId('feed-differences');
       await expect(card).toContainText(tr(lng, 'settleDetail', 'feed.title'));
-      const picker = card.getByRole('textbox', { name: tr(lng, 'settleDetail', 'feed.date') }).or(card.locator('.ant-picker input')).first();
+      const picker = card
+        .getByRole('textbox', { name: tr(lng, 'settleDetail', 'feed.date') })
+        .or(card.locator('.ant-picker input'))
+        .first();
       const yesterday = await picker.inputValue();
       expect(yesterday).toMatch(/^\d{4}-\d\d-\d\d$/);
       await expect(card.getByText(tr(lng, 'settleDetail', 'feed.none', { date: yesterday }))).toBeVisible();

@@ -62,7 +62,10 @@ test('a monthly statement appears in /files after the month-end job; its PDF and
   expect(i).toBeGreaterThanOrEqual(0);
   const closing = /-?[\d,]+(\.\d+)?/.exec(closings[i])![0];
   let download = page.waitForEvent('download');
-  await rows.nth(i).getByRole('button', { name: new RegExp(`^${t('download')}`) }).click();
+  await rows
+    .nth(i)
+    .getByRole('button', { name: new RegExp(`^${t('download')}`) })
+    .click();
   let file = await (await download).path();
   const text = await pdfText(fs.readFileSync(file));
   expect(text).toContain('Monthly statement');
@@ -71,7 +74,10 @@ test('a monthly statement appears in /files after the month-end job; its PDF and
   const j = formats.findIndex((f, k) => f === 'CSV' && merchants[k] === merchants[i] && currencies[k] === currencies[i]);
   expect(j).toBeGreaterThanOrEqual(0);
   download = page.waitForEvent('download');
-  await rows.nth(j).getByRole('button', { name: new RegExp(`^${t('download')}`) }).click();
+  await rows
+    .nth(j)
+    .getByRole('button', { name: new RegExp(`^${t('download')}`) })
+    .click();
   file = await (await download).path();
   const csv = fs.readFileSync(file, 'utf8');
   expect(csv).toContain(`Closing pending balance,${closing.replace(/,/g, '')}\r\n`);
@@ -83,13 +89,16 @@ test('a monthly statement appears in /files after the month-end job; its PDF and
   await expect(dataRows(table)).toHaveCount(periods.length);
 });
 
-test('the fee schedule and a notice\'s attachment are listed; /report/file points to /files and back', async ({ baseURL }) => {
+test("the fee schedule and a notice's attachment are listed; /report/file points to /files and back", async ({ baseURL }) => {
   test.setTimeout(180_000);
   await setLang('en', baseURL!);
   await page.goto('/files?kind=NOTICE_ATTACHMENT');
   const table = page.locator('.ant-table');
   await expect(dataRows(table)).toHaveCount(1);
-  await dataRows(table).first().getByRole('link', { name: t('docs.kind.NOTICE_ATTACHMENT') }).click();
+  await dataRows(table)
+    .first()
+    .getByRole('link', { name: t('docs.kind.NOTICE_ATTACHMENT') })
+    .click();
   await expect(page).toHaveURL(/\/notice\/detail\/\d+$/);
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: /Service terms - summary of changes\.pdf/ }).click();

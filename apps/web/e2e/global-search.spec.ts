@@ -23,7 +23,11 @@ test.beforeAll(async ({ browser, baseURL }) => {
 });
 test.afterAll(async () => page.context().close());
 
-const searchBox = (p: Page, lng: Lang = 'en') => p.getByRole('search').getByRole('searchbox', { name: S('label', {}, lng) }).last();
+const searchBox = (p: Page, lng: Lang = 'en') =>
+  p
+    .getByRole('search')
+    .getByRole('searchbox', { name: S('label', {}, lng) })
+    .last();
 
 async function search(p: Page, q: string, lng: Lang = 'en') {
   await searchBox(p, lng).fill(q);
@@ -79,7 +83,10 @@ test('the group: one order number at several merchants gives a list, the person 
   await page.goto('/dashboard');
   await search(page, orderNo);
   const results = page.getByRole('dialog', { name: S('results.title', { q: orderNo }) });
-  const hit = results.locator('.ant-list-item').filter({ hasText: merName }).filter({ hasText: S('kind.txn') });
+  const hit = results
+    .locator('.ant-list-item')
+    .filter({ hasText: merName })
+    .filter({ hasText: S('kind.txn') });
   await expect(hit).toHaveCount(1);
   // the hit's time is in the user's zone (here the browser's, UTC+0) and says so; the list above
   // was opened with its zone selector on UTC+8, so it showed the same instant 8 hours later
@@ -155,7 +162,7 @@ test('an unknown id: nothing found, in four languages, at 1440 and 390 px', asyn
   await useLanguage(page, 'en');
 });
 
-test('bad input is refused with a message in the user\'s language', async () => {
+test("bad input is refused with a message in the user's language", async () => {
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto('/txn/list');
   // A pasted id with a control character (e.g. a tab from a spreadsheet cell) inside.

@@ -11,7 +11,19 @@ import { signInQuick } from './report-support';
  */
 test.describe.configure({ mode: 'serial' });
 
-const SCREENS = ['/dashboard', '/txn/list', '/txn/settleDetail', '/report/txn', '/report/bill', '/report/transfer', '/report/reserve', '/payByLink/list', '/payInStore/list', '/merchant/audit', '/files'];
+const SCREENS = [
+  '/dashboard',
+  '/txn/list',
+  '/txn/settleDetail',
+  '/report/txn',
+  '/report/bill',
+  '/report/transfer',
+  '/report/reserve',
+  '/payByLink/list',
+  '/payInStore/list',
+  '/merchant/audit',
+  '/files',
+];
 
 let page: Page;
 test.beforeAll(async ({ browser, baseURL }) => {
@@ -32,10 +44,12 @@ async function leaves(picker: Locator, first: Locator, keys: string[], max = 4):
     await page.keyboard.press('Tab');
     await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
     if (!(await focusInside(picker))) return i;
-    seen.push(await page.evaluate(() => {
-      const el = document.activeElement as HTMLInputElement | null;
-      return el ? `${el.tagName}[${el.getAttribute('placeholder') ?? el.className}]="${el.value ?? ''}"` : 'none';
-    }));
+    seen.push(
+      await page.evaluate(() => {
+        const el = document.activeElement as HTMLInputElement | null;
+        return el ? `${el.tagName}[${el.getAttribute('placeholder') ?? el.className}]="${el.value ?? ''}"` : 'none';
+      }),
+    );
   }
   throw new Error(`${keys.join('+') || 'Tab'}: ${max} Tab presses kept the focus in the range filter on ${page.url()}: ${seen.join(' → ')}`);
 }
@@ -74,7 +88,7 @@ for (const path of SCREENS) {
   });
 }
 
-test('issue 53: a filter select\'s clear button, reached by Tab right after a value is chosen, is shown with a ring', async () => {
+test("issue 53: a filter select's clear button, reached by Tab right after a value is chosen, is shown with a ring", async () => {
   await page.goto('/txn/list?page=1');
   const type = page.getByLabel(tr('en', 'txn', 'filter.type'), { exact: true });
   await type.focus();

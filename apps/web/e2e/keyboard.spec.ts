@@ -53,10 +53,13 @@ async function arrowTo(page: Page, menu: Locator, item: Locator, max = 40) {
     // antd's menu moves the focus in the next animation frame and cancels a pending move on the next
     // key: a person never presses within one frame, but a busy machine can make every press do so
     // (the focus then stays put while the menu's active item moves on). Let the frame pass.
-    await page.evaluate(() => new Promise<void>((r) => {
-      requestAnimationFrame(() => requestAnimationFrame(() => r()));
-      setTimeout(r, 100);
-    }));
+    await page.evaluate(
+      () =>
+        new Promise<void>((r) => {
+          requestAnimationFrame(() => requestAnimationFrame(() => r()));
+          setTimeout(r, 100);
+        }),
+    );
   }
   if (await focused()) return;
   const where = await page.evaluate(() => {
@@ -69,7 +72,13 @@ async function arrowTo(page: Page, menu: Locator, item: Locator, max = 40) {
 test('keyboard only: sign in → find a transaction → refund → export, the focus always visible', async ({ page }) => {
   // A mouse click anywhere would be a defect of this test: fail on it.
   await page.addInitScript(() => {
-    window.addEventListener('mousedown', (e) => { if (e.isTrusted) console.error('mouse used in the keyboard-only spec'); }, true);
+    window.addEventListener(
+      'mousedown',
+      (e) => {
+        if (e.isTrusted) console.error('mouse used in the keyboard-only spec');
+      },
+      true,
+    );
   });
   await page.goto('/login');
   await expect(page.getByRole('heading', { name: L('title') })).toBeVisible();

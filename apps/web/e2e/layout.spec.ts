@@ -46,7 +46,9 @@ async function noneUnderFixedRight(p: Page, table: string) {
     if (!fixed) return '';
     const edge = fixed.getBoundingClientRect().left;
     const out: string[] = [];
-    for (const el of t.querySelectorAll('.ant-table-tbody td:not(.ant-table-cell-fix-right):not(.ant-table-cell-fix-end) .money, .ant-table-summary td:not(.ant-table-cell-fix-right):not(.ant-table-cell-fix-end) .money')) {
+    for (const el of t.querySelectorAll(
+      '.ant-table-tbody td:not(.ant-table-cell-fix-right):not(.ant-table-cell-fix-end) .money, .ant-table-summary td:not(.ant-table-cell-fix-right):not(.ant-table-cell-fix-end) .money',
+    )) {
       const range = document.createRange();
       range.selectNodeContents(el);
       const r = range.getBoundingClientRect();
@@ -175,7 +177,8 @@ async function figuresOutOfView(p: Page): Promise<string> {
         const range = document.createRange();
         range.selectNodeContents(m);
         const r = range.getBoundingClientRect();
-        if (!m.closest('.ant-table-cell-fix-left, .ant-table-cell-fix-right, .ant-table-cell-fix-start, .ant-table-cell-fix-end') && !inView(r)) out.push(`total "${m.innerText}" at ${Math.round(r.left)}–${Math.round(r.right)}`);
+        if (!m.closest('.ant-table-cell-fix-left, .ant-table-cell-fix-right, .ant-table-cell-fix-start, .ant-table-cell-fix-end') && !inView(r))
+          out.push(`total "${m.innerText}" at ${Math.round(r.left)}–${Math.round(r.right)}`);
       }
     }
     return out.join('; ');
@@ -220,13 +223,19 @@ for (const lng of LANGS) {
         const names = new Set(SUMMARY_TYPES.map((c) => tr(lng, 'txn', `type.${c}`)));
         const types = await columnTexts(page.locator('.report-table'), tr(lng, 'report', 'col.txnType'));
         expect(types.length).toBeGreaterThan(0);
-        expect(types.filter((x) => !names.has(x)), `type names in ${lng}`).toEqual([]);
+        expect(
+          types.filter((x) => !names.has(x)),
+          `type names in ${lng}`,
+        ).toEqual([]);
       }
       if (name === 'pbl-list') {
         // Issue 29 §5: the operations ("詳細" in ja) keep to one line.
         const lines = await page.locator('.pbl-details-link').evaluateAll((els) => els.map((el) => el.getClientRects().length));
         expect(lines.length).toBeGreaterThan(0);
-        expect(lines.every((n) => n === 1), `the details link on one line in ${lng}`).toBe(true);
+        expect(
+          lines.every((n) => n === 1),
+          `the details link on one line in ${lng}`,
+        ).toBe(true);
       }
       if (name.startsWith('report-')) await expect(page.locator('.report-total').first(), `${name} has page totals`).toBeVisible();
       if (lng === 'ja') await shot(page, `figures-1440-${lng}-${name}`);
@@ -235,7 +244,11 @@ for (const lng of LANGS) {
     if (lng === 'ja') {
       // The same tables on a phone (they scroll sideways there, the page does not): looked at, not measured.
       await page.setViewportSize({ width: 390, height: 844 });
-      for (const [name, path] of [['report-summary', '/report/txn'], ['settle-detail', '/txn/settleDetail'], ['pbl-list', '/payByLink/list']]) {
+      for (const [name, path] of [
+        ['report-summary', '/report/txn'],
+        ['settle-detail', '/txn/settleDetail'],
+        ['pbl-list', '/payByLink/list'],
+      ]) {
         await page.goto(path);
         await expect(page.locator('.ant-table-tbody tr.ant-table-row').first()).toBeVisible();
         await settled(page);
@@ -257,7 +270,10 @@ test('the column chooser: a column picked shows, is remembered for the user afte
   const chooser = page.locator('button.column-chooser');
   await expect(chooser).toContainText(/Columns \d+\/\d+/);
   await chooser.click();
-  await page.getByTestId('column-chooser').getByRole('checkbox', { name: tr('en', 'report', 'col.merName') }).check();
+  await page
+    .getByTestId('column-chooser')
+    .getByRole('checkbox', { name: tr('en', 'report', 'col.merName') })
+    .check();
   await expect(merName).toHaveCount(1);
   const stored = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('mp_columns:')));
   expect(stored, 'kept per merchant, user and table').toContain('mp_columns:100000000000001:demo:report.bill');
@@ -265,7 +281,10 @@ test('the column chooser: a column picked shows, is remembered for the user afte
   await expect(page.locator('.report-table .ant-table-tbody tr.ant-table-row').first()).toBeVisible();
   await expect(merName).toHaveCount(1);
   await chooser.click();
-  await page.getByTestId('column-chooser').getByRole('button', { name: tr('en', 'layout', 'columns.reset') }).click();
+  await page
+    .getByTestId('column-chooser')
+    .getByRole('button', { name: tr('en', 'layout', 'columns.reset') })
+    .click();
   await expect(merName).toHaveCount(0);
   await shot(page, 'column-chooser-open');
 });

@@ -8,7 +8,7 @@ import { expect, expectAccessible, shot, test, tr, type Lang } from './support';
  */
 const L = (lng: Lang, k: string) => tr(lng, 'login', k);
 
-test('empty fields: each says what is missing in the user\'s language, and the first one takes the focus', async ({ page, context, baseURL }) => {
+test("empty fields: each says what is missing in the user's language, and the first one takes the focus", async ({ page, context, baseURL }) => {
   await context.addCookies([{ name: 'mp_lang', value: 'ko', url: baseURL! }]);
   await page.goto('/login');
   await expect(page.getByRole('heading', { name: L('ko', 'title'), level: 1 })).toBeVisible();
@@ -86,7 +86,7 @@ test('the language menu by keyboard: the choice is said in the new language and 
   await expect(page.getByTestId('language-select')).toContainText('日本語');
 });
 
-test('no answer from the server: a message that stays until closed; a refusal: the server\'s words for 30 s', async ({ page }) => {
+test("no answer from the server: a message that stays until closed; a refusal: the server's words for 30 s", async ({ page }) => {
   await page.goto('/login');
   await page.getByLabel(L('en', 'username')).fill('someone');
   // (The code is asked with the password: issue 47.)
@@ -111,7 +111,10 @@ test('no answer from the server: a message that stays until closed; a refusal: t
   await expectAccessible(page, 'sign-in with a server error (en)');
 });
 
-for (const [lng, width] of [['zh', 390], ['ja', 1440]] as const) {
+for (const [lng, width] of [
+  ['zh', 390],
+  ['ja', 1440],
+] as const) {
   test(`the sign-in page fits ${width} px in ${lng}`, async ({ page, context, baseURL }) => {
     await context.addCookies([{ name: 'mp_lang', value: lng, url: baseURL! }]);
     await page.setViewportSize({ width, height: 860 });

@@ -26,7 +26,10 @@ test('the sign-in page loads little JavaScript: no antd and none of the signed-i
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   fs.writeFileSync(path.join(ARTIFACTS, 'login-js.json'), JSON.stringify(report, null, 2));
   console.log(`login page JS: ${report.files} files, ${report.rawKiB} KiB raw, ${report.gzipKiB} KiB gzip`);
-  expect(files.some((f) => /app-shell|notice-list|side-menu/.test(f.name)), 'the shell is lazy').toBe(false);
+  expect(
+    files.some((f) => /app-shell|notice-list|side-menu/.test(f.name)),
+    'the shell is lazy',
+  ).toBe(false);
   expect(gzip / 1024).toBeLessThan(BUDGET_KIB);
   // Drawn without antd: none of its components is on the page.
   expect(await page.locator('[class^="ant-"], [class*=" ant-"]').count(), 'no antd component on the sign-in page').toBe(0);

@@ -27,7 +27,7 @@ async function setLang(lng: Lang, baseURL: string) {
   await page.context().addCookies([{ name: 'mp_lang', value: lng, domain: new URL(baseURL).hostname, path: '/' }]);
 }
 
-test('settlement detail: a batch\'s statement PDF carries the batch totals; its transactions sum to the batch', async ({ baseURL }) => {
+test("settlement detail: a batch's statement PDF carries the batch totals; its transactions sum to the batch", async ({ baseURL }) => {
   await setLang('en', baseURL!);
   await page.goto('/txn/settleDetail');
   await expect(page.getByRole('heading', { name: t('menu', 'settleDetail') })).toBeVisible();

@@ -72,7 +72,10 @@ test('the operator withdraws it: gone for the merchant', async () => {
   const detailUrl = merchant.url();
   const row = ops.locator('.ant-table-row').filter({ hasText: TITLE });
   await row.getByRole('button', { name: j('withdraw') }).click();
-  await ops.locator('.ant-popconfirm').getByRole('button', { name: j('withdraw') }).click();
+  await ops
+    .locator('.ant-popconfirm')
+    .getByRole('button', { name: j('withdraw') })
+    .click();
   await expect(row).toContainText(j('status.withdrawn'));
   await merchant.goto('/notice/list');
   await expect(merchant.locator('main')).toBeVisible();

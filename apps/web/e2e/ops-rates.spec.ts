@@ -49,7 +49,10 @@ test('a rate entered by one operator, approved by another, then corrected; the h
   // Another operator approves.
   await opsSignInQuick(page, `rates-admin-${Date.now() % 100000}`, baseURL!, 'administrator');
   await page.goto('/ops/rates');
-  const row = page.getByRole('region', { name: z('pending.title') }).getByRole('row').filter({ hasText: rate });
+  const row = page
+    .getByRole('region', { name: z('pending.title') })
+    .getByRole('row')
+    .filter({ hasText: rate });
   await row.getByRole('button', { name: z('pending.approve') }).click();
   const approve = page.getByRole('dialog').filter({ hasText: rate });
   await approve.getByLabel(z('pending.reason')).fill('与银行牌价核对一致');

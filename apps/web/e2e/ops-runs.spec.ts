@@ -26,13 +26,19 @@ test('an administrator re-runs a settlement date and retries a failed job', asyn
   await picker.fill(yesterday);
   await picker.press('Enter');
   await page.getByRole('button', { name: j('settlement.runDate') }).click();
-  await page.getByRole('tooltip').getByRole('button', { name: j('settlement.rerun') }).click();
+  await page
+    .getByRole('tooltip')
+    .getByRole('button', { name: j('settlement.rerun') })
+    .click();
   await expect(page.getByText(new RegExp(`${yesterday} (は精算済み|を精算しました)`)).first()).toBeVisible({ timeout: 120_000 });
   const row = page.getByRole('row').filter({ hasText: yesterday }).first();
   await expect(row).toContainText(j('state.done'));
   // Again from the row: settled already, nothing changes; the attempt is listed with the operator.
   await row.getByRole('button', { name: j('settlement.rerunDate', { date: yesterday }) }).click();
-  await page.getByRole('tooltip').getByRole('button', { name: j('settlement.rerun') }).click();
+  await page
+    .getByRole('tooltip')
+    .getByRole('button', { name: j('settlement.rerun') })
+    .click();
   await expect(page.getByText(j('settlement.skipped', { date: yesterday })).last()).toBeVisible();
   await row.locator('.ant-table-row-expand-icon').click();
   await expect(page.getByText(`${j('trigger.operator')} · runs-admin`).first()).toBeVisible();
@@ -44,7 +50,10 @@ test('an administrator re-runs a settlement date and retries a failed job', asyn
   await expect(jobRow).toContainText('Example failure');
   await shot(page, 'ops-runs-jobs-ja-1440');
   await jobRow.getByRole('button', { name: j('jobs.retryJob', { id: failed.data.id }) }).click();
-  await page.getByRole('tooltip').getByRole('button', { name: j('jobs.retry') }).click();
+  await page
+    .getByRole('tooltip')
+    .getByRole('button', { name: j('jobs.retry') })
+    .click();
   await expect(page.getByText(j('jobs.retried'))).toBeVisible();
   await expect(jobRow).toHaveCount(0); // no longer failed
   await page.getByLabel(j('col.state')).click();

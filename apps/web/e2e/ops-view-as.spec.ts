@@ -54,7 +54,10 @@ test('a support operator views a merchant read-only, with a banner, and ends it'
   // The server refuses a change whatever the screen shows.
   const token = (await tab.context().cookies()).find((c) => c.name === 'mp_token')!.value;
   expect(token).toMatch(/^va_/);
-  const refused = await tab.request.post('/api/user/add', { headers: { 'x-token': token, 'accept-language': 'ja' }, form: { userName: 'x', email: 'x@x.example', merIds: '100000000000002', role: 'FINANCE' } });
+  const refused = await tab.request.post('/api/user/add', {
+    headers: { 'x-token': token, 'accept-language': 'ja' },
+    form: { userName: 'x', email: 'x@x.example', merIds: '100000000000002', role: 'FINANCE' },
+  });
   expect(refused.status()).toBe(403);
   expect((await refused.json()).msg).toContain('読み取り専用');
 

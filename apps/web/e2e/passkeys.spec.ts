@@ -69,13 +69,19 @@ test('register a passkey, sign in with password then passkey, rename, remove', a
   await page.getByRole('dialog').getByLabel(t('security.password')).fill('Wrong-pass-1');
   // (The answer that counts: an access token that ran out is refreshed and the call replayed first.)
   const refused = page.waitForResponse(async (r) => r.url().includes('/api/user/checkPassword') && (await r.json()).code === 1003);
-  await page.getByRole('dialog').getByRole('button', { name: t('security.passkeyContinue') }).click();
+  await page
+    .getByRole('dialog')
+    .getByRole('button', { name: t('security.passkeyContinue') })
+    .click();
   await refused;
   await expect(page.getByRole('dialog')).toBeVisible();
   await expect(page.getByRole('dialog').getByRole('button', { name: t('security.passkeyContinue') })).not.toHaveClass(/ant-btn-loading/);
   expect(await authenticator.credentials()).toHaveLength(0);
   await page.getByRole('dialog').getByLabel(t('security.password')).fill(PASSWORD);
-  await page.getByRole('dialog').getByRole('button', { name: t('security.passkeyContinue') }).click();
+  await page
+    .getByRole('dialog')
+    .getByRole('button', { name: t('security.passkeyContinue') })
+    .click();
   await expect(card.getByRole('cell', { name: 'Laptop', exact: true })).toBeVisible();
   expect(await authenticator.credentials()).toHaveLength(1);
   await expectAccessible(page, 'security screen with a passkey');
@@ -95,7 +101,10 @@ test('register a passkey, sign in with password then passkey, rename, remove', a
   await page.goto('/user/security');
   await card.getByRole('button', { name: t('security.passkeyRenameOf', { name: 'Laptop' }) }).click();
   await page.getByRole('dialog').getByLabel(t('security.passkeyName')).fill('Work laptop');
-  await page.getByRole('dialog').getByRole('button', { name: t('security.passkeySave') }).click();
+  await page
+    .getByRole('dialog')
+    .getByRole('button', { name: t('security.passkeySave') })
+    .click();
   await expect(card.getByRole('cell', { name: 'Work laptop', exact: true })).toBeVisible();
   await expect(card.getByRole('row').filter({ hasText: 'Work laptop' })).not.toContainText('—');
 
@@ -128,7 +137,10 @@ test('register a passkey, sign in with password then passkey, rename, remove', a
 
   await card.getByRole('button', { name: t('security.passkeyRemoveOf', { name: 'Work laptop' }) }).click();
   await page.getByRole('dialog').getByLabel(t('security.password')).fill(PASSWORD);
-  await page.getByRole('dialog').getByRole('button', { name: t('security.passkeyRemove') }).click();
+  await page
+    .getByRole('dialog')
+    .getByRole('button', { name: t('security.passkeyRemove') })
+    .click();
   await expect(page.getByText(t('security.passkeyRemoved'))).toBeVisible();
   await expect(card.getByRole('cell', { name: 'Work laptop', exact: true })).toHaveCount(0);
 });

@@ -35,11 +35,14 @@ interface MailItem {
 async function mailTo(page: Page, to: string): Promise<MailItem> {
   let mail: MailItem | undefined;
   await expect
-    .poll(async () => {
-      const body = (await (await page.request.get('/api/dev/mailbox')).json()) as { data: MailItem[] };
-      mail = body.data.find((m) => m.to.includes(to));
-      return !!mail;
-    }, { message: `e-mail to ${to} in the outbox`, timeout: 20_000 })
+    .poll(
+      async () => {
+        const body = (await (await page.request.get('/api/dev/mailbox')).json()) as { data: MailItem[] };
+        mail = body.data.find((m) => m.to.includes(to));
+        return !!mail;
+      },
+      { message: `e-mail to ${to} in the outbox`, timeout: 20_000 },
+    )
     .toBe(true);
   return mail!;
 }
@@ -59,7 +62,7 @@ async function createOrder(o: { reconId: string; amount: string; goods: string; 
     await dialog.locator('input[type=file]').setInputFiles({ name: `bill-${o.reconId}.pdf`, mimeType: 'application/pdf', buffer: PDF });
     await expect(dialog.getByText(`bill-${o.reconId}.pdf`)).toBeVisible();
   }
-  await shot(merchant, `paybylink-create-${o.reconId.split("-")[0].toLowerCase()}`);
+  await shot(merchant, `paybylink-create-${o.reconId.split('-')[0].toLowerCase()}`);
   await dialog.getByRole('button', { name: P('form.submit') }).click();
   const confirm = merchant.getByRole('dialog', { name: P('confirm.title') });
   await expect(confirm).toBeVisible();
@@ -71,10 +74,7 @@ async function createOrder(o: { reconId: string; amount: string; goods: string; 
 
 /** Resolves on the merchant page's first status poll of `orderNo` that answers `status` ('00' paid, '01' ended). */
 function pollAnswers(page: Page, orderNo: string, status: '00' | '01') {
-  return page.waitForResponse(
-    async (r) => r.url().includes(`/api/payByLink/orderno/${orderNo}`) && (await r.json()).data?.status === status,
-    { timeout: 60_000 },
-  );
+  return page.waitForResponse(async (r) => r.url().includes(`/api/payByLink/orderno/${orderNo}`) && (await r.json()).data?.status === status, { timeout: 60_000 });
 }
 
 async function buyerPays(browser: Browser, link: string, method: string, card?: string) {
@@ -153,7 +153,11 @@ test('the merchant e-mails a link with a bill; the buyer pays it; the QR dialog 
 
   // The detail: bill file, link, timeline with the e-mail, the visit and the payment.
   await merchant.goto('/payByLink/list');
-  await merchant.getByRole('row').filter({ hasText: orderNo }).getByRole('link', { name: P('action.details') }).click();
+  await merchant
+    .getByRole('row')
+    .filter({ hasText: orderNo })
+    .getByRole('link', { name: P('action.details') })
+    .click();
   await expect(merchant.getByTestId('pbl-descriptions')).toContainText(`bill-INV-${stamp}.pdf`);
   await expect(merchant.getByTestId('pbl-link')).toHaveText(link);
   const activity = merchant.getByTestId('pbl-activity');
@@ -190,7 +194,11 @@ test('the detail page turns to Paid while open when the buyer pays (no reload)',
   const { link, orderNo, confirm } = await createOrder({ reconId: `LIVE-${stamp}`, amount: '7.25', goods: 'Live widget' });
   await merchant.keyboard.press('Escape');
   await expect(confirm).toBeHidden();
-  await merchant.getByRole('row').filter({ hasText: orderNo }).getByRole('link', { name: P('action.details') }).click();
+  await merchant
+    .getByRole('row')
+    .filter({ hasText: orderNo })
+    .getByRole('link', { name: P('action.details') })
+    .click();
   const status = merchant.getByTestId('pbl-descriptions').getByTestId('pbl-status');
   await expect(status).toHaveText(P('status.notPaid'));
   await expect(merchant.getByRole('button', { name: P('action.showQr') })).toBeVisible();
@@ -209,10 +217,16 @@ test('close asks first; cancelling says failed, confirming closes the order', as
   await confirm.getByRole('button', { name: 'Close', exact: true }).click();
   const row = merchant.getByRole('row').filter({ hasText: orderNo });
   await row.getByRole('button', { name: P('action.close') }).click();
-  await merchant.getByRole('dialog').getByRole('button', { name: P('closeConfirm.cancel') }).click();
+  await merchant
+    .getByRole('dialog')
+    .getByRole('button', { name: P('closeConfirm.cancel') })
+    .click();
   await expect(merchant.getByText(P('failed'), { exact: true })).toBeVisible();
   await row.getByRole('button', { name: P('action.close') }).click();
-  await merchant.getByRole('dialog').getByRole('button', { name: P('closeConfirm.ok') }).click();
+  await merchant
+    .getByRole('dialog')
+    .getByRole('button', { name: P('closeConfirm.ok') })
+    .click();
   await expect(merchant.getByText(P('closeMsg'))).toBeVisible();
   await expect(row.getByTestId('pbl-status')).toHaveText(P('status.closed'));
 });

@@ -87,14 +87,21 @@ test("a store without the function gets 'You have not enabled this function, ple
   const row = merchant.getByRole('row').filter({ hasText: 'Pudong Airport Counter' });
   await expect(row.getByText(P('notEnabled'))).toBeVisible(SLOW);
   await expect(row.getByRole('button', { name: P('stores.staticQr') })).toBeDisabled();
-  await merchant.getByRole('row').filter({ hasText: 'Causeway Bay Store' }).getByRole('button', { name: P('stores.staticQr') }).click();
+  await merchant
+    .getByRole('row')
+    .filter({ hasText: 'Causeway Bay Store' })
+    .getByRole('button', { name: P('stores.staticQr') })
+    .click();
   await expect(merchant.getByTestId('static-qr')).toContainText('/pay/store/');
   await shot(merchant, 'payinstore-stores');
 });
 
 test('a cashier is bound by the WeChat QR, sees the store orders, and is unbound', async ({ browser }) => {
   await merchant.goto('/payInStore/cashier?storeId=S10000001');
-  await merchant.getByRole('button', { name: P('cashier.bind') }).first().click();
+  await merchant
+    .getByRole('button', { name: P('cashier.bind') })
+    .first()
+    .click();
   const bind = merchant.getByTestId('bind-qr');
   await expect(bind.locator('canvas')).toBeVisible(SLOW);
   const url = await bind.getByTestId('bind-link').getAttribute('href');
@@ -115,7 +122,10 @@ test('a cashier is bound by the WeChat QR, sees the store orders, and is unbound
   await expect(row).toContainText(/C\d{8}/);
   await shot(merchant, 'payinstore-cashier-list');
   await row.getByRole('button', { name: P('cashier.unbind') }).click();
-  await merchant.getByRole('dialog').getByRole('button', { name: P('cashier.unbind') }).click();
+  await merchant
+    .getByRole('dialog')
+    .getByRole('button', { name: P('cashier.unbind') })
+    .click();
   await expect(merchant.getByText(P('cashier.unbound', { name: '微信用户 Fake' }))).toBeVisible();
   await expect(merchant.getByRole('row').filter({ hasText: '微信用户 Fake' })).toHaveCount(0);
 
@@ -141,7 +151,10 @@ for (const lng of ['en', 'zh', 'ko', 'ja'] as const) {
         if (lng === 'en' && width === 1440) {
           const axe = await new AxeBuilder({ page: merchant }).withTags(['wcag2a', 'wcag2aa']).analyze();
           const bad = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-          expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), `axe on ${path}`).toEqual([]);
+          expect(
+            bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+            `axe on ${path}`,
+          ).toEqual([]);
         }
       }
     }

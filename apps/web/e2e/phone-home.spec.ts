@@ -55,7 +55,7 @@ test.beforeAll(async ({ browser, baseURL }) => {
 });
 test.afterAll(async () => page.context().close());
 
-test('a phone lands on /m, whose figures are the API\'s; no antd on the first paint', async () => {
+test("a phone lands on /m, whose figures are the API's; no antd on the first paint", async () => {
   const antd: string[] = [];
   page.on('request', (r) => {
     if (/\/assets\/(antd|providers)-/.test(new URL(r.url()).pathname)) antd.push(r.url());
@@ -112,13 +112,16 @@ test('the order button creates an in-store order with its QR, and its payment ar
   await expect(page.getByTestId('ph-total')).not.toHaveText(before!, SLOW);
   // The takings shown are the API's latest answer, which counts the new payment.
   const last = ((await answers[answers.length - 1].json()) as { data: Takings }).data;
-  expect(last.stores.some((x) => x.storeName === 'Causeway Bay Store'), 'the store of the new order has takings').toBe(true);
+  expect(
+    last.stores.some((x) => x.storeName === 'Causeway Bay Store'),
+    'the store of the new order has takings',
+  ).toBe(true);
   await expectFigures(last);
   expect(navigations).toEqual([]);
   await shot(page, 'phone-home-arrived-390');
 });
 
-test('a read-only sub-user sees its merchant\'s figures and no order button', async ({ browser, baseURL }) => {
+test("a read-only sub-user sees its merchant's figures and no order button", async ({ browser, baseURL }) => {
   const sub = await (await browser.newContext({ viewport: PHONE })).newPage();
   await signInQuick(sub, 'demo-sub', baseURL!);
   const answer = sub.waitForResponse(isTodayTakings(null), SLOW);
@@ -139,7 +142,11 @@ test('manifest, icons and service worker; the installed app starts offline on th
   const manifest = await (await page.request.get(href!)).json();
   expect(manifest).toMatchObject({ start_url: '/m', display: 'standalone' });
   const icons = manifest.icons as { src: string; sizes: string; purpose: string; type: string }[];
-  for (const [sizes, purpose] of [['192x192', 'any'], ['512x512', 'any'], ['512x512', 'maskable']]) {
+  for (const [sizes, purpose] of [
+    ['192x192', 'any'],
+    ['512x512', 'any'],
+    ['512x512', 'maskable'],
+  ]) {
     const icon = icons.find((i) => i.sizes === sizes && i.purpose === purpose && i.type === 'image/png');
     expect(icon, `${sizes} ${purpose}`).toBeTruthy();
     const png = await page.request.get(icon!.src);
@@ -150,7 +157,9 @@ test('manifest, icons and service worker; the installed app starts offline on th
   const sw = await page.evaluate(async () => (await navigator.serviceWorker.ready).active?.scriptURL ?? null);
   expect(sw).toMatch(/\/sw\.js$/);
   // What the worker keeps: the offline page and icons, never an API answer.
-  await expect.poll(() => page.evaluate(async () => (await Promise.all((await caches.keys()).map(async (k) => (await (await caches.open(k)).keys()).map((r) => new URL(r.url).pathname)))).flat()), SLOW).toContain('/offline.html');
+  await expect
+    .poll(() => page.evaluate(async () => (await Promise.all((await caches.keys()).map(async (k) => (await (await caches.open(k)).keys()).map((r) => new URL(r.url).pathname)))).flat()), SLOW)
+    .toContain('/offline.html');
   const kept = await page.evaluate(async () => (await Promise.all((await caches.keys()).map(async (k) => (await (await caches.open(k)).keys()).map((r) => new URL(r.url).pathname)))).flat());
   expect(kept.filter((p) => p.startsWith('/api/'))).toEqual([]);
   await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller), SLOW).toBe(true);

@@ -41,7 +41,10 @@ test('bill report: preset range, paging with Last Page / Next Page, merchant fil
   await expect(page).toHaveURL(/page=2/);
   await expect.poll(() => columnTexts(table(page), en('col.clientid'))).not.toEqual(first);
   // money columns are right-aligned
-  const align = await table(page).locator('tbody tr.ant-table-row td.ant-table-cell').nth(5).evaluate((td) => getComputedStyle(td).textAlign);
+  const align = await table(page)
+    .locator('tbody tr.ant-table-row td.ant-table-cell')
+    .nth(5)
+    .evaluate((td) => getComputedStyle(td).textAlign);
   expect(align).toBe('right');
   await pickOption(page, page.getByRole('combobox', { name: en('filter.merId') }), `${SUB_A} - `, SUB_A.slice(-4));
   await page.getByRole('button', { name: en('action.search') }).click();
@@ -78,7 +81,9 @@ test('transfer report: settlement range cannot be cleared; details open the sett
   expect(total, `the row shows ${row!.reconSetAmount}`).toBeTruthy();
   await shot(page, 'report-transfer');
   await link.click();
-  await expect(page).toHaveURL(new RegExp(`/txn/settleList\\?beginDate=${row!.reconSearchDate}&endDate=${row!.txnSetDate}&busLine=${row!.reconBusiness}&setCur=${row!.merTxnSet}&clientid=${row!.clientid}`));
+  await expect(page).toHaveURL(
+    new RegExp(`/txn/settleList\\?beginDate=${row!.reconSearchDate}&endDate=${row!.txnSetDate}&busLine=${row!.reconBusiness}&setCur=${row!.merTxnSet}&clientid=${row!.clientid}`),
+  );
   await expect(page.getByTestId('settle-sum')).not.toHaveText('—');
   const sum = await page.getByTestId('settle-sum').innerText();
   expect(minorOf(sum)).toBe(minorOf(row!.reconSetAmount));
@@ -125,10 +130,13 @@ test('a long export is queued and lands in the file area; the button stays locke
   const file = page.locator('tr.ant-table-row').filter({ hasText: 'Daily summary report' }).first();
   await expect(file).toBeVisible();
   await expect
-    .poll(async () => {
-      await page.getByRole('button', { name: tr('en', 'files', 'refresh') }).click();
-      return file.innerText();
-    }, { timeout: 30_000 })
+    .poll(
+      async () => {
+        await page.getByRole('button', { name: tr('en', 'files', 'refresh') }).click();
+        return file.innerText();
+      },
+      { timeout: 30_000 },
+    )
     .toContain(tr('en', 'files', 'status.ready'));
   await shot(page, 'report-export-file');
   // Export lock: disabled right after a click, enabled again after 3 s.

@@ -151,8 +151,19 @@ async function main(): Promise<number> {
       const pick = /^portal_(sign_ins_total|refunds_total|mails_total|job_runs_total|exports_total|settlement_runs_total)\b.*$/gm;
       const byStatus = new Map<string, number>();
       for (const m of text.matchAll(/^portal_http_request_duration_seconds_count\{[^}]*status="(\d)\d\d"[^}]*\} (\d+)/gm)) byStatus.set(`${m[1]}xx`, (byStatus.get(`${m[1]}xx`) ?? 0) + Number(m[2]));
-      const lines = [`HTTP requests by status: ${[...byStatus].sort().map(([k, v]) => `${k} ${v}`).join(', ')}`, ...(text.match(pick) ?? [])];
-      console.log(`e2e: /metrics after the suite (${path.relative(root, path.join(runDir, 'metrics.txt'))}):\n${lines.slice(0, 40).map((l) => `  ${l}`).join('\n')}`);
+      const lines = [
+        `HTTP requests by status: ${[...byStatus]
+          .sort()
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ')}`,
+        ...(text.match(pick) ?? []),
+      ];
+      console.log(
+        `e2e: /metrics after the suite (${path.relative(root, path.join(runDir, 'metrics.txt'))}):\n${lines
+          .slice(0, 40)
+          .map((l) => `  ${l}`)
+          .join('\n')}`,
+      );
     } catch (e) {
       console.log(`e2e: /metrics not read: ${(e as Error).message}`);
     }

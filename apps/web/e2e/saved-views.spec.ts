@@ -34,7 +34,11 @@ async function menuItem(p: Page, name: string, lng: Lang = 'en') {
 test('save the filters as a view, reload, open it from the bare list', async () => {
   await page.goto('/txn/list');
   await page.getByLabel(T('filter.result'), { exact: true }).click();
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: T('resultFilter.00') }).first().click();
+  await page
+    .locator('.ant-select-dropdown:visible .ant-select-item-option')
+    .filter({ hasText: T('resultFilter.00') })
+    .first()
+    .click();
   await page.getByRole('button', { name: T('action.search'), exact: true }).click();
   await expect(page).toHaveURL(/gwResponse=00/);
 
@@ -75,11 +79,14 @@ test('set it as the default: the bare list opens with it; its link is shown', as
   await expect(page).toHaveURL(/gwResponse=00.*view=\d+|view=\d+.*gwResponse=00/);
   await expect(viewsButton(page)).toHaveText(V('menu.current', { name: NAME }));
   // Clearing the filters stays cleared (the default is for a bare screen only).
-  await page.locator('form button').filter({ hasText: T('action.clear') }).click();
+  await page
+    .locator('form button')
+    .filter({ hasText: T('action.clear') })
+    .click();
   await expect(page).not.toHaveURL(/gwResponse/);
 });
 
-test('a teammate opens the shared link and gets the same view, without the owner\'s actions', async ({ browser, baseURL }) => {
+test("a teammate opens the shared link and gets the same view, without the owner's actions", async ({ browser, baseURL }) => {
   const mate = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
   recordNetwork(mate, 'saved-views-mate');
   await signInQuick(mate, 'demo-sub', baseURL!);
@@ -134,7 +141,12 @@ test('the other list screens keep views: merchants and settlement batches follow
   await useLanguage(page, 'zh');
   for (const width of [390, 1440]) {
     await page.setViewportSize({ width, height: width > 400 ? 900 : 844 });
-    for (const [name, path] of [['merchants', '/merchant/list'], ['settle-detail', '/txn/settleDetail'], ['logistics', '/txn/logistics'], ['documents', '/files']]) {
+    for (const [name, path] of [
+      ['merchants', '/merchant/list'],
+      ['settle-detail', '/txn/settleDetail'],
+      ['logistics', '/txn/logistics'],
+      ['documents', '/files'],
+    ]) {
       await page.goto(path);
       await expect(viewsButton(page, 'zh')).toBeVisible();
       await expectAccessible(page, `${name} with the views button (zh, ${width})`, 'form');

@@ -21,7 +21,11 @@ test.afterAll(async () => page.context().close());
 const rowOf = (p: Page, text: string) => p.locator('tbody tr.ant-table-row').filter({ hasText: text });
 const settle = (p: Page) => expect(p.locator('.ant-spin-spinning, .full-page-spin')).toHaveCount(0);
 
-interface Mail { to: string; subject: string; attachments: { filename: string; size: number; contentType: string }[] }
+interface Mail {
+  to: string;
+  subject: string;
+  attachments: { filename: string; size: number; contentType: string }[];
+}
 
 test('schedule the bill report from its screen, with its filters', async () => {
   await page.goto('/report/bill?beginDate=2026-11-01&endDate=2026-11-07');
@@ -55,11 +59,14 @@ test("the schedules screen lists it; 'send now' mails the file and records the r
   await expect(page.getByText(en('msg.sending'))).toBeVisible();
   let mail: Mail | undefined;
   await expect
-    .poll(async () => {
-      const box = (await (await page.request.get('/api/dev/mailbox')).json()).data as (Mail & { date: string })[];
-      mail = box.find((m) => m.subject.startsWith('Scheduled report') && Date.parse(m.date) >= since - 5000);
-      return !!mail;
-    }, { timeout: 30_000 })
+    .poll(
+      async () => {
+        const box = (await (await page.request.get('/api/dev/mailbox')).json()).data as (Mail & { date: string })[];
+        mail = box.find((m) => m.subject.startsWith('Scheduled report') && Date.parse(m.date) >= since - 5000);
+        return !!mail;
+      },
+      { timeout: 30_000 },
+    )
     .toBe(true);
   expect(mail!.to).toBe('demo@demo-group.example');
   expect(mail!.attachments).toHaveLength(1);
@@ -68,7 +75,9 @@ test("the schedules screen lists it; 'send now' mails the file and records the r
 
   await page.reload();
   await expect(rowOf(page, en('kind.report.bill'))).toContainText(en('result.sent'));
-  await rowOf(page, en('kind.report.bill')).getByRole('link', { name: en('action.openFile') }).click();
+  await rowOf(page, en('kind.report.bill'))
+    .getByRole('link', { name: en('action.openFile') })
+    .click();
   await expect(page).toHaveURL(/\/report\/file/);
   const file = page.locator('tbody tr.ant-table-row').filter({ hasText: mail!.attachments[0].filename });
   await expect(file).toHaveCount(1);
@@ -110,8 +119,13 @@ test('pause, then the screens at 390 px and in Japanese, then delete', async () 
   await useLanguage(page, 'en');
   await page.goto('/report/schedules');
   await settle(page);
-  await rowOf(page, en('kind.report.bill')).getByRole('button', { name: en('action.delete') }).click();
-  await page.locator('.ant-popconfirm').getByRole('button', { name: en('action.delete') }).click();
+  await rowOf(page, en('kind.report.bill'))
+    .getByRole('button', { name: en('action.delete') })
+    .click();
+  await page
+    .locator('.ant-popconfirm')
+    .getByRole('button', { name: en('action.delete') })
+    .click();
   await expect(page.getByText(en('msg.deleted'))).toBeVisible();
   await expect(rowOf(page, en('kind.report.bill'))).toHaveCount(0);
   await expect(page.getByText(en('empty'))).toBeVisible();

@@ -179,9 +179,7 @@ test('an expired access token is refreshed without the user noticing', async () 
   const before = (await context.cookies()).find((c) => c.name === 'mp_token')?.value;
   expect(before).toBeTruthy();
   // Until the server itself answers code 3 (token expired) for it: the event, not a guessed wait.
-  await expect
-    .poll(async () => (await (await page.request.get('/api/user/info', { headers: { 'x-token': before! } })).json()).code, { timeout: 30_000, intervals: [250] })
-    .toBe(3);
+  await expect.poll(async () => (await (await page.request.get('/api/user/info', { headers: { 'x-token': before! } })).json()).code, { timeout: 30_000, intervals: [250] }).toBe(3);
   const codes: number[] = [];
   page.on('response', async (r) => {
     if (r.url().includes('/api/notice/list')) codes.push((await r.json()).code);

@@ -41,7 +41,15 @@ export async function firstAnswer<T>(page: Page, urlPart: string, key: string[],
   if (state) {
     const queries = (JSON.parse(state[1]) as { queries: { queries: { queryKey: unknown[]; state: { data: T } }[] } }).queries.queries;
     const q = queries.find((x) => key.every((k, i) => x.queryKey[i] === k));
-    if (q) return { query: Object.fromEntries(Object.entries(q.queryKey[key.length] as Record<string, unknown>).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)])), data: q.state.data };
+    if (q)
+      return {
+        query: Object.fromEntries(
+          Object.entries(q.queryKey[key.length] as Record<string, unknown>)
+            .filter(([, v]) => v !== undefined)
+            .map(([k, v]) => [k, String(v)]),
+        ),
+        data: q.state.data,
+      };
   }
   const res = await asked;
   if (!res) throw new Error(`no ${urlPart} call and no rendered answer`);

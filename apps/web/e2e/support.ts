@@ -37,9 +37,7 @@ export function watchPage(page: Page) {
   const setViewportSize = page.setViewportSize.bind(page);
   page.setViewportSize = async (size) => {
     await setViewportSize(size);
-    await page
-      .waitForFunction((w) => !location.protocol.startsWith('http') || document.cookie.includes(`mp_vw=${w}`), size.width, { timeout: 3000 })
-      .catch(() => undefined);
+    await page.waitForFunction((w) => !location.protocol.startsWith('http') || document.cookie.includes(`mp_vw=${w}`), size.width, { timeout: 3000 }).catch(() => undefined);
   };
   waitForTakeover(page);
   page.on('pageerror', (e) => pageErrors.push(`pageerror ${e.name}: ${e.message.slice(0, 500)}\n${(e.stack ?? '').split('\n').slice(1, 4).join('\n')}`));
@@ -138,7 +136,7 @@ export function tr(lng: Lang, ns: string, key: string, vars: Record<string, stri
   const data = JSON.parse(fs.readFileSync(path.join(LOCALES, lng, `${ns}.json`), 'utf8')) as Record<string, unknown>;
   const at = (k: string) => k.split('.').reduce<unknown>((o, p) => (o as Record<string, unknown>)?.[p], data);
   // i18next plurals: key_one / key_other by the language's plural rules when a count is given.
-  const plural = typeof vars.count === 'number' ? at(`${key}_${new Intl.PluralRules(lng).select(vars.count)}`) ?? at(`${key}_other`) : undefined;
+  const plural = typeof vars.count === 'number' ? (at(`${key}_${new Intl.PluralRules(lng).select(vars.count)}`) ?? at(`${key}_other`)) : undefined;
   const value = plural ?? at(key);
   if (typeof value !== 'string') throw new Error(`no ${lng}/${ns}:${key}`);
   return value.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, v: string) => String(vars[v] ?? ''));
@@ -307,7 +305,13 @@ export async function expectAccessible(page: Page, label: string, include?: stri
   const result = await builder.analyze();
   const bad = result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.impact} ${v.id}: ${v.help}\n${v.nodes.slice(0, 3).map((n) => `   ${n.target.join(' ')} — ${n.failureSummary?.split('\n').slice(0, 2).join(' ')}`).join('\n')}`);
+    .map(
+      (v) =>
+        `${v.impact} ${v.id}: ${v.help}\n${v.nodes
+          .slice(0, 3)
+          .map((n) => `   ${n.target.join(' ')} — ${n.failureSummary?.split('\n').slice(0, 2).join(' ')}`)
+          .join('\n')}`,
+    );
   (soft ? expect.soft : expect)(bad, `axe on ${label}`).toEqual([]);
 }
 

@@ -112,23 +112,36 @@ test('the main user edits them: the bill report taken away is gone from their ne
   // the finance user's next page load: no bill report in the menu (the API refusal: team.edit.test.ts)
   await b.reload();
   const menu = sideMenu(b);
-  await expect(menu.getByRole('menuitem', { name: tr('en', 'menu', 'txnList'), exact: true }).or(menu.getByRole('menuitem', { name: tr('en', 'menu', 'txn'), exact: true })).first()).toBeVisible();
-  await menu.getByRole('menuitem', { name: tr('en', 'menu', 'report'), exact: true }).click().catch(() => undefined);
+  await expect(
+    menu
+      .getByRole('menuitem', { name: tr('en', 'menu', 'txnList'), exact: true })
+      .or(menu.getByRole('menuitem', { name: tr('en', 'menu', 'txn'), exact: true }))
+      .first(),
+  ).toBeVisible();
+  await menu
+    .getByRole('menuitem', { name: tr('en', 'menu', 'report'), exact: true })
+    .click()
+    .catch(() => undefined);
   await expect(menu.getByRole('menuitem', { name: tr('en', 'menu', 'reportBill'), exact: true })).toHaveCount(0);
 });
 
-test("the main user disables them; their open tab ends on the sign-in page with the session-ended message", async () => {
+test('the main user disables them; their open tab ends on the sign-in page with the session-ended message', async () => {
   await a.reload();
   const row = usersTable(a).getByRole('row', { name: new RegExp(NEW_USER) });
   await expect(row).toContainText(tr('en', 'team', 'status.ACTIVE'));
   await row.getByRole('button', { name: `${tr('en', 'team', 'action.disable')} ${NEW_USER}` }).click();
-  await a.getByRole('dialog').getByRole('button', { name: tr('en', 'team', 'form.confirm') }).click();
+  await a
+    .getByRole('dialog')
+    .getByRole('button', { name: tr('en', 'team', 'form.confirm') })
+    .click();
   await expect(a.getByText(tr('en', 'team', 'disabled', { name: NEW_USER }))).toBeVisible();
   await expect(row).toContainText(tr('en', 'team', 'status.DISABLED'));
 
   // The finance user's open tab: the next call is refused and the logout box of spec §8 shows.
   // (A new screen, so a call is made for certain: searching again with the same filters may be answered from the cache.)
-  await sideMenu(b).getByRole('menuitem', { name: tr('en', 'menu', 'reportFile') }).click();
+  await sideMenu(b)
+    .getByRole('menuitem', { name: tr('en', 'menu', 'reportFile') })
+    .click();
   await expect(b.getByRole('dialog')).toContainText('Confirm logout');
   await b.reload();
   await expect(b).toHaveURL(/\/login\?redirect=/);

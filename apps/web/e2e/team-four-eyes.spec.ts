@@ -136,7 +136,10 @@ test('a refund above the limit waits; the user its requester added cannot approv
   await dialog.getByRole('button', { name: tr(L, 'approvals', 'approve') }).click();
   await expect(a.getByText(tr(L, 'approvals', 'approved', { id: theirs.approvalId }))).toBeVisible();
   await a.getByRole('combobox', { name: tr(L, 'approvals', 'filter.status') }).click();
-  await a.locator('.ant-select-dropdown').getByTitle(tr(L, 'approvals', 'filter.all'), { exact: true }).click();
+  await a
+    .locator('.ant-select-dropdown')
+    .getByTitle(tr(L, 'approvals', 'filter.all'), { exact: true })
+    .click();
   await expect(other).toContainText(tr(L, 'approvals', 'status.APPROVED'));
   await shot(a, 'team-approvals-decided-zh');
   // The purchase's detail shows the one refund.
@@ -236,7 +239,13 @@ test('bank changes under four eyes (ko): a second main user hands the request to
   } finally {
     // the e2e server is shared by the specs after this one: the flag goes off again, the rest as it was
     const p = (await call(a, '/api/approval/policy?merId=100000000000001')).data as { refundLimits: Record<string, string>; permissionRaise: boolean; expiryHours: number };
-    const back = { merId: '100000000000001', refundLimits: Object.entries(p.refundLimits).map(([k, v]) => `${k}:${v}`), permissionRaise: p.permissionRaise, bankChange: false, expiryHours: p.expiryHours };
+    const back = {
+      merId: '100000000000001',
+      refundLimits: Object.entries(p.refundLimits).map(([k, v]) => `${k}:${v}`),
+      permissionRaise: p.permissionRaise,
+      bankChange: false,
+      expiryHours: p.expiryHours,
+    };
     // switching a rule off loosens the policy: the second administrator asks, demo approves (issue 47)
     // (its answer carries no data, which `call` would take for an expired token and repeat: asked
     // again here only while the token is what is refused)

@@ -76,13 +76,16 @@ test('narrowing the role changes its holder at once; screens at 1440 and 390 px'
       return (await (await fetch(`/api/user/list?text=${user}`, { headers: { 'x-token': token } })).json()) as { data: { content: { permissions: string[] }[] } | null };
     }, USER);
   await expect
-    .poll(async () => {
-      const list = await grants();
-      if (list.data) return list.data.content[0].permissions;
-      await a.reload();
-      await rolesTab().click();
-      return null;
-    }, { timeout: 30_000 })
+    .poll(
+      async () => {
+        const list = await grants();
+        if (list.data) return list.data.content[0].permissions;
+        await a.reload();
+        await rolesTab().click();
+        return null;
+      },
+      { timeout: 30_000 },
+    )
     .toEqual(['txn:list', 'txn:detail']);
   await shot(a, 'team-roles-zh');
   await expectAccessible(a, 'roles tab (zh)');

@@ -41,7 +41,10 @@ test('choose Asia/Tokyo: the audit log and the transaction list show Tokyo time,
 
   // The change itself is the newest audit entry; its time is shown in Tokyo time.
   await page.goto('/merchant/audit');
-  const row = page.locator('tbody tr.ant-table-row').filter({ hasText: tr('en', 'team', 'auditAction.account_timezone_changed') }).first();
+  const row = page
+    .locator('tbody tr.ant-table-row')
+    .filter({ hasText: tr('en', 'team', 'auditAction.account_timezone_changed') })
+    .first();
   await expect(row).toBeVisible();
   const shown = (await row.innerText()).match(/\d{4}-\d\d-\d\d \d\d:\d\d/)![0];
   expect([nowIn('Asia/Tokyo', before), nowIn('Asia/Tokyo')]).toContain(shown);
@@ -53,13 +56,16 @@ test('choose Asia/Tokyo: the audit log and the transaction list show Tokyo time,
   await expect(tzFilter(page)).toContainText('UTC+9');
 });
 
-test('the browser\'s zone again: times go back to Shanghai', async () => {
+test("the browser's zone again: times go back to Shanghai", async () => {
   await chooseZone(page, U('info.timeZoneBrowser', { zone: 'Asia/Shanghai (UTC+8)' }), 'Shanghai');
   await expect(page.getByText(U('info.timeZoneSaved', { zone: 'Asia/Shanghai' }))).toBeVisible();
   await page.goto('/txn/list?page=1'); // ?page=1: not the bare list, which opens the user's default view (saved-views.spec sets one)
   await expect(tzFilter(page)).toContainText('UTC+8');
   await page.goto('/merchant/audit');
-  const row = page.locator('tbody tr.ant-table-row').filter({ hasText: tr('en', 'team', 'auditAction.account_timezone_changed') }).first();
+  const row = page
+    .locator('tbody tr.ant-table-row')
+    .filter({ hasText: tr('en', 'team', 'auditAction.account_timezone_changed') })
+    .first();
   const shown = (await row.innerText()).match(/\d{4}-\d\d-\d\d \d\d:\d\d/)![0];
   const now = new Date();
   expect([nowIn('Asia/Shanghai', new Date(now.getTime() - 60_000)), nowIn('Asia/Shanghai', now)]).toContain(shown);

@@ -30,7 +30,10 @@ test('fix 1: Clear empties the fields, the URL and the list filter together (tra
   const orderNum = page.getByLabel(T('filter.orderNum'), { exact: true });
   await expect(orderNum).toHaveValue('NO-SUCH-ORDER');
   await settled(page);
-  await page.getByRole('button', { name: T('action.clear'), exact: true }).filter({ hasText: T('action.clear') }).click();
+  await page
+    .getByRole('button', { name: T('action.clear'), exact: true })
+    .filter({ hasText: T('action.clear') })
+    .click();
   await expect(page).not.toHaveURL(/orderNum=/);
   await expect(orderNum).toHaveValue('');
   await expect(page.locator('.txn-filter-form .ant-select-selection-item').filter({ hasText: T('resultFilter.01') })).toHaveCount(0);
@@ -39,14 +42,20 @@ test('fix 1: Clear empties the fields, the URL and the list filter together (tra
   await expect(page).not.toHaveURL(/orderNum=|gwResponse=/);
   // Typed but never searched: Clear empties it too.
   await orderNum.fill('TYPED-ONLY');
-  await page.getByRole('button', { name: T('action.clear'), exact: true }).filter({ hasText: T('action.clear') }).click();
+  await page
+    .getByRole('button', { name: T('action.clear'), exact: true })
+    .filter({ hasText: T('action.clear') })
+    .click();
   await expect(orderNum).toHaveValue('');
 
   await page.goto('/payByLink/list?orderno=NO-SUCH');
   const orderno = page.getByLabel(P('filter.orderno'), { exact: true });
   await expect(orderno).toHaveValue('NO-SUCH');
   await settled(page);
-  await page.getByRole('button', { name: P('action.clear'), exact: true }).filter({ hasText: P('action.clear') }).click();
+  await page
+    .getByRole('button', { name: P('action.clear'), exact: true })
+    .filter({ hasText: P('action.clear') })
+    .click();
   await expect(orderno).toHaveValue('');
   await page.getByRole('button', { name: P('action.search'), exact: true }).click();
   await expect(page).not.toHaveURL(/orderno=/);
@@ -55,7 +64,10 @@ test('fix 1: Clear empties the fields, the URL and the list filter together (tra
   const lOrder = page.getByLabel(T('filter.orderNum'), { exact: true });
   await expect(lOrder).toHaveValue('NO-SUCH');
   await settled(page);
-  await page.getByRole('button', { name: T('action.clear'), exact: true }).filter({ hasText: T('action.clear') }).click();
+  await page
+    .getByRole('button', { name: T('action.clear'), exact: true })
+    .filter({ hasText: T('action.clear') })
+    .click();
   await expect(lOrder).toHaveValue('');
   await page.getByRole('button', { name: T('action.search'), exact: true }).click();
   await expect(page).not.toHaveURL(/orderNum=/);
@@ -65,7 +77,10 @@ test('fix 1: Clear empties the fields, the URL and the list filter together (tra
   await page.goto('/merchant/list?keyword=Shanghai');
   const keyword = page.getByLabel(M('filter.keyword'), { exact: true });
   await expect(keyword).toHaveValue('Shanghai');
-  await page.getByRole('button', { name: M('clear'), exact: true }).filter({ hasText: M('clear') }).click();
+  await page
+    .getByRole('button', { name: M('clear'), exact: true })
+    .filter({ hasText: M('clear') })
+    .click();
   await expect(keyword).toHaveValue('');
   await expect(page).not.toHaveURL(/keyword=/);
 
@@ -74,7 +89,10 @@ test('fix 1: Clear empties the fields, the URL and the list filter together (tra
   const busLine = page.getByLabel(S('col.busLine'), { exact: true });
   await expect(busLine).toHaveValue('CARD');
   await settled(page);
-  await page.getByRole('button', { name: S('clear'), exact: true }).filter({ hasText: S('clear') }).click();
+  await page
+    .getByRole('button', { name: S('clear'), exact: true })
+    .filter({ hasText: S('clear') })
+    .click();
   await expect(busLine).toHaveValue('');
   await expect(page).not.toHaveURL(/busLine=|setCur=|beginDate=2026-01-01/);
 
@@ -83,7 +101,10 @@ test('fix 1: Clear empties the fields, the URL and the list filter together (tra
   const currency = page.locator('form .ant-select').filter({ has: page.getByLabel(F('docs.col.currency'), { exact: true }) });
   await expect(currency).toContainText('HKD');
   await settled(page);
-  await page.getByRole('button', { name: F('docs.clear'), exact: true }).filter({ hasText: F('docs.clear') }).click();
+  await page
+    .getByRole('button', { name: F('docs.clear'), exact: true })
+    .filter({ hasText: F('docs.clear') })
+    .click();
   await expect(currency).not.toContainText('HKD');
   await expect(page).not.toHaveURL(/currency=|kind=/);
 });
@@ -91,7 +112,10 @@ test('fix 1: Clear empties the fields, the URL and the list filter together (tra
 test('fix 7 and 10: cancelling Close order is a neutral notice; a create form with errors raises no page error', async () => {
   await page.goto('/payByLink/list');
   await settled(page);
-  const close = page.locator('.ant-table-tbody tr.ant-table-row').getByRole('button', { name: P('action.close') }).and(page.locator(':enabled'));
+  const close = page
+    .locator('.ant-table-tbody tr.ant-table-row')
+    .getByRole('button', { name: P('action.close') })
+    .and(page.locator(':enabled'));
   await close.first().click();
   const confirm = page.getByRole('dialog', { name: P('closeConfirm.title') });
   await confirm.getByRole('button', { name: P('closeConfirm.cancel') }).click();
@@ -119,7 +143,10 @@ test('fix 8: the "last three months" preset exports; one day more is refused', a
   await settled(page);
   await page.getByRole('button', { name: T('action.export') }).click();
   await expect(page.getByRole('dialog')).toContainText(T('export.operationTips'));
-  await page.getByRole('dialog').getByRole('button', { name: T('export.cancel') }).click();
+  await page
+    .getByRole('dialog')
+    .getByRole('button', { name: T('export.cancel') })
+    .click();
   // One day before the preset's first day: the rule refuses it.
   const url = new URL(page.url());
   const begin = url.searchParams.get('begin')!;

@@ -46,7 +46,7 @@ test.beforeAll(async ({ browser, baseURL }) => {
 });
 test.afterAll(async () => page.context().close());
 
-test('times of the merchant screens are in the user\'s zone with its label (UTC+0 here)', async () => {
+test("times of the merchant screens are in the user's zone with its label (UTC+0 here)", async () => {
   await page.goto('/merchant/list');
   const list = await api(page, '/api/merchant/list?page=0&size=10');
   const group = (list.data.content as { merId: string; approvedAt: string | null }[]).find((m) => m.merId === '100000000000001')!;
@@ -59,7 +59,13 @@ test('times of the merchant screens are in the user\'s zone with its label (UTC+
   await expect(page.getByText(inUtc(group.approvedAt!))).toBeVisible();
 
   const asked = await api(page, '/api/merchant/bankChangeRequest', {
-    merId: '100000000000001', beneficiaryBank: 'Bank of China Hong Kong', swiftCode: 'BKCHHKHH', accountName: 'Demo Group Ltd', accountNumber: '012345678901', country: 'HK', currency: 'HKD',
+    merId: '100000000000001',
+    beneficiaryBank: 'Bank of China Hong Kong',
+    swiftCode: 'BKCHHKHH',
+    accountName: 'Demo Group Ltd',
+    accountNumber: '012345678901',
+    country: 'HK',
+    currency: 'HKD',
   });
   expect(asked.code, asked.msg).toBe(0);
   const banks = await api(page, '/api/merchant/listMerchantBank?merId=100000000000001');
@@ -117,7 +123,10 @@ test('the pay-by-link list at 390 px: whole order numbers, each with its status 
 });
 
 test('pay-by-link and pay-in-store exports confirm the file downloaded', async () => {
-  for (const [path, ns] of [['/payByLink/list', 'payByLink'], ['/payInStore/list', 'payInStore']] as const) {
+  for (const [path, ns] of [
+    ['/payByLink/list', 'payByLink'],
+    ['/payInStore/list', 'payInStore'],
+  ] as const) {
     await page.goto(path);
     await expect(page.locator('.ant-table').first()).toBeVisible();
     await expect(page.locator('.ant-spin-spinning')).toHaveCount(0);

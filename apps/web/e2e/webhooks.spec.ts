@@ -48,7 +48,10 @@ test('add an endpoint, refund a purchase, the receiver gets refund.succeeded and
   await dialog.getByRole('button', { name: W('action.save') }).click();
   const secret = page.getByRole('dialog', { name: W('secret.title') });
   await expect(secret).toContainText(/whsec_[\w-]{20,}/);
-  await secret.locator('.ant-modal-footer').getByRole('button', { name: W('action.close') }).click();
+  await secret
+    .locator('.ant-modal-footer')
+    .getByRole('button', { name: W('action.close') })
+    .click();
   await expect(page.locator('.ant-table-tbody').first()).toContainText(url);
 
   // A refund in the portal (a successful purchase of the list, 1.00 back).
@@ -64,7 +67,10 @@ test('add an endpoint, refund a purchase, the receiver gets refund.succeeded and
   }
   expect(opened, 'a refundable purchase').toBe(true);
   await page.getByRole('button', { name: T('action.refund') }).click();
-  await page.getByRole('dialog', { name: T('refund.amountTitle') }).getByRole('spinbutton', { name: T('refund.amount') }).fill('1');
+  await page
+    .getByRole('dialog', { name: T('refund.amountTitle') })
+    .getByRole('spinbutton', { name: T('refund.amount') })
+    .fill('1');
   await page.keyboard.press('Enter');
   const pw = page.getByRole('dialog', { name: T('refund.passwordTitle') });
   // A wrong password first (issue 53): its error toast goes when the refund then succeeds.
@@ -85,9 +91,16 @@ test('add an endpoint, refund a purchase, the receiver gets refund.succeeded and
 
   // The delivery log shows it, delivered, with its attempt.
   await page.goto('/developers/webhooks');
-  await page.getByRole('row').filter({ hasText: url }).getByRole('button', { name: W('action.deliveries') }).click();
+  await page
+    .getByRole('row')
+    .filter({ hasText: url })
+    .getByRole('button', { name: W('action.deliveries') })
+    .click();
   await page.getByLabel(W('deliveries.filterState')).click();
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: W('state.succeeded') }).click();
+  await page
+    .locator('.ant-select-dropdown:visible .ant-select-item-option')
+    .filter({ hasText: W('state.succeeded') })
+    .click();
   const row = page.locator('.ant-table-row').filter({ hasText: W('event.refund_succeeded') });
   await expect(row).toContainText(W('state.succeeded'));
   await row.getByRole('button', { name: /expand|展开|펼치기|展開/i }).click();
@@ -104,7 +117,10 @@ test('issue 53: a test event delivered leaves no "Retrying" on its endpoint; a r
   await expect.poll(() => got.filter((g) => g.type === 'webhook.test').length, { timeout: 45_000 }).toBeGreaterThan(before);
   // The log shows the test event delivered (polled every 5 s while pending) — and the endpoint's row then says so too.
   const log = page.locator('.ant-table-tbody').nth(1);
-  const delivered = log.locator('.ant-table-row').filter({ hasText: W('event.webhook_test') }).first();
+  const delivered = log
+    .locator('.ant-table-row')
+    .filter({ hasText: W('event.webhook_test') })
+    .first();
   await expect(delivered).toContainText(W('state.succeeded'), { timeout: 15_000 });
   await expect(endpointRow).not.toContainText(W('state.pending'), { timeout: 12_000 });
 
@@ -138,15 +154,34 @@ test('the screen in Korean at 1440 and 390 px', async () => {
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto('/developers/webhooks');
   const ko = (key: string) => tr('ko', 'webhooks', key);
-  await page.getByRole('row').filter({ hasText: url }).getByRole('button', { name: ko('action.deliveries') }).click();
-  await expect(page.locator('.ant-table-row').filter({ hasText: ko('event.refund_succeeded') }).first()).toBeVisible();
+  await page
+    .getByRole('row')
+    .filter({ hasText: url })
+    .getByRole('button', { name: ko('action.deliveries') })
+    .click();
+  await expect(
+    page
+      .locator('.ant-table-row')
+      .filter({ hasText: ko('event.refund_succeeded') })
+      .first(),
+  ).toBeVisible();
   await shot(page, 'webhooks-ko-1440');
   // axe (the menu-driven a11y suite covers the screen itself; here the delivery log with an attempt open).
-  await page.locator('.ant-table-row').filter({ hasText: ko('event.refund_succeeded') }).first().locator('.ant-table-row-expand-icon').click();
+  await page
+    .locator('.ant-table-row')
+    .filter({ hasText: ko('event.refund_succeeded') })
+    .first()
+    .locator('.ant-table-row-expand-icon')
+    .click();
   await expect(page.locator('.ant-table-expanded-row').first()).toContainText(ko('outcome.succeeded'));
   await expectAccessible(page, 'webhooks delivery log (ko)');
   await page.setViewportSize({ width: 390, height: 844 });
-  await expect(page.locator('.ant-table-row').filter({ hasText: ko('event.refund_succeeded') }).first()).toBeVisible();
+  await expect(
+    page
+      .locator('.ant-table-row')
+      .filter({ hasText: ko('event.refund_succeeded') })
+      .first(),
+  ).toBeVisible();
   await shot(page, 'webhooks-ko-390');
   await page.getByRole('button', { name: ko('add') }).click();
   await expect(page.getByRole('dialog', { name: ko('form.titleAdd') })).toBeVisible();
@@ -161,10 +196,16 @@ test('rotate the secret, then end the old one at once (issue 47); in Japanese at
     await page.goto('/developers/webhooks');
     const row = page.getByRole('row').filter({ hasText: url });
     await row.getByRole('button', { name: ja('action.rotate') }).click();
-    await page.locator('.ant-popover:visible').getByRole('button', { name: ja('action.rotate') }).click();
+    await page
+      .locator('.ant-popover:visible')
+      .getByRole('button', { name: ja('action.rotate') })
+      .click();
     const secret = page.getByRole('dialog', { name: ja('secret.title') });
     await expect(secret).toContainText(/whsec_[\w-]{20,}/);
-    await secret.locator('.ant-modal-footer').getByRole('button', { name: ja('action.close') }).click();
+    await secret
+      .locator('.ant-modal-footer')
+      .getByRole('button', { name: ja('action.close') })
+      .click();
     const end = row.getByRole('button', { name: ja('action.endPrevious') });
     await expect(end).toBeVisible();
     await expect(row).toContainText(ja('status.previousUntil', { time: '' }).trim().split(' ')[0]);
@@ -172,9 +213,11 @@ test('rotate the secret, then end the old one at once (issue 47); in Japanese at
     await end.click();
     await expect(page.locator('.ant-popover:visible')).toContainText(ja('confirm.endPrevious'));
     await shot(page, `webhooks-end-previous-ja-${width}`);
-    await page.locator('.ant-popover:visible').getByRole('button', { name: ja('action.endPrevious') }).click();
+    await page
+      .locator('.ant-popover:visible')
+      .getByRole('button', { name: ja('action.endPrevious') })
+      .click();
     await expect(page.getByText(ja('msg.previousEnded'))).toBeVisible();
     await expect(end).toHaveCount(0);
   }
 });
-

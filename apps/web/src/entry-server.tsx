@@ -73,7 +73,23 @@ const ready = i18n.use(initReactI18next).init({
 const silent: RequestUi = { showError: () => undefined, showTransportError: () => undefined, confirmLogout: () => undefined };
 
 /** Screens rendered on the server: the lists and reports (issue 30, target 1). */
-export const RENDERED_PATHS = ['/txn/list', '/txn/settleList', '/report/txn', '/report/bill', '/report/transfer', '/report/reserve', '/payByLink/list', '/payInStore/list', '/notice/list', '/merchant/user', '/txn/logistics', '/txn/settleDetail', '/merchant/list', '/merchant/audit', '/files'];
+export const RENDERED_PATHS = [
+  '/txn/list',
+  '/txn/settleList',
+  '/report/txn',
+  '/report/bill',
+  '/report/transfer',
+  '/report/reserve',
+  '/payByLink/list',
+  '/payInStore/list',
+  '/notice/list',
+  '/merchant/user',
+  '/txn/logistics',
+  '/txn/settleDetail',
+  '/merchant/list',
+  '/merchant/audit',
+  '/files',
+];
 
 /** At most this many render passes: each one finds the queries the one before made possible. */
 const MAX_PASSES = 4;
@@ -140,7 +156,10 @@ async function render(input: RenderInput): Promise<RenderResult> {
     }
     // The screen must say when it has hydrated (PageContainer, lib/ssr-env.ts), or its page would never take input.
     if (!html.includes('class="page-container"')) return { ok: false, reason: 'no page container' };
-    const failed = queryClient.getQueryCache().getAll().find((q) => q.state.status === 'error');
+    const failed = queryClient
+      .getQueryCache()
+      .getAll()
+      .find((q) => q.state.status === 'error');
     if (failed) return { ok: false, reason: `query ${JSON.stringify(failed.queryKey)} failed` };
 
     const used = (i18n as unknown as { reportNamespaces?: { getUsedNamespaces(): string[] } }).reportNamespaces?.getUsedNamespaces() ?? [];
@@ -212,16 +231,13 @@ async function renderHtml(url: string, styles: StyleCache): Promise<string> {
   const quick = renderToString(tree(url, styles));
   if (!quick.includes('<!--$!-->') && !quick.includes('<!--$?-->')) return quick;
   let error: unknown = null;
-  const { prelude } = await prerenderToNodeStream(
-    tree(url, styles),
-    {
-      // Every Suspense boundary inline: the page needs no script of React's (the CSP allows none inline).
-      progressiveChunkSize: Number.POSITIVE_INFINITY,
-      onError(e) {
-        error ??= e;
-      },
+  const { prelude } = await prerenderToNodeStream(tree(url, styles), {
+    // Every Suspense boundary inline: the page needs no script of React's (the CSP allows none inline).
+    progressiveChunkSize: Number.POSITIVE_INFINITY,
+    onError(e) {
+      error ??= e;
     },
-  );
+  });
   const chunks: Buffer[] = [];
   for await (const chunk of prelude) chunks.push(Buffer.from(chunk as Uint8Array));
   if (error) throw error instanceof Error ? error : new Error(String(error));

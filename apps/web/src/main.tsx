@@ -108,5 +108,3 @@ function readRenderedState(): SsrState | null {
     return null;
   }
 }
-
-

@@ -9,7 +9,10 @@ export const INACTIVE_DAYS_MIN = 14;
 export const INACTIVE_DAYS_MAX = 90;
 export const INACTIVE_DAYS_DEFAULT = 90;
 
-const merId = z.string().trim().regex(/^\d{15}$/, 'merchant id');
+const merId = z
+  .string()
+  .trim()
+  .regex(/^\d{15}$/, 'merchant id');
 const userId = z.coerce.number().int().positive().max(2_147_483_647);
 
 /** The last day of a user's access (platform zone), or blank for none. */

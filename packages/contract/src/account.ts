@@ -3,7 +3,10 @@ import { textInput, timeZoneInput } from './input';
 
 /** Inputs of the account calls (activation, passwords, phone, WeChat, TOTP, sessions): text through the strict primitives of input.ts. */
 const secret = textInput(256, { min: 1, trim: false });
-const token = z.string().trim().regex(/^[A-Za-z0-9_-]{20,100}$/, 'token');
+const token = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9_-]{20,100}$/, 'token');
 
 export const activeInfoQuerySchema = z.object({ token: z.string().trim().max(200) });
 export const activeSchema = z.object({ token, newPassword: secret, confirmPassword: secret });
@@ -18,15 +21,45 @@ export const updatePasswordSchema = z.object({
 export const updateTimeZoneSchema = z.object({ timeZone: timeZoneInput({ blank: true }).optional() });
 export const forgotPasswordSchema = z.object({ account: textInput(254, { min: 1 }) });
 export const resetByLinkSchema = activeSchema;
-export const phoneCodeSchema = z.object({ phone: z.string().trim().max(20).regex(/^\+[1-9]\d{6,14}$/, 'E.164 phone number') });
-export const bindPhoneSchema = phoneCodeSchema.extend({ code: z.string().trim().regex(/^\d{6}$/, '6 digits') });
-export const totpEnableSchema = z.object({ code: z.string().trim().regex(/^\d{6}$/, '6 digits') });
-export const totpDisableSchema = z.object({ password: secret, code: z.string().trim().regex(/^\d{6}$/, '6 digits') });
+export const phoneCodeSchema = z.object({
+  phone: z
+    .string()
+    .trim()
+    .max(20)
+    .regex(/^\+[1-9]\d{6,14}$/, 'E.164 phone number'),
+});
+export const bindPhoneSchema = phoneCodeSchema.extend({
+  code: z
+    .string()
+    .trim()
+    .regex(/^\d{6}$/, '6 digits'),
+});
+export const totpEnableSchema = z.object({
+  code: z
+    .string()
+    .trim()
+    .regex(/^\d{6}$/, '6 digits'),
+});
+export const totpDisableSchema = z.object({
+  password: secret,
+  code: z
+    .string()
+    .trim()
+    .regex(/^\d{6}$/, '6 digits'),
+});
 export const revokeSessionSchema = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 export const requireTotpSchema = z.object({ require: z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]) });
 /** The WeChat sign-in ticket; with the second factor (authenticator / recovery code, or the e-mailed code) once asked for it. */
 export const wechatTicketSchema = z.object({ ticket: token, verifyCode: textInput(16).optional() });
-export const wechatCallbackQuerySchema = z.object({ code: z.string().trim().max(256).regex(/^[A-Za-z0-9_-]+$/, 'code').optional(), state: z.string().trim().max(200).optional() });
+export const wechatCallbackQuerySchema = z.object({
+  code: z
+    .string()
+    .trim()
+    .max(256)
+    .regex(/^[A-Za-z0-9_-]+$/, 'code')
+    .optional(),
+  state: z.string().trim().max(200).optional(),
+});
 
 export interface SecurityOverview {
   phone: string | null;

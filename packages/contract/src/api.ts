@@ -1,6 +1,5 @@
 import { z } from 'zod';
 
-
 export interface Envelope<T> {
   code: number;
   msg: string;

@@ -35,13 +35,13 @@ export interface FourEyesPolicy {
 /** Default of `approverCooldownDays` (also when a merchant has no policy). */
 export const APPROVER_COOLDOWN_DAYS_DEFAULT = 30;
 
-const merId = z.string().trim().regex(/^\d{15}$/, 'merchant id');
+const merId = z
+  .string()
+  .trim()
+  .regex(/^\d{15}$/, 'merchant id');
 const CURRENCY_LIMIT = /^([A-Z]{3}):(\d{1,12}(?:\.\d{1,3})?)$/;
 /** "USD:1000,EUR:500.50" (a form field) or an array of "CUR:amount". */
-const limits = z.preprocess(
-  (v) => (typeof v === 'string' ? (v.trim() ? v.split(',').map((x) => x.trim()) : []) : v),
-  z.array(z.string().regex(CURRENCY_LIMIT, 'CUR:amount')).max(40),
-);
+const limits = z.preprocess((v) => (typeof v === 'string' ? (v.trim() ? v.split(',').map((x) => x.trim()) : []) : v), z.array(z.string().regex(CURRENCY_LIMIT, 'CUR:amount')).max(40));
 export const fourEyesPolicySchema = z.object({
   merId,
   refundLimits: limits,

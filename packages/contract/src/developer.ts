@@ -17,7 +17,18 @@ export const API_KEY_MAX_IPS = 20;
 
 const blank = <T extends z.ZodTypeAny>(s: T) => z.preprocess((v) => (v === '' || v === null ? undefined : v), s.optional());
 const list = <T extends z.ZodTypeAny>(item: T) =>
-  z.preprocess((v) => (typeof v === 'string' ? (v.trim() ? v.split(/[,\s]+/).map((x) => x.trim()).filter(Boolean) : []) : v), z.array(item));
+  z.preprocess(
+    (v) =>
+      typeof v === 'string'
+        ? v.trim()
+          ? v
+              .split(/[,\s]+/)
+              .map((x) => x.trim())
+              .filter(Boolean)
+          : []
+        : v,
+    z.array(item),
+  );
 
 const octet = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
 const IPV4_CIDR = new RegExp(`^${octet}(?:\\.${octet}){3}(?:/(?:3[0-2]|[12]?\\d))?$`);
@@ -36,7 +47,12 @@ export function isCidr(s: string): boolean {
 
 export const apiKeyCreateSchema = z.object({
   name: textInput(64, { min: 1 }),
-  merIds: list(z.string().trim().regex(/^\d{15}$/, 'merchant id')).pipe(z.array(z.string()).min(1).max(200)),
+  merIds: list(
+    z
+      .string()
+      .trim()
+      .regex(/^\d{15}$/, 'merchant id'),
+  ).pipe(z.array(z.string()).min(1).max(200)),
   permissions: list(z.string().trim().min(1).max(64)).pipe(z.array(z.string()).min(1).max(100)),
   ipAllow: blank(list(z.string().trim().max(64).refine(isCidr, 'an IP address or CIDR range')).pipe(z.array(z.string()).max(API_KEY_MAX_IPS))),
   /** Last day the key works (inclusive, in the platform's zone); none = until revoked. */

@@ -28,14 +28,19 @@ export const DOCUMENT_KINDS = ['MONTHLY_STATEMENT', 'FEE_SCHEDULE', 'NOTICE_ATTA
 export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
 const blank = (v: unknown) => (v === '' ? undefined : v);
 const monthSchema = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'yyyy-MM');
-export const documentListQuerySchema = pageQuerySchema
-  .extend({
-    kind: z.preprocess(blank, z.enum(DOCUMENT_KINDS).optional()),
-    /** Period range by month, inclusive ('yyyy-MM'); a fee schedule's period is the day it was issued. */
-    periodFrom: z.preprocess(blank, monthSchema.optional()),
-    periodTo: z.preprocess(blank, monthSchema.optional()),
-    currency: z.preprocess(blank, z.string().regex(/^[A-Z]{3}$/, 'currency').optional()),
-  });
+export const documentListQuerySchema = pageQuerySchema.extend({
+  kind: z.preprocess(blank, z.enum(DOCUMENT_KINDS).optional()),
+  /** Period range by month, inclusive ('yyyy-MM'); a fee schedule's period is the day it was issued. */
+  periodFrom: z.preprocess(blank, monthSchema.optional()),
+  periodTo: z.preprocess(blank, monthSchema.optional()),
+  currency: z.preprocess(
+    blank,
+    z
+      .string()
+      .regex(/^[A-Z]{3}$/, 'currency')
+      .optional(),
+  ),
+});
 export type DocumentListQuery = z.infer<typeof documentListQuerySchema>;
 
 export const merchantDocumentSchema = z.object({

@@ -1,22 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { z } from 'zod';
-import {
-  BEGIN_END,
-  charLength,
-  isReversedRange,
-  isoDate,
-  isoDateOrDateTime,
-  isoDateTime,
-  multilineTextInput,
-  optText,
-  parseIsoDate,
-  refuseReversed,
-  textInput,
-} from './input';
+import { BEGIN_END, charLength, isReversedRange, isoDate, isoDateOrDateTime, isoDateTime, multilineTextInput, optText, parseIsoDate, refuseReversed, textInput } from './input';
 
-const rule = (r: z.ZodSafeParseResult<unknown>) =>
-  r.success ? null : (r.error.issues[0] as { params?: { input?: string } }).params?.input ?? r.error.issues[0].code;
+const rule = (r: z.ZodSafeParseResult<unknown>) => (r.success ? null : ((r.error.issues[0] as { params?: { input?: string } }).params?.input ?? r.error.issues[0].code));
 
 describe('textInput', () => {
   it('counts characters, not UTF-16 units', () => {
@@ -62,7 +49,22 @@ describe('textInput', () => {
 describe('isoDate / isoDateTime (one parser)', () => {
   it('accepts real dates and refuses impossible ones', () => {
     for (const ok of ['2024-02-29', '2026-12-31', '2000-02-29', '1900-01-01', '2999-12-31']) expect(isoDate.safeParse(ok).success, ok).toBe(true);
-    for (const bad of ['0000-00-00', '2026-02-30', '2026-02-29', '1900-02-29', '2026-13-01', '2026-00-10', '2026-04-31', '2026-1-1', '20260101', '2026-01-01 00:00:00', '1899-12-31', '3000-01-01', ' ', 'x'])
+    for (const bad of [
+      '0000-00-00',
+      '2026-02-30',
+      '2026-02-29',
+      '1900-02-29',
+      '2026-13-01',
+      '2026-00-10',
+      '2026-04-31',
+      '2026-1-1',
+      '20260101',
+      '2026-01-01 00:00:00',
+      '1899-12-31',
+      '3000-01-01',
+      ' ',
+      'x',
+    ])
       expect(rule(isoDate.safeParse(bad)), bad).toBe('date');
   });
 

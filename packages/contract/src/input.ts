@@ -73,12 +73,10 @@ export function textInput(max: number, opts: TextInputOptions = {}) {
 }
 
 /** Multi-line text (\n, \r, \t allowed; other control characters refused). */
-export const multilineTextInput = (max: number, opts: Omit<TextInputOptions, 'multiline'> = {}) =>
-  textInput(max, { ...opts, multiline: true });
+export const multilineTextInput = (max: number, opts: Omit<TextInputOptions, 'multiline'> = {}) => textInput(max, { ...opts, multiline: true });
 
 /** Blank ('' or null) → undefined, so an empty filter field means "not filtered". */
-export const blankToUndefined = <T extends z.ZodTypeAny>(s: T) =>
-  z.preprocess((v) => (v === '' || v === null ? undefined : v), s.optional());
+export const blankToUndefined = <T extends z.ZodTypeAny>(s: T) => z.preprocess((v) => (v === '' || v === null ? undefined : v), s.optional());
 
 /** An optional text filter: blank means "any". */
 export const optText = (max = 64, opts: TextInputOptions = {}) => blankToUndefined(textInput(max, opts));
@@ -96,10 +94,13 @@ export function isTimeZone(zone: string): boolean {
 
 /** An IANA time zone name ('Asia/Tokyo', 'UTC'); anything else is refused with the rule `timeZone`. */
 export const timeZoneInput = (opts: { blank?: boolean } = {}) =>
-  z.string().trim().superRefine((s, ctx) => {
-    if (opts.blank && s === '') return;
-    if (!isTimeZone(s)) issue(ctx, 'timeZone', 'must be a time zone such as Asia/Shanghai');
-  });
+  z
+    .string()
+    .trim()
+    .superRefine((s, ctx) => {
+      if (opts.blank && s === '') return;
+      if (!isTimeZone(s)) issue(ctx, 'timeZone', 'must be a time zone such as Asia/Shanghai');
+    });
 
 // ---------------------------------------------------------------------------------------------
 // Dates: the one parser.
@@ -159,8 +160,7 @@ export const isoDateTime = z
   .string()
   .trim()
   .superRefine((s, ctx) => {
-    if (!isIsoDateTime(s))
-      issue(ctx, 'dateTime', `a real date and time yyyy-MM-dd HH:mm:ss (years ${yearsNote})`, { min: MIN_INPUT_YEAR, max: MAX_INPUT_YEAR });
+    if (!isIsoDateTime(s)) issue(ctx, 'dateTime', `a real date and time yyyy-MM-dd HH:mm:ss (years ${yearsNote})`, { min: MIN_INPUT_YEAR, max: MAX_INPUT_YEAR });
   });
 
 /** Either a date 'yyyy-MM-dd' or a date and time 'yyyy-MM-dd HH:mm:ss'. */
@@ -168,8 +168,7 @@ export const isoDateOrDateTime = z
   .string()
   .trim()
   .superRefine((s, ctx) => {
-    if (!parseIsoDate(s, 'either'))
-      issue(ctx, 'dateOrDateTime', `a real date yyyy-MM-dd or yyyy-MM-dd HH:mm:ss (years ${yearsNote})`, { min: MIN_INPUT_YEAR, max: MAX_INPUT_YEAR });
+    if (!parseIsoDate(s, 'either')) issue(ctx, 'dateOrDateTime', `a real date yyyy-MM-dd or yyyy-MM-dd HH:mm:ss (years ${yearsNote})`, { min: MIN_INPUT_YEAR, max: MAX_INPUT_YEAR });
   });
 
 /**
@@ -200,8 +199,7 @@ export function isReversedRange(begin: unknown, end: unknown): boolean {
 export function refuseReversed(pairs: readonly (readonly [string, string])[]) {
   return (v: Record<string, unknown>, ctx: z.core.$RefinementCtx<Record<string, unknown>>) => {
     for (const [b, e] of pairs) {
-      if (isReversedRange(v[b], v[e]))
-        ctx.addIssue({ code: 'custom', path: [e], message: `${b} must not be after ${e}`, params: { input: 'rangeReversed', begin: b, end: e }, input: v[e] });
+      if (isReversedRange(v[b], v[e])) ctx.addIssue({ code: 'custom', path: [e], message: `${b} must not be after ${e}`, params: { input: 'rangeReversed', begin: b, end: e }, input: v[e] });
     }
   };
 }

@@ -65,9 +65,7 @@ export const merchantDetailSchema = merchantListRowSchema.extend({
   principal: contactSchema,
   operation: contactSchema,
   /** Transfer threshold, fee and period per business line (from the fee schedule). */
-  transfer: z.array(
-    z.object({ busLine: z.string(), currency: z.string(), threshold: z.string(), fee: z.string(), period: z.string() }),
-  ),
+  transfer: z.array(z.object({ busLine: z.string(), currency: z.string(), threshold: z.string(), fee: z.string(), period: z.string() })),
 });
 export type MerchantDetail = z.infer<typeof merchantDetailSchema>;
 
@@ -145,9 +143,20 @@ export const bankChangeFieldsSchema = z.object({
   swiftCode: z.string().trim().toUpperCase().regex(SWIFT_RE, 'swiftCode'),
   bankAddress: text(200).optional(),
   accountName: text(120).pipe(z.string().min(2)),
-  accountNumber: z.string().trim().regex(/^[A-Z0-9]{6,34}$/, 'accountNumber'),
-  country: z.string().trim().toUpperCase().regex(/^[A-Z]{2}$/, 'country'),
-  currency: z.string().trim().toUpperCase().regex(/^[A-Z]{3}$/, 'currency'),
+  accountNumber: z
+    .string()
+    .trim()
+    .regex(/^[A-Z0-9]{6,34}$/, 'accountNumber'),
+  country: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .regex(/^[A-Z]{2}$/, 'country'),
+  currency: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .regex(/^[A-Z]{3}$/, 'currency'),
 });
 export type BankChangeFields = z.infer<typeof bankChangeFieldsSchema>;
 /** Document types and size accepted with a bank change request. */
@@ -181,8 +190,20 @@ export const settleBatchQuerySchema = pageQuerySchema.extend({
   beginDate: realDate,
   endDate: realDate,
   merId: z.preprocess((v) => (v === '' ? undefined : v), merIdSchema.optional()),
-  busLine: z.preprocess((v) => (v === '' ? undefined : v), z.string().regex(/^[A-Z0-9_]{1,20}$/, 'busLine').optional()),
-  setCur: z.preprocess((v) => (v === '' ? undefined : v), z.string().regex(/^[A-Z]{3}$/, 'setCur').optional()),
+  busLine: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z
+      .string()
+      .regex(/^[A-Z0-9_]{1,20}$/, 'busLine')
+      .optional(),
+  ),
+  setCur: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z
+      .string()
+      .regex(/^[A-Z]{3}$/, 'setCur')
+      .optional(),
+  ),
   remitDate: optDate,
 });
 export type SettleBatchQuery = z.infer<typeof settleBatchQuerySchema>;

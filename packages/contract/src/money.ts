@@ -1,7 +1,27 @@
 /** Currencies of spec §9 with their ISO 4217 exponents. */
 export const CURRENCY_EXPONENT: Readonly<Record<string, number>> = {
-  HKD: 2, EUR: 2, USD: 2, MYR: 2, PHP: 2, THB: 2, GBP: 2, JPY: 0, IDR: 2, CAD: 2, NPR: 2,
-  AUD: 2, CNY: 2, KRW: 0, MOP: 2, NZD: 2, TWD: 2, SGD: 2, RUB: 2, INR: 2, CHF: 2, QAR: 2,
+  HKD: 2,
+  EUR: 2,
+  USD: 2,
+  MYR: 2,
+  PHP: 2,
+  THB: 2,
+  GBP: 2,
+  JPY: 0,
+  IDR: 2,
+  CAD: 2,
+  NPR: 2,
+  AUD: 2,
+  CNY: 2,
+  KRW: 0,
+  MOP: 2,
+  NZD: 2,
+  TWD: 2,
+  SGD: 2,
+  RUB: 2,
+  INR: 2,
+  CHF: 2,
+  QAR: 2,
 };
 export const CURRENCIES = Object.keys(CURRENCY_EXPONENT);
 

@@ -6,11 +6,17 @@ export const OPS_NOTICE_TARGETS = ['all', 'merchants', 'group'] as const;
 export type OpsNoticeTarget = (typeof OPS_NOTICE_TARGETS)[number];
 export type OpsNoticeStatus = 'scheduled' | 'published' | 'withdrawn';
 
-const merId = z.string().trim().regex(/^\d{15}$/, 'merchant id');
+const merId = z
+  .string()
+  .trim()
+  .regex(/^\d{15}$/, 'merchant id');
 /** One attached file: its name and its content in base64 (PDF, CSV, PNG, JPG, checked by content; at most 20 MiB). */
 export const opsNoticeFileSchema = z.object({
   name: textInput(200, { min: 1 }),
-  contentBase64: z.string().max(28_000_000).regex(/^[A-Za-z0-9+/]*={0,2}$/, 'base64'),
+  contentBase64: z
+    .string()
+    .max(28_000_000)
+    .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'base64'),
 });
 
 /**

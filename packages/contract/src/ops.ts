@@ -80,7 +80,10 @@ export const opsBankAccountSchema = z.object({
   swiftCode: code(/^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?$/, 'SWIFT code'),
   bankAddress: optionalText(200),
   accountName: textInput(120, { min: 2 }),
-  accountNumber: z.string().trim().regex(/^[A-Z0-9]{6,34}$/, 'account number'),
+  accountNumber: z
+    .string()
+    .trim()
+    .regex(/^[A-Z0-9]{6,34}$/, 'account number'),
   country: code(/^[A-Z]{2}$/, 'country'),
   currency: code(CURRENCY, 'currency'),
 });
@@ -94,9 +97,20 @@ export const opsMerchantFieldsSchema = z.object({
   country: code(/^[A-Z]{2}$/, 'country'),
   city: optionalText(100),
   postcode: optionalText(20),
-  mcc: z.string().trim().regex(/^\d{4}$/, 'MCC'),
+  mcc: z
+    .string()
+    .trim()
+    .regex(/^\d{4}$/, 'MCC'),
   legalRegNo: optionalText(60),
-  merchantUrl: z.preprocess((v) => (v === '' || v === null ? undefined : v), z.string().trim().max(300).regex(/^https?:\/\/[^\s]+$/, 'URL').optional()),
+  merchantUrl: z.preprocess(
+    (v) => (v === '' || v === null ? undefined : v),
+    z
+      .string()
+      .trim()
+      .max(300)
+      .regex(/^https?:\/\/[^\s]+$/, 'URL')
+      .optional(),
+  ),
   defaultCurrency: code(CURRENCY, 'currency'),
   settleCurrency: code(CURRENCY, 'currency'),
   channels: z.array(code(BUS_LINE_RE, 'channel')).min(1).max(30),
@@ -113,7 +127,10 @@ export const opsCreateMerchantSchema = opsMerchantFieldsSchema
   .extend({
     attribute: z.enum(['GROUP', 'SUB', 'INDEPENDENT']),
     /** The group of a sub-merchant (only then). */
-    parentId: z.string().regex(/^\d{15}$/, 'merchant id').optional(),
+    parentId: z
+      .string()
+      .regex(/^\d{15}$/, 'merchant id')
+      .optional(),
     fees: z.array(opsFeeLineSchema).min(1).max(30),
     bankAccount: opsBankAccountSchema,
     /** The main user, sent an activation e-mail (a sub-merchant may have none: the group's users see it). */
@@ -133,7 +150,10 @@ export const opsMerchantListQuerySchema = z.object({
   search: optionalText(100),
   status: z.enum(['ACTIVE', 'LOCKED']).optional(),
   attribute: z.enum(['GROUP', 'SUB', 'INDEPENDENT']).optional(),
-  groupId: z.string().regex(/^\d{15}$/, 'merchant id').optional(),
+  groupId: z
+    .string()
+    .regex(/^\d{15}$/, 'merchant id')
+    .optional(),
   channel: z.preprocess((v) => (v === '' ? undefined : v), code(BUS_LINE_RE, 'channel').optional()),
   createdFrom: isoDate.optional(),
   createdTo: isoDate.optional(),

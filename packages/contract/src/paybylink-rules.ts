@@ -6,9 +6,26 @@ import { PBL_MAX_VALID_DAYS, type PayByLinkForm } from './paybylink';
 
 /** Rule names of the form checks; each side renders them in its own language. */
 export type PblRule =
-  | 'required' | 'greaterThanZero' | 'notLessThanOne' | 'positiveInteger' | 'notNegative' | 'decimals'
-  | 'invalidEmail' | 'inputEmailTips' | 'goodsNameTips' | 'attachmentTips' | 'currencyNotEnabled' | 'tooLong' | 'validDays' | 'amountTooLarge' | 'totalMismatch';
-export interface PblIssue { field: keyof PayByLinkForm; rule: PblRule; params?: Record<string, string | number> }
+  | 'required'
+  | 'greaterThanZero'
+  | 'notLessThanOne'
+  | 'positiveInteger'
+  | 'notNegative'
+  | 'decimals'
+  | 'invalidEmail'
+  | 'inputEmailTips'
+  | 'goodsNameTips'
+  | 'attachmentTips'
+  | 'currencyNotEnabled'
+  | 'tooLong'
+  | 'validDays'
+  | 'amountTooLarge'
+  | 'totalMismatch';
+export interface PblIssue {
+  field: keyof PayByLinkForm;
+  rule: PblRule;
+  params?: Record<string, string | number>;
+}
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const AMOUNT_RE = /^\d+(\.\d+)?$/;

@@ -5,7 +5,13 @@ import { toDecimal } from './money';
 
 /** Issue 10, finding 7: total = unit price × quantity + shipping, in minor units. */
 const form = (total: string, price: string, qty: string, fee: string, cur = 'USD') => ({
-  reconId: 'R', orderCurrency: cur, goodsName: 'G', totalAmount: total, goodsPrice: price, goodsQuantity: qty, logFee: fee,
+  reconId: 'R',
+  orderCurrency: cur,
+  goodsName: 'G',
+  totalAmount: total,
+  goodsPrice: price,
+  goodsQuantity: qty,
+  logFee: fee,
 });
 const rules = (f: ReturnType<typeof form>) => checkPayByLinkForm(f, { mode: 'create' }).map((i) => i.rule);
 

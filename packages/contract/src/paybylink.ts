@@ -56,13 +56,15 @@ const opt = blankToUndefined;
 const text = (max = 64) => optText(max);
 
 /** The list query of spec §3: creation dates 'YYYY-MM-DD' (or with time), platform zone. */
-export const payByLinkFilterSchema = z.object({
-  beginDate: opt(isoDateOrDateTime),
-  endDate: opt(isoDateOrDateTime),
-  reconId: text(),
-  orderno: text(),
-  status: opt(z.enum(PBL_STATUS_FILTERS)),
-}).superRefine(refuseReversed(BEGIN_END));
+export const payByLinkFilterSchema = z
+  .object({
+    beginDate: opt(isoDateOrDateTime),
+    endDate: opt(isoDateOrDateTime),
+    reconId: text(),
+    orderno: text(),
+    status: opt(z.enum(PBL_STATUS_FILTERS)),
+  })
+  .superRefine(refuseReversed(BEGIN_END));
 export type PayByLinkFilter = z.infer<typeof payByLinkFilterSchema>;
 export const payByLinkQuerySchema = pageQuerySchema.extend(payByLinkFilterSchema.shape).superRefine(refuseReversed(BEGIN_END));
 export type PayByLinkQuery = z.infer<typeof payByLinkQuerySchema>;

@@ -12,10 +12,7 @@ import { blankToUndefined, isIsoDate, isoDate, optText } from './input';
 /** Types the summary report's filter offers (spec §2). */
 export const SUMMARY_TYPE_FILTERS = ['PURC', 'REFD', 'VOID', 'MANENTD', 'M-DEPOSIT', 'M-DEPOSIT-RELEASE', 'FEE_COLLECTION'] as const;
 /** Every type a summary row may carry (the settling types plus the reserve pseudo types). */
-export const SUMMARY_TYPES = [
-  'PURC', 'REFD', 'VOID', 'MANENTD', 'DISPUTE', 'FREEZE', 'UNFREEZE', 'PROFIT_INCOME', 'PROFIT_OUTGO', 'FEE_COLLECTION',
-  'M-DEPOSIT', 'M-DEPOSIT-RELEASE',
-] as const;
+export const SUMMARY_TYPES = ['PURC', 'REFD', 'VOID', 'MANENTD', 'DISPUTE', 'FREEZE', 'UNFREEZE', 'PROFIT_INCOME', 'PROFIT_OUTGO', 'FEE_COLLECTION', 'M-DEPOSIT', 'M-DEPOSIT-RELEASE'] as const;
 
 /** Pickers disable dates after today + this many days (spec §5, §9). */
 export const REPORT_FUTURE_DAYS = 2;
@@ -36,7 +33,10 @@ export const isCalendarDate = (s: string): boolean => isIsoDate(s);
 
 const opt = blankToUndefined;
 const date = isoDate;
-const merId = z.string().trim().regex(/^\d{15}$/, 'merchant id');
+const merId = z
+  .string()
+  .trim()
+  .regex(/^\d{15}$/, 'merchant id');
 
 /**
  * The report query (spec §3 "Transaction query … Reports add …"): settlement date range
@@ -55,7 +55,13 @@ export const reportFilterSchema = z.object({
   transferEndDate: opt(date),
   gwTranType: opt(z.enum(SUMMARY_TYPES)),
   /** Comma-joined brand codes (upgraded summary only; ignored by the old version). */
-  paymentBrand: opt(z.string().trim().max(2000).regex(/^[a-z0-9_]+(,[a-z0-9_]+)*$/, 'comma-joined brand codes')),
+  paymentBrand: opt(
+    z
+      .string()
+      .trim()
+      .max(2000)
+      .regex(/^[a-z0-9_]+(,[a-z0-9_]+)*$/, 'comma-joined brand codes'),
+  ),
   timeZone: optText(40),
   userName: optText(128),
 });

@@ -37,7 +37,6 @@ export const SCHEDULE_MAX_PER_USER = 50;
 /** 'HH:mm', 00:00 … 23:59. */
 export const TIME_OF_DAY_RE = /^([01]\d|2[0-3]):[0-5]\d$/;
 
-
 const emailRe = /^[^\s@,;]+@[^\s@,;]+\.[^\s@,;]+$/;
 
 /**
@@ -65,7 +64,14 @@ export const scheduleInputSchema = z
     monthDay: z.coerce.number().int().min(1).max(31).optional(),
     timeZone: timeZoneInput(),
     recipients: textInput(2000).transform((s, ctx) => {
-      const list = [...new Set(s.split(',').map((x) => x.trim().toLowerCase()).filter(Boolean))];
+      const list = [
+        ...new Set(
+          s
+            .split(',')
+            .map((x) => x.trim().toLowerCase())
+            .filter(Boolean),
+        ),
+      ];
       if (!list.length || list.length > SCHEDULE_MAX_RECIPIENTS || !list.every((e) => emailRe.test(e))) {
         ctx.addIssue({ code: 'custom', message: `recipients: 1–${SCHEDULE_MAX_RECIPIENTS} e-mail addresses` });
         return z.NEVER;

@@ -126,7 +126,11 @@ export const cashierSchema = z.object({
 export type Cashier = z.infer<typeof cashierSchema>;
 
 export type PisRule = PblRule | 'storeRequired' | 'controlChars';
-export interface PisIssue { field: keyof PayInStoreAdd; rule: PisRule; params?: Record<string, string | number> }
+export interface PisIssue {
+  field: keyof PayInStoreAdd;
+  rule: PisRule;
+  params?: Record<string, string | number>;
+}
 // eslint-disable-next-line no-control-regex
 const CONTROL_RE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 

@@ -19,23 +19,54 @@ const P = Perm;
 /** The preset roles' permission codes (ADMIN: all the granting user holds). */
 export const ROLE_PRESETS: Record<Exclude<Role, 'ADMIN' | 'CUSTOM'>, Permission[]> = {
   /** Transactions, settlement, reports and exports; no refund. */
-  FINANCE: [P.dashboard, P.noticeList, P.txnList, P.txnDetail, P.txnExport, P.txnQueryResult, P.settleList, P.settleDetail,
-    P.reportTxn, P.reportBill, P.reportTransfer, P.reportReserve, P.reportFile, P.filesDownload],
+  FINANCE: [
+    P.dashboard,
+    P.noticeList,
+    P.txnList,
+    P.txnDetail,
+    P.txnExport,
+    P.txnQueryResult,
+    P.settleList,
+    P.settleDetail,
+    P.reportTxn,
+    P.reportBill,
+    P.reportTransfer,
+    P.reportReserve,
+    P.reportFile,
+    P.filesDownload,
+  ],
   /** Transactions and refunds. */
   REFUNDS: [P.noticeList, P.txnList, P.txnDetail, P.txnQueryResult, P.txnRefund],
   /** Read-only transactions; pay by link. */
   SUPPORT: [P.noticeList, P.txnList, P.txnDetail, P.txnQueryResult, P.payByLinkList, P.payByLinkDetail, P.payByLinkCreate, P.payByLinkUpdate, P.payByLinkClose],
   /** Every screen that only reads, nothing that writes or manages users. */
-  READONLY: [P.dashboard, P.noticeList, P.txnList, P.txnDetail, P.txnQueryResult, P.settleList, P.settleDetail, P.logisticsList,
-    P.reportTxn, P.reportBill, P.reportTransfer, P.reportReserve, P.reportFile, P.payByLinkList, P.payByLinkDetail, P.payInStoreList,
-    P.merchantList, P.merchantDetail, P.filesDownload],
+  READONLY: [
+    P.dashboard,
+    P.noticeList,
+    P.txnList,
+    P.txnDetail,
+    P.txnQueryResult,
+    P.settleList,
+    P.settleDetail,
+    P.logisticsList,
+    P.reportTxn,
+    P.reportBill,
+    P.reportTransfer,
+    P.reportReserve,
+    P.reportFile,
+    P.payByLinkList,
+    P.payByLinkDetail,
+    P.payInStoreList,
+    P.merchantList,
+    P.merchantDetail,
+    P.filesDownload,
+  ],
 };
 
 /** The codes a role gives when granted by a user holding `held` (presets cut down to it). */
 export function rolePermissions(role: Role, held: readonly string[], custom: readonly string[] = []): string[] {
   const all = Object.values(Perm) as string[];
-  const wanted: readonly string[] =
-    role === 'ADMIN' ? held : role === 'CUSTOM' ? custom : ROLE_PRESETS[role];
+  const wanted: readonly string[] = role === 'ADMIN' ? held : role === 'CUSTOM' ? custom : ROLE_PRESETS[role];
   // Stored in the contract's order, each once.
   return all.filter((p) => wanted.includes(p) && (role === 'CUSTOM' || held.includes(p)));
 }
@@ -62,8 +93,14 @@ export function permissionGroups(codes: readonly string[] = GRANTABLE_PERMISSION
   };
   // Codes with no menu entry of their own, grouped with the screen they act on.
   const extra: Record<string, string> = {
-    [P.txnRefund]: 'txn', [P.txnExport]: 'txn', [P.txnQueryResult]: 'txn', [P.manualBlend]: 'txn', [P.logisticsImport]: 'txn',
-    [P.payByLinkCreate]: 'payByLink', [P.payByLinkUpdate]: 'payByLink', [P.payByLinkClose]: 'payByLink',
+    [P.txnRefund]: 'txn',
+    [P.txnExport]: 'txn',
+    [P.txnQueryResult]: 'txn',
+    [P.manualBlend]: 'txn',
+    [P.logisticsImport]: 'txn',
+    [P.payByLinkCreate]: 'payByLink',
+    [P.payByLinkUpdate]: 'payByLink',
+    [P.payByLinkClose]: 'payByLink',
     [P.merchantUserManage]: 'merchant',
   };
   for (const top of MENU) {
@@ -109,16 +146,17 @@ export interface TeamUserRow {
 }
 
 const opt = <T extends z.ZodTypeAny>(s: T) => z.preprocess((v) => (v === '' || v === null ? undefined : v), s.optional());
-const merId = z.string().trim().regex(/^\d{15}$/, 'merchant id');
+const merId = z
+  .string()
+  .trim()
+  .regex(/^\d{15}$/, 'merchant id');
 /** A list given as an array or a comma-joined string (form posts). */
-const list = <T extends z.ZodTypeAny>(item: T) =>
-  z.preprocess((v) => (typeof v === 'string' ? (v.trim() ? v.split(',').map((x) => x.trim()) : []) : v), z.array(item));
+const list = <T extends z.ZodTypeAny>(item: T) => z.preprocess((v) => (typeof v === 'string' ? (v.trim() ? v.split(',').map((x) => x.trim()) : []) : v), z.array(item));
 const userId = z.coerce.number().int().positive().max(2_147_483_647);
 
 const roleIdField = z.coerce.number().int().positive().max(2_147_483_647);
 /** CUSTOM takes either its own permissions or a named role, never both; a preset takes neither roleId. */
-const customGrant = (v: { role: Role; permissions?: string[]; roleId?: number }) =>
-  v.role === 'CUSTOM' ? (v.roleId !== undefined) !== ((v.permissions?.length ?? 0) > 0) : v.roleId === undefined;
+const customGrant = (v: { role: Role; permissions?: string[]; roleId?: number }) => (v.role === 'CUSTOM' ? (v.roleId !== undefined) !== (v.permissions?.length ?? 0) > 0 : v.roleId === undefined);
 
 export const teamListQuerySchema = pageQuerySchema.extend({
   merId: opt(merId),
@@ -243,7 +281,14 @@ export const roleSaveSchema = z.object({
   /** Refund caps: "CUR:perRefund:perDay", either amount may be empty (no cap of that kind), e.g. "USD:500:2000,EUR::800". */
   refundCaps: z.preprocess(
     (v) => (v === undefined || v === null ? [] : typeof v === 'string' ? (v.trim() ? v.split(',').map((x) => x.trim()) : []) : v),
-    z.array(z.string().regex(REFUND_CAP_RE, 'CUR:perRefund:perDay').refine((x) => !x.endsWith('::') && /\d/.test(x), 'a cap')).max(40),
+    z
+      .array(
+        z
+          .string()
+          .regex(REFUND_CAP_RE, 'CUR:perRefund:perDay')
+          .refine((x) => !x.endsWith('::') && /\d/.test(x), 'a cap'),
+      )
+      .max(40),
   ),
 });
 export type RoleSaveInput = z.infer<typeof roleSaveSchema>;

@@ -4,9 +4,7 @@ import { BEGIN_END, blankToUndefined, isoDate, isoDateTime, optText, refuseRever
 
 /** Transactions contract (spec §3, §4, §7): query, rows, detail, refund, settle list, logistics. */
 
-export const TXN_TYPES = [
-  'PURC', 'REFD', 'VOID', 'MANENTD', 'PAUT', 'DISPUTE', 'DECL', 'FREEZE', 'UNFREEZE', 'PROFIT_INCOME', 'PROFIT_OUTGO', 'FEE_COLLECTION',
-] as const;
+export const TXN_TYPES = ['PURC', 'REFD', 'VOID', 'MANENTD', 'PAUT', 'DISPUTE', 'DECL', 'FREEZE', 'UNFREEZE', 'PROFIT_INCOME', 'PROFIT_OUTGO', 'FEE_COLLECTION'] as const;
 export type TxnType = (typeof TXN_TYPES)[number];
 
 /** Result filter values (spec §4): success '00', processing ('04' or empty), failed '01' (anything else). */
@@ -30,9 +28,18 @@ export function settleStateOf(settleFlag: string | null | undefined, gwResponse:
 
 /** Settlement sign of a type (domain.md); 0 = never settles. MANENTD carries its own sign. */
 export const TXN_SIGN: Readonly<Record<TxnType, 1 | -1 | 0>> = {
-  PURC: 1, UNFREEZE: 1, PROFIT_INCOME: 1, MANENTD: 1,
-  REFD: -1, VOID: -1, DISPUTE: -1, FREEZE: -1, PROFIT_OUTGO: -1, FEE_COLLECTION: -1,
-  PAUT: 0, DECL: 0,
+  PURC: 1,
+  UNFREEZE: 1,
+  PROFIT_INCOME: 1,
+  MANENTD: 1,
+  REFD: -1,
+  VOID: -1,
+  DISPUTE: -1,
+  FREEZE: -1,
+  PROFIT_OUTGO: -1,
+  FEE_COLLECTION: -1,
+  PAUT: 0,
+  DECL: 0,
 };
 
 /** Logistics statuses accepted by the import. */
@@ -54,25 +61,38 @@ export const MAX_RANGE_DAYS = 93;
  * beginDateOriginal/endDateOriginal (the picker's values in the chosen zone) and timeZone are kept
  * for display and ignored by the filter. paymentBrand is comma-joined.
  */
-export const txnFilterSchema = z.object({
-  beginDate: opt(dateTime),
-  endDate: opt(dateTime),
-  beginDateOriginal: text(32),
-  endDateOriginal: text(32),
-  timeZone: text(40),
-  userName: text(128),
-  merId: opt(z.string().trim().regex(/^\d{15}$/, 'merchant id')),
-  orderNum: text(),
-  channelOrderNum: text(),
-  originOrderNum: text(),
-  gwGTransId: text(),
-  /** Spec §4 names the refund type "REFD/REFUND": REFUND is taken as REFD. */
-  gwTranType: opt(z.preprocess((v) => (typeof v === 'string' && v.trim().toUpperCase() === 'REFUND' ? 'REFD' : v), z.enum(TXN_TYPES))),
-  gwResponse: opt(z.enum(RESULT_FILTERS)),
-  merReserve: text(128),
-  paymentSchema: text(32),
-  paymentBrand: opt(z.string().trim().max(2000).regex(/^[a-z0-9_]+(,[a-z0-9_]+)*$/, 'comma-joined brand codes')),
-}).superRefine(refuseReversed(BEGIN_END));
+export const txnFilterSchema = z
+  .object({
+    beginDate: opt(dateTime),
+    endDate: opt(dateTime),
+    beginDateOriginal: text(32),
+    endDateOriginal: text(32),
+    timeZone: text(40),
+    userName: text(128),
+    merId: opt(
+      z
+        .string()
+        .trim()
+        .regex(/^\d{15}$/, 'merchant id'),
+    ),
+    orderNum: text(),
+    channelOrderNum: text(),
+    originOrderNum: text(),
+    gwGTransId: text(),
+    /** Spec §4 names the refund type "REFD/REFUND": REFUND is taken as REFD. */
+    gwTranType: opt(z.preprocess((v) => (typeof v === 'string' && v.trim().toUpperCase() === 'REFUND' ? 'REFD' : v), z.enum(TXN_TYPES))),
+    gwResponse: opt(z.enum(RESULT_FILTERS)),
+    merReserve: text(128),
+    paymentSchema: text(32),
+    paymentBrand: opt(
+      z
+        .string()
+        .trim()
+        .max(2000)
+        .regex(/^[a-z0-9_]+(,[a-z0-9_]+)*$/, 'comma-joined brand codes'),
+    ),
+  })
+  .superRefine(refuseReversed(BEGIN_END));
 export type TxnFilter = z.infer<typeof txnFilterSchema>;
 /**
  * The list counts its matches exactly up to this many; past it the total reads "more than N"
@@ -92,7 +112,12 @@ export const txnQuerySchema = pageQuerySchema
      * from that row (as cheap as page 1 however deep). Ignored on page 0 and when the row is not the
      * caller's; without it the page is read by offset.
      */
-    after: opt(z.string().trim().regex(/^[1-9]\d{0,14}$/, 'row id')),
+    after: opt(
+      z
+        .string()
+        .trim()
+        .regex(/^[1-9]\d{0,14}$/, 'row id'),
+    ),
   })
   .superRefine(refuseReversed(BEGIN_END));
 export type TxnQuery = z.infer<typeof txnQuerySchema>;
@@ -124,9 +149,7 @@ export type TxnRow = z.infer<typeof txnRowSchema>;
 export const txnPageSchema = z.object({ content: z.array(txnRowSchema), totalElements: z.number(), totalExact: z.boolean() });
 export type TxnPage = z.infer<typeof txnPageSchema>;
 
-export const txnTotalsSchema = z.array(
-  z.object({ currency: z.string(), count: z.number(), amount: z.string(), net: z.string() }),
-);
+export const txnTotalsSchema = z.array(z.object({ currency: z.string(), count: z.number(), amount: z.string(), net: z.string() }));
 export type TxnTotals = z.infer<typeof txnTotalsSchema>;
 
 export const moneyItemSchema = z.object({ currency: z.string(), amount: z.string() });
@@ -174,9 +197,7 @@ export const txnDetailSchema = z.object({
   refundable: z.string(),
   /** The original purchase and all its refunds/voids (the associated orders block). */
   associated: z.array(txnRowSchema),
-  shipping: z
-    .object({ shipmentNo: z.string(), company: z.string(), shipDate: z.string(), status: z.string() })
-    .nullable(),
+  shipping: z.object({ shipmentNo: z.string(), company: z.string(), shipDate: z.string(), status: z.string() }).nullable(),
 });
 export type TxnDetail = z.infer<typeof txnDetailSchema>;
 
@@ -185,7 +206,14 @@ export const refundBodySchema = z.object({
   id: textInput(64, { min: 1 }),
   amount: textInput(32, { min: 1 }),
   txnschema: text(32),
-  requestKey: opt(z.string().trim().min(8).max(64).regex(/^[A-Za-z0-9_-]+$/)),
+  requestKey: opt(
+    z
+      .string()
+      .trim()
+      .min(8)
+      .max(64)
+      .regex(/^[A-Za-z0-9_-]+$/),
+  ),
 });
 export const refundResultSchema = z.object({
   code: z.number(),
@@ -204,13 +232,21 @@ export const RefundCode = { OK: 0, NOT_REFUNDABLE: 1, OVER_AMOUNT: 2, DECLINED: 
 export const queryResultQuerySchema = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 
 /** /txn/settleList: the transactions behind a settlement row (settlement date in [beginDate, endDate]). */
-export const settleFilterSchema = z.object({
-  beginDate: date,
-  endDate: date,
-  busLine: textInput(16, { min: 1 }),
-  setCur: z.string().trim().regex(/^[A-Z]{3}$/),
-  clientid: z.string().trim().regex(/^\d{15}$/),
-}).superRefine(refuseReversed(BEGIN_END));
+export const settleFilterSchema = z
+  .object({
+    beginDate: date,
+    endDate: date,
+    busLine: textInput(16, { min: 1 }),
+    setCur: z
+      .string()
+      .trim()
+      .regex(/^[A-Z]{3}$/),
+    clientid: z
+      .string()
+      .trim()
+      .regex(/^\d{15}$/),
+  })
+  .superRefine(refuseReversed(BEGIN_END));
 export const settleQuerySchema = pageQuerySchema.extend(settleFilterSchema.shape).superRefine(refuseReversed(BEGIN_END));
 export const settleExportQuerySchema = settleFilterSchema.extend(exportFormatSchema.shape);
 export const settleRowSchema = txnRowSchema.extend({
@@ -224,13 +260,20 @@ export type SettleRow = z.infer<typeof settleRowSchema>;
 export const settleSumSchema = z.object({ currency: z.string(), count: z.number(), settleAmount: z.string(), fee: z.string(), net: z.string() });
 
 /** /txn/settleLogisticsList */
-export const logisticsQuerySchema = pageQuerySchema.extend({
-  merId: opt(z.string().trim().regex(/^\d{15}$/)),
-  orderNum: text(),
-  shipmentNo: text(),
-  beginDate: opt(date),
-  endDate: opt(date),
-}).superRefine(refuseReversed(BEGIN_END));
+export const logisticsQuerySchema = pageQuerySchema
+  .extend({
+    merId: opt(
+      z
+        .string()
+        .trim()
+        .regex(/^\d{15}$/),
+    ),
+    orderNum: text(),
+    shipmentNo: text(),
+    beginDate: opt(date),
+    endDate: opt(date),
+  })
+  .superRefine(refuseReversed(BEGIN_END));
 export const logisticsRowSchema = z.object({
   id: z.number(),
   merId: z.string(),
@@ -276,7 +319,12 @@ export const takingsQuerySchema = z
   .object({
     beginDate: dateTime,
     endDate: dateTime,
-    merId: opt(z.string().trim().regex(/^\d{15}$/, 'merchant id')),
+    merId: opt(
+      z
+        .string()
+        .trim()
+        .regex(/^\d{15}$/, 'merchant id'),
+    ),
   })
   .superRefine(refuseReversed(BEGIN_END));
 export type TakingsQuery = z.infer<typeof takingsQuerySchema>;

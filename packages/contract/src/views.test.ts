@@ -18,7 +18,7 @@ const WITHOUT_FILTERS: Record<string, string> = {
 const leaves = (entries: MenuEntry[]): MenuEntry[] => entries.flatMap((e) => (e.children ? leaves(e.children) : [e]));
 
 describe('saved view query strings', () => {
-  it('accepts a plain query string of the screen\'s keys', () => {
+  it("accepts a plain query string of the screen's keys", () => {
     expect(viewQueryProblem('txn.list', '')).toBeNull();
     expect(viewQueryProblem('txn.list', 'begin=2026-11-01+00%3A00%3A00&gwResponse=00&paymentBrand=visa%2Cjcb&tz=8')).toBeNull();
     expect(viewQueryProblem('report.txn', 'version=old&beginDate=2026-11-01')).toBeNull();
@@ -27,7 +27,7 @@ describe('saved view query strings', () => {
   it.each([
     ['unknown key', 'evil=1'],
     ['page is not a filter', 'page=2'],
-    ['another screen\'s key', 'reconId=INV-1'],
+    ["another screen's key", 'reconId=INV-1'],
     ['repeated key', 'tz=8&tz=9'],
     ['leading ?', '?tz=8'],
     ['fragment', 'tz=8#x'],
@@ -42,7 +42,7 @@ describe('saved view query strings', () => {
     expect(viewQueryProblem('txn.list', q)).not.toBeNull();
   });
 
-  it('keeps only the screen\'s own filters of a URL, sorted, without page or view', () => {
+  it("keeps only the screen's own filters of a URL, sorted, without page or view", () => {
     expect(viewQueryOf('payByLink.list', '?page=3&view=7&status=00&orderno=A1&size=30&evil=1')).toBe('orderno=A1&size=30&status=00');
     expect(viewScreenOf('/txn/list')).toBe('txn.list');
     expect(viewScreenOf('/txn/detail/1')).toBeUndefined();

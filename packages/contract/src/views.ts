@@ -19,7 +19,11 @@ export interface ViewScreen {
 const REPORT_KEYS = ['beginDate', 'endDate', 'remitBeginDate', 'remitEndDate', 'releaseBeginDate', 'releaseEndDate', 'merId', 'gwTranType', 'paymentBrand', 'size'] as const;
 
 export const VIEW_SCREENS = {
-  'txn.list': { path: '/txn/list', permission: Perm.txnList, keys: ['tz', 'begin', 'end', 'merId', 'orderNum', 'channelOrderNum', 'originOrderNum', 'gwTranType', 'gwResponse', 'merReserve', 'paymentBrand', 'size'] },
+  'txn.list': {
+    path: '/txn/list',
+    permission: Perm.txnList,
+    keys: ['tz', 'begin', 'end', 'merId', 'orderNum', 'channelOrderNum', 'originOrderNum', 'gwTranType', 'gwResponse', 'merReserve', 'paymentBrand', 'size'],
+  },
   'settle.list': { path: '/txn/settleList', permission: Perm.settleList, keys: ['beginDate', 'endDate', 'busLine', 'setCur', 'clientid', 'size'] },
   'settle.detail': { path: '/txn/settleDetail', permission: Perm.settleDetail, keys: ['beginDate', 'endDate', 'merId', 'busLine', 'setCur', 'size'] },
   'logistics.list': { path: '/txn/logistics', permission: Perm.logisticsList, keys: ['merId', 'orderNum', 'shipmentNo', 'beginDate', 'endDate', 'size'] },
@@ -95,13 +99,20 @@ export const viewBodySchema = z.object({
   screen: screenSchema,
   name: textInput(VIEW_NAME_MAX, { min: 1 }),
   /** '' (or left out: a form post omits empty fields) = the screen without filters. */
-  query: z.string().max(VIEW_QUERY_MAX * 3).optional().default(''),
+  query: z
+    .string()
+    .max(VIEW_QUERY_MAX * 3)
+    .optional()
+    .default(''),
   shared: boolish.optional().default(false),
 });
 export type ViewBody = z.infer<typeof viewBodySchema>;
 export const viewUpdateSchema = z.object({
   name: textInput(VIEW_NAME_MAX, { min: 1 }).optional(),
-  query: z.string().max(VIEW_QUERY_MAX * 3).optional(),
+  query: z
+    .string()
+    .max(VIEW_QUERY_MAX * 3)
+    .optional(),
   shared: boolish.optional(),
 });
 export type ViewUpdate = z.infer<typeof viewUpdateSchema>;

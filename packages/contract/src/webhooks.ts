@@ -94,9 +94,16 @@ export const webhookDeliveryQuerySchema = z.object({
   id: idInput,
   state: z.enum(WEBHOOK_DELIVERY_STATES).optional(),
   /** One event's deliveries (its evt_ id). */
-  eventId: z.string().regex(/^evt_[0-9a-f]{32}$/, 'an event id evt_…').optional(),
+  eventId: z
+    .string()
+    .regex(/^evt_[0-9a-f]{32}$/, 'an event id evt_…')
+    .optional(),
   page: z.coerce.number().int().min(0).max(10_000).default(0),
-  size: z.coerce.number().int().refine((n) => [10, 30, 50, 100].includes(n), 'size').default(10),
+  size: z.coerce
+    .number()
+    .int()
+    .refine((n) => [10, 30, 50, 100].includes(n), 'size')
+    .default(10),
 });
 
 /**

@@ -36,7 +36,9 @@ const username = opsUsername.safeParse(typeof args.username === 'string' ? args.
 const email = opsEmail.safeParse(typeof args.email === 'string' ? args.email : '');
 const role = (typeof args.role === 'string' ? args.role : 'administrator') as OpsRole;
 if (!username.success || !email.success || !OPS_ROLES.includes(role)) {
-  console.error(`${!username.success ? 'a user name of 3–64 letters, digits, _ . @ - is needed' : !email.success ? 'a valid e-mail address is needed' : `the role is one of ${OPS_ROLES.join(', ')}`}\n${USAGE}`);
+  console.error(
+    `${!username.success ? 'a user name of 3–64 letters, digits, _ . @ - is needed' : !email.success ? 'a valid e-mail address is needed' : `the role is one of ${OPS_ROLES.join(', ')}`}\n${USAGE}`,
+  );
   process.exit(2);
 }
 const config = loadConfig();

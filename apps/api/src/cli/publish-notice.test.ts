@@ -43,7 +43,10 @@ describe('publish-notice CLI', () => {
         const n = await db.query<{ title: { en: string }; level: string; created_by: string; att: number }>(
           `SELECT title, level, created_by, (SELECT count(*)::int FROM notice_attachment a WHERE a.notice_id = n.id) AS att FROM notice n WHERE created_by = 'cli' ORDER BY id`,
         );
-        expect(n.rows.map((r) => [r.title.en, r.level, r.att])).toEqual([['Now', 'important', 1], ['Later', 'info', 0]]);
+        expect(n.rows.map((r) => [r.title.en, r.level, r.att])).toEqual([
+          ['Now', 'important', 1],
+          ['Later', 'info', 0],
+        ]);
         const a = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM audit_log WHERE action = 'ops.notice.create' AND username = 'cli'`);
         expect(a.rows[0].n).toBe(2);
       } finally {

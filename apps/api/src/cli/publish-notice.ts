@@ -18,8 +18,7 @@ import { AppError } from '../lib/errors';
 import { t } from '../lib/messages';
 import { createNotice } from '../modules/ops/notices.service';
 
-const USAGE =
-  'usage: npm run publish-notice -- --title T [--file PATH]… [--merchant ID]… | [--group ID] [--at "yyyy-MM-dd HH:mm:ss" [--tz ZONE]] [--summary S] [--content C] [--level info|important]';
+const USAGE = 'usage: npm run publish-notice -- --title T [--file PATH]… [--merchant ID]… | [--group ID] [--at "yyyy-MM-dd HH:mm:ss" [--tz ZONE]] [--summary S] [--content C] [--level info|important]';
 const argv = process.argv.slice(2);
 const files: string[] = [];
 const merchants: string[] = [];

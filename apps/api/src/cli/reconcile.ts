@@ -29,7 +29,9 @@ try {
   const results = await reconcileDay(db, date, { platformTz: config.platformTz, connectionId: typeof args.connection === 'string' ? args.connection : undefined });
   if (!results.length) console.log('No gateway connection to reconcile.');
   for (const r of results) {
-    console.log(`${r.connectionId} ${r.date}: missing ${r.missing} · extra ${r.extra} · amount ${r.amount} · status ${r.status} · unreported ${r.unreported} · control totals ${r.controlTotals ? `${r.total} differ` : 'none received'}`);
+    console.log(
+      `${r.connectionId} ${r.date}: missing ${r.missing} · extra ${r.extra} · amount ${r.amount} · status ${r.status} · unreported ${r.unreported} · control totals ${r.controlTotals ? `${r.total} differ` : 'none received'}`,
+    );
   }
   for (const d of await listDifferences(db, date, null)) {
     console.log(`  [${d.kind}] ${d.connectionId} ${d.gwTransId ?? ''} ${d.merId ?? ''} ${JSON.stringify(d.detail)}`);

@@ -23,7 +23,10 @@ const config = loadConfig();
 const yesterday = lastSettleableDate(new Date(), config.platformTz);
 const from = typeof args.from === 'string' ? args.from : undefined;
 const to = typeof args.to === 'string' ? args.to : yesterday;
-for (const [k, v] of [['from', from], ['to', to]] as const) {
+for (const [k, v] of [
+  ['from', from],
+  ['to', to],
+] as const) {
   if (v !== undefined && !isDate(v)) {
     console.error(`--${k} must be a date YYYY-MM-DD`);
     process.exit(2);

@@ -72,10 +72,16 @@ describe.each(DB_KINDS)('bulk load with deferred indexes (%s)', (kind) => {
     db = await freshDb(kind);
     await seedFoundation(db, { env: 'test' });
     const before = await indexes(db);
-    await expect(withIndexesDeferred(db, async () => { throw new Error('load failed'); })).rejects.toThrow('load failed');
+    await expect(
+      withIndexesDeferred(db, async () => {
+        throw new Error('load failed');
+      }),
+    ).rejects.toThrow('load failed');
     expect(await indexes(db)).toEqual(before);
     // A crash: the record is written and the index dropped, the process ends before the rebuild.
-    const { rows: [def] } = await db.query<{ def: string }>(`SELECT pg_get_indexdef('txn_time_idx'::regclass) AS def`);
+    const {
+      rows: [def],
+    } = await db.query<{ def: string }>(`SELECT pg_get_indexdef('txn_time_idx'::regclass) AS def`);
     await db.tx(async (q) => {
       await q.query('INSERT INTO deferred_index (name, def) VALUES ($1, $2)', ['txn_time_idx', def.def.replace(' ON ONLY ', ' ON ')]);
       await q.query('DROP INDEX txn_time_idx');

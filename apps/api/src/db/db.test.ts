@@ -70,10 +70,6 @@ describe.each(DB_KINDS)('data layer on %s', (kind) => {
 
 describe('splitSql', () => {
   it('splits on semicolons outside quotes, comments and $$ bodies', () => {
-    expect(splitSql(`-- a; comment\nSELECT 'a;b'; DO $$ BEGIN PERFORM 1; END $$;\nSELECT 2`)).toEqual([
-      `SELECT 'a;b'`,
-      'DO $$ BEGIN PERFORM 1; END $$',
-      'SELECT 2',
-    ]);
+    expect(splitSql(`-- a; comment\nSELECT 'a;b'; DO $$ BEGIN PERFORM 1; END $$;\nSELECT 2`)).toEqual([`SELECT 'a;b'`, 'DO $$ BEGIN PERFORM 1; END $$', 'SELECT 2']);
   });
 });

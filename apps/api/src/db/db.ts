@@ -160,8 +160,7 @@ export async function openPostgres(url: string, opts: { searchPath?: string; max
   };
   const pgOptions = opts.searchPath ? `-c search_path=${opts.searchPath} -c TimeZone=UTC` : '-c TimeZone=UTC';
   const types = {
-    getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-      typeParsers[oid] ?? pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+    getTypeParser: ((oid: number, format?: 'text' | 'binary') => typeParsers[oid] ?? pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
   };
   const pool = new pg.Pool({
     connectionString: url,

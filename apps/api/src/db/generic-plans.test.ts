@@ -20,8 +20,7 @@ import { openPostgres, PREPARED, type Queryable, type QueryOptions } from './db'
 
 // The test's months hold thousands of rows, not millions: without this the custom plan reads
 // them whole. Both plans are asked which index they would walk on a ledger of real size.
-const planOf = (q: Queryable, text: string, params: unknown[], mode: 'force_custom_plan' | 'force_generic_plan') =>
-  planUnder(q, text, params, mode, ['SET LOCAL enable_seqscan = off']);
+const planOf = (q: Queryable, text: string, params: unknown[], mode: 'force_custom_plan' | 'force_generic_plan') => planUnder(q, text, params, mode, ['SET LOCAL enable_seqscan = off']);
 
 const FROM = '2026-08-20';
 const DAYS = 50;
@@ -75,7 +74,15 @@ describe.skipIf(NO_POSTGRES)('prepared statements with generic plans (postgres)'
     const first = await call('txn: last 7 days, page 1', '/api/txn/list', { ...range, page: 0, size: 10 });
     const row = first.content[0] as { id: number; mrequest: { orderno: string } };
     expect(row).toBeDefined();
-    await call('txn: one merchant, purchases, successful, 30 days', '/api/txn/list', { beginDate: T(addDays(END, -29)), endDate: T(END, true), merId: DEMO.subA, gwTranType: 'PURC', gwResponse: '00', page: 0, size: 30 });
+    await call('txn: one merchant, purchases, successful, 30 days', '/api/txn/list', {
+      beginDate: T(addDays(END, -29)),
+      endDate: T(END, true),
+      merId: DEMO.subA,
+      gwTranType: 'PURC',
+      gwResponse: '00',
+      page: 0,
+      size: 30,
+    });
     await call('txn: order number, whole range', '/api/txn/list', { ...wide, orderNum: row.mrequest.orderno, page: 0, size: 10 });
     await call('txn: two brands, whole range', '/api/txn/list', { ...wide, paymentBrand: 'visa,mastercard', page: 0, size: 50 });
     await call('txn: one merchant, whole range', '/api/txn/list', { ...wide, merId: DEMO.subA, page: 0, size: 10 });
@@ -83,8 +90,7 @@ describe.skipIf(NO_POSTGRES)('prepared statements with generic plans (postgres)'
     await call('txn: exact total', '/api/txn/list', { ...range, page: 0, size: 10, exactTotal: 'true' });
     await call('txn: totals', '/api/txn/totals', range);
     await call('settle list', '/api/txn/settleList', { beginDate: addDays(END, -20), endDate: END, busLine: 'UP', setCur: 'CNY', clientid: DEMO.subA, page: 0, size: 10 });
-    for (const path of ['bill/list', 'transfer/list', 'txn/newList', 'txn/list'])
-      await call(`report ${path}`, `/api/report/${path}`, { beginDate: addDays(FROM, 1), endDate: END, page: 0, size: 10 });
+    for (const path of ['bill/list', 'transfer/list', 'txn/newList', 'txn/list']) await call(`report ${path}`, `/api/report/${path}`, { beginDate: addDays(FROM, 1), endDate: END, page: 0, size: 10 });
     await call('report reserve/list', '/api/report/reserve/list', { releaseBeginDate: FROM, releaseEndDate: addDays(END, 20), page: 0, size: 10 });
     await call('search by order number', '/api/search', { q: row.mrequest.orderno });
 
@@ -98,7 +104,10 @@ describe.skipIf(NO_POSTGRES)('prepared statements with generic plans (postgres)'
       const texts = seen.filter((s) => s.label === l).map((s) => s.text);
       expect(texts[0], l).toMatch(/txn_day_count[\s\S]*ORDER BY/);
       expect(texts[0], l).not.toContain('LIMIT 1001');
-      expect(texts.slice(1).map((t) => t.includes('LIMIT 1001') && !t.includes('ORDER BY')), l).toEqual(texts.length > 1 ? [true] : []);
+      expect(
+        texts.slice(1).map((t) => t.includes('LIMIT 1001') && !t.includes('ORDER BY')),
+        l,
+      ).toEqual(texts.length > 1 ? [true] : []);
     }
     // This test's scopes hold fewer than 1,000 rows: the walk ran (and its plan is checked below).
     expect(seen.filter((s) => s.label === 'txn: last 7 days, page 1')).toHaveLength(2);

@@ -4,12 +4,7 @@ import pg from 'pg';
  * The listening half of `Db.listen`: one pg.Client that LISTENs, passes on notifications for its
  * own schema, and after any error reconnects (1 s apart) until stopped.
  */
-export function listenOn(
-  cfg: pg.ClientConfig,
-  channel: string,
-  onNotify: (payload: string) => void,
-  onState: (listening: boolean) => void,
-): () => Promise<void> {
+export function listenOn(cfg: pg.ClientConfig, channel: string, onNotify: (payload: string) => void, onState: (listening: boolean) => void): () => Promise<void> {
   if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`bad channel ${channel}`);
   let stopped = false;
   let client: pg.Client | null = null;

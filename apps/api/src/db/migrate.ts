@@ -9,13 +9,14 @@ export const MIGRATIONS_DIR = path.resolve(import.meta.dirname, '../../migration
  * own transaction. On PostgreSQL an advisory lock keeps several starting processes from racing.
  */
 export async function migrate(db: Db, dir = MIGRATIONS_DIR): Promise<string[]> {
-  const files = fs.readdirSync(dir).filter((f) => /^\d{3}-.*\.sql$/.test(f)).sort();
+  const files = fs
+    .readdirSync(dir)
+    .filter((f) => /^\d{3}-.*\.sql$/.test(f))
+    .sort();
   const applied: string[] = [];
   await db.tx(async (q) => {
     if (db.kind === 'postgres') await q.query('SELECT pg_advisory_xact_lock(727274)');
-    await q.query(
-      'CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
-    );
+    await q.query('CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
     const done = new Set((await q.query<{ name: string }>('SELECT name FROM schema_migrations')).rows.map((r) => r.name));
     for (const f of files) {
       if (done.has(f)) continue;

@@ -51,9 +51,7 @@ describe.each(DB_KINDS)('ledger partitions (%s)', (kind) => {
       }
     }
     // No default partition: a month can be detached CONCURRENTLY.
-    const { rows: def } = await ctx.db.query(
-      `SELECT 1 FROM pg_partitioned_table p WHERE p.partrelid = 'txn'::regclass AND p.partdefid <> 0`,
-    );
+    const { rows: def } = await ctx.db.query(`SELECT 1 FROM pg_partitioned_table p WHERE p.partrelid = 'txn'::regclass AND p.partdefid <> 0`);
     expect(def).toEqual([]);
   });
 
@@ -262,15 +260,11 @@ describe.each(DB_KINDS)('ledger partitions (%s)', (kind) => {
 
   it.runIf(isConcurrent(kind))('parallel writers of a new month: one creates it, none fails; one order number wins across months', async () => {
     const at = (i: number) => new Date(Date.UTC(2022, 2, 1 + i, 3));
-    const results = await Promise.allSettled(
-      Array.from({ length: 8 }, (_, i) => addTxn(ctx, { orderNo: `PAR-${i}`, txnTime: at(i) })),
-    );
-    expect(results.filter((r) => r.status === "rejected").map((r) => String((r as PromiseRejectedResult).reason))).toEqual([]);
+    const results = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => addTxn(ctx, { orderNo: `PAR-${i}`, txnTime: at(i) })));
+    expect(results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason))).toEqual([]);
     expect(await months(ctx)).toContain('txn_p202203');
     // The same order number in eight different months at once: exactly one is written.
-    const same = await Promise.allSettled(
-      Array.from({ length: 8 }, (_, i) => addTxn(ctx, { orderNo: 'PAR-SAME', txnTime: new Date(Date.UTC(2025, i % 6 + 6, 3, 3)) })),
-    );
+    const same = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => addTxn(ctx, { orderNo: 'PAR-SAME', txnTime: new Date(Date.UTC(2025, (i % 6) + 6, 3, 3)) })));
     expect(same.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     expect(same.filter((r) => r.status === 'rejected').every((r) => (r as PromiseRejectedResult).reason.httpStatus === 409)).toBe(true);
   });

@@ -65,7 +65,7 @@ describe.skipIf(NO_POSTGRES)('pipelined statements (postgres)', () => {
     expect(again.rows[0].pid).not.toBe(pid);
   });
 
-  it('the handle sends a PIPELINED statement there, a PREPARED one to the generic plans\' pool, and none when turned off', async () => {
+  it("the handle sends a PIPELINED statement there, a PREPARED one to the generic plans' pool, and none when turned off", async () => {
     const pids = async (db: Db, o: typeof PIPELINED) =>
       new Set((await Promise.all(Array.from({ length: 40 }, () => db.query<{ pid: number }>('SELECT pg_backend_pid() AS pid', [], o)))).map((r) => r.rows[0].pid));
     const on = await openPostgres(url, { pipelineConnections: 1 });

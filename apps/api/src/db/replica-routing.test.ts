@@ -16,7 +16,10 @@ describe('db.read routing', () => {
   beforeAll(async () => {
     primary = await openPglite();
     replica = await openPglite();
-    for (const [d, name] of [[primary, 'primary'], [replica, 'replica']] as const) {
+    for (const [d, name] of [
+      [primary, 'primary'],
+      [replica, 'replica'],
+    ] as const) {
       await d.exec(`CREATE TABLE whoami (name text); INSERT INTO whoami VALUES ('${name}'); CREATE TABLE t (x int)`);
     }
     db = withReplica(primary, replica, { stickyMs: 200 });

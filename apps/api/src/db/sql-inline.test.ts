@@ -30,9 +30,7 @@ describe('sqlLiteral', () => {
 
 describe('inlineParams', () => {
   it('replaces placeholders, not text that looks like one', () => {
-    expect(inlineParams('a = $1 AND b = ANY($2::text[]) AND c = $10', [1, ['x'], 0, 0, 0, 0, 0, 0, 0, 'ten'])).toBe(
-      `a = '1' AND b = ANY('{"x"}'::text[]) AND c = 'ten'`,
-    );
+    expect(inlineParams('a = $1 AND b = ANY($2::text[]) AND c = $10', [1, ['x'], 0, 0, 0, 0, 0, 0, 0, 'ten'])).toBe(`a = '1' AND b = ANY('{"x"}'::text[]) AND c = 'ten'`);
     expect(inlineParams(`x = '$1' AND "$1" = $1 -- $1\n AND /* $1 */ y = $$ $1 $$ AND z = $t$ $1 $t$ AND e = E'\\' $1' AND w = $1`, ['v'])).toBe(
       `x = '$1' AND "$1" = 'v' -- $1\n AND /* $1 */ y = $$ $1 $$ AND z = $t$ $1 $t$ AND e = E'\\' $1' AND w = 'v'`,
     );

@@ -137,8 +137,7 @@ describe.each(DB_KINDS)('transactions per merchant and day (%s)', (kind) => {
     await insert(DEMO.subA, Date.UTC(2023, 1, 28, 10), 2); // February, on the edge day
     await insert(DEMO.subA, Date.UTC(2023, 1, 28, 20), 3); // March, on the same UTC day
     await insert(DEMO.subA, Date.UTC(2023, 2, 5, 3), 5); // March
-    const day = async (d: string) =>
-      Number((await ctx.db.query<{ n: string }>(`SELECT coalesce(sum(n), 0) AS n FROM txn_day_count WHERE mer_id = $1 AND day = $2`, [DEMO.subA, d])).rows[0].n);
+    const day = async (d: string) => Number((await ctx.db.query<{ n: string }>(`SELECT coalesce(sum(n), 0) AS n FROM txn_day_count WHERE mer_id = $1 AND day = $2`, [DEMO.subA, d])).rows[0].n);
     await compactDayCounts(ctx.db);
     expect([await day('2023-02-27'), await day('2023-02-28'), await day('2023-03-05')]).toEqual([4, 5, 5]);
 
@@ -170,7 +169,9 @@ describe.each(DB_KINDS)('transactions per merchant and day (%s)', (kind) => {
     const before = await sum();
     // Through ingestion (each in its own transaction) and bulk statements, with compactions, all at once.
     const results = await Promise.allSettled([
-      ...Array.from({ length: 8 }, (_, i) => addTxn(ctx, { merId: DEMO.subB, orderNo: `DC-PAR-${i}`, currency: 'JPY', amount: 5000, paymentSchema: 'CARD', paymentBrand: 'visa', txnTime: new Date(at + i * 1000) })),
+      ...Array.from({ length: 8 }, (_, i) =>
+        addTxn(ctx, { merId: DEMO.subB, orderNo: `DC-PAR-${i}`, currency: 'JPY', amount: 5000, paymentSchema: 'CARD', paymentBrand: 'visa', txnTime: new Date(at + i * 1000) }),
+      ),
       ...Array.from({ length: 4 }, () => insert(DEMO.subB, at + 60_000, 25)),
       ...Array.from({ length: 4 }, () => compactDayCounts(ctx.db)),
     ]);

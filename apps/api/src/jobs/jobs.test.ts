@@ -47,7 +47,11 @@ describe.each(DB_KINDS)('durable job runner on %s', (kind) => {
 
   it('retries a failing job with backoff, then marks it failed', async () => {
     const id = (await enqueueJob(db, { kind: 'boom', runAt: clock.now() }))!;
-    const r = runner({ boom: async () => { throw new Error('kaput'); } });
+    const r = runner({
+      boom: async () => {
+        throw new Error('kaput');
+      },
+    });
     for (let i = 0; i < 3; i++) {
       await r.tick();
       clock.advance(3_600_000);

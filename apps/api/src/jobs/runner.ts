@@ -88,9 +88,7 @@ export function createJobRunner(o: RunnerOptions) {
     };
     const heartbeat = async (progress?: number) => {
       runnerBusy(worker, true);
-      await o.db.query('UPDATE job SET locked_at = $2, progress = coalesce($3, progress) WHERE id = $1 AND locked_by = $4', [
-        job.id, o.clock.now(), progress ?? null, worker,
-      ]);
+      await o.db.query('UPDATE job SET locked_at = $2, progress = coalesce($3, progress) WHERE id = $1 AND locked_by = $4', [job.id, o.clock.now(), progress ?? null, worker]);
     };
     try {
       const out = (await handler({ db: o.db, clock: o.clock, job, log, heartbeat })) ?? {};
@@ -102,9 +100,7 @@ export function createJobRunner(o: RunnerOptions) {
           [job.id, out.nextRunAt, result, o.clock.now()],
         );
       } else {
-        await o.db.query(`UPDATE job SET status = 'done', progress = 100, result = $2, finished_at = $3, locked_by = NULL WHERE id = $1`, [
-          job.id, result, o.clock.now(),
-        ]);
+        await o.db.query(`UPDATE job SET status = 'done', progress = 100, result = $2, finished_at = $3, locked_by = NULL WHERE id = $1`, [job.id, result, o.clock.now()]);
       }
       count('ok');
       log.info({ ms: Math.round(performance.now() - t0) }, 'job done');

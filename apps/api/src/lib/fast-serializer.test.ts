@@ -25,7 +25,7 @@ const row = (i: number) => ({
 });
 const page = { code: 0, msg: 'success', data: { content: [row(1), row(2), row(3)], totalElements: 3, totalExact: true } };
 
-describe('fastSerializerCompiler (the list route\'s serializer)', () => {
+describe("fastSerializerCompiler (the list route's serializer)", () => {
   it('writes what the zod check and JSON.stringify write, nulls and escapes included', () => {
     const viaZod = JSON.stringify(safeEncode(schema, page).data);
     expect(serialize(page)).toBe(viaZod);

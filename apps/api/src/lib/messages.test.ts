@@ -15,7 +15,9 @@ describe('messages: counted words by the language\'s plural rules (issue 53: no 
 
   it('leaves no "(s)" in any English message', async () => {
     const { MESSAGES } = await import('./messages');
-    const left = Object.entries(MESSAGES).filter(([, m]) => /\w\(s\)/.test((m as { en: string }).en)).map(([k]) => k);
+    const left = Object.entries(MESSAGES)
+      .filter(([, m]) => /\w\(s\)/.test((m as { en: string }).en))
+      .map(([k]) => k);
     expect(left).toEqual([]);
   });
 });

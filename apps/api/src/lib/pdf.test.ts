@@ -14,7 +14,14 @@ describe('pdf', () => {
     it(`renders ${lang} text that reads back, with a subset font`, async () => {
       const doc = createPdf({ lang, title: text, createdAt: new Date('2026-01-01T00:00:00Z') });
       doc.fontSize(14).text(text);
-      pdfTable(doc, [{ header: 'A', width: 100 }, { header: 'B', width: 100, align: 'right' }], [['x', pdfMoney(123450, 'USD', lang)]]);
+      pdfTable(
+        doc,
+        [
+          { header: 'A', width: 100 },
+          { header: 'B', width: 100, align: 'right' },
+        ],
+        [['x', pdfMoney(123450, 'USD', lang)]],
+      );
       pdfPageNumbers(doc);
       const buf = await pdfToBuffer(doc);
       expect(buf.subarray(0, 5).toString()).toBe('%PDF-');

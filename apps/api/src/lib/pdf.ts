@@ -81,7 +81,14 @@ export function pdfDate(d: string | Date, timeZone = 'Asia/Shanghai'): string {
 
 export function pdfDateTime(d: Date, timeZone = 'Asia/Shanghai'): string {
   const p = new Intl.DateTimeFormat('en-CA', {
-    timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23',
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
   }).formatToParts(d);
   const g = (t: string) => p.find((x) => x.type === t)?.value ?? '';
   return `${g('year')}-${g('month')}-${g('day')} ${g('hour')}:${g('minute')}:${g('second')}`;
@@ -110,7 +117,11 @@ export function pdfTable(doc: PDFKit.PDFDocument, columns: PdfColumn[], rows: st
       x += c.width;
     }
     const w = columns.reduce((s, c) => s + c.width, 0);
-    doc.moveTo(left, y + rowH).lineTo(left + w, y + rowH).lineWidth(0.5).stroke();
+    doc
+      .moveTo(left, y + rowH)
+      .lineTo(left + w, y + rowH)
+      .lineWidth(0.5)
+      .stroke();
     doc.y = y + rowH + 1;
     doc.font(PDF_FONT).fontSize(fontSize);
   };
@@ -139,9 +150,14 @@ export function pdfPageNumbers(doc: PDFKit.PDFDocument): void {
     doc.switchToPage(i);
     const bottom = doc.page.margins.bottom;
     doc.page.margins.bottom = 0;
-    doc.font(PDF_FONT).fontSize(7).text(`${i + 1} / ${range.count}`, doc.page.margins.left, doc.page.height - 25, {
-      width: doc.page.width - doc.page.margins.left - doc.page.margins.right, align: 'center', lineBreak: false,
-    });
+    doc
+      .font(PDF_FONT)
+      .fontSize(7)
+      .text(`${i + 1} / ${range.count}`, doc.page.margins.left, doc.page.height - 25, {
+        width: doc.page.width - doc.page.margins.left - doc.page.margins.right,
+        align: 'center',
+        lineBreak: false,
+      });
     doc.page.margins.bottom = bottom;
   }
 }

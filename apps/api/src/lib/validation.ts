@@ -92,8 +92,7 @@ export const reversedRange = (begin = 'beginDate', end = 'endDate') =>
   new InvalidInput([{ path: [end], code: 'custom', message: `${begin} must not be after ${end}`, params: { input: 'rangeReversed', begin, end } }]);
 
 /** A range whose ends are both needed. */
-export const rangeRequired = (begin = 'beginDate', end = 'endDate') =>
-  new AppError(Code.BAD_REQUEST, 'inputRangeRequired', { begin, end }, 400);
+export const rangeRequired = (begin = 'beginDate', end = 'endDate') => new AppError(Code.BAD_REQUEST, 'inputRangeRequired', { begin, end }, 400);
 
 /** A range longer than three months (spec §5). */
 export const rangeTooLong = () => new AppError(Code.BAD_REQUEST, 'reportRangeTooLong', {}, 400);

@@ -42,7 +42,12 @@ export interface Manifest {
 export function pgBin(tool: 'pg_dump' | 'pg_restore'): string {
   if (process.env.PG_BIN) return path.join(process.env.PG_BIN, tool);
   const root = '/usr/lib/postgresql';
-  const versions = fs.existsSync(root) ? fs.readdirSync(root).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a)) : [];
+  const versions = fs.existsSync(root)
+    ? fs
+        .readdirSync(root)
+        .filter((v) => /^\d+$/.test(v))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
   for (const v of versions) if (fs.existsSync(path.join(root, v, 'bin', tool))) return path.join(root, v, 'bin', tool);
   return tool;
 }
@@ -225,7 +230,13 @@ export async function backup(config: Pick<Config, 'databaseUrl' | 'dataDir'>, ou
         const migrations = (await c.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY name')).rows.map((r) => r.name);
         return { migrations, rows: await rowCounts(c) };
       })();
-      const [, { migrations, rows }] = await Promise.all([dump, counted.catch(async (err) => { await dump.catch(() => undefined); throw err; })]);
+      const [, { migrations, rows }] = await Promise.all([
+        dump,
+        counted.catch(async (err) => {
+          await dump.catch(() => undefined);
+          throw err;
+        }),
+      ]);
       await c.query('COMMIT');
       manifest = { format: 1, engine: 'postgres', createdAt: new Date().toISOString(), schema, migrations, rows };
     } finally {

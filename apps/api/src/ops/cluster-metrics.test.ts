@@ -5,7 +5,7 @@ import { freePort } from '../../test/ops/spawn';
 
 /** WORKERS=N: whichever process answers /metrics, the figures are those of all processes (prom-client's AggregatorRegistry). */
 describe('metrics under node:cluster', () => {
-  it('two workers: every scrape shows the sum of both workers\' counters', async () => {
+  it("two workers: every scrape shows the sum of both workers' counters", async () => {
     const port = await freePort();
     const harness = path.resolve(import.meta.dirname, '../../test/ops/cluster-harness.ts');
     const proc = spawn(process.execPath, ['--import', 'tsx', harness, String(port), '2'], { cwd: path.resolve(import.meta.dirname, '../../../..'), stdio: ['ignore', 'pipe', 'inherit'] });

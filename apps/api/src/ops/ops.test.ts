@@ -66,7 +66,13 @@ async function opsApp(kind: 'pglite' | 'postgres') {
     return { ...(r.body.data as { token: string; refreshToken: string }), verifyCode };
   };
   return {
-    app, db, deps, clock, call, login, lines,
+    app,
+    db,
+    deps,
+    clock,
+    call,
+    login,
+    lines,
     async close() {
       await app.close();
       await db.drop();
@@ -147,8 +153,15 @@ describe.each(DB_KINDS)('operations (%s)', (kind) => {
   it('metrics: requests by route template, jobs, queue depth and oldest age per kind, sign-ins, refunds, mails', async () => {
     // A job that fails once, one that succeeds, one due and unclaimed kind.
     const runner = (await import('../jobs/runner')).createJobRunner({
-      db: o.db, clock: o.clock, log: o.app.log,
-      handlers: { [`ops.ok.${kind}`]: async () => ({ result: 1 }), [`ops.bad.${kind}`]: async () => { throw new Error('boom'); } },
+      db: o.db,
+      clock: o.clock,
+      log: o.app.log,
+      handlers: {
+        [`ops.ok.${kind}`]: async () => ({ result: 1 }),
+        [`ops.bad.${kind}`]: async () => {
+          throw new Error('boom');
+        },
+      },
     });
     await enqueueJob(o.db, { kind: `ops.ok.${kind}`, runAt: new Date(o.clock.now().getTime() - 1000) });
     await enqueueJob(o.db, { kind: `ops.bad.${kind}`, runAt: new Date(o.clock.now().getTime() - 1000) });
@@ -245,7 +258,12 @@ describe.each(DB_KINDS)('operations (%s)', (kind) => {
     // The gateway's signed feed (a connection's signing secret, a second card number in a row).
     const gw = await makeConnection({ db: o.db, config: o.deps.config }, `ops-gw-${kind}`, [DEMO.group, DEMO.subA]);
     const feedBody = JSON.stringify({ transactions: [feedRow({ cardNumber: FEED_CARD })] });
-    const fed = await o.call({ method: 'POST', url: '/provider/v1/transactions', payload: feedBody, headers: signedHeaders(gw, 'POST', '/provider/v1/transactions', feedBody, o.clock.now().getTime()) });
+    const fed = await o.call({
+      method: 'POST',
+      url: '/provider/v1/transactions',
+      payload: feedBody,
+      headers: signedHeaders(gw, 'POST', '/provider/v1/transactions', feedBody, o.clock.now().getTime()),
+    });
     expect(fed.status).toBe(200);
     // A scrape with the metrics token.
     await o.call({ method: 'GET', url: '/metrics', remoteAddress: '203.0.113.9', headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
@@ -253,9 +271,22 @@ describe.each(DB_KINDS)('operations (%s)', (kind) => {
     const log = o.lines.join('');
     expect(o.lines.length).toBeGreaterThan(10);
     const secrets: [string, string][] = [
-      ['password', DEMO.password], ['e-mailed code', verifyCode], ['access token', token], ['refreshed token', token2], ['refresh token', refreshToken],
-      ['card number', CARD], ['card middle digits', CARD.slice(6, 12)], ['TOTP secret', secret], ['TOTP code', totpCode], ['signing secret', CHAT_SECRET], ['gateway signing secret', gw.secret], ['feed card number', FEED_CARD], ['feed card middle digits', FEED_CARD.slice(6, 12)],
-      ['chat token', chatToken], ['metrics token', METRICS_TOKEN], ['wrong password', 'Secret-Wrong-99'],
+      ['password', DEMO.password],
+      ['e-mailed code', verifyCode],
+      ['access token', token],
+      ['refreshed token', token2],
+      ['refresh token', refreshToken],
+      ['card number', CARD],
+      ['card middle digits', CARD.slice(6, 12)],
+      ['TOTP secret', secret],
+      ['TOTP code', totpCode],
+      ['signing secret', CHAT_SECRET],
+      ['gateway signing secret', gw.secret],
+      ['feed card number', FEED_CARD],
+      ['feed card middle digits', FEED_CARD.slice(6, 12)],
+      ['chat token', chatToken],
+      ['metrics token', METRICS_TOKEN],
+      ['wrong password', 'Secret-Wrong-99'],
       ...recovery.map((c, i) => [`recovery code ${i}`, c] as [string, string]),
     ];
     for (const [what, s] of secrets) expect(log.includes(s), `${what} in the log`).toBe(false);
@@ -276,7 +307,8 @@ describe.each(DB_KINDS)('operations (%s)', (kind) => {
     const quick = createJobRunner({ db: o.db, clock: o.clock, log: o.app.log, handlers: { [`ops.step.${kind}`]: async () => void (await gate) } });
     const a = await enqueueJob(o.db, { kind: `ops.step.${kind}`, runAt: new Date(o.clock.now().getTime() - 1000) });
     void quick.tick();
-    const status = async (id: number | null) => (await o.db.query<{ status: string; attempts: number; locked_by: string | null }>('SELECT status, attempts, locked_by FROM job WHERE id = $1', [id])).rows[0];
+    const status = async (id: number | null) =>
+      (await o.db.query<{ status: string; attempts: number; locked_by: string | null }>('SELECT status, attempts, locked_by FROM job WHERE id = $1', [id])).rows[0];
     await expect.poll(async () => (await status(a)).status).toBe('running');
     const stopping = quick.stop(5000);
     setTimeout(release, 50);

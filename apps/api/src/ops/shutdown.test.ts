@@ -43,7 +43,10 @@ describe.each(DB_KINDS)('graceful shutdown (%s)', (kind) => {
       );
       // SIGTERM while the burst is in flight.
       s.proc.kill('SIGTERM');
-      const draining = await fetch(`${s.base}/readyz`).then((r) => r.status, () => 'refused');
+      const draining = await fetch(`${s.base}/readyz`).then(
+        (r) => r.status,
+        () => 'refused',
+      );
       const answers = await Promise.all(burst);
       const code = await s.exited;
       expect(draining).toBe(503);
@@ -56,7 +59,11 @@ describe.each(DB_KINDS)('graceful shutdown (%s)', (kind) => {
         else expect([503, -1], JSON.stringify(a.body)).toContain(a.status);
       }
       // Some refunds were still in flight when the listener closed (after the 300 ms delay) and were answered.
-      const lines = s.log().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { time: number; msg: string; route?: string; status?: number });
+      const lines = s
+        .log()
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as { time: number; msg: string; route?: string; status?: number });
       const closedAt = lines.find((l) => l.msg === 'shutting down')!.time + 300;
       expect(lines.filter((l) => l.msg === 'request' && l.route === '/api/txn/refund' && l.status === 200 && l.time > closedAt).length).toBeGreaterThan(0);
       const refunded = answers.filter((a) => a.body.data?.code === 0).length;
@@ -140,10 +147,7 @@ describe.skipIf(!DB_KINDS.includes('postgres'))('graceful shutdown during an exp
       const total = listed.body.data?.totalElements as number;
       expect(total).toBeGreaterThan(500);
       const waiting = (like: string) => async () =>
-        (await watch.query(
-          `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE $1 AND query NOT LIKE 'LOCK TABLE%'`,
-          [like],
-        )).rowCount;
+        (await watch.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE $1 AND query NOT LIKE 'LOCK TABLE%'`, [like])).rowCount;
       const poll = async <T>(what: string, f: () => Promise<T | undefined | null | false>, ms = 30_000): Promise<T> => {
         const t0 = Date.now();
         for (;;) {
@@ -159,8 +163,9 @@ describe.skipIf(!DB_KINDS.includes('postgres'))('graceful shutdown during an exp
       // later reader queues behind that request (no deadlock: nothing waits for this connection).
       await holdLedger.query('BEGIN');
       const ledgerLocked = holdLedger.query('LOCK TABLE txn IN ACCESS EXCLUSIVE MODE').catch((e: Error) => e);
-      await poll('the ledger lock queued', async () =>
-        (await watch.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE 'LOCK TABLE txn%'`)).rowCount,
+      await poll(
+        'the ledger lock queued',
+        async () => (await watch.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE 'LOCK TABLE txn%'`)).rowCount,
       );
       const queued = await api.call('GET', `/api/txn/exportBack?format=csv&${range}`);
       expect(queued.body.code, JSON.stringify(queued.body)).toBe(0);
@@ -202,10 +207,9 @@ describe.skipIf(!DB_KINDS.includes('postgres'))('graceful shutdown during an exp
         });
         expect(done.result).toMatchObject({ through: yesterday, dates: 1 });
         const file = await poll('the export ready', async () => {
-          const { rows } = await watch.query<{ status: string; row_count: number; path: string; size_bytes: number }>(
-            `SELECT status, row_count, path, size_bytes FROM export_file WHERE id = $1`,
-            [exportId],
-          );
+          const { rows } = await watch.query<{ status: string; row_count: number; path: string; size_bytes: number }>(`SELECT status, row_count, path, size_bytes FROM export_file WHERE id = $1`, [
+            exportId,
+          ]);
           return rows[0].status === 'ready' || rows[0].status === 'failed' ? rows[0] : null;
         });
         // The export: one file, ready, with every row; nothing else left in the directory.

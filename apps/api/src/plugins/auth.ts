@@ -31,10 +31,7 @@ interface SessionRow {
 }
 
 export async function endSession(q: Queryable, sessionId: number, reason: string, realm: Realm = MERCHANT_REALM): Promise<void> {
-  await q.query(`UPDATE ${realm.sessions} SET revoked_at = now(), revoke_reason = $2 WHERE id = $1 AND revoked_at IS NULL`, [
-    sessionId,
-    reason,
-  ]);
+  await q.query(`UPDATE ${realm.sessions} SET revoked_at = now(), revoke_reason = $2 WHERE id = $1 AND revoked_at IS NULL`, [sessionId, reason]);
 }
 
 /** Tables whose rows decide who a token is and what it may do. */
@@ -168,8 +165,11 @@ export async function resolveSession(deps: Deps, token: string): Promise<Session
   const cache = caches.get(deps);
   const cached = cache?.get(hash);
   const generation = cache?.mark() ?? 0;
-  const rows = cached ? [cached] : (await deps.db.query<SessionRow>(
-    `SELECT s.id AS session_id, a.expires_at, s.revoked_at, s.last_seen_at, s.absolute_expires_at, s.step_up_until,
+  const rows = cached
+    ? [cached]
+    : (
+        await deps.db.query<SessionRow>(
+          `SELECT s.id AS session_id, a.expires_at, s.revoked_at, s.last_seen_at, s.absolute_expires_at, s.step_up_until,
             u.id AS user_id, u.username, u.email, u.mer_id, m.name AS mer_name, m.attribute, u.user_type, u.user_admin,
             u.status, u.permissions, u.locked_until, u.time_zone,
             ARRAY(SELECT sm.mer_id::text FROM merchant sm
@@ -183,8 +183,9 @@ export async function resolveSession(deps: Deps, token: string): Promise<Session
        FROM access_token a JOIN user_session s ON s.id = a.session_id
        JOIN app_user u ON u.id = s.user_id JOIN merchant m ON m.mer_id = u.mer_id
       WHERE a.token_hash = $1`,
-    [hash],
-  )).rows;
+          [hash],
+        )
+      ).rows;
   const r = rows[0];
   if (!r) throw new AppError(Code.TOKEN_INVALID, 'tokenInvalid', {}, 401);
   if (!cached) cache?.set(hash, r, generation);

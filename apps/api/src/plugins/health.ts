@@ -46,7 +46,10 @@ async function timed(fn: () => Promise<Check>, timeoutMs: number): Promise<Check
 
 /** Migration files (NNN-name.sql) of `dir`, as migrate.ts reads them. */
 function migrationFiles(dir: string): string[] {
-  return fs.readdirSync(dir).filter((f) => /^\d{3}-.*\.sql$/.test(f)).sort();
+  return fs
+    .readdirSync(dir)
+    .filter((f) => /^\d{3}-.*\.sql$/.test(f))
+    .sort();
 }
 
 /**
@@ -79,7 +82,11 @@ export function registerHealth(app: FastifyInstance, o: HealthOptions): void {
 
   app.get('/readyz', { config: { auth: 'public' }, schema: { hide: true } }, async (_req, reply) => {
     // Draining: answered at once, without waiting behind the requests in flight for the database.
-    if (isShuttingDown()) return reply.status(503).headers(noStore).send({ status: 'not ready', checks: { shutdown: { ok: false, detail: 'shutting down' } } });
+    if (isShuttingDown())
+      return reply
+        .status(503)
+        .headers(noStore)
+        .send({ status: 'not ready', checks: { shutdown: { ok: false, detail: 'shutting down' } } });
     const checks: Record<string, Check> = {};
     checks.shutdown = { ok: true };
     checks.database = await timed(async () => {
@@ -104,6 +111,9 @@ export function registerHealth(app: FastifyInstance, o: HealthOptions): void {
     }
     if (o.jobRunner) checks.jobRunner = { ...runnerCheck() };
     const ok = Object.values(checks).every((c) => c.ok);
-    return reply.status(ok ? 200 : 503).headers(noStore).send({ status: ok ? 'ready' : 'not ready', checks });
+    return reply
+      .status(ok ? 200 : 503)
+      .headers(noStore)
+      .send({ status: ok ? 'ready' : 'not ready', checks });
   });
 }

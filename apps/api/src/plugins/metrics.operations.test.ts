@@ -47,11 +47,13 @@ describe.each(DB_KINDS)('operations gauges on /metrics (issue 46, %s)', (kind) =
 
   it('webhooks: deliveries retrying, given up within the hour, endpoints disabled by reason', async () => {
     const ep = async (enabled: boolean, reason: string | null) =>
-      (await ctx.db.query<{ id: number }>(
-        `INSERT INTO webhook_endpoint (mer_id, url, events, enabled, disabled_reason, disabled_at, secret_key_id, secret_enc)
+      (
+        await ctx.db.query<{ id: number }>(
+          `INSERT INTO webhook_endpoint (mer_id, url, events, enabled, disabled_reason, disabled_at, secret_key_id, secret_enc)
          VALUES ($1, 'https://hooks.example.com/x', '{refund.succeeded}', $2, $3, CASE WHEN $2 THEN NULL ELSE now() END, 'whk_test', 'enc') RETURNING id`,
-        [DEMO.group, enabled, reason],
-      )).rows[0].id;
+          [DEMO.group, enabled, reason],
+        )
+      ).rows[0].id;
     const on = await ep(true, null);
     await ep(false, 'failing');
     await ep(false, 'failing');
@@ -82,7 +84,10 @@ describe.each(DB_KINDS)('operations gauges on /metrics (issue 46, %s)', (kind) =
   });
 
   it("reconciliation: the differences of each connection's last reconciled day, by kind (unreported included)", async () => {
-    const now = ctx.clock.now().toISOString().replace(/\.\d+Z$/, 'Z');
+    const now = ctx.clock
+      .now()
+      .toISOString()
+      .replace(/\.\d+Z$/, 'Z');
     const p = feedRow({ currentTime: now, gwAmount: '100.00' });
     const refused = feedRow({ currentTime: now, gwCurrency: 'EUR', paymentSchema: 'UP_B2B' });
     const batch = await signedCall(ctx, key, 'POST', '/provider/v1/transactions', { transactions: [p, refused] });
@@ -105,7 +110,13 @@ describe.each(DB_KINDS)('operations gauges on /metrics (issue 46, %s)', (kind) =
   });
 
   it('outbound operations left processing: how many per kind, and the oldest one’s age', async () => {
-    const p = feedRow({ currentTime: ctx.clock.now().toISOString().replace(/\.\d+Z$/, 'Z'), gwAmount: '100.00' });
+    const p = feedRow({
+      currentTime: ctx.clock
+        .now()
+        .toISOString()
+        .replace(/\.\d+Z$/, 'Z'),
+      gwAmount: '100.00',
+    });
     await signedCall(ctx, key, 'POST', '/provider/v1/transactions', { transactions: [p] });
     // The sandbox leaves …04 processing: the operation stays pending for the job to ask again.
     const body = form({ id: p.gwGTransId as string, amount: '10.04', requestKey: 'metrics-refund-2' });

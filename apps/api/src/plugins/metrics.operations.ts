@@ -28,9 +28,7 @@ async function readFigures(db: Db): Promise<Figures> {
     `SELECT (SELECT count(*)::int FROM webhook_delivery WHERE state = 'pending' AND attempts > 0) AS retrying,
             (SELECT count(*)::int FROM webhook_delivery WHERE state = 'failed' AND last_attempt_at > now() - interval '1 hour') AS failed`,
   );
-  const ep = await db.query<{ reason: string; n: number }>(
-    `SELECT disabled_reason AS reason, count(*)::int AS n FROM webhook_endpoint WHERE NOT enabled GROUP BY 1`,
-  );
+  const ep = await db.query<{ reason: string; n: number }>(`SELECT disabled_reason AS reason, count(*)::int AS n FROM webhook_endpoint WHERE NOT enabled GROUP BY 1`);
   // Each enabled connection's last reconciled day, its differences per kind.
   const rc = await db.query<{ connection: string; kind: string | null; n: number }>(
     `WITH last AS (
@@ -48,12 +46,15 @@ async function readFigures(db: Db): Promise<Figures> {
     webhookRetrying: wh.rows[0].retrying,
     webhookFailed1h: wh.rows[0].failed,
     endpointsDisabled: new Map(ep.rows.map((r) => [r.reason, r.n])),
-    recon: rc.rows.filter((r) => r.kind !== null).map((r) => ({ connection: r.connection, kind: r.kind!, n: r.n })).concat(
-      // Every connection gets every kind (0 when none), so an alert resolves and a dashboard has a series.
-      [...new Set(rc.rows.map((r) => r.connection))].flatMap((connection) =>
-        RECON_KINDS.filter((k) => !rc.rows.some((r) => r.connection === connection && r.kind === k)).map((kind) => ({ connection, kind, n: 0 })),
+    recon: rc.rows
+      .filter((r) => r.kind !== null)
+      .map((r) => ({ connection: r.connection, kind: r.kind!, n: r.n }))
+      .concat(
+        // Every connection gets every kind (0 when none), so an alert resolves and a dashboard has a series.
+        [...new Set(rc.rows.map((r) => r.connection))].flatMap((connection) =>
+          RECON_KINDS.filter((k) => !rc.rows.some((r) => r.connection === connection && r.kind === k)).map((kind) => ({ connection, kind, n: 0 })),
+        ),
       ),
-    ),
     operations: op.rows,
   };
 }
@@ -61,10 +62,17 @@ async function readFigures(db: Db): Promise<Figures> {
 /** Registers the gauges in `reg` (the per-app registry of plugins/metrics.ts, merged on each scrape). */
 export function registerOperationsGauges(db: Db, reg: Registry): void {
   let pending: Promise<Figures | null> | null = null;
-  const read = () => (pending ??= readFigures(db).catch(() => null).finally(() => (pending = null)));
+  const read = () =>
+    (pending ??= readFigures(db)
+      .catch(() => null)
+      .finally(() => (pending = null)));
   const gauge = (name: string, help: string, labelNames: string[], fill: (g: Gauge<string>, f: Figures) => void) =>
     new Gauge({
-      name, help, labelNames, registers: [reg], aggregator: 'max',
+      name,
+      help,
+      labelNames,
+      registers: [reg],
+      aggregator: 'max',
       async collect() {
         const f = await read();
         this.reset();

@@ -22,11 +22,21 @@ client.collectDefaultMetrics({ register: registry, prefix: 'portal_' });
 // portal_nodejs_heap_size_used_bytes) are summed over the processes under WORKERS=N; the pid label
 // keeps one series per process through the cluster's aggregation.
 new Gauge({
-  name: 'portal_process_memory_bytes', help: 'Memory of each API process (process.memoryUsage): rss, heap_total, heap_used, external, array_buffers', labelNames: ['kind', 'pid'], registers: [registry],
+  name: 'portal_process_memory_bytes',
+  help: 'Memory of each API process (process.memoryUsage): rss, heap_total, heap_used, external, array_buffers',
+  labelNames: ['kind', 'pid'],
+  registers: [registry],
   collect() {
     const m = process.memoryUsage();
     const pid = String(process.pid);
-    for (const [kind, v] of [['rss', m.rss], ['heap_total', m.heapTotal], ['heap_used', m.heapUsed], ['external', m.external], ['array_buffers', m.arrayBuffers]] as const) this.set({ kind, pid }, v);
+    for (const [kind, v] of [
+      ['rss', m.rss],
+      ['heap_total', m.heapTotal],
+      ['heap_used', m.heapUsed],
+      ['external', m.external],
+      ['array_buffers', m.arrayBuffers],
+    ] as const)
+      this.set({ kind, pid }, v);
   },
 });
 
@@ -113,7 +123,11 @@ function appRegistry(db: Db): Registry {
   const perKind = (name: string, help: string, pick: (r: QueueRow) => number) =>
     // DB-wide figures: every process reads the same rows, so the cluster aggregate takes the max.
     new Gauge({
-      name, help, labelNames: ['kind'], registers: [reg], aggregator: 'max',
+      name,
+      help,
+      labelNames: ['kind'],
+      registers: [reg],
+      aggregator: 'max',
       async collect() {
         this.reset();
         for (const r of (await read())?.rows ?? []) this.set({ kind: r.kind }, pick(r));
@@ -122,23 +136,46 @@ function appRegistry(db: Db): Registry {
   perKind('portal_job_queue_depth', 'Jobs due and waiting to run, by kind', (r) => r.due);
   perKind('portal_job_oldest_age_seconds', 'Age of the oldest due job not yet run (seconds past its run_at), by kind', (r) => Math.max(0, r.age ?? 0));
   perKind('portal_jobs_running', 'Jobs claimed and running, by kind', (r) => r.running);
-  new Gauge({ name: 'portal_export_queue_depth', help: 'Export files queued and not yet written', registers: [reg], aggregator: 'max', async collect() {
-    const s = await read();
-    if (s) this.set(s.exportsQueued);
-  } });
-  new Gauge({ name: 'portal_job_queue_collect_ok', help: '1 when the queue figures were read from the database at this scrape', registers: [reg], aggregator: 'min', async collect() {
-    this.set((await read()) ? 1 : 0);
-  } });
+  new Gauge({
+    name: 'portal_export_queue_depth',
+    help: 'Export files queued and not yet written',
+    registers: [reg],
+    aggregator: 'max',
+    async collect() {
+      const s = await read();
+      if (s) this.set(s.exportsQueued);
+    },
+  });
+  new Gauge({
+    name: 'portal_job_queue_collect_ok',
+    help: '1 when the queue figures were read from the database at this scrape',
+    registers: [reg],
+    aggregator: 'min',
+    async collect() {
+      this.set((await read()) ? 1 : 0);
+    },
+  });
   const pool = db.poolStats;
   if (pool) {
-    new Gauge({ name: 'portal_db_pool_connections', help: 'PostgreSQL pool connections by state (in_use, idle)', labelNames: ['state'], registers: [reg], collect() {
-      const s = pool();
-      this.set({ state: 'in_use' }, s.total - s.idle);
-      this.set({ state: 'idle' }, s.idle);
-    } });
-    new Gauge({ name: 'portal_db_pool_waiting', help: 'Requests waiting for a PostgreSQL pool connection', registers: [reg], collect() {
-      this.set(pool().waiting);
-    } });
+    new Gauge({
+      name: 'portal_db_pool_connections',
+      help: 'PostgreSQL pool connections by state (in_use, idle)',
+      labelNames: ['state'],
+      registers: [reg],
+      collect() {
+        const s = pool();
+        this.set({ state: 'in_use' }, s.total - s.idle);
+        this.set({ state: 'idle' }, s.idle);
+      },
+    });
+    new Gauge({
+      name: 'portal_db_pool_waiting',
+      help: 'Requests waiting for a PostgreSQL pool connection',
+      registers: [reg],
+      collect() {
+        this.set(pool().waiting);
+      },
+    });
   }
   // Issue 46: webhooks, reconciliation differences, outbound gateway operations (metrics.operations.ts).
   registerOperationsGauges(db, reg);

@@ -6,8 +6,7 @@ import { createTestApp, DB_KINDS, pgUrlOf, type TestCtx } from '../../test/helpe
 import { pgRateLimitStore } from './rate-limit-store';
 
 /** POST /api/user/refreshToken with a bad token: rate-limited at 30 a minute per client, changes nothing. */
-const hit = (app: FastifyInstance) =>
-  app.inject({ method: 'POST', url: '/api/user/refreshToken', payload: { refreshToken: 'x'.repeat(40) } }).then((r) => r.statusCode);
+const hit = (app: FastifyInstance) => app.inject({ method: 'POST', url: '/api/user/refreshToken', payload: { refreshToken: 'x'.repeat(40) } }).then((r) => r.statusCode);
 
 describe.each(DB_KINDS)('rate limits (%s)', (kind) => {
   let ctx: TestCtx;
@@ -16,7 +15,7 @@ describe.each(DB_KINDS)('rate limits (%s)', (kind) => {
   });
   afterAll(() => ctx?.close());
 
-  it('answers 429 past the limit of a route, in the caller\'s language', async () => {
+  it("answers 429 past the limit of a route, in the caller's language", async () => {
     const codes: number[] = [];
     for (let i = 0; i < 31; i++) codes.push(await hit(ctx.app));
     expect(codes.slice(0, 30).every((c) => c !== 429)).toBe(true);
@@ -53,8 +52,7 @@ describe.each(DB_KINDS)('rate limits (%s)', (kind) => {
       it('counts concurrent hits from two pools atomically, and restarts the window when it ends', async () => {
         const a = new (pgRateLimitStore(ctx.db))({});
         const b = new (pgRateLimitStore(secondDb))({});
-        const incr = (s: typeof a, key: string, win: number) =>
-          new Promise<{ current: number; ttl: number }>((resolve, reject) => s.incr(key, (e, r) => (e ? reject(e) : resolve(r!)), win, 1000));
+        const incr = (s: typeof a, key: string, win: number) => new Promise<{ current: number; ttl: number }>((resolve, reject) => s.incr(key, (e, r) => (e ? reject(e) : resolve(r!)), win, 1000));
         const got = await Promise.all(Array.from({ length: 40 }, (_, i) => incr(i % 2 ? a : b, 'k1', 60_000)));
         expect(got.map((g) => g.current).sort((x, y) => x - y)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
         expect(got.every((g) => g.ttl > 0 && g.ttl <= 60_000)).toBe(true);

@@ -34,14 +34,7 @@ export function requestIdOf(trustProxy: false | number | string[]): (req: Incomi
  * card number. Request bodies are never logged; this stands behind that rule.
  */
 const SECRET_KEYS = ['password', 'newPassword', 'oldPassword', 'verifyCode', 'totp', 'token', 'refreshToken', 'accessToken', 'secret', 'signingSecret', 'cardNo', 'cardNumber', 'pan', 'recoveryCode'];
-export const REDACT_PATHS = [
-  'req.headers["x-token"]',
-  'req.headers.authorization',
-  'req.headers.cookie',
-  'res.headers["set-cookie"]',
-  'req.body',
-  ...SECRET_KEYS.flatMap((k) => [k, `*.${k}`]),
-];
+export const REDACT_PATHS = ['req.headers["x-token"]', 'req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]', 'req.body', ...SECRET_KEYS.flatMap((k) => [k, `*.${k}`])];
 
 /**
  * The request id and the access log: the id is answered in `X-Request-Id` and added to every

@@ -126,7 +126,9 @@ function pageTemplate(dist: string): { head: string; before: string; after: stri
   const manifestFile = path.join(dist, '.vite/manifest.json');
   if (!fs.existsSync(manifestFile)) return null;
   const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as Record<string, ManifestChunk>;
-  const antd = Object.values(manifest).find((c) => c.name === '_virtual_antd-styles')?.assets?.find((a) => a.endsWith('.css'));
+  const antd = Object.values(manifest)
+    .find((c) => c.name === '_virtual_antd-styles')
+    ?.assets?.find((a) => a.endsWith('.css'));
   if (!antd) return null;
   const css = new Set<string>();
   const seen = new Set<string>();
@@ -145,7 +147,10 @@ function pageTemplate(dist: string): { head: string; before: string; after: stri
     walk(key);
   }
   const mainCss = new Set(manifest['index.html']?.css ?? []);
-  const links = [...css].filter((f) => !mainCss.has(f)).map((f) => `<link rel="stylesheet" href="/${f}">`).join('');
+  const links = [...css]
+    .filter((f) => !mainCss.has(f))
+    .map((f) => `<link rel="stylesheet" href="/${f}">`)
+    .join('');
   const headOpen = index.indexOf('<head>') + '<head>'.length;
   const headClose = index.indexOf('</head>');
   const rootTag = '<div id="root"></div>';

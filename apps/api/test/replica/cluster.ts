@@ -22,7 +22,10 @@ import { freePort } from '../loopback';
 /** Debian's newest installed server binaries (/usr/lib/postgresql/<version>/bin), unless PG_BIN says. */
 function installedPgBin(): string {
   try {
-    const versions = fs.readdirSync('/usr/lib/postgresql').filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a));
+    const versions = fs
+      .readdirSync('/usr/lib/postgresql')
+      .filter((v) => /^\d+$/.test(v))
+      .sort((a, b) => Number(b) - Number(a));
     for (const v of versions) if (fs.existsSync(path.join('/usr/lib/postgresql', v, 'bin', 'pg_basebackup'))) return path.join('/usr/lib/postgresql', v, 'bin');
   } catch {
     /* not installed */
@@ -39,7 +42,7 @@ export function replicaToolsMissing(): string | null {
   const missing = TOOLS.filter((t) => !fs.existsSync(path.join(PG_BIN, t)));
   if (missing.length) return `needs the PostgreSQL server binaries in ${PG_BIN} (${missing.join(', ')} missing): apt-get install postgresql-15, or set PG_BIN`;
   if (isRoot()) {
-    if (spawnSync('id', ['-u', 'postgres']).status !== 0) return 'runs as root, and initdb refuses root: needs a `postgres` OS user (Debian\'s postgresql package makes one)';
+    if (spawnSync('id', ['-u', 'postgres']).status !== 0) return "runs as root, and initdb refuses root: needs a `postgres` OS user (Debian's postgresql package makes one)";
     if (spawnSync('runuser', ['--help']).status !== 0) return 'runs as root and needs `runuser` to start the clusters as the postgres user';
   }
   return null;
@@ -57,7 +60,6 @@ function run(tool: string, args: string[], opts: { quiet?: boolean } = {}): stri
     throw new Error(`${tool} ${args.join(' ')} failed: ${err.stderr || err.stdout || err.message}`);
   }
 }
-
 
 async function sql<T = Record<string, unknown>>(url: string, text: string, params: unknown[] = []): Promise<T[]> {
   const c = new pg.Client({ connectionString: url });

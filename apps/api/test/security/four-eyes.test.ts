@@ -36,21 +36,40 @@ describe.each(DB_KINDS)('four eyes cannot be walked around (issue 47, %s)', (kin
     await ctx.db.query(`UPDATE app_user SET password_hash = (SELECT password_hash FROM app_user WHERE username = 'demo'), status = 'ACTIVE' WHERE username = $1`, [username]);
     tokens[username] = (await ctx.login(username)).token;
   };
-  const userRow = async (username: string) => (await ctx.db.query<{ id: number; status: string; permissions: string[] }>('SELECT id, status, permissions FROM app_user WHERE username = $1', [username])).rows[0];
-  const approval = async (id: number) => (await ctx.db.query<{ status: string; decided_by: number | null; result: Record<string, unknown> | null }>('SELECT status, decided_by, result FROM approval_request WHERE id = $1', [id])).rows[0];
+  const userRow = async (username: string) =>
+    (await ctx.db.query<{ id: number; status: string; permissions: string[] }>('SELECT id, status, permissions FROM app_user WHERE username = $1', [username])).rows[0];
+  const approval = async (id: number) =>
+    (await ctx.db.query<{ status: string; decided_by: number | null; result: Record<string, unknown> | null }>('SELECT status, decided_by, result FROM approval_request WHERE id = $1', [id])).rows[0];
   const refundsOf = async (txnId: number) => (await ctx.db.query(`SELECT id FROM txn WHERE origin_txn_id = $1 AND tran_type = 'REFD'`, [txnId])).rows.length;
-  const setPolicy = (token: string, p: { refundLimits?: string; permissionRaise?: boolean; bankChange?: boolean; expiryHours?: number; approverCooldownDays?: number }, merId: string = DEMO.group, lang = 'en') =>
-    post('/api/approval/policy', token, {
-      merId, refundLimits: p.refundLimits ?? '', permissionRaise: String(p.permissionRaise ?? false), bankChange: String(p.bankChange ?? false), expiryHours: p.expiryHours ?? 48,
-      ...(p.approverCooldownDays !== undefined ? { approverCooldownDays: p.approverCooldownDays } : {}),
-    }, lang);
+  const setPolicy = (
+    token: string,
+    p: { refundLimits?: string; permissionRaise?: boolean; bankChange?: boolean; expiryHours?: number; approverCooldownDays?: number },
+    merId: string = DEMO.group,
+    lang = 'en',
+  ) =>
+    post(
+      '/api/approval/policy',
+      token,
+      {
+        merId,
+        refundLimits: p.refundLimits ?? '',
+        permissionRaise: String(p.permissionRaise ?? false),
+        bankChange: String(p.bankChange ?? false),
+        expiryHours: p.expiryHours ?? 48,
+        ...(p.approverCooldownDays !== undefined ? { approverCooldownDays: p.approverCooldownDays } : {}),
+      },
+      lang,
+    );
   /** Writes a group policy directly (the state a test starts from), the sub-merchants' rows removed. */
   const resetPolicy = async (p: { limits?: Record<string, number>; raise?: boolean; bank?: boolean; cooldown?: number } = {}) => {
     await ctx.db.query('DELETE FROM four_eyes_policy');
-    await ctx.db.query(
-      `INSERT INTO four_eyes_policy (mer_id, refund_limits, permission_raise, bank_change, expiry_hours, approver_cooldown_days, updated_at) VALUES ($1, $2, $3, $4, 48, $5, now())`,
-      [DEMO.group, JSON.stringify(p.limits ?? {}), p.raise ?? false, p.bank ?? false, p.cooldown ?? 30],
-    );
+    await ctx.db.query(`INSERT INTO four_eyes_policy (mer_id, refund_limits, permission_raise, bank_change, expiry_hours, approver_cooldown_days, updated_at) VALUES ($1, $2, $3, $4, 48, $5, now())`, [
+      DEMO.group,
+      JSON.stringify(p.limits ?? {}),
+      p.raise ?? false,
+      p.bank ?? false,
+      p.cooldown ?? 30,
+    ]);
   };
   const askRefund = async (token: string, amount = '200.00') => {
     await stepUp(token);
@@ -123,7 +142,7 @@ describe.each(DB_KINDS)('four eyes cannot be walked around (issue 47, %s)', (kin
       expect(sockOk.body.data.deciderGrants).toEqual([expect.objectContaining({ by: 'adm.b', how: 'approved' }), expect.objectContaining({ by: 'demo', how: 'created' })]);
     });
 
-    it('with permission raises off, a user added or raised at once still cannot approve its creator\'s refund or bank change', async () => {
+    it("with permission raises off, a user added or raised at once still cannot approve its creator's refund or bank change", async () => {
       await resetPolicy({ raise: false, limits: { CNY: 10000 }, bank: true });
       expect((await post('/api/user/add', tokens.demo, { userName: 'quick.admin', email: 'qa@x.example', merIds: ALL, role: 'ADMIN' })).body.code).toBe(0);
       expect((await post('/api/user/add', tokens.demo, { userName: 'low.one', email: 'low@x.example', merIds: DEMO.subA, role: 'READONLY' })).body.code).toBe(0);
@@ -248,7 +267,9 @@ describe.each(DB_KINDS)('four eyes cannot be walked around (issue 47, %s)', (kin
       const roleId = role.body.data.id as number;
       const free = (await post('/api/role/save', tokens.demo, { name: 'Free desk', permissions: `${Perm.txnList},${Perm.txnDetail},${Perm.txnRefund}` })).body.data.id as number;
       // not held yet: changed at once
-      expect((await post('/api/role/save', tokens.demo, { roleId, name: 'Capped desk', permissions: `${Perm.txnList},${Perm.txnDetail},${Perm.txnRefund}`, refundCaps: 'CNY:100.00:400.00' })).body.code).toBe(0);
+      expect(
+        (await post('/api/role/save', tokens.demo, { roleId, name: 'Capped desk', permissions: `${Perm.txnList},${Perm.txnDetail},${Perm.txnRefund}`, refundCaps: 'CNY:100.00:400.00' })).body.code,
+      ).toBe(0);
       const low = await userRow('low.one');
       expect((await post('/api/user/update', tokens.demo, { userId: low.id, role: 'CUSTOM', roleId, merIds: DEMO.subA })).body.code).toBe(0);
       const caps = async () => (await ctx.db.query<{ refund_caps: unknown }>('SELECT refund_caps FROM team_role WHERE id = $1', [roleId])).rows[0].refund_caps;
@@ -259,7 +280,9 @@ describe.each(DB_KINDS)('four eyes cannot be walked around (issue 47, %s)', (kin
       }
       expect(await caps()).toEqual(was);
       // a lower cap is at once
-      expect((await post('/api/role/save', tokens.demo, { roleId, name: 'Capped desk', permissions: `${Perm.txnList},${Perm.txnDetail},${Perm.txnRefund}`, refundCaps: 'CNY:90.00:400.00' })).body.code).toBe(0);
+      expect(
+        (await post('/api/role/save', tokens.demo, { roleId, name: 'Capped desk', permissions: `${Perm.txnList},${Perm.txnDetail},${Perm.txnRefund}`, refundCaps: 'CNY:90.00:400.00' })).body.code,
+      ).toBe(0);
       // moving the holder to an uncapped role or preset: waits
       expect((await post('/api/user/update', tokens.demo, { userId: low.id, role: 'CUSTOM', roleId: free, merIds: DEMO.subA })).body.code).toBe(Code.APPROVAL_REQUIRED);
       expect((await post('/api/user/update', tokens.demo, { userId: low.id, role: 'REFUNDS', merIds: DEMO.subA })).body.code).toBe(Code.APPROVAL_REQUIRED);
@@ -347,8 +370,13 @@ describe.each(DB_KINDS)('four eyes cannot be walked around (issue 47, %s)', (kin
       expect((await userRow('re.adm')).status).toBe('ACTIVE');
       // recorded as a raise by its requester (approved by adm.b): the cool-down rule holds for re.adm
       const origin = await ctx.db.query<{ by: string; how: string }>(
-        `SELECT u.username AS by, g.how FROM user_grant_origin g JOIN app_user u ON u.id = g.granted_by WHERE g.user_id = $1 ORDER BY g.id`, [(await userRow('re.adm')).id]);
-      expect(origin.rows).toEqual([{ by: 'demo', how: 'raised' }, { by: 'adm.b', how: 'approved' }]);
+        `SELECT u.username AS by, g.how FROM user_grant_origin g JOIN app_user u ON u.id = g.granted_by WHERE g.user_id = $1 ORDER BY g.id`,
+        [(await userRow('re.adm')).id],
+      );
+      expect(origin.rows).toEqual([
+        { by: 'demo', how: 'raised' },
+        { by: 'adm.b', how: 'approved' },
+      ]);
       await stepUp(tokens.demo);
       tokens['re.adm'] = (await ctx.login('re.adm')).token;
       await stepUp(tokens['re.adm']);
@@ -357,7 +385,7 @@ describe.each(DB_KINDS)('four eyes cannot be walked around (issue 47, %s)', (kin
       await ctx.db.query(`UPDATE approval_request SET status = 'REJECTED' WHERE status = 'PENDING'`);
     });
 
-    it('extending or removing the access end date of a user beyond read-only is a raise; shortening it, or a read-only user\'s, is at once', async () => {
+    it("extending or removing the access end date of a user beyond read-only is a raise; shortening it, or a read-only user's, is at once", async () => {
       await resetPolicy({ raise: false });
       expect((await post('/api/user/add', tokens.demo, { userName: 'end.ref', email: 'er@x.example', merIds: DEMO.subA, role: 'REFUNDS', accessEndsOn: day(10) })).body.code).toBe(0);
       expect((await post('/api/user/add', tokens.demo, { userName: 'end.reader', email: 'erd@x.example', merIds: DEMO.subA, role: 'READONLY', accessEndsOn: day(10) })).body.code).toBe(0);
@@ -409,7 +437,8 @@ describe.each(DB_KINDS)('four eyes cannot be walked around (issue 47, %s)', (kin
       expect(ok.body.data, ok.body.msg).toMatchObject({ status: 'APPROVED', result: { code: 0, require: false } });
       expect(await required()).toBe(false);
       const audited = await ctx.db.query<{ username: string; detail: { require: boolean; approvalId?: number } }>(
-        `SELECT username, detail FROM audit_log WHERE action = 'merchant.require_totp' ORDER BY id DESC LIMIT 1`);
+        `SELECT username, detail FROM audit_log WHERE action = 'merchant.require_totp' ORDER BY id DESC LIMIT 1`,
+      );
       expect(audited.rows[0]).toMatchObject({ username: 'tf.b', detail: { require: false, approvalId: id } });
       await ctx.db.query('UPDATE merchant SET require_totp = false');
     });

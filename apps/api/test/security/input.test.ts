@@ -16,8 +16,7 @@ describe.each(DB_KINDS)('strict input (%s)', (kind) => {
   });
   afterAll(() => ctx?.close());
 
-  const get = (url: string, query: Record<string, string>, lang = 'en') =>
-    ctx.call({ method: 'GET', url, query, headers: { 'x-token': token, 'accept-language': lang } });
+  const get = (url: string, query: Record<string, string>, lang = 'en') => ctx.call({ method: 'GET', url, query, headers: { 'x-token': token, 'accept-language': lang } });
   const post = (url: string, body: Record<string, string>) => {
     const f = form(body);
     return ctx.call({ method: 'POST', url, payload: f.payload, headers: { ...f.headers, 'x-token': token } });
@@ -49,7 +48,7 @@ describe.each(DB_KINDS)('strict input (%s)', (kind) => {
     expect400(await get(url, query), /real date/);
   });
 
-  it('answers in the caller\'s language', async () => {
+  it("answers in the caller's language", async () => {
     expect400(await get('/api/txn/list', { beginDate: '2026-02-30 00:00:00' }, 'zh'), /请求参数错误.*有效日期/);
     expect400(await get('/api/txn/settleLogisticsList', { orderNum: 'a\u0000b' }, 'ja'), /制御文字/);
     expect400(await get('/api/payByLink/list', { beginDate: '2026-03-02', endDate: '2026-03-01' }, 'ko'), /beginDate.*endDate.*늦을 수 없습니다/);

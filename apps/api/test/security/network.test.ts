@@ -18,7 +18,9 @@ describe('network settings (finding 1, 2)', () => {
 
   it('production refuses to start without PUBLIC_URL', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/PUBLIC_URL: required when NODE_ENV=production/);
-    expect(loadConfig({ NODE_ENV: 'production', PUBLIC_URL: 'https://portal.example.com', SMTP_URL: 'smtp://mail.example.com:587', ACQUIRER: 'sandbox', ACQUIRER_SANDBOX_IN_PRODUCTION: 'yes' }).publicUrl).toBe('https://portal.example.com');
+    expect(
+      loadConfig({ NODE_ENV: 'production', PUBLIC_URL: 'https://portal.example.com', SMTP_URL: 'smtp://mail.example.com:587', ACQUIRER: 'sandbox', ACQUIRER_SANDBOX_IN_PRODUCTION: 'yes' }).publicUrl,
+    ).toBe('https://portal.example.com');
     expect(() => loadConfig({ PUBLIC_URL: 'https://portal.example.com/evil?x=1' })).toThrow(/PUBLIC_URL/);
     expect(() => loadConfig({ PUBLIC_URL: 'javascript:alert(1)' })).toThrow(/PUBLIC_URL/);
   });
@@ -112,7 +114,13 @@ describe.each(DB_KINDS)('forwarded headers (finding 2, %s)', (kind) => {
   });
 
   it('the audit log records the socket address, not the claimed one', async () => {
-    const r = await ctx.call({ method: 'POST', url: '/api/user/login', remoteAddress: '127.0.0.1', headers: { ...form({}).headers, 'x-forwarded-for': '6.6.6.6' }, payload: new URLSearchParams({ username: DEMO.users.demo, password: 'wrong-one', verifyCode: '000000' }).toString() });
+    const r = await ctx.call({
+      method: 'POST',
+      url: '/api/user/login',
+      remoteAddress: '127.0.0.1',
+      headers: { ...form({}).headers, 'x-forwarded-for': '6.6.6.6' },
+      payload: new URLSearchParams({ username: DEMO.users.demo, password: 'wrong-one', verifyCode: '000000' }).toString(),
+    });
     expect(r.body.code).toBe(Code.WRONG_PASSWORD);
     const { rows } = await ctx.db.query<{ ip: string }>(`SELECT ip FROM audit_log WHERE action = 'auth.login.failure' ORDER BY id DESC LIMIT 1`);
     expect(rows[0].ip).toBe('127.0.0.1');
@@ -124,7 +132,13 @@ describe.each(DB_KINDS)('forwarded headers (finding 2, %s)', (kind) => {
     const statuses: number[] = [];
     for (let i = 0; i < 31; i++) statuses.push((await askCode(behindProxy, `203.0.113.${i + 1}`, '192.0.2.50')).status);
     expect(statuses[30]).toBe(429);
-    await behindProxy.call({ method: 'POST', url: '/api/user/login', remoteAddress: '127.0.0.1', headers: { ...form({}).headers, 'x-forwarded-for': '6.6.6.6' }, payload: new URLSearchParams({ username: DEMO.users.demo, password: 'wrong-one', verifyCode: '000000' }).toString() });
+    await behindProxy.call({
+      method: 'POST',
+      url: '/api/user/login',
+      remoteAddress: '127.0.0.1',
+      headers: { ...form({}).headers, 'x-forwarded-for': '6.6.6.6' },
+      payload: new URLSearchParams({ username: DEMO.users.demo, password: 'wrong-one', verifyCode: '000000' }).toString(),
+    });
     const { rows } = await behindProxy.db.query<{ ip: string }>(`SELECT ip FROM audit_log WHERE action = 'auth.login.failure' ORDER BY id DESC LIMIT 1`);
     expect(rows[0].ip).toBe('6.6.6.6');
   });
@@ -142,7 +156,9 @@ describe.each(DB_KINDS)('pay links (finding 3, %s)', (kind) => {
   it('come from configuration, never from Host or X-Forwarded-Host', async () => {
     const f = form({ reconId: 'R-HOST', orderCurrency: 'CNY', totalAmount: '10', goodsName: 'Tea', goodsPrice: '10', goodsQuantity: '1' });
     const r = await ctx.call({
-      method: 'POST', url: '/api/payByLink/add', payload: f.payload,
+      method: 'POST',
+      url: '/api/payByLink/add',
+      payload: f.payload,
       headers: { ...f.headers, 'x-token': token, host: 'evil.example', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' },
     });
     expect(r.body.code, r.body.msg).toBe(0);

@@ -39,7 +39,10 @@ describe.each(DB_KINDS)('ops route table: realm and roles (%s)', (kind) => {
 
   it('collects the ops routes; only the allow-listed ones are public', () => {
     expect(routes.length).toBeGreaterThan(10);
-    const open = routes.filter((r) => r.config?.opsRoles === 'public').map(routeKey).sort();
+    const open = routes
+      .filter((r) => r.config?.opsRoles === 'public')
+      .map(routeKey)
+      .sort();
     expect(open).toEqual(Object.keys(PUBLIC_OPS_ROUTES).sort());
   });
 
@@ -75,7 +78,14 @@ describe.each(DB_KINDS)('ops route table: realm and roles (%s)', (kind) => {
 
   it("an operator's token is refused by every merchant route", async () => {
     const failures: string[] = [];
-    const merchantRoutes = ctx.routes.filter((r) => r.url.startsWith('/api/') && !r.url.startsWith('/api/ops/') && !r.url.startsWith('/api/docs') && !r.url.startsWith('/api/provider/docs') && (r.config as { auth?: string } | undefined)?.auth !== 'public');
+    const merchantRoutes = ctx.routes.filter(
+      (r) =>
+        r.url.startsWith('/api/') &&
+        !r.url.startsWith('/api/ops/') &&
+        !r.url.startsWith('/api/docs') &&
+        !r.url.startsWith('/api/provider/docs') &&
+        (r.config as { auth?: string } | undefined)?.auth !== 'public',
+    );
     for (const r of merchantRoutes) {
       for (const m of ([] as string[]).concat(r.method)) {
         if (m === 'HEAD' || m === 'OPTIONS') continue;
@@ -87,7 +97,13 @@ describe.each(DB_KINDS)('ops route table: realm and roles (%s)', (kind) => {
   });
 
   it('the development add-operator answers no caller from elsewhere, and does not exist in production', async () => {
-    const far = await ctx.call({ method: 'POST', url: '/api/ops/dev/addOperator', remoteAddress: '203.0.113.9', headers: { host: 'localhost' }, payload: { username: 'far-away', email: 'far@provider.example' } });
+    const far = await ctx.call({
+      method: 'POST',
+      url: '/api/ops/dev/addOperator',
+      remoteAddress: '203.0.113.9',
+      headers: { host: 'localhost' },
+      payload: { username: 'far-away', email: 'far@provider.example' },
+    });
     expect(far.status).toBe(404);
     const prod = await createTestApp({ kind, config: { env: 'production' } });
     try {

@@ -26,10 +26,21 @@ describe.each(DB_KINDS)('provider face: signatures, scope, hostile input (%s)', 
   let key: TestKey;
   let routes: ApiRoute[];
   const writes = async () =>
-    (await ctx.db.query<{ n: number }>(`SELECT (SELECT count(*) FROM txn) + (SELECT count(*) FROM gateway_control_total) + (SELECT count(*) FROM gateway_txn) + (SELECT count(*) FROM fx_rate_entry) AS n`)).rows[0].n;
+    (
+      await ctx.db.query<{ n: number }>(
+        `SELECT (SELECT count(*) FROM txn) + (SELECT count(*) FROM gateway_control_total) + (SELECT count(*) FROM gateway_txn) + (SELECT count(*) FROM fx_rate_entry) AS n`,
+      )
+    ).rows[0].n;
   const bodyFor = (r: ApiRoute): unknown =>
-    r.url.endsWith('/status') ? { gwResponse: '00' } : r.url.endsWith('/control-totals') ? { date: '2026-03-01', totals: [] }
-      : r.url.endsWith('/fx-rates') ? (r.method === 'GET' ? undefined : { rates: [{ date: '2026-03-01', from: 'USD', to: 'HKD', rate: '7.8' }] }) : { transactions: [feedRow()] };
+    r.url.endsWith('/status')
+      ? { gwResponse: '00' }
+      : r.url.endsWith('/control-totals')
+        ? { date: '2026-03-01', totals: [] }
+        : r.url.endsWith('/fx-rates')
+          ? r.method === 'GET'
+            ? undefined
+            : { rates: [{ date: '2026-03-01', from: 'USD', to: 'HKD', rate: '7.8' }] }
+          : { transactions: [feedRow()] };
 
   beforeAll(async () => {
     ctx = await createTestApp({ kind });
@@ -40,7 +51,11 @@ describe.each(DB_KINDS)('provider face: signatures, scope, hostile input (%s)', 
 
   it('the table holds the provider routes', () => {
     expect(routes.map(routeKey).sort()).toEqual([
-      'GET /provider/v1/fx-rates', 'POST /provider/v1/control-totals', 'POST /provider/v1/fx-rates', 'POST /provider/v1/transactions', 'POST /provider/v1/transactions/:gwTransId/status',
+      'GET /provider/v1/fx-rates',
+      'POST /provider/v1/control-totals',
+      'POST /provider/v1/fx-rates',
+      'POST /provider/v1/transactions',
+      'POST /provider/v1/transactions/:gwTransId/status',
     ]);
   });
 
@@ -62,7 +77,8 @@ describe.each(DB_KINDS)('provider face: signatures, scope, hostile input (%s)', 
       ];
       for (const [name, headers] of cases) {
         const res = await ctx.call({ method: r.method, url, payload: body, headers });
-        if (res.status !== 401 || res.body?.code !== -1 || typeof res.body?.msg !== 'string' || res.body?.data !== null) failures.push(`${routeKey(r)} ${name} → ${res.status} ${JSON.stringify(res.body)}`);
+        if (res.status !== 401 || res.body?.code !== -1 || typeof res.body?.msg !== 'string' || res.body?.data !== null)
+          failures.push(`${routeKey(r)} ${name} → ${res.status} ${JSON.stringify(res.body)}`);
       }
       // Replayed: the first use passes authentication (whatever the answer), the second is refused.
       const replay = signedHeaders(key, r.method, url, body, now - 1000);
@@ -90,7 +106,26 @@ describe.each(DB_KINDS)('provider face: signatures, scope, hostile input (%s)', 
   // Issue 47: a NUL byte in a row's text field gave 500 and rolled back the whole batch.
   it('a NUL, a C1 control or a lone surrogate in any text field rejects that row alone, with the field named; the valid rows are kept', async () => {
     const TX = '/provider/v1/transactions';
-    const textFields = ['gwGTransId', 'orderNum', 'originorderno', 'respMsg', 'paymentBrand', 'subBrandCode', 'channelOrderNo', 'merReserve', 'storeId', 'storeName', 'cardNumber', 'gwResponse', 'gwTranType', 'paymentSchema', 'currentTime', 'gwAmount', 'gwCurrency', 'clientid'];
+    const textFields = [
+      'gwGTransId',
+      'orderNum',
+      'originorderno',
+      'respMsg',
+      'paymentBrand',
+      'subBrandCode',
+      'channelOrderNo',
+      'merReserve',
+      'storeId',
+      'storeName',
+      'cardNumber',
+      'gwResponse',
+      'gwTranType',
+      'paymentSchema',
+      'currentTime',
+      'gwAmount',
+      'gwCurrency',
+      'clientid',
+    ];
     const bad = ['a\u0000b', 'x\u0085y', 'z\uD800'];
     const rows: Record<string, unknown>[] = [];
     const expected: string[] = [];
@@ -100,7 +135,10 @@ describe.each(DB_KINDS)('provider face: signatures, scope, hostile input (%s)', 
         expected.push(f);
       }
     }
-    const good = [feedRow({ clientid: DEMO.subA, gwCurrency: 'CNY', paymentSchema: 'UP', paymentBrand: null, respMsg: 'Approved 承認' }), feedRow({ clientid: DEMO.subA, gwCurrency: 'CNY', paymentSchema: 'UP', paymentBrand: null })];
+    const good = [
+      feedRow({ clientid: DEMO.subA, gwCurrency: 'CNY', paymentSchema: 'UP', paymentBrand: null, respMsg: 'Approved 承認' }),
+      feedRow({ clientid: DEMO.subA, gwCurrency: 'CNY', paymentSchema: 'UP', paymentBrand: null }),
+    ];
     const before = (await ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM txn')).rows[0].n;
     const res = await signedCall(ctx, key, 'POST', TX, { transactions: [good[0], ...rows, good[1]] }, { headers: { 'accept-language': 'ja' } });
     expect(res.status, JSON.stringify(res.body).slice(0, 400)).toBe(200);
@@ -134,7 +172,7 @@ describe.each(DB_KINDS)('provider face: signatures, scope, hostile input (%s)', 
   });
 
   // Issue 47: a 409 told connection A that an id existed, and A's rejected row kept a claim on it.
-  it('ids are per connection: another connection\'s id (or a row of a merchant not its own) answers as a fresh id, reveals nothing, squats nothing; a rejected row keeps no claim', async () => {
+  it("ids are per connection: another connection's id (or a row of a merchant not its own) answers as a fresh id, reveals nothing, squats nothing; a rejected row keeps no claim", async () => {
     const TX = '/provider/v1/transactions';
     const a = key; // reports for DEMO.subA
     const b = await makeConnection(ctx, 'sec-probe', [DEMO.group]);
@@ -165,8 +203,17 @@ describe.each(DB_KINDS)('provider face: signatures, scope, hostile input (%s)', 
     const squat = await signedCall(ctx, b, 'POST', TX, { transactions: [forB({ gwGTransId: s0.gw_trans_id })] });
     expect(squat.body.data.results[0]).toMatchObject({ status: 'accepted', code: 0 });
     const same = {
-      gwGTransId: s0.gw_trans_id, clientid: DEMO.subA, orderNum: s0.order_no, gwTranType: 'PURC', gwResponse: '00', gwAmount: '100.00', gwCurrency: 'CNY',
-      paymentSchema: 'WX', paymentBrand: 'wechat_pay', respMsg: 'Approved', currentTime: new Date(s0.txn_time).toISOString(),
+      gwGTransId: s0.gw_trans_id,
+      clientid: DEMO.subA,
+      orderNum: s0.order_no,
+      gwTranType: 'PURC',
+      gwResponse: '00',
+      gwAmount: '100.00',
+      gwCurrency: 'CNY',
+      paymentSchema: 'WX',
+      paymentBrand: 'wechat_pay',
+      respMsg: 'Approved',
+      currentTime: new Date(s0.txn_time).toISOString(),
       ...(s0.card_first6 ? { cardNumber: `${s0.card_first6}******${s0.card_last4}` } : {}),
       ...(s0.channel_order_no ? { channelOrderNo: s0.channel_order_no } : {}),
     };
@@ -175,7 +222,9 @@ describe.each(DB_KINDS)('provider face: signatures, scope, hostile input (%s)', 
     // 3. A rejected row keeps no claim: other content for that id (409), a refused row (400).
     const sandbox2 = await addTxn(ctx, { merId: DEMO.subA, txnTime: ctx.clock.now() });
     const s2 = (await ctx.db.query<Record<string, any>>('SELECT * FROM txn WHERE id = $1', [sandbox2.id])).rows[0];
-    const conflict = await signedCall(ctx, a, 'POST', TX, { transactions: [{ ...same, gwGTransId: s2.gw_trans_id, orderNum: s2.order_no, gwAmount: '1.00', currentTime: new Date(s2.txn_time).toISOString() }] });
+    const conflict = await signedCall(ctx, a, 'POST', TX, {
+      transactions: [{ ...same, gwGTransId: s2.gw_trans_id, orderNum: s2.order_no, gwAmount: '1.00', currentTime: new Date(s2.txn_time).toISOString() }],
+    });
     expect(conflict.body.data.results[0]).toMatchObject({ status: 'rejected', code: 409 });
     expect(await claims('sec', s2.gw_trans_id)).toBe(0);
     const refused = forB({ gwCurrency: 'XXX' });
@@ -188,7 +237,8 @@ describe.each(DB_KINDS)('provider face: signatures, scope, hostile input (%s)', 
   // Issue 47: any currentTime 1900–2999 was accepted and each new month made a partition of txn.
   it('currentTime outside the window (400 days back, 2 ahead) is rejected per row; the feed never creates a month; a month the job has not made yet refuses the row with the reason', async () => {
     const TX = '/provider/v1/transactions';
-    const own = (at: Date | string) => feedRow({ clientid: DEMO.subA, gwCurrency: 'CNY', paymentSchema: 'UP', paymentBrand: null, currentTime: typeof at === 'string' ? at : at.toISOString().replace(/\.\d+Z$/, 'Z') });
+    const own = (at: Date | string) =>
+      feedRow({ clientid: DEMO.subA, gwCurrency: 'CNY', paymentSchema: 'UP', paymentBrand: null, currentTime: typeof at === 'string' ? at : at.toISOString().replace(/\.\d+Z$/, 'Z') });
     const now = ctx.clock.now().getTime();
     const day = 86_400_000;
     const months = async () => (await listMonths(ctx.db, 'txn')).map((m) => m.name);
@@ -253,25 +303,31 @@ describe.each(DB_KINDS)('provider face: signatures, scope, hostile input (%s)', 
           ? fc.array(fc.dictionary(fc.constantFrom('date', 'from', 'to', 'rate', 'correction', 'unexpected'), hostile, { maxKeys: 6 }), { minLength: 1, maxLength: 4 }).map((rows) => ({
               rates: rows.map((x) => ({ date: '2026-03-01', from: 'USD', to: 'HKD', rate: '7.8', ...x })),
             }))
-        : keys.length
-          ? fc.oneof(
-              fc.dictionary(fc.constantFrom(...keys, 'unexpected'), hostile, { maxKeys: 4 }),
-              // A valid body with one field hostile (the path parameter is hostile too).
-              fc.dictionary(fc.constantFrom(...keys), hostile, { maxKeys: 1 }).map((d) => ({ ...(bodyFor(r) as object), ...d })),
-            )
-          : fc.dictionary(fc.constantFrom('unexpected'), hostile, { maxKeys: 1 });
-      await fc.assert(
-        fc.asyncProperty(fc.oneof(fc.string({ maxLength: 70 }), fc.string({ unit: 'binary', maxLength: 30 }), fc.constantFrom('\u0000', 'GW-\u0000', '%00', '..', 'GW-x\u0085')), body, async (param, b) => {
-          // Every byte percent-encoded (a NUL, a control, non-ASCII reach the route as sent).
-          const url = fillPath(r.url, () => (param ? [...Buffer.from(param, 'utf8')].map((x) => `%${x.toString(16).padStart(2, '0')}`).join('') : 'x'));
-          const res = await signedCall(ctx, key, r.method as 'POST', url, b);
-          const env = res.body as { code?: unknown; msg?: unknown; data?: unknown };
-          const ok = res.status < 500 && typeof env?.code === 'number' && typeof env?.msg === 'string' && 'data' in env;
-          if (!ok) failures.push(`${routeKey(r)} ${url.slice(0, 60)} ${JSON.stringify(b).slice(0, 160)} → ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
-          return ok;
-        }),
-        { numRuns: r.url.endsWith('/transactions') ? 2 * RUNS_PER_ROUTE : RUNS_PER_ROUTE, seed: 2525, endOnFailure: true },
-      ).catch(() => undefined);
+          : keys.length
+            ? fc.oneof(
+                fc.dictionary(fc.constantFrom(...keys, 'unexpected'), hostile, { maxKeys: 4 }),
+                // A valid body with one field hostile (the path parameter is hostile too).
+                fc.dictionary(fc.constantFrom(...keys), hostile, { maxKeys: 1 }).map((d) => ({ ...(bodyFor(r) as object), ...d })),
+              )
+            : fc.dictionary(fc.constantFrom('unexpected'), hostile, { maxKeys: 1 });
+      await fc
+        .assert(
+          fc.asyncProperty(
+            fc.oneof(fc.string({ maxLength: 70 }), fc.string({ unit: 'binary', maxLength: 30 }), fc.constantFrom('\u0000', 'GW-\u0000', '%00', '..', 'GW-x\u0085')),
+            body,
+            async (param, b) => {
+              // Every byte percent-encoded (a NUL, a control, non-ASCII reach the route as sent).
+              const url = fillPath(r.url, () => (param ? [...Buffer.from(param, 'utf8')].map((x) => `%${x.toString(16).padStart(2, '0')}`).join('') : 'x'));
+              const res = await signedCall(ctx, key, r.method as 'POST', url, b);
+              const env = res.body as { code?: unknown; msg?: unknown; data?: unknown };
+              const ok = res.status < 500 && typeof env?.code === 'number' && typeof env?.msg === 'string' && 'data' in env;
+              if (!ok) failures.push(`${routeKey(r)} ${url.slice(0, 60)} ${JSON.stringify(b).slice(0, 160)} → ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+              return ok;
+            },
+          ),
+          { numRuns: r.url.endsWith('/transactions') ? 2 * RUNS_PER_ROUTE : RUNS_PER_ROUTE, seed: 2525, endOnFailure: true },
+        )
+        .catch(() => undefined);
     }
     expect(failures).toEqual([]);
   });

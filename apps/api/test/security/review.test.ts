@@ -84,7 +84,13 @@ describe.each(DB_KINDS)('development routes refuse foreign Hosts and cross-origi
   afterAll(() => ctx?.close());
   const users = async () => (await ctx.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM app_user`)).rows[0].n;
   const invite = (username: string, headers: Record<string, string>) =>
-    ctx.call({ method: 'POST', url: '/api/dev/invite', remoteAddress: '127.0.0.1', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, payload: `username=${username}&email=${username}%40example.com` });
+    ctx.call({
+      method: 'POST',
+      url: '/api/dev/invite',
+      remoteAddress: '127.0.0.1',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+      payload: `username=${username}&email=${username}%40example.com`,
+    });
 
   it('a form posted by another site, or under a rebound Host, creates nobody and reads no mail', async () => {
     const before = await users();
@@ -102,7 +108,17 @@ describe.each(DB_KINDS)('development routes refuse foreign Hosts and cross-origi
       expect((await ctx.call({ method: 'GET', url, remoteAddress: '127.0.0.1', headers: { host: 'rebound.evil.example' } })).status, url).toBe(404);
       expect((await ctx.call({ method: 'GET', url, remoteAddress: '127.0.0.1', headers: { host: 'localhost:8080' } })).status, url).toBe(200);
     }
-    expect((await ctx.call({ method: 'POST', url: '/api/dev/runJob', remoteAddress: '127.0.0.1', headers: { origin: 'https://evil.example', host: 'localhost:8080' }, payload: { job: 'monthEnd', at: 'x' } })).status).toBe(404);
+    expect(
+      (
+        await ctx.call({
+          method: 'POST',
+          url: '/api/dev/runJob',
+          remoteAddress: '127.0.0.1',
+          headers: { origin: 'https://evil.example', host: 'localhost:8080' },
+          payload: { job: 'monthEnd', at: 'x' },
+        })
+      ).status,
+    ).toBe(404);
     // The same post from the portal's own page goes through.
     const own = await invite('dev-invited', { origin: 'http://localhost:8080', host: 'localhost:8080', 'sec-fetch-site': 'same-origin' });
     expect(own.body.code).toBe(0);

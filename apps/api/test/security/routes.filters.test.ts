@@ -31,7 +31,11 @@ const MERCHANT_FIELDS: Record<string, (o: Other) => unknown> = {
   clientId: (o) => o.merId,
   storeId: (o) => o.store,
 };
-interface Other { merId: string; store: string; settle: { date: string; busLine: string; setCur: string } }
+interface Other {
+  merId: string;
+  store: string;
+  settle: { date: string; busLine: string; setCur: string };
+}
 /** A merchant and a store that do not exist: the answer "as if absent". */
 const NOBODY = { merId: '299999999999999', store: 'S29999999' };
 
@@ -82,7 +86,9 @@ describe.each(DB_KINDS)("route table: another merchant's filter answers nothing 
     // Records of every merchant, the other one's included: transactions, their settlement, the reports over them.
     await generateReportData(ctx.db, ctx.config.platformTz, { from: '2026-03-02', days: 6, perDay: 12, seed: 24 });
     await addTxn(ctx, { merId: DEMO.other, orderNo: 'ORD-OTHER-FLT', currency: 'SGD', paymentSchema: 'CARD', paymentBrand: 'visa', txnTime: new Date('2026-03-03T04:00:00Z') });
-    await ctx.db.query(`INSERT INTO logistics (mer_id, order_no, shipment_no, company, ship_date, status) VALUES ($1, 'ORD-OTHER-FLT', 'SF-OTHER', 'SF Express', '2026-03-05', 'SHIPPED')`, [DEMO.other]);
+    await ctx.db.query(`INSERT INTO logistics (mer_id, order_no, shipment_no, company, ship_date, status) VALUES ($1, 'ORD-OTHER-FLT', 'SF-OTHER', 'SF Express', '2026-03-05', 'SHIPPED')`, [
+      DEMO.other,
+    ]);
     // "Today" just after the data, so the dashboard's calendar (the next 30 days) shows its transfers and releases.
     ctx.clock.set('2026-03-10T02:00:00Z');
     const s = await ctx.db.query<{ date: string; bus_line: string; set_cur: string }>(
@@ -98,7 +104,12 @@ describe.each(DB_KINDS)("route table: another merchant's filter answers nothing 
     demo = await loginWithStepUp(ctx);
     owner = await loginWithStepUp(ctx, DEMO.users.other);
     // An order at the other merchant's store.
-    const order = await ctx.call({ method: 'POST', url: '/api/payInStore/add', query: { storeId: other.store, orderCurrency: 'SGD', totalAmount: '10.00', goodsName: 'Coffee' }, headers: { 'x-token': owner } });
+    const order = await ctx.call({
+      method: 'POST',
+      url: '/api/payInStore/add',
+      query: { storeId: other.store, orderCurrency: 'SGD', totalAmount: '10.00', goodsName: 'Coffee' },
+      headers: { 'x-token': owner },
+    });
     expect(order.body.code, order.body.msg).toBe(0);
   });
   afterAll(() => ctx?.close());
@@ -142,7 +153,9 @@ describe.each(DB_KINDS)("route table: another merchant's filter answers nothing 
       const leaked = LEAK.find((x) => res.text.includes(x));
       const none = await ask(r, demo, absent);
       if (leaked || res.status >= 500 || res.text !== none.text) {
-        failures.push(`${routeKey(r)} ${JSON.stringify(query)} → ${res.status}${leaked ? ` leaks ${leaked}` : ''} ${res.text.slice(0, 160)}${res.text !== none.text ? ` — for no merchant: ${none.text.slice(0, 160)}` : ''}`);
+        failures.push(
+          `${routeKey(r)} ${JSON.stringify(query)} → ${res.status}${leaked ? ` leaks ${leaked}` : ''} ${res.text.slice(0, 160)}${res.text !== none.text ? ` — for no merchant: ${none.text.slice(0, 160)}` : ''}`,
+        );
       }
     }
     expect(failures).toEqual([]);

@@ -26,18 +26,75 @@ const REDIRECTS = new Set(['GET /api/user/wechat/callback', 'GET /api/cashier/we
 const WITHOUT_TOKEN = new Set(['POST /api/user/logout', 'POST /api/user/checkPassword', 'POST /api/user/login', 'POST /api/user/getEmailCode']);
 
 const oddStrings = fc.constantFrom(
-  '0000-00-00', '2026-02-30', '2026-02-29 25:61:61', '9999-12-31 23:59:59', '1899-12-31', '2026-13-01', '20260101', '2026-01-01T00:00:00Z',
-  '-1', '-0', '0', '1e309', '-1e309', 'NaN', 'Infinity', '9007199254740993', '99999999999999999999999999', '0x10', '1.000000000000000001',
-  '', ' ', '\t', "' OR '1'='1", '1; DROP TABLE txn;--', '%00', '\\x00', '../../etc/passwd', '<script>alert(1)</script>', '=cmd|/c calc!A1',
-  'null', 'undefined', 'true', '[]', '{}', '😀'.repeat(300), '\u202e\u0000\u0085\u009f', 'a'.repeat(10_000),
+  '0000-00-00',
+  '2026-02-30',
+  '2026-02-29 25:61:61',
+  '9999-12-31 23:59:59',
+  '1899-12-31',
+  '2026-13-01',
+  '20260101',
+  '2026-01-01T00:00:00Z',
+  '-1',
+  '-0',
+  '0',
+  '1e309',
+  '-1e309',
+  'NaN',
+  'Infinity',
+  '9007199254740993',
+  '99999999999999999999999999',
+  '0x10',
+  '1.000000000000000001',
+  '',
+  ' ',
+  '\t',
+  "' OR '1'='1",
+  '1; DROP TABLE txn;--',
+  '%00',
+  '\\x00',
+  '../../etc/passwd',
+  '<script>alert(1)</script>',
+  '=cmd|/c calc!A1',
+  'null',
+  'undefined',
+  'true',
+  '[]',
+  '{}',
+  '😀'.repeat(300),
+  '\u202e\u0000\u0085\u009f',
+  'a'.repeat(10_000),
 );
 /** Path-parameter values tried on every parameter of every route (NUL and other controls inside a value, overflow, traversal). */
 const PATH_VALUES = [
-  'a\u0000b', '\u0000', 'a\nb', '\u007f', '\u0085', '\u202eabc', ' ', '%', '%00', '../../etc/passwd', '-1', '0', '1.5', '1e309',
-  '9007199254740993', '9'.repeat(40), 'NaN', "' OR '1'='1", '😀', 'x'.repeat(3000), '2026-02-30', '3000-01-01',
+  'a\u0000b',
+  '\u0000',
+  'a\nb',
+  '\u007f',
+  '\u0085',
+  '\u202eabc',
+  ' ',
+  '%',
+  '%00',
+  '../../etc/passwd',
+  '-1',
+  '0',
+  '1.5',
+  '1e309',
+  '9007199254740993',
+  '9'.repeat(40),
+  'NaN',
+  "' OR '1'='1",
+  '😀',
+  'x'.repeat(3000),
+  '2026-02-30',
+  '3000-01-01',
 ];
 const controlString = fc
-  .tuple(fc.string({ maxLength: 20 }), fc.integer({ min: 0, max: 0x9f }).filter((c) => c < 0x20 || c >= 0x7f), fc.string({ maxLength: 20 }))
+  .tuple(
+    fc.string({ maxLength: 20 }),
+    fc.integer({ min: 0, max: 0x9f }).filter((c) => c < 0x20 || c >= 0x7f),
+    fc.string({ maxLength: 20 }),
+  )
   .map(([a, c, b]) => `${a}${String.fromCharCode(c)}${b}`);
 const numberString = fc.oneof(fc.integer().map(String), fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }).map(String), fc.double().map(String));
 const hostileString = fc.oneof(oddStrings, controlString, numberString, fc.string({ maxLength: 80 }), fc.string({ minLength: 200, maxLength: 3000 }));
@@ -53,9 +110,9 @@ const hostileJsonValue = fc.oneof(
 const keysOf = (s: unknown) => Object.keys(((s as z.ZodObject | undefined)?.shape ?? {}) as Record<string, unknown>);
 /** Some of the schema's fields (and sometimes one it does not know), each with a hostile value. */
 const recordOf = <T>(keys: string[], value: fc.Arbitrary<T>) =>
-  fc.tuple(fc.subarray([...keys, 'unexpected'], { minLength: keys.length ? 1 : 0 }), fc.array(value, { minLength: keys.length + 1, maxLength: keys.length + 1 })).map(
-    ([ks, vs]) => Object.fromEntries(ks.map((k, i) => [k, vs[i]])) as Record<string, T>,
-  );
+  fc
+    .tuple(fc.subarray([...keys, 'unexpected'], { minLength: keys.length ? 1 : 0 }), fc.array(value, { minLength: keys.length + 1, maxLength: keys.length + 1 }))
+    .map(([ks, vs]) => Object.fromEntries(ks.map((k, i) => [k, vs[i]])) as Record<string, T>);
 
 function withTimeout<T>(p: Promise<T>, what: string): Promise<T> {
   let timer: NodeJS.Timeout;
@@ -121,36 +178,42 @@ describe.each(DB_KINDS)('route table: hostile input never breaks a route (%s)', 
         query: recordOf(query, hostileQueryValue),
         body: r.method === 'GET' ? fc.constant(undefined) : fc.oneof(recordOf(body, hostileJsonValue), fc.constant('x'.repeat(50))),
       });
-      await fc.assert(
-        fc.asyncProperty(input, async ({ path, query: q, body: b }) => {
-          let i = 0;
-          const url = fillPath(r.url, () => encodeURIComponent(path[i++] || 'x'));
-          calls++;
-          const res = await withTimeout(
-            ctx.app.inject({
-              method: r.method,
-              url,
-              query: q as Record<string, string | string[]>,
-              ...(b === undefined ? {} : typeof b === 'string' ? { payload: b, headers: { 'content-type': 'application/x-www-form-urlencoded', ...(WITHOUT_TOKEN.has(routeKey(r)) ? {} : { 'x-token': token }) } } : { payload: b }),
-              ...(typeof b === 'string' ? {} : { headers: WITHOUT_TOKEN.has(routeKey(r)) ? {} : { 'x-token': token } }),
-            }),
-            `${routeKey(r)} ${url}`,
-          );
-          const json = (res.headers['content-type'] ?? '').toString().includes('application/json');
-          const env = json ? (res.json() as { code?: unknown; msg?: unknown; data?: unknown }) : null;
-          const envelope = !!env && typeof env.code === 'number' && typeof env.msg === 'string' && 'data' in env;
-          const file = res.statusCode === 200 && !json;
-          const location = String(res.headers.location ?? '');
-          const wechat = ctx.deps.config.wechat?.authUrl;
-          const redirect = REDIRECTS.has(routeKey(r)) && res.statusCode === 302 && ((location.startsWith('/') && !location.startsWith('//')) || (!!wechat && location.startsWith(wechat)));
-          if (res.statusCode >= 500 || !(envelope || file || redirect)) {
-            failures.push(`${routeKey(r)} ${url.slice(0, 80)} q=${JSON.stringify(q).slice(0, 100)} b=${JSON.stringify(b)?.slice(0, 100)} → ${res.statusCode} ${res.body.slice(0, 160)}`);
-            return false;
-          }
-          return true;
-        }),
-        { numRuns: RUNS_PER_ROUTE, seed: 1010, endOnFailure: true },
-      ).catch(() => undefined); // collected in `failures`, reported together below
+      await fc
+        .assert(
+          fc.asyncProperty(input, async ({ path, query: q, body: b }) => {
+            let i = 0;
+            const url = fillPath(r.url, () => encodeURIComponent(path[i++] || 'x'));
+            calls++;
+            const res = await withTimeout(
+              ctx.app.inject({
+                method: r.method,
+                url,
+                query: q as Record<string, string | string[]>,
+                ...(b === undefined
+                  ? {}
+                  : typeof b === 'string'
+                    ? { payload: b, headers: { 'content-type': 'application/x-www-form-urlencoded', ...(WITHOUT_TOKEN.has(routeKey(r)) ? {} : { 'x-token': token }) } }
+                    : { payload: b }),
+                ...(typeof b === 'string' ? {} : { headers: WITHOUT_TOKEN.has(routeKey(r)) ? {} : { 'x-token': token } }),
+              }),
+              `${routeKey(r)} ${url}`,
+            );
+            const json = (res.headers['content-type'] ?? '').toString().includes('application/json');
+            const env = json ? (res.json() as { code?: unknown; msg?: unknown; data?: unknown }) : null;
+            const envelope = !!env && typeof env.code === 'number' && typeof env.msg === 'string' && 'data' in env;
+            const file = res.statusCode === 200 && !json;
+            const location = String(res.headers.location ?? '');
+            const wechat = ctx.deps.config.wechat?.authUrl;
+            const redirect = REDIRECTS.has(routeKey(r)) && res.statusCode === 302 && ((location.startsWith('/') && !location.startsWith('//')) || (!!wechat && location.startsWith(wechat)));
+            if (res.statusCode >= 500 || !(envelope || file || redirect)) {
+              failures.push(`${routeKey(r)} ${url.slice(0, 80)} q=${JSON.stringify(q).slice(0, 100)} b=${JSON.stringify(b)?.slice(0, 100)} → ${res.statusCode} ${res.body.slice(0, 160)}`);
+              return false;
+            }
+            return true;
+          }),
+          { numRuns: RUNS_PER_ROUTE, seed: 1010, endOnFailure: true },
+        )
+        .catch(() => undefined); // collected in `failures`, reported together below
     }
     expect(failures).toEqual([]);
     expect(calls).toBeGreaterThan(routes.length * RUNS_PER_ROUTE * 0.9);

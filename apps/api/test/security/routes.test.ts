@@ -86,7 +86,12 @@ describe.each(DB_KINDS)('route table: authentication, permission, merchant scope
     strict['/api/payByLink/'] = [String(o.id), o.orderNo, up.body.data.attachment, o.payByLink];
     strict['/api/report/file/'] = [String(exp.body.data.id)];
     // Issue 31: the other merchant's webhook endpoint and a delivery of it (a test event).
-    const wh = await ctx.call({ method: 'POST', url: '/api/webhooks/endpoint/create', headers: { 'x-token': other }, payload: { merId: DEMO.other, url: 'http://127.0.0.1:9/hook', events: ['paylink.paid'] } });
+    const wh = await ctx.call({
+      method: 'POST',
+      url: '/api/webhooks/endpoint/create',
+      headers: { 'x-token': other },
+      payload: { merId: DEMO.other, url: 'http://127.0.0.1:9/hook', events: ['paylink.paid'] },
+    });
     expect(wh.body.code, wh.body.msg).toBe(0);
     const whTest = await ctx.call({ method: 'POST', url: '/api/webhooks/endpoint/test', headers: { 'x-token': other }, payload: { id: wh.body.data.endpoint.id } });
     expect(whTest.body.code, whTest.body.msg).toBe(0);
@@ -107,7 +112,12 @@ describe.each(DB_KINDS)('route table: authentication, permission, merchant scope
     strict['/api/access/review/'] = [String(review.body.data.open.id)];
     // A bank-account change of the other merchant's held by its four eyes (decision 049): the
     // approval routes answer it as absent to the demo merchant, who could otherwise approve it.
-    const pol = await ctx.call({ method: 'POST', url: '/api/approval/policy', headers: { 'x-token': other }, payload: { merId: DEMO.other, refundLimits: [], permissionRaise: false, bankChange: true, expiryHours: 48 } });
+    const pol = await ctx.call({
+      method: 'POST',
+      url: '/api/approval/policy',
+      headers: { 'x-token': other },
+      payload: { merId: DEMO.other, refundLimits: [], permissionRaise: false, bankChange: true, expiryHours: 48 },
+    });
     expect(pol.body.code, pol.body.msg).toBe(0);
     const held = await ctx.db.query<{ id: number }>(
       `INSERT INTO approval_request (mer_id, kind, permission, payload, summary, requested_by, requested_at, expires_at)
@@ -147,8 +157,15 @@ describe.each(DB_KINDS)('route table: authentication, permission, merchant scope
   });
 
   it('only the allow-listed routes are public', () => {
-    const open = routes.filter((r) => r.config?.auth === 'public').map(routeKey).sort();
-    expect(open).toEqual(Object.keys(PUBLIC_ROUTES).filter((k) => routes.some((r) => routeKey(r) === k)).sort());
+    const open = routes
+      .filter((r) => r.config?.auth === 'public')
+      .map(routeKey)
+      .sort();
+    expect(open).toEqual(
+      Object.keys(PUBLIC_ROUTES)
+        .filter((k) => routes.some((r) => routeKey(r) === k))
+        .sort(),
+    );
   });
 
   it('every other route answers 401 without a token, and with a made-up one', async () => {
@@ -199,7 +216,7 @@ describe.each(DB_KINDS)('route table: authentication, permission, merchant scope
         const probe = () =>
           ctx.call({
             method: r.method,
-            url: fillPath(r.url, (p) => encodeURIComponent(foreign[p]?.includes(value) ? value : foreign[p]?.[0] ?? '1')),
+            url: fillPath(r.url, (p) => encodeURIComponent(foreign[p]?.includes(value) ? value : (foreign[p]?.[0] ?? '1'))),
             headers: { 'x-token': demo },
             ...(query.length ? { query: Object.fromEntries(query.map((k) => [k, value])) } : {}),
             ...(body.length ? { payload: { ...Object.fromEntries(body.map((k) => [k, value])), amount: '1', requestKey: 'sec-suite-1' } } : {}),
@@ -219,7 +236,8 @@ describe.each(DB_KINDS)('route table: authentication, permission, merchant scope
         const text = JSON.stringify(res.body);
         const leaked = LEAK.find((x) => text.includes(x));
         const mustBe404 = Object.entries(strict).some(([prefix, values]) => r.url.startsWith(prefix) && values.includes(value));
-        if (leaked || res.status >= 500 || (mustBe404 && res.status !== 404 && !(res.status === 400 && res.body.code === 400))) failures.push(`${routeKey(r)} ${field}=${value} → ${res.status}${leaked ? ` leaks ${leaked}` : ''} ${text.slice(0, 160)}`);
+        if (leaked || res.status >= 500 || (mustBe404 && res.status !== 404 && !(res.status === 400 && res.body.code === 400)))
+          failures.push(`${routeKey(r)} ${field}=${value} → ${res.status}${leaked ? ` leaks ${leaked}` : ''} ${text.slice(0, 160)}`);
         if (mustBe404) strictChecked++;
       }
     }
@@ -228,4 +246,3 @@ describe.each(DB_KINDS)('route table: authentication, permission, merchant scope
     expect(strictChecked).toBeGreaterThanOrEqual(9);
   });
 });
-

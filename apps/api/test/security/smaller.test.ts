@@ -49,7 +49,11 @@ describe.each(DB_KINDS)('npm run settle over a settled range (%s)', (kind) => {
     expect(await snapshot(db)).toBe(before);
     // Overlapping the end: the settled part is skipped, the rest runs.
     const more = await settleRange(db, '2026-03-07', '2026-03-09');
-    expect(more.map((r) => [r.date, r.skipped])).toEqual([['2026-03-07', true], ['2026-03-08', true], ['2026-03-09', false]]);
+    expect(more.map((r) => [r.date, r.skipped])).toEqual([
+      ['2026-03-07', true],
+      ['2026-03-08', true],
+      ['2026-03-09', false],
+    ]);
     // A single date behind the last run is still refused by the run itself (runs go forward).
     await expect(settleDate(db, '2026-03-01')).rejects.toMatchObject({ key: 'paySettleBackwards' });
   });

@@ -23,13 +23,14 @@ describe.each(DB_KINDS)('issue 47: /v1 refunds above the four-eyes limit (%s)', 
     const f = form(body);
     return ctx.call({ method: 'POST', url, headers: { ...f.headers, 'x-token': token }, payload: f.payload });
   };
-  const refund = (k: TestApiKey, idem: string, body: Record<string, unknown>) =>
-    v1(ctx, k.secret, { method: 'POST', url: '/v1/refunds', headers: { 'idempotency-key': idem }, payload: body });
+  const refund = (k: TestApiKey, idem: string, body: Record<string, unknown>) => v1(ctx, k.secret, { method: 'POST', url: '/v1/refunds', headers: { 'idempotency-key': idem }, payload: body });
   const approvals = async (gwTransId: string) =>
     (await ctx.db.query<{ id: number; status: string }>(`SELECT id, status FROM approval_request WHERE kind = 'refund' AND summary->>'gwTransId' = $1 ORDER BY id`, [gwTransId])).rows;
   const refunds = async (id: number) => (await ctx.db.query(`SELECT id FROM txn WHERE origin_txn_id = $1 AND tran_type = 'REFD'`, [id])).rows.length;
   const events = async (approvalId: number) =>
-    (await ctx.db.query<{ data: Record<string, unknown> }>(`SELECT data FROM webhook_event WHERE type = 'refund_approval.decided' AND (data->>'approvalId')::int = $1 ORDER BY id`, [approvalId])).rows.map((r) => r.data);
+    (
+      await ctx.db.query<{ data: Record<string, unknown> }>(`SELECT data FROM webhook_event WHERE type = 'refund_approval.decided' AND (data->>'approvalId')::int = $1 ORDER BY id`, [approvalId])
+    ).rows.map((r) => r.data);
 
   beforeAll(async () => {
     ctx = await createTestApp({ kind });
@@ -132,7 +133,10 @@ describe.each(DB_KINDS)('issue 47: merId on /v1 lists and exports, unknown param
     const a = await addTxn(ctx, { merId: DEMO.subA, merReserve: tag, orderNo: `MA-${kind}`, txnTime: new Date('2026-08-10T04:00:00Z') });
     const b = await addTxn(ctx, { merId: DEMO.subB, currency: 'USD', merReserve: tag, orderNo: `MB-${kind}`, txnTime: new Date('2026-08-10T05:00:00Z') });
     await addTxn(ctx, { merId: DEMO.other, currency: 'SGD', paymentSchema: 'CARD', paymentBrand: 'visa', merReserve: tag, orderNo: `MO-${kind}`, txnTime: new Date('2026-08-10T06:00:00Z') });
-    for (const [t, n] of [[a, 1], [b, 2]] as const) {
+    for (const [t, n] of [
+      [a, 1],
+      [b, 2],
+    ] as const) {
       const r = await v1(ctx, key.secret, { method: 'POST', url: '/v1/refunds', headers: { 'idempotency-key': `merid-refund-${n}` }, payload: { transaction_id: t.id, amount: '1.00' } });
       expect(r.status, JSON.stringify(r.body)).toBe(201);
     }
@@ -169,9 +173,13 @@ describe.each(DB_KINDS)('issue 47: merId on /v1 lists and exports, unknown param
     }
   });
 
-  it('POST /v1/exports: params.merId narrows the file; another merchant\'s id gives no rows; the file is audited under the key\'s name', async () => {
+  it("POST /v1/exports: params.merId narrows the file; another merchant's id gives no rows; the file is audited under the key's name", async () => {
     const ask = (params: Record<string, string>) =>
-      v1(ctx, key.secret, { method: 'POST', url: '/v1/exports', payload: { kind: 'txn', format: 'csv', params: { beginDate: '2026-08-01 00:00:00', endDate: '2026-08-31 23:59:59', merReserve: tag, ...params } } });
+      v1(ctx, key.secret, {
+        method: 'POST',
+        url: '/v1/exports',
+        payload: { kind: 'txn', format: 'csv', params: { beginDate: '2026-08-01 00:00:00', endDate: '2026-08-31 23:59:59', merReserve: tag, ...params } },
+      });
     const a = await ask({ merId: DEMO.subA, gwTranType: 'PURC' });
     const o = await ask({ merId: DEMO.other });
     expect(a.status, JSON.stringify(a.body)).toBe(202);
@@ -194,7 +202,9 @@ describe.each(DB_KINDS)('issue 47: merId on /v1 lists and exports, unknown param
     const demo = (await ctx.login()).token;
     const portal = await ctx.call({ method: 'GET', url: '/api/txn/exportBack', headers: { 'x-token': demo }, query: { beginDate: '2026-08-01 00:00:00', endDate: '2026-08-31 23:59:59' } });
     await drainExports(ctx.deps);
-    const pa = await ctx.db.query<{ username: string; detail: Record<string, unknown> }>("SELECT username, detail FROM audit_log WHERE action = 'export.file' AND (detail->>'fileId')::int = $1", [portal.body.data.id]);
+    const pa = await ctx.db.query<{ username: string; detail: Record<string, unknown> }>("SELECT username, detail FROM audit_log WHERE action = 'export.file' AND (detail->>'fileId')::int = $1", [
+      portal.body.data.id,
+    ]);
     expect(pa.rows[0].username).toBe(DEMO.users.demo);
     expect(pa.rows[0].detail.keyId).toBeUndefined();
   });
@@ -299,7 +309,9 @@ describe.each(DB_KINDS)('issue 47: a merchant locked by risk takes no new link, 
     const refunds = await count("SELECT count(*)::int AS n FROM txn WHERE tran_type = 'REFD'");
     expectLocked(await v1(ctx, key.secret, { method: 'POST', url: '/v1/payment-links', payload: link }));
     expectLocked(await v1(ctx, key.secret, { method: 'POST', url: `/v1/payment-links/${open.body.id}`, payload: { goodsPrice: '60.25', goodsQuantity: '2', logFee: '0', totalAmount: '120.50' } }));
-    expectLocked(await v1(ctx, key.secret, { method: 'POST', url: '/v1/in-store-orders', payload: { storeId: DEMO.stores.nanjingRoad, orderCurrency: 'CNY', totalAmount: '10.00', goodsName: 'Tea' } }));
+    expectLocked(
+      await v1(ctx, key.secret, { method: 'POST', url: '/v1/in-store-orders', payload: { storeId: DEMO.stores.nanjingRoad, orderCurrency: 'CNY', totalAmount: '10.00', goodsName: 'Tea' } }),
+    );
     expectLocked(await v1(ctx, key.secret, { method: 'POST', url: '/v1/refunds', headers: { 'idempotency-key': 'locked-refund-1' }, payload: { transaction_id: p.id, amount: '1.00' } }));
     expect(await count('SELECT count(*)::int AS n FROM pay_by_link_order')).toBe(links);
     expect(await count("SELECT count(*)::int AS n FROM txn WHERE tran_type = 'REFD'")).toBe(refunds);

@@ -21,9 +21,23 @@ describe.each(DB_KINDS)('route table: /v1 keys, permissions, merchant scope (%s)
 
   /** A valid body for each write (so a 404 is the record's, not the input's). */
   const body = (r: ApiRoute, id: string) =>
-    r.method === 'GET' || r.url.endsWith('/close') ? undefined : r.url.startsWith('/v1/refunds') ? { transaction_id: Number(id), amount: '1.00' } : r.url.startsWith('/v1/in-store') ? { storeId: DEMO.stores.nanjingRoad, orderCurrency: 'CNY', totalAmount: '1.00' } : r.url.includes(':id') ? { goodsPrice: '120.50', goodsQuantity: '1', logFee: '0', totalAmount: '120.50' } : { ...VALID_ORDER, orderCurrency: 'CNY' };
+    r.method === 'GET' || r.url.endsWith('/close')
+      ? undefined
+      : r.url.startsWith('/v1/refunds')
+        ? { transaction_id: Number(id), amount: '1.00' }
+        : r.url.startsWith('/v1/in-store')
+          ? { storeId: DEMO.stores.nanjingRoad, orderCurrency: 'CNY', totalAmount: '1.00' }
+          : r.url.includes(':id')
+            ? { goodsPrice: '120.50', goodsQuantity: '1', logFee: '0', totalAmount: '120.50' }
+            : { ...VALID_ORDER, orderCurrency: 'CNY' };
   const call = (r: ApiRoute, key: string | null, id = '1', remoteAddress?: string) =>
-    v1(ctx, key, { method: r.method, url: fillPath(r.url, () => id), headers: { 'idempotency-key': `sec-${r.method}-${id}-${Math.random().toString(36).slice(2, 10)}` }, ...(body(r, id) ? { payload: body(r, id) } : {}), ...(remoteAddress ? { remoteAddress } : {}) });
+    v1(ctx, key, {
+      method: r.method,
+      url: fillPath(r.url, () => id),
+      headers: { 'idempotency-key': `sec-${r.method}-${id}-${Math.random().toString(36).slice(2, 10)}` },
+      ...(body(r, id) ? { payload: body(r, id) } : {}),
+      ...(remoteAddress ? { remoteAddress } : {}),
+    });
 
   beforeAll(async () => {
     ctx = await createTestApp({ kind });
@@ -46,7 +60,12 @@ describe.each(DB_KINDS)('route table: /v1 keys, permissions, merchant scope (%s)
     expect(refd.status, JSON.stringify(refd.body)).toBe(201);
     const o = await createOrder(ctx, (await ctx.login(DEMO.users.other)).token, { orderCurrency: 'SGD' });
     const otherToken = (await ctx.login(DEMO.users.other)).token;
-    const pis = await ctx.call({ method: 'POST', url: '/api/payInStore/add', headers: { ...form({}).headers, 'x-token': otherToken }, payload: form({ storeId: DEMO.stores.orchard, orderCurrency: 'SGD', totalAmount: '5.00', goodsName: 'x' }).payload });
+    const pis = await ctx.call({
+      method: 'POST',
+      url: '/api/payInStore/add',
+      headers: { ...form({}).headers, 'x-token': otherToken },
+      payload: form({ storeId: DEMO.stores.orchard, orderCurrency: 'SGD', totalAmount: '5.00', goodsName: 'x' }).payload,
+    });
     expect(pis.body.code, pis.body.msg).toBe(0);
     foreignIds = [String(t.id), String(refd.body.id), String(o.id), String(pis.body.data.id)];
   });

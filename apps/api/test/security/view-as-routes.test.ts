@@ -69,7 +69,10 @@ describe.each(DB_KINDS)('route table: a view-as session changes nothing (%s)', (
   afterAll(() => ctx?.close());
 
   it('may call only the reviewed GET routes', () => {
-    const readable = routes.filter((r) => viewAsMayCall(r.method, r.url)).map(routeKey).sort();
+    const readable = routes
+      .filter((r) => viewAsMayCall(r.method, r.url))
+      .map(routeKey)
+      .sort();
     expect(readable).toEqual([...VIEW_AS_READABLE].sort());
     expect(routes.filter((r) => r.method !== 'GET' && viewAsMayCall(r.method, r.url))).toEqual([]);
   });

@@ -57,7 +57,19 @@ const shownWithAntd: RequestUi = {
  * message (app/lazy-app.tsx); when it cannot load (the network is gone) the light one says it.
  */
 export const antdUi: RequestUi = {
-  showError: (msg) => void loadFeedback().then(() => shownWithAntd.showError(msg), () => lightUi.showError(msg)),
-  showTransportError: (err) => void loadFeedback().then(() => shownWithAntd.showTransportError(err), () => lightUi.showTransportError(err)),
-  confirmLogout: () => void loadFeedback().then(() => shownWithAntd.confirmLogout(), () => lightUi.confirmLogout()),
+  showError: (msg) =>
+    void loadFeedback().then(
+      () => shownWithAntd.showError(msg),
+      () => lightUi.showError(msg),
+    ),
+  showTransportError: (err) =>
+    void loadFeedback().then(
+      () => shownWithAntd.showTransportError(err),
+      () => lightUi.showTransportError(err),
+    ),
+  confirmLogout: () =>
+    void loadFeedback().then(
+      () => shownWithAntd.confirmLogout(),
+      () => lightUi.confirmLogout(),
+    ),
 };

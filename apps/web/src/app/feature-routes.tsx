@@ -26,19 +26,46 @@ export interface FeatureRoute {
 
 type LazyPage = LazyExoticComponent<ComponentType> & { preload: () => Promise<unknown> };
 
-export const lazyPage = (load: () => Promise<ComponentType>): LazyPage => Object.assign(lazy(async () => ({ default: await load() })), { preload: load });
+export const lazyPage = (load: () => Promise<ComponentType>): LazyPage =>
+  Object.assign(
+    lazy(async () => ({ default: await load() })),
+    { preload: load },
+  );
 
 export const featureRoutes: FeatureRoute[] = [
   { path: '/dashboard', element: lazyPage(() => import('../features/dashboard/dashboard-page').then((m) => m.DashboardPage)), permission: Perm.dashboard },
   { path: '/developers/webhooks', element: lazyPage(() => import('../features/developers/webhooks/webhooks-page').then((m) => m.WebhooksPage)), permission: Perm.developerManage, ns: ['webhooks'] },
   { path: '/files', element: lazyPage(() => import('../features/files/documents-page').then((m) => m.DocumentsPage)), permission: Perm.filesDownload },
   { path: '/merchant/audit', element: lazyPage(() => import('../features/team/audit-page').then((m) => m.AuditPage)), permission: Perm.merchantAudit },
-  { path: '/merchant/approvals', element: lazyPage(() => import('../features/team/approvals-page').then((m) => m.ApprovalsPage)), permission: [Perm.txnRefund, Perm.merchantUserManage, Perm.merchantBankChange], ns: ['approvals', 'team'] },
-  { path: '/merchant/team/review', element: lazyPage(() => import('../features/team/access-review-page').then((m) => m.AccessReviewPage)), permission: Perm.merchantUserManage, ns: ['access', 'team', 'permissions'], title: 'accessReview', parent: '/merchant/user' },
+  {
+    path: '/merchant/approvals',
+    element: lazyPage(() => import('../features/team/approvals-page').then((m) => m.ApprovalsPage)),
+    permission: [Perm.txnRefund, Perm.merchantUserManage, Perm.merchantBankChange],
+    ns: ['approvals', 'team'],
+  },
+  {
+    path: '/merchant/team/review',
+    element: lazyPage(() => import('../features/team/access-review-page').then((m) => m.AccessReviewPage)),
+    permission: Perm.merchantUserManage,
+    ns: ['access', 'team', 'permissions'],
+    title: 'accessReview',
+    parent: '/merchant/user',
+  },
   { path: '/merchant/user', element: lazyPage(() => import('../features/team/team-user-page').then((m) => m.TeamUserPage)), permission: Perm.merchantUser },
-  { path: '/merchant/detail/:id', element: lazyPage(() => import('../features/merchant/merchant-detail-page').then((m) => m.MerchantDetailPage)), permission: Perm.merchantDetail, parent: '/merchant/list' },
+  {
+    path: '/merchant/detail/:id',
+    element: lazyPage(() => import('../features/merchant/merchant-detail-page').then((m) => m.MerchantDetailPage)),
+    permission: Perm.merchantDetail,
+    parent: '/merchant/list',
+  },
   { path: '/merchant/list', element: lazyPage(() => import('../features/merchant/merchant-list-page').then((m) => m.MerchantListPage)), permission: Perm.merchantList },
-  { path: '/notice/detail/:id', element: lazyPage(() => import('../features/notice/notice-detail-page').then((m) => m.NoticeDetailPage)), permission: Perm.noticeList, title: 'noticeDetail', parent: '/notice/list' },
+  {
+    path: '/notice/detail/:id',
+    element: lazyPage(() => import('../features/notice/notice-detail-page').then((m) => m.NoticeDetailPage)),
+    permission: Perm.noticeList,
+    title: 'noticeDetail',
+    parent: '/notice/list',
+  },
   { path: '/notice/list', element: lazyPage(() => import('../features/notice/notice-list-page').then((m) => m.NoticeListPage)), permission: Perm.noticeList },
   { path: '/report/bill', element: lazyPage(() => import('../features/report/bill-report-page').then((m) => m.BillReportPage)), permission: Perm.reportBill },
   { path: '/payByLink/detail/:id', element: lazyPage(() => import('../features/paybylink/pbl-detail-page').then((m) => m.PblDetailPage)), permission: Perm.payByLinkDetail },

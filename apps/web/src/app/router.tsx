@@ -51,7 +51,10 @@ export function preloadShell(pathname: string): void {
   // antd's component styles (decision 031) download beside the scripts, not after antd's chunk ran.
   void prependStylesheet(antdStylesHref);
   loadProviders().catch(() => undefined);
-  loadShell().then((m) => m.preloadScreen(pathname), () => undefined);
+  loadShell().then(
+    (m) => m.preloadScreen(pathname),
+    () => undefined,
+  );
   preloadTexts(['layout', 'menu', 'search']);
 }
 /**

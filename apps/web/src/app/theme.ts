@@ -26,8 +26,7 @@ export const portalTheme = {
     // Danger (Disable, Remove, Close order as link buttons): antd's #ff4d4f is 3.26:1 on white; #cf1322 is 5.9:1.
     colorError: '#cf1322',
     borderRadius: 6,
-    fontFamily:
-      "-apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'Noto Sans', 'PingFang SC', 'Hiragino Sans', 'Microsoft YaHei', 'Malgun Gothic', sans-serif",
+    fontFamily: "-apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'Noto Sans', 'PingFang SC', 'Hiragino Sans', 'Microsoft YaHei', 'Malgun Gothic', sans-serif",
   },
   components: {
     Layout: { siderBg: '#0b1f3a', headerBg: '#ffffff', headerHeight: 56, headerPadding: '0 16px', bodyBg: '#f3f5f9', footerBg: '#f3f5f9' },

@@ -2,7 +2,10 @@ import type { CheckoutOrder, CheckoutPayResult, StoreCheckout } from '@portal/co
 
 /** The public checkout API (/api/checkout/{token}); errors carry the server's message in the buyer's language. */
 export class CheckoutError extends Error {
-  constructor(message: string, readonly code: number) {
+  constructor(
+    message: string,
+    readonly code: number,
+  ) {
     super(message);
   }
 }
@@ -20,8 +23,7 @@ async function call<T>(url: string, lang: string, init: RequestInit = {}): Promi
   return body.data;
 }
 
-export const loadOrder = (token: string, lang: string, quiet = false) =>
-  call<CheckoutOrder>(`/api/checkout/${encodeURIComponent(token)}${quiet ? '/status' : ''}`, lang);
+export const loadOrder = (token: string, lang: string, quiet = false) => call<CheckoutOrder>(`/api/checkout/${encodeURIComponent(token)}${quiet ? '/status' : ''}`, lang);
 
 export const pay = (token: string, lang: string, method: string, cardNumber?: string) =>
   call<CheckoutPayResult>(`/api/checkout/${encodeURIComponent(token)}/pay`, lang, {

@@ -12,6 +12,12 @@ const token = decodeURIComponent(location.pathname.replace(store ? /^\/pay\/stor
 
 createRoot(document.getElementById('checkout')!).render(
   <StrictMode>
-    {location.pathname.replace(/\/+$/, '') === '/pay/cashier' ? <CashierApp initialLang={browserLang()} /> : store ? <StoreCheckoutApp token={token} initialLang={browserLang()} /> : <CheckoutApp token={token} initialLang={browserLang()} />}
+    {location.pathname.replace(/\/+$/, '') === '/pay/cashier' ? (
+      <CashierApp initialLang={browserLang()} />
+    ) : store ? (
+      <StoreCheckoutApp token={token} initialLang={browserLang()} />
+    ) : (
+      <CheckoutApp token={token} initialLang={browserLang()} />
+    )}
   </StrictMode>,
 );

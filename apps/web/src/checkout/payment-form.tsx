@@ -12,7 +12,11 @@ const luhn = (n: string) => {
   }
   return sum % 10 === 0;
 };
-const groupCard = (v: string) => v.replace(/\D/g, '').slice(0, 19).replace(/(\d{4})(?=\d)/g, '$1 ');
+const groupCard = (v: string) =>
+  v
+    .replace(/\D/g, '')
+    .slice(0, 19)
+    .replace(/(\d{4})(?=\d)/g, '$1 ');
 
 /** The payment methods of the link's currency (logos), a card number for card methods, and Pay. */
 export function PaymentForm({ order, busy, error, onPay }: { order: CheckoutOrder; busy: boolean; error: string | null; onPay: (method: string, card?: string) => void }) {
@@ -47,14 +51,7 @@ export function PaymentForm({ order, busy, error, onPay }: { order: CheckoutOrde
       {chosen?.card && (
         <div className="co-field">
           <label htmlFor="co-card">{t('cardNumber')}</label>
-          <input
-            id="co-card"
-            inputMode="numeric"
-            autoComplete="cc-number"
-            placeholder="4111 1111 1111 1111"
-            value={card}
-            onChange={(e) => setCard(groupCard(e.target.value))}
-          />
+          <input id="co-card" inputMode="numeric" autoComplete="cc-number" placeholder="4111 1111 1111 1111" value={card} onChange={(e) => setCard(groupCard(e.target.value))} />
           <small className="co-muted">{t('cardHint')}</small>
         </div>
       )}

@@ -60,17 +60,21 @@ export function ListTable<R extends { id: string | number }>({
     );
   return (
     <div ref={frame}>
-    {table && <Flex justify="end" className="table-tools">{choice.chooser}</Flex>}
-    <Table<R>
-      style={style}
-      rowKey="id"
-      size="middle"
-      columns={columns}
-      dataSource={data?.content ?? []}
-      loading={list.isFetching || data !== list.data}
-      scroll={{ x: scrollX }}
-      pagination={pagination(maxRows !== undefined ? Math.min(total, maxRows) : total, { showTotal })}
-    />
+      {table && (
+        <Flex justify="end" className="table-tools">
+          {choice.chooser}
+        </Flex>
+      )}
+      <Table<R>
+        style={style}
+        rowKey="id"
+        size="middle"
+        columns={columns}
+        dataSource={data?.content ?? []}
+        loading={list.isFetching || data !== list.data}
+        scroll={{ x: scrollX }}
+        pagination={pagination(maxRows !== undefined ? Math.min(total, maxRows) : total, { showTotal })}
+      />
     </div>
   );
 }

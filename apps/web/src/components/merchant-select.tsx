@@ -2,7 +2,19 @@ import { Select } from 'antd';
 import { useMerchant } from '../lib/session';
 
 /** Merchant id picker: the user's own merchants only, shown and searchable as 'mid - name'. */
-export function MerchantSelect({ value, onChange, id, placeholder, 'aria-label': ariaLabel }: { value?: string; onChange?: (v: string | undefined) => void; id?: string; placeholder?: string; 'aria-label'?: string }) {
+export function MerchantSelect({
+  value,
+  onChange,
+  id,
+  placeholder,
+  'aria-label': ariaLabel,
+}: {
+  value?: string;
+  onChange?: (v: string | undefined) => void;
+  id?: string;
+  placeholder?: string;
+  'aria-label'?: string;
+}) {
   const { subMerIdAndNameList } = useMerchant();
   return (
     <Select<string>

@@ -31,7 +31,18 @@ describe('the reload-once guard for chunks missing after a deploy', () => {
     const storage = memory();
     storage.setItem('portal:chunk-reload-at', String(5_000_000));
     expect(reloadOnceForChunk(1_000, storage, () => undefined)).toBe(true);
-    const refusing = { getItem: () => { throw new Error('denied'); }, setItem: () => { throw new Error('denied'); } };
-    expect(reloadOnceForChunk(1_000, refusing, () => { throw new Error('must not reload'); })).toBe(false);
+    const refusing = {
+      getItem: () => {
+        throw new Error('denied');
+      },
+      setItem: () => {
+        throw new Error('denied');
+      },
+    };
+    expect(
+      reloadOnceForChunk(1_000, refusing, () => {
+        throw new Error('must not reload');
+      }),
+    ).toBe(false);
   });
 });

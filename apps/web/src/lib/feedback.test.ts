@@ -11,7 +11,12 @@ function fakeMessage() {
     return Object.assign(Promise.resolve(true), {}) as never;
   };
   const m = {
-    error: show('error'), success: show('success'), info: show('info'), warning: show('warning'), loading: show('loading'), open: show('open'),
+    error: show('error'),
+    success: show('success'),
+    info: show('info'),
+    warning: show('warning'),
+    loading: show('loading'),
+    open: show('open'),
     destroy: (key?: string | number) => (key === undefined ? open.clear() : open.delete(key)),
   } as unknown as MessageInstance;
   return { m, open };

@@ -29,15 +29,21 @@ type MessageArgs = Parameters<MessageInstance['error']>;
 export function withErrorsClearedBySuccess(m: MessageInstance): MessageInstance {
   const shown = new Set<string | number>();
   let n = 0;
-  const isArgs = (a: unknown): a is Record<string, unknown> =>
-    typeof a === 'object' && a !== null && !('$$typeof' in a) && 'content' in a;
+  const isArgs = (a: unknown): a is Record<string, unknown> => typeof a === 'object' && a !== null && !('$$typeof' in a) && 'content' in a;
   const error = (...args: MessageArgs) => {
     const [first, duration, onClose] = args as unknown[];
     const props: Record<string, unknown> = isArgs(first) ? { ...first } : { content: first, duration, onClose };
     const key = (props.key as string | number | undefined) ?? `error-toast-${++n}`;
     shown.add(key);
     const closed = props.onClose as (() => void) | undefined;
-    return m.error({ ...(props as object), key, onClose: () => { shown.delete(key); closed?.(); } } as Parameters<MessageInstance['error']>[0]);
+    return m.error({
+      ...(props as object),
+      key,
+      onClose: () => {
+        shown.delete(key);
+        closed?.();
+      },
+    } as Parameters<MessageInstance['error']>[0]);
   };
   const success = (...args: Parameters<MessageInstance['success']>) => {
     for (const key of shown) m.destroy(key);

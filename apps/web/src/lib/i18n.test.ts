@@ -34,12 +34,17 @@ describe('locales', () => {
       const keys = Object.keys(load(lng, file) ?? {}).sort();
       for (const other of LANGS) {
         const otherKeys = Object.keys(load(other, file) ?? {}).sort();
-        expect(keys.filter((k) => !otherKeys.includes(k)), `keys in ${lng}/${file} missing from ${other}/${file}`).toEqual([]);
+        expect(
+          keys.filter((k) => !otherKeys.includes(k)),
+          `keys in ${lng}/${file} missing from ${other}/${file}`,
+        ).toEqual([]);
       }
     });
     it.each(LANGS)('%s has no empty value and keeps the placeholders', (lng) => {
       const data = load(lng, file) ?? {};
-      const empty = Object.entries(data).filter(([, v]) => typeof v !== 'string' || v.trim() === '').map(([k]) => k);
+      const empty = Object.entries(data)
+        .filter(([, v]) => typeof v !== 'string' || v.trim() === '')
+        .map(([k]) => k);
       expect(empty, `empty or non-string values in ${lng}/${file}`).toEqual([]);
       for (const [k, v] of Object.entries(data)) {
         if (en && typeof en[k] === 'string') expect(placeholders(String(v)), `placeholders of ${lng}/${file} ${k}`).toEqual(placeholders(String(en[k])));
@@ -122,7 +127,10 @@ describe('a key without text at run time', () => {
 
 describe('preloaded texts', () => {
   it('fetches a text file once however often it is preloaded, and again after a failed fetch', async () => {
-    const replies = [{ ok: false, status: 503 }, { ok: true, status: 200 }];
+    const replies = [
+      { ok: false, status: 503 },
+      { ok: true, status: 200 },
+    ];
     const fetchMock = vi.fn(async (url: string) => ({ ...(url.includes('menu') ? replies.shift()! : { ok: true, status: 200 }), json: async () => ({ k: 'v' }) }));
     vi.stubGlobal('fetch', fetchMock);
     try {

@@ -14,7 +14,7 @@ const LANGUAGE_COOKIE_DAYS = 30;
 
 const isLanguage = (x: unknown): x is Language => (LANGUAGES as readonly unknown[]).includes(x);
 
-export function initialLanguage(cookie = getCookie(COOKIE.language), browser: readonly string[] = typeof navigator === 'undefined' ? [] : navigator.languages ?? [navigator.language]): Language {
+export function initialLanguage(cookie = getCookie(COOKIE.language), browser: readonly string[] = typeof navigator === 'undefined' ? [] : (navigator.languages ?? [navigator.language])): Language {
   if (isLanguage(cookie)) return cookie;
   for (const tag of browser) {
     const base = tag?.toLowerCase().split('-')[0];

@@ -18,6 +18,10 @@ describe('Chinese and Japanese texts have no space between two CJK characters (i
   const CJK_GAP = /[\u3040-\u9fff\uff00-\uffef] [\u3040-\u9fff\uff00-\uffef]/;
   it.each(['zh', 'ja'])('%s: the manual reconciliation help', (lng) => {
     const blend = read(lng, 'settleDetail').blend as Record<string, string>;
-    expect(Object.entries(blend).filter(([, v]) => CJK_GAP.test(v)).map(([k]) => k)).toEqual([]);
+    expect(
+      Object.entries(blend)
+        .filter(([, v]) => CJK_GAP.test(v))
+        .map(([k]) => k),
+    ).toEqual([]);
   });
 });

@@ -128,8 +128,7 @@ describe('request client: code 3 → one refresh, queued requests replayed', () 
 });
 
 describe('request client: envelope codes and transport', () => {
-  const codeServer = (code: number, msg: string, status = 200) =>
-    ({ fetch: (async () => json({ code, msg, data: { wait: 12 } }, status)) as typeof fetch }) as ReturnType<typeof fakeServer>;
+  const codeServer = (code: number, msg: string, status = 200) => ({ fetch: (async () => json({ code, msg, data: { wait: 12 } }, status)) as typeof fetch }) as ReturnType<typeof fakeServer>;
 
   it.each([-1, 50012, 50014])('code %i → the Confirm logout box, promise rejected', async (code) => {
     const { client, shown } = setup(codeServer(code, 'bye', 401));

@@ -228,12 +228,9 @@ export function createClient(deps: ClientDeps) {
   return {
     envelope,
     request: async <T>(opts: RequestOptions): Promise<T> => (await envelope<T>(opts)).data,
-    get: async <T>(url: string, params?: Params, opts: Partial<RequestOptions> = {}): Promise<T> =>
-      (await envelope<T>({ ...opts, url, params, method: 'GET' })).data,
-    post: async <T>(url: string, form: Params = {}, opts: Partial<RequestOptions> = {}): Promise<T> =>
-      (await envelope<T>({ ...opts, url, form, method: 'POST' })).data,
-    upload: async <T>(url: string, multipart: FormData, opts: Partial<RequestOptions> = {}): Promise<T> =>
-      (await envelope<T>({ ...opts, url, multipart, method: 'POST' })).data,
+    get: async <T>(url: string, params?: Params, opts: Partial<RequestOptions> = {}): Promise<T> => (await envelope<T>({ ...opts, url, params, method: 'GET' })).data,
+    post: async <T>(url: string, form: Params = {}, opts: Partial<RequestOptions> = {}): Promise<T> => (await envelope<T>({ ...opts, url, form, method: 'POST' })).data,
+    upload: async <T>(url: string, multipart: FormData, opts: Partial<RequestOptions> = {}): Promise<T> => (await envelope<T>({ ...opts, url, multipart, method: 'POST' })).data,
     /** A file call: resolves to the blob and its name; an envelope instead of a file is handled as an error. */
     async file(url: string, params?: Params, opts: Partial<RequestOptions> = {}): Promise<FileResult> {
       const out = await guarded({ ...opts, url, params, method: opts.method ?? 'GET' });

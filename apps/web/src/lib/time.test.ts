@@ -1,6 +1,22 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { displayOffsetHours, browserZone, dayjs, defaultOffset, displayZone, formatInstant, formatPlatform, formatPlatformLabelled, formatInstantLabelled, offsetLabel, setChosenZone, toPlatform, UTC_OFFSETS, zoneOffsetLabel, zoneOffsetMinutes } from './time';
+import {
+  displayOffsetHours,
+  browserZone,
+  dayjs,
+  defaultOffset,
+  displayZone,
+  formatInstant,
+  formatPlatform,
+  formatPlatformLabelled,
+  formatInstantLabelled,
+  offsetLabel,
+  setChosenZone,
+  toPlatform,
+  UTC_OFFSETS,
+  zoneOffsetLabel,
+  zoneOffsetMinutes,
+} from './time';
 
 describe('time zones (spec §9: the wire speaks Asia/Shanghai)', () => {
   it('turns a wall-clock time picked at UTC+9 into the platform time', () => {
@@ -69,16 +85,51 @@ describe('time zones (spec §9: the wire speaks Asia/Shanghai)', () => {
 
   // The list's times are formatted with one cached Intl formatter per zone instead of dayjs's
   // `.tz()` (which builds one per call); the oracle here is Intl itself, asked afresh each time.
-  const ZONES = ['Asia/Shanghai', 'Asia/Tokyo', 'America/New_York', 'Europe/London', 'Asia/Kolkata', 'Asia/Kathmandu', 'America/St_Johns', 'Australia/Lord_Howe', 'Pacific/Chatham', 'America/Sao_Paulo', 'UTC'];
+  const ZONES = [
+    'Asia/Shanghai',
+    'Asia/Tokyo',
+    'America/New_York',
+    'Europe/London',
+    'Asia/Kolkata',
+    'Asia/Kathmandu',
+    'America/St_Johns',
+    'Australia/Lord_Howe',
+    'Pacific/Chatham',
+    'America/Sao_Paulo',
+    'UTC',
+  ];
   const oracle = (epochMs: number, zone: string, withSeconds = true) =>
-    new Intl.DateTimeFormat('sv-SE', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', ...(withSeconds ? { second: '2-digit' } : {}) }).format(epochMs);
+    new Intl.DateTimeFormat('sv-SE', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      ...(withSeconds ? { second: '2-digit' } : {}),
+    }).format(epochMs);
   // 1992 on: the platform zone has had no DST since 1991, so each of its wall-clock times is one instant.
   const instants = fc.integer({ min: Date.UTC(1992, 0, 1), max: Date.UTC(2099, 11, 31) });
   // Instants within two hours of a DST change (New York, London, Sydney, Lord Howe, Chatham, 2024), where
   // an offset taken at the wrong instant shows the wrong hour; and instants anywhere.
-  const CHANGES = ['2024-03-10T07:00:00Z', '2024-11-03T06:00:00Z', '2024-03-31T01:00:00Z', '2024-10-27T01:00:00Z', '2024-04-06T16:00:00Z', '2024-10-05T16:00:00Z', '2024-04-06T15:00:00Z', '2024-10-05T15:30:00Z', '2024-04-06T14:00:00Z', '2024-09-28T14:00:00Z'].map(Date.parse);
+  const CHANGES = [
+    '2024-03-10T07:00:00Z',
+    '2024-11-03T06:00:00Z',
+    '2024-03-31T01:00:00Z',
+    '2024-10-27T01:00:00Z',
+    '2024-04-06T16:00:00Z',
+    '2024-10-05T16:00:00Z',
+    '2024-04-06T15:00:00Z',
+    '2024-10-05T15:30:00Z',
+    '2024-04-06T14:00:00Z',
+    '2024-09-28T14:00:00Z',
+  ].map(Date.parse);
   const nearChange = fc.tuple(fc.constantFrom(...CHANGES), fc.integer({ min: -7200, max: 7200 })).map(([at, s]) => at + s * 1000);
-  const wholeSeconds = fc.oneof(instants.map((ms) => ms - (ms % 1000)), nearChange);
+  const wholeSeconds = fc.oneof(
+    instants.map((ms) => ms - (ms % 1000)),
+    nearChange,
+  );
 
   it.each([['UTC'], ['America/New_York'], ['Australia/Sydney']])('shows every instant as the wall clock of the chosen zone (machine zone %s)', (machineZone) => {
     const before = process.env.TZ;
@@ -141,7 +192,10 @@ describe('time zones (spec §9: the wire speaks Asia/Shanghai)', () => {
     // Milliseconds and instants before 1970 do not shift it.
     expect(zoneOffsetMinutes('Asia/Tokyo', Date.UTC(2024, 0, 1) + 999)).toBe(540);
     expect(zoneOffsetMinutes('Asia/Tokyo', Date.UTC(1960, 0, 1) + 1)).toBe(540);
-    fc.assert(fc.property(instants, fc.constantFrom(...ZONES), (ms, zone) => zoneOffsetMinutes(zone, ms) === dayjs(ms).tz(zone).utcOffset()), { numRuns: 300 });
+    fc.assert(
+      fc.property(instants, fc.constantFrom(...ZONES), (ms, zone) => zoneOffsetMinutes(zone, ms) === dayjs(ms).tz(zone).utcOffset()),
+      { numRuns: 300 },
+    );
   });
 
   it('keeps the offset token right, and anything but the wire format goes the general way', () => {

@@ -23,9 +23,19 @@ export async function registerProviderDocs(f: FastifyInstance, deps: Deps): Prom
       const lang = pickLanguage(req.headers['accept-language']);
       try {
         if (req.headers[HEADERS.keyId] !== undefined) {
-          await authenticate(deps.db, deps.config, {
-            keyId: req.headers[HEADERS.keyId], timestamp: req.headers[HEADERS.timestamp], signature: req.headers[HEADERS.signature], method: req.method, path: req.url, body: '',
-          }, deps.clock.now());
+          await authenticate(
+            deps.db,
+            deps.config,
+            {
+              keyId: req.headers[HEADERS.keyId],
+              timestamp: req.headers[HEADERS.timestamp],
+              signature: req.headers[HEADERS.signature],
+              method: req.method,
+              path: req.url,
+              body: '',
+            },
+            deps.clock.now(),
+          );
         } else {
           const token = req.headers['x-token'];
           if (typeof token !== 'string' || !token) throw new AppError(Code.NOT_LOGGED_IN, 'notLoggedIn', {}, 401);

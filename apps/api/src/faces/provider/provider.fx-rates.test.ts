@@ -11,9 +11,11 @@ describe.each(DB_KINDS)('provider API: exchange rates (%s)', (kind) => {
   let key: TestKey;
   let today: string;
   const stored = async () =>
-    (await ctx.db.query<{ d: string; f: string; t: string; rate: string; source: string }>(
-      `SELECT rate_date::text AS d, trim(from_cur) AS f, trim(to_cur) AS t, rate::text AS rate, source FROM fx_rate WHERE from_cur = 'USD' ORDER BY 1, 3`,
-    )).rows;
+    (
+      await ctx.db.query<{ d: string; f: string; t: string; rate: string; source: string }>(
+        `SELECT rate_date::text AS d, trim(from_cur) AS f, trim(to_cur) AS t, rate::text AS rate, source FROM fx_rate WHERE from_cur = 'USD' ORDER BY 1, 3`,
+      )
+    ).rows;
 
   beforeAll(async () => {
     ctx = await createTestApp({ kind });
@@ -33,16 +35,23 @@ describe.each(DB_KINDS)('provider API: exchange rates (%s)', (kind) => {
     expect(await stored()).toEqual([]);
   });
 
-  it('per-row answers: good rows stored, a bad row refused alone with its field, in the caller\'s language', async () => {
-    const res = await signedCall(ctx, key, 'POST', URL_, {
-      rates: [
-        { date: addDays(today, -1), from: 'USD', to: 'HKD', rate: '7.8125' },
-        { date: today, from: 'USD', to: 'HKD', rate: '7.81' },
-        { date: today, from: 'USD', to: 'HKD', rate: '7,81' },
-        { date: addDays(today, 5), from: 'USD', to: 'HKD', rate: '7.8' },
-        'not a row',
-      ],
-    }, { headers: { 'accept-language': 'zh' } });
+  it("per-row answers: good rows stored, a bad row refused alone with its field, in the caller's language", async () => {
+    const res = await signedCall(
+      ctx,
+      key,
+      'POST',
+      URL_,
+      {
+        rates: [
+          { date: addDays(today, -1), from: 'USD', to: 'HKD', rate: '7.8125' },
+          { date: today, from: 'USD', to: 'HKD', rate: '7.81' },
+          { date: today, from: 'USD', to: 'HKD', rate: '7,81' },
+          { date: addDays(today, 5), from: 'USD', to: 'HKD', rate: '7.8' },
+          'not a row',
+        ],
+      },
+      { headers: { 'accept-language': 'zh' } },
+    );
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.data).toMatchObject({ created: 2, corrected: 0, unchanged: 0, rejected: 3 });
     const rs = res.body.data.results;

@@ -74,7 +74,8 @@ export async function providerFace(app: FastifyInstance, deps: Deps): Promise<vo
           return { ...out, schema: { ...out.schema, tags: ['provider'] } };
         },
         {
-          unauthenticated: (_route, url) => (url.startsWith('/provider/') ? 'Not signed, or the signature refused: a missing header, a stale timestamp, an unknown or revoked key, a replay (code -1)' : null),
+          unauthenticated: (_route, url) =>
+            url.startsWith('/provider/') ? 'Not signed, or the signature refused: a missing header, a stale timestamp, an unknown or revoked key, a replay (code -1)' : null,
           forbidden: () => null,
         },
       ),
@@ -169,9 +170,7 @@ export async function providerFace(app: FastifyInstance, deps: Deps): Promise<vo
           summary: "A day's control totals: count and signed sum of the successful transactions per currency and type (replaces that day's)",
           body: z.strictObject({
             date: z.string().refine(isDate, 'a date YYYY-MM-DD'),
-            totals: z
-              .array(z.strictObject({ gwCurrency: z.string().max(3), gwTranType: z.string().max(16), count: z.number().int().min(0).max(1e9), sum: z.string().max(32) }))
-              .max(500),
+            totals: z.array(z.strictObject({ gwCurrency: z.string().max(3), gwTranType: z.string().max(16), count: z.number().int().min(0).max(1e9), sum: z.string().max(32) })).max(500),
           }),
           response: { 200: envelope(z.object({ date: z.string(), totals: z.number() })) },
         },
@@ -180,7 +179,8 @@ export async function providerFace(app: FastifyInstance, deps: Deps): Promise<vo
         const c = conn(req);
         const totals = req.body.totals.map((x, i) => {
           if (!(x.gwCurrency in CURRENCY_EXPONENT)) throw new AppError(Code.BAD_REQUEST, 'payCurrencyUnknown', { currency: x.gwCurrency }, 400, { field: `totals.${i}.gwCurrency` });
-          if (!(TXN_TYPES as readonly string[]).includes(x.gwTranType)) throw new AppError(Code.BAD_REQUEST, 'payTranTypeInvalid', { tranType: x.gwTranType }, 400, { field: `totals.${i}.gwTranType` });
+          if (!(TXN_TYPES as readonly string[]).includes(x.gwTranType))
+            throw new AppError(Code.BAD_REQUEST, 'payTranTypeInvalid', { tranType: x.gwTranType }, 400, { field: `totals.${i}.gwTranType` });
           let amount: number;
           try {
             amount = toMinor(x.sum, x.gwCurrency);
@@ -200,10 +200,17 @@ export async function providerFace(app: FastifyInstance, deps: Deps): Promise<vo
     );
     // ——— Exchange rates (issue 46, docs/integration.md "Exchange rates").
     const RateResult = z.object({
-      index: z.number(), date: z.string().nullable(), from: z.string().nullable(), to: z.string().nullable(),
-      status: z.enum(['created', 'corrected', 'unchanged', 'rejected']), code: z.number(), msg: z.string(), field: z.string().optional(),
+      index: z.number(),
+      date: z.string().nullable(),
+      from: z.string().nullable(),
+      to: z.string().nullable(),
+      status: z.enum(['created', 'corrected', 'unchanged', 'rejected']),
+      code: z.number(),
+      msg: z.string(),
+      field: z.string().optional(),
       entryId: z.number().optional().describe('the rate version now in force for the day and pair'),
-      previousRate: z.string().optional(), settledWithPrevious: z.number().optional().describe('a correction: settled transactions that keep the earlier rate'),
+      previousRate: z.string().optional(),
+      settledWithPrevious: z.number().optional().describe('a correction: settled transactions that keep the earlier rate'),
     });
     r.post(
       '/provider/v1/fx-rates',
@@ -240,7 +247,21 @@ export async function providerFace(app: FastifyInstance, deps: Deps): Promise<vo
           summary: 'The rates in force stored for the days from–to (at most 92 days), newest first: rate, version, where it came from, how many versions and settled transactions',
           querystring: z.strictObject({ from: z.string().refine(isDate, 'a date YYYY-MM-DD'), to: z.string().refine(isDate, 'a date YYYY-MM-DD') }),
           response: {
-            200: envelope(z.array(z.object({ date: z.string(), from: z.string(), to: z.string(), rate: z.string(), entryId: z.number(), source: z.string(), sourceRef: z.string().nullable(), versions: z.number(), settledCount: z.number() }))),
+            200: envelope(
+              z.array(
+                z.object({
+                  date: z.string(),
+                  from: z.string(),
+                  to: z.string(),
+                  rate: z.string(),
+                  entryId: z.number(),
+                  source: z.string(),
+                  sourceRef: z.string().nullable(),
+                  versions: z.number(),
+                  settledCount: z.number(),
+                }),
+              ),
+            ),
           },
         },
       },

@@ -10,8 +10,7 @@ describe.each(DB_KINDS)('provider API (%s)', (kind) => {
   let key: TestKey;
   let otherKey: TestKey;
   const txnCount = async () => (await ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM txn')).rows[0].n;
-  const txnOf = async (gw: string) =>
-    (await ctx.db.query<Record<string, any>>('SELECT t.* FROM txn t WHERE gw_trans_id = $1', [gw])).rows[0];
+  const txnOf = async (gw: string) => (await ctx.db.query<Record<string, any>>('SELECT t.* FROM txn t WHERE gw_trans_id = $1', [gw])).rows[0];
 
   beforeAll(async () => {
     ctx = await createTestApp({ kind });
@@ -83,7 +82,7 @@ describe.each(DB_KINDS)('provider API (%s)', (kind) => {
   });
 
   describe('batches', () => {
-    it('accepts rows through the one ingestion path; a bad row and another merchant\'s row are rejected alone', async () => {
+    it("accepts rows through the one ingestion path; a bad row and another merchant's row are rejected alone", async () => {
       const good = [feedRow(), feedRow({ gwAmount: '10.00', paymentBrand: null, cardNumber: null })];
       const bad = feedRow({ gwCurrency: 'XXX' });
       const foreign = feedRow({ clientid: DEMO.other, gwCurrency: 'SGD' });
@@ -143,8 +142,13 @@ describe.each(DB_KINDS)('provider API (%s)', (kind) => {
       ];
       const r = await signedCall(ctx, key, 'POST', TX, { transactions: bad });
       expect(r.body.data.results.map((x: any) => [x.status, x.field])).toEqual([
-        ['rejected', 'currentTime'], ['rejected', 'currentTime'], ['rejected', 'gwAmount'], ['rejected', 'amountSign'],
-        ['rejected', 'row'], ['rejected', 'gwTransId'], ['rejected', 'originOrderNo'],
+        ['rejected', 'currentTime'],
+        ['rejected', 'currentTime'],
+        ['rejected', 'gwAmount'],
+        ['rejected', 'amountSign'],
+        ['rejected', 'row'],
+        ['rejected', 'gwTransId'],
+        ['rejected', 'originOrderNo'],
       ]);
     });
 
@@ -250,7 +254,7 @@ describe.each(DB_KINDS)('provider API (%s)', (kind) => {
       expect(repeat.body.data.results[0].status).toBe('duplicate');
     });
 
-    it('processing is not a final result (400); unknown id and another connection\'s merchant → 404', async () => {
+    it("processing is not a final result (400); unknown id and another connection's merchant → 404", async () => {
       const row = feedRow({ gwResponse: null });
       await signedCall(ctx, key, 'POST', TX, { transactions: [row] });
       const gw = row.gwGTransId as string;

@@ -14,7 +14,12 @@ export const ACCOUNT_MESSAGES = {
     ja: '新しいパスワードは直近 {n} 回のパスワードと異なるものにしてください',
   },
   passwordExpired: { en: 'Password expired, please change it', zh: '密码已过期，请修改密码', ko: '비밀번호가 만료되었습니다. 변경하세요', ja: 'パスワードの有効期限が切れました。変更してください' },
-  passwordUpdated: { en: 'Password changed, please sign in again', zh: '密码已修改，请重新登录', ko: '비밀번호가 변경되었습니다. 다시 로그인하세요', ja: 'パスワードを変更しました。再度ログインしてください' },
+  passwordUpdated: {
+    en: 'Password changed, please sign in again',
+    zh: '密码已修改，请重新登录',
+    ko: '비밀번호가 변경되었습니다. 다시 로그인하세요',
+    ja: 'パスワードを変更しました。再度ログインしてください',
+  },
   passwordIncorrect: { en: 'Password incorrect', zh: '密码错误', ko: '비밀번호가 틀렸습니다', ja: 'パスワードが正しくありません' },
   activationLinkExpired: {
     en: 'Activation link expired, please contact support',
@@ -51,8 +56,18 @@ export const ACCOUNT_MESSAGES = {
   totpAlreadyEnabled: { en: 'Two-factor authentication is already on', zh: '双重验证已开启', ko: '2단계 인증이 이미 켜져 있습니다', ja: '二要素認証はすでに有効です' },
   totpNotEnabled: { en: 'Two-factor authentication is not on', zh: '双重验证未开启', ko: '2단계 인증이 켜져 있지 않습니다', ja: '二要素認証は有効になっていません' },
   passkeyBadResponse: { en: 'The passkey answer is not valid', zh: '通行密钥的响应无效', ko: '패스키 응답이 올바르지 않습니다', ja: 'パスキーの応答が正しくありません' },
-  passkeyFailed: { en: 'The passkey could not be verified, please try again', zh: '通行密钥验证失败，请重试', ko: '패스키를 확인하지 못했습니다. 다시 시도하세요', ja: 'パスキーを確認できませんでした。もう一度お試しください' },
-  passkeyNone: { en: 'This account has no passkey: use the verification code', zh: '此账号没有通行密钥，请使用验证码', ko: '이 계정에는 패스키가 없습니다. 인증 코드를 사용하세요', ja: 'このアカウントにはパスキーがありません。認証コードを使ってください' },
+  passkeyFailed: {
+    en: 'The passkey could not be verified, please try again',
+    zh: '通行密钥验证失败，请重试',
+    ko: '패스키를 확인하지 못했습니다. 다시 시도하세요',
+    ja: 'パスキーを確認できませんでした。もう一度お試しください',
+  },
+  passkeyNone: {
+    en: 'This account has no passkey: use the verification code',
+    zh: '此账号没有通行密钥，请使用验证码',
+    ko: '이 계정에는 패스키가 없습니다. 인증 코드를 사용하세요',
+    ja: 'このアカウントにはパスキーがありません。認証コードを使ってください',
+  },
   passkeyExists: { en: 'This passkey is already registered', zh: '此通行密钥已注册', ko: '이미 등록된 패스키입니다', ja: 'このパスキーはすでに登録されています' },
   passkeyTooMany: { en: 'At most {n} passkeys per user', zh: '每个用户最多 {n} 个通行密钥', ko: '사용자당 패스키는 최대 {n}개입니다', ja: 'パスキーは 1 ユーザーにつき最大 {n} 個です' },
   passkeyLastRequired: {
@@ -61,7 +76,12 @@ export const ACCOUNT_MESSAGES = {
     ko: '가맹점에서 패스키 또는 인증 앱을 요구합니다. 마지막 하나는 삭제할 수 없습니다',
     ja: '加盟店がパスキーまたは認証アプリを必須にしています。最後の 1 つは削除できません',
   },
-  passkeyUseIt: { en: 'Your merchant requires your passkey or authenticator: use "Use a passkey"', zh: '商户要求使用通行密钥或身份验证器，请选择“使用通行密钥”', ko: '가맹점에서 패스키 또는 인증 앱을 요구합니다. "패스키 사용"을 선택하세요', ja: '加盟店がパスキーまたは認証アプリを必須にしています。「パスキーを使う」を選んでください' },
+  passkeyUseIt: {
+    en: 'Your merchant requires your passkey or authenticator: use "Use a passkey"',
+    zh: '商户要求使用通行密钥或身份验证器，请选择“使用通行密钥”',
+    ko: '가맹점에서 패스키 또는 인증 앱을 요구합니다. "패스키 사용"을 선택하세요',
+    ja: '加盟店がパスキーまたは認証アプリを必須にしています。「パスキーを使う」を選んでください',
+  },
   onlyMainUser: { en: 'Only the main user can change this setting', zh: '仅主用户可修改此设置', ko: '주 사용자만 이 설정을 변경할 수 있습니다', ja: 'この設定はメインユーザーのみ変更できます' },
   // e-mail and SMS texts
   mailActivationSubject: { en: 'Activate your merchant portal account', zh: '激活您的商户平台账号', ko: '가맹점 포털 계정을 활성화하세요', ja: '加盟店ポータルのアカウントを有効化してください' },

@@ -16,8 +16,7 @@ describe.each(DB_KINDS)('activation and passwords on %s', (kind) => {
 
   const post = (url: string, payload: object, headers: Record<string, string> = {}) => ctx.call({ method: 'POST', url, payload, headers });
   const get = (url: string, headers: Record<string, string> = {}) => ctx.call({ method: 'GET', url, headers });
-  const actions = async (username: string) =>
-    (await ctx.db.query<{ action: string; outcome: string }>('SELECT action, outcome FROM audit_log WHERE username = $1 ORDER BY id', [username])).rows;
+  const actions = async (username: string) => (await ctx.db.query<{ action: string; outcome: string }>('SELECT action, outcome FROM audit_log WHERE username = $1 ORDER BY id', [username])).rows;
 
   async function newInactiveUser(lang: 'en' | 'ja' = 'en') {
     const { rows } = await ctx.db.query<{ id: number }>(
@@ -34,22 +33,34 @@ describe.each(DB_KINDS)('activation and passwords on %s', (kind) => {
     expect((await login('anything1')).body).toMatchObject({ code: Code.WRONG_PASSWORD, msg: 'Wrong user name or password, 4 chances remaining' });
     const info = await get(`/api/user/activeInfo?token=${token}`);
     expect(info.body).toMatchObject({ code: 0, data: { username: 'new-clerk', merName: 'Demo Store Shanghai', email: 'cl***k@demo-group.example' } });
-    expect((await post('/api/user/active', { token, newPassword: 'short1', confirmPassword: 'short1' }, { 'accept-language': 'zh' })).body).toMatchObject({ code: Code.PASSWORD_RULES, msg: '新密码必须包含字母和数字，且至少 8 位' });
+    expect((await post('/api/user/active', { token, newPassword: 'short1', confirmPassword: 'short1' }, { 'accept-language': 'zh' })).body).toMatchObject({
+      code: Code.PASSWORD_RULES,
+      msg: '新密码必须包含字母和数字，且至少 8 位',
+    });
     expect((await post('/api/user/active', { token, newPassword: 'onlyletters', confirmPassword: 'onlyletters' })).body.code).toBe(Code.PASSWORD_RULES);
-    expect((await post('/api/user/active', { token, newPassword: 'Abcdefg12', confirmPassword: 'Abcdefg13' })).body).toMatchObject({ code: Code.PASSWORD_MISMATCH, msg: 'The two passwords do not match' });
+    expect((await post('/api/user/active', { token, newPassword: 'Abcdefg12', confirmPassword: 'Abcdefg13' })).body).toMatchObject({
+      code: Code.PASSWORD_MISMATCH,
+      msg: 'The two passwords do not match',
+    });
     expect((await post('/api/user/active', { token, newPassword: 'Abcdefg12' })).status).toBe(400);
     const done = await post('/api/user/active', { token, newPassword: 'Abcdefg12', confirmPassword: 'Abcdefg12' });
     expect(done.body).toMatchObject({ code: 0, data: { username: 'new-clerk' } });
-    expect((await post('/api/user/active', { token, newPassword: 'Abcdefg12', confirmPassword: 'Abcdefg12' })).body).toMatchObject({ code: Code.LINK_EXPIRED, msg: 'Activation link expired, please contact support' });
+    expect((await post('/api/user/active', { token, newPassword: 'Abcdefg12', confirmPassword: 'Abcdefg12' })).body).toMatchObject({
+      code: Code.LINK_EXPIRED,
+      msg: 'Activation link expired, please contact support',
+    });
     expect((await get(`/api/user/activeInfo?token=${token}`)).body.code).toBe(Code.LINK_EXPIRED);
     await ctx.login('new-clerk', 'Abcdefg12');
     expect(await actions('new-clerk')).toContainEqual({ action: 'account.activated', outcome: 'success' });
   });
 
-  it('activation: an expired or unknown link says so in the caller\'s language', async () => {
+  it("activation: an expired or unknown link says so in the caller's language", async () => {
     const token = await newInactiveUser();
     ctx.clock.advance(72 * 3600 * 1000 + 1000);
-    expect((await get(`/api/user/activeInfo?token=${token}`, { 'accept-language': 'ko' })).body).toMatchObject({ code: Code.LINK_EXPIRED, msg: '활성화 링크가 만료되었습니다. 고객 지원에 문의하세요' });
+    expect((await get(`/api/user/activeInfo?token=${token}`, { 'accept-language': 'ko' })).body).toMatchObject({
+      code: Code.LINK_EXPIRED,
+      msg: '활성화 링크가 만료되었습니다. 고객 지원에 문의하세요',
+    });
     expect((await post('/api/user/active', { token, newPassword: 'Abcdefg12', confirmPassword: 'Abcdefg12' })).body.code).toBe(Code.LINK_EXPIRED);
     expect((await get('/api/user/activeInfo?token=nope')).body.code).toBe(Code.LINK_EXPIRED);
     expect((await post('/api/user/active', { token: 'bad token!', newPassword: 'Abcdefg12', confirmPassword: 'Abcdefg12' })).status).toBe(400);
@@ -91,10 +102,11 @@ describe.each(DB_KINDS)('activation and passwords on %s', (kind) => {
     const code = await ctx.lastCode();
     const res = await post('/api/user/login', { username: DEMO.users.demo, password: DEMO.password, verifyCode: code });
     expect(res.body).toMatchObject({ code: Code.PASSWORD_EXPIRED, msg: 'Password expired, please change it', data: { username: DEMO.users.demo } });
-    const why = await ctx.db.query<{ outcome: string; detail: unknown }>(`SELECT outcome, detail FROM audit_log WHERE action = 'auth.login.failure' AND username = $1 ORDER BY id DESC LIMIT 1`, [DEMO.users.demo]);
+    const why = await ctx.db.query<{ outcome: string; detail: unknown }>(`SELECT outcome, detail FROM audit_log WHERE action = 'auth.login.failure' AND username = $1 ORDER BY id DESC LIMIT 1`, [
+      DEMO.users.demo,
+    ]);
     expect(why.rows[0]).toEqual({ outcome: 'failure', detail: { reason: 'password-expired' } });
-    const change = (username: string, oldPassword: string) =>
-      post('/api/user/updatePassword', { username, oldPassword, newPassword: 'Renewed123', confirmPassword: 'Renewed123' });
+    const change = (username: string, oldPassword: string) => post('/api/user/updatePassword', { username, oldPassword, newPassword: 'Renewed123', confirmPassword: 'Renewed123' });
     expect((await change('nobody-at-all', DEMO.password)).body).toMatchObject({ code: Code.WRONG_PASSWORD, data: { remaining: 4 } });
     expect((await change(DEMO.users.demo, 'Wrong1234')).body.code).toBe(Code.WRONG_PASSWORD);
     expect((await change(DEMO.users.demo, DEMO.password)).body.code).toBe(0);

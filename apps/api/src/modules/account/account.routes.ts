@@ -64,7 +64,9 @@ const callbackUrl = (deps: Deps) => `${origin(deps)}/api/user/wechat/callback`;
 
 const passkeyItem = z.object({ id: z.number(), name: z.string(), createdAt: z.string(), lastUsedAt: z.string().nullable() });
 /** WebAuthn options (PublicKeyCredentialCreationOptionsJSON / RequestOptionsJSON) as @simplewebauthn/server makes them. */
-const webauthnOptions = z.looseObject({ challenge: z.string() }).describe('WebAuthn options JSON: challenge, rp / rpId, user, pubKeyCredParams, allow- / excludeCredentials, timeout, authenticatorSelection');
+const webauthnOptions = z
+  .looseObject({ challenge: z.string() })
+  .describe('WebAuthn options JSON: challenge, rp / rpId, user, pubKeyCredParams, allow- / excludeCredentials, timeout, authenticatorSelection');
 const sessionItem = z.object({ id: z.number(), device: z.string(), ip: z.string(), startedAt: z.string(), lastSeenAt: z.string(), current: z.boolean() });
 const historyItem = z.object({ id: z.number(), at: z.string(), event: z.enum(['login', 'logout', 'lockout', 'failure']), method: z.string(), reason: z.string(), ip: z.string(), device: z.string() });
 const overview = z.object({
@@ -82,12 +84,22 @@ export function accountRoutes(app: FastifyInstance, deps: Deps) {
   // ---- activation and passwords ----
   r.get('/api/user/activeInfo', {
     config: publicLimit,
-    schema: { tags: ['account'], summary: 'Who an activation link is for (user name, merchant, e-mail masked), or "activation link expired"', querystring: activeInfoQuerySchema, response: { 200: envelope(z.object({ username: z.string(), merName: z.string(), email: z.string() }).nullable()) } },
+    schema: {
+      tags: ['account'],
+      summary: 'Who an activation link is for (user name, merchant, e-mail masked), or "activation link expired"',
+      querystring: activeInfoQuerySchema,
+      response: { 200: envelope(z.object({ username: z.string(), merName: z.string(), email: z.string() }).nullable()) },
+    },
     handler: async (req) => ok(await activeInfo(deps, req.query.token)),
   });
   r.post('/api/user/active', {
     config: publicLimit,
-    schema: { tags: ['account'], summary: 'Set the first password from the activation link (72 h, single use) and activate', body: activeSchema, response: { 200: envelope(z.object({ username: z.string() }).nullable()) } },
+    schema: {
+      tags: ['account'],
+      summary: 'Set the first password from the activation link (72 h, single use) and activate',
+      body: activeSchema,
+      response: { 200: envelope(z.object({ username: z.string() }).nullable()) },
+    },
     handler: async (req) => ok(await activate(deps, req.body, meta(req))),
   });
   r.post('/api/user/updatePassword', {
@@ -96,7 +108,14 @@ export function accountRoutes(app: FastifyInstance, deps: Deps) {
       tags: ['account'],
       summary: 'Change the password: signed in (X-Token; other sessions end), or with `username` when the password expired (every session ends)',
       body: updatePasswordSchema,
-      response: { 200: envelope(z.object({ sessionsEnded: z.number() }).or(z.object({ remaining: z.number() })).nullable()) },
+      response: {
+        200: envelope(
+          z
+            .object({ sessionsEnded: z.number() })
+            .or(z.object({ remaining: z.number() }))
+            .nullable(),
+        ),
+      },
     },
     handler: async (req) => {
       const token = req.headers['x-token'];
@@ -110,7 +129,12 @@ export function accountRoutes(app: FastifyInstance, deps: Deps) {
   });
   r.post('/api/user/forgotPassword', {
     config: { auth: 'public', rateLimit: { max: 10, timeWindow: '1 minute' } },
-    schema: { tags: ['account'], summary: 'E-mail a reset link (30 min, single use) to the account named by user name or e-mail; the same answer whether or not it exists', body: forgotPasswordSchema, response: { 200: envelope(z.null()) } },
+    schema: {
+      tags: ['account'],
+      summary: 'E-mail a reset link (30 min, single use) to the account named by user name or e-mail; the same answer whether or not it exists',
+      body: forgotPasswordSchema,
+      response: { 200: envelope(z.null()) },
+    },
     handler: async (req) => {
       await forgotPassword(deps, req.lang, req.body.account, meta(req));
       return { code: 0, msg: t(req.lang, 'resetMailSent'), data: null };
@@ -118,18 +142,32 @@ export function accountRoutes(app: FastifyInstance, deps: Deps) {
   });
   r.get('/api/user/resetInfo', {
     config: publicLimit,
-    schema: { tags: ['account'], summary: 'Whose reset link this is, or "reset link expired"', querystring: activeInfoQuerySchema, response: { 200: envelope(z.object({ username: z.string() }).nullable()) } },
+    schema: {
+      tags: ['account'],
+      summary: 'Whose reset link this is, or "reset link expired"',
+      querystring: activeInfoQuerySchema,
+      response: { 200: envelope(z.object({ username: z.string() }).nullable()) },
+    },
     handler: async (req) => ok(await resetInfo(deps, req.query.token)),
   });
   r.post('/api/user/resetByLink', {
     config: publicLimit,
-    schema: { tags: ['account'], summary: 'Set a new password from the reset link; every session of the user ends', body: resetByLinkSchema, response: { 200: envelope(z.object({ username: z.string() }).nullable()) } },
+    schema: {
+      tags: ['account'],
+      summary: 'Set a new password from the reset link; every session of the user ends',
+      body: resetByLinkSchema,
+      response: { 200: envelope(z.object({ username: z.string() }).nullable()) },
+    },
     handler: async (req) => ok(await resetByLink(deps, req.body, meta(req))),
   });
 
   r.get('/api/user/passwordPolicy', {
     config: { auth: 'public' },
-    schema: { tags: ['account'], summary: 'The password rules (PASSWORD_MIN_LENGTH, history, PASSWORD_MAX_AGE_DAYS) for the forms', response: { 200: envelope(z.object({ minLength: z.number(), history: z.number(), maxAgeDays: z.number() })) } },
+    schema: {
+      tags: ['account'],
+      summary: 'The password rules (PASSWORD_MIN_LENGTH, history, PASSWORD_MAX_AGE_DAYS) for the forms',
+      response: { 200: envelope(z.object({ minLength: z.number(), history: z.number(), maxAgeDays: z.number() })) },
+    },
     handler: async () => ok({ minLength: minLengthOf(deps), history: PASSWORD_HISTORY, maxAgeDays: maxAgeDaysOf(deps) }),
   });
 
@@ -149,7 +187,19 @@ export function accountRoutes(app: FastifyInstance, deps: Deps) {
   });
   r.post('/api/user/phone/code', {
     config: userLimit,
-    schema: { tags: ['account'], summary: 'SMS a 6-digit code to bind this E.164 number (5 min, 60 s between sends, 5 tries)', body: phoneCodeSchema, response: { 200: envelope(z.object({ resendAfter: z.number(), expiresIn: z.number() }).or(z.object({ wait: z.number() })).nullable()) } },
+    schema: {
+      tags: ['account'],
+      summary: 'SMS a 6-digit code to bind this E.164 number (5 min, 60 s between sends, 5 tries)',
+      body: phoneCodeSchema,
+      response: {
+        200: envelope(
+          z
+            .object({ resendAfter: z.number(), expiresIn: z.number() })
+            .or(z.object({ wait: z.number() }))
+            .nullable(),
+        ),
+      },
+    },
     handler: async (req) => ok(await sendPhoneCode(deps, req.lang, userOf(req), req.body.phone, meta(req))),
   });
   r.post('/api/user/phone/bind', {
@@ -199,7 +249,14 @@ export function accountRoutes(app: FastifyInstance, deps: Deps) {
       tags: ['account'],
       summary: 'Trade the one-time ticket of a WeChat sign-in for tokens, after the second factor: without verifyCode, answers which one is asked (the e-mailed code is sent then)',
       body: wechatTicketSchema,
-      response: { 200: envelope(tokenPair.or(z.object({ secondFactor: z.enum(['totp', 'email']), resendAfter: z.number() })).or(z.object({ remaining: z.number() })).nullable()) },
+      response: {
+        200: envelope(
+          tokenPair
+            .or(z.object({ secondFactor: z.enum(['totp', 'email']), resendAfter: z.number() }))
+            .or(z.object({ remaining: z.number() }))
+            .nullable(),
+        ),
+      },
     },
     handler: async (req) => ok(await wechatLogin(deps, req.body.ticket, req.body.verifyCode || undefined, req.lang, meta(req))),
   });
@@ -215,12 +272,21 @@ export function accountRoutes(app: FastifyInstance, deps: Deps) {
   // ---- TOTP ----
   r.post('/api/user/totp/setup', {
     config: userLimit,
-    schema: { tags: ['account'], summary: 'Start TOTP enrolment: secret and otpauth:// URL for the QR', response: { 200: envelope(z.object({ secret: z.string(), otpauthUrl: z.string() }).nullable()) } },
+    schema: {
+      tags: ['account'],
+      summary: 'Start TOTP enrolment: secret and otpauth:// URL for the QR',
+      response: { 200: envelope(z.object({ secret: z.string(), otpauthUrl: z.string() }).nullable()) },
+    },
     handler: async (req) => ok(await totpSetup(deps, userOf(req))),
   });
   r.post('/api/user/totp/enable', {
     config: userLimit,
-    schema: { tags: ['account'], summary: 'Confirm enrolment with a code; answers ten recovery codes, shown once', body: totpEnableSchema, response: { 200: envelope(z.object({ recoveryCodes: z.array(z.string()) }).nullable()) } },
+    schema: {
+      tags: ['account'],
+      summary: 'Confirm enrolment with a code; answers ten recovery codes, shown once',
+      body: totpEnableSchema,
+      response: { 200: envelope(z.object({ recoveryCodes: z.array(z.string()) }).nullable()) },
+    },
     handler: async (req) => ok(await totpEnable(deps, userOf(req), req.body.code, meta(req))),
   });
   r.post('/api/user/totp/disable', {
@@ -233,7 +299,13 @@ export function accountRoutes(app: FastifyInstance, deps: Deps) {
   });
   r.post('/api/user/requireTotp', {
     config: userLimit,
-    schema: { tags: ['account'], summary: 'Main user: require every user of the merchant to enrol TOTP at the next sign-in', description: 'Switching it on is at once; switching it off waits for a second administrator (issue 47): code 1234 with the request id, the rule stays on until approved.', body: requireTotpSchema, response: { 200: envelope(z.object({ require: z.boolean() })) } },
+    schema: {
+      tags: ['account'],
+      summary: 'Main user: require every user of the merchant to enrol TOTP at the next sign-in',
+      description: 'Switching it on is at once; switching it off waits for a second administrator (issue 47): code 1234 with the request id, the rule stays on until approved.',
+      body: requireTotpSchema,
+      response: { 200: envelope(z.object({ require: z.boolean() })) },
+    },
     handler: async (req) => ok(await setRequireTotp(deps, userOf(req), req.body.require, meta(req))),
   });
 
@@ -244,22 +316,41 @@ export function accountRoutes(app: FastifyInstance, deps: Deps) {
   });
   r.post('/api/user/passkey/registerOptions', {
     config: userLimit,
-    schema: { tags: ['account'], summary: 'Options for navigator.credentials.create(): needs a password check within 5 minutes (step-up, 403 otherwise); the challenge is kept for this session, 2 minutes, once', response: { 200: envelope(webauthnOptions) } },
+    schema: {
+      tags: ['account'],
+      summary: 'Options for navigator.credentials.create(): needs a password check within 5 minutes (step-up, 403 otherwise); the challenge is kept for this session, 2 minutes, once',
+      response: { 200: envelope(webauthnOptions) },
+    },
     handler: async (req) => ok({ ...(await registrationOptions(deps, userOf(req), meta(req))) }),
   });
   r.post('/api/user/passkey/register', {
     config: userLimit,
-    schema: { tags: ['account'], summary: "Store a passkey under a name: the authenticator's answer (JSON text) to this session's challenge; needs a password check within 5 minutes (step-up); audited", body: passkeyRegisterSchema, response: { 200: envelope(z.object({ id: z.number(), name: z.string() }).nullable()) } },
+    schema: {
+      tags: ['account'],
+      summary: "Store a passkey under a name: the authenticator's answer (JSON text) to this session's challenge; needs a password check within 5 minutes (step-up); audited",
+      body: passkeyRegisterSchema,
+      response: { 200: envelope(z.object({ id: z.number(), name: z.string() }).nullable()) },
+    },
     handler: async (req) => ok(await registerPasskey(deps, userOf(req), req.body.name, req.body.credential, meta(req))),
   });
   r.post('/api/user/passkey/rename', {
     config: userLimit,
-    schema: { tags: ['account'], summary: "Rename one of the user's passkeys (another user's answers 404); audited", body: passkeyRenameSchema, response: { 200: envelope(z.object({ id: z.number(), name: z.string() })) } },
+    schema: {
+      tags: ['account'],
+      summary: "Rename one of the user's passkeys (another user's answers 404); audited",
+      body: passkeyRenameSchema,
+      response: { 200: envelope(z.object({ id: z.number(), name: z.string() })) },
+    },
     handler: async (req) => ok(await renamePasskey(deps, userOf(req), req.body.id, req.body.name, meta(req))),
   });
   r.post('/api/user/passkey/remove', {
     config: userLimit,
-    schema: { tags: ['account'], summary: 'Remove a passkey: needs a password check within 5 minutes (step-up); the last strong factor a merchant requires stays; audited', body: passkeyRemoveSchema, response: { 200: envelope(z.null()) } },
+    schema: {
+      tags: ['account'],
+      summary: 'Remove a passkey: needs a password check within 5 minutes (step-up); the last strong factor a merchant requires stays; audited',
+      body: passkeyRemoveSchema,
+      response: { 200: envelope(z.null()) },
+    },
     handler: async (req) => {
       await removePasskey(deps, userOf(req), req.body.id, meta(req));
       return ok(null);
@@ -271,19 +362,36 @@ export function accountRoutes(app: FastifyInstance, deps: Deps) {
       tags: ['account'],
       summary: "Sign-in with a passkey as the second factor: user name and password (counted toward the lockout), then a challenge bound to this attempt and the user's passkeys",
       body: passkeyLoginOptionsSchema,
-      response: { 200: envelope(z.object({ attempt: z.string(), options: webauthnOptions }).or(z.object({ remaining: z.number() })).or(z.object({ username: z.string() })).nullable()) },
+      response: {
+        200: envelope(
+          z
+            .object({ attempt: z.string(), options: webauthnOptions })
+            .or(z.object({ remaining: z.number() }))
+            .or(z.object({ username: z.string() }))
+            .nullable(),
+        ),
+      },
     },
     handler: async (req) => ok(await loginOptions(deps, req.body, meta(req))),
   });
   r.post('/api/user/passkey/login', {
     config: publicLimit,
-    schema: { tags: ['account'], summary: "The authenticator's answer (JSON text) to the attempt's challenge, used once: the session starts; audited", body: passkeyLoginSchema, response: { 200: envelope(tokenPair.nullable()) } },
+    schema: {
+      tags: ['account'],
+      summary: "The authenticator's answer (JSON text) to the attempt's challenge, used once: the session starts; audited",
+      body: passkeyLoginSchema,
+      response: { 200: envelope(tokenPair.nullable()) },
+    },
     handler: async (req) => ok(await loginWithPasskey(deps, req.body.attempt, req.body.credential, meta(req))),
   });
 
   // ---- sessions ----
   r.get('/api/user/sessions', {
-    schema: { tags: ['account'], summary: "The user's active sessions (device from the User-Agent, address, started, last seen), times in the caller's offset", response: { 200: envelope(z.array(sessionItem)) } },
+    schema: {
+      tags: ['account'],
+      summary: "The user's active sessions (device from the User-Agent, address, started, last seen), times in the caller's offset",
+      response: { 200: envelope(z.array(sessionItem)) },
+    },
     handler: async (req) => ok(await listSessions(deps, userOf(req), req.tzOffset)),
   });
   r.post('/api/user/sessions/revoke', {

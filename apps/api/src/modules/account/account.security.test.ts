@@ -337,14 +337,22 @@ describe.each(DB_KINDS)('security page calls on %s', (kind) => {
     expect((await get('/api/user/info', other.token)).body.data.mustEnrolTotp).toBe(false);
   });
 
-  it('sessions: list with device and address, sign out one, another user\'s session is 404, sign out all others; history lists sign-ins', async () => {
+  it("sessions: list with device and address, sign out one, another user's session is 404, sign out all others; history lists sign-ins", async () => {
     const ua = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
     const a = await ctx.login(DEMO.users.sub);
     await ctx.call({ method: 'POST', url: '/api/user/login', payload: { username: DEMO.users.sub, password: 'Wrong9999', verifyCode: '000000' } });
     ctx.clock.advance(61_000);
     await ctx.call({ method: 'POST', url: '/api/user/getEmailCode', payload: { username: DEMO.users.sub } });
     const code = await ctx.lastCode();
-    const b = (await ctx.call({ method: 'POST', url: '/api/user/login', headers: { 'user-agent': ua }, remoteAddress: '203.0.113.9', payload: { username: DEMO.users.sub, password: DEMO.password, verifyCode: code } })).body.data;
+    const b = (
+      await ctx.call({
+        method: 'POST',
+        url: '/api/user/login',
+        headers: { 'user-agent': ua },
+        remoteAddress: '203.0.113.9',
+        payload: { username: DEMO.users.sub, password: DEMO.password, verifyCode: code },
+      })
+    ).body.data;
     const c = await ctx.login(DEMO.users.sub);
     const list = (await get('/api/user/sessions', a.token)).body.data as { id: number; device: string; ip: string; current: boolean; startedAt: string }[];
     expect(list).toHaveLength(3);

@@ -16,8 +16,7 @@ export function maskEmail(email: string): string {
   return `${keep}${'*'.repeat(Math.max(3, local.length - keep.length - 1))}${local.length > 2 ? local.slice(-1) : ''}${email.slice(at)}`;
 }
 
-const expired = (purpose: 'activate' | 'reset') =>
-  purpose === 'activate' ? new AppError(Code.LINK_EXPIRED, 'activationLinkExpired') : new AppError(Code.LINK_EXPIRED, 'resetLinkExpired');
+const expired = (purpose: 'activate' | 'reset') => (purpose === 'activate' ? new AppError(Code.LINK_EXPIRED, 'activationLinkExpired') : new AppError(Code.LINK_EXPIRED, 'resetLinkExpired'));
 
 async function linkOwner(deps: Deps, token: string, purpose: 'activate' | 'reset') {
   const link = await findLink(deps.db, token, purpose);
@@ -118,12 +117,8 @@ export async function forgotPassword(deps: Deps, lang: Language, account: string
   // The minute is claimed atomically: of two requests at once, only one gets the row back.
   const tooSoon =
     usable &&
-    (
-      await deps.db.query(
-        `UPDATE app_user SET reset_mail_at = $2 WHERE id = $1 AND (reset_mail_at IS NULL OR reset_mail_at <= $3) RETURNING id`,
-        [u.id, now, new Date(now.getTime() - 60_000)],
-      )
-    ).rows.length === 0;
+    (await deps.db.query(`UPDATE app_user SET reset_mail_at = $2 WHERE id = $1 AND (reset_mail_at IS NULL OR reset_mail_at <= $3) RETURNING id`, [u.id, now, new Date(now.getTime() - 60_000)])).rows
+      .length === 0;
   await audit(deps.db, {
     action: AccountAudit.resetAsked,
     outcome: usable && !tooSoon ? 'success' : 'failure',

@@ -82,7 +82,16 @@ async function mailLink(deps: Deps, q: Queryable, userId: number, lang: Language
     });
   } catch (err) {
     await q.query('UPDATE account_link SET expires_at = $2 WHERE token_hash = $1', [sha256(token), now]);
-    await audit(q, { action, outcome: 'failure', userId: user.id, username: user.username, merId: user.mer_id, detail: { error: String((err as Error).message).slice(0, 200), byUserId: meta.byUserId }, ip: meta.ip, userAgent: meta.userAgent });
+    await audit(q, {
+      action,
+      outcome: 'failure',
+      userId: user.id,
+      username: user.username,
+      merId: user.mer_id,
+      detail: { error: String((err as Error).message).slice(0, 200), byUserId: meta.byUserId },
+      ip: meta.ip,
+      userAgent: meta.userAgent,
+    });
     throw new AppError(Code.SEND_MAIL_FAILED, 'sendMailFailed');
   }
   await audit(q, { action, userId: user.id, username: user.username, merId: user.mer_id, detail: { byUserId: meta.byUserId ?? null }, ip: meta.ip, userAgent: meta.userAgent });
@@ -117,10 +126,11 @@ export const linkUsable = (l: LinkRow | undefined, now: Date): l is LinkRow => !
 /** Uses the link atomically: the user id when it was usable (and now is not), else null. */
 export async function consumeLink(q: Queryable, token: string, purpose: LinkPurpose, now: Date, realm: Realm = MERCHANT_REALM): Promise<number | null> {
   if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null;
-  const { rows } = await q.query<{ user_id: number }>(
-    `UPDATE ${realm.links} SET used_at = $3 WHERE token_hash = $1 AND purpose = $2 AND used_at IS NULL AND expires_at > $3 RETURNING user_id`,
-    [sha256(token), purpose, now],
-  );
+  const { rows } = await q.query<{ user_id: number }>(`UPDATE ${realm.links} SET used_at = $3 WHERE token_hash = $1 AND purpose = $2 AND used_at IS NULL AND expires_at > $3 RETURNING user_id`, [
+    sha256(token),
+    purpose,
+    now,
+  ]);
   return rows[0]?.user_id ?? null;
 }
 

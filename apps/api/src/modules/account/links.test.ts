@@ -71,8 +71,7 @@ describe.each(DB_KINDS)('account links on %s', (kind) => {
     const a = await ctx.login(DEMO.users.sub);
     const b = await ctx.login(DEMO.users.sub);
     const other = await ctx.login(DEMO.users.demo);
-    const sessionOf = async (token: string) =>
-      (await ctx.db.query<{ session_id: number }>('SELECT session_id FROM access_token WHERE token_hash = $1', [sha256(token)])).rows[0].session_id;
+    const sessionOf = async (token: string) => (await ctx.db.query<{ session_id: number }>('SELECT session_id FROM access_token WHERE token_hash = $1', [sha256(token)])).rows[0].session_id;
     const keep = await sessionOf(a.token);
     expect(await endUserSessions(ctx.db, subId, 'test', keep)).toBe(1);
     const info = (token: string) => ctx.call({ method: 'GET', url: '/api/user/info', headers: { 'x-token': token } });

@@ -19,7 +19,12 @@ describe.each(DB_KINDS)('sign-in under attack on %s', (kind) => {
     const codes = all.map((r) => r.body.code);
     expect(codes.filter((c) => c === Code.WRONG_PASSWORD)).toHaveLength(4);
     expect(codes.filter((c) => c === Code.USER_LOCKED)).toHaveLength(20);
-    expect(all.filter((r) => r.body.code === Code.WRONG_PASSWORD).map((r) => r.body.data.remaining).sort()).toEqual([1, 2, 3, 4]);
+    expect(
+      all
+        .filter((r) => r.body.code === Code.WRONG_PASSWORD)
+        .map((r) => r.body.data.remaining)
+        .sort(),
+    ).toEqual([1, 2, 3, 4]);
     expect(await verifiedWrong()).toBe(5);
     const row = (await ctx.db.query<{ failed_logins: number; locked_until: Date }>('SELECT failed_logins, locked_until FROM app_user WHERE username = $1', [DEMO.users.demo])).rows[0];
     expect(row.failed_logins).toBe(5);

@@ -36,8 +36,15 @@ const USER_VERIFICATION = 'preferred' as const;
 const who = (u: SessionUser, meta: Meta) => ({ userId: u.id, username: u.username, merId: u.merId, ...meta });
 
 /** A credential as the browser library hands it over, parsed strictly (the signature and data are checked by the library). */
-const b64url = z.string().min(1).max(4096).regex(/^[A-Za-z0-9_-]+={0,2}$/);
-const transports = z.array(z.enum(['ble', 'cable', 'hybrid', 'internal', 'nfc', 'smart-card', 'usb'])).max(7).optional();
+const b64url = z
+  .string()
+  .min(1)
+  .max(4096)
+  .regex(/^[A-Za-z0-9_-]+={0,2}$/);
+const transports = z
+  .array(z.enum(['ble', 'cable', 'hybrid', 'internal', 'nfc', 'smart-card', 'usb']))
+  .max(7)
+  .optional();
 const registrationJson = z.object({
   id: b64url,
   rawId: b64url,
@@ -140,10 +147,13 @@ export async function registrationOptions(deps: Deps, u: SessionUser, meta: Meta
   await deps.db.tx(async (q) => {
     // One registration at a time per session: an earlier, unused challenge is withdrawn.
     await q.query(`UPDATE passkey_challenge SET consumed_at = $2 WHERE session_id = $1 AND purpose = 'register' AND consumed_at IS NULL`, [u.sessionId, now]);
-    await q.query(
-      `INSERT INTO passkey_challenge (user_id, purpose, challenge, session_id, created_at, expires_at) VALUES ($1, 'register', $2, $3, $4, $5)`,
-      [u.id, options.challenge, u.sessionId, now, new Date(now.getTime() + PASSKEY_CHALLENGE_SECONDS * 1000)],
-    );
+    await q.query(`INSERT INTO passkey_challenge (user_id, purpose, challenge, session_id, created_at, expires_at) VALUES ($1, 'register', $2, $3, $4, $5)`, [
+      u.id,
+      options.challenge,
+      u.sessionId,
+      now,
+      new Date(now.getTime() + PASSKEY_CHALLENGE_SECONDS * 1000),
+    ]);
   });
   return options;
 }
@@ -240,7 +250,15 @@ export async function loginOptions(deps: Deps, input: { username: string; passwo
   const now = deps.clock.now();
   const { rows } = await deps.db.query<PasskeyRow>('SELECT credential_id, transports FROM user_passkey WHERE user_id = $1 ORDER BY id', [user.id]);
   if (!rows.length) {
-    await audit(deps.db, { action: AuditAction.loginFailure, outcome: 'failure', userId: user.id, username: user.username, merId: user.mer_id, detail: { reason: 'no-passkey', factor: 'passkey' }, ...meta });
+    await audit(deps.db, {
+      action: AuditAction.loginFailure,
+      outcome: 'failure',
+      userId: user.id,
+      username: user.username,
+      merId: user.mer_id,
+      detail: { reason: 'no-passkey', factor: 'passkey' },
+      ...meta,
+    });
     throw new AppError(Code.VERIFY_CODE_ERROR, 'passkeyNone');
   }
   const { rpId } = rpOf(deps);
@@ -251,10 +269,13 @@ export async function loginOptions(deps: Deps, input: { username: string; passwo
     timeout: PASSKEY_CHALLENGE_SECONDS * 1000,
   });
   const attempt = newToken();
-  await deps.db.query(
-    `INSERT INTO passkey_challenge (user_id, purpose, challenge, attempt_hash, created_at, expires_at) VALUES ($1, 'login', $2, $3, $4, $5)`,
-    [user.id, options.challenge, sha256(attempt), now, new Date(now.getTime() + PASSKEY_CHALLENGE_SECONDS * 1000)],
-  );
+  await deps.db.query(`INSERT INTO passkey_challenge (user_id, purpose, challenge, attempt_hash, created_at, expires_at) VALUES ($1, 'login', $2, $3, $4, $5)`, [
+    user.id,
+    options.challenge,
+    sha256(attempt),
+    now,
+    new Date(now.getTime() + PASSKEY_CHALLENGE_SECONDS * 1000),
+  ]);
   return { attempt, options: { ...options } };
 }
 
@@ -309,10 +330,12 @@ export async function loginWithPasskey(deps: Deps, attempt: string, credential: 
   const pair = await deps.db.tx(async (q): Promise<TokenPair | null> => {
     // The counter moves forward (or both stay 0: an authenticator that keeps none), checked again
     // in the update itself so two sign-ins with one assertion never both pass.
-    const upd = await q.query(
-      `UPDATE user_passkey SET sign_count = $3, last_used_at = $4 WHERE id = $1 AND (sign_count < $3 OR (sign_count = 0 AND $3 = 0)) AND sign_count = $2 RETURNING id`,
-      [key.id, stored, newCounter, now],
-    );
+    const upd = await q.query(`UPDATE user_passkey SET sign_count = $3, last_used_at = $4 WHERE id = $1 AND (sign_count < $3 OR (sign_count = 0 AND $3 = 0)) AND sign_count = $2 RETURNING id`, [
+      key.id,
+      stored,
+      newCounter,
+      now,
+    ]);
     if (!upd.rows[0]) return null;
     await q.query('UPDATE app_user SET failed_logins = 0, locked_until = NULL WHERE id = $1', [user.id]);
     const issued = await startSession(q, now, user.id, meta, deps.config.accessTokenSeconds);

@@ -12,8 +12,7 @@ describe.each(DB_KINDS)('passkeys on %s', (kind) => {
   });
   afterEach(() => ctx.close());
 
-  const post = (url: string, token: string | null, payload: object = {}) =>
-    ctx.call({ method: 'POST', url, payload, headers: { ...(token ? { 'x-token': token } : {}), 'accept-language': 'en' } });
+  const post = (url: string, token: string | null, payload: object = {}) => ctx.call({ method: 'POST', url, payload, headers: { ...(token ? { 'x-token': token } : {}), 'accept-language': 'en' } });
   const get = (url: string, token: string | null) => ctx.call({ method: 'GET', url, headers: token ? { 'x-token': token } : {} });
   const audits = async (action: string) =>
     (await ctx.db.query<{ outcome: string; username: string; detail: Record<string, unknown> }>('SELECT outcome, username, detail FROM audit_log WHERE action = $1 ORDER BY id', [action])).rows;
@@ -130,9 +129,13 @@ describe.each(DB_KINDS)('passkeys on %s', (kind) => {
     expect((await post('/api/user/passkey/login', null, { attempt: o.body.data.attempt, credential: theirs.auth.assert(o.body.data.options) })).body.code).toBe(Code.VERIFY_CODE_ERROR);
     // Wrong origin and wrong RP ID.
     o = await options(DEMO.users.demo);
-    expect((await post('/api/user/passkey/login', null, { attempt: o.body.data.attempt, credential: mine.auth.assert(o.body.data.options, { origin: 'http://127.0.0.1:1' }) })).body.code).toBe(Code.VERIFY_CODE_ERROR);
+    expect((await post('/api/user/passkey/login', null, { attempt: o.body.data.attempt, credential: mine.auth.assert(o.body.data.options, { origin: 'http://127.0.0.1:1' }) })).body.code).toBe(
+      Code.VERIFY_CODE_ERROR,
+    );
     o = await options(DEMO.users.demo);
-    expect((await post('/api/user/passkey/login', null, { attempt: o.body.data.attempt, credential: mine.auth.assert(o.body.data.options, { rpId: 'evil.example' }) })).body.code).toBe(Code.VERIFY_CODE_ERROR);
+    expect((await post('/api/user/passkey/login', null, { attempt: o.body.data.attempt, credential: mine.auth.assert(o.body.data.options, { rpId: 'evil.example' }) })).body.code).toBe(
+      Code.VERIFY_CODE_ERROR,
+    );
     // Four failed assertions so far count toward the lockout like wrong codes; cleared here so the
     // next cases are not answered "locked" (the fifth would lock the account).
     expect((await ctx.db.query<{ failed_logins: number }>('SELECT failed_logins FROM app_user WHERE username = $1', [DEMO.users.demo])).rows[0].failed_logins).toBe(4);
@@ -145,9 +148,7 @@ describe.each(DB_KINDS)('passkeys on %s', (kind) => {
     ctx.clock.advance(121_000);
     expect((await post('/api/user/passkey/login', null, { attempt: o.body.data.attempt, credential: mine.auth.assert(o.body.data.options) })).body.code).toBe(Code.VERIFY_CODE_ERROR);
     const failures = (await audits('auth.login.failure')).filter((r) => r.detail.factor === 'passkey');
-    expect(failures.map((r) => r.detail.reason)).toEqual(
-      expect.arrayContaining(['passkey-challenge', 'passkey-unknown', 'passkey-signature', 'passkey-counter']),
-    );
+    expect(failures.map((r) => r.detail.reason)).toEqual(expect.arrayContaining(['passkey-challenge', 'passkey-unknown', 'passkey-signature', 'passkey-counter']));
 
     // Another merchant's user cannot rename or remove demo's passkey: as if it did not exist.
     expect((await post('/api/user/passkey/rename', other.token, { id: mine.id, name: 'Mine now' })).status).toBe(404);
@@ -173,8 +174,7 @@ describe.each(DB_KINDS)('passkeys on %s', (kind) => {
     expect((await post('/api/user/passkey/remove', token, { id: k.id })).body.code).toBe(0);
     expect((await get('/api/user/passkeys', token)).body.data).toEqual([]);
     expect((await audits('account.passkey.removed')).map((r) => r.outcome)).toEqual(['failure', 'success']);
-    for (const url of ['/api/user/passkey/registerOptions', '/api/user/passkey/register', '/api/user/passkey/rename', '/api/user/passkey/remove'])
-      expect((await post(url, null, {})).status).toBe(401);
+    for (const url of ['/api/user/passkey/registerOptions', '/api/user/passkey/register', '/api/user/passkey/rename', '/api/user/passkey/remove']) expect((await post(url, null, {})).status).toBe(401);
     expect((await get('/api/user/passkeys', null)).status).toBe(401);
   });
 

@@ -32,10 +32,7 @@ export function passwordExpired(deps: Deps, changedAt: Date | string, now: Date)
 
 /** Refuses a password equal to the current one or to the earlier ones kept (last 4 in all). */
 export async function assertNotReused(q: Queryable, userId: number, currentHash: string, password: string): Promise<void> {
-  const { rows } = await q.query<{ password_hash: string }>(
-    'SELECT password_hash FROM password_history WHERE user_id = $1 ORDER BY id DESC LIMIT $2',
-    [userId, PASSWORD_HISTORY - 1],
-  );
+  const { rows } = await q.query<{ password_hash: string }>('SELECT password_hash FROM password_history WHERE user_id = $1 ORDER BY id DESC LIMIT $2', [userId, PASSWORD_HISTORY - 1]);
   for (const h of [currentHash, ...rows.map((r) => r.password_hash)]) {
     if (await verifyPassword(h, password)) throw new AppError(Code.PASSWORD_REUSED, 'passwordReused', { n: PASSWORD_HISTORY });
   }

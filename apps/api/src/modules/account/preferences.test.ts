@@ -21,9 +21,11 @@ describe.each(DB_KINDS)('the time zone a user chose (%s)', (kind) => {
   };
   const info = async (token: string) => (await ctx.call({ method: 'GET', url: '/api/user/info', headers: auth(token) })).body.data;
   const audits = async () =>
-    (await ctx.db.query<{ detail: { from: string | null; to: string | null } }>("SELECT detail FROM audit_log WHERE action = 'account.timezone.changed' AND username = 'demo' ORDER BY id")).rows.map((r) => r.detail);
+    (await ctx.db.query<{ detail: { from: string | null; to: string | null } }>("SELECT detail FROM audit_log WHERE action = 'account.timezone.changed' AND username = 'demo' ORDER BY id")).rows.map(
+      (r) => r.detail,
+    );
 
-  it('is the browser\'s (null) until chosen; a chosen zone is in /user/info at once, audit-logged, and cleared with an empty value', async () => {
+  it("is the browser's (null) until chosen; a chosen zone is in /user/info at once, audit-logged, and cleared with an empty value", async () => {
     expect((await info(demo)).timeZone).toBeNull();
     // The session is cached after this call: the change must still show on the next one.
     const r = await set(demo, 'Asia/Tokyo');
@@ -39,7 +41,7 @@ describe.each(DB_KINDS)('the time zone a user chose (%s)', (kind) => {
     ]);
   });
 
-  it('refuses what is not a zone with a 400 in the caller\'s language, and changes nothing', async () => {
+  it("refuses what is not a zone with a 400 in the caller's language, and changes nothing", async () => {
     await set(demo, 'America/New_York');
     for (const bad of ['Mars/Olympus', 'Asia/Tok\u0000yo', '+08:00', 'Asia/Shanghai; DROP TABLE app_user', `Asia/${'x'.repeat(60)}`, '../etc/passwd']) {
       const r = await set(demo, bad);
@@ -55,7 +57,7 @@ describe.each(DB_KINDS)('the time zone a user chose (%s)', (kind) => {
     expect(absent.body.data).toEqual({ timeZone: null });
   });
 
-  it('needs a session, and changes only the caller\'s own zone', async () => {
+  it("needs a session, and changes only the caller's own zone", async () => {
     const r = await set(null, 'Asia/Seoul');
     expect(r.status).toBe(401);
     await set(demo, 'Asia/Shanghai');

@@ -60,7 +60,11 @@ export async function sendPhoneCode(deps: Deps, lang: Language, u: SessionUser, 
     if (wait > 0) throw new AppError(Code.CODE_RESEND_TOO_SOON, 'codeResendTooSoon', { s: wait }, 200, { wait });
     await q.query('UPDATE sms_code SET consumed_at = $2 WHERE user_id = $1 AND consumed_at IS NULL', [u.id, now]);
     await q.query('INSERT INTO sms_code (user_id, phone, code_hash, created_at, expires_at) VALUES ($1,$2,$3,$4,$5)', [
-      u.id, phone, hash, now, new Date(now.getTime() + LIMITS.emailCodeTtlSeconds * 1000),
+      u.id,
+      phone,
+      hash,
+      now,
+      new Date(now.getTime() + LIMITS.emailCodeTtlSeconds * 1000),
     ]);
   });
   try {
@@ -77,28 +81,30 @@ export async function sendPhoneCode(deps: Deps, lang: Language, u: SessionUser, 
 export async function bindPhone(deps: Deps, u: SessionUser, phone: string, code: string, meta: Meta) {
   if (!E164.test(phone)) throw new AppError(Code.BAD_REQUEST, 'phoneInvalid', {}, 400);
   const now = deps.clock.now();
-  const out = await deps.db.tx(async (q): Promise<AppError | null> => {
-    const { rows } = await q.query<{ id: number; code_hash: string; attempts: number; expires_at: Date }>(
-      `SELECT id, code_hash, attempts, expires_at FROM sms_code WHERE user_id = $1 AND phone = $2 AND consumed_at IS NULL ORDER BY created_at DESC LIMIT 1 FOR UPDATE`,
-      [u.id, phone],
-    );
-    const c = rows[0];
-    const usable = c && new Date(c.expires_at) > now && c.attempts < LIMITS.emailCodeMaxTries;
-    if (!usable || !safeEqual(c.code_hash, sha256(`${u.id}:${phone}:${code}`))) {
-      if (usable) await q.query('UPDATE sms_code SET attempts = attempts + 1 WHERE id = $1', [c.id]);
-      await audit(q, { action: AccountAudit.phoneBound, outcome: 'failure', ...who(u, meta), detail: { phone: maskPhone(phone), reason: 'code' } });
-      return new AppError(Code.VERIFY_CODE_ERROR, 'wrongVerifyCode');
-    }
-    const taken = await q.query('SELECT 1 FROM app_user WHERE phone = $1 AND id <> $2', [phone, u.id]);
-    if (taken.rows.length) return new AppError(Code.PHONE_CANNOT_BIND, 'phoneCannotBind');
-    await q.query('UPDATE sms_code SET consumed_at = $2 WHERE id = $1', [c.id, now]);
-    await q.query('UPDATE app_user SET phone = $2, phone_bound_at = $3 WHERE id = $1', [u.id, phone, now]);
-    await audit(q, { action: AccountAudit.phoneBound, ...who(u, meta), detail: { phone: maskPhone(phone) } });
-    return null;
-  }).catch((err: { code?: string }) => {
-    if (err.code === '23505') return new AppError(Code.PHONE_CANNOT_BIND, 'phoneCannotBind'); // taken at the same moment
-    throw err;
-  });
+  const out = await deps.db
+    .tx(async (q): Promise<AppError | null> => {
+      const { rows } = await q.query<{ id: number; code_hash: string; attempts: number; expires_at: Date }>(
+        `SELECT id, code_hash, attempts, expires_at FROM sms_code WHERE user_id = $1 AND phone = $2 AND consumed_at IS NULL ORDER BY created_at DESC LIMIT 1 FOR UPDATE`,
+        [u.id, phone],
+      );
+      const c = rows[0];
+      const usable = c && new Date(c.expires_at) > now && c.attempts < LIMITS.emailCodeMaxTries;
+      if (!usable || !safeEqual(c.code_hash, sha256(`${u.id}:${phone}:${code}`))) {
+        if (usable) await q.query('UPDATE sms_code SET attempts = attempts + 1 WHERE id = $1', [c.id]);
+        await audit(q, { action: AccountAudit.phoneBound, outcome: 'failure', ...who(u, meta), detail: { phone: maskPhone(phone), reason: 'code' } });
+        return new AppError(Code.VERIFY_CODE_ERROR, 'wrongVerifyCode');
+      }
+      const taken = await q.query('SELECT 1 FROM app_user WHERE phone = $1 AND id <> $2', [phone, u.id]);
+      if (taken.rows.length) return new AppError(Code.PHONE_CANNOT_BIND, 'phoneCannotBind');
+      await q.query('UPDATE sms_code SET consumed_at = $2 WHERE id = $1', [c.id, now]);
+      await q.query('UPDATE app_user SET phone = $2, phone_bound_at = $3 WHERE id = $1', [u.id, phone, now]);
+      await audit(q, { action: AccountAudit.phoneBound, ...who(u, meta), detail: { phone: maskPhone(phone) } });
+      return null;
+    })
+    .catch((err: { code?: string }) => {
+      if (err.code === '23505') return new AppError(Code.PHONE_CANNOT_BIND, 'phoneCannotBind'); // taken at the same moment
+      throw err;
+    });
   if (out) throw out;
   return { phone: maskPhone(phone) };
 }
@@ -156,26 +162,47 @@ export async function wechatCallback(deps: Deps, code: string, state: string, br
   // Only the browser that started this round trip may finish it (the state is used up either way).
   const started = String((bind ?? login)!.browser ?? '');
   if (!browser || !started || !safeEqual(started, sha256(browser))) {
-    await audit(deps.db, { action: bind ? AccountAudit.wechatBound : AccountAudit.wechatLogin, outcome: 'failure', userId: (bind?.userId as number) ?? null, detail: { reason: 'other-browser' }, ...meta });
+    await audit(deps.db, {
+      action: bind ? AccountAudit.wechatBound : AccountAudit.wechatLogin,
+      outcome: 'failure',
+      userId: (bind?.userId as number) ?? null,
+      detail: { reason: 'other-browser' },
+      ...meta,
+    });
     return bind ? '/user/security?wechat=bind-failed' : '/login?wechat=failed';
   }
   let identity;
   try {
     identity = await client.identify(code);
   } catch (err) {
-    await audit(deps.db, { action: bind ? AccountAudit.wechatBound : AccountAudit.wechatLogin, outcome: 'failure', userId: (bind?.userId as number) ?? null, detail: { reason: String((err as Error).message).slice(0, 200) }, ...meta });
+    await audit(deps.db, {
+      action: bind ? AccountAudit.wechatBound : AccountAudit.wechatLogin,
+      outcome: 'failure',
+      userId: (bind?.userId as number) ?? null,
+      detail: { reason: String((err as Error).message).slice(0, 200) },
+      ...meta,
+    });
     return bind ? '/user/security?wechat=bind-failed' : '/login?wechat=failed';
   }
   if (bind) {
     const userId = Number(bind.userId);
     const user = (await findUserById(deps.db, userId))!;
     const res = await deps.db
-      .query('UPDATE app_user SET wechat_openid = $2, wechat_unionid = $3, wechat_nickname = $4, wechat_bound_at = $5 WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM app_user o WHERE o.wechat_openid = $2 AND o.id <> $1) RETURNING id', [
-        userId, identity.openid, identity.unionid, identity.nickname, now,
-      ])
+      .query(
+        'UPDATE app_user SET wechat_openid = $2, wechat_unionid = $3, wechat_nickname = $4, wechat_bound_at = $5 WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM app_user o WHERE o.wechat_openid = $2 AND o.id <> $1) RETURNING id',
+        [userId, identity.openid, identity.unionid, identity.nickname, now],
+      )
       .catch(() => ({ rows: [] }));
     const okBound = res.rows.length === 1;
-    await audit(deps.db, { action: AccountAudit.wechatBound, outcome: okBound ? 'success' : 'failure', userId, username: user.username, merId: user.mer_id, detail: { nickname: identity.nickname, ...(okBound ? {} : { reason: 'openid-taken' }) }, ...meta });
+    await audit(deps.db, {
+      action: AccountAudit.wechatBound,
+      outcome: okBound ? 'success' : 'failure',
+      userId,
+      username: user.username,
+      merId: user.mer_id,
+      detail: { nickname: identity.nickname, ...(okBound ? {} : { reason: 'openid-taken' }) },
+      ...meta,
+    });
     return okBound ? '/user/security?wechat=bound' : '/user/security?wechat=bind-failed';
   }
   const { rows } = await deps.db.query<{ id: number; username: string; mer_id: string; status: string; locked_until: Date | null }>(
@@ -272,15 +299,17 @@ export async function totpDisable(deps: Deps, u: SessionUser, password: string, 
     if (checked.left === 0) throw new AppError(Code.SESSION_ENDED, 'userLocked', { m: LIMITS.lockMinutes }, 401);
     throw new AppError(Code.PASSWORD_INCORRECT, 'passwordIncorrect', {}, 200, { remaining: checked.left });
   }
-  await deps.db.tx(async (q) => {
-    if (!(await acceptTotp(q, u.id, user.totp_secret!, code.trim(), now))) throw new AppError(Code.VERIFY_CODE_ERROR, 'wrongVerifyCode');
-    await q.query('UPDATE app_user SET totp_secret = NULL, totp_enabled_at = NULL, totp_last_step = NULL WHERE id = $1', [u.id]);
-    await q.query('DELETE FROM totp_recovery_code WHERE user_id = $1', [u.id]);
-    await audit(q, { action: AccountAudit.totpDisabled, ...who(u, meta) });
-  }).catch(async (err) => {
-    if (err instanceof AppError) await audit(deps.db, { action: AccountAudit.totpDisabled, outcome: 'failure', ...who(u, meta), detail: { reason: 'code' } });
-    throw err;
-  });
+  await deps.db
+    .tx(async (q) => {
+      if (!(await acceptTotp(q, u.id, user.totp_secret!, code.trim(), now))) throw new AppError(Code.VERIFY_CODE_ERROR, 'wrongVerifyCode');
+      await q.query('UPDATE app_user SET totp_secret = NULL, totp_enabled_at = NULL, totp_last_step = NULL WHERE id = $1', [u.id]);
+      await q.query('DELETE FROM totp_recovery_code WHERE user_id = $1', [u.id]);
+      await audit(q, { action: AccountAudit.totpDisabled, ...who(u, meta) });
+    })
+    .catch(async (err) => {
+      if (err instanceof AppError) await audit(deps.db, { action: AccountAudit.totpDisabled, outcome: 'failure', ...who(u, meta), detail: { reason: 'code' } });
+      throw err;
+    });
 }
 
 /**
@@ -301,8 +330,15 @@ export async function setRequireTotp(deps: Deps, u: SessionUser, require: boolea
     if (rows[0].require_totp === require) return;
     if (!require && opts.approvalId === undefined) {
       approval = await insertApproval(q, {
-        merId, kind: 'policy_change', permission: Perm.merchantUserManage, user: u, now: deps.clock.now(), ip: meta.ip, userAgent: meta.userAgent,
-        payload: { requireTotp: { merId, require: false } }, summary: { policy: 'requireTotp', merId, loosened: ['requireTotp'], before: 'requireTotp true', after: 'requireTotp false' },
+        merId,
+        kind: 'policy_change',
+        permission: Perm.merchantUserManage,
+        user: u,
+        now: deps.clock.now(),
+        ip: meta.ip,
+        userAgent: meta.userAgent,
+        payload: { requireTotp: { merId, require: false } },
+        summary: { policy: 'requireTotp', merId, loosened: ['requireTotp'], before: 'requireTotp true', after: 'requireTotp false' },
       });
       return;
     }
@@ -346,10 +382,10 @@ export async function listSessions(deps: Deps, u: SessionUser, zone: Zone) {
 }
 
 export async function revokeSession(deps: Deps, u: SessionUser, sessionId: number, meta: Meta) {
-  const { rows } = await deps.db.query(
-    `UPDATE user_session SET revoked_at = now(), revoke_reason = 'revoked-by-user' WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL RETURNING id`,
-    [sessionId, u.id],
-  );
+  const { rows } = await deps.db.query(`UPDATE user_session SET revoked_at = now(), revoke_reason = 'revoked-by-user' WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL RETURNING id`, [
+    sessionId,
+    u.id,
+  ]);
   if (!rows.length) throw notFound(); // another user's session answers as if it did not exist
   await audit(deps.db, { action: AccountAudit.sessionRevoked, ...who(u, meta), target: String(sessionId) });
 }

@@ -29,10 +29,7 @@ export function matchingStep(secret: string, code: string, now: Date): number | 
 export async function acceptTotp(q: Queryable, userId: number, secret: string, code: string, now: Date, realm: Realm = MERCHANT_REALM): Promise<boolean> {
   const step = matchingStep(secret, code, now);
   if (step === null) return false;
-  const { rows } = await q.query(
-    `UPDATE ${realm.users} SET totp_last_step = $2 WHERE id = $1 AND (totp_last_step IS NULL OR totp_last_step < $2) RETURNING id`,
-    [userId, step],
-  );
+  const { rows } = await q.query(`UPDATE ${realm.users} SET totp_last_step = $2 WHERE id = $1 AND (totp_last_step IS NULL OR totp_last_step < $2) RETURNING id`, [userId, step]);
   return rows.length === 1;
 }
 

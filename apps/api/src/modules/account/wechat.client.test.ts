@@ -21,7 +21,13 @@ describe('WeChat OAuth2 client against the fake provider (a real HTTP server)', 
     const client = new WechatClient(fake.config);
     const url = client.authorizeUrl('https://portal.example/api/account/wechat/callback', 'st-123');
     const u = new URL(url);
-    expect(Object.fromEntries(u.searchParams)).toEqual({ appid: 'wx-fake-app', redirect_uri: 'https://portal.example/api/account/wechat/callback', response_type: 'code', scope: 'snsapi_login', state: 'st-123' });
+    expect(Object.fromEntries(u.searchParams)).toEqual({
+      appid: 'wx-fake-app',
+      redirect_uri: 'https://portal.example/api/account/wechat/callback',
+      response_type: 'code',
+      scope: 'snsapi_login',
+      state: 'st-123',
+    });
     expect(u.hash).toBe('#wechat_redirect');
     fake.user = { openid: 'o-test-1', unionid: 'u-test-1', nickname: '小明' };
     const back = await authorize(url);

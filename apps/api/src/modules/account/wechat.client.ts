@@ -122,10 +122,11 @@ export async function createOAuthState(q: Queryable, now: Date, purpose: string,
 /** A state's data when it exists, has this purpose, is unused and fresh — without using it up; else null. */
 export async function peekOAuthState(q: Queryable, state: string, purpose: string, now: Date): Promise<Record<string, unknown> | null> {
   if (!/^[A-Za-z0-9_-]{20,100}$/.test(state)) return null;
-  const { rows } = await q.query<{ data: Record<string, unknown> | string }>(
-    `SELECT data FROM oauth_state WHERE state_hash = $1 AND purpose = $2 AND used_at IS NULL AND expires_at > $3`,
-    [sha256(state), purpose, now],
-  );
+  const { rows } = await q.query<{ data: Record<string, unknown> | string }>(`SELECT data FROM oauth_state WHERE state_hash = $1 AND purpose = $2 AND used_at IS NULL AND expires_at > $3`, [
+    sha256(state),
+    purpose,
+    now,
+  ]);
   if (!rows[0]) return null;
   const d = rows[0].data;
   return typeof d === 'string' ? JSON.parse(d) : d;

@@ -87,7 +87,11 @@ describe('the gateway adapter in production (issue 46)', () => {
         for (let i = 0; i < 50 && !/Ready in/.test(s.log()); i++) await new Promise((r) => setTimeout(r, 100));
         const log = s.log();
         expect(log).toMatch(/^ {2}WARNING: ACQUIRER=sandbox in production \(ACQUIRER_SANDBOX_IN_PRODUCTION=yes\).*reach NO gateway/m);
-        const warn = log.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l)).find((l) => l.sandboxInProduction === true);
+        const warn = log
+          .split('\n')
+          .filter((l) => l.startsWith('{'))
+          .map((l) => JSON.parse(l))
+          .find((l) => l.sandboxInProduction === true);
         expect(warn).toMatchObject({ level: 40, acquirer: 'sandbox', msg: expect.stringMatching(/reach NO gateway/) });
       } finally {
         s.proc.kill('SIGTERM');

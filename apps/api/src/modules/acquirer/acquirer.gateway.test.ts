@@ -44,10 +44,10 @@ describe.each(DB_KINDS)('gateway adapter over HTTP (%s)', (kind) => {
     demo = await loginWithStepUp(ctx);
   });
 
-  const refund = (body: Record<string, string>) =>
-    ctx.call({ method: 'POST', url: '/api/txn/refund', headers: { ...auth(demo), ...form(body).headers }, payload: form(body).payload });
+  const refund = (body: Record<string, string>) => ctx.call({ method: 'POST', url: '/api/txn/refund', headers: { ...auth(demo), ...form(body).headers }, payload: form(body).payload });
   const returnAmount = async (id: number) => (await ctx.db.query<{ return_amount: number }>('SELECT return_amount FROM txn WHERE id = $1', [id])).rows[0].return_amount;
-  const txnOf = async (id: number) => (await ctx.db.query<{ gw_response: string; gw_trans_id: string; source: string }>('SELECT gw_response, gw_trans_id, source FROM txn WHERE id = $1', [id])).rows[0];
+  const txnOf = async (id: number) =>
+    (await ctx.db.query<{ gw_response: string; gw_trans_id: string; source: string }>('SELECT gw_response, gw_trans_id, source FROM txn WHERE id = $1', [id])).rows[0];
   const opOf = async (txnId: number) => (await ctx.db.query<OperationRow>('SELECT * FROM acquirer_operation WHERE txn_id = $1', [txnId])).rows[0];
   const audits = async (target: string) =>
     (await ctx.db.query<{ action: string; outcome: string; detail: Record<string, unknown> }>('SELECT action, outcome, detail FROM audit_log WHERE target = $1 ORDER BY id', [target])).rows;
@@ -269,7 +269,12 @@ describe('ACQUIRER settings', () => {
     const key = 'k'.repeat(32);
     const sig = signRequest(key, '1764150000', 'post', '/v1/refunds', '{"a":1}');
     expect(verifySignature(key, '1764150000', 'POST', '/v1/refunds', '{"a":1}', sig)).toBe(true);
-    for (const [ts, m, p, b] of [['1764150001', 'POST', '/v1/refunds', '{"a":1}'], ['1764150000', 'GET', '/v1/refunds', '{"a":1}'], ['1764150000', 'POST', '/v1/voids', '{"a":1}'], ['1764150000', 'POST', '/v1/refunds', '{"a":2}']])
+    for (const [ts, m, p, b] of [
+      ['1764150001', 'POST', '/v1/refunds', '{"a":1}'],
+      ['1764150000', 'GET', '/v1/refunds', '{"a":1}'],
+      ['1764150000', 'POST', '/v1/voids', '{"a":1}'],
+      ['1764150000', 'POST', '/v1/refunds', '{"a":2}'],
+    ])
       expect(verifySignature(key, ts, m, p, b, sig)).toBe(false);
     expect(verifySignature('x'.repeat(32), '1764150000', 'POST', '/v1/refunds', '{"a":1}', sig)).toBe(false);
   });

@@ -45,7 +45,8 @@ function interpret(status: number, text: string, isStatusQuery: boolean): Acquir
     return { kind: 'unknown', error: `HTTP ${status}: unreadable status` };
   }
   // A refusal of the request itself (bad field, unknown merchant): the gateway did nothing with it.
-  if (!isStatusQuery && (status === 400 || status === 422)) return { kind: 'final', gwResponse: code && code !== '00' && code !== '04' ? code : '12', respMsg: msg ?? `Refused by the gateway (HTTP ${status})` };
+  if (!isStatusQuery && (status === 400 || status === 422))
+    return { kind: 'final', gwResponse: code && code !== '00' && code !== '04' ? code : '12', respMsg: msg ?? `Refused by the gateway (HTTP ${status})` };
   // 5xx, 408, 409, 429, 401/403 (our key or clock): we do not know what happened — ask again later.
   return { kind: 'unknown', error: `HTTP ${status}${msg ? `: ${msg}` : ''}` };
 }
@@ -95,8 +96,7 @@ export function createHttpAcquirer(o: HttpAcquirerOptions): Acquirer {
     return answer;
   }
 
-  const post = (req: OperationRequest, card?: CardSecret) =>
-    withRetries('POST', PATHS[req.kind], JSON.stringify(card ? { ...req, card: { number: card.number } } : req), req.idempotencyKey, false);
+  const post = (req: OperationRequest, card?: CardSecret) => withRetries('POST', PATHS[req.kind], JSON.stringify(card ? { ...req, card: { number: card.number } } : req), req.idempotencyKey, false);
 
   return {
     name: 'http',

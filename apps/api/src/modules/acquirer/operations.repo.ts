@@ -58,8 +58,20 @@ export async function insertOperation(q: Queryable, o: NewOperation): Promise<nu
                                      next_attempt_at, created_by, created_at, updated_at)
      VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$14) RETURNING id`,
     [
-      o.request.idempotencyKey, o.kind, o.acquirer, o.txnId, o.purchaseId ?? null, o.orderId ?? null, o.merId, o.amount, o.currency,
-      JSON.stringify(o.request), JSON.stringify(o.context), o.nextAttemptAt, o.createdBy ?? null, o.now,
+      o.request.idempotencyKey,
+      o.kind,
+      o.acquirer,
+      o.txnId,
+      o.purchaseId ?? null,
+      o.orderId ?? null,
+      o.merId,
+      o.amount,
+      o.currency,
+      JSON.stringify(o.request),
+      JSON.stringify(o.context),
+      o.nextAttemptAt,
+      o.createdBy ?? null,
+      o.now,
     ],
   );
   return rows[0].id;

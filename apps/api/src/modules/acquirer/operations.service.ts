@@ -80,7 +80,10 @@ export async function completeOperation(
   }
   const ok = result.gwResponse === '00';
   await q.query('UPDATE txn SET gw_response = $2, resp_msg = $3, channel_order_no = coalesce($4, channel_order_no) WHERE id = $1', [
-    txn.id, result.gwResponse, result.respMsg, result.channelOrderNo ?? null,
+    txn.id,
+    result.gwResponse,
+    result.respMsg,
+    result.channelOrderNo ?? null,
   ]);
   if (ok && SETTLING_TYPES.includes(txn.tran_type as never)) await queueLate(q, [txn.id]);
   let returnAmount: number | null = null;
@@ -97,10 +100,11 @@ export async function completeOperation(
     const outcome = ok ? 'success' : 'failed';
     if (await settlePayment(q, op.order_id, outcome, txn.id, now)) {
       await addEvent(q, op.order_id, 'payment', actor.kind === 'buyer' ? 'buyer' : 'system', now, {
-        result: outcome, gwResponse: result.gwResponse, respMsg: result.respMsg, gwTransId: txn.gw_trans_id,
-        ...(actor.kind === 'buyer'
-          ? { brand: op.request.brand, channel: op.request.channel, card: op.request.maskedCard ? `****${op.request.maskedCard.slice(-4)}` : null }
-          : { resolved: true }),
+        result: outcome,
+        gwResponse: result.gwResponse,
+        respMsg: result.respMsg,
+        gwTransId: txn.gw_trans_id,
+        ...(actor.kind === 'buyer' ? { brand: op.request.brand, channel: op.request.channel, card: op.request.maskedCard ? `****${op.request.maskedCard.slice(-4)}` : null } : { resolved: true }),
       });
     }
   }
@@ -112,8 +116,15 @@ export async function completeOperation(
     merId: op.mer_id,
     target: op.context.purchaseGwTransId ?? txn.gw_trans_id,
     detail: {
-      operation: op.op_key, kind: op.kind, acquirer: op.acquirer, txnId: txn.id, amount: toDecimal(op.amount, op.currency), currency: op.currency,
-      gwResponse: result.gwResponse, respMsg: result.respMsg, by: actor.kind,
+      operation: op.op_key,
+      kind: op.kind,
+      acquirer: op.acquirer,
+      txnId: txn.id,
+      amount: toDecimal(op.amount, op.currency),
+      currency: op.currency,
+      gwResponse: result.gwResponse,
+      respMsg: result.respMsg,
+      by: actor.kind,
       ...(returnAmount !== null ? { released: !ok, returnAmount: toDecimal(returnAmount, op.currency) } : {}),
     },
   });
@@ -157,13 +168,7 @@ export async function recordAnswer(q: Queryable, deps: Deps, opId: number, answe
  * transaction or lock is held meanwhile) and the answer is recorded in a new transaction, where
  * `inAnswerTx` may write the asker's own bookkeeping (its audit entry, its stored reply).
  */
-export async function sendOperation<T>(
-  deps: Deps,
-  opId: number,
-  actor: Actor,
-  inAnswerTx: (q: Queryable, r: Recorded) => Promise<T>,
-  card?: CardSecret,
-): Promise<T> {
+export async function sendOperation<T>(deps: Deps, opId: number, actor: Actor, inAnswerTx: (q: Queryable, r: Recorded) => Promise<T>, card?: CardSecret): Promise<T> {
   const op = (await getOperation(deps.db, opId))!;
   const acq = acquirerOf(deps);
   const answer = op.kind === 'refund' ? await acq.refund(op.request) : op.kind === 'void' ? await acq.void(op.request) : await acq.charge(op.request, card);
@@ -183,8 +188,7 @@ export async function resolveOperation(deps: Deps, opId: number, actor: Actor = 
   let answer = await acq.status(op.request);
   if (answer.kind === 'not_found') {
     if (op.kind !== 'charge') answer = op.kind === 'refund' ? await acq.refund(op.request) : await acq.void(op.request);
-    else if (deps.clock.now().getTime() - new Date(op.created_at).getTime() >= CHARGE_LOST_AFTER_MS)
-      answer = { kind: 'final', gwResponse: '01', respMsg: 'Not received by the gateway' };
+    else if (deps.clock.now().getTime() - new Date(op.created_at).getTime() >= CHARGE_LOST_AFTER_MS) answer = { kind: 'final', gwResponse: '01', respMsg: 'Not received by the gateway' };
   }
   return deps.db.tx((q) => recordAnswer(q, deps, opId, answer, actor));
 }

@@ -1,15 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
-import {
-  ADMIN_ONLY_PERMISSIONS,
-  ALL_PERMISSIONS,
-  API_KEY_RE,
-  API_KEY_UNUSED_DAYS,
-  Code,
-  type ApiKeyCreate,
-  type ApiKeyRow,
-  type Language,
-} from '@portal/contract';
+import { ADMIN_ONLY_PERMISSIONS, ALL_PERMISSIONS, API_KEY_RE, API_KEY_UNUSED_DAYS, Code, type ApiKeyCreate, type ApiKeyRow, type Language } from '@portal/contract';
 import type { Deps, SessionUser } from '../../plugins/context';
 import { AppError, notFound } from '../../lib/errors';
 import { audit } from '../../lib/audit';
@@ -264,7 +255,17 @@ export async function authenticateKey(deps: Deps, authorization: string | undefi
   if (k.status !== 'ACTIVE' || (k.locked_until && new Date(k.locked_until) > now)) throw new AppError(Code.TOKEN_INVALID, 'apiKeyInvalid', {}, 401);
   const addr = plainIp(ip);
   if (!ipAllowed(k.ip_allow, addr)) {
-    await audit(deps.db, { action: ApiKeyAudit.refusedIp, outcome: 'failure', userId: k.created_by, username: `apikey:${k.prefix}`, merId: k.owner_mer_id, target: k.prefix, detail: { keyId: Number(k.id) }, ip: addr, userAgent });
+    await audit(deps.db, {
+      action: ApiKeyAudit.refusedIp,
+      outcome: 'failure',
+      userId: k.created_by,
+      username: `apikey:${k.prefix}`,
+      merId: k.owner_mer_id,
+      target: k.prefix,
+      detail: { keyId: Number(k.id) },
+      ip: addr,
+      userAgent,
+    });
     throw new AppError(Code.FORBIDDEN, 'apiKeyIpRefused', { ip: addr }, 403, { reason: 'ip' });
   }
   const fresh = !k.last_used_at || now.getTime() - new Date(k.last_used_at).getTime() > 60_000 || k.last_ip !== addr;
@@ -273,7 +274,16 @@ export async function authenticateKey(deps: Deps, authorization: string | undefi
       await q.query('UPDATE api_key SET last_used_at = $2, last_ip = $3 WHERE id = $1', [k.id, now, addr]);
       const seen = await q.query('INSERT INTO api_key_ip (key_id, ip, first_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING key_id', [k.id, addr, now]);
       if (seen.rowCount) {
-        await audit(q, { action: ApiKeyAudit.newIp, userId: k.created_by, username: `apikey:${k.prefix}`, merId: k.owner_mer_id, target: k.prefix, detail: { keyId: Number(k.id) }, ip: addr, userAgent });
+        await audit(q, {
+          action: ApiKeyAudit.newIp,
+          userId: k.created_by,
+          username: `apikey:${k.prefix}`,
+          merId: k.owner_mer_id,
+          target: k.prefix,
+          detail: { keyId: Number(k.id) },
+          ip: addr,
+          userAgent,
+        });
       }
     });
   }

@@ -28,12 +28,27 @@ describe.each(DB_KINDS)('API keys: Developers → Keys (%s)', (kind) => {
   afterAll(() => ctx?.close());
 
   it('creates a key: the secret once, only its hash stored, audited with before/after', async () => {
-    const r = await post(demo, CREATE, { name: 'ERP', merIds: `${DEMO.subA},${DEMO.subB}`, permissions: `${Perm.txnList},${Perm.txnRefund}`, ipAllow: '203.0.113.0/24, 2001:db8::/32', expiresOn: '2099-12-31' });
+    const r = await post(demo, CREATE, {
+      name: 'ERP',
+      merIds: `${DEMO.subA},${DEMO.subB}`,
+      permissions: `${Perm.txnList},${Perm.txnRefund}`,
+      ipAllow: '203.0.113.0/24, 2001:db8::/32',
+      expiresOn: '2099-12-31',
+    });
     expect(r.body.code, r.body.msg).toBe(0);
     const { key, secret } = r.body.data;
     expect(secret).toMatch(API_KEY_RE);
     expect(secret.startsWith(`${key.prefix}_`)).toBe(true);
-    expect(key).toMatchObject({ name: 'ERP', merIds: [DEMO.subA, DEMO.subB], permissions: [Perm.txnList, Perm.txnRefund], ipAllow: ['203.0.113.0/24', '2001:db8::/32'], status: 'active', createdBy: 'demo', lastUsedAt: null, unused: false });
+    expect(key).toMatchObject({
+      name: 'ERP',
+      merIds: [DEMO.subA, DEMO.subB],
+      permissions: [Perm.txnList, Perm.txnRefund],
+      ipAllow: ['203.0.113.0/24', '2001:db8::/32'],
+      status: 'active',
+      createdBy: 'demo',
+      lastUsedAt: null,
+      unused: false,
+    });
     expect(key.expiresAt).toBe('2100-01-01 00:00:00');
     const { rows } = await ctx.db.query<{ secret_hash: string }>('SELECT secret_hash FROM api_key WHERE id = $1', [key.id]);
     expect(rows[0].secret_hash).toBe(sha256(secret));
@@ -66,13 +81,16 @@ describe.each(DB_KINDS)('API keys: Developers → Keys (%s)', (kind) => {
     expect((await ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM api_key')).rows[0].n).toBe(before);
   });
 
-  it('answers in the caller\'s language', async () => {
+  it("answers in the caller's language", async () => {
     const r = await post(demo, CREATE, { name: 'x', merIds: DEMO.other, permissions: Perm.txnList }, 'ja');
     expect(r.body.msg).toContain('キーは閲覧できる加盟店にのみ使えます');
   });
 
   it('a key carries only permissions its creator holds', async () => {
-    await ctx.db.query("INSERT INTO app_user (username, password_hash, email, mer_id, user_type, user_admin, permissions) SELECT 'dev-only', password_hash, 'dev-only@demo-group.example', $1, 'SUB', false, $2 FROM app_user WHERE username = 'demo-sub'", [DEMO.subA, [Perm.developerManage, Perm.txnList]]);
+    await ctx.db.query(
+      "INSERT INTO app_user (username, password_hash, email, mer_id, user_type, user_admin, permissions) SELECT 'dev-only', password_hash, 'dev-only@demo-group.example', $1, 'SUB', false, $2 FROM app_user WHERE username = 'demo-sub'",
+      [DEMO.subA, [Perm.developerManage, Perm.txnList]],
+    );
     const dev = (await ctx.login('dev-only')).token;
     const r = await post(dev, CREATE, { name: 'x', merIds: DEMO.subA, permissions: `${Perm.txnList},${Perm.txnRefund}` });
     expect(r.status).toBe(400);

@@ -61,7 +61,7 @@ describe.each(DB_KINDS)('live chat token on %s', (kind) => {
 
   it('lets the widget origin (only) be framed', async () => {
     const res = await ctx.app.inject({ method: 'GET', url: '/api/chat/token', headers: { 'x-token': session.token } });
-    expect(String(res.headers['content-security-policy'])).toContain('frame-src \'self\' https://chat.example.test');
+    expect(String(res.headers['content-security-policy'])).toContain("frame-src 'self' https://chat.example.test");
     const r2 = await off.app.inject({ method: 'GET', url: '/api/chat/token' });
     expect(String(r2.headers['content-security-policy'])).not.toContain('frame-src');
   });

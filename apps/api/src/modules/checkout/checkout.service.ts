@@ -121,24 +121,57 @@ export async function payCheckout(deps: Deps, token: string, body: { method: str
     const r = await ingestTransaction(
       q,
       {
-        merId: o.mer_id, orderNo: o.order_no, tranType: 'PURC', amount: o.total_amount, currency: o.order_currency, paymentSchema: m.channel,
-        paymentBrand: m.code, gwResponse: '04', respMsg: 'Processing', txnTime: now, cardNumber: m.card ? card : null, source: 'paybylink',
-        merReserve: o.recon_id || null, storeId: o.store_id, storeName: o.store_name, orderAmount: o.total_amount, orderCurrency: o.order_currency,
+        merId: o.mer_id,
+        orderNo: o.order_no,
+        tranType: 'PURC',
+        amount: o.total_amount,
+        currency: o.order_currency,
+        paymentSchema: m.channel,
+        paymentBrand: m.code,
+        gwResponse: '04',
+        respMsg: 'Processing',
+        txnTime: now,
+        cardNumber: m.card ? card : null,
+        source: 'paybylink',
+        merReserve: o.recon_id || null,
+        storeId: o.store_id,
+        storeName: o.store_name,
+        orderAmount: o.total_amount,
+        orderCurrency: o.order_currency,
       },
       { platformTz: deps.config.platformTz, now },
     );
     const maskedCard = m.card ? `${card.slice(0, 6)}******${card.slice(-4)}` : null;
     const request: OperationRequest = {
-      kind: 'charge', idempotencyKey: r.gwTransId, merchantId: o.mer_id, orderNo: o.order_no, amount: toDecimal(o.total_amount, o.order_currency),
-      currency: o.order_currency, channel: m.channel, brand: m.code, maskedCard,
+      kind: 'charge',
+      idempotencyKey: r.gwTransId,
+      merchantId: o.mer_id,
+      orderNo: o.order_no,
+      amount: toDecimal(o.total_amount, o.order_currency),
+      currency: o.order_currency,
+      channel: m.channel,
+      brand: m.code,
+      maskedCard,
     };
     const id = await insertOperation(q, {
-      kind: 'charge', acquirer: acquirer.name, txnId: r.id, orderId: o.id, merId: o.mer_id, amount: o.total_amount, currency: o.order_currency,
-      request, context: {}, now, nextAttemptAt: new Date(now.getTime() + firstSendLeaseMs(deps)),
+      kind: 'charge',
+      acquirer: acquirer.name,
+      txnId: r.id,
+      orderId: o.id,
+      merId: o.mer_id,
+      amount: o.total_amount,
+      currency: o.order_currency,
+      request,
+      context: {},
+      now,
+      nextAttemptAt: new Date(now.getTime() + firstSendLeaseMs(deps)),
     });
     await settlePayment(q, o.id, 'pending', r.id, now);
     await audit(q, {
-      action: OperationAudit.charge, username: 'buyer', merId: o.mer_id, target: r.gwTransId,
+      action: OperationAudit.charge,
+      username: 'buyer',
+      merId: o.mer_id,
+      target: r.gwTransId,
       detail: { orderId: o.id, orderNo: o.order_no, amount: toDecimal(o.total_amount, o.order_currency), currency: o.order_currency, brand: m.code, acquirer: acquirer.name },
     });
     return id;
@@ -158,7 +191,12 @@ export async function payCheckout(deps: Deps, token: string, body: { method: str
         if (outcome === 'pending') {
           const { rows } = await q.query<{ gw_trans_id: string }>('SELECT gw_trans_id FROM txn WHERE id = (SELECT txn_id FROM acquirer_operation WHERE id = $1)', [opId]);
           await addEvent(q, o.id, 'payment', 'buyer', now, {
-            result: outcome, gwResponse: '04', respMsg: rec.respMsg, brand: m!.code, channel: m!.channel, gwTransId: rows[0].gw_trans_id,
+            result: outcome,
+            gwResponse: '04',
+            respMsg: rec.respMsg,
+            brand: m!.code,
+            channel: m!.channel,
+            gwTransId: rows[0].gw_trans_id,
             card: m!.card ? `****${card.slice(-4)}` : null,
           });
         }

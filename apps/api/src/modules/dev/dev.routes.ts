@@ -75,65 +75,96 @@ export function sameLocalOrigin(h: { host?: string; origin?: string; 'sec-fetch-
 export function devRoutes(app: FastifyInstance, deps: Deps) {
   if (deps.config.env === 'production') return;
   const outbox = path.join(deps.config.dataDir, 'outbox');
-  app.get('/api/dev/mailbox', { config: { auth: 'public' }, onRequest: async (req) => localOnly(req), schema: { tags: ['dev'], summary: 'Development outbox, newest first (not in production)' } }, async () =>
-    ok(await readOutbox(outbox)),
+  app.get(
+    '/api/dev/mailbox',
+    { config: { auth: 'public' }, onRequest: async (req) => localOnly(req), schema: { tags: ['dev'], summary: 'Development outbox, newest first (not in production)' } },
+    async () => ok(await readOutbox(outbox)),
   );
-  app.get('/api/dev/sms', { config: { auth: 'public' }, onRequest: async (req) => localOnly(req), schema: { tags: ['dev'], summary: 'Development SMS outbox, newest first (not in production)' } }, async () =>
-    ok(readSmsOutbox(smsOutboxDir(deps))),
+  app.get(
+    '/api/dev/sms',
+    { config: { auth: 'public' }, onRequest: async (req) => localOnly(req), schema: { tags: ['dev'], summary: 'Development SMS outbox, newest first (not in production)' } },
+    async () => ok(readSmsOutbox(smsOutboxDir(deps))),
   );
   // Development stand-in for user management (not in production): a new not-activated sub-user of
   // the demo store, with the activation e-mail sent through the real service. The e2e specs start
   // every account flow from here.
-  app.post('/api/dev/invite', { config: { auth: 'public' }, onRequest: async (req) => localOnly(req), schema: { tags: ['dev'], summary: 'Create a not-activated demo sub-user and e-mail its activation link (not in production)' } }, async (req) => {
-    const b = (req.body ?? {}) as { username?: string; email?: string };
-    if (!b.username || !/^[a-z0-9-]{3,40}$/.test(b.username) || !b.email || !/^[^@\s]+@[^@\s]+$/.test(b.email)) return { code: 400, msg: 'username, email', data: null };
-    await deps.db.tx(async (q) => {
-      const { rows } = await q.query<{ id: number }>(
-        `INSERT INTO app_user (username, password_hash, email, mer_id, user_type, status, permissions) VALUES ($1,$2,$3,$4,'SUB','INACTIVE',$5) RETURNING id`,
-        [b.username, UNUSABLE_PASSWORD, b.email, DEMO.subA, DEMO_SUB_PERMISSIONS],
-      );
-      await sendActivation(deps, q, rows[0].id, req.lang, { ip: req.ip, userAgent: req.headers['user-agent'] });
-    });
-    return ok(null);
-  });
+  app.post(
+    '/api/dev/invite',
+    {
+      config: { auth: 'public' },
+      onRequest: async (req) => localOnly(req),
+      schema: { tags: ['dev'], summary: 'Create a not-activated demo sub-user and e-mail its activation link (not in production)' },
+    },
+    async (req) => {
+      const b = (req.body ?? {}) as { username?: string; email?: string };
+      if (!b.username || !/^[a-z0-9-]{3,40}$/.test(b.username) || !b.email || !/^[^@\s]+@[^@\s]+$/.test(b.email)) return { code: 400, msg: 'username, email', data: null };
+      await deps.db.tx(async (q) => {
+        const { rows } = await q.query<{ id: number }>(
+          `INSERT INTO app_user (username, password_hash, email, mer_id, user_type, status, permissions) VALUES ($1,$2,$3,$4,'SUB','INACTIVE',$5) RETURNING id`,
+          [b.username, UNUSABLE_PASSWORD, b.email, DEMO.subA, DEMO_SUB_PERMISSIONS],
+        );
+        await sendActivation(deps, q, rows[0].id, req.lang, { ip: req.ip, userAgent: req.headers['user-agent'] });
+      });
+      return ok(null);
+    },
+  );
   // Development stand-in for the passing of time (not in production): runs the month-end work as if
   // the clock read `at` — the settlement run through the day before, then the monthly statements.
   // The recurring jobs themselves are not moved. The e2e specs use it to reach a month end.
-  app.post('/api/dev/runJob', { config: { auth: 'public' }, onRequest: async (req) => localOnly(req), schema: { tags: ['dev'], summary: 'Run the settlement and monthly-statement jobs as of a given instant (not in production)' } }, async (req) => {
-    const b = (req.body ?? {}) as { job?: string; at?: string };
-    const at = typeof b.at === 'string' ? new Date(b.at) : null;
-    if (b.job !== 'monthEnd' || !at || Number.isNaN(at.getTime())) return { code: 400, msg: 'job=monthEnd, at=ISO instant', data: null };
-    const ctx = (): JobContext => ({
-      db: deps.db, clock: { now: () => at }, log: req.log, heartbeat: async () => undefined,
-      job: { id: 0, kind: 'dev', unique_key: null, payload: {}, status: 'running', run_at: at, attempts: 1, locked_by: null, locked_at: null, progress: 0, result: null, error: null },
-    });
-    const settled = await settlementJob(deps.config.platformTz)(ctx());
-    const statements = await monthlyStatementJob(deps.config.dataDir, deps.config.platformTz)(ctx());
-    return ok({ settlement: settled?.result ?? null, statements: statements?.result ?? null });
-  });
+  app.post(
+    '/api/dev/runJob',
+    {
+      config: { auth: 'public' },
+      onRequest: async (req) => localOnly(req),
+      schema: { tags: ['dev'], summary: 'Run the settlement and monthly-statement jobs as of a given instant (not in production)' },
+    },
+    async (req) => {
+      const b = (req.body ?? {}) as { job?: string; at?: string };
+      const at = typeof b.at === 'string' ? new Date(b.at) : null;
+      if (b.job !== 'monthEnd' || !at || Number.isNaN(at.getTime())) return { code: 400, msg: 'job=monthEnd, at=ISO instant', data: null };
+      const ctx = (): JobContext => ({
+        db: deps.db,
+        clock: { now: () => at },
+        log: req.log,
+        heartbeat: async () => undefined,
+        job: { id: 0, kind: 'dev', unique_key: null, payload: {}, status: 'running', run_at: at, attempts: 1, locked_by: null, locked_at: null, progress: 0, result: null, error: null },
+      });
+      const settled = await settlementJob(deps.config.platformTz)(ctx());
+      const statements = await monthlyStatementJob(deps.config.dataDir, deps.config.platformTz)(ctx());
+      return ok({ settlement: settled?.result ?? null, statements: statements?.result ?? null });
+    },
+  );
   // Development only (not in production): a failed job for the back office's runs screen to show and
   // retry (e2e ops-runs.spec.ts). Kind dev.example has no handler: a retried one stays queued.
-  app.post('/api/dev/failedJob', { config: { auth: 'public' }, onRequest: async (req) => localOnly(req), schema: { tags: ['dev'], summary: 'Record a failed job of kind dev.example (not in production)' } }, async () => {
-    const { rows } = await deps.db.query<{ id: string }>(
-      `INSERT INTO job (kind, unique_key, payload, status, attempts, error, finished_at)
+  app.post(
+    '/api/dev/failedJob',
+    { config: { auth: 'public' }, onRequest: async (req) => localOnly(req), schema: { tags: ['dev'], summary: 'Record a failed job of kind dev.example (not in production)' } },
+    async () => {
+      const { rows } = await deps.db.query<{ id: string }>(
+        `INSERT INTO job (kind, unique_key, payload, status, attempts, error, finished_at)
        VALUES ('dev.example', 'dev.example:' || gen_random_uuid()::text, '{}', 'failed', 3, 'Example failure: the mail server refused the connection', now()) RETURNING id`,
-    );
-    return ok({ id: Number(rows[0].id) });
-  });
-  app.get('/dev/mailbox', { config: { auth: 'public' }, schema: { summary: 'Development mailbox page (HTML; loopback callers only, never in production)' }, onRequest: async (req) => localOnly(req) }, async (_req, reply) => {
-    const items = await readOutbox(outbox);
-    const sms = readSmsOutbox(smsOutboxDir(deps))
-      .map((m) => `<article><header><b>SMS</b> → ${esc(m.to)} <time>${esc(m.date)}</time></header><pre>${esc(m.text)}</pre></article>`)
-      .join('\n');
-    const rows = items
-      .map(
-        (m) => `<article><header><b>${esc(m.subject)}</b> → ${esc(m.to)} <time>${esc(m.date)}</time></header>
+      );
+      return ok({ id: Number(rows[0].id) });
+    },
+  );
+  app.get(
+    '/dev/mailbox',
+    { config: { auth: 'public' }, schema: { summary: 'Development mailbox page (HTML; loopback callers only, never in production)' }, onRequest: async (req) => localOnly(req) },
+    async (_req, reply) => {
+      const items = await readOutbox(outbox);
+      const sms = readSmsOutbox(smsOutboxDir(deps))
+        .map((m) => `<article><header><b>SMS</b> → ${esc(m.to)} <time>${esc(m.date)}</time></header><pre>${esc(m.text)}</pre></article>`)
+        .join('\n');
+      const rows = items
+        .map(
+          (m) => `<article><header><b>${esc(m.subject)}</b> → ${esc(m.to)} <time>${esc(m.date)}</time></header>
 <pre>${esc(m.text)}</pre>${m.attachments.map((a) => `<div>📎 ${esc(a.filename)} (${a.size} bytes)</div>`).join('')}</article>`,
-      )
-      .join('\n');
-    reply.type('text/html; charset=utf-8');
-    return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Development mailbox</title>
+        )
+        .join('\n');
+      reply.type('text/html; charset=utf-8');
+      return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Development mailbox</title>
 <style>body{font-family:system-ui,sans-serif;max-width:900px;margin:2rem auto;padding:0 1rem}article{border:1px solid #ddd;border-radius:8px;padding:12px;margin:12px 0}time{color:#888;font-size:12px}pre{white-space:pre-wrap}</style></head>
 <body><h1>Development mailbox</h1><p>${items.length} message(s) in <code>${esc(outbox)}</code>, newest first. Reload to refresh.</p>${rows || '<p>No mail yet.</p>'}<h2>Text messages (SMS)</h2>${sms || '<p>No SMS yet.</p>'}</body></html>`;
-  });
+    },
+  );
 }

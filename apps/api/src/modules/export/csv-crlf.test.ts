@@ -24,7 +24,12 @@ describe('CsvLfToCrlf', () => {
     for (let i = 0; i <= b.length; i++) {
       expect(await run(csv, [i])).toEqual({ text: want, rows: 4 });
     }
-    expect(await run(csv, Array.from({ length: b.length - 1 }, (_, i) => i + 1))).toEqual({ text: want, rows: 4 });
+    expect(
+      await run(
+        csv,
+        Array.from({ length: b.length - 1 }, (_, i) => i + 1),
+      ),
+    ).toEqual({ text: want, rows: 4 });
   });
   it('fills blocks of its size and passes everything on', async () => {
     const line = 'abc,"d\ne",f\n';

@@ -26,7 +26,11 @@ describe.each(DB_KINDS)('exports and scheduled reports are audited (%s)', (kind)
     }
     throw new Error(`no ${action} entry for ${kindOf}`);
   };
-  const lines = (raw: string) => raw.replace(/^\uFEFF/, '').split(/\r?\n/).filter(Boolean);
+  const lines = (raw: string) =>
+    raw
+      .replace(/^\uFEFF/, '')
+      .split(/\r?\n/)
+      .filter(Boolean);
   const get = (url: string) => ctx.call({ method: 'GET', url, headers: { 'x-token': demo }, remoteAddress: '127.0.0.9' });
 
   beforeAll(async () => {
@@ -80,7 +84,13 @@ describe.each(DB_KINDS)('exports and scheduled reports are audited (%s)', (kind)
     await post(ctx, demo, 'delete', { id });
     const all = (await ctx.db.query<Entry>(`SELECT action, outcome, username, target, detail FROM audit_log WHERE target = $1 ORDER BY id`, [`schedule:${id}`])).rows;
     expect(all.map((e) => e.action)).toEqual([
-      'report.schedule.create', 'report.schedule.update', 'report.schedule.pause', 'report.schedule.resume', 'report.schedule.send_now', 'report.schedule.run', 'report.schedule.delete',
+      'report.schedule.create',
+      'report.schedule.update',
+      'report.schedule.pause',
+      'report.schedule.resume',
+      'report.schedule.send_now',
+      'report.schedule.run',
+      'report.schedule.delete',
     ]);
     expect(all[0].detail).toMatchObject({ scheduleId: id, kind: 'report.bill', format: 'csv', params: { beginDate: '2026-09-01', endDate: '2026-09-07' }, recipients: [SUB_MAIL] });
     expect(all[1].detail).toMatchObject({ before: { format: 'csv' }, after: { format: 'xlsx' } });

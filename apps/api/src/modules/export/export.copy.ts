@@ -114,13 +114,7 @@ export function csvCopy<R>(
  * `onProgress` gets the row count as data flows. If `out` is destroyed before the end (the client
  * went away), the COPY stream is destroyed with it and its connection closed. Returns the row count.
  */
-export async function writeCopyCsv(
-  db: CopySource,
-  select: string,
-  out: Writable,
-  head: string,
-  onProgress?: (rows: number) => Promise<void> | void,
-): Promise<number> {
+export async function writeCopyCsv(db: CopySource, select: string, out: Writable, head: string, onProgress?: (rows: number) => Promise<void> | void): Promise<number> {
   if (!db.copyOut) throw new Error('COPY is not available on this database');
   let src;
   try {

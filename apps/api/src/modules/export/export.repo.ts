@@ -53,7 +53,15 @@ export function toExportFile(r: ExportFileRow): ExportFile {
 export async function insertExport(
   q: Queryable,
   v: {
-    userId: number; merId: string; kind: string; params: unknown; scope: string[]; lang: string; tzOffset: number; format: string; fileName: string;
+    userId: number;
+    merId: string;
+    kind: string;
+    params: unknown;
+    scope: string[];
+    lang: string;
+    tzOffset: number;
+    format: string;
+    fileName: string;
     /** A scheduled report's run (migration 016): written at once by the run, not queued. */
     scheduleId?: number;
     /** A run that could not start (e.g. the owner lost the permission): recorded as failed. */
@@ -111,10 +119,7 @@ export async function finish(q: Queryable, job: ExportOwner, v: { path: string; 
 
 /** Marks the export failed; false (nothing changed) when this attempt no longer owns the row (see finish). */
 export async function fail(q: Queryable, job: ExportOwner, error: string): Promise<boolean> {
-  const r = await q.query(
-    `UPDATE export_file SET status = 'failed', error = $2, finished_at = now() WHERE id = $1 AND status = 'running' AND ${CLAIM} = $3`,
-    [job.id, error.slice(0, 500), job.claim],
-  );
+  const r = await q.query(`UPDATE export_file SET status = 'failed', error = $2, finished_at = now() WHERE id = $1 AND status = 'running' AND ${CLAIM} = $3`, [job.id, error.slice(0, 500), job.claim]);
   return r.rowCount > 0;
 }
 
@@ -128,10 +133,7 @@ export async function failExhausted(q: Queryable): Promise<void> {
 
 export async function listFiles(q: Queryable, userId: number, page: number, size: number) {
   const [list, count] = await Promise.all([
-    q.query<ExportFileRow>(
-      `SELECT * FROM export_file WHERE user_id = $1 AND deleted_at IS NULL ORDER BY created_at DESC, id DESC LIMIT ${size} OFFSET ${page * size}`,
-      [userId],
-    ),
+    q.query<ExportFileRow>(`SELECT * FROM export_file WHERE user_id = $1 AND deleted_at IS NULL ORDER BY created_at DESC, id DESC LIMIT ${size} OFFSET ${page * size}`, [userId]),
     q.query<{ n: number }>('SELECT count(*)::int AS n FROM export_file WHERE user_id = $1 AND deleted_at IS NULL', [userId]),
   ]);
   return { rows: list.rows, total: count.rows[0].n };

@@ -19,7 +19,12 @@ export function exportRoutes(app: FastifyInstance, deps: Deps) {
 
   r.get('/api/report/file/list', {
     config: { permission: Perm.reportFile },
-    schema: { tags: ['files'], summary: 'The caller\'s export files, newest first (status queued/running/ready/failed, progress, rows, size)', querystring: pageQuerySchema, response: { 200: envelope(pageOf(exportFileSchema)) } },
+    schema: {
+      tags: ['files'],
+      summary: "The caller's export files, newest first (status queued/running/ready/failed, progress, rows, size)",
+      querystring: pageQuerySchema,
+      response: { 200: envelope(pageOf(exportFileSchema)) },
+    },
     handler: async (req) => {
       const { rows, total } = await listFiles(deps.db, userOf(req).id, req.query.page, req.query.size);
       return ok({ content: rows.map(toExportFile), totalElements: total });
@@ -28,7 +33,7 @@ export function exportRoutes(app: FastifyInstance, deps: Deps) {
 
   r.get('/api/report/file/download/:id', {
     config: { permission: Perm.reportFile },
-    schema: { tags: ['files'], summary: 'Download a ready export file (another user\'s answers as absent)', params: idParam },
+    schema: { tags: ['files'], summary: "Download a ready export file (another user's answers as absent)", params: idParam },
     handler: async (req, reply) => {
       const f = await findFile(deps.db, req.params.id, userOf(req).id);
       if (!f) throw notFound();

@@ -153,8 +153,13 @@ export async function streamExport(
   // that broke off is an entry too, with the reason.
   const entry = (outcome: 'success' | 'failure', extra: Record<string, unknown>) =>
     auditExport(deps.db, {
-      action: ExportAudit.download, userId: v.userId, outcome, target: fileName,
-      detail: { kind: v.kind, format: v.format, params, scope: v.scope, ...extra }, ip: v.meta?.ip, userAgent: v.meta?.userAgent,
+      action: ExportAudit.download,
+      userId: v.userId,
+      outcome,
+      target: fileName,
+      detail: { kind: v.kind, format: v.format, params, scope: v.scope, ...extra },
+      ip: v.meta?.ip,
+      userAgent: v.meta?.userAgent,
     }).catch((err: unknown) => process.emitWarning(`export audit not written: ${String(err)}`));
   writing.then(
     (rows) => entry('success', { rows }),
@@ -240,12 +245,14 @@ export async function writeExportRow(deps: Deps, job: ExportFileRow): Promise<{ 
 async function auditFile(deps: Deps, job: ExportFileRow, params: unknown, outcome: 'success' | 'failure', extra: Record<string, unknown>) {
   const scheduleId = (job as ExportFileRow & { schedule_id?: number | null }).schedule_id ?? null;
   // A file asked through /v1 is the key's: audited under the key's name, as its refunds are (issue 47).
-  const { rows: key } = await deps.db.query<{ key_id: number; prefix: string }>(
-    'SELECT k.id AS key_id, k.prefix FROM api_key_export x JOIN api_key k ON k.id = x.key_id WHERE x.export_id = $1',
-    [job.id],
-  );
+  const { rows: key } = await deps.db.query<{ key_id: number; prefix: string }>('SELECT k.id AS key_id, k.prefix FROM api_key_export x JOIN api_key k ON k.id = x.key_id WHERE x.export_id = $1', [
+    job.id,
+  ]);
   await auditExport(deps.db, {
-    action: ExportAudit.file, userId: job.user_id, outcome, target: job.file_name,
+    action: ExportAudit.file,
+    userId: job.user_id,
+    outcome,
+    target: job.file_name,
     ...(key[0] ? { username: `apikey:${key[0].prefix}` } : {}),
     detail: { kind: job.kind, format: job.format, params, scope: job.scope, fileId: job.id, ...(scheduleId ? { scheduleId } : {}), ...(key[0] ? { keyId: Number(key[0].key_id) } : {}), ...extra },
   });

@@ -40,7 +40,7 @@ describe.each(DB_KINDS)('exports and the file-report area (%s)', (kind) => {
   const files = async (token: string) => (await get(token, '/api/report/file/list')).body.data;
   const download = (token: string, id: number) => ctx.app.inject({ method: 'GET', url: `/api/report/file/download/${id}`, headers: auth(token) });
 
-  it('queues a CSV export, writes it in the user\'s language with zone and UTC columns, neutralised', async () => {
+  it("queues a CSV export, writes it in the user's language with zone and UTC columns, neutralised", async () => {
     const q = await get(demo, '/api/txn/exportBack', { ...RANGE, format: 'csv' }, 'zh', '9');
     expect(q.body.code).toBe(0);
     expect(q.body.data.status).toBe('queued');
@@ -72,7 +72,7 @@ describe.each(DB_KINDS)('exports and the file-report area (%s)', (kind) => {
     expect(first[col('交易类型')]).toBe('消费');
     expect(first[col('支付品牌')]).toBe('WeChat Pay');
     expect(first[col('结算状态')]).toBe('未结算');
-    expect(body.map((r) => r[col('订单号')])).toEqual(['\'=HYPERLINK("x")', '\'+1', '\'-2', '\'@3', 'JPY-1']);
+    expect(body.map((r) => r[col('订单号')])).toEqual(['\'=HYPERLINK("x")', "'+1", "'-2", "'@3", 'JPY-1']);
     expect(body[1][col('订单结果')]).toBe('处理中');
     expect(body[3][col('订单结果')]).toBe('失败');
     expect(body[4]).toEqual(expect.arrayContaining(['5000', 'JPY', '已划款']));
@@ -107,7 +107,12 @@ describe.each(DB_KINDS)('exports and the file-report area (%s)', (kind) => {
     expect(parseCsv(res.body)[0]).toContain('Transaction time (UTC−05:00)');
     const rows = parseCsv(res.body).filter((r) => r.length > 1);
     expect(rows).toHaveLength(2);
-    const s = await ctx.app.inject({ method: 'GET', url: '/api/txn/settleExport', headers: auth(demo), query: { beginDate: '2026-11-01', endDate: '2026-11-30', busLine: 'CARD', setCur: 'USD', clientid: DEMO.subB, format: 'csv' } });
+    const s = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/txn/settleExport',
+      headers: auth(demo),
+      query: { beginDate: '2026-11-01', endDate: '2026-11-30', busLine: 'CARD', setCur: 'USD', clientid: DEMO.subB, format: 'csv' },
+    });
     const sr = parseCsv(s.body).filter((r) => r.length > 1);
     expect(sr).toHaveLength(2);
     expect(sr[0]).toContain('Settlement amount');
@@ -140,7 +145,11 @@ describe.each(DB_KINDS)('exports and the file-report area (%s)', (kind) => {
     const q = await get(other, '/api/txn/exportBack', { ...RANGE, format: 'csv', merId: DEMO.subA });
     await drainExports(ctx.deps);
     const res = await download(other, q.body.data.id);
-    expect(parseCsv(res.body).slice(1).filter((r) => r.length > 1)).toHaveLength(0);
+    expect(
+      parseCsv(res.body)
+        .slice(1)
+        .filter((r) => r.length > 1),
+    ).toHaveLength(0);
     expect(res.body).toContain('Order number');
   });
 
@@ -165,7 +174,17 @@ describe.each(DB_KINDS)('exports and the file-report area (%s)', (kind) => {
     });
     const { enqueueExport } = await import('./export.service');
     const demoId = (await ctx.db.query<{ id: number }>(`SELECT id FROM app_user WHERE username = 'demo'`)).rows[0].id;
-    const row = await enqueueExport(ctx.deps, { userId: demoId, merId: DEMO.group, scope: [DEMO.group], permissions: [Perm.txnExport], kind: 'test-failing', params: {}, lang: 'en', tzOffset: 8, format: 'csv' });
+    const row = await enqueueExport(ctx.deps, {
+      userId: demoId,
+      merId: DEMO.group,
+      scope: [DEMO.group],
+      permissions: [Perm.txnExport],
+      kind: 'test-failing',
+      params: {},
+      lang: 'en',
+      tzOffset: 8,
+      format: 'csv',
+    });
     await drainExports(ctx.deps);
     const f = (await files(demo)).content.find((x: any) => x.id === row.id);
     expect(f).toMatchObject({ status: 'failed', error: 'source broke' });
@@ -196,7 +215,17 @@ describe.each(DB_KINDS)('exports and the file-report area (%s)', (kind) => {
     const state = async (id: number) =>
       (await ctx.db.query<{ status: string; error: string | null; path: string | null; started_at: Date }>('SELECT status, error, path, started_at FROM export_file WHERE id = $1', [id])).rows[0];
     for (const how of ['rows', 'throw'] as const) {
-      const row = await enqueueExport(ctx.deps, { userId: demoId, merId: DEMO.group, scope: [DEMO.group], permissions: [Perm.txnExport], kind: 'test-held', params: {}, lang: 'en', tzOffset: 8, format: 'csv' });
+      const row = await enqueueExport(ctx.deps, {
+        userId: demoId,
+        merId: DEMO.group,
+        scope: [DEMO.group],
+        permissions: [Perm.txnExport],
+        kind: 'test-held',
+        params: {},
+        lang: 'en',
+        tzOffset: 8,
+        format: 'csv',
+      });
       const first = runNextExport(ctx.deps);
       await expect.poll(async () => (await state(row.id)).status).toBe('running');
       const firstClaim = (await state(row.id)).started_at;
@@ -210,7 +239,9 @@ describe.each(DB_KINDS)('exports and the file-report area (%s)', (kind) => {
       expect(await first).toBe(true);
       // the first attempt's outcome is not written: the row stays the second attempt's, running
       expect(await state(row.id), how).toMatchObject({ status: 'running', error: null, path: null });
-      expect((await ctx.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM audit_log WHERE action = 'export.file' AND detail->>'fileId' = $1 AND outcome = 'failure'`, [String(row.id)])).rows[0].n).toBe(0);
+      expect(
+        (await ctx.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM audit_log WHERE action = 'export.file' AND detail->>'fileId' = $1 AND outcome = 'failure'`, [String(row.id)])).rows[0].n,
+      ).toBe(0);
       // the owner's outcome is written
       const { writeExportRow } = await import('./export.service');
       const owner = writeExportRow(ctx.deps, second!);

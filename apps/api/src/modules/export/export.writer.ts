@@ -31,8 +31,24 @@ export function outColumns<R>(cols: ExportColumn<R>[], zone: Zone): OutColumn[] 
     switch (c.type) {
       case 'time': {
         const v = c.value as (r: unknown) => Date | number | null | undefined;
-        out.push({ label: `${c.label} (${zl})`, kind: 'text', width: 21, get: (r) => { const d = v(r); return d === null || d === undefined ? null : formatInZone(d, zone); } });
-        out.push({ label: `${c.label} (UTC)`, kind: 'text', width: 21, get: (r) => { const d = v(r); return d === null || d === undefined ? null : formatInZone(d, 0); } });
+        out.push({
+          label: `${c.label} (${zl})`,
+          kind: 'text',
+          width: 21,
+          get: (r) => {
+            const d = v(r);
+            return d === null || d === undefined ? null : formatInZone(d, zone);
+          },
+        });
+        out.push({
+          label: `${c.label} (UTC)`,
+          kind: 'text',
+          width: 21,
+          get: (r) => {
+            const d = v(r);
+            return d === null || d === undefined ? null : formatInZone(d, 0);
+          },
+        });
         break;
       }
       case 'number':
@@ -43,7 +59,15 @@ export function outColumns<R>(cols: ExportColumn<R>[], zone: Zone): OutColumn[] 
         break;
       default: {
         const v = c.value as (r: unknown) => string | null | undefined;
-        out.push({ label: c.label, kind: 'text', width: w, get: (r) => { const s = v(r); return s == null || s === '' ? null : String(s); } });
+        out.push({
+          label: c.label,
+          kind: 'text',
+          width: w,
+          get: (r) => {
+            const s = v(r);
+            return s == null || s === '' ? null : String(s);
+          },
+        });
       }
     }
   }
@@ -98,7 +122,11 @@ function csvWriter(out: Writable, cols: OutColumn[]): SheetWriter {
 
 /** XLSX through the streaming writer: rows become sheet XML and are deflated straight out. */
 function xlsxWriter(out: Writable, cols: OutColumn[], sheetName: string): SheetWriter {
-  const x = new XlsxStream(out, cols.map((c) => ({ label: c.label, width: c.width, kind: c.kind === 'text' ? 'text' : 'number' })), sheetName);
+  const x = new XlsxStream(
+    out,
+    cols.map((c) => ({ label: c.label, width: c.width, kind: c.kind === 'text' ? 'text' : 'number' })),
+    sheetName,
+  );
   return {
     rows: (batch) =>
       x.rows(batch, (r, cells) => {

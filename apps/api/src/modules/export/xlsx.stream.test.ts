@@ -7,7 +7,16 @@ async function write(rows: (string | number | null)[][], maxRows?: number): Prom
   const out = new PassThrough();
   const chunks: Buffer[] = [];
   out.on('data', (c: Buffer) => chunks.push(c));
-  const x = new XlsxStream(out, [{ label: 'Text <&>', width: 10, kind: 'text' }, { label: 'Amount', width: 10, kind: 'number' }, { label: 'Count', width: 8, kind: 'number' }], 'Sheet: x/y', { maxRows });
+  const x = new XlsxStream(
+    out,
+    [
+      { label: 'Text <&>', width: 10, kind: 'text' },
+      { label: 'Amount', width: 10, kind: 'number' },
+      { label: 'Count', width: 8, kind: 'number' },
+    ],
+    'Sheet: x/y',
+    { maxRows },
+  );
   await x.rows(rows);
   await x.end();
   return Buffer.concat(chunks);
@@ -41,7 +50,16 @@ describe('streaming XLSX writer', () => {
   });
 
   it('continues on a new sheet past the row limit', async () => {
-    const buf = await write([['1', '1', 1], ['2', '2', 2], ['3', '3', 3], ['4', '4', 4], ['5', '5', 5]], 2);
+    const buf = await write(
+      [
+        ['1', '1', 1],
+        ['2', '2', 2],
+        ['3', '3', 3],
+        ['4', '4', 4],
+        ['5', '5', 5],
+      ],
+      2,
+    );
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(buf as unknown as ArrayBuffer);
     expect(wb.worksheets.map((w) => w.name)).toEqual(['Sheet  x y', 'Sheet  x y (2)', 'Sheet  x y (3)']);

@@ -229,8 +229,24 @@ export class XlsxStream {
       const n = Buffer.from(e.name, 'utf8');
       await this.raw(
         Buffer.concat([
-          u32(0x02014b50), u16(20), u16(20), u16(0x0808), u16(8), u16(0), u16(0x21), u32(e.crc), u32(e.csize), u32(e.usize),
-          u16(n.length), u16(0), u16(0), u16(0), u16(0), u32(0), u32(e.offset), n,
+          u32(0x02014b50),
+          u16(20),
+          u16(20),
+          u16(0x0808),
+          u16(8),
+          u16(0),
+          u16(0x21),
+          u32(e.crc),
+          u32(e.csize),
+          u32(e.usize),
+          u16(n.length),
+          u16(0),
+          u16(0),
+          u16(0),
+          u16(0),
+          u32(0),
+          u32(e.offset),
+          n,
         ]),
       );
     }

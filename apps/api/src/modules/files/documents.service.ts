@@ -57,10 +57,7 @@ export async function storeDocument(q: Queryable, dataDir: string, d: DocInput):
 
 /** The (merchant, settlement currency) pairs with settlement rows up to the month's end. */
 async function pairsOf(q: Queryable, last: string): Promise<{ mer_id: string; set_cur: string }[]> {
-  const { rows } = await q.query<{ mer_id: string; set_cur: string }>(
-    `SELECT DISTINCT mer_id, set_cur FROM settlement WHERE txn_set_date <= $1::date ORDER BY mer_id, set_cur`,
-    [last],
-  );
+  const { rows } = await q.query<{ mer_id: string; set_cur: string }>(`SELECT DISTINCT mer_id, set_cur FROM settlement WHERE txn_set_date <= $1::date ORDER BY mer_id, set_cur`, [last]);
   return rows.map((r) => ({ mer_id: r.mer_id, set_cur: r.set_cur.trim() }));
 }
 
@@ -75,10 +72,11 @@ export async function publishMonth(db: Db, dataDir: string, tz: string, month: s
   const [, last] = monthBounds(month);
   let added = 0;
   for (const p of await pairsOf(db, last)) {
-    const have = await db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM merchant_document WHERE mer_id = $1 AND kind = 'MONTHLY_STATEMENT' AND period = $2 AND currency = $3`,
-      [p.mer_id, month, p.set_cur],
-    );
+    const have = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM merchant_document WHERE mer_id = $1 AND kind = 'MONTHLY_STATEMENT' AND period = $2 AND currency = $3`, [
+      p.mer_id,
+      month,
+      p.set_cur,
+    ]);
     if (have.rows[0].n >= LANGUAGES.length * 2) continue;
     const s = await buildStatement(db, p.mer_id, p.set_cur, month);
     if (!s.active) continue;
@@ -155,10 +153,14 @@ export async function ensureFeeSchedule(db: Db, dataDir: string, tz: string, mer
   const doc = { merId, kind: 'FEE_SCHEDULE' as const, period, currency: fees[0].currency, lang, format: 'pdf' as const, fileName, body, data: { hash, fees } };
   if (!(await storeDocument(db, dataDir, doc))) {
     // Changed again on the same day: the day's document is replaced (same key, same file path).
-    await db.query(
-      `UPDATE merchant_document SET data = $5, size_bytes = $6, created_at = now() WHERE mer_id = $1 AND kind = 'FEE_SCHEDULE' AND period = $2 AND lang = $3 AND format = $4`,
-      [merId, period, lang, 'pdf', JSON.stringify(doc.data), body.length],
-    );
+    await db.query(`UPDATE merchant_document SET data = $5, size_bytes = $6, created_at = now() WHERE mer_id = $1 AND kind = 'FEE_SCHEDULE' AND period = $2 AND lang = $3 AND format = $4`, [
+      merId,
+      period,
+      lang,
+      'pdf',
+      JSON.stringify(doc.data),
+      body.length,
+    ]);
   }
 }
 

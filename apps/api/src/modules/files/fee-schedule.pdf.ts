@@ -46,8 +46,14 @@ export async function feeSchedulePdf(s: { merId: string; merName: string; fees: 
       { header: T.to[lang], width: 95 },
     ],
     s.fees.map((f) => [
-      f.busLine, f.channels.join(', ') || '—', f.rate, `${f.fixedFee} ${f.currency}`, `T+${f.cycleDays}`,
-      `${f.reserveRate}% / ${f.reserveHoldDays}d`, f.effectiveFrom ?? '—', f.effectiveTo ?? '—',
+      f.busLine,
+      f.channels.join(', ') || '—',
+      f.rate,
+      `${f.fixedFee} ${f.currency}`,
+      `T+${f.cycleDays}`,
+      `${f.reserveRate}% / ${f.reserveHoldDays}d`,
+      f.effectiveFrom ?? '—',
+      f.effectiveTo ?? '—',
     ]),
     9,
   );

@@ -13,8 +13,18 @@ import { disposition } from '../export/export.service';
 import { ensureFeeSchedule } from './documents.service';
 
 interface DocRow {
-  id: number; mer_id: string | null; notice_id: number | null; kind: MerchantDocument['kind']; period: string; currency: string | null; format: 'pdf' | 'csv'; file_name: string;
-  file_path: string; size_bytes: number; created_at: Date; closing: string | null;
+  id: number;
+  mer_id: string | null;
+  notice_id: number | null;
+  kind: MerchantDocument['kind'];
+  period: string;
+  currency: string | null;
+  format: 'pdf' | 'csv';
+  file_name: string;
+  file_path: string;
+  size_bytes: number;
+  created_at: Date;
+  closing: string | null;
 }
 
 const idParams = z.object({ id: z.coerce.number().int().positive().max(2147483647) });
@@ -27,11 +37,11 @@ export function filesRoutes(app: FastifyInstance, deps: Deps) {
     config: { permission: Perm.filesDownload },
     schema: {
       tags: ['files'],
-      summary: 'Documents published to the caller\'s merchants, in the caller\'s language, newest first: monthly statements (PDF, CSV) and fee schedules (PDF)',
+      summary: "Documents published to the caller's merchants, in the caller's language, newest first: monthly statements (PDF, CSV) and fee schedules (PDF)",
       description:
-        'kind MONTHLY_STATEMENT or FEE_SCHEDULE; periodFrom/periodTo yyyy-MM (inclusive; a fee schedule\'s period is its issue date); currency ISO 4217. ' +
+        "kind MONTHLY_STATEMENT or FEE_SCHEDULE; periodFrom/periodTo yyyy-MM (inclusive; a fee schedule's period is its issue date); currency ISO 4217. " +
         'The fee schedule of each merchant is regenerated here when its fee rows changed. NOTICE_ATTACHMENT rows are files attached to notices the caller may read ' +
-        '(download with /notice/attachment/{id}). Distinct from /report/file (the user\'s own exports).',
+        "(download with /notice/attachment/{id}). Distinct from /report/file (the user's own exports).",
       querystring: documentListQuerySchema,
       response: { 200: envelope(pageOf(merchantDocumentSchema)) },
     },
@@ -60,10 +70,7 @@ export function filesRoutes(app: FastifyInstance, deps: Deps) {
                        FROM notice_attachment a JOIN notice n ON n.id = a.notice_id
                       WHERE ${noticeVisible('n', '$1', '$3')}) d`;
       const [list, count] = await Promise.all([
-        deps.db.query<DocRow>(
-          `SELECT * FROM ${docs} WHERE ${where} ORDER BY period DESC, kind, mer_id, currency, format DESC, id DESC LIMIT ${f.size} OFFSET ${f.page * f.size}`,
-          params,
-        ),
+        deps.db.query<DocRow>(`SELECT * FROM ${docs} WHERE ${where} ORDER BY period DESC, kind, mer_id, currency, format DESC, id DESC LIMIT ${f.size} OFFSET ${f.page * f.size}`, params),
         deps.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${docs} WHERE ${where}`, params),
       ]);
       return ok({
@@ -90,13 +97,10 @@ export function filesRoutes(app: FastifyInstance, deps: Deps) {
 
   r.get('/api/files/download/:id', {
     config: { permission: Perm.filesDownload },
-    schema: { tags: ['files'], summary: 'One published document (PDF or CSV) of the caller\'s merchants; another merchant\'s id answers 404', params: idParams },
+    schema: { tags: ['files'], summary: "One published document (PDF or CSV) of the caller's merchants; another merchant's id answers 404", params: idParams },
     handler: async (req, reply) => {
       const u = userOf(req);
-      const { rows } = await deps.db.query<DocRow>(
-        'SELECT id, mer_id, kind, format, file_name, file_path FROM merchant_document WHERE id = $1 AND mer_id = ANY($2::text[])',
-        [req.params.id, u.scope],
-      );
+      const { rows } = await deps.db.query<DocRow>('SELECT id, mer_id, kind, format, file_name, file_path FROM merchant_document WHERE id = $1 AND mer_id = ANY($2::text[])', [req.params.id, u.scope]);
       const d = rows[0];
       if (!d) throw notFound();
       const abs = path.resolve(deps.config.dataDir, d.file_path);

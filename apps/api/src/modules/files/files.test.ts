@@ -29,10 +29,10 @@ describe.each(DB_KINDS)('published documents (/files) on %s', (kind) => {
   const get = (url: string, user: string = DEMO.users.demo, lang = 'en') =>
     ctx.call<{ content: MerchantDocument[]; totalElements: number }>({ method: 'GET', url, headers: { 'x-token': tokens[user], 'accept-language': lang } });
   const raw = (url: string, user: string = DEMO.users.demo, lang = 'en') => ctx.app.inject({ method: 'GET', url, headers: { 'x-token': tokens[user], 'accept-language': lang } });
-  const count = async (period: string) =>
-    (await ctx.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM merchant_document WHERE kind = 'MONTHLY_STATEMENT' AND period = $1`, [period])).rows[0].n;
+  const count = async (period: string) => (await ctx.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM merchant_document WHERE kind = 'MONTHLY_STATEMENT' AND period = $1`, [period])).rows[0].n;
   const data = async (merId: string, cur: string, period: string) =>
-    (await ctx.db.query<{ data: MonthlyStatement }>(`SELECT data FROM merchant_document WHERE mer_id = $1 AND currency = $2 AND period = $3 AND lang = 'en' AND format = 'pdf'`, [merId, cur, period])).rows[0]?.data;
+    (await ctx.db.query<{ data: MonthlyStatement }>(`SELECT data FROM merchant_document WHERE mer_id = $1 AND currency = $2 AND period = $3 AND lang = 'en' AND format = 'pdf'`, [merId, cur, period]))
+      .rows[0]?.data;
 
   it('month end: the job publishes last month once (PDF and CSV in four languages), missed months caught up, never twice', async () => {
     await ensureStatementSchedule(ctx.db, clock);
@@ -79,7 +79,7 @@ describe.each(DB_KINDS)('published documents (/files) on %s', (kind) => {
     }
   });
 
-  it('lists the caller\'s documents in the caller\'s language with filters and paging', async () => {
+  it("lists the caller's documents in the caller's language with filters and paging", async () => {
     const all = await get('/api/files/list?kind=MONTHLY_STATEMENT&size=100');
     expect(all.status).toBe(200);
     const docs = all.body.data.content;
@@ -133,7 +133,7 @@ describe.each(DB_KINDS)('published documents (/files) on %s', (kind) => {
     expect(c.body).toMatch(new RegExp(`期末待付余额,${csv.closing!.replace('.', '\\.')}\\r\\n`));
   });
 
-  it('refuses bad input, a user without the permission, and another merchant\'s document (404)', async () => {
+  it("refuses bad input, a user without the permission, and another merchant's document (404)", async () => {
     for (const q of ['kind=OTHER', 'periodFrom=2026-13', 'periodFrom=2026-04&periodTo=2026-03', 'currency=usd', 'size=7', 'page=-1']) {
       const r = await get(`/api/files/list?${q}`);
       expect(r.status, q).toBe(400);

@@ -8,9 +8,13 @@ import { addMonths, buildStatement, monthBounds } from './statement.service';
 /** I7 over generated data: every statement rolls forward to the minor unit, and month M closes where M+1 opens. */
 const PERIODS = ['D', 'W1', 'W4', 'W7', 'M1', 'M15', 'M28'];
 const feeArb = fc.record({
-  mdr: fc.integer({ min: 0, max: 1000 }), fixed: fc.integer({ min: 0, max: 200 }), cycle: fc.integer({ min: 0, max: 3 }),
-  reserve: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 3000 })), hold: fc.integer({ min: 0, max: 40 }),
-  threshold: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 500_000 })), tranFee: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 3000 })),
+  mdr: fc.integer({ min: 0, max: 1000 }),
+  fixed: fc.integer({ min: 0, max: 200 }),
+  cycle: fc.integer({ min: 0, max: 3 }),
+  reserve: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 3000 })),
+  hold: fc.integer({ min: 0, max: 40 }),
+  threshold: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 500_000 })),
+  tranFee: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 3000 })),
   period: fc.constantFrom(...PERIODS),
 });
 const scenarioArb = fc.record({

@@ -85,10 +85,11 @@ export async function buildStatement(q: Queryable, merId: string, currency: stri
       WHERE mer_id = $1 AND set_cur = $2 AND txn_set_date BETWEEN $3::date AND $4::date AND trans_amount <> 0 ORDER BY txn_set_date, bus_line`,
     [merId, currency, first, last],
   );
-  const reserve = await q.query<{ s: string | null }>(
-    `SELECT sum(amount) AS s FROM reserve WHERE mer_id = $1 AND set_cur = $2 AND txn_set_date <= $3::date AND release_date > $3::date`,
-    [merId, currency, last],
-  );
+  const reserve = await q.query<{ s: string | null }>(`SELECT sum(amount) AS s FROM reserve WHERE mer_id = $1 AND set_cur = $2 AND txn_set_date <= $3::date AND release_date > $3::date`, [
+    merId,
+    currency,
+    last,
+  ]);
   const name = await q.query<{ name: string }>('SELECT name FROM merchant WHERE mer_id = $1', [merId]);
   const settledByType = types.rows.map((t) => ({ type: t.tran_type, count: t.c, amount: n(t.a) }));
   const transfers = tr.rows.map((t) => ({ setDate: t.d, remitDate: t.r, busLine: t.b, beforeFee: n(t.bf), fee: n(t.f), net: n(t.net) }));
@@ -158,13 +159,22 @@ export async function statementPdf(s: MonthlyStatement, lang: Language, tz: stri
     [L.currency[lang], c],
     [L.period[lang], s.month],
     [L.generated[lang], pdfDateTime(now, tz)],
-  ]) doc.text(`${k}: ${v}`);
+  ])
+    doc.text(`${k}: ${v}`);
   doc.moveDown(0.8);
   doc.font(PDF_FONT_BOLD).fontSize(11).text(L.totals[lang]);
   doc.moveDown(0.3);
   const rows = statementLines(s, lang).map(([k, v]) => [k, pdfMoney(v, c, lang)]);
   rows.push([L.outstanding[lang], pdfMoney(s.outstandingReserve, c, lang)]);
-  pdfTable(doc, [{ header: L.item[lang], width: 300 }, { header: c, width: 160, align: 'right' }], rows, 9);
+  pdfTable(
+    doc,
+    [
+      { header: L.item[lang], width: 300 },
+      { header: c, width: 160, align: 'right' },
+    ],
+    rows,
+    9,
+  );
   doc.moveDown(0.8);
   doc.font(PDF_FONT_BOLD).fontSize(11).text(`${L.transferList[lang]} (${s.transfers.length})`);
   doc.moveDown(0.3);

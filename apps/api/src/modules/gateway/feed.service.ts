@@ -158,14 +158,29 @@ export function toIngestInput(raw: unknown, o: FeedOptions): IngestInput {
 interface LedgerRow
   extends Pick<
     TxnRow,
-    | 'gw_trans_id' | 'mer_id' | 'order_no' | 'origin_order_no' | 'tran_type' | 'gw_response' | 'amount' | 'amount_sign' | 'currency'
-    | 'order_amount' | 'order_currency' | 'payment_schema' | 'payment_brand' | 'card_first6' | 'card_last4' | 'channel_order_no'
+    | 'gw_trans_id'
+    | 'mer_id'
+    | 'order_no'
+    | 'origin_order_no'
+    | 'tran_type'
+    | 'gw_response'
+    | 'amount'
+    | 'amount_sign'
+    | 'currency'
+    | 'order_amount'
+    | 'order_currency'
+    | 'payment_schema'
+    | 'payment_brand'
+    | 'card_first6'
+    | 'card_last4'
+    | 'channel_order_no'
   > {
   id: number;
   /** As read (a Date); the stored row's is epoch milliseconds. */
   txn_time: Date;
 }
-const LEDGER_COLS = 't.id, t.gw_trans_id, t.mer_id, t.order_no, t.origin_order_no, t.tran_type, t.gw_response, t.amount, t.amount_sign, t.currency, t.order_amount, t.order_currency, t.payment_schema, t.payment_brand, t.txn_time, t.card_first6, t.card_last4, t.channel_order_no';
+const LEDGER_COLS =
+  't.id, t.gw_trans_id, t.mer_id, t.order_no, t.origin_order_no, t.tran_type, t.gw_response, t.amount, t.amount_sign, t.currency, t.order_amount, t.order_currency, t.payment_schema, t.payment_brand, t.txn_time, t.card_first6, t.card_last4, t.channel_order_no';
 
 /**
  * The first field where a repeat differs from what was received (status aside), or null. A row the
@@ -332,16 +347,11 @@ export async function receiveRows(q: Queryable, conn: Connection, rawRows: unkno
     for (const h of await heldBefore(ids.filter((g) => !ledgerOf.has(g)))) ledgerOf.set(h.gw_trans_id, h.ledger_id);
     // 3. compare with the ledger (by the ledger ids)
     const { rows: ledger } = ledgerOf.size
-      ? await q.query<LedgerRow>(
-          `SELECT ${LEDGER_COLS} FROM txn_key k JOIN txn t ON t.id = k.id AND t.txn_time = k.txn_time WHERE k.gw_trans_id = ANY($1::text[])`,
-          [[...ledgerOf.values()]],
-        )
+      ? await q.query<LedgerRow>(`SELECT ${LEDGER_COLS} FROM txn_key k JOIN txn t ON t.id = k.id AND t.txn_time = k.txn_time WHERE k.gw_trans_id = ANY($1::text[])`, [[...ledgerOf.values()]])
       : { rows: [] };
     const inLedger = new Map(ledger.map((l) => [l.gw_trans_id, l]));
     const portalOps = new Set(
-      ledger.length
-        ? (await q.query<{ txn_id: number }>('SELECT txn_id FROM acquirer_operation WHERE txn_id = ANY($1::int8[])', [ledger.map((l) => l.id)])).rows.map((o) => Number(o.txn_id))
-        : [],
+      ledger.length ? (await q.query<{ txn_id: number }>('SELECT txn_id FROM acquirer_operation WHERE txn_id = ANY($1::int8[])', [ledger.map((l) => l.id)])).rows.map((o) => Number(o.txn_id)) : [],
     );
     const fresh: number[] = [];
     for (const [g, i] of firsts) {
@@ -374,13 +384,17 @@ export async function receiveRows(q: Queryable, conn: Connection, rawRows: unkno
     }
     // 4. write the new rows through the one ingestion path, under their ledger ids
     if (fresh.length) {
-      const outcomes = await ingestEach(q, fresh.map((i) => ({ ...inputs[i]!, gwTransId: ledgerOf.get(shaped.get(i)!.gw_trans_id)! })), {
-        platformTz: o.platformTz,
-        now: o.now,
-        beforeInsert: reserveRefund,
-        // Issue 47: the feed never creates a month of the ledger; a row for one not made yet is refused.
-        existingMonthsOnly: true,
-      });
+      const outcomes = await ingestEach(
+        q,
+        fresh.map((i) => ({ ...inputs[i]!, gwTransId: ledgerOf.get(shaped.get(i)!.gw_trans_id)! })),
+        {
+          platformTz: o.platformTz,
+          now: o.now,
+          beforeInsert: reserveRefund,
+          // Issue 47: the feed never creates a month of the ledger; a row for one not made yet is refused.
+          existingMonthsOnly: true,
+        },
+      );
       outcomes.forEach((out, k) => {
         const i = fresh[k];
         if (out.ok) ok(i, 'accepted');
@@ -396,10 +410,9 @@ export async function receiveRows(q: Queryable, conn: Connection, rawRows: unkno
     const ledgerAfter = repeats.length
       ? new Map(
           (
-            await q.query<LedgerRow>(
-              `SELECT ${LEDGER_COLS} FROM txn_key k JOIN txn t ON t.id = k.id AND t.txn_time = k.txn_time WHERE k.gw_trans_id = ANY($1::text[])`,
-              [[...new Set(repeats.map((i) => ledgerOf.get(shaped.get(i)!.gw_trans_id)).filter((x): x is string => x !== undefined))]],
-            )
+            await q.query<LedgerRow>(`SELECT ${LEDGER_COLS} FROM txn_key k JOIN txn t ON t.id = k.id AND t.txn_time = k.txn_time WHERE k.gw_trans_id = ANY($1::text[])`, [
+              [...new Set(repeats.map((i) => ledgerOf.get(shaped.get(i)!.gw_trans_id)).filter((x): x is string => x !== undefined))],
+            ])
           ).rows.map((l) => [l.gw_trans_id, l]),
         )
       : new Map<string, LedgerRow>();
@@ -428,8 +441,16 @@ export async function receiveRows(q: Queryable, conn: Connection, rawRows: unkno
          ON CONFLICT (connection_id, gw_trans_id) DO UPDATE SET mer_id = excluded.mer_id, txn_date = excluded.txn_date, tran_type = excluded.tran_type,
            currency = excluded.currency, amount = excluded.amount, reported_at = now(),
            gw_response = CASE WHEN coalesce(excluded.gw_response, '') IN ('', '04') THEN gateway_reported.gw_response ELSE excluded.gw_response END`,
-        [conn.id, said.map((r) => r.gw_trans_id), said.map((r) => r.mer_id), said.map((r) => r.txn_date), said.map((r) => r.tran_type), said.map((r) => r.currency),
-          said.map((r) => r.amount * r.amount_sign), said.map((r) => r.gw_response)],
+        [
+          conn.id,
+          said.map((r) => r.gw_trans_id),
+          said.map((r) => r.mer_id),
+          said.map((r) => r.txn_date),
+          said.map((r) => r.tran_type),
+          said.map((r) => r.currency),
+          said.map((r) => r.amount * r.amount_sign),
+          said.map((r) => r.gw_response),
+        ],
       );
     }
   }

@@ -20,11 +20,7 @@ const RECON_EVERY_MS = 24 * 3600_000;
  * recognised by its content hash and only moved. A daily rates file (`*.rates.csv`, issue 46) is
  * stored through the exchange-rate rules (rates.file.ts); its report goes to `rates`.
  */
-export async function sweepInbox(
-  deps: Pick<Deps, 'db' | 'config' | 'clock'>,
-  heartbeat?: () => Promise<void>,
-  rates: RatesFileReport[] = [],
-): Promise<ImportReport[]> {
+export async function sweepInbox(deps: Pick<Deps, 'db' | 'config' | 'clock'>, heartbeat?: () => Promise<void>, rates: RatesFileReport[] = []): Promise<ImportReport[]> {
   const inbox = deps.config.importInbox ?? path.join(deps.config.dataDir, 'inbox');
   if (!fs.existsSync(inbox)) return [];
   const { rows: conns } = await deps.db.query<{ id: string }>('SELECT id FROM gateway_connection WHERE enabled');

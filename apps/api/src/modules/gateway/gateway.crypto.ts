@@ -62,7 +62,9 @@ export const signingString = (timestamp: string, method: string, path: string, b
 
 /** Hex HMAC-SHA256 of the signing string with the secret. */
 export function sign(secret: string, timestamp: string, method: string, path: string, body: string): string {
-  return createHmac('sha256', secret).update(signingString(timestamp, method, path, body)).digest('hex');
+  return createHmac('sha256', secret)
+    .update(signingString(timestamp, method, path, body))
+    .digest('hex');
 }
 
 /** Constant-time comparison of two hex signatures (a length mismatch is simply false). */

@@ -30,7 +30,8 @@ export function gatewayRoutes(app: FastifyInstance, deps: Deps) {
     config: { permission: Perm.manualBlend },
     schema: {
       tags: ['reconciliation'],
-      summary: "Differences between the gateway's feed and the ledger for a transaction day (missing, extra, amount, status, unreported: a refund, void or charge the portal made that the gateway never reported), of the caller's merchants",
+      summary:
+        "Differences between the gateway's feed and the ledger for a transaction day (missing, extra, amount, status, unreported: a refund, void or charge the portal made that the gateway never reported), of the caller's merchants",
       querystring: z.strictObject({ date: z.string().refine(isDate, 'a date YYYY-MM-DD'), merId: z.string().max(15).optional() }),
       response: { 200: envelope(z.array(DifferenceSchema)) },
     },

@@ -79,10 +79,7 @@ export async function addKey(q: Queryable, cfg: KeyConfig, connectionId: string,
 }
 
 export async function revokeKey(q: Queryable, keyId: string, now: Date, actor = 'cli'): Promise<void> {
-  const { rows } = await q.query<{ connection_id: string }>(
-    'UPDATE gateway_key SET revoked_at = coalesce(revoked_at, $2) WHERE key_id = $1 RETURNING connection_id',
-    [keyId, now],
-  );
+  const { rows } = await q.query<{ connection_id: string }>('UPDATE gateway_key SET revoked_at = coalesce(revoked_at, $2) WHERE key_id = $1 RETURNING connection_id', [keyId, now]);
   if (!rows.length) throw new Error(`no key ${keyId}`);
   await audit(q, { action: 'gateway.key.revoke', username: actor, target: rows[0].connection_id, detail: { keyId } });
 }
@@ -130,10 +127,10 @@ export async function authenticate(q: Queryable, cfg: KeyConfig, r: SignedReques
   if (!row) throw unauthorized('unknown or revoked key');
   const secret = openSecret(cfg, row.secret_enc, r.keyId);
   if (!sameSignature(sign(secret, r.timestamp, r.method, r.path, r.body), r.signature)) throw unauthorized('signature mismatch');
-  const { rows: fresh } = await q.query(
-    'INSERT INTO gateway_seen_signature (signature, expires_at) VALUES ($1, $2) ON CONFLICT (signature) DO NOTHING RETURNING 1',
-    [r.signature, new Date(Number(r.timestamp) * 1000 + MAX_SKEW_MS + 60_000)],
-  );
+  const { rows: fresh } = await q.query('INSERT INTO gateway_seen_signature (signature, expires_at) VALUES ($1, $2) ON CONFLICT (signature) DO NOTHING RETURNING 1', [
+    r.signature,
+    new Date(Number(r.timestamp) * 1000 + MAX_SKEW_MS + 60_000),
+  ]);
   if (!fresh.length) throw unauthorized('replayed signature');
   return { id: row.id, name: row.name, merchants: row.merchants, enabled: row.enabled, keyId: r.keyId };
 }

@@ -69,7 +69,11 @@ export interface ImportReport {
   message: string | null;
 }
 
-type Item = { kind: 'row'; line: number; raw: Record<string, unknown> } | { kind: 'bad'; line: number; msg: string } | { kind: 'total'; line: number; t: ControlTotal } | { kind: 'end'; line: number; count: number };
+type Item =
+  | { kind: 'row'; line: number; raw: Record<string, unknown> }
+  | { kind: 'bad'; line: number; msg: string }
+  | { kind: 'total'; line: number; t: ControlTotal }
+  | { kind: 'end'; line: number; count: number };
 
 export const formatOf = (file: string): 'csv' | 'jsonl' | null => {
   const ext = path.extname(file).toLowerCase();
@@ -166,10 +170,19 @@ async function report(db: Db, f: FileRow, o: { alreadyImported: boolean; resumed
     [f.id],
   );
   return {
-    fileId: Number(f.id), fileName: f.file_name, format: f.format, status: f.status, ...o,
-    rowsRead: f.rows_read, accepted: f.accepted, duplicate: f.duplicate, rejected: f.rejected,
+    fileId: Number(f.id),
+    fileName: f.file_name,
+    format: f.format,
+    status: f.status,
+    ...o,
+    rowsRead: f.rows_read,
+    accepted: f.accepted,
+    duplicate: f.duplicate,
+    rejected: f.rejected,
     errors: rows.map((r) => ({ line: r.line, gwGTransId: r.gw_trans_id, code: r.code, msg: r.msg })),
-    control: f.control, controlOk: f.control_ok, message: f.message,
+    control: f.control,
+    controlOk: f.control_ok,
+    message: f.message,
   };
 }
 
@@ -183,10 +196,7 @@ export async function importFile(db: Db, file: string, o: ImportOptions): Promis
   if (!conn.enabled) throw new Error(`gateway connection ${o.connectionId} is disabled`);
   const hash = await fileHash(file);
   const name = path.basename(file);
-  await db.query(
-    'INSERT INTO import_file (file_hash, file_name, connection_id, format) VALUES ($1, $2, $3, $4) ON CONFLICT (file_hash) DO NOTHING',
-    [hash, name, conn.id, format],
-  );
+  await db.query('INSERT INTO import_file (file_hash, file_name, connection_id, format) VALUES ($1, $2, $3, $4) ON CONFLICT (file_hash) DO NOTHING', [hash, name, conn.id, format]);
   const { rows: files } = await db.query<FileRow & { connection_id: string }>('SELECT * FROM import_file WHERE file_hash = $1', [hash]);
   const f = files[0];
   if (f.connection_id !== conn.id) throw new Error(`${name} was imported for connection ${f.connection_id}`);
@@ -207,7 +217,14 @@ export async function importFile(db: Db, file: string, o: ImportOptions): Promis
     const rowItems = items.filter((i): i is Extract<Item, { kind: 'row' }> => i.kind === 'row');
     let committed: BatchAnswer | null = null;
     await db.tx(async (q) => {
-      const ans = (committed = rowItems.length ? await receiveRows(q, conn, rowItems.map((i) => i.raw), { platformTz: o.platformTz, now: o.now, window: o.window, source: 'file' }) : null);
+      const ans = (committed = rowItems.length
+        ? await receiveRows(
+            q,
+            conn,
+            rowItems.map((i) => i.raw),
+            { platformTz: o.platformTz, now: o.now, window: o.window, source: 'file' },
+          )
+        : null);
       const errors: ImportError[] = [];
       for (const i of items) if (i.kind === 'bad') errors.push({ line: i.line, gwGTransId: null, code: Code.BAD_REQUEST, msg: i.msg });
       ans?.results.forEach((r, k) => {
@@ -220,10 +237,14 @@ export async function importFile(db: Db, file: string, o: ImportOptions): Promis
           [f.id, errors.map((e) => e.line), errors.map((e) => e.gwGTransId), errors.map((e) => e.code), errors.map((e) => e.msg)],
         );
       }
-      await q.query(
-        `UPDATE import_file SET last_line = $2, rows_read = rows_read + $3, accepted = accepted + $4, duplicate = duplicate + $5, rejected = rejected + $6 WHERE id = $1`,
-        [f.id, items[items.length - 1].line, items.length, ans?.accepted ?? 0, ans?.duplicate ?? 0, (ans?.rejected ?? 0) + items.filter((i) => i.kind === 'bad').length],
-      );
+      await q.query(`UPDATE import_file SET last_line = $2, rows_read = rows_read + $3, accepted = accepted + $4, duplicate = duplicate + $5, rejected = rejected + $6 WHERE id = $1`, [
+        f.id,
+        items[items.length - 1].line,
+        items.length,
+        ans?.accepted ?? 0,
+        ans?.duplicate ?? 0,
+        (ans?.rejected ?? 0) + items.filter((i) => i.kind === 'bad').length,
+      ]);
     });
     // /metrics (issue 46): the chunk's rows once committed, its unreadable lines as rejected too.
     countRows(committed ?? { results: [] }, 'file', items.length - rowItems.length);
@@ -273,11 +294,22 @@ export async function importFile(db: Db, file: string, o: ImportOptions): Promis
         `INSERT INTO gateway_control_total (connection_id, txn_date, currency, tran_type, txn_count, amount, source)
          SELECT $1, * FROM unnest($2::date[], $3::text[], $4::text[], $5::int[], $6::int8[], $7::text[])
          ON CONFLICT (connection_id, txn_date, currency, tran_type) DO UPDATE SET txn_count = excluded.txn_count, amount = excluded.amount, source = excluded.source, received_at = now()`,
-        [conn.id, totals.map((t) => t.date), totals.map((t) => t.currency), totals.map((t) => t.tranType), totals.map((t) => t.count), totals.map((t) => toMinor(t.sum, t.currency)), totals.map(() => `file:${f.id}`)],
+        [
+          conn.id,
+          totals.map((t) => t.date),
+          totals.map((t) => t.currency),
+          totals.map((t) => t.tranType),
+          totals.map((t) => t.count),
+          totals.map((t) => toMinor(t.sum, t.currency)),
+          totals.map(() => `file:${f.id}`),
+        ],
       );
     }
     await q.query(`UPDATE import_file SET status = 'done', control = $2, control_ok = $3, message = $4, finished_at = now() WHERE id = $1`, [
-      f.id, JSON.stringify(totals), controlOk, problems.length ? problems.join('; ').slice(0, 2000) : null,
+      f.id,
+      JSON.stringify(totals),
+      controlOk,
+      problems.length ? problems.join('; ').slice(0, 2000) : null,
     ]);
     await audit(q, { action: 'gateway.import', username: `gateway:${conn.id}`, target: name, detail: { fileId: Number(f.id), hash, controlOk } });
   });

@@ -62,7 +62,11 @@ describe.each(DB_KINDS)('file import and reconciliation (%s)', (kind) => {
     const before = await txnCount();
     const r = await importFile(ctx.db, file, { connectionId: 'filegw', platformTz: TZ });
     expect(r).toMatchObject({ status: 'done', alreadyImported: false, rowsRead: 5, accepted: 2, duplicate: 0, rejected: 3 });
-    expect(r.errors.map((e) => [e.line, e.code])).toEqual([[3, 400], [5, 403], [6, 400]]);
+    expect(r.errors.map((e) => [e.line, e.code])).toEqual([
+      [3, 400],
+      [5, 403],
+      [6, 400],
+    ]);
     expect(r.errors[0].gwGTransId).toBe(rows[1].gwGTransId);
     expect(r.controlOk).toBe(true);
     expect(await txnCount()).toBe(before + 2);
@@ -83,7 +87,12 @@ describe.each(DB_KINDS)('file import and reconciliation (%s)', (kind) => {
     const file = path.join(dir, 'day1.jsonl');
     fs.writeFileSync(
       file,
-      [...rows.map((r) => JSON.stringify(r)), '{not json', JSON.stringify({ type: 'total', date: day, currency: 'HKD', tranType: 'PURC', count: 2, sum: '128.45' }), JSON.stringify({ type: 'end', count: 3 })].join('\n'),
+      [
+        ...rows.map((r) => JSON.stringify(r)),
+        '{not json',
+        JSON.stringify({ type: 'total', date: day, currency: 'HKD', tranType: 'PURC', count: 2, sum: '128.45' }),
+        JSON.stringify({ type: 'end', count: 3 }),
+      ].join('\n'),
     );
     const r = await importFile(ctx.db, file, { connectionId: 'filegw', platformTz: TZ });
     expect(r).toMatchObject({ format: 'jsonl', accepted: 2, rejected: 1, controlOk: true });
@@ -97,15 +106,29 @@ describe.each(DB_KINDS)('file import and reconciliation (%s)', (kind) => {
       return Number(/^portal_ingested_rows_total\{source="file",result="rejected"\} (\d+)/m.exec(text)?.[1] ?? 0);
     };
     const before = await figure();
-    const rows = [feedRow({ currentTime: at(17) }), feedRow({ currentTime: at(17), merReserve: 'x\u0000y' }), feedRow({ currentTime: at(17), storeName: 'Shop\u0085' }), feedRow({ currentTime: at(17) })];
+    const rows = [
+      feedRow({ currentTime: at(17) }),
+      feedRow({ currentTime: at(17), merReserve: 'x\u0000y' }),
+      feedRow({ currentTime: at(17), storeName: 'Shop\u0085' }),
+      feedRow({ currentTime: at(17) }),
+    ];
     const file = path.join(dir, 'nul.jsonl');
     fs.writeFileSync(
       file,
-      [...rows.map((r) => JSON.stringify(r)), '{not json', JSON.stringify({ type: 'total', date: day, currency: 'HKD', tranType: 'PURC', count: 2, sum: '246.90' }), JSON.stringify({ type: 'end', count: 5 })].join('\n'),
+      [
+        ...rows.map((r) => JSON.stringify(r)),
+        '{not json',
+        JSON.stringify({ type: 'total', date: day, currency: 'HKD', tranType: 'PURC', count: 2, sum: '246.90' }),
+        JSON.stringify({ type: 'end', count: 5 }),
+      ].join('\n'),
     );
     const r = await importFile(ctx.db, file, { connectionId: 'filegw', platformTz: TZ });
     expect(r).toMatchObject({ status: 'done', accepted: 2, rejected: 3 });
-    expect(r.errors.map((e) => [e.line, e.code])).toEqual([[2, 400], [3, 400], [5, 400]]);
+    expect(r.errors.map((e) => [e.line, e.code])).toEqual([
+      [2, 400],
+      [3, 400],
+      [5, 400],
+    ]);
     expect(r.errors[0].msg).toMatch(/merReserve.*control/);
     expect(r.errors[1].msg).toMatch(/storeName.*control/);
     expect((await figure()) - before).toBe(3);
@@ -118,7 +141,9 @@ describe.each(DB_KINDS)('file import and reconciliation (%s)', (kind) => {
     let chunks = 0;
     await expect(
       importFile(ctx.db, file, {
-        connectionId: 'filegw', platformTz: TZ, chunkSize: 3,
+        connectionId: 'filegw',
+        platformTz: TZ,
+        chunkSize: 3,
         afterChunk: () => {
           if (++chunks === 1) throw new Error('killed');
         },
@@ -173,7 +198,12 @@ describe.each(DB_KINDS)('file import and reconciliation (%s)', (kind) => {
     const { token } = await ctx.login();
     const api = await ctx.call({ method: 'GET', url: `/api/gateway/differences?date=${d2}`, headers: { 'x-token': token } });
     expect(api.status).toBe(200);
-    expect(api.body.data.filter((x: any) => x.connectionId === 'filegw').map((x: any) => x.kind).sort()).toEqual(['extra', 'missing', 'status']);
+    expect(
+      api.body.data
+        .filter((x: any) => x.connectionId === 'filegw')
+        .map((x: any) => x.kind)
+        .sort(),
+    ).toEqual(['extra', 'missing', 'status']);
     const { token: otherToken } = await ctx.login(DEMO.users.other);
     const theirs = await ctx.call({ method: 'GET', url: `/api/gateway/differences?date=${d2}`, headers: { 'x-token': otherToken } });
     expect(theirs.body.data).toEqual([]);
@@ -182,21 +212,31 @@ describe.each(DB_KINDS)('file import and reconciliation (%s)', (kind) => {
   it('reconciliation lists a refund the portal made that the gateway never reported (unreported, issue 46), until the gateway reports it', async () => {
     // A purchase the gateway fed; the merchant refunds part of it in the portal and the sandbox answers
     // "Approved" at once — no gateway was reached (a production server left on the sandbox).
-    const p = feedRow({ currentTime: ctx.clock.now().toISOString().replace(/\.\d+Z$/, 'Z'), gwAmount: '100.00' });
+    const p = feedRow({
+      currentTime: ctx.clock
+        .now()
+        .toISOString()
+        .replace(/\.\d+Z$/, 'Z'),
+      gwAmount: '100.00',
+    });
     expect((await signedCall(ctx, key, 'POST', '/provider/v1/transactions', { transactions: [p] })).body.data).toMatchObject({ accepted: 1 });
     const token = await loginWithStepUp(ctx);
     const body = form({ id: p.gwGTransId as string, amount: '25.00', requestKey: 'recon-unreported-1' });
     const r = await ctx.call({ method: 'POST', url: '/api/txn/refund', headers: { 'x-token': token, ...body.headers }, payload: body.payload });
     expect(r.body.data, JSON.stringify(r.body)).toMatchObject({ gwResponse: '00' });
-    const refd = (await ctx.db.query<{ gw_trans_id: string; day: string; order_no: string; txn_time: Date; payment_schema: string; payment_brand: string }>(
-      'SELECT gw_trans_id, txn_date::text AS day, order_no, txn_time, payment_schema, payment_brand FROM txn WHERE id = $1', [r.body.data.refundId],
-    )).rows[0];
+    const refd = (
+      await ctx.db.query<{ gw_trans_id: string; day: string; order_no: string; txn_time: Date; payment_schema: string; payment_brand: string }>(
+        'SELECT gw_trans_id, txn_date::text AS day, order_no, txn_time, payment_schema, payment_brand FROM txn WHERE id = $1',
+        [r.body.data.refundId],
+      )
+    ).rows[0];
 
     const [res] = await reconcileDay(ctx.db, refd.day, { platformTz: TZ, connectionId: 'filegw' });
     expect(res).toMatchObject({ unreported: 1 });
     const mine = (await listDifferences(ctx.db, refd.day, null)).filter((x) => x.connectionId === 'filegw');
     expect(mine.find((x) => x.kind === 'unreported')).toMatchObject({
-      gwTransId: refd.gw_trans_id, merId: DEMO.group,
+      gwTransId: refd.gw_trans_id,
+      merId: DEMO.group,
       detail: { operation: 'refund', acquirer: 'sandbox', state: 'succeeded', tranType: 'REFD', currency: 'HKD', amount: 2500, gwResponse: '00', source: 'sandbox' },
     });
     // A kind of its own: not listed again as extra.
@@ -212,9 +252,18 @@ describe.each(DB_KINDS)('file import and reconciliation (%s)', (kind) => {
 
     // The gateway reports the refund under the id the portal gave it: the next run no longer lists it.
     const row = {
-      gwGTransId: refd.gw_trans_id, clientid: DEMO.group, orderNum: refd.order_no, originorderno: p.orderNum, gwTranType: 'REFD', gwResponse: '00',
-      gwAmount: '25.00', gwCurrency: 'HKD', paymentSchema: refd.payment_schema, paymentBrand: refd.payment_brand,
-      currentTime: new Date(refd.txn_time).toISOString(), cardNumber: p.cardNumber,
+      gwGTransId: refd.gw_trans_id,
+      clientid: DEMO.group,
+      orderNum: refd.order_no,
+      originorderno: p.orderNum,
+      gwTranType: 'REFD',
+      gwResponse: '00',
+      gwAmount: '25.00',
+      gwCurrency: 'HKD',
+      paymentSchema: refd.payment_schema,
+      paymentBrand: refd.payment_brand,
+      currentTime: new Date(refd.txn_time).toISOString(),
+      cardNumber: p.cardNumber,
     };
     const fed = await signedCall(ctx, key, 'POST', '/provider/v1/transactions', { transactions: [row] });
     expect(fed.body.data.results[0].status, JSON.stringify(fed.body.data.results[0])).not.toBe('rejected');
@@ -227,7 +276,10 @@ describe.each(DB_KINDS)('file import and reconciliation (%s)', (kind) => {
     await setUpGatewayJobs(ctx.deps);
     const handlers = await setUpGatewayJobs(ctx.deps);
     const { rows } = await ctx.db.query<{ kind: string; n: number }>('SELECT kind, count(*)::int AS n FROM job WHERE kind = ANY($1::text[]) GROUP BY kind ORDER BY kind', [[INBOX_JOB, RECON_JOB]]);
-    expect(rows).toEqual([{ kind: INBOX_JOB, n: 1 }, { kind: RECON_JOB, n: 1 }]);
+    expect(rows).toEqual([
+      { kind: INBOX_JOB, n: 1 },
+      { kind: RECON_JOB, n: 1 },
+    ]);
     await ctx.db.query(`INSERT INTO gateway_seen_signature (signature, expires_at) VALUES ('old', now() - interval '1 hour'), ('new', now() + interval '1 hour')`);
     const quiet = { info() {}, error() {} };
     const out = await handlers[RECON_JOB]({ db: ctx.db, clock: ctx.clock, job: {} as never, log: quiet, heartbeat: async () => {} });

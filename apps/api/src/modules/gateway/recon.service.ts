@@ -35,10 +35,9 @@ export interface ReconResult {
 const NOT_GATEWAY = ['sandbox', 'generator'];
 
 export async function reconcileDay(db: Db, date: string, o: { platformTz: string; connectionId?: string }): Promise<ReconResult[]> {
-  const { rows: conns } = await db.query<{ id: string; merchants: string[] }>(
-    `SELECT id, merchants FROM gateway_connection WHERE enabled AND ($1::text IS NULL OR id = $1) ORDER BY id`,
-    [o.connectionId ?? null],
-  );
+  const { rows: conns } = await db.query<{ id: string; merchants: string[] }>(`SELECT id, merchants FROM gateway_connection WHERE enabled AND ($1::text IS NULL OR id = $1) ORDER BY id`, [
+    o.connectionId ?? null,
+  ]);
   const out: ReconResult[] = [];
   // The day's transactions lie within [D 00:00, D+1 00:00) of the platform zone: the partition key range.
   const from = zonedInstant(date, o.platformTz);
@@ -161,12 +160,7 @@ export async function listDifferences(q: Queryable, date: string, merchants: str
 }
 
 /** Control totals sent by a connection for a day (POST /provider/v1/control-totals): replace that day's. */
-export async function saveControlTotals(
-  q: Queryable,
-  connectionId: string,
-  date: string,
-  totals: { currency: string; tranType: string; count: number; amount: number }[],
-): Promise<void> {
+export async function saveControlTotals(q: Queryable, connectionId: string, date: string, totals: { currency: string; tranType: string; count: number; amount: number }[]): Promise<void> {
   await q.query('DELETE FROM gateway_control_total WHERE connection_id = $1 AND txn_date = $2', [connectionId, date]);
   if (!totals.length) return;
   await q.query(

@@ -25,8 +25,19 @@ export const BankAudit = {
 const bankDir = (dataDir: string) => path.join(dataDir, 'files', 'bank-requests');
 
 interface RequestDbRow {
-  id: number; status: BankRequest['status']; approval_id: number | null; beneficiary_bank: string; swift_code: string; account_name: string;
-  account_number: string; currency: string; country: string; document_name: string; username: string; requested_at: Date; decided_at: Date | null;
+  id: number;
+  status: BankRequest['status'];
+  approval_id: number | null;
+  beneficiary_bank: string;
+  swift_code: string;
+  account_name: string;
+  account_number: string;
+  currency: string;
+  country: string;
+  document_name: string;
+  username: string;
+  requested_at: Date;
+  decided_at: Date | null;
 }
 
 const toRequest = (r: RequestDbRow, tz: string): BankRequest => ({
@@ -89,20 +100,56 @@ export async function submitBankRequest(
         `INSERT INTO bank_change_request (mer_id, account_id, beneficiary_bank, swift_code, bank_address, account_name, account_number, country,
             currency, document_name, document_path, document_size, requested_by, requested_at, status)
          VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15) RETURNING id`,
-        [f.merId, f.accountId ?? null, f.beneficiaryBank, f.swiftCode, f.bankAddress || null, f.accountName, f.accountNumber, f.country, f.currency,
-          doc.name, rel, doc.buf.length, user.id, now, held ? 'MERCHANT_APPROVAL' : 'PENDING'],
+        [
+          f.merId,
+          f.accountId ?? null,
+          f.beneficiaryBank,
+          f.swiftCode,
+          f.bankAddress || null,
+          f.accountName,
+          f.accountNumber,
+          f.country,
+          f.currency,
+          doc.name,
+          rel,
+          doc.buf.length,
+          user.id,
+          now,
+          held ? 'MERCHANT_APPROVAL' : 'PENDING',
+        ],
       );
       const id = rows[0].id;
       const detail = { accountId: f.accountId ?? null, bank: f.beneficiaryBank, swift: f.swiftCode, account: maskAccount(f.accountNumber), currency: f.currency, document: doc.name };
       await audit(q, {
-        action: held ? BankAudit.held : BankAudit.request, userId: user.id, username: user.username, merId: f.merId, target: `bank-request:${id}`,
-        detail, ip: meta.ip, userAgent: meta.userAgent,
+        action: held ? BankAudit.held : BankAudit.request,
+        userId: user.id,
+        username: user.username,
+        merId: f.merId,
+        target: `bank-request:${id}`,
+        detail,
+        ip: meta.ip,
+        userAgent: meta.userAgent,
       });
       if (held) {
         const approvalId = await insertApproval(q, {
-          merId: f.merId, kind: 'bank_change', permission: Perm.merchantBankChange, payload: { bankRequestId: id, lang },
-          summary: { bankRequest: id, bank: f.beneficiaryBank, swift: f.swiftCode, account: maskAccount(f.accountNumber), currency: f.currency, country: f.country, replaces: f.accountId ?? null, document: doc.name },
-          user, now, ip: meta.ip, userAgent: meta.userAgent,
+          merId: f.merId,
+          kind: 'bank_change',
+          permission: Perm.merchantBankChange,
+          payload: { bankRequestId: id, lang },
+          summary: {
+            bankRequest: id,
+            bank: f.beneficiaryBank,
+            swift: f.swiftCode,
+            account: maskAccount(f.accountNumber),
+            currency: f.currency,
+            country: f.country,
+            replaces: f.accountId ?? null,
+            document: doc.name,
+          },
+          user,
+          now,
+          ip: meta.ip,
+          userAgent: meta.userAgent,
         });
         await q.query('UPDATE bank_change_request SET approval_id = $2 WHERE id = $1', [id, approvalId]);
       }
@@ -134,10 +181,26 @@ export async function decideBankRequest(
   opts: { reason?: string; operatorId?: number | null; onDecided?: (q: Queryable, r: { mer_id: string; requested_by: number }) => Promise<void> } = {},
 ) {
   return db.tx(async (q) => {
-    const { rows } = await q.query<{ id: number; mer_id: string; account_id: number | null; beneficiary_bank: string; swift_code: string; bank_address: string | null; account_name: string; account_number: string; country: string; currency: string; requested_by: number }>(
-      `UPDATE bank_change_request SET status = $2::text, decided_at = $3, decided_by = $4, decision_reason = $5, decided_by_operator = $6 WHERE id = $1 AND status = 'PENDING' RETURNING *`,
-      [id, decision, now, by, opts.reason ?? null, opts.operatorId ?? null],
-    );
+    const { rows } = await q.query<{
+      id: number;
+      mer_id: string;
+      account_id: number | null;
+      beneficiary_bank: string;
+      swift_code: string;
+      bank_address: string | null;
+      account_name: string;
+      account_number: string;
+      country: string;
+      currency: string;
+      requested_by: number;
+    }>(`UPDATE bank_change_request SET status = $2::text, decided_at = $3, decided_by = $4, decision_reason = $5, decided_by_operator = $6 WHERE id = $1 AND status = 'PENDING' RETURNING *`, [
+      id,
+      decision,
+      now,
+      by,
+      opts.reason ?? null,
+      opts.operatorId ?? null,
+    ]);
     const r = rows[0];
     if (!r) throw new Error(`bank request ${id} does not exist or is not pending`);
     let accountId = r.account_id;
@@ -158,7 +221,10 @@ export async function decideBankRequest(
       }
     }
     await audit(q, {
-      action: decision === 'APPROVED' ? BankAudit.approve : BankAudit.reject, username: by, merId: r.mer_id, target: `bank-request:${id}`,
+      action: decision === 'APPROVED' ? BankAudit.approve : BankAudit.reject,
+      username: by,
+      merId: r.mer_id,
+      target: `bank-request:${id}`,
       detail: { accountId, account: maskAccount(r.account_number), ...(opts.reason ? { reason: opts.reason } : {}) },
       ...(opts.operatorId ? { operatorId: opts.operatorId } : {}),
     });
@@ -193,7 +259,8 @@ export async function closeHeldBankRequest(
   await audit(q, {
     action: to === 'PENDING' ? BankAudit.merchantApprove : to === 'MERCHANT_REJECTED' ? BankAudit.merchantReject : BankAudit.expire,
     ...(by ? { userId: by.user.id, username: by.user.username, ip: by.meta.ip, userAgent: by.meta.userAgent } : {}),
-    merId: r.mer_id, target: `bank-request:${r.id}`,
+    merId: r.mer_id,
+    target: `bank-request:${r.id}`,
     detail: { approvalId, accountId: r.account_id, account: maskAccount(r.account_number), ...(by?.note ? { reason: by.note } : {}) },
   });
   return r.id;

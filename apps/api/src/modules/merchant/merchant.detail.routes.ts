@@ -63,20 +63,23 @@ export function merchantDetailRoutes(app: FastifyInstance, deps: Deps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tz = deps.config.platformTz;
 
-  for (const url of ['/api/merchant/list', '/api/merchant']) r.get(url, {
-    config: { permission: Perm.merchantList },
-    schema: {
-      tags: ['merchant'],
-      summary: (url === '/api/merchant' ? 'Spec §7 "GET /merchant (params)": the same as /merchant/list. ' : '') + 'The caller\'s merchant and, for a group, its sub-merchants: attribute, status, currencies, daily limit, approval',
-      description: 'keyword matches the merchant id or name (part of it); attribute GROUP, SUB or INDEPENDENT. Own merchant first.',
-      querystring: merchantListQuerySchema,
-      response: { 200: envelope(pageOf(merchantListRowSchema)) },
-    },
-    handler: async (req) => {
-      const u = userOf(req);
-      return ok(await listMerchants(deps.db, u.scope, u.merId, req.query, tz));
-    },
-  });
+  for (const url of ['/api/merchant/list', '/api/merchant'])
+    r.get(url, {
+      config: { permission: Perm.merchantList },
+      schema: {
+        tags: ['merchant'],
+        summary:
+          (url === '/api/merchant' ? 'Spec §7 "GET /merchant (params)": the same as /merchant/list. ' : '') +
+          "The caller's merchant and, for a group, its sub-merchants: attribute, status, currencies, daily limit, approval",
+        description: 'keyword matches the merchant id or name (part of it); attribute GROUP, SUB or INDEPENDENT. Own merchant first.',
+        querystring: merchantListQuerySchema,
+        response: { 200: envelope(pageOf(merchantListRowSchema)) },
+      },
+      handler: async (req) => {
+        const u = userOf(req);
+        return ok(await listMerchants(deps.db, u.scope, u.merId, req.query, tz));
+      },
+    });
 
   r.get('/api/merchant/listMerchantFee', {
     config: { permission: Perm.merchantDetail },
@@ -112,7 +115,8 @@ export function merchantDetailRoutes(app: FastifyInstance, deps: Deps) {
     config: { permission: Perm.merchantBankChange },
     schema: {
       tags: ['merchant'],
-      summary: 'Ask to change (accountId) or add a bank account: multipart fields of the new details and a `document` (PDF/PNG/JPG ≤ 5 MiB). Pending until the provider approves; under the merchant\'s four eyes on bank changes (decision 049) it first waits (status MERCHANT_APPROVAL, approvalId) for a second user holding merchant:bank:change.',
+      summary:
+        "Ask to change (accountId) or add a bank account: multipart fields of the new details and a `document` (PDF/PNG/JPG ≤ 5 MiB). Pending until the provider approves; under the merchant's four eyes on bank changes (decision 049) it first waits (status MERCHANT_APPROVAL, approvalId) for a second user holding merchant:bank:change.",
       consumes: ['multipart/form-data'],
       response: { 200: envelope(bankRequestSchema) },
     },
@@ -130,7 +134,7 @@ export function merchantDetailRoutes(app: FastifyInstance, deps: Deps) {
     config: { permission: Perm.merchantDetail },
     schema: {
       tags: ['merchant'],
-      summary: 'Reserve (deposit) of a merchant: rate and hold days, held, released, balance per business line; next releases (the reserve report\'s rows)',
+      summary: "Reserve (deposit) of a merchant: rate and hold days, held, released, balance per business line; next releases (the reserve report's rows)",
       params: idParam,
       response: { 200: envelope(depositDetailSchema) },
     },
@@ -144,7 +148,7 @@ export function merchantDetailRoutes(app: FastifyInstance, deps: Deps) {
     config: { permission: Perm.merchantDetail },
     schema: {
       tags: ['merchant'],
-      summary: 'Business information of a merchant of the caller\'s scope (another merchant answers 404)',
+      summary: "Business information of a merchant of the caller's scope (another merchant answers 404)",
       params: idParam,
       response: { 200: envelope(merchantDetailSchema) },
     },

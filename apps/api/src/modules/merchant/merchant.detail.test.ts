@@ -41,8 +41,7 @@ describe.each(DB_KINDS)('merchant list and detail on %s', (kind) => {
     for (const u of Object.values(DEMO.users)) tokens[u] = (await ctx.login(u)).token;
   }, 300_000);
   afterAll(() => ctx.close());
-  const get = (url: string, user: string = DEMO.users.demo, lang = 'en') =>
-    ctx.call({ method: 'GET', url, headers: { 'x-token': tokens[user], 'accept-language': lang } });
+  const get = (url: string, user: string = DEMO.users.demo, lang = 'en') => ctx.call({ method: 'GET', url, headers: { 'x-token': tokens[user], 'accept-language': lang } });
 
   describe('GET /merchant/list', () => {
     it('lists the group first, then its sub-merchants, with attribute, status, limit and approval', async () => {
@@ -65,7 +64,7 @@ describe.each(DB_KINDS)('merchant list and detail on %s', (kind) => {
       expect(p1).toEqual({ content: [], totalElements: 3 });
     });
 
-    it('refuses bad input with a message in the caller\'s language', async () => {
+    it("refuses bad input with a message in the caller's language", async () => {
       const bad = await get('/api/merchant/list?size=7', DEMO.users.demo, 'zh');
       expect(bad.status).toBe(400);
       expect(bad.body.msg).toMatch(/请求参数错误/);
@@ -90,9 +89,19 @@ describe.each(DB_KINDS)('merchant list and detail on %s', (kind) => {
     it('shows the business information with contacts and transfer terms', async () => {
       const d = (await get(`/api/merchant/${DEMO.subB}`)).body.data;
       expect(d).toMatchObject({
-        merId: DEMO.subB, webStoreName: 'Demo Online', corporationName: 'Demo E-Commerce KK', country: 'JP', city: 'Tokyo', postcode: '100-0005',
-        mcc: '5734', legalRegNo: 'JP-0100-01', merchantUrl: 'https://shop.demo-group.example', applicationDate: '2024-06-01', locked: false,
-        acquirer: 'MUFG', principal: { name: 'Sato Yuki', email: 'sato@demo-group.example', tel: '+81 3 5555 0301' },
+        merId: DEMO.subB,
+        webStoreName: 'Demo Online',
+        corporationName: 'Demo E-Commerce KK',
+        country: 'JP',
+        city: 'Tokyo',
+        postcode: '100-0005',
+        mcc: '5734',
+        legalRegNo: 'JP-0100-01',
+        merchantUrl: 'https://shop.demo-group.example',
+        applicationDate: '2024-06-01',
+        locked: false,
+        acquirer: 'MUFG',
+        principal: { name: 'Sato Yuki', email: 'sato@demo-group.example', tel: '+81 3 5555 0301' },
         operation: { name: 'Kim Min-ji' },
       });
       expect(d.transfer).toContainEqual({ busLine: 'CARD', currency: 'USD', threshold: '100.00', fee: '15.00', period: 'D' });
@@ -112,10 +121,20 @@ describe.each(DB_KINDS)('merchant list and detail on %s', (kind) => {
   });
 
   describe('GET /merchant/listMerchantFee', () => {
-    it('gives the schedule per business line with the merchant\'s channels, rate and effective date', async () => {
+    it("gives the schedule per business line with the merchant's channels, rate and effective date", async () => {
       const rows = (await get(`/api/merchant/listMerchantFee?merId=${DEMO.group}`)).body.data.content;
       const card = rows.find((r: { busLine: string }) => r.busLine === 'CARD');
-      expect(card).toMatchObject({ channels: ['CARD'], rate: '3.00', rateBp: 300, fixedFee: '1.00', currency: 'HKD', reserveRate: '10.00', reserveHoldDays: 7, effectiveFrom: '2024-03-01', effectiveTo: null });
+      expect(card).toMatchObject({
+        channels: ['CARD'],
+        rate: '3.00',
+        rateBp: 300,
+        fixedFee: '1.00',
+        currency: 'HKD',
+        reserveRate: '10.00',
+        reserveHoldDays: 7,
+        effectiveFrom: '2024-03-01',
+        effectiveTo: null,
+      });
       expect(rows.find((r: { busLine: string }) => r.busLine === 'AP').channels).toEqual(['AP']);
     });
     it('refuses a bad or foreign merId', async () => {
@@ -130,7 +149,9 @@ describe.each(DB_KINDS)('merchant list and detail on %s', (kind) => {
       const d = (await get(`/api/merchant/detailDeposit/${DEMO.group}`)).body.data;
       const { rows } = await ctx.db.query<{ bus_line: string; held: number; released: number }>(
         `SELECT bus_line, sum(amount)::bigint AS held, coalesce(sum(amount) FILTER (WHERE released), 0)::bigint AS released
-           FROM reserve WHERE mer_id = $1 AND amount > 0 GROUP BY bus_line`, [DEMO.group]);
+           FROM reserve WHERE mer_id = $1 AND amount > 0 GROUP BY bus_line`,
+        [DEMO.group],
+      );
       expect(rows.length).toBeGreaterThan(0);
       for (const r of rows) {
         const line = d.lines.find((l: { busLine: string }) => l.busLine === r.bus_line);
@@ -149,7 +170,13 @@ describe.each(DB_KINDS)('merchant list and detail on %s', (kind) => {
     it('masks account numbers to the last four', async () => {
       const res = (await get(`/api/merchant/listMerchantBank?merId=${DEMO.group}`)).body.data;
       expect(res.totalElements).toBe(2);
-      expect(res.content[0]).toMatchObject({ beneficiaryBank: 'The Hongkong and Shanghai Banking Corporation', swiftCode: 'HSBCHKHHHKH', accountNumber: '•••• 9001', currency: 'HKD', isDefault: true });
+      expect(res.content[0]).toMatchObject({
+        beneficiaryBank: 'The Hongkong and Shanghai Banking Corporation',
+        swiftCode: 'HSBCHKHHHKH',
+        accountNumber: '•••• 9001',
+        currency: 'HKD',
+        isDefault: true,
+      });
       expect(JSON.stringify(res)).not.toContain('004123456789001');
       expect((await get(`/api/merchant/listMerchantBank?merId=${DEMO.other}`)).status).toBe(404);
     });
@@ -164,7 +191,12 @@ describe.each(DB_KINDS)('merchant list and detail on %s', (kind) => {
       const noDoc = await post(DEMO.users.demo, NEW_BANK, null, 'ja');
       expect(noDoc.status, JSON.stringify(noDoc.body)).toBe(400);
       expect(noDoc.body.msg).toMatch(/証明書類/);
-      const truncated = await ctx.call({ method: 'POST', url: '/api/merchant/bankChangeRequest', headers: { 'x-token': tokens[DEMO.users.demo], 'content-type': 'multipart/form-data; boundary=xx' }, payload: '--xx\r\nContent-Disposition: form-data; name="merId"\r\n\r\n1' });
+      const truncated = await ctx.call({
+        method: 'POST',
+        url: '/api/merchant/bankChangeRequest',
+        headers: { 'x-token': tokens[DEMO.users.demo], 'content-type': 'multipart/form-data; boundary=xx' },
+        payload: '--xx\r\nContent-Disposition: form-data; name="merId"\r\n\r\n1',
+      });
       expect(truncated.status).toBe(400);
       expect((await post(DEMO.users.demo, NEW_BANK, { name: 'x.exe', type: 'application/octet-stream', buf: Buffer.from([0, 1, 2, 3]) })).status).toBe(400);
       const badSwift = await post(DEMO.users.demo, { ...NEW_BANK, swiftCode: 'NOPE' });
@@ -198,8 +230,9 @@ describe.each(DB_KINDS)('merchant list and detail on %s', (kind) => {
       expect(list.content.find((x: { swiftCode: string }) => x.swiftCode === 'CMBCCNBS').accountNumber).toBe('•••• 5678');
       expect(list.requests[0]).toMatchObject({ status: 'APPROVED' });
 
-      const audit = await ctx.db.query<{ action: string; target: string; detail: { account: string } }>(
-        `SELECT action, target, detail FROM audit_log WHERE target = $1 ORDER BY id`, [`bank-request:${created.id}`]);
+      const audit = await ctx.db.query<{ action: string; target: string; detail: { account: string } }>(`SELECT action, target, detail FROM audit_log WHERE target = $1 ORDER BY id`, [
+        `bank-request:${created.id}`,
+      ]);
       expect(audit.rows.map((r) => r.action)).toEqual(['merchant.bank_change.request', 'merchant.bank_change.approve']);
       expect(JSON.stringify(audit.rows)).not.toContain('6225880212345678');
     });

@@ -7,7 +7,7 @@ export const MERCHANT_MESSAGES = {
     ja: '承認待ちの銀行口座変更申請がすでにあります',
   },
   bankRequestAwaitsApproval: {
-    en: 'Your request waits for a second user\'s approval in your team; it goes to the provider once approved',
+    en: "Your request waits for a second user's approval in your team; it goes to the provider once approved",
     zh: '申请需团队中另一位用户审批，审批通过后才会提交给服务商',
     ko: '요청이 팀 내 다른 사용자의 승인을 기다립니다. 승인되면 제공사로 전달됩니다',
     ja: '申請はチーム内の別のユーザーの承認待ちです。承認されるとプロバイダーに送信されます',

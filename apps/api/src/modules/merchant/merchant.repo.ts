@@ -1,12 +1,4 @@
-import {
-  toDecimal,
-  type DepositDetail,
-  type MerchantBankRow,
-  type MerchantDetail,
-  type MerchantFeeRow,
-  type MerchantListQuery,
-  type MerchantListRow,
-} from '@portal/contract';
+import { toDecimal, type DepositDetail, type MerchantBankRow, type MerchantDetail, type MerchantFeeRow, type MerchantListQuery, type MerchantListRow } from '@portal/contract';
 import type { Queryable } from '../../db/db';
 import { pdfDateTime } from '../../lib/pdf';
 
@@ -76,9 +68,7 @@ export async function listMerchants(q: Queryable, scope: string[], own: string, 
 
 /** One merchant of the caller's scope, or null (outside the scope it does not exist). */
 export async function merchantDetail(q: Queryable, scope: string[], merId: string, tz: string): Promise<MerchantDetail | null> {
-  const { rows } = await q.query<
-    MerchantDbRow & Record<string, unknown> & { acquirer: string | null; channels: string[]; currencies: string[]; deposit: number; contractor: number }
-  >(
+  const { rows } = await q.query<MerchantDbRow & Record<string, unknown> & { acquirer: string | null; channels: string[]; currencies: string[]; deposit: number; contractor: number }>(
     `SELECT ${LIST_COLS}, m.web_store_name, m.corporation_name, m.company_address, m.country, m.city, m.postcode, m.mcc, m.legal_reg_no,
             m.merchant_url, m.application_date, m.contractor, m.deposit, m.channels, m.currencies, a.brief_name AS acquirer,
             m.principal_name, m.principal_email, m.principal_tel, m.operation_name, m.operation_email, m.operation_tel
@@ -131,8 +121,14 @@ export async function merchantFees(q: Queryable, merId: string): Promise<Merchan
   const m = await q.query<{ channels: string[]; settle_currency: string }>('SELECT channels, settle_currency FROM merchant WHERE mer_id = $1', [merId]);
   const cur = m.rows[0].settle_currency.trim();
   const { rows } = await q.query<{
-    bus_line: string; mdr_bp: number; fixed_fee: number; cycle_days: number; reserve_bp: number; reserve_hold_days: number;
-    effective_from: string | null; effective_to: string | null;
+    bus_line: string;
+    mdr_bp: number;
+    fixed_fee: number;
+    cycle_days: number;
+    reserve_bp: number;
+    reserve_hold_days: number;
+    effective_from: string | null;
+    effective_to: string | null;
   }>(
     `SELECT f.bus_line, f.mdr_bp, f.fixed_fee, f.cycle_days, f.reserve_bp, f.reserve_hold_days,
             coalesce(f.effective_from, m.application_date) AS effective_from, f.effective_to
@@ -160,8 +156,15 @@ export const maskAccount = (n: string) => `•••• ${n.slice(-4)}`;
 
 export async function merchantBanks(q: Queryable, merId: string): Promise<MerchantBankRow[]> {
   const { rows } = await q.query<{
-    id: number; beneficiary_bank: string; swift_code: string; bank_address: string | null; account_name: string; account_number: string;
-    country: string; currency: string; is_default: boolean;
+    id: number;
+    beneficiary_bank: string;
+    swift_code: string;
+    bank_address: string | null;
+    account_name: string;
+    account_number: string;
+    country: string;
+    currency: string;
+    is_default: boolean;
   }>('SELECT * FROM merchant_bank_account WHERE mer_id = $1 ORDER BY is_default DESC, id', [merId]);
   return rows.map((b) => ({
     id: b.id,
@@ -208,7 +211,15 @@ export async function depositDetail(q: Queryable, merId: string): Promise<Deposi
   // Schedules with a reserve but nothing held yet still show their terms.
   for (const f of fees.rows) {
     if (!lines.some((l) => l.busLine === f.bus_line)) {
-      lines.push({ busLine: f.bus_line, currency: cur, reserveRate: pct(f.reserve_bp), reserveHoldDays: f.reserve_hold_days, held: toDecimal(0, cur), released: toDecimal(0, cur), balance: toDecimal(0, cur) });
+      lines.push({
+        busLine: f.bus_line,
+        currency: cur,
+        reserveRate: pct(f.reserve_bp),
+        reserveHoldDays: f.reserve_hold_days,
+        held: toDecimal(0, cur),
+        released: toDecimal(0, cur),
+        balance: toDecimal(0, cur),
+      });
     }
   }
   const next = await q.query<{ txn_set_date: string; bus_line: string; set_cur: string; amount: number; release_date: string }>(

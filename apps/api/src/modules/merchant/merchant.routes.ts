@@ -23,7 +23,7 @@ export function merchantRoutes(app: FastifyInstance, deps: Deps) {
       tags: ['merchant'],
       summary: 'Merchant info of the signed-in user: the merchants it may see, channels, currencies, contractor',
       description:
-        'Path chosen by us (the spec leaves it unnamed). subMerIdList holds the caller\'s own merchant first, then a group\'s sub-merchants; currencyList starts with the merchant\'s default currency.',
+        "Path chosen by us (the spec leaves it unnamed). subMerIdList holds the caller's own merchant first, then a group's sub-merchants; currencyList starts with the merchant's default currency.",
       response: { 200: envelope(merchantInfoSchema) },
     },
     handler: async (req) => {
@@ -35,9 +35,7 @@ export function merchantRoutes(app: FastifyInstance, deps: Deps) {
       );
       const own = rows.find((m) => m.mer_id === u.merId)!;
       const channels = [...new Set(rows.flatMap((m) => m.channels))];
-      const currencies = [own.default_currency.trim(), ...new Set(rows.flatMap((m) => m.currencies))].filter(
-        (c, i, a) => a.indexOf(c) === i,
-      );
+      const currencies = [own.default_currency.trim(), ...new Set(rows.flatMap((m) => m.currencies))].filter((c, i, a) => a.indexOf(c) === i);
       return ok({
         subMerIdList: rows.map((m) => m.mer_id),
         subMerIdAndNameList: rows.map((m) => ({ mid: m.mer_id, name: m.name })),
@@ -56,7 +54,7 @@ export function merchantRoutes(app: FastifyInstance, deps: Deps) {
   r.get('/api/charge/codeList', {
     schema: {
       tags: ['merchant'],
-      summary: 'Payment brand table: code → display name (the spec\'s charge service, served here)',
+      summary: "Payment brand table: code → display name (the spec's charge service, served here)",
       response: { 200: envelope(z.array(z.object({ code: z.string(), name: z.string(), category: z.string(), region: z.string() }))) },
     },
     handler: async () => ok([...BRANDS]),

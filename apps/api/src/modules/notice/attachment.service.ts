@@ -27,9 +27,7 @@ export const ATTACHMENT_MAX_BYTES = 20 * 1024 * 1024;
  */
 export function safeFileName(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? '';
-  const clean = base
-    .replace(/[\u0000-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\uFEFF]/g, '')
-    .replace(/^[\s.]+|\s+$/g, '');
+  const clean = base.replace(/[\u0000-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\uFEFF]/g, '').replace(/^[\s.]+|\s+$/g, '');
   return [...clean].slice(0, 150).join('') || 'attachment';
 }
 
@@ -46,10 +44,13 @@ export async function attachFile(q: Queryable, dataDir: string, noticeId: number
   const rel = path.posix.join('files', 'notice', String(noticeId), `${randomBytes(8).toString('hex')}.${format}`);
   await mkdir(path.dirname(path.join(dataDir, rel)), { recursive: true });
   await writeFile(path.join(dataDir, rel), body);
-  const { rows } = await q.query<{ id: number }>(
-    `INSERT INTO notice_attachment (notice_id, file_name, format, file_path, size_bytes) VALUES ($1,$2,$3,$4,$5) RETURNING id`,
-    [noticeId, name, format, rel, body.length],
-  );
+  const { rows } = await q.query<{ id: number }>(`INSERT INTO notice_attachment (notice_id, file_name, format, file_path, size_bytes) VALUES ($1,$2,$3,$4,$5) RETURNING id`, [
+    noticeId,
+    name,
+    format,
+    rel,
+    body.length,
+  ]);
   return Number(rows[0].id);
 }
 

@@ -16,7 +16,12 @@ describe.each(DB_KINDS)('notice attachments on %s', (kind) => {
     ctx = await createTestApp({ kind });
     await seedNoticeAttachment(ctx.db, ctx.config.dataDir);
     publicNotice = (await ctx.db.query<{ id: number }>('SELECT notice_id AS id FROM notice_attachment')).rows[0].id;
-    const r = await createNotice({ db: ctx.db, dataDir: ctx.config.dataDir, now: new Date(Date.now() - 60_000) }, opsNoticeSchema.parse({ title: 'Rates for Other', content: 'Rates', target: 'merchants', merchants: [DEMO.other], files: [{ name: 'rates.csv', contentBase64: b64('a,b\r\n1,2\r\n') }] }), { cli: true }, {});
+    const r = await createNotice(
+      { db: ctx.db, dataDir: ctx.config.dataDir, now: new Date(Date.now() - 60_000) },
+      opsNoticeSchema.parse({ title: 'Rates for Other', content: 'Rates', target: 'merchants', merchants: [DEMO.other], files: [{ name: 'rates.csv', contentBase64: b64('a,b\r\n1,2\r\n') }] }),
+      { cli: true },
+      {},
+    );
     privateNotice = r.id;
     privateFile = r.attachments[0].id;
     await ctx.db.query(`UPDATE app_user SET permissions = array_remove(array_remove(permissions, 'files:download'), 'notice:list') WHERE username = $1`, [DEMO.users.sub]);
@@ -46,13 +51,20 @@ describe.each(DB_KINDS)('notice attachments on %s', (kind) => {
     expect(csv.body).toBe('a,b\r\n1,2\r\n');
   });
 
-  it('refuses bad input, a user without the permission, and another merchant\'s attachment (404)', async () => {
+  it("refuses bad input, a user without the permission, and another merchant's attachment (404)", async () => {
     expect((await raw('/api/notice/attachment/x')).statusCode).toBe(400);
     expect((await raw('/api/notice/attachment/0')).statusCode).toBe(400);
     expect((await raw(`/api/notice/attachment/${privateFile}`)).statusCode).toBe(404);
     expect((await get(`/api/notice/detail/${privateNotice}`)).status).toBe(404);
     expect((await raw(`/api/notice/attachment/${privateFile}`, DEMO.users.sub)).statusCode).toBe(403);
     expect(attachmentFormat('x.exe', Buffer.from('MZ...'))).toBeNull();
-    await expect(createNotice({ db: ctx.db, dataDir: ctx.config.dataDir, now: new Date() }, opsNoticeSchema.parse({ title: 'bad', content: 'bad', target: 'all', files: [{ name: 'x.exe', contentBase64: b64('MZ') }] }), { cli: true }, {})).rejects.toThrow(/opsNoticeFileKind/);
+    await expect(
+      createNotice(
+        { db: ctx.db, dataDir: ctx.config.dataDir, now: new Date() },
+        opsNoticeSchema.parse({ title: 'bad', content: 'bad', target: 'all', files: [{ name: 'x.exe', contentBase64: b64('MZ') }] }),
+        { cli: true },
+        {},
+      ),
+    ).rejects.toThrow(/opsNoticeFileKind/);
   });
 });

@@ -38,17 +38,12 @@ export function noticeRoutes(app: FastifyInstance, deps: Deps) {
 
   r.get('/api/notice/list', {
     config: { permission: Perm.noticeList },
-    schema: { tags: ['notice'], summary: 'Notices for the caller\'s merchants, newest first', querystring: pageQuerySchema, response: { 200: envelope(pageOf(noticeRow)) } },
+    schema: { tags: ['notice'], summary: "Notices for the caller's merchants, newest first", querystring: pageQuerySchema, response: { 200: envelope(pageOf(noticeRow)) } },
     handler: async (req) => {
       const u = userOf(req);
       const now = deps.clock.now();
       const [list, count] = await Promise.all([
-        deps.db.query<Row>(`SELECT * FROM notice WHERE ${visible} ORDER BY published_at DESC, id DESC LIMIT $3 OFFSET $4`, [
-          u.scope,
-          now,
-          req.query.size,
-          req.query.page * req.query.size,
-        ]),
+        deps.db.query<Row>(`SELECT * FROM notice WHERE ${visible} ORDER BY published_at DESC, id DESC LIMIT $3 OFFSET $4`, [u.scope, now, req.query.size, req.query.page * req.query.size]),
         deps.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM notice WHERE ${visible}`, [u.scope, now]),
       ]);
       return ok({
@@ -99,7 +94,7 @@ export function noticeRoutes(app: FastifyInstance, deps: Deps) {
     config: { permission: [Perm.noticeList, Perm.filesDownload] },
     schema: {
       tags: ['notice'],
-      summary: 'A file attached to a notice the caller may read (also listed in /files); another merchant\'s → 404',
+      summary: "A file attached to a notice the caller may read (also listed in /files); another merchant's → 404",
       params: z.object({ id: z.coerce.number().int().positive().max(2147483647) }),
     },
     handler: async (req, reply) => {

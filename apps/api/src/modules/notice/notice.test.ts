@@ -10,16 +10,13 @@ describe.each(DB_KINDS)('notices on %s', (kind) => {
     ctx = await createTestApp({ kind });
     for (const u of Object.values(DEMO.users)) tokens[u] = (await ctx.login(u)).token;
     const t = JSON.stringify({ en: 'Only for Other', zh: '仅限', ko: '전용', ja: '専用' });
-    const r = await ctx.db.query<{ id: number }>(
-      `INSERT INTO notice (title, summary, content, mer_id) VALUES ($1,$1,$1,$2) RETURNING id`,
-      [t, DEMO.other],
-    );
+    const r = await ctx.db.query<{ id: number }>(`INSERT INTO notice (title, summary, content, mer_id) VALUES ($1,$1,$1,$2) RETURNING id`, [t, DEMO.other]);
     privateId = r.rows[0].id;
   });
   afterAll(() => ctx.close());
   const get = (url: string, user: string, lang = 'en') => ctx.call({ method: 'GET', url, headers: { 'x-token': tokens[user], 'accept-language': lang } });
 
-  it('lists notices newest first in the caller\'s language, paged', async () => {
+  it("lists notices newest first in the caller's language, paged", async () => {
     const res = await get('/api/notice/list?page=0&size=10', DEMO.users.demo, 'ja');
     expect(res.body.code).toBe(0);
     expect(res.body.data.totalElements).toBe(3);
@@ -30,7 +27,7 @@ describe.each(DB_KINDS)('notices on %s', (kind) => {
     expect(page1.body.data.totalElements).toBe(3);
   });
 
-  it('shows a notice\'s detail and hides another merchant\'s notice', async () => {
+  it("shows a notice's detail and hides another merchant's notice", async () => {
     const list = (await get('/api/notice/list', DEMO.users.demo)).body.data.content;
     const d = await get(`/api/notice/detail/${list[0].id}`, DEMO.users.demo, 'zh');
     expect(d.body.data.content).toContain('每日汇总报表已升级');

@@ -48,10 +48,24 @@ export async function listBankChanges(deps: Deps, status?: 'PENDING' | 'APPROVED
     [status ?? null],
   );
   return rows.map((r) => ({
-    id: r.id, merId: r.mer_id, merName: r.mer_name, status: r.status, beneficiaryBank: r.beneficiary_bank, swiftCode: r.swift_code, bankAddress: r.bank_address,
-    accountName: r.account_name, accountNumber: maskAccount(r.account_number), country: r.country.trim(), currency: r.currency.trim(), documentName: r.document_name,
-    requestedBy: r.requested_by_name, requestedAt: new Date(r.requested_at).toISOString(), changedBy: r.changed_by_name, decidedBy: r.decided_by,
-    decidedAt: r.decided_at ? new Date(r.decided_at).toISOString() : null, reason: r.decision_reason,
+    id: r.id,
+    merId: r.mer_id,
+    merName: r.mer_name,
+    status: r.status,
+    beneficiaryBank: r.beneficiary_bank,
+    swiftCode: r.swift_code,
+    bankAddress: r.bank_address,
+    accountName: r.account_name,
+    accountNumber: maskAccount(r.account_number),
+    country: r.country.trim(),
+    currency: r.currency.trim(),
+    documentName: r.document_name,
+    requestedBy: r.requested_by_name,
+    requestedAt: new Date(r.requested_at).toISOString(),
+    changedBy: r.changed_by_name,
+    decidedBy: r.decided_by,
+    decidedAt: r.decided_at ? new Date(r.decided_at).toISOString() : null,
+    reason: r.decision_reason,
   }));
 }
 
@@ -74,11 +88,29 @@ export async function editBankChange(
       [id, input.beneficiaryBank, input.swiftCode, input.bankAddress ?? null, input.accountName, input.accountNumber, input.country, input.currency, by.id, deps.clock.now()],
     );
     const view = (x: { beneficiary_bank: string; swift_code: string; account_name: string; account_number: string; country: string; currency: string }) => ({
-      beneficiaryBank: x.beneficiary_bank, swiftCode: x.swift_code, accountName: x.account_name, accountNumber: maskAccount(x.account_number), country: x.country.trim(), currency: x.currency.trim(),
+      beneficiaryBank: x.beneficiary_bank,
+      swiftCode: x.swift_code,
+      accountName: x.account_name,
+      accountNumber: maskAccount(x.account_number),
+      country: x.country.trim(),
+      currency: x.currency.trim(),
     });
     await audit(q, {
-      action: OpsApprovalAudit.bankChangeEdited, ...actorOf(by), merId: r.mer_id, target: `bank-request:${id}`,
-      detail: { before: view(r), after: view({ beneficiary_bank: input.beneficiaryBank, swift_code: input.swiftCode, account_name: input.accountName, account_number: input.accountNumber, country: input.country, currency: input.currency }) },
+      action: OpsApprovalAudit.bankChangeEdited,
+      ...actorOf(by),
+      merId: r.mer_id,
+      target: `bank-request:${id}`,
+      detail: {
+        before: view(r),
+        after: view({
+          beneficiary_bank: input.beneficiaryBank,
+          swift_code: input.swiftCode,
+          account_name: input.accountName,
+          account_number: input.accountNumber,
+          country: input.country,
+          currency: input.currency,
+        }),
+      },
       ...meta,
     });
   });
@@ -102,7 +134,12 @@ export async function decideBankChange(deps: Deps, id: number, decision: 'APPROV
       requester = r.requested_by;
       const all = (key: MessageKey) => JSON.stringify(Object.fromEntries(LANGUAGES.map((l) => [l, t(l, key, { id, reason })])));
       const key = decision === 'APPROVED' ? 'opsBankApprovedNotice' : 'opsBankRejectedNotice';
-      await q.query(`INSERT INTO notice (title, summary, content, level, mer_id, published_at) VALUES ($1,$2,$2,'important',$3,$4)`, [all(`${key}Title` as MessageKey), all(key), r.mer_id, deps.clock.now()]);
+      await q.query(`INSERT INTO notice (title, summary, content, level, mer_id, published_at) VALUES ($1,$2,$2,'important',$3,$4)`, [
+        all(`${key}Title` as MessageKey),
+        all(key),
+        r.mer_id,
+        deps.clock.now(),
+      ]);
       void meta;
     },
   }).catch((err: Error) => {

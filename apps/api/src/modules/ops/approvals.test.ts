@@ -59,14 +59,21 @@ describe.each(DB_KINDS)('ops approvals (%s)', (kind) => {
     expect(mail).toBeTruthy();
     const again = await ctx.call({ method: 'POST', url: `/api/ops/bankChanges/${id}/reject`, headers: h(riskB), payload: { reason: 'too late' } });
     expect([again.status, again.body.code]).toEqual([409, Code.CONFLICT]);
-    const audited = await ctx.db.query<{ detail: { reason: string } }>(`SELECT detail FROM audit_log WHERE action = 'merchant.bank_change.approve' AND target = $1 AND operator_id IS NOT NULL`, [`bank-request:${id}`]);
+    const audited = await ctx.db.query<{ detail: { reason: string } }>(`SELECT detail FROM audit_log WHERE action = 'merchant.bank_change.approve' AND target = $1 AND operator_id IS NOT NULL`, [
+      `bank-request:${id}`,
+    ]);
     expect(audited.rows[0].detail.reason).toBe('Letter checked with the bank');
   });
 
   it('four eyes: the operator who changed a request cannot decide it; another one can', async () => {
     const id = await request();
     // The onboarding operator corrects the SWIFT code (audited before/after).
-    const edit = await ctx.call({ method: 'POST', url: `/api/ops/bankChanges/${id}`, headers: h(onboarding), payload: { ...BANK, swiftCode: 'CMBCCNBSXXX', accountName: 'Demo Trading', currency: 'CNY', country: 'CN' } });
+    const edit = await ctx.call({
+      method: 'POST',
+      url: `/api/ops/bankChanges/${id}`,
+      headers: h(onboarding),
+      payload: { ...BANK, swiftCode: 'CMBCCNBSXXX', accountName: 'Demo Trading', currency: 'CNY', country: 'CN' },
+    });
     expect(edit.body.code, edit.body.msg).toBe(0);
     // Editing is onboarding's and deciding risk's: record risk operator A as the last editor to test the rule.
     await ctx.db.query(`UPDATE bank_change_request SET changed_by_operator = (SELECT id FROM ops_operator WHERE username = 'ap-risk-a') WHERE id = $1`, [id]);
@@ -79,7 +86,10 @@ describe.each(DB_KINDS)('ops approvals (%s)', (kind) => {
     expect(other.body.code, other.body.msg).toBe(0);
     const row = await ctx.db.query<{ status: string; decision_reason: string; swift_code: string }>('SELECT status, decision_reason, swift_code FROM bank_change_request WHERE id = $1', [id]);
     expect(row.rows[0]).toEqual({ status: 'REJECTED', decision_reason: 'Account name does not match the company', swift_code: 'CMBCCNBSXXX' });
-    const edited = await ctx.db.query<{ detail: { before: { swiftCode: string }; after: { swiftCode: string } } }>(`SELECT detail FROM audit_log WHERE action = 'ops.bank_change.edit' AND target = $1`, [`bank-request:${id}`]);
+    const edited = await ctx.db.query<{ detail: { before: { swiftCode: string }; after: { swiftCode: string } } }>(
+      `SELECT detail FROM audit_log WHERE action = 'ops.bank_change.edit' AND target = $1`,
+      [`bank-request:${id}`],
+    );
     expect([edited.rows[0].detail.before.swiftCode, edited.rows[0].detail.after.swiftCode]).toEqual(['CMBCCNBS', 'CMBCCNBSXXX']);
   });
 

@@ -29,15 +29,34 @@ export async function searchAudit(deps: Deps, q: AuditQuery) {
   if (q.operatorsOnly) where.push('a.operator_id IS NOT NULL');
   const w = where.join(' AND ');
   const total = await deps.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM audit_log a WHERE ${w}`, args);
-  const { rows } = await deps.db.query<{ id: string; at: Date; username: string | null; operator_id: number | null; mer_id: string | null; action: string; outcome: string; target: string | null; detail: Record<string, unknown>; ip: string | null }>(
+  const { rows } = await deps.db.query<{
+    id: string;
+    at: Date;
+    username: string | null;
+    operator_id: number | null;
+    mer_id: string | null;
+    action: string;
+    outcome: string;
+    target: string | null;
+    detail: Record<string, unknown>;
+    ip: string | null;
+  }>(
     `SELECT a.id, a.at, a.username, a.operator_id, a.mer_id, a.action, a.outcome, a.target, a.detail, a.ip
        FROM audit_log a WHERE ${w} ORDER BY a.at DESC, a.id DESC LIMIT ${arg(q.size)} OFFSET ${arg(q.page * q.size)}`,
     args,
   );
   return {
     content: rows.map((r) => ({
-      id: Number(r.id), at: new Date(r.at).toISOString(), actor: r.username, byOperator: r.operator_id !== null, merId: r.mer_id, action: r.action,
-      outcome: r.outcome, target: r.target, detail: JSON.stringify(r.detail).slice(0, 2000), ip: r.ip,
+      id: Number(r.id),
+      at: new Date(r.at).toISOString(),
+      actor: r.username,
+      byOperator: r.operator_id !== null,
+      merId: r.mer_id,
+      action: r.action,
+      outcome: r.outcome,
+      target: r.target,
+      detail: JSON.stringify(r.detail).slice(0, 2000),
+      ip: r.ip,
     })),
     totalElements: total.rows[0].n,
   };

@@ -30,7 +30,16 @@ describe.each(DB_KINDS)('ops fee schedules (%s)', (kind) => {
     reader = await opsLogin(ctx, 'fee-reader', ro.secret);
     today = platformDay(ctx.clock.now(), ctx.config.platformTz);
     // Settles in HKD; CARD: 3 % + 2.00 HKD, T+1.
-    const res = await ctx.call({ method: 'POST', url: '/api/ops/merchants', headers: h(onboarding), payload: merchantBody({ name: 'Fee Co', fees: [{ ...FEE, mdrBp: 300, fixedFee: 200, cycleDays: 1, reserveBp: 0, reserveHoldDays: 0 }], mainUser: { username: 'fee-main', email: 'main@fee.example' } }) });
+    const res = await ctx.call({
+      method: 'POST',
+      url: '/api/ops/merchants',
+      headers: h(onboarding),
+      payload: merchantBody({
+        name: 'Fee Co',
+        fees: [{ ...FEE, mdrBp: 300, fixedFee: 200, cycleDays: 1, reserveBp: 0, reserveHoldDays: 0 }],
+        mainUser: { username: 'fee-main', email: 'main@fee.example' },
+      }),
+    });
     expect(res.body.code, res.body.msg).toBe(0);
     merId = res.body.data.merId;
   });
@@ -59,11 +68,16 @@ describe.each(DB_KINDS)('ops fee schedules (%s)', (kind) => {
 
   it('the settlement run reads the schedule in force on its day, across the change', async () => {
     const pay = (day: string, orderNo: string) =>
-      ingestTransaction(ctx.db, { merId, orderNo, tranType: 'PURC', amount: 100000, currency: 'HKD', paymentSchema: 'CARD', paymentBrand: 'visa', gwResponse: '00', txnTime: new Date(`${day}T04:00:00Z`) }, { platformTz: ctx.config.platformTz });
+      ingestTransaction(
+        ctx.db,
+        { merId, orderNo, tranType: 'PURC', amount: 100000, currency: 'HKD', paymentSchema: 'CARD', paymentBrand: 'visa', gwResponse: '00', txnTime: new Date(`${day}T04:00:00Z`) },
+        { platformTz: ctx.config.platformTz },
+      );
     const before = await pay(today, 'FEE-BEFORE');
     const after = await pay(addDays(today, 2), 'FEE-AFTER');
     for (let d = 1; d <= 3; d++) await settleDate(ctx.db, addDays(today, d));
-    const fee = async (id: number) => (await ctx.db.query<{ settle_fee: number; settle_date: string }>(`SELECT settle_fee::int AS settle_fee, to_char(settle_date, 'YYYY-MM-DD') AS settle_date FROM txn WHERE id = $1`, [id])).rows[0];
+    const fee = async (id: number) =>
+      (await ctx.db.query<{ settle_fee: number; settle_date: string }>(`SELECT settle_fee::int AS settle_fee, to_char(settle_date, 'YYYY-MM-DD') AS settle_date FROM txn WHERE id = $1`, [id])).rows[0];
     // 1,000.00 HKD: before the change 3 % + 2.00 = 32.00; settled on D+3 under the new 1 % = 10.00.
     expect(await fee(before.id)).toEqual({ settle_fee: 3200, settle_date: addDays(today, 1) });
     expect(await fee(after.id)).toEqual({ settle_fee: 1000, settle_date: addDays(today, 3) });

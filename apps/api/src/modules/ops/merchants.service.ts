@@ -55,7 +55,9 @@ export function platformDay(at: Date, tz: string): string {
 }
 
 type Nullable<T> = { [K in keyof T]-?: Exclude<T[K], undefined> | null };
-export interface OpsMerchantRow extends Omit<Nullable<Fields>, 'name' | 'defaultCurrency' | 'settleCurrency' | 'channels' | 'currencies'>, Pick<Fields, 'name' | 'defaultCurrency' | 'settleCurrency' | 'channels' | 'currencies'> {
+export interface OpsMerchantRow
+  extends Omit<Nullable<Fields>, 'name' | 'defaultCurrency' | 'settleCurrency' | 'channels' | 'currencies'>,
+    Pick<Fields, 'name' | 'defaultCurrency' | 'settleCurrency' | 'channels' | 'currencies'> {
   merId: string;
   attribute: 'GROUP' | 'SUB' | 'INDEPENDENT';
   parentId: string | null;
@@ -211,7 +213,14 @@ export async function createMerchant(deps: Deps, input: OpsCreateMerchant, by: O
           throw err;
         });
       mainUserId = u.rows[0].id;
-      await audit(q, { action: OpsMerchantAudit.mainUserCreated, ...who(by), merId, target: `user:${mainUserId}`, detail: { after: { username: input.mainUser.username, email: input.mainUser.email, role: 'ADMIN' } }, ...meta });
+      await audit(q, {
+        action: OpsMerchantAudit.mainUserCreated,
+        ...who(by),
+        merId,
+        target: `user:${mainUserId}`,
+        detail: { after: { username: input.mainUser.username, email: input.mainUser.email, role: 'ADMIN' } },
+        ...meta,
+      });
     }
     await audit(q, {
       action: OpsMerchantAudit.created,
@@ -226,7 +235,10 @@ export async function createMerchant(deps: Deps, input: OpsCreateMerchant, by: O
   let mailed = false;
   if (out.mainUserId) {
     // After the commit: no mail while the transaction is open.
-    mailed = await sendActivation(deps, deps.db, out.mainUserId, lang, meta).then(() => true, () => false);
+    mailed = await sendActivation(deps, deps.db, out.mainUserId, lang, meta).then(
+      () => true,
+      () => false,
+    );
   }
   return { ...out, mailed };
 }
@@ -273,16 +285,20 @@ export async function setLocked(deps: Deps, merId: string, lock: { reason: strin
     const title = all(lock ? 'opsLockNoticeTitle' : 'opsUnlockNoticeTitle');
     const body = lock ? all('opsLockNoticeBody', { reason: lock.reason }) : title;
     await q.query(`INSERT INTO notice (title, summary, content, level, mer_id, published_at) VALUES ($1,$2,$2,$3,$4,$5)`, [title, body, lock ? 'important' : 'info', merId, deps.clock.now()]);
-    await audit(q, { action: lock ? OpsMerchantAudit.locked : OpsMerchantAudit.unlocked, ...who(by), merId, target: `merchant:${merId}`, detail: { before, after: { locked: !!lock, reason: lock?.reason ?? null } }, ...meta });
+    await audit(q, {
+      action: lock ? OpsMerchantAudit.locked : OpsMerchantAudit.unlocked,
+      ...who(by),
+      merId,
+      target: `merchant:${merId}`,
+      detail: { before, after: { locked: !!lock, reason: lock?.reason ?? null } },
+      ...meta,
+    });
   });
 }
 
 /** Throws when the merchant (or its group) is locked: it accepts no transactions. */
 export async function assertMerchantOpen(q: Queryable, merId: string): Promise<void> {
-  const { rows } = await q.query<{ locked: boolean }>(
-    `SELECT bool_or(locked) AS locked FROM merchant WHERE mer_id = $1 OR mer_id = (SELECT parent_id FROM merchant WHERE mer_id = $1)`,
-    [merId],
-  );
+  const { rows } = await q.query<{ locked: boolean }>(`SELECT bool_or(locked) AS locked FROM merchant WHERE mer_id = $1 OR mer_id = (SELECT parent_id FROM merchant WHERE mer_id = $1)`, [merId]);
   if (rows[0]?.locked) throw new AppError(Code.FORBIDDEN, 'opsMerchantLocked', {}, 403);
 }
 
@@ -341,6 +357,13 @@ export async function addFeeSchedule(deps: Deps, merId: string, input: { effecti
         );
       }
     }
-    await audit(q, { action: OpsMerchantAudit.feeSchedule, ...who(by), merId, target: `merchant:${merId}`, detail: { effectiveFrom: input.effectiveFrom, before: before.rows, after: input.fees }, ...meta });
+    await audit(q, {
+      action: OpsMerchantAudit.feeSchedule,
+      ...who(by),
+      merId,
+      target: `merchant:${merId}`,
+      detail: { effectiveFrom: input.effectiveFrom, before: before.rows, after: input.fees },
+      ...meta,
+    });
   });
 }

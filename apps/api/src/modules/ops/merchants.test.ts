@@ -46,7 +46,10 @@ describe.each(DB_KINDS)('ops merchants (%s)', (kind) => {
     const signed = await ctx.login('newgroup-main', 'Group-Main-1');
     const info = await ctx.call({ method: 'GET', url: '/api/user/info', headers: { 'x-token': signed.token } });
     expect(info.body.data).toMatchObject({ merId: groupId, userAdmin: true });
-    const audited = await ctx.db.query<{ detail: { before: null; after: { bankAccount: { accountNumber: string } } } }>(`SELECT detail FROM audit_log WHERE action = 'ops.merchant.create' AND mer_id = $1 AND operator_id IS NOT NULL`, [groupId]);
+    const audited = await ctx.db.query<{ detail: { before: null; after: { bankAccount: { accountNumber: string } } } }>(
+      `SELECT detail FROM audit_log WHERE action = 'ops.merchant.create' AND mer_id = $1 AND operator_id IS NOT NULL`,
+      [groupId],
+    );
     expect(audited.rows[0].detail.before).toBeNull();
     expect(audited.rows[0].detail.after.bankAccount.accountNumber).toBe('****9012');
   });
@@ -79,7 +82,12 @@ describe.each(DB_KINDS)('ops merchants (%s)', (kind) => {
     const badDate = await ctx.call({ method: 'GET', url: '/api/ops/merchants', headers: h(reader), query: { createdFrom: '2026-02-30' } });
     expect(badDate.status).toBe(400);
     // A main user whose name is taken: the whole merchant is refused (nothing half-written).
-    const taken = await ctx.call({ method: 'POST', url: '/api/ops/merchants', headers: h(onboarding, 'ja'), payload: merchantBody({ name: 'Taken Co', mainUser: { username: 'demo', email: 'x@taken.example' } }) });
+    const taken = await ctx.call({
+      method: 'POST',
+      url: '/api/ops/merchants',
+      headers: h(onboarding, 'ja'),
+      payload: merchantBody({ name: 'Taken Co', mainUser: { username: 'demo', email: 'x@taken.example' } }),
+    });
     expect(taken.body.code).toBe(Code.BAD_REQUEST);
     expect(taken.body.msg).toContain('既に存在');
     expect(await count()).toBe(before);
@@ -100,7 +108,10 @@ describe.each(DB_KINDS)('ops merchants (%s)', (kind) => {
     const { fees: _f, bankAccount: _b, mainUser: _m, attribute: _a, ...fields } = merchantBody();
     const res = await ctx.call({ method: 'POST', url: `/api/ops/merchants/${groupId}`, headers: h(onboarding), payload: { ...fields, name: 'New Group Renamed', dailyLimit: 5000000 } });
     expect(res.body.code, res.body.msg).toBe(0);
-    const { rows } = await ctx.db.query<{ detail: { before: Record<string, unknown>; after: Record<string, unknown> } }>(`SELECT detail FROM audit_log WHERE action = 'ops.merchant.edit' AND mer_id = $1`, [groupId]);
+    const { rows } = await ctx.db.query<{ detail: { before: Record<string, unknown>; after: Record<string, unknown> } }>(
+      `SELECT detail FROM audit_log WHERE action = 'ops.merchant.edit' AND mer_id = $1`,
+      [groupId],
+    );
     expect(rows[0].detail.before).toEqual({ name: 'New Group', dailyLimit: null });
     expect(rows[0].detail.after).toEqual({ name: 'New Group Renamed', dailyLimit: 5000000 });
   });

@@ -19,14 +19,26 @@ const idParam = z.object({ id: z.coerce.number().int().positive().max(2147483647
 const tags = ['X-HIDDEN', 'notices'];
 const s = z.string().nullable();
 const noticeRow = z.object({
-  id: z.number(), title: z.string(), summary: z.string(), content: z.string(), level: z.enum(['info', 'important']),
-  status: z.enum(['scheduled', 'published', 'withdrawn']), target: z.enum(OPS_NOTICE_TARGETS), merchants: z.array(z.string()), groupId: s,
-  publishedAt: z.string(), createdBy: s, createdAt: s, withdrawnAt: s, withdrawnBy: s,
+  id: z.number(),
+  title: z.string(),
+  summary: z.string(),
+  content: z.string(),
+  level: z.enum(['info', 'important']),
+  status: z.enum(['scheduled', 'published', 'withdrawn']),
+  target: z.enum(OPS_NOTICE_TARGETS),
+  merchants: z.array(z.string()),
+  groupId: s,
+  publishedAt: z.string(),
+  createdBy: s,
+  createdAt: s,
+  withdrawnAt: s,
+  withdrawnBy: s,
   attachments: z.array(z.object({ id: z.number(), fileName: z.string(), format: z.string(), sizeBytes: z.number() })),
 });
 /** Five files of 20 MiB at most, in base64, and the text. */
 const bodyLimit = 5 * 28 * 1024 * 1024;
-const inputNote = 'JSON body; files: [{name, contentBase64}] — PDF, CSV, PNG or JPG by content, 20 MiB each, at most 5; names lose path parts, control and bidirectional characters. publishAt: "yyyy-MM-dd HH:mm:ss" in timeZone (IANA), in the future; absent: at once.';
+const inputNote =
+  'JSON body; files: [{name, contentBase64}] — PDF, CSV, PNG or JPG by content, 20 MiB each, at most 5; names lose path parts, control and bidirectional characters. publishAt: "yyyy-MM-dd HH:mm:ss" in timeZone (IANA), in the future; absent: at once.';
 
 /** The back office's notices (decision 044), registered inside the ops context (ops.routes.ts). */
 export function opsNoticeRoutes(f: FastifyInstance, deps: Deps): void {
@@ -35,8 +47,13 @@ export function opsNoticeRoutes(f: FastifyInstance, deps: Deps): void {
   r.get('/api/ops/notices', {
     config: { opsRoles: ANY_OPS_ROLE },
     schema: {
-      tags, summary: 'Every notice, newest publication first, with its status (scheduled / published / withdrawn), target and times',
-      querystring: z.object({ status: z.enum(['scheduled', 'published', 'withdrawn']).optional(), page: z.coerce.number().int().min(0).max(100000).default(0), size: z.coerce.number().int().min(1).max(100).default(20) }),
+      tags,
+      summary: 'Every notice, newest publication first, with its status (scheduled / published / withdrawn), target and times',
+      querystring: z.object({
+        status: z.enum(['scheduled', 'published', 'withdrawn']).optional(),
+        page: z.coerce.number().int().min(0).max(100000).default(0),
+        size: z.coerce.number().int().min(1).max(100).default(20),
+      }),
       response: { 200: envelope(z.object({ content: z.array(noticeRow), totalElements: z.number() })) },
     },
     handler: async (req) => ok(await listNotices(deps.db, req.query, deps.clock.now())),
@@ -49,18 +66,36 @@ export function opsNoticeRoutes(f: FastifyInstance, deps: Deps): void {
   r.post('/api/ops/notices', {
     config: { opsRoles: NOTICE_WRITERS },
     bodyLimit,
-    schema: { tags, summary: 'Write a notice: to every merchant, chosen merchants, or a group (the group and its sub-merchants); at once or at a future instant', description: inputNote, body: opsNoticeSchema, response: { 200: envelope(noticeRow) } },
+    schema: {
+      tags,
+      summary: 'Write a notice: to every merchant, chosen merchants, or a group (the group and its sub-merchants); at once or at a future instant',
+      description: inputNote,
+      body: opsNoticeSchema,
+      response: { 200: envelope(noticeRow) },
+    },
     handler: async (req) => ok(await createNotice(env(), req.body, operatorOf(req), meta(req))),
   });
   r.post('/api/ops/notices/:id', {
     config: { opsRoles: NOTICE_WRITERS },
     bodyLimit,
-    schema: { tags, summary: 'Edit a scheduled notice (not yet published): text, target, time; add files, drop some (removeAttachments)', description: inputNote, params: idParam, body: opsNoticeSchema, response: { 200: envelope(noticeRow) } },
+    schema: {
+      tags,
+      summary: 'Edit a scheduled notice (not yet published): text, target, time; add files, drop some (removeAttachments)',
+      description: inputNote,
+      params: idParam,
+      body: opsNoticeSchema,
+      response: { 200: envelope(noticeRow) },
+    },
     handler: async (req) => ok(await editNotice(env(), req.params.id, req.body, operatorOf(req), meta(req))),
   });
   r.post('/api/ops/notices/:id/withdraw', {
     config: { opsRoles: NOTICE_WRITERS },
-    schema: { tags, summary: 'Withdraw a notice: merchants no longer see it nor its attachments (a scheduled one never appears); kept for the record', params: idParam, response: { 200: envelope(noticeRow) } },
+    schema: {
+      tags,
+      summary: 'Withdraw a notice: merchants no longer see it nor its attachments (a scheduled one never appears); kept for the record',
+      params: idParam,
+      response: { 200: envelope(noticeRow) },
+    },
     handler: async (req) => ok(await withdrawNotice(env(), req.params.id, operatorOf(req), meta(req))),
   });
 }

@@ -60,7 +60,9 @@ function targetOf(r: NoticeDbRow): { target: OpsNoticeTarget; merchants: string[
 const SELECT = `SELECT n.*, (SELECT array_agg(t.mer_id ORDER BY t.mer_id) FROM notice_target t WHERE t.notice_id = n.id) AS merchants FROM notice n`;
 
 async function rowOut(q: Queryable, r: NoticeDbRow, now: Date): Promise<OpsNoticeRow> {
-  const att = await q.query<{ id: number; file_name: string; format: string; size_bytes: number }>('SELECT id, file_name, format, size_bytes FROM notice_attachment WHERE notice_id = $1 ORDER BY id', [r.id]);
+  const att = await q.query<{ id: number; file_name: string; format: string; size_bytes: number }>('SELECT id, file_name, format, size_bytes FROM notice_attachment WHERE notice_id = $1 ORDER BY id', [
+    r.id,
+  ]);
   return {
     id: r.id,
     title: text(r.title),
@@ -80,7 +82,11 @@ async function rowOut(q: Queryable, r: NoticeDbRow, now: Date): Promise<OpsNotic
 
 /** The back office's list: every notice (also those other modules wrote), newest publication first. */
 export async function listNotices(db: Queryable, f: { status?: OpsNoticeStatus; page: number; size: number }, now: Date) {
-  const cond = { scheduled: 'n.withdrawn_at IS NULL AND n.published_at > $1', published: 'n.withdrawn_at IS NULL AND n.published_at <= $1', withdrawn: 'n.withdrawn_at IS NOT NULL AND $1::timestamptz IS NOT NULL' };
+  const cond = {
+    scheduled: 'n.withdrawn_at IS NULL AND n.published_at > $1',
+    published: 'n.withdrawn_at IS NULL AND n.published_at <= $1',
+    withdrawn: 'n.withdrawn_at IS NOT NULL AND $1::timestamptz IS NOT NULL',
+  };
   const where = f.status ? cond[f.status] : '$1::timestamptz IS NOT NULL';
   const [list, count] = await Promise.all([
     db.query<NoticeDbRow>(`${SELECT} WHERE ${where} ORDER BY n.published_at DESC, n.id DESC LIMIT $2 OFFSET $3`, [now, f.size, f.page * f.size]),
@@ -129,7 +135,19 @@ async function writeTargets(q: Queryable, id: number, input: OpsNoticeInput): Pr
   if (input.target === 'merchants') await q.query('INSERT INTO notice_target (notice_id, mer_id) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING', [id, [...new Set(input.merchants)]]);
 }
 
-const snapshot = (n: OpsNoticeRow) => ({ title: n.title, summary: n.summary, content: n.content, level: n.level, status: n.status, target: n.target, merchants: n.merchants, groupId: n.groupId, publishedAt: n.publishedAt, withdrawnAt: n.withdrawnAt, attachments: n.attachments.map((a) => a.fileName) });
+const snapshot = (n: OpsNoticeRow) => ({
+  title: n.title,
+  summary: n.summary,
+  content: n.content,
+  level: n.level,
+  status: n.status,
+  target: n.target,
+  merchants: n.merchants,
+  groupId: n.groupId,
+  publishedAt: n.publishedAt,
+  withdrawnAt: n.withdrawnAt,
+  attachments: n.attachments.map((a) => a.fileName),
+});
 const auditMer = (n: OpsNoticeRow) => (n.target === 'merchants' && n.merchants.length === 1 ? n.merchants[0] : n.target === 'group' ? n.groupId : null);
 
 /** Writes a notice: at once or at a future instant, to every merchant, chosen merchants or a group; audited (after). */
@@ -165,10 +183,17 @@ export async function editNotice(env: NoticeEnv, id: number, input: OpsNoticeInp
     if (before.status !== 'scheduled') throw new AppError(Code.BAD_REQUEST, 'opsNoticeNotScheduled', {}, 409);
     await checkTargets(q, input);
     const j = (s: string) => JSON.stringify({ en: s });
-    await q.query(
-      `UPDATE notice SET title = $2, summary = $3, content = $4, level = $5, mer_id = NULL, targeted = $6, group_id = $7, published_at = $8, updated_at = $9 WHERE id = $1`,
-      [id, j(input.title), j(input.summary || input.title), j(input.content), input.level, input.target !== 'all', input.target === 'group' ? input.groupId : null, at, env.now],
-    );
+    await q.query(`UPDATE notice SET title = $2, summary = $3, content = $4, level = $5, mer_id = NULL, targeted = $6, group_id = $7, published_at = $8, updated_at = $9 WHERE id = $1`, [
+      id,
+      j(input.title),
+      j(input.summary || input.title),
+      j(input.content),
+      input.level,
+      input.target !== 'all',
+      input.target === 'group' ? input.groupId : null,
+      at,
+      env.now,
+    ]);
     await writeTargets(q, id, input);
     if (input.removeAttachments.length) {
       const del = await q.query<{ file_path: string }>('DELETE FROM notice_attachment WHERE notice_id = $1 AND id = ANY($2::bigint[]) RETURNING file_path', [id, input.removeAttachments]);
@@ -176,7 +201,14 @@ export async function editNotice(env: NoticeEnv, id: number, input: OpsNoticeInp
     }
     for (const f of files) await attachFile(q, env.dataDir, id, f.name, f.body, f.format);
     const after = await getNotice(q, id, env.now);
-    await audit(q, { action: OpsNoticeAudit.edited, ...who(by), merId: auditMer(after) ?? auditMer(before), target: `notice:${id}`, detail: { before: snapshot(before), after: snapshot(after) }, ...meta });
+    await audit(q, {
+      action: OpsNoticeAudit.edited,
+      ...who(by),
+      merId: auditMer(after) ?? auditMer(before),
+      target: `notice:${id}`,
+      detail: { before: snapshot(before), after: snapshot(after) },
+      ...meta,
+    });
     return after;
   });
   // The dropped files leave the disk once the rows are gone (after the commit).

@@ -19,12 +19,24 @@ describe.each(DB_KINDS)('ops notices (%s)', (kind) => {
   const seen = async (user: string) => (await ctx.call({ method: 'GET', url: '/api/notice/list?size=100', headers: h(m[user]) })).body.data.content.map((n: { id: number }) => n.id) as number[];
   const detail = (user: string, id: number) => ctx.call({ method: 'GET', url: `/api/notice/detail/${id}`, headers: h(m[user]) });
   const download = (user: string, id: number) => ctx.app.inject({ method: 'GET', url: `/api/notice/attachment/${id}`, headers: { 'x-token': m[user] } });
-  const files = async (user: string) => (await ctx.call({ method: 'GET', url: '/api/files/list?kind=NOTICE_ATTACHMENT&size=100', headers: h(m[user]) })).body.data.content.map((f: { id: number }) => f.id) as number[];
-  const auditOf = async (id: number) => (await ctx.db.query<{ action: string; username: string; operator_id: number | null; detail: any; ip: string | null }>(`SELECT action, username, operator_id, detail, ip FROM audit_log WHERE target = $1 ORDER BY id`, [`notice:${id}`])).rows;
+  const files = async (user: string) =>
+    (await ctx.call({ method: 'GET', url: '/api/files/list?kind=NOTICE_ATTACHMENT&size=100', headers: h(m[user]) })).body.data.content.map((f: { id: number }) => f.id) as number[];
+  const auditOf = async (id: number) =>
+    (
+      await ctx.db.query<{ action: string; username: string; operator_id: number | null; detail: any; ip: string | null }>(
+        `SELECT action, username, operator_id, detail, ip FROM audit_log WHERE target = $1 ORDER BY id`,
+        [`notice:${id}`],
+      )
+    ).rows;
 
   beforeAll(async () => {
     ctx = await createTestApp({ kind });
-    for (const [name, role] of [['nt-support', 'support'], ['nt-onboarding', 'onboarding'], ['nt-reader', 'read-only'], ['nt-risk', 'risk']] as const) {
+    for (const [name, role] of [
+      ['nt-support', 'support'],
+      ['nt-onboarding', 'onboarding'],
+      ['nt-reader', 'read-only'],
+      ['nt-risk', 'risk'],
+    ] as const) {
       const o = await addOperator(ctx, name, role);
       const token = await opsLogin(ctx, name, o.secret);
       if (role === 'support') support = token;
@@ -37,7 +49,13 @@ describe.each(DB_KINDS)('ops notices (%s)', (kind) => {
   afterAll(() => ctx?.close());
 
   it('support writes a notice to one merchant with a PDF: that merchant reads and downloads it; another merchant sees nothing of it; audited', async () => {
-    const res = await post(support, '/api/ops/notices', { title: 'New terms', content: 'Line one\nLine two', target: 'merchants', merchants: [DEMO.other], files: [file('../../terms\u202Efdp.exe\u202C.pdf', PDF)] });
+    const res = await post(support, '/api/ops/notices', {
+      title: 'New terms',
+      content: 'Line one\nLine two',
+      target: 'merchants',
+      merchants: [DEMO.other],
+      files: [file('../../terms\u202Efdp.exe\u202C.pdf', PDF)],
+    });
     expect(res.body.code, res.body.msg).toBe(0);
     const n = res.body.data;
     expect(n).toMatchObject({ status: 'published', target: 'merchants', merchants: [DEMO.other], groupId: null, createdBy: 'nt-support', withdrawnAt: null });
@@ -80,7 +98,14 @@ describe.each(DB_KINDS)('ops notices (%s)', (kind) => {
   it('schedules in the operator zone: invisible before, editable while scheduled, visible after, no longer editable', async () => {
     ctx.clock.set('2026-11-20T03:00:00Z'); // 11:00 in Shanghai
     const at = { publishAt: '2026-11-21 09:30:00', timeZone: 'Asia/Shanghai' };
-    const res = await post(support, '/api/ops/notices', { title: 'Maintenance', content: 'Saturday', target: 'merchants', merchants: [DEMO.subA], ...at, files: [file('plan.csv', Buffer.from('a,b\n1,2\n')), file('map.pdf', PDF)] });
+    const res = await post(support, '/api/ops/notices', {
+      title: 'Maintenance',
+      content: 'Saturday',
+      target: 'merchants',
+      merchants: [DEMO.subA],
+      ...at,
+      files: [file('plan.csv', Buffer.from('a,b\n1,2\n')), file('map.pdf', PDF)],
+    });
     expect(res.body.code, res.body.msg).toBe(0);
     const n = res.body.data;
     expect(n).toMatchObject({ status: 'scheduled', publishedAt: '2026-11-21T01:30:00.000Z' });
@@ -88,7 +113,15 @@ describe.each(DB_KINDS)('ops notices (%s)', (kind) => {
     expect((await detail(DEMO.users.sub, n.id)).status).toBe(404);
     expect((await download(DEMO.users.demo, n.attachments[0].id)).statusCode).toBe(404);
     expect(await files(DEMO.users.demo)).not.toContain(n.attachments[0].id);
-    const edited = await post(support, `/api/ops/notices/${n.id}`, { title: 'Maintenance (moved)', content: 'Sunday', target: 'group', groupId: DEMO.group, ...at, publishAt: '2026-11-22 09:30:00', removeAttachments: [n.attachments[0].id] });
+    const edited = await post(support, `/api/ops/notices/${n.id}`, {
+      title: 'Maintenance (moved)',
+      content: 'Sunday',
+      target: 'group',
+      groupId: DEMO.group,
+      ...at,
+      publishAt: '2026-11-22 09:30:00',
+      removeAttachments: [n.attachments[0].id],
+    });
     expect(edited.body.code, edited.body.msg).toBe(0);
     expect(edited.body.data).toMatchObject({ status: 'scheduled', title: 'Maintenance (moved)', target: 'group', merchants: [], publishedAt: '2026-11-22T01:30:00.000Z' });
     expect(edited.body.data.attachments.map((a: { fileName: string }) => a.fileName)).toEqual(['map.pdf']);
@@ -107,7 +140,9 @@ describe.each(DB_KINDS)('ops notices (%s)', (kind) => {
   });
 
   it('withdraws: gone for merchants (list, detail, file, /files), kept for the record with before/after', async () => {
-    const n = (await post(support, '/api/ops/notices', { title: 'Wrong rates', content: 'x', target: 'all', files: [file('rates.png', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0]))] })).body.data;
+    const n = (
+      await post(support, '/api/ops/notices', { title: 'Wrong rates', content: 'x', target: 'all', files: [file('rates.png', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0]))] })
+    ).body.data;
     const att = n.attachments[0].id;
     expect((await download(DEMO.users.other, att)).statusCode).toBe(200);
     const w = await post(onboarding, `/api/ops/notices/${n.id}/withdraw`, {});

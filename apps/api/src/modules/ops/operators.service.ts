@@ -47,12 +47,7 @@ const opsLink = (deps: Deps, token: string) => `${publicBase(deps)}${OPS_ACTIVAT
  * shown on the activation page) and its 72-hour activation link, in one transaction. Returns the
  * link: the command line prints it, the back office mails it.
  */
-export async function createOperator(
-  deps: Deps,
-  input: { username: string; email: string; role: OpsRole },
-  by: OpsActor,
-  meta: Meta,
-): Promise<{ id: number; link: string }> {
+export async function createOperator(deps: Deps, input: { username: string; email: string; role: OpsRole }, by: OpsActor, meta: Meta): Promise<{ id: number; link: string }> {
   const now = deps.clock.now();
   return deps.db.tx(async (q) => {
     const dup = await q.query('SELECT 1 FROM ops_operator WHERE lower(username) = lower($1) OR lower(email) = lower($2)', [input.username, input.email]);
@@ -156,16 +151,29 @@ export async function activateOperator(deps: Deps, input: { token: string; newPa
     );
     if (!rows[0]) throw new AppError(Code.LINK_EXPIRED, 'opsActivationExpired');
     await storeRecoveryCodes(q, o.id, codes, OPERATOR_REALM);
-    await audit(q, { action: OpsAudit.operatorActivated, operatorId: o.id, username: o.username, target: `operator:${o.id}`, detail: { before: { status: 'INACTIVE' }, after: { status: 'ACTIVE', totp: true } }, ...meta });
+    await audit(q, {
+      action: OpsAudit.operatorActivated,
+      operatorId: o.id,
+      username: o.username,
+      target: `operator:${o.id}`,
+      detail: { before: { status: 'INACTIVE' }, after: { status: 'ACTIVE', totp: true } },
+      ...meta,
+    });
     return { username: o.username, recoveryCodes: codes };
   });
 }
 
 export async function listOperators(deps: Deps) {
-  const { rows } = await deps.db.query<OperatorRow>(
-    'SELECT id, username, email, role, status, created_at, locked_until FROM ops_operator ORDER BY id',
-  );
-  return rows.map((r) => ({ id: r.id, username: r.username, email: r.email, role: r.role, status: r.status, createdAt: new Date(r.created_at).toISOString(), locked: !!r.locked_until && new Date(r.locked_until) > deps.clock.now() }));
+  const { rows } = await deps.db.query<OperatorRow>('SELECT id, username, email, role, status, created_at, locked_until FROM ops_operator ORDER BY id');
+  return rows.map((r) => ({
+    id: r.id,
+    username: r.username,
+    email: r.email,
+    role: r.role,
+    status: r.status,
+    createdAt: new Date(r.created_at).toISOString(),
+    locked: !!r.locked_until && new Date(r.locked_until) > deps.clock.now(),
+  }));
 }
 
 /** Locks the operator row and refuses changes to oneself and the loss of the last active administrator. */
@@ -201,7 +209,13 @@ export async function setEnabled(deps: Deps, id: number, enabled: boolean, by: O
     if (o.status === status) return;
     await q.query('UPDATE ops_operator SET status = $2 WHERE id = $1', [id, status]);
     if (!enabled) await q.query(`UPDATE ops_session SET revoked_at = now(), revoke_reason = 'disabled' WHERE user_id = $1 AND revoked_at IS NULL`, [id]);
-    await audit(q, { action: enabled ? OpsAudit.operatorEnabled : OpsAudit.operatorDisabled, ...actorOf(by), target: `operator:${id}`, detail: { before: { status: o.status }, after: { status } }, ...meta });
+    await audit(q, {
+      action: enabled ? OpsAudit.operatorEnabled : OpsAudit.operatorDisabled,
+      ...actorOf(by),
+      target: `operator:${id}`,
+      detail: { before: { status: o.status }, after: { status } },
+      ...meta,
+    });
   });
 }
 
@@ -212,7 +226,14 @@ export async function listSessions(deps: Deps, op: Operator) {
       WHERE user_id = $1 AND revoked_at IS NULL AND absolute_expires_at > $2 ORDER BY last_seen_at DESC LIMIT 50`,
     [op.id, deps.clock.now()],
   );
-  return rows.map((r) => ({ id: Number(r.id), createdAt: new Date(r.created_at).toISOString(), lastSeenAt: new Date(r.last_seen_at).toISOString(), ip: r.ip, userAgent: r.user_agent, current: Number(r.id) === Number(op.sessionId) }));
+  return rows.map((r) => ({
+    id: Number(r.id),
+    createdAt: new Date(r.created_at).toISOString(),
+    lastSeenAt: new Date(r.last_seen_at).toISOString(),
+    ip: r.ip,
+    userAgent: r.user_agent,
+    current: Number(r.id) === Number(op.sessionId),
+  }));
 }
 
 /** Ends one of the operator's own sessions; another operator's session answers as absent. */

@@ -33,7 +33,12 @@ describe.each(DB_KINDS)('ops operators (%s)', (kind) => {
     expect(info.body.data).toMatchObject({ username: 'ops-new', role: 'risk', email: expect.stringContaining('***') });
     expect(info.body.data.otpauthUri).toMatch(/^otpauth:\/\/totp\//);
     const secret = info.body.data.totpSecret;
-    const wrong = await ctx.call({ method: 'POST', url: '/api/ops/auth/activate', headers: { 'accept-language': 'zh' }, payload: { token, newPassword: OPS_PASSWORD, confirmPassword: OPS_PASSWORD, totpCode: '000000' } });
+    const wrong = await ctx.call({
+      method: 'POST',
+      url: '/api/ops/auth/activate',
+      headers: { 'accept-language': 'zh' },
+      payload: { token, newPassword: OPS_PASSWORD, confirmPassword: OPS_PASSWORD, totpCode: '000000' },
+    });
     expect(wrong.body.code).toBe(Code.VERIFY_CODE_ERROR);
     expect(wrong.body.msg).toContain('验证器');
     const weak = await ctx.call({ method: 'POST', url: '/api/ops/auth/activate', payload: { token, newPassword: 'short', confirmPassword: 'short', totpCode: totpNow(ctx, secret) } });
@@ -49,7 +54,12 @@ describe.each(DB_KINDS)('ops operators (%s)', (kind) => {
     expect(good.body.data.recoveryCodes).toHaveLength(10);
     // Issue 46: the code used at activation, typed again at the first sign-in within its 30 seconds,
     // is refused (no replay) with its own answer — "this code was just used; wait for the next one".
-    const reused = await ctx.call({ method: 'POST', url: '/api/ops/auth/login', headers: { 'accept-language': 'zh' }, payload: { username: 'ops-new', password: OPS_PASSWORD, verifyCode: activationCode } });
+    const reused = await ctx.call({
+      method: 'POST',
+      url: '/api/ops/auth/login',
+      headers: { 'accept-language': 'zh' },
+      payload: { username: 'ops-new', password: OPS_PASSWORD, verifyCode: activationCode },
+    });
     expect(reused.body).toMatchObject({ code: Code.TOTP_CODE_USED, msg: expect.stringContaining('刚刚已使用') });
     const again = await ctx.call({ method: 'POST', url: '/api/ops/auth/activate', payload: { token, newPassword: OPS_PASSWORD, confirmPassword: OPS_PASSWORD, totpCode: totpNow(ctx, secret) } });
     expect(again.body.code).toBe(Code.LINK_EXPIRED);
@@ -107,7 +117,10 @@ describe.each(DB_KINDS)('ops operators (%s)', (kind) => {
     expect(dup.body.code).toBe(Code.BAD_REQUEST);
     const { rows } = await ctx.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ops_operator WHERE lower(username) = 'ops-invited'`);
     expect(rows[0].n).toBe(1);
-    const audited = await ctx.db.query<{ detail: { after: { role: string } } }>(`SELECT detail FROM audit_log WHERE action = 'ops.operator.create' AND operator_id = $1 AND target = $2`, [admin.id, `operator:${made.body.data.id}`]);
+    const audited = await ctx.db.query<{ detail: { after: { role: string } } }>(`SELECT detail FROM audit_log WHERE action = 'ops.operator.create' AND operator_id = $1 AND target = $2`, [
+      admin.id,
+      `operator:${made.body.data.id}`,
+    ]);
     expect(audited.rows[0].detail.after.role).toBe('support');
     // Role changes: audited before/after; never one's own; the reader now may not list.
     const toRisk = await ctx.call({ method: 'POST', url: `/api/ops/operators/${ro.id}/role`, headers: h(adminToken), payload: { role: 'risk' } });

@@ -50,4 +50,3 @@ export const merchantBody = (over: Record<string, unknown> = {}) => ({
   mainUser: { username: 'newgroup-main', email: 'main@newgroup.example' },
   ...over,
 });
-

@@ -37,7 +37,7 @@ export const OPS_MESSAGES = {
     ja: 'バックオフィスのオペレーターアカウント',
   },
   mailOpsActivationBody: {
-    en: 'Hello {user},\n\nAn operator account of the payment provider\'s back office was created for you (role: {role}). Set your password and your authenticator within 72 hours:\n{link}',
+    en: "Hello {user},\n\nAn operator account of the payment provider's back office was created for you (role: {role}). Set your password and your authenticator within 72 hours:\n{link}",
     zh: '{user} 您好：\n\n已为您创建支付服务商后台的运营账号（角色：{role}）。请在 72 小时内设置密码和验证器：\n{link}',
     ko: '{user}님 안녕하세요.\n\n결제 서비스 제공자 백오피스의 운영자 계정이 만들어졌습니다(역할: {role}). 72시간 안에 비밀번호와 인증기를 설정하세요:\n{link}',
     ja: '{user} 様\n\n決済事業者のバックオフィスのオペレーターアカウントが作成されました（ロール：{role}）。72 時間以内にパスワードと認証アプリを設定してください：\n{link}',

@@ -3,7 +3,23 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { isoDate, opsBankAccountSchema, opsFeeScheduleSchema, ANY_OPS_ROLE, OPS_ROLES, opsCreateMerchantSchema, opsLockSchema, opsMerchantFieldsSchema, opsMerchantListQuerySchema, opsActivateSchema, opsInviteSchema, opsLinkToken, opsLoginSchema, opsRefreshSchema, opsRoleSchema } from '@portal/contract';
+import {
+  isoDate,
+  opsBankAccountSchema,
+  opsFeeScheduleSchema,
+  ANY_OPS_ROLE,
+  OPS_ROLES,
+  opsCreateMerchantSchema,
+  opsLockSchema,
+  opsMerchantFieldsSchema,
+  opsMerchantListQuerySchema,
+  opsActivateSchema,
+  opsInviteSchema,
+  opsLinkToken,
+  opsLoginSchema,
+  opsRefreshSchema,
+  opsRoleSchema,
+} from '@portal/contract';
 import type { Deps } from '../../plugins/context';
 import { ok, envelope } from '../../lib/envelope';
 import { login } from '../user/login.service';
@@ -95,7 +111,12 @@ function routes(f: FastifyInstance, deps: Deps) {
   // ——— Sign-in: the merchant realm's code (login.service, session.service) on the operator tables.
   r.post('/api/ops/auth/login', {
     config: { opsRoles: 'public', ...authLimit },
-    schema: { tags: tag('auth'), summary: 'Sign in: user name, password and the authenticator code (or a recovery code) — the second factor is mandatory', body: opsLoginSchema, response: { 200: envelope(tokenPair.or(z.object({ remaining: z.number() })).or(z.object({ username: z.string() }))) } },
+    schema: {
+      tags: tag('auth'),
+      summary: 'Sign in: user name, password and the authenticator code (or a recovery code) — the second factor is mandatory',
+      body: opsLoginSchema,
+      response: { 200: envelope(tokenPair.or(z.object({ remaining: z.number() })).or(z.object({ username: z.string() }))) },
+    },
     handler: async (req) => ok(await login(deps, req.body, meta(req), OPERATOR_REALM)),
   });
   r.post('/api/ops/auth/refreshToken', {
@@ -116,19 +137,33 @@ function routes(f: FastifyInstance, deps: Deps) {
   });
   r.get('/api/ops/auth/activation', {
     config: { opsRoles: 'public', ...authLimit },
-    schema: { tags: tag('auth'), summary: 'Activation page: who is activating and the authenticator key to set up (the link token is the credential)', querystring: z.object({ token: opsLinkToken }), response: { 200: envelope(z.object({ username: z.string(), email: z.string(), role: z.enum(OPS_ROLES), totpSecret: z.string(), otpauthUri: z.string() })) } },
+    schema: {
+      tags: tag('auth'),
+      summary: 'Activation page: who is activating and the authenticator key to set up (the link token is the credential)',
+      querystring: z.object({ token: opsLinkToken }),
+      response: { 200: envelope(z.object({ username: z.string(), email: z.string(), role: z.enum(OPS_ROLES), totpSecret: z.string(), otpauthUri: z.string() })) },
+    },
     handler: async (req) => ok(await activationInfo(deps, req.query.token)),
   });
   r.post('/api/ops/auth/activate', {
     config: { opsRoles: 'public', ...authLimit },
-    schema: { tags: tag('auth'), summary: 'Activate: first password and authenticator at once; answers the recovery codes (shown once)', body: opsActivateSchema, response: { 200: envelope(z.object({ username: z.string(), recoveryCodes: z.array(z.string()) })) } },
+    schema: {
+      tags: tag('auth'),
+      summary: 'Activate: first password and authenticator at once; answers the recovery codes (shown once)',
+      body: opsActivateSchema,
+      response: { 200: envelope(z.object({ username: z.string(), recoveryCodes: z.array(z.string()) })) },
+    },
     handler: async (req) => ok(await activateOperator(deps, req.body, meta(req))),
   });
 
   // ——— The signed-in operator.
   r.get('/api/ops/me', {
     config: { opsRoles: ANY_OPS_ROLE },
-    schema: { tags: tag('auth'), summary: 'The signed-in operator and its role', response: { 200: envelope(z.object({ id: z.number(), username: z.string(), email: z.string(), role: z.enum(OPS_ROLES) })) } },
+    schema: {
+      tags: tag('auth'),
+      summary: 'The signed-in operator and its role',
+      response: { 200: envelope(z.object({ id: z.number(), username: z.string(), email: z.string(), role: z.enum(OPS_ROLES) })) },
+    },
     handler: async (req) => {
       const o = operatorOf(req);
       return ok({ id: o.id, username: o.username, email: o.email, role: o.role });
@@ -136,7 +171,13 @@ function routes(f: FastifyInstance, deps: Deps) {
   });
   r.get('/api/ops/sessions', {
     config: { opsRoles: ANY_OPS_ROLE },
-    schema: { tags: tag('auth'), summary: "The operator's own open sessions", response: { 200: envelope(z.array(z.object({ id: z.number(), createdAt: z.string(), lastSeenAt: z.string(), ip: z.string().nullable(), userAgent: z.string().nullable(), current: z.boolean() }))) } },
+    schema: {
+      tags: tag('auth'),
+      summary: "The operator's own open sessions",
+      response: {
+        200: envelope(z.array(z.object({ id: z.number(), createdAt: z.string(), lastSeenAt: z.string(), ip: z.string().nullable(), userAgent: z.string().nullable(), current: z.boolean() }))),
+      },
+    },
     handler: async (req) => ok(await listSessions(deps, operatorOf(req))),
   });
   r.post('/api/ops/sessions/:id/revoke', {
@@ -154,7 +195,12 @@ function routes(f: FastifyInstance, deps: Deps) {
     handler: async () => ok(await listOperators(deps)),
   });
   r.post('/api/ops/operators', {
-    schema: { tags: tag('operators'), summary: 'Invite an operator: created not activated; the activation link is e-mailed (72 h)', body: opsInviteSchema, response: { 200: envelope(z.object({ id: z.number() })) } },
+    schema: {
+      tags: tag('operators'),
+      summary: 'Invite an operator: created not activated; the activation link is e-mailed (72 h)',
+      body: opsInviteSchema,
+      response: { 200: envelope(z.object({ id: z.number() })) },
+    },
     handler: async (req) => ok(await inviteOperator(deps, req.body, operatorOf(req), req.lang, meta(req))),
   });
   r.post('/api/ops/operators/:id/resendActivation', {
@@ -165,7 +211,13 @@ function routes(f: FastifyInstance, deps: Deps) {
     },
   });
   r.post('/api/ops/operators/:id/role', {
-    schema: { tags: tag('operators'), summary: "Change an operator's role (not one's own; never the last active administrator's)", params: idParam, body: opsRoleSchema, response: { 200: envelope(z.null()) } },
+    schema: {
+      tags: tag('operators'),
+      summary: "Change an operator's role (not one's own; never the last active administrator's)",
+      params: idParam,
+      body: opsRoleSchema,
+      response: { 200: envelope(z.null()) },
+    },
     handler: async (req) => {
       await setRole(deps, req.params.id, req.body.role, operatorOf(req), meta(req));
       return ok(null);
@@ -190,20 +242,68 @@ function routes(f: FastifyInstance, deps: Deps) {
   const merParam = z.object({ merId: z.string().regex(/^\d{15}$/, 'merchant id') });
   const s = z.string().nullable();
   const merchantRow = z.object({
-    merId: z.string(), attribute: z.enum(['GROUP', 'SUB', 'INDEPENDENT']), parentId: s, parentName: s, locked: z.boolean(), lockReason: s, createdAt: z.string(),
-    name: z.string(), webStoreName: s, corporationName: s, companyAddress: s, country: s, city: s, postcode: s, mcc: s, legalRegNo: s, merchantUrl: s,
-    defaultCurrency: z.string(), settleCurrency: z.string(), channels: z.array(z.string()), currencies: z.array(z.string()),
-    principalName: s, principalEmail: s, principalTel: s, dailyLimit: z.number().nullable(),
+    merId: z.string(),
+    attribute: z.enum(['GROUP', 'SUB', 'INDEPENDENT']),
+    parentId: s,
+    parentName: s,
+    locked: z.boolean(),
+    lockReason: s,
+    createdAt: z.string(),
+    name: z.string(),
+    webStoreName: s,
+    corporationName: s,
+    companyAddress: s,
+    country: s,
+    city: s,
+    postcode: s,
+    mcc: s,
+    legalRegNo: s,
+    merchantUrl: s,
+    defaultCurrency: z.string(),
+    settleCurrency: z.string(),
+    channels: z.array(z.string()),
+    currencies: z.array(z.string()),
+    principalName: s,
+    principalEmail: s,
+    principalTel: s,
+    dailyLimit: z.number().nullable(),
   });
-  const feeRow = z.object({ busLine: z.string(), mdrBp: z.number(), fixedFee: z.number(), cycleDays: z.number(), reserveBp: z.number(), reserveHoldDays: z.number(), tranThreshold: z.number(), tranFee: z.number(), transferPeriod: z.string(), effectiveFrom: s });
+  const feeRow = z.object({
+    busLine: z.string(),
+    mdrBp: z.number(),
+    fixedFee: z.number(),
+    cycleDays: z.number(),
+    reserveBp: z.number(),
+    reserveHoldDays: z.number(),
+    tranThreshold: z.number(),
+    tranFee: z.number(),
+    transferPeriod: z.string(),
+    effectiveFrom: s,
+  });
   const merchantDetail = merchantRow.extend({
     fees: z.array(feeRow),
-    bankAccounts: z.array(z.object({ id: z.number(), beneficiaryBank: z.string(), swiftCode: z.string(), accountName: z.string(), accountNumber: z.string(), country: z.string(), currency: z.string(), isDefault: z.boolean() })),
+    bankAccounts: z.array(
+      z.object({
+        id: z.number(),
+        beneficiaryBank: z.string(),
+        swiftCode: z.string(),
+        accountName: z.string(),
+        accountNumber: z.string(),
+        country: z.string(),
+        currency: z.string(),
+        isDefault: z.boolean(),
+      }),
+    ),
     users: z.array(z.object({ username: z.string(), email: z.string(), status: z.string(), main: z.boolean() })),
   });
   r.get('/api/ops/merchants', {
     config: { opsRoles: ANY_OPS_ROLE },
-    schema: { tags: tag('merchants'), summary: 'Every merchant, searched (id, name, company) and filtered (status, kind, group, channel, created)', querystring: opsMerchantListQuerySchema, response: { 200: envelope(z.object({ content: z.array(merchantRow), totalElements: z.number() })) } },
+    schema: {
+      tags: tag('merchants'),
+      summary: 'Every merchant, searched (id, name, company) and filtered (status, kind, group, channel, created)',
+      querystring: opsMerchantListQuerySchema,
+      response: { 200: envelope(z.object({ content: z.array(merchantRow), totalElements: z.number() })) },
+    },
     handler: async (req) => ok(await listMerchants(deps, req.query)),
   });
   r.get('/api/ops/merchants/:merId', {
@@ -213,7 +313,12 @@ function routes(f: FastifyInstance, deps: Deps) {
   });
   r.post('/api/ops/merchants', {
     config: { opsRoles: ['onboarding'] },
-    schema: { tags: tag('merchants'), summary: 'Create a group, sub-merchant or independent merchant: fields, channels, currencies, fee schedules (from today), bank account, main user (activation e-mail). JSON body.', body: opsCreateMerchantSchema, response: { 200: envelope(z.object({ merId: z.string(), mainUserId: z.number().nullable(), mailed: z.boolean() })) } },
+    schema: {
+      tags: tag('merchants'),
+      summary: 'Create a group, sub-merchant or independent merchant: fields, channels, currencies, fee schedules (from today), bank account, main user (activation e-mail). JSON body.',
+      body: opsCreateMerchantSchema,
+      response: { 200: envelope(z.object({ merId: z.string(), mainUserId: z.number().nullable(), mailed: z.boolean() })) },
+    },
     handler: async (req) => ok(await createMerchant(deps, req.body, operatorOf(req), req.lang, meta(req))),
   });
   r.post('/api/ops/merchants/:merId', {
@@ -226,12 +331,24 @@ function routes(f: FastifyInstance, deps: Deps) {
   });
   r.get('/api/ops/merchants/:merId/fees', {
     config: { opsRoles: ANY_OPS_ROLE },
-    schema: { tags: tag('fees'), summary: 'Every dated fee schedule of the merchant (newest day first): in force, past or to come', params: merParam, response: { 200: envelope(z.array(feeRow.extend({ effectiveFrom: z.string(), enteredBy: s, enteredAt: z.string(), state: z.enum(['FUTURE', 'IN_FORCE', 'PAST']) }))) } },
+    schema: {
+      tags: tag('fees'),
+      summary: 'Every dated fee schedule of the merchant (newest day first): in force, past or to come',
+      params: merParam,
+      response: { 200: envelope(z.array(feeRow.extend({ effectiveFrom: z.string(), enteredBy: s, enteredAt: z.string(), state: z.enum(['FUTURE', 'IN_FORCE', 'PAST']) }))) },
+    },
     handler: async (req) => ok(await feeHistory(deps, req.params.merId)),
   });
   r.post('/api/ops/merchants/:merId/fees', {
     config: { opsRoles: ['onboarding'] },
-    schema: { tags: tag('fees'), summary: 'New fee schedules for some business lines from a day on (today or later, after the last settlement run); the settlement run of each day reads the schedule in force that day. JSON body.', params: merParam, body: opsFeeScheduleSchema, response: { 200: envelope(z.null()) } },
+    schema: {
+      tags: tag('fees'),
+      summary:
+        'New fee schedules for some business lines from a day on (today or later, after the last settlement run); the settlement run of each day reads the schedule in force that day. JSON body.',
+      params: merParam,
+      body: opsFeeScheduleSchema,
+      response: { 200: envelope(z.null()) },
+    },
     handler: async (req) => {
       await addFeeSchedule(deps, req.params.merId, req.body, operatorOf(req), meta(req));
       return ok(null);
@@ -247,7 +364,13 @@ function routes(f: FastifyInstance, deps: Deps) {
   });
   r.post('/api/ops/merchants/:merId/lock', {
     config: { opsRoles: ['risk'] },
-    schema: { tags: tag('merchants'), summary: 'Lock a merchant: it accepts no transactions; its users get a notice with the reason', params: merParam, body: opsLockSchema, response: { 200: envelope(z.null()) } },
+    schema: {
+      tags: tag('merchants'),
+      summary: 'Lock a merchant: it accepts no transactions; its users get a notice with the reason',
+      params: merParam,
+      body: opsLockSchema,
+      response: { 200: envelope(z.null()) },
+    },
     handler: async (req) => {
       await setLocked(deps, req.params.merId, { reason: req.body.reason }, operatorOf(req), meta(req));
       return ok(null);
@@ -263,29 +386,71 @@ function routes(f: FastifyInstance, deps: Deps) {
   });
 
   // ——— Approvals: bank-account change requests of every merchant (four eyes: who changed one may not decide it).
-  const reasonBody = z.object({ reason: z.string().trim().min(3).max(500).refine((v) => !/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/.test(v), 'control characters') });
+  const reasonBody = z.object({
+    reason: z
+      .string()
+      .trim()
+      .min(3)
+      .max(500)
+      .refine((v) => !/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/.test(v), 'control characters'),
+  });
   const bankChangeRow = z.object({
-    id: z.number(), merId: z.string(), merName: z.string(), status: z.enum(['PENDING', 'APPROVED', 'REJECTED']), beneficiaryBank: z.string(), swiftCode: z.string(), bankAddress: s,
-    accountName: z.string(), accountNumber: z.string(), country: z.string(), currency: z.string(), documentName: z.string(), requestedBy: z.string(), requestedAt: z.string(),
-    changedBy: s, decidedBy: s, decidedAt: s, reason: s,
+    id: z.number(),
+    merId: z.string(),
+    merName: z.string(),
+    status: z.enum(['PENDING', 'APPROVED', 'REJECTED']),
+    beneficiaryBank: z.string(),
+    swiftCode: z.string(),
+    bankAddress: s,
+    accountName: z.string(),
+    accountNumber: z.string(),
+    country: z.string(),
+    currency: z.string(),
+    documentName: z.string(),
+    requestedBy: z.string(),
+    requestedAt: z.string(),
+    changedBy: s,
+    decidedBy: s,
+    decidedAt: s,
+    reason: s,
   });
   r.get('/api/ops/bankChanges', {
     config: { opsRoles: ANY_OPS_ROLE },
-    schema: { tags: tag('approvals'), summary: 'Bank-account change requests of every merchant, pending first', querystring: z.object({ status: z.enum(['PENDING', 'APPROVED', 'REJECTED']).optional() }), response: { 200: envelope(z.array(bankChangeRow)) } },
+    schema: {
+      tags: tag('approvals'),
+      summary: 'Bank-account change requests of every merchant, pending first',
+      querystring: z.object({ status: z.enum(['PENDING', 'APPROVED', 'REJECTED']).optional() }),
+      response: { 200: envelope(z.array(bankChangeRow)) },
+    },
     handler: async (req) => ok(await listBankChanges(deps, req.query.status)),
   });
   r.post('/api/ops/bankChanges/:id', {
     config: { opsRoles: ['onboarding'] },
-    schema: { tags: tag('approvals'), summary: 'Correct a pending request (the operator who does may not decide it). JSON body.', params: idParam, body: opsBankAccountSchema, response: { 200: envelope(z.null()) } },
+    schema: {
+      tags: tag('approvals'),
+      summary: 'Correct a pending request (the operator who does may not decide it). JSON body.',
+      params: idParam,
+      body: opsBankAccountSchema,
+      response: { 200: envelope(z.null()) },
+    },
     handler: async (req) => {
       await editBankChange(deps, req.params.id, req.body, operatorOf(req), meta(req));
       return ok(null);
     },
   });
-  for (const [path, decision] of [['approve', 'APPROVED'], ['reject', 'REJECTED']] as const) {
+  for (const [path, decision] of [
+    ['approve', 'APPROVED'],
+    ['reject', 'REJECTED'],
+  ] as const) {
     r.post(`/api/ops/bankChanges/:id/${path}`, {
       config: { opsRoles: ['risk'] },
-      schema: { tags: tag('approvals'), summary: `${decision === 'APPROVED' ? 'Approve' : 'Reject'} a pending request with a reason; the merchant gets a notice and the requester an e-mail`, params: idParam, body: reasonBody, response: { 200: envelope(z.object({ id: z.number(), merId: z.string(), status: z.string(), accountId: z.number().nullable() })) } },
+      schema: {
+        tags: tag('approvals'),
+        summary: `${decision === 'APPROVED' ? 'Approve' : 'Reject'} a pending request with a reason; the merchant gets a notice and the requester an e-mail`,
+        params: idParam,
+        body: reasonBody,
+        response: { 200: envelope(z.object({ id: z.number(), merId: z.string(), status: z.string(), accountId: z.number().nullable() })) },
+      },
       handler: async (req) => ok(await decideBankChange(deps, req.params.id, decision, req.body.reason, operatorOf(req), req.lang, meta(req))),
     });
   }
@@ -300,17 +465,38 @@ function routes(f: FastifyInstance, deps: Deps) {
         .object({
           page: z.coerce.number().int().min(0).max(100000).default(0),
           size: z.coerce.number().int().min(1).max(100).default(20),
-          merId: z.string().regex(/^\d{15}$/, 'merchant id').optional(),
-          action: z.string().trim().max(60).regex(/^[a-z0-9_.]*$/, 'action').optional(),
-          actor: z.string().trim().max(128).regex(/^[A-Za-z0-9_.@:-]*$/, 'actor').optional(),
+          merId: z
+            .string()
+            .regex(/^\d{15}$/, 'merchant id')
+            .optional(),
+          action: z
+            .string()
+            .trim()
+            .max(60)
+            .regex(/^[a-z0-9_.]*$/, 'action')
+            .optional(),
+          actor: z
+            .string()
+            .trim()
+            .max(128)
+            .regex(/^[A-Za-z0-9_.@:-]*$/, 'actor')
+            .optional(),
           operatorsOnly: z.enum(['true', 'false']).optional(),
           from: isoDate,
           to: isoDate,
         })
         .refine((v) => v.from <= v.to && Date.parse(v.to) - Date.parse(v.from) <= 92 * 86400000, { path: ['to'], message: 'from ≤ to, at most 92 days' }),
-      response: { 200: envelope(z.object({ content: z.array(z.object({ id: z.number(), at: z.string(), actor: s, byOperator: z.boolean(), merId: s, action: z.string(), outcome: z.string(), target: s, detail: z.string(), ip: s })), totalElements: z.number() })) },
+      response: {
+        200: envelope(
+          z.object({
+            content: z.array(z.object({ id: z.number(), at: z.string(), actor: s, byOperator: z.boolean(), merId: s, action: z.string(), outcome: z.string(), target: s, detail: z.string(), ip: s })),
+            totalElements: z.number(),
+          }),
+        ),
+      },
     },
-    handler: async (req) => ok(await searchAudit(deps, { ...req.query, operatorsOnly: req.query.operatorsOnly === 'true', action: req.query.action || undefined, actor: req.query.actor || undefined })),
+    handler: async (req) =>
+      ok(await searchAudit(deps, { ...req.query, operatorsOnly: req.query.operatorsOnly === 'true', action: req.query.action || undefined, actor: req.query.actor || undefined })),
   });
 
   opsNoticeRoutes(f, deps);
@@ -321,7 +507,12 @@ function routes(f: FastifyInstance, deps: Deps) {
   if (deps.config.env !== 'production') {
     r.post('/api/ops/dev/addOperator', {
       config: { opsRoles: 'public' },
-      schema: { tags: tag('development'), summary: 'Development only, loopback only: add-operator (prints the activation link)', body: z.object({ username: opsUsername, email: opsEmail, role: z.enum(OPS_ROLES).default('administrator') }), response: { 200: envelope(z.object({ id: z.number(), link: z.string() })) } },
+      schema: {
+        tags: tag('development'),
+        summary: 'Development only, loopback only: add-operator (prints the activation link)',
+        body: z.object({ username: opsUsername, email: opsEmail, role: z.enum(OPS_ROLES).default('administrator') }),
+        response: { 200: envelope(z.object({ id: z.number(), link: z.string() })) },
+      },
       handler: async (req) => {
         localOnly(req);
         return ok(await createOperator(deps, req.body, { cli: true }, meta(req)));

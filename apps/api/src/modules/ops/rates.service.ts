@@ -18,14 +18,41 @@ type Actor = Pick<Operator, 'id' | 'username'>;
 const iso = (d: Date | null) => (d === null ? null : new Date(d).toISOString());
 
 interface RequestRow {
-  id: string; rate_date: string; from_cur: string; to_cur: string; rate: string; correction: boolean; note: string | null; status: 'PENDING' | 'APPROVED' | 'REJECTED';
-  proposed_by: number; proposed_by_name: string; proposed_at: Date; decided_by_name: string | null; decided_at: Date | null; decision_reason: string | null; entry_id: string | null;
-  current_rate: string | null; settled: number | null;
+  id: string;
+  rate_date: string;
+  from_cur: string;
+  to_cur: string;
+  rate: string;
+  correction: boolean;
+  note: string | null;
+  status: 'PENDING' | 'APPROVED' | 'REJECTED';
+  proposed_by: number;
+  proposed_by_name: string;
+  proposed_at: Date;
+  decided_by_name: string | null;
+  decided_at: Date | null;
+  decision_reason: string | null;
+  entry_id: string | null;
+  current_rate: string | null;
+  settled: number | null;
 }
 const view = (r: RequestRow) => ({
-  id: Number(r.id), date: r.rate_date, from: r.from_cur.trim(), to: r.to_cur.trim(), rate: trimRate(r.rate), correction: r.correction, note: r.note, status: r.status,
-  proposedBy: r.proposed_by_name, proposedAt: iso(r.proposed_at)!, decidedBy: r.decided_by_name, decidedAt: iso(r.decided_at), reason: r.decision_reason,
-  entryId: r.entry_id === null ? null : Number(r.entry_id), currentRate: r.current_rate === null ? null : trimRate(r.current_rate), settledWithCurrent: r.settled ?? 0,
+  id: Number(r.id),
+  date: r.rate_date,
+  from: r.from_cur.trim(),
+  to: r.to_cur.trim(),
+  rate: trimRate(r.rate),
+  correction: r.correction,
+  note: r.note,
+  status: r.status,
+  proposedBy: r.proposed_by_name,
+  proposedAt: iso(r.proposed_at)!,
+  decidedBy: r.decided_by_name,
+  decidedAt: iso(r.decided_at),
+  reason: r.decision_reason,
+  entryId: r.entry_id === null ? null : Number(r.entry_id),
+  currentRate: r.current_rate === null ? null : trimRate(r.current_rate),
+  settledWithCurrent: r.settled ?? 0,
 });
 const REQUESTS = `
   SELECT q.id, q.rate_date::text AS rate_date, q.from_cur, q.to_cur, q.rate::text AS rate, q.correction, q.note, q.status, q.proposed_by, p.username AS proposed_by_name,
@@ -57,10 +84,12 @@ export async function opsRateHistory(deps: Deps, date: string, from: string, to:
 export async function proposeRate(deps: Deps, input: OpsRatePropose, by: Actor, meta: Meta) {
   const row = parseRateRow({ date: input.date, from: input.from, to: input.to, rate: input.rate, correction: input.correction }, { now: deps.clock.now(), platformTz: deps.config.platformTz });
   return deps.db.tx(async (q) => {
-    const cur = (await q.query<{ rate: string; same: boolean; entry_id: string }>(
-      'SELECT rate::text AS rate, rate = $4::numeric AS same, entry_id FROM fx_rate WHERE rate_date = $1 AND from_cur = $2 AND to_cur = $3',
-      [row.date, row.from, row.to, row.rate],
-    )).rows[0];
+    const cur = (
+      await q.query<{ rate: string; same: boolean; entry_id: string }>(
+        'SELECT rate::text AS rate, rate = $4::numeric AS same, entry_id FROM fx_rate WHERE rate_date = $1 AND from_cur = $2 AND to_cur = $3',
+        [row.date, row.from, row.to, row.rate],
+      )
+    ).rows[0];
     if (cur?.same) throw new AppError(Code.CONFLICT, 'fxRequestRefused', { reason: `${row.from}→${row.to} ${row.date} = ${trimRate(cur.rate)}` }, 409, { field: 'rate' });
     if (cur && !row.correction) throw new AppError(Code.CONFLICT, 'fxRateExists', { date: row.date, from: row.from, to: row.to, rate: trimRate(cur.rate) }, 409, { field: 'correction' });
     const { rows } = await q.query<{ id: string }>(
@@ -70,8 +99,12 @@ export async function proposeRate(deps: Deps, input: OpsRatePropose, by: Actor, 
     const id = Number(rows[0].id);
     const settled = cur ? await settledWith(q, Number(cur.entry_id)) : 0;
     await audit(q, {
-      action: OpsRatesAudit.propose, operatorId: by.id, username: by.username, target: `fx-rate-request:${id}`,
-      detail: { date: row.date, pair: `${row.from}>${row.to}`, rate: row.rate, correction: !!cur, current: cur ? trimRate(cur.rate) : null, settledWithCurrent: settled }, ...meta,
+      action: OpsRatesAudit.propose,
+      operatorId: by.id,
+      username: by.username,
+      target: `fx-rate-request:${id}`,
+      detail: { date: row.date, pair: `${row.from}>${row.to}`, rate: row.rate, correction: !!cur, current: cur ? trimRate(cur.rate) : null, settledWithCurrent: settled },
+      ...meta,
     });
     return { id, status: 'PENDING' as const, currentRate: cur ? trimRate(cur.rate) : null, settledWithCurrent: settled };
   });
@@ -98,14 +131,32 @@ export async function decideRate(deps: Deps, id: number, decision: 'APPROVED' | 
       const out = await saveRates(q, [row], { source: 'backoffice', ref: `request:${id}`, actor: { username: by.username, operatorId: by.id }, lang });
       result = out.results[0];
       // The rate in force changed since the proposal (another way in stored one): decide again on a fresh request.
-      if (result.status === 'rejected' || result.status === 'unchanged') throw new AppError(Code.CONFLICT, 'fxRequestRefused', { reason: result.status === 'unchanged' ? `${row.from}→${row.to} ${row.date} = ${trimRate(r.rate)}` : result.msg }, 409);
+      if (result.status === 'rejected' || result.status === 'unchanged')
+        throw new AppError(Code.CONFLICT, 'fxRequestRefused', { reason: result.status === 'unchanged' ? `${row.from}→${row.to} ${row.date} = ${trimRate(r.rate)}` : result.msg }, 409);
     }
     await q.query('UPDATE fx_rate_request SET status = $2, decided_by = $3, decided_at = $4, decision_reason = $5, entry_id = $6 WHERE id = $1', [
-      id, decision, by.id, deps.clock.now(), reason, result?.entryId ?? null,
+      id,
+      decision,
+      by.id,
+      deps.clock.now(),
+      reason,
+      result?.entryId ?? null,
     ]);
     await audit(q, {
-      action: OpsRatesAudit.decide, operatorId: by.id, username: by.username, target: `fx-rate-request:${id}`,
-      detail: { decision, reason, date: r.rate_date, pair: `${r.from_cur.trim()}>${r.to_cur.trim()}`, rate: trimRate(r.rate), entryId: result?.entryId ?? null, settledWithPrevious: result?.settledWithPrevious ?? 0 }, ...meta,
+      action: OpsRatesAudit.decide,
+      operatorId: by.id,
+      username: by.username,
+      target: `fx-rate-request:${id}`,
+      detail: {
+        decision,
+        reason,
+        date: r.rate_date,
+        pair: `${r.from_cur.trim()}>${r.to_cur.trim()}`,
+        rate: trimRate(r.rate),
+        entryId: result?.entryId ?? null,
+        settledWithPrevious: result?.settledWithPrevious ?? 0,
+      },
+      ...meta,
     });
     return { id, status: decision, entryId: result?.entryId ?? null, msg: result?.msg ?? null, settledWithPrevious: result?.settledWithPrevious ?? 0 };
   });

@@ -21,7 +21,8 @@ describe.each(DB_KINDS)('ops exchange rates (%s)', (kind) => {
   let seq = 0;
   const h = (token: string, lang = 'en') => ({ 'x-token': token, 'accept-language': lang });
   const requests = async () => (await ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM fx_rate_request')).rows[0].n;
-  const sgdRate = async (d: string) => (await ctx.db.query<{ rate: string; source: string }>(`SELECT rate::text AS rate, source FROM fx_rate WHERE rate_date = $1 AND from_cur = 'USD' AND to_cur = 'SGD'`, [d])).rows[0];
+  const sgdRate = async (d: string) =>
+    (await ctx.db.query<{ rate: string; source: string }>(`SELECT rate::text AS rate, source FROM fx_rate WHERE rate_date = $1 AND from_cur = 'USD' AND to_cur = 'SGD'`, [d])).rows[0];
 
   beforeAll(async () => {
     ctx = await createTestApp({ kind });
@@ -60,7 +61,10 @@ describe.each(DB_KINDS)('ops exchange rates (%s)', (kind) => {
     expect(await sgdRate(d)).toEqual({ rate: '1.342500000000', source: 'backoffice' });
     expect((await decide(admin, p.body.data.id, 'approve')).status).toBe(409);
     const { rows } = await ctx.db.query<{ action: string; username: string }>(`SELECT action, username FROM audit_log WHERE action LIKE 'ops.fx_rate.%' ORDER BY id`);
-    expect(rows).toEqual([{ action: 'ops.fx_rate.propose', username: 'fx-risk' }, { action: 'ops.fx_rate.decide', username: 'fx-risk2' }]);
+    expect(rows).toEqual([
+      { action: 'ops.fx_rate.propose', username: 'fx-risk' },
+      { action: 'ops.fx_rate.decide', username: 'fx-risk2' },
+    ]);
   });
 
   it('a correction after the day settled: the proposal shows how many settled transactions keep the rate; settled money unchanged; history lists both', async () => {
@@ -68,7 +72,17 @@ describe.each(DB_KINDS)('ops exchange rates (%s)', (kind) => {
     const id = (
       await ingestTransaction(
         ctx.db,
-        { merId: SG, orderNo: `FX${kind}${++seq}`, tranType: 'PURC', amount: 1000, currency: 'USD', paymentSchema: 'CARD', paymentBrand: 'visa', gwResponse: '00', txnTime: new Date(`${addDays(d, -1)}T04:00:00Z`) },
+        {
+          merId: SG,
+          orderNo: `FX${kind}${++seq}`,
+          tranType: 'PURC',
+          amount: 1000,
+          currency: 'USD',
+          paymentSchema: 'CARD',
+          paymentBrand: 'visa',
+          gwResponse: '00',
+          txnTime: new Date(`${addDays(d, -1)}T04:00:00Z`),
+        },
         { platformTz: ctx.deps.config.platformTz },
       )
     ).id;
@@ -110,7 +124,12 @@ describe.each(DB_KINDS)('ops exchange rates (%s)', (kind) => {
     expect(msgs[1]).toMatch(/不同货币/);
     expect(msgs[2]).toMatch(/통화/);
     expect(msgs[3]).toMatch(/通貨/);
-    for (const body of [{ date: d, from: 'USD', to: 'SGD', rate: '-1' }, { date: d, from: 'USD', to: 'SGD', rate: '1,5' }, { date: addDays(today, 3), from: 'USD', to: 'SGD', rate: '1.5' }, { date: d, from: 'usd', to: 'SGD', rate: '1.5' }])
+    for (const body of [
+      { date: d, from: 'USD', to: 'SGD', rate: '-1' },
+      { date: d, from: 'USD', to: 'SGD', rate: '1,5' },
+      { date: addDays(today, 3), from: 'USD', to: 'SGD', rate: '1.5' },
+      { date: d, from: 'usd', to: 'SGD', rate: '1.5' },
+    ])
       expect((await propose(risk, body)).status, JSON.stringify(body)).toBe(400);
     expect(await requests()).toBe(n);
     expect((await propose(reader, { date: d, from: 'USD', to: 'SGD', rate: '1.5' })).status).toBe(403);
@@ -135,7 +154,17 @@ describe.each(DB_KINDS)('ops exchange rates (%s)', (kind) => {
     const d = addDays(today, -2);
     await ingestTransaction(
       ctx.db,
-      { merId: SG, orderNo: `FX${kind}${++seq}`, tranType: 'PURC', amount: 500, currency: 'EUR', paymentSchema: 'CARD', paymentBrand: 'visa', gwResponse: '00', txnTime: new Date(`${addDays(d, -1)}T04:00:00Z`) },
+      {
+        merId: SG,
+        orderNo: `FX${kind}${++seq}`,
+        tranType: 'PURC',
+        amount: 500,
+        currency: 'EUR',
+        paymentSchema: 'CARD',
+        paymentBrand: 'visa',
+        gwResponse: '00',
+        txnTime: new Date(`${addDays(d, -1)}T04:00:00Z`),
+      },
       { platformTz: ctx.deps.config.platformTz },
     );
     expect((await settleDate(ctx.db, d)).unconverted).toBe(1);

@@ -15,26 +15,81 @@ const idParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX
 
 const totals = z.object({ currency: z.string(), rows: z.number(), txnCount: z.number(), reconAmount: z.string(), feeAmount: z.string(), transAmount: z.string() });
 const attempt = z.object({
-  id: z.number(), state: z.enum(['running', 'done', 'skipped', 'failed']), trigger: z.enum(['job', 'cli', 'operator']), operator: s, startedAt: z.string(), endedAt: s,
-  txnCount: n, rowCount: n, unconverted: n, error: s,
+  id: z.number(),
+  state: z.enum(['running', 'done', 'skipped', 'failed']),
+  trigger: z.enum(['job', 'cli', 'operator']),
+  operator: s,
+  startedAt: z.string(),
+  endedAt: s,
+  txnCount: n,
+  rowCount: n,
+  unconverted: n,
+  error: s,
 });
 const runRow = z.object({
-  date: z.string(), state: z.enum(['running', 'done', 'failed', 'pending']), txnCount: n, rowCount: n, finishedAt: s, totals: z.array(totals), attempts: z.array(attempt),
+  date: z.string(),
+  state: z.enum(['running', 'done', 'failed', 'pending']),
+  txnCount: n,
+  rowCount: n,
+  finishedAt: s,
+  totals: z.array(totals),
+  attempts: z.array(attempt),
 });
 const exportRow = z.object({
-  id: z.number(), merId: z.string(), merName: z.string(), kind: z.string(), format: z.string(), status: z.enum(EXPORT_STATUSES), requestedBy: z.string(), scheduled: z.boolean(),
-  createdAt: z.string(), startedAt: s, finishedAt: s, sizeBytes: n, rowCount: n, attempts: z.number(), error: s,
+  id: z.number(),
+  merId: z.string(),
+  merName: z.string(),
+  kind: z.string(),
+  format: z.string(),
+  status: z.enum(EXPORT_STATUSES),
+  requestedBy: z.string(),
+  scheduled: z.boolean(),
+  createdAt: z.string(),
+  startedAt: s,
+  finishedAt: s,
+  sizeBytes: n,
+  rowCount: n,
+  attempts: z.number(),
+  error: s,
 });
 const jobRow = z.object({
-  id: z.number(), kind: z.string(), key: s, status: z.enum(JOB_STATUSES), attempts: z.number(), progress: z.number(), runAt: z.string(), createdAt: z.string(), finishedAt: s, error: s,
+  id: z.number(),
+  kind: z.string(),
+  key: s,
+  status: z.enum(JOB_STATUSES),
+  attempts: z.number(),
+  progress: z.number(),
+  runAt: z.string(),
+  createdAt: z.string(),
+  finishedAt: s,
+  error: s,
 });
 const gatewayRow = z.object({
-  id: z.string(), name: z.string(), merchants: z.array(z.string()), enabled: z.boolean(), createdAt: z.string(), activeKeys: z.number(), txnCount: z.number(), lastTxnAt: s,
-  imports: z.number(), differences: z.number(),
-  lastImport: z.object({
-    id: z.number(), fileName: z.string(), status: z.string(), rowsRead: z.number(), accepted: z.number(), duplicate: z.number(), rejected: z.number(), controlOk: z.boolean().nullable(),
-    message: s, startedAt: z.string(), finishedAt: s,
-  }).nullable(),
+  id: z.string(),
+  name: z.string(),
+  merchants: z.array(z.string()),
+  enabled: z.boolean(),
+  createdAt: z.string(),
+  activeKeys: z.number(),
+  txnCount: z.number(),
+  lastTxnAt: s,
+  imports: z.number(),
+  differences: z.number(),
+  lastImport: z
+    .object({
+      id: z.number(),
+      fileName: z.string(),
+      status: z.string(),
+      rowsRead: z.number(),
+      accepted: z.number(),
+      duplicate: z.number(),
+      rejected: z.number(),
+      controlOk: z.boolean().nullable(),
+      message: s,
+      startedAt: z.string(),
+      finishedAt: s,
+    })
+    .nullable(),
 });
 
 /**
@@ -46,13 +101,20 @@ export function runsRoutes(f: FastifyInstance, deps: Deps): void {
   r.get('/api/ops/runs/settlement', {
     config: { opsRoles: OPS_RUNS_READ_ROLES },
     schema: {
-      tags: tag('runs'), summary: 'Settlement runs per date (newest first, at most 92 days): state, counts, totals per settlement currency (minor units), every attempt and who started it',
+      tags: tag('runs'),
+      summary: 'Settlement runs per date (newest first, at most 92 days): state, counts, totals per settlement currency (minor units), every attempt and who started it',
       querystring: opsSettlementRunsQuerySchema,
       response: {
-        200: envelope(z.object({
-          lastRunDate: s, yesterday: z.string(), content: z.array(runRow),
-          waitingForRate: z.object({ total: z.number(), pairs: z.array(z.object({ pair: z.string(), count: z.number(), since: s })) }).describe('transactions a run left for want of an exchange rate, per pair (from>to) and since which settlement date; the next run after the rate arrives settles them'),
-        })),
+        200: envelope(
+          z.object({
+            lastRunDate: s,
+            yesterday: z.string(),
+            content: z.array(runRow),
+            waitingForRate: z
+              .object({ total: z.number(), pairs: z.array(z.object({ pair: z.string(), count: z.number(), since: s })) })
+              .describe('transactions a run left for want of an exchange rate, per pair (from>to) and since which settlement date; the next run after the rate arrives settles them'),
+          }),
+        ),
       },
     },
     handler: async (req) => ok(await listSettlementRuns(deps, req.query.from, req.query.to)),
@@ -61,7 +123,8 @@ export function runsRoutes(f: FastifyInstance, deps: Deps): void {
     config: { opsRoles: OPS_RUNS_WRITE_ROLES },
     schema: {
       tags: tag('runs'),
-      summary: 'Run a settlement date again, idempotently: a completed date changes nothing (recorded as skipped; late transactions go to the next run); a failed one is run now, after any earlier date left behind. One at a time per date (409). Audited.',
+      summary:
+        'Run a settlement date again, idempotently: a completed date changes nothing (recorded as skipped; late transactions go to the next run); a failed one is run now, after any earlier date left behind. One at a time per date (409). Audited.',
       params: opsRunDateParam,
       response: { 200: envelope(z.object({ date: z.string(), skipped: z.boolean(), txnCount: z.number(), rowCount: z.number(), unconverted: z.number(), alsoRan: z.array(z.string()) })) },
     },
@@ -69,22 +132,41 @@ export function runsRoutes(f: FastifyInstance, deps: Deps): void {
   });
   r.get('/api/ops/runs/exports', {
     config: { opsRoles: OPS_RUNS_READ_ROLES },
-    schema: { tags: tag('runs'), summary: "Merchants' exports and scheduled reports' files: queued and running first, then the newest (200)", querystring: z.object({ status: z.enum(EXPORT_STATUSES).optional() }), response: { 200: envelope(z.array(exportRow)) } },
+    schema: {
+      tags: tag('runs'),
+      summary: "Merchants' exports and scheduled reports' files: queued and running first, then the newest (200)",
+      querystring: z.object({ status: z.enum(EXPORT_STATUSES).optional() }),
+      response: { 200: envelope(z.array(exportRow)) },
+    },
     handler: async (req) => ok(await listExports(deps, req.query.status)),
   });
   r.get('/api/ops/runs/jobs', {
     config: { opsRoles: OPS_RUNS_READ_ROLES },
-    schema: { tags: tag('runs'), summary: 'Durable jobs (settlement, mails, partitions…): failed first with their error, then the newest (200)', querystring: z.object({ status: z.enum(JOB_STATUSES).optional() }), response: { 200: envelope(z.array(jobRow)) } },
+    schema: {
+      tags: tag('runs'),
+      summary: 'Durable jobs (settlement, mails, partitions…): failed first with their error, then the newest (200)',
+      querystring: z.object({ status: z.enum(JOB_STATUSES).optional() }),
+      response: { 200: envelope(z.array(jobRow)) },
+    },
     handler: async (req) => ok(await listJobs(deps, req.query.status)),
   });
   r.post('/api/ops/runs/jobs/:id/retry', {
     config: { opsRoles: OPS_RUNS_WRITE_ROLES },
-    schema: { tags: tag('runs'), summary: 'Queue a failed job again: the same job (kind, payload, idempotency key) with fresh attempts. Only a failed job (409). Audited.', params: idParam, response: { 200: envelope(z.object({ id: z.number(), kind: z.string(), key: s, status: z.literal('queued') })) } },
+    schema: {
+      tags: tag('runs'),
+      summary: 'Queue a failed job again: the same job (kind, payload, idempotency key) with fresh attempts. Only a failed job (409). Audited.',
+      params: idParam,
+      response: { 200: envelope(z.object({ id: z.number(), kind: z.string(), key: s, status: z.literal('queued') })) },
+    },
     handler: async (req) => ok(await retryJob(deps, req.params.id, operatorOf(req), meta(req))),
   });
   r.get('/api/ops/runs/gateways', {
     config: { opsRoles: OPS_RUNS_READ_ROLES },
-    schema: { tags: tag('runs'), summary: 'Gateway connections: merchants, active keys, transactions, reconciliation differences and the last file import’s report', response: { 200: envelope(z.array(gatewayRow)) } },
+    schema: {
+      tags: tag('runs'),
+      summary: 'Gateway connections: merchants, active keys, transactions, reconciliation differences and the last file import’s report',
+      response: { 200: envelope(z.array(gatewayRow)) },
+    },
     handler: async () => ok(await listGateways(deps)),
   });
 }

@@ -39,8 +39,17 @@ async function totalsOf(q: Queryable, dates: string[]) {
 }
 
 interface LogRow {
-  id: string; run_date: string; state: 'running' | 'done' | 'skipped' | 'failed'; trigger: 'job' | 'cli' | 'operator'; operator_name: string | null;
-  started_at: Date; ended_at: Date | null; txn_count: number | null; row_count: number | null; unconverted: number | null; error: string | null;
+  id: string;
+  run_date: string;
+  state: 'running' | 'done' | 'skipped' | 'failed';
+  trigger: 'job' | 'cli' | 'operator';
+  operator_name: string | null;
+  started_at: Date;
+  ended_at: Date | null;
+  txn_count: number | null;
+  row_count: number | null;
+  unconverted: number | null;
+  error: string | null;
 }
 
 /**
@@ -79,8 +88,16 @@ export async function listSettlementRuns(deps: Deps, from: string, to: string) {
         finishedAt: run ? iso(run.finished_at) : null,
         totals: totals.get(d) ?? [],
         attempts: attempts.map((a) => ({
-          id: Number(a.id), state: a.state, trigger: a.trigger, operator: a.operator_name, startedAt: iso(a.started_at)!, endedAt: iso(a.ended_at),
-          txnCount: a.txn_count, rowCount: a.row_count, unconverted: a.unconverted, error: a.error,
+          id: Number(a.id),
+          state: a.state,
+          trigger: a.trigger,
+          operator: a.operator_name,
+          startedAt: iso(a.started_at)!,
+          endedAt: iso(a.ended_at),
+          txnCount: a.txn_count,
+          rowCount: a.row_count,
+          unconverted: a.unconverted,
+          error: a.error,
         })),
       };
     }),
@@ -108,10 +125,10 @@ export async function rerunSettlement(deps: Deps, date: string, by: Actor, meta:
     return { settled: !!r.rows[0], txnCount: r.rows[0]?.txn_count ?? null, rowCount: r.rows[0]?.row_count ?? null, totals: t.get(date) ?? [] };
   };
   // An attempt left running by a process that died no longer blocks the date.
-  await deps.db.query(
-    `UPDATE settlement_run_log SET state = 'failed', ended_at = now(), error = 'interrupted' WHERE run_date = $1 AND state = 'running' AND started_at < $2`,
-    [date, new Date(deps.clock.now().getTime() - RUN_STALE_MS)],
-  );
+  await deps.db.query(`UPDATE settlement_run_log SET state = 'failed', ended_at = now(), error = 'interrupted' WHERE run_date = $1 AND state = 'running' AND started_at < $2`, [
+    date,
+    new Date(deps.clock.now().getTime() - RUN_STALE_MS),
+  ]);
   const claimed = await deps.db.query<{ id: string }>(
     `INSERT INTO settlement_run_log (run_date, state, trigger, operator_id, operator_name, started_at) VALUES ($1, 'running', 'operator', $2, $3, $4)
      ON CONFLICT (run_date) WHERE state = 'running' DO NOTHING RETURNING id`,
@@ -135,10 +152,14 @@ export async function rerunSettlement(deps: Deps, date: string, by: Actor, meta:
   const own = results.find((r) => r.date === date)!;
   const earlier = results.filter((r) => r.date !== date && !r.skipped);
   await deps.db.tx(async (q) => {
-    await q.query(
-      `UPDATE settlement_run_log SET state = $2, ended_at = $3, txn_count = $4, row_count = $5, unconverted = $6 WHERE id = $1`,
-      [logId, own.skipped ? 'skipped' : 'done', deps.clock.now(), own.txnCount, own.rowCount, own.unconverted],
-    );
+    await q.query(`UPDATE settlement_run_log SET state = $2, ended_at = $3, txn_count = $4, row_count = $5, unconverted = $6 WHERE id = $1`, [
+      logId,
+      own.skipped ? 'skipped' : 'done',
+      deps.clock.now(),
+      own.txnCount,
+      own.rowCount,
+      own.unconverted,
+    ]);
     // Dates of the gap the run settled first are recorded as the operator's too.
     for (const r of earlier) {
       await q.query(
@@ -150,8 +171,12 @@ export async function rerunSettlement(deps: Deps, date: string, by: Actor, meta:
   });
   const after = await snapshot();
   await audit(deps.db, {
-    action: OpsRunsAudit.settleRerun, operatorId: by.id, username: by.username, target: `settlement:${date}`,
-    detail: { before, after, skipped: own.skipped, alsoRan: earlier.map((r) => r.date) }, ...meta,
+    action: OpsRunsAudit.settleRerun,
+    operatorId: by.id,
+    username: by.username,
+    target: `settlement:${date}`,
+    detail: { before, after, skipped: own.skipped, alsoRan: earlier.map((r) => r.date) },
+    ...meta,
   });
   return { date, skipped: own.skipped, txnCount: own.txnCount, rowCount: own.rowCount, unconverted: own.unconverted, alsoRan: earlier.map((r) => r.date) };
 }
@@ -159,8 +184,21 @@ export async function rerunSettlement(deps: Deps, date: string, by: Actor, meta:
 /** The export queue: merchants' exports and scheduled reports' files, newest first. */
 export async function listExports(deps: Deps, status?: 'queued' | 'running' | 'ready' | 'failed') {
   const { rows } = await deps.db.query<{
-    id: string; mer_id: string; mer_name: string; kind: string; format: string; status: string; username: string; schedule_id: number | null;
-    created_at: Date; started_at: Date | null; finished_at: Date | null; size_bytes: string | null; row_count: string | null; attempts: number; error: string | null;
+    id: string;
+    mer_id: string;
+    mer_name: string;
+    kind: string;
+    format: string;
+    status: string;
+    username: string;
+    schedule_id: number | null;
+    created_at: Date;
+    started_at: Date | null;
+    finished_at: Date | null;
+    size_bytes: string | null;
+    row_count: string | null;
+    attempts: number;
+    error: string | null;
   }>(
     `SELECT e.id, e.mer_id, m.name AS mer_name, e.kind, e.format, e.status, u.username, e.schedule_id, e.created_at, e.started_at, e.finished_at,
             e.size_bytes, e.row_count, e.attempts, e.error
@@ -170,9 +208,20 @@ export async function listExports(deps: Deps, status?: 'queued' | 'running' | 'r
     [status ?? null],
   );
   return rows.map((r) => ({
-    id: Number(r.id), merId: r.mer_id, merName: r.mer_name, kind: r.kind, format: r.format, status: r.status as 'queued' | 'running' | 'ready' | 'failed',
-    requestedBy: r.username, scheduled: r.schedule_id !== null, createdAt: iso(r.created_at)!, startedAt: iso(r.started_at), finishedAt: iso(r.finished_at),
-    sizeBytes: r.size_bytes === null ? null : Number(r.size_bytes), rowCount: r.row_count === null ? null : Number(r.row_count), attempts: r.attempts,
+    id: Number(r.id),
+    merId: r.mer_id,
+    merName: r.mer_name,
+    kind: r.kind,
+    format: r.format,
+    status: r.status as 'queued' | 'running' | 'ready' | 'failed',
+    requestedBy: r.username,
+    scheduled: r.schedule_id !== null,
+    createdAt: iso(r.created_at)!,
+    startedAt: iso(r.started_at),
+    finishedAt: iso(r.finished_at),
+    sizeBytes: r.size_bytes === null ? null : Number(r.size_bytes),
+    rowCount: r.row_count === null ? null : Number(r.row_count),
+    attempts: r.attempts,
     error: r.error ? r.error.slice(0, 500) : null,
   }));
 }
@@ -180,15 +229,32 @@ export async function listExports(deps: Deps, status?: 'queued' | 'running' | 'r
 /** Durable jobs (the job table): failed first, then the queue. The error is the runner's message. */
 export async function listJobs(deps: Deps, status?: 'queued' | 'running' | 'done' | 'failed') {
   const { rows } = await deps.db.query<{
-    id: string; kind: string; unique_key: string | null; status: string; attempts: number; run_at: Date; created_at: Date; finished_at: Date | null; error: string | null; progress: number;
+    id: string;
+    kind: string;
+    unique_key: string | null;
+    status: string;
+    attempts: number;
+    run_at: Date;
+    created_at: Date;
+    finished_at: Date | null;
+    error: string | null;
+    progress: number;
   }>(
     `SELECT id, kind, unique_key, status, attempts, run_at, created_at, finished_at, error, progress FROM job
       WHERE ($1::text IS NULL OR status = $1::text) ORDER BY (status = 'failed') DESC, coalesce(finished_at, run_at) DESC, id DESC LIMIT 200`,
     [status ?? null],
   );
   return rows.map((r) => ({
-    id: Number(r.id), kind: r.kind, key: r.unique_key, status: r.status as 'queued' | 'running' | 'done' | 'failed', attempts: r.attempts, progress: r.progress,
-    runAt: iso(r.run_at)!, createdAt: iso(r.created_at)!, finishedAt: iso(r.finished_at), error: r.error ? r.error.slice(0, 2000) : null,
+    id: Number(r.id),
+    kind: r.kind,
+    key: r.unique_key,
+    status: r.status as 'queued' | 'running' | 'done' | 'failed',
+    attempts: r.attempts,
+    progress: r.progress,
+    runAt: iso(r.run_at)!,
+    createdAt: iso(r.created_at)!,
+    finishedAt: iso(r.finished_at),
+    error: r.error ? r.error.slice(0, 2000) : null,
   }));
 }
 
@@ -206,12 +272,15 @@ export async function retryJob(deps: Deps, id: number, by: Actor, meta: Meta) {
     const j = cur.rows[0];
     if (!j) throw notFound();
     if (j.status !== 'failed') throw new AppError(Code.CONFLICT, 'opsJobNotFailed', { status: j.status }, 409);
-    await q.query(
-      `UPDATE job SET status = 'queued', attempts = 0, error = NULL, run_at = $2, locked_by = NULL, locked_at = NULL, finished_at = NULL WHERE id = $1 AND status = 'failed'`,
-      [id, deps.clock.now()],
-    );
+    await q.query(`UPDATE job SET status = 'queued', attempts = 0, error = NULL, run_at = $2, locked_by = NULL, locked_at = NULL, finished_at = NULL WHERE id = $1 AND status = 'failed'`, [
+      id,
+      deps.clock.now(),
+    ]);
     await audit(q, {
-      action: OpsRunsAudit.jobRetry, operatorId: by.id, username: by.username, target: `job:${id}`,
+      action: OpsRunsAudit.jobRetry,
+      operatorId: by.id,
+      username: by.username,
+      target: `job:${id}`,
       detail: { kind: j.kind, key: j.unique_key, before: { status: j.status, attempts: j.attempts, error: j.error?.slice(0, 500) ?? null }, after: { status: 'queued', attempts: 0 } },
       ...meta,
     });
@@ -222,9 +291,27 @@ export async function retryJob(deps: Deps, id: number, by: Actor, meta: Meta) {
 /** Gateway connections (migrations 030/031): merchants, keys, transactions, and the last file import's report. */
 export async function listGateways(deps: Deps) {
   const { rows } = await deps.db.query<{
-    id: string; name: string; merchants: string[]; enabled: boolean; created_at: Date; keys: number; txns: string; last_txn: Date | null; imports: number;
-    f_id: string | null; f_name: string | null; f_status: string | null; f_rows: number | null; f_acc: number | null; f_dup: number | null; f_rej: number | null;
-    f_ok: boolean | null; f_msg: string | null; f_start: Date | null; f_end: Date | null; diffs: number;
+    id: string;
+    name: string;
+    merchants: string[];
+    enabled: boolean;
+    created_at: Date;
+    keys: number;
+    txns: string;
+    last_txn: Date | null;
+    imports: number;
+    f_id: string | null;
+    f_name: string | null;
+    f_status: string | null;
+    f_rows: number | null;
+    f_acc: number | null;
+    f_dup: number | null;
+    f_rej: number | null;
+    f_ok: boolean | null;
+    f_msg: string | null;
+    f_start: Date | null;
+    f_end: Date | null;
+    diffs: number;
   }>(
     `SELECT c.id, c.name, c.merchants, c.enabled, c.created_at,
             (SELECT count(*)::int FROM gateway_key k WHERE k.connection_id = c.id AND k.revoked_at IS NULL) AS keys,
@@ -239,11 +326,31 @@ export async function listGateways(deps: Deps) {
       ORDER BY c.id`,
   );
   return rows.map((r) => ({
-    id: r.id, name: r.name, merchants: r.merchants, enabled: r.enabled, createdAt: iso(r.created_at)!, activeKeys: r.keys, txnCount: Number(r.txns), lastTxnAt: iso(r.last_txn),
-    imports: r.imports, differences: r.diffs,
-    lastImport: r.f_id === null ? null : {
-      id: Number(r.f_id), fileName: r.f_name!, status: r.f_status!, rowsRead: r.f_rows!, accepted: r.f_acc!, duplicate: r.f_dup!, rejected: r.f_rej!, controlOk: r.f_ok,
-      message: r.f_msg, startedAt: iso(r.f_start)!, finishedAt: iso(r.f_end),
-    },
+    id: r.id,
+    name: r.name,
+    merchants: r.merchants,
+    enabled: r.enabled,
+    createdAt: iso(r.created_at)!,
+    activeKeys: r.keys,
+    txnCount: Number(r.txns),
+    lastTxnAt: iso(r.last_txn),
+    imports: r.imports,
+    differences: r.diffs,
+    lastImport:
+      r.f_id === null
+        ? null
+        : {
+            id: Number(r.f_id),
+            fileName: r.f_name!,
+            status: r.f_status!,
+            rowsRead: r.f_rows!,
+            accepted: r.f_acc!,
+            duplicate: r.f_dup!,
+            rejected: r.f_rej!,
+            controlOk: r.f_ok,
+            message: r.f_msg,
+            startedAt: iso(r.f_start)!,
+            finishedAt: iso(r.f_end),
+          },
   }));
 }

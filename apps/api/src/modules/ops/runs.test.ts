@@ -78,7 +78,8 @@ describe.each(DB_KINDS)('ops runs (%s)', (kind) => {
     const all = list.body.data.content.flatMap((d: { totals: { currency: string; txnCount: number }[] }) => d.totals);
     expect(all.filter((t: { currency: string }) => t.currency === 'SGD').reduce((n: number, t: { txnCount: number }) => n + t.txnCount, 0)).toBe(3);
     const log = await ctx.db.query<{ detail: { before: { settled: boolean }; after: { settled: boolean } }; ip: string | null }>(
-      `SELECT detail, ip FROM audit_log WHERE action = 'ops.settlement.rerun' AND target = $1 ORDER BY id DESC LIMIT 1`, [`settlement:${base}`],
+      `SELECT detail, ip FROM audit_log WHERE action = 'ops.settlement.rerun' AND target = $1 ORDER BY id DESC LIMIT 1`,
+      [`settlement:${base}`],
     );
     expect(log.rows[0].detail.before.settled).toBe(false);
     expect(log.rows[0].detail.after.settled).toBe(true);
@@ -160,7 +161,10 @@ describe.each(DB_KINDS)('ops runs (%s)', (kind) => {
     expect(list.body.data.find((j: { id: number }) => j.id === id)).toMatchObject({ kind: 'webhook.mail', key: 'webhook.mail:rn:1', error: 'smtp down', attempts: 3 });
     const res = await ctx.call({ method: 'POST', url: `/api/ops/runs/jobs/${id}/retry`, headers: h(admin) });
     expect(res.body.code, res.body.msg).toBe(0);
-    const j = await ctx.db.query<{ status: string; attempts: number; unique_key: string; payload: unknown; error: string | null }>('SELECT status, attempts, unique_key, payload, error FROM job WHERE id = $1', [id]);
+    const j = await ctx.db.query<{ status: string; attempts: number; unique_key: string; payload: unknown; error: string | null }>(
+      'SELECT status, attempts, unique_key, payload, error FROM job WHERE id = $1',
+      [id],
+    );
     expect(j.rows[0]).toEqual({ status: 'queued', attempts: 0, unique_key: 'webhook.mail:rn:1', payload: { endpointId: 1 }, error: null });
     const again = await ctx.call({ method: 'POST', url: `/api/ops/runs/jobs/${id}/retry`, headers: h(admin, 'zh') });
     expect(again.status).toBe(409);
@@ -169,7 +173,8 @@ describe.each(DB_KINDS)('ops runs (%s)', (kind) => {
     expect((await ctx.call({ method: 'POST', url: '/api/ops/runs/jobs/999999999/retry', headers: h(admin) })).status).toBe(404);
     expect((await ctx.call({ method: 'POST', url: '/api/ops/runs/jobs/abc/retry', headers: h(admin) })).status).toBe(400);
     const log = await ctx.db.query<{ detail: { before: { status: string }; after: { status: string } }; username: string }>(
-      `SELECT detail, username FROM audit_log WHERE action = 'ops.job.retry' AND target = $1`, [`job:${id}`],
+      `SELECT detail, username FROM audit_log WHERE action = 'ops.job.retry' AND target = $1`,
+      [`job:${id}`],
     );
     expect(log.rows).toHaveLength(1);
     expect(log.rows[0]).toMatchObject({ username: 'rn-admin', detail: { before: { status: 'failed' }, after: { status: 'queued' } } });
@@ -187,7 +192,12 @@ describe.each(DB_KINDS)('ops runs (%s)', (kind) => {
        VALUES ('rn-hash', 'day.csv', 'rn-gw', 'csv', 'done', 10, 7, 1, 2, now())`,
     );
     const ex = await ctx.call({ method: 'GET', url: '/api/ops/runs/exports', headers: h(support) });
-    expect(ex.body.data.find((e: { fileName?: string; merId: string; sizeBytes: number }) => e.merId === SG && e.sizeBytes === 2048)).toMatchObject({ kind: 'txn', requestedBy: 'demo', status: 'ready', scheduled: false });
+    expect(ex.body.data.find((e: { fileName?: string; merId: string; sizeBytes: number }) => e.merId === SG && e.sizeBytes === 2048)).toMatchObject({
+      kind: 'txn',
+      requestedBy: 'demo',
+      status: 'ready',
+      scheduled: false,
+    });
     const gw = await ctx.call({ method: 'GET', url: '/api/ops/runs/gateways', headers: h(support) });
     expect(gw.body.data.find((g: { id: string }) => g.id === 'rn-gw')).toMatchObject({ merchants: [SG], imports: 1, lastImport: { fileName: 'day.csv', accepted: 7, duplicate: 1, rejected: 2 } });
   });
@@ -195,7 +205,16 @@ describe.each(DB_KINDS)('ops runs (%s)', (kind) => {
   it('the runs routes are in the ops document with their roles; the development failed job answers loopback callers only', async () => {
     const doc = await ctx.call({ method: 'GET', url: '/api/ops/docs/json' });
     const paths = (doc.body as unknown as { paths: Record<string, Record<string, { description?: string }>> }).paths;
-    expect(Object.keys(paths)).toEqual(expect.arrayContaining(['/api/ops/runs/settlement', '/api/ops/runs/settlement/{date}/rerun', '/api/ops/runs/exports', '/api/ops/runs/jobs', '/api/ops/runs/jobs/{id}/retry', '/api/ops/runs/gateways']));
+    expect(Object.keys(paths)).toEqual(
+      expect.arrayContaining([
+        '/api/ops/runs/settlement',
+        '/api/ops/runs/settlement/{date}/rerun',
+        '/api/ops/runs/exports',
+        '/api/ops/runs/jobs',
+        '/api/ops/runs/jobs/{id}/retry',
+        '/api/ops/runs/gateways',
+      ]),
+    );
     expect(paths['/api/ops/runs/jobs'].get.description).toContain('risk, support');
     expect(paths['/api/ops/runs/jobs/{id}/retry'].post.description).toBe('Roles: administrator.');
     const far = await ctx.call({ method: 'POST', url: '/api/dev/failedJob', remoteAddress: '203.0.113.9', headers: { host: 'localhost' } });

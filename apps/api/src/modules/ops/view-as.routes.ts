@@ -12,8 +12,14 @@ const tag = (name: string) => ['X-HIDDEN', name];
 const merParam = z.object({ merId: z.string().regex(/^\d{15}$/, 'merchant id') });
 const idParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 const viewAsRow = z.object({
-  id: z.number(), merId: z.string(), merName: z.string(), reason: z.string(), startedAt: z.string(), expiresAt: z.string(),
-  endedAt: z.string().nullable(), endReason: z.enum(['operator', 'expired', 'operator-session-ended', 'replaced']).nullable(),
+  id: z.number(),
+  merId: z.string(),
+  merName: z.string(),
+  reason: z.string(),
+  startedAt: z.string(),
+  expiresAt: z.string(),
+  endedAt: z.string().nullable(),
+  endReason: z.enum(['operator', 'expired', 'operator-session-ended', 'replaced']).nullable(),
 });
 
 /** Support "view as" (issue 26, decision 046): the support role (and the administrator). */
@@ -24,7 +30,8 @@ export function viewAsRoutes(f: FastifyInstance, deps: Deps): void {
     schema: {
       tags: tag('support'),
       summary: "Open the merchant's portal read-only for 30 minutes with a stated reason (audited in the back office and in the merchant's own log)",
-      description: 'Answers a view-as token for X-Token on the merchant API (/api/…): GET routes of an allow-list only; every change, export and download is refused (403). It ends when the operator ends it, after 30 minutes, or when the operator signs out or is disabled. Opening another ends the previous one.',
+      description:
+        'Answers a view-as token for X-Token on the merchant API (/api/…): GET routes of an allow-list only; every change, export and download is refused (403). It ends when the operator ends it, after 30 minutes, or when the operator signs out or is disabled. Opening another ends the previous one.',
       params: merParam,
       body: opsViewAsSchema,
       response: { 200: envelope(z.object({ id: z.number(), token: z.string(), merId: z.string(), merName: z.string(), expiresAt: z.string() })) },

@@ -16,9 +16,7 @@ export const VIEW_AS_ROLES = ['support'] as const;
  * leave the provider's control; a support view looks at screens) and minus everything an
  * administrator alone holds (team, audit, keys and webhooks).
  */
-export const VIEW_AS_PERMISSIONS: string[] = READ_ONLY_PERMISSIONS.filter(
-  (p) => !([Perm.txnExport, Perm.filesDownload, Perm.reportFile] as string[]).includes(p),
-);
+export const VIEW_AS_PERMISSIONS: string[] = READ_ONLY_PERMISSIONS.filter((p) => !([Perm.txnExport, Perm.filesDownload, Perm.reportFile] as string[]).includes(p));
 
 /**
  * The merchant routes a view-as session may call, deny by default (decision 046): GET only, and
@@ -77,8 +75,14 @@ interface ViewAsRow extends SessionState {
  */
 const auditBoth = (deps: Deps, e: { action: string; operatorId: number; operator: string; merId: string; reason: string; detail: Record<string, unknown>; ip?: string | null; userAgent?: string }) =>
   audit(deps.db, {
-    action: e.action, operatorId: e.operatorId, username: e.operator, merId: e.merId, target: `view-as: ${e.reason}`.slice(0, 300),
-    detail: { ...e.detail, reason: e.reason }, ip: e.ip, userAgent: e.userAgent,
+    action: e.action,
+    operatorId: e.operatorId,
+    username: e.operator,
+    merId: e.merId,
+    target: `view-as: ${e.reason}`.slice(0, 300),
+    detail: { ...e.detail, reason: e.reason },
+    ip: e.ip,
+    userAgent: e.userAgent,
   });
 
 export type ViewAsEnd = 'operator' | 'expired' | 'operator-session-ended' | 'replaced';
@@ -95,8 +99,13 @@ async function endRow(deps: Deps, id: number, why: ViewAsEnd, meta: { ip?: strin
   if (!r) return false;
   const endedAt = now < new Date(r.expires_at) ? now : new Date(r.expires_at);
   await auditBoth(deps, {
-    action: 'ops.view_as.end', operatorId: r.operator_id, operator: r.operator, merId: r.mer_id, reason: r.reason,
-    detail: { viewAsId: Number(r.id), startedAt: new Date(r.created_at).toISOString(), endedAt: endedAt.toISOString(), endReason: why }, ...meta,
+    action: 'ops.view_as.end',
+    operatorId: r.operator_id,
+    operator: r.operator,
+    merId: r.mer_id,
+    reason: r.reason,
+    detail: { viewAsId: Number(r.id), startedAt: new Date(r.created_at).toISOString(), endedAt: endedAt.toISOString(), endReason: why },
+    ...meta,
   });
   return true;
 }
@@ -137,8 +146,13 @@ export async function startViewAs(deps: Deps, op: Operator, merId: string, reaso
   );
   const id = Number(rows[0].id);
   await auditBoth(deps, {
-    action: 'ops.view_as.start', operatorId: op.id, operator: op.username, merId: m.mer_id, reason,
-    detail: { viewAsId: id, startedAt: now.toISOString(), expiresAt: expiresAt.toISOString() }, ...meta,
+    action: 'ops.view_as.start',
+    operatorId: op.id,
+    operator: op.username,
+    merId: m.mer_id,
+    reason,
+    detail: { viewAsId: id, startedAt: now.toISOString(), expiresAt: expiresAt.toISOString() },
+    ...meta,
   });
   return { id, token, merId: m.mer_id, merName: m.name, expiresAt: expiresAt.toISOString() };
 }
@@ -160,8 +174,14 @@ export async function listViewAs(deps: Deps, op: Operator) {
     [op.id],
   );
   return rows.map((r) => ({
-    id: Number(r.id), merId: r.mer_id, merName: r.name, reason: r.reason, startedAt: new Date(r.created_at).toISOString(),
-    expiresAt: new Date(r.expires_at).toISOString(), endedAt: r.ended_at ? new Date(r.ended_at).toISOString() : null, endReason: r.end_reason,
+    id: Number(r.id),
+    merId: r.mer_id,
+    merName: r.name,
+    reason: r.reason,
+    startedAt: new Date(r.created_at).toISOString(),
+    expiresAt: new Date(r.expires_at).toISOString(),
+    endedAt: r.ended_at ? new Date(r.ended_at).toISOString() : null,
+    endReason: r.end_reason,
   }));
 }
 

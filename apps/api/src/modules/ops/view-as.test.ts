@@ -19,8 +19,7 @@ describe.each(DB_KINDS)('ops view-as (%s)', (kind) => {
   const h = (token: string, lang = 'en') => ({ 'x-token': token, 'accept-language': lang });
   const open = (token: string, merId: string = DEMO.group, reason = 'Ticket 4711: settlement question') =>
     ctx.call({ method: 'POST', url: `/api/ops/merchants/${merId}/view-as`, headers: h(token), payload: { reason } });
-  const opsAudit = (token: string, action: string) =>
-    ctx.call({ method: 'GET', url: '/api/ops/audit', headers: h(token), query: { action, from: day(-30), to: day(1), size: '100' } });
+  const opsAudit = (token: string, action: string) => ctx.call({ method: 'GET', url: '/api/ops/audit', headers: h(token), query: { action, from: day(-30), to: day(1), size: '100' } });
   // audit rows carry the database's time (the real clock), not the test clock's
   const day = (d: number) => new Date(Date.now() + d * 86_400_000).toISOString().slice(0, 10);
 
@@ -64,7 +63,7 @@ describe.each(DB_KINDS)('ops view-as (%s)', (kind) => {
     await ctx.call({ method: 'POST', url: `/api/ops/view-as/${va.id}/end`, headers: h(support) });
   });
 
-  it('refuses every change, export, download and the team, key and account routes, in the caller\'s language', async () => {
+  it("refuses every change, export, download and the team, key and account routes, in the caller's language", async () => {
     const va = (await open(support)).body.data;
     const calls: [string, string, unknown?][] = [
       ['POST', '/api/txn/refund', { id: 1, amount: '1.00' }],
@@ -164,7 +163,7 @@ describe.each(DB_KINDS)('ops view-as (%s)', (kind) => {
     support = await opsLogin(ctx, 'va-support', supportCreds.secret);
   });
 
-  it('ends with the operator\'s session (sign-out) and when a new view replaces it', async () => {
+  it("ends with the operator's session (sign-out) and when a new view replaces it", async () => {
     const first = (await open(support)).body.data;
     const second = (await open(support, DEMO.subB)).body.data;
     expect((await ctx.call({ method: 'GET', url: '/api/user/info', headers: h(first.token) })).status).toBe(401);

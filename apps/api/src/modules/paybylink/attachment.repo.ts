@@ -39,9 +39,6 @@ export async function findAttachment(q: Queryable, key: string, scope: string[])
 }
 
 export async function attachmentById(q: Queryable, id: number): Promise<AttachmentRow | null> {
-  const { rows } = await q.query<AttachmentRow>(
-    'SELECT id, file_key, mer_id, file_name, kind, content_type, size_bytes, storage_path FROM pay_by_link_attachment WHERE id = $1',
-    [id],
-  );
+  const { rows } = await q.query<AttachmentRow>('SELECT id, file_key, mer_id, file_name, kind, content_type, size_bytes, storage_path FROM pay_by_link_attachment WHERE id = $1', [id]);
   return rows[0] ?? null;
 }

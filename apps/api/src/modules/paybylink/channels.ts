@@ -40,9 +40,7 @@ export function methodsFor(currency: string, merchantChannels: readonly string[]
   const out: PayMethod[] = [];
   for (const m of METHODS) {
     if (m.currencies && !m.currencies.includes(currency)) continue;
-    const channel = m.channel
-      ? merchantChannels.find((c) => c.toUpperCase() === m.channel)
-      : merchantChannels.find((c) => busLineOf(c) === m.group);
+    const channel = m.channel ? merchantChannels.find((c) => c.toUpperCase() === m.channel) : merchantChannels.find((c) => busLineOf(c) === m.group);
     if (!channel) continue;
     out.push({ code: m.brand, name: brandName(m.brand), channel: channel.toUpperCase(), logo: logoUrl(m.brand), card: !!m.card });
   }

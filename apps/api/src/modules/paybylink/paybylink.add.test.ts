@@ -28,7 +28,16 @@ describe.each(DB_KINDS)('POST /payByLink/add on %s', (kind) => {
     expect(rows[0]).toMatchObject({ total_amount: 12050, status: '04', open_status: '02', mer_id: DEMO.group });
     expect(new Date(rows[0].expires_at).getTime() - new Date(rows[0].created_at).getTime()).toBe(7 * 86_400_000);
     const detail = await pbl(ctx, demo).get(`/api/payByLink/${d.id}`);
-    expect(detail.body.data).toMatchObject({ orderno: d.orderNo, status: '04', openStatus: '02', totalAmount: '120.50', goodsQuantity: 1, logFee: '0.00', link: d.payByLink, prodCategory: 'paybylink' });
+    expect(detail.body.data).toMatchObject({
+      orderno: d.orderNo,
+      status: '04',
+      openStatus: '02',
+      totalAmount: '120.50',
+      goodsQuantity: 1,
+      logFee: '0.00',
+      link: d.payByLink,
+      prodCategory: 'paybylink',
+    });
     expect(detail.body.data.activity.map((a: { kind: string }) => a.kind)).toEqual(['created']);
     // JPY has no decimals; validity chosen
     const jpy = await pbl(ctx, demo).add({ ...VALID_ORDER, orderCurrency: 'JPY', totalAmount: '5000', goodsPrice: '5000', validDays: '1' });

@@ -63,7 +63,14 @@ export function payByLinkFileRoutes(app: FastifyInstance, deps: Deps) {
     schema: {
       tags,
       summary: "Payment channel logos for a link (form: link, orderCurrency): the methods the order's merchant offers in that currency",
-      body: z.object({ link: textInput(500, { min: 1 }), orderCurrency: z.string().trim().regex(/^[A-Z]{3}$/, 'currency code').optional() }),
+      body: z.object({
+        link: textInput(500, { min: 1 }),
+        orderCurrency: z
+          .string()
+          .trim()
+          .regex(/^[A-Z]{3}$/, 'currency code')
+          .optional(),
+      }),
       response: { 200: envelope(z.array(payMethodSchema)) },
     },
     handler: async (req) => {
@@ -81,14 +88,16 @@ export function payByLinkFileRoutes(app: FastifyInstance, deps: Deps) {
       tags,
       summary: "The create form's choices: the merchant's currencies (default first), link validity days, attachment rules",
       response: {
-        200: envelope(z.object({
-          currencies: z.array(z.string()),
-          validDays: z.array(z.number()),
-          defaultValidDays: z.number(),
-          attachmentMaxBytes: z.number(),
-          attachmentTypes: z.array(z.string()),
-          accept: z.string(),
-        })),
+        200: envelope(
+          z.object({
+            currencies: z.array(z.string()),
+            validDays: z.array(z.number()),
+            defaultValidDays: z.number(),
+            attachmentMaxBytes: z.number(),
+            attachmentTypes: z.array(z.string()),
+            accept: z.string(),
+          }),
+        ),
       },
     },
     handler: async (req) =>

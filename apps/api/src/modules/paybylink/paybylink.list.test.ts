@@ -38,9 +38,7 @@ describe.each(DB_KINDS)('pay-by-link list, detail, status, export on %s', (kind)
     const res = await list(demo);
     expect(res.body.data.totalElements).toBe(5);
     expect(res.body.data.content[0]).toMatchObject({ reconId: 'R-SUB', merId: DEMO.subA, orderCurrency: 'CNY', totalAmount: '1.00', prodCategory: 'paybylink' });
-    expect(Object.keys(res.body.data.content[1])).toEqual(
-      expect.arrayContaining(['orderno', 'createTime', 'reconId', 'orderCurrency', 'totalAmount', 'buyerEmail', 'status', 'openStatus']),
-    );
+    expect(Object.keys(res.body.data.content[1])).toEqual(expect.arrayContaining(['orderno', 'createTime', 'reconId', 'orderCurrency', 'totalAmount', 'buyerEmail', 'status', 'openStatus']));
     expect(res.body.data.content[1].createTime).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
   });
 

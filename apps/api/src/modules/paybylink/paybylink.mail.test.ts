@@ -28,7 +28,13 @@ describe('buyer e-mail over SMTP', () => {
     const up = await pbl(ctx, demo).upload('Rechnung 42.pdf', bill);
     expect(up.body.code).toBe(0);
     const res = await pbl(ctx, demo, 'ja').add({
-      ...VALID_ORDER, orderCurrency: 'JPY', totalAmount: '12800', goodsPrice: '12800', buyerEmail: 'buyer@shop.example', sendEmailChecked: 'true', attachment: up.body.data.attachment,
+      ...VALID_ORDER,
+      orderCurrency: 'JPY',
+      totalAmount: '12800',
+      goodsPrice: '12800',
+      buyerEmail: 'buyer@shop.example',
+      sendEmailChecked: 'true',
+      attachment: up.body.data.attachment,
     });
     expect(res.body.data.emailStatus).toBe('sent');
     const mail = smtp.received.find((m) => m.to.includes('buyer@shop.example'))!;

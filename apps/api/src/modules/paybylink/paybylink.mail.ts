@@ -32,12 +32,17 @@ export async function buildBuyerMail(deps: Deps, o: PblDbRow, lang: Language, li
     attachmentLine: att ? t(lang, 'pblMailAttachmentLine', { file: att.file_name }) : '',
   };
   const text = t(lang, 'pblMailBody', params);
-  const html = `<!doctype html><html><body style="font-family:Arial,Helvetica,sans-serif;color:#262626;line-height:1.6">`
-    + text
+  const html =
+    `<!doctype html><html><body style="font-family:Arial,Helvetica,sans-serif;color:#262626;line-height:1.6">` +
+    text
       .split('\n')
-      .map((line) => (line === link ? `<p><a href="${esc(link)}" style="display:inline-block;background:#1677ff;color:#fff;padding:10px 20px;border-radius:6px;text-decoration:none">${esc(t(lang, 'pblMailPayButton'))}</a><br><span style="font-size:12px;color:#8c8c8c">${esc(link)}</span></p>` : esc(line)))
-      .join('<br>')
-    + '</body></html>';
+      .map((line) =>
+        line === link
+          ? `<p><a href="${esc(link)}" style="display:inline-block;background:#1677ff;color:#fff;padding:10px 20px;border-radius:6px;text-decoration:none">${esc(t(lang, 'pblMailPayButton'))}</a><br><span style="font-size:12px;color:#8c8c8c">${esc(link)}</span></p>`
+          : esc(line),
+      )
+      .join('<br>') +
+    '</body></html>';
   const msg: MailMessage = { to: o.buyer_email!, subject: t(lang, 'pblMailSubject', params), text, html };
   if (att) {
     msg.attachments = [{ filename: att.file_name, content: fs.readFileSync(path.join(filesRoot(deps), att.storage_path)), contentType: att.content_type }];

@@ -57,8 +57,18 @@ export const PBL_MESSAGES = {
     ko: '파일 내용이 파일 형식({type})과 일치하지 않습니다',
     ja: 'ファイルの内容が種類（{type}）と一致しません',
   },
-  pblUploadError: { en: 'Upload failed, please choose a file', zh: '上传失败，请选择文件', ko: '업로드에 실패했습니다. 파일을 선택하세요', ja: 'アップロードに失敗しました。ファイルを選択してください' },
-  pblAttachmentUnknown: { en: 'The attachment does not exist, please upload it again', zh: '附件不存在，请重新上传', ko: '첨부 파일이 없습니다. 다시 업로드하세요', ja: '添付ファイルが存在しません。再度アップロードしてください' },
+  pblUploadError: {
+    en: 'Upload failed, please choose a file',
+    zh: '上传失败，请选择文件',
+    ko: '업로드에 실패했습니다. 파일을 선택하세요',
+    ja: 'アップロードに失敗しました。ファイルを選択してください',
+  },
+  pblAttachmentUnknown: {
+    en: 'The attachment does not exist, please upload it again',
+    zh: '附件不存在，请重新上传',
+    ko: '첨부 파일이 없습니다. 다시 업로드하세요',
+    ja: '添付ファイルが存在しません。再度アップロードしてください',
+  },
   pblOrderStatusChanged: {
     en: 'Order status has changed, operation failed',
     zh: '订单状态已变更，操作失败',

@@ -105,10 +105,12 @@ describe.each(DB_KINDS)('pay vs close and update race on %s', (kind) => {
     });
     const paymentPid = await isClaimed;
     let closeDone = false;
-    const close = pbl(ctx, demo).get(`/api/payByLink/closeOrder/${o.id}`).then((r) => {
-      closeDone = true;
-      return r;
-    });
+    const close = pbl(ctx, demo)
+      .get(`/api/payByLink/closeOrder/${o.id}`)
+      .then((r) => {
+        closeDone = true;
+        return r;
+      });
     if (isConcurrent(kind)) {
       // The event itself: a backend of this server blocked by the payment's transaction.
       await expect
@@ -125,7 +127,7 @@ describe.each(DB_KINDS)('pay vs close and update race on %s', (kind) => {
     expect(await orderState(o.id)).toMatchObject({ status: '00', open_status: '02', close_reason: null, events: ['created'] });
   });
 
-  it('a payment landing between the update\'s check and its write wins: the update is refused and changes nothing', async () => {
+  it("a payment landing between the update's check and its write wins: the update is refused and changes nothing", async () => {
     const { app, before } = await appWithInterleave();
     try {
       const o = await createOrder(ctx, demo);
@@ -179,12 +181,14 @@ describe.each(DB_KINDS)('pay vs close and update race on %s', (kind) => {
     const { rows } = await ctx.db.query<{ id: number }>(`SELECT id FROM pay_by_link_order WHERE prod_category = 'payinstore' ORDER BY id DESC LIMIT 1`);
     const id = rows[0].id;
     const now = ctx.clock.now();
-    expect(await updateOpenOrder(ctx.db, id, { totalAmount: 100, goodsPrice: 100, goodsQuantity: 1, logFee: 0, sendEmail: false, attachmentId: null, expiresAt: new Date(now.getTime() + 86_400_000), now })).toBe(false);
+    expect(
+      await updateOpenOrder(ctx.db, id, { totalAmount: 100, goodsPrice: 100, goodsQuantity: 1, logFee: 0, sendEmail: false, attachmentId: null, expiresAt: new Date(now.getTime() + 86_400_000), now }),
+    ).toBe(false);
     expect(await closeOpenOrder(ctx.db, id, now)).toBe(false);
     expect(await orderState(id)).toMatchObject({ status: '04', open_status: '02', close_reason: null, total_amount: 1230 });
   });
 
-  it('a payment still processing that lands between the update\'s check and its write: the update is refused and changes nothing', async () => {
+  it("a payment still processing that lands between the update's check and its write: the update is refused and changes nothing", async () => {
     const { app, before } = await appWithInterleave();
     try {
       // x.04: the sandbox leaves the payment processing — the order stays 04, its open status 00
@@ -199,7 +203,7 @@ describe.each(DB_KINDS)('pay vs close and update race on %s', (kind) => {
     }
   });
 
-  it('a payment landing between the close\'s check and its write wins: the close answers 01 and changes nothing', async () => {
+  it("a payment landing between the close's check and its write wins: the close answers 01 and changes nothing", async () => {
     const { app, before } = await appWithInterleave();
     try {
       const o = await createOrder(ctx, demo);

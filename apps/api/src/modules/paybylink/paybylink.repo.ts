@@ -107,11 +107,7 @@ export function orderWhere(
 
 export async function listOrders(q: Queryable, w: Where, page: number, size: number): Promise<PblDbRow[]> {
   const n = w.params.length;
-  const { rows } = await q.query<PblDbRow>(`${SELECT} WHERE ${w.sql} ORDER BY o.created_at DESC, o.id DESC LIMIT $${n + 1} OFFSET $${n + 2}`, [
-    ...w.params,
-    size,
-    page * size,
-  ]);
+  const { rows } = await q.query<PblDbRow>(`${SELECT} WHERE ${w.sql} ORDER BY o.created_at DESC, o.id DESC LIMIT $${n + 1} OFFSET $${n + 2}`, [...w.params, size, page * size]);
   return rows;
 }
 
@@ -174,8 +170,25 @@ export async function insertOrder(q: Queryable, o: NewOrder): Promise<{ id: numb
         log_fee, remarks, buyer_email, send_email, attachment_id, expires_at, created_by, created_at, updated_at)
      VALUES ($1, 'PBL' || $2 || lpad(nextval('pay_by_link_order_no_seq')::text, 6, '0'), $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $17)
      RETURNING id, order_no`,
-    [o.merId, o.datePrefix, o.token, o.reconId, o.currency, o.totalAmount, o.goodsName, o.goodsPrice, o.goodsQuantity, o.logFee, o.remarks,
-      o.buyerEmail, o.sendEmail, o.attachmentId, o.expiresAt, o.createdBy, o.now],
+    [
+      o.merId,
+      o.datePrefix,
+      o.token,
+      o.reconId,
+      o.currency,
+      o.totalAmount,
+      o.goodsName,
+      o.goodsPrice,
+      o.goodsQuantity,
+      o.logFee,
+      o.remarks,
+      o.buyerEmail,
+      o.sendEmail,
+      o.attachmentId,
+      o.expiresAt,
+      o.createdBy,
+      o.now,
+    ],
   );
   return { id: rows[0].id, orderNo: rows[0].order_no };
 }
@@ -223,10 +236,7 @@ export async function settlePayment(q: Queryable, id: number, outcome: 'success'
       : outcome === 'failed'
         ? `status = '01', open_status = '01', close_reason = 'failed', closed_at = $3`
         : `open_status = '00'`;
-  const r = await q.query(
-    `UPDATE pay_by_link_order SET ${set}, txn_id = coalesce($2, txn_id), updated_at = $3 WHERE id = $1 AND status = '04' AND open_status = '00'`,
-    [id, txnId, now],
-  );
+  const r = await q.query(`UPDATE pay_by_link_order SET ${set}, txn_id = coalesce($2, txn_id), updated_at = $3 WHERE id = $1 AND status = '04' AND open_status = '00'`, [id, txnId, now]);
   return r.rowCount === 1;
 }
 

@@ -63,7 +63,16 @@ export function payByLinkRoutes(app: FastifyInstance, deps: Deps) {
       const { format, ...params } = req.query;
       checkPblRange(params.beginDate, params.endDate);
       await expireDue(deps.db, deps.clock.now(), { scope: u.scope });
-      const out = await streamExport(deps, { kind: 'paybylink', params, format, lang: req.lang, tzOffset: req.tzOffset, scope: u.scope, userId: u.id, meta: { ip: req.ip, userAgent: req.headers['user-agent'] } });
+      const out = await streamExport(deps, {
+        kind: 'paybylink',
+        params,
+        format,
+        lang: req.lang,
+        tzOffset: req.tzOffset,
+        scope: u.scope,
+        userId: u.id,
+        meta: { ip: req.ip, userAgent: req.headers['user-agent'] },
+      });
       reply.header('Content-Type', out.contentType);
       reply.header('Content-Disposition', disposition(out.fileName));
       reply.header('Cache-Control', 'no-store');

@@ -1,14 +1,5 @@
 import { assertMerchantOpen } from '../ops';
-import {
-  Code,
-  PBL_DEFAULT_VALID_DAYS,
-  canModifyPbl,
-  checkPayByLinkForm,
-  truthy,
-  type Language,
-  type PayByLinkAddResult,
-  type PayByLinkForm,
-} from '@portal/contract';
+import { Code, PBL_DEFAULT_VALID_DAYS, canModifyPbl, checkPayByLinkForm, truthy, type Language, type PayByLinkAddResult, type PayByLinkForm } from '@portal/contract';
 import type { Deps, SessionUser } from '../../plugins/context';
 import type { Queryable } from '../../db/db';
 import { AppError, notFound } from '../../lib/errors';

@@ -18,8 +18,7 @@ export function acquirerOf(deps: Deps): SandboxAcquirer {
   return a;
 }
 
-export const outcomeOf = (gwResponse: string | null): 'success' | 'failed' | 'pending' =>
-  gwResponse === '00' ? 'success' : !gwResponse || gwResponse === '04' ? 'pending' : 'failed';
+export const outcomeOf = (gwResponse: string | null): 'success' | 'failed' | 'pending' => (gwResponse === '00' ? 'success' : !gwResponse || gwResponse === '04' ? 'pending' : 'failed');
 
 /**
  * Brings a processing order (openStatus '00') in line with its transaction: when the acquirer has

@@ -47,11 +47,30 @@ describe.each(DB_KINDS)('pay-by-link close, update, expiry on %s', (kind) => {
   it('updates amounts, quantity, fee and attachment; keeps the read-only fields as stored', async () => {
     const o = await createOrder(ctx, demo);
     const res = await pbl(ctx, demo).update({
-      ...VALID_ORDER, id: String(o.id), totalAmount: '99.90', goodsPrice: '31.50', goodsQuantity: '3', logFee: '5.40',
-      reconId: 'CHANGED', goodsName: 'Changed', remarks: 'changed', buyerEmail: 'x@example.com', orderCurrency: 'EUR',
+      ...VALID_ORDER,
+      id: String(o.id),
+      totalAmount: '99.90',
+      goodsPrice: '31.50',
+      goodsQuantity: '3',
+      logFee: '5.40',
+      reconId: 'CHANGED',
+      goodsName: 'Changed',
+      remarks: 'changed',
+      buyerEmail: 'x@example.com',
+      orderCurrency: 'EUR',
     });
     expect(res.body.code).toBe(0);
-    expect(res.body.data).toMatchObject({ totalAmount: '99.90', goodsPrice: '31.50', goodsQuantity: 3, logFee: '5.40', reconId: VALID_ORDER.reconId, goodsName: 'Blue widget', remarks: 'thank you', buyerEmail: null, orderCurrency: 'USD' });
+    expect(res.body.data).toMatchObject({
+      totalAmount: '99.90',
+      goodsPrice: '31.50',
+      goodsQuantity: 3,
+      logFee: '5.40',
+      reconId: VALID_ORDER.reconId,
+      goodsName: 'Blue widget',
+      remarks: 'thank you',
+      buyerEmail: null,
+      orderCurrency: 'USD',
+    });
     const d = await pbl(ctx, demo).get(`/api/payByLink/${o.id}`);
     expect(d.body.data.activity[1]).toMatchObject({ kind: 'updated', actor: 'demo', detail: { totalAmount: '99.90', goodsQuantity: 3 } });
   });
@@ -74,7 +93,9 @@ describe.each(DB_KINDS)('pay-by-link close, update, expiry on %s', (kind) => {
     // A new total and quantity, and the attachment removed.
     await pbl(ctx, demo).update({ ...same, id: String(o.id), totalAmount: ' 61.00 ', goodsPrice: '30.50', goodsQuantity: '2', attachment: '' });
     expect((await events()).at(-1).detail).toEqual({ totalAmount: '61.00', goodsQuantity: 2, attachment: true });
-    const audited = await ctx.db.query<{ target: string; n: number }>(`SELECT target, count(*)::int AS n FROM audit_log WHERE action = 'paybylink.update' AND target = $1 GROUP BY target`, [o.orderNo]);
+    const audited = await ctx.db.query<{ target: string; n: number }>(`SELECT target, count(*)::int AS n FROM audit_log WHERE action = 'paybylink.update' AND target = $1 GROUP BY target`, [
+      o.orderNo,
+    ]);
     expect(audited.rows).toEqual([{ target: o.orderNo, n: 3 }]);
     // Not asked to e-mail: no mail goes.
     expect((await ctx.db.query(`SELECT 1 FROM pay_by_link_event WHERE order_id = $1 AND kind = 'emailed'`, [o.id])).rows).toEqual([]);

@@ -5,15 +5,7 @@ import { ensureMonthsOf, listMonths, partitionName } from '../../db/partitions';
 import { AppError } from '../../lib/errors';
 import type { IngestInput, IngestOptions, IngestOutcome, Ingested, TxnRow } from './ingest.types';
 import { TXN_COLUMNS } from './ingest.types';
-import {
-  ORIGIN_COLUMNS,
-  checkMerchant,
-  checkOrigin,
-  loadMerchants,
-  mapDbError,
-  shapeRow,
-  type OriginRow,
-} from './ingest.validate';
+import { ORIGIN_COLUMNS, checkMerchant, checkOrigin, loadMerchants, mapDbError, shapeRow, type OriginRow } from './ingest.validate';
 import { lateRows, queueLate } from './late';
 import { checkStores, resolveStores } from './ingest.stores';
 
@@ -57,10 +49,7 @@ export async function ingestTransaction(q: Queryable, input: IngestInput, opts: 
   const params = TXN_COLUMNS.map(([c]) => row[c]);
   const values = TXN_COLUMNS.map(([c, type], i) => (c === 'txn_time' ? `to_timestamp($${i + 1}::float8 / 1000)` : `$${i + 1}::${type}`));
   try {
-    const res = await q.query<{ id: number; gw_trans_id: string }>(
-      `INSERT INTO txn (${COLS}) VALUES (${values.join(', ')}) RETURNING id, gw_trans_id`,
-      params,
-    );
+    const res = await q.query<{ id: number; gw_trans_id: string }>(`INSERT INTO txn (${COLS}) VALUES (${values.join(', ')}) RETURNING id, gw_trans_id`, params);
     if (late.length) await queueLate(q, [res.rows[0].id]);
     metrics.ingestedRows.inc({ source: input.source ?? 'unknown', result: 'ok' });
     return { id: res.rows[0].id, gwTransId: res.rows[0].gw_trans_id };
@@ -93,7 +82,11 @@ export async function ingestBatch(q: Queryable, inputs: IngestInput[], opts: Ing
   const first = later.length ? rows.filter((r) => !laterSet.has(r)) : rows;
   try {
     await ensureSchedules(q, rows);
-    await ensureMonthsOf(q, 'txn', rows.map((r) => r.txn_time));
+    await ensureMonthsOf(
+      q,
+      'txn',
+      rows.map((r) => r.txn_time),
+    );
     await resolveOrigins(q, first);
     await insertRows(q, first);
     if (later.length) {
@@ -102,11 +95,14 @@ export async function ingestBatch(q: Queryable, inputs: IngestInput[], opts: Ing
     }
     const late = await lateRows(q, rows, opts);
     if (late.length) {
-      const { rows: ids } = await q.query<{ id: number }>(
-        'SELECT t.id FROM unnest($1::text[], $2::text[]) AS u(m, o) JOIN txn t ON t.mer_id = u.m AND t.order_no = u.o',
-        [late.map((r) => r.mer_id), late.map((r) => r.order_no)],
+      const { rows: ids } = await q.query<{ id: number }>('SELECT t.id FROM unnest($1::text[], $2::text[]) AS u(m, o) JOIN txn t ON t.mer_id = u.m AND t.order_no = u.o', [
+        late.map((r) => r.mer_id),
+        late.map((r) => r.order_no),
+      ]);
+      await queueLate(
+        q,
+        ids.map((r) => r.id),
       );
-      await queueLate(q, ids.map((r) => r.id));
     }
   } catch (err) {
     throw mapDbError(err);
@@ -122,10 +118,7 @@ export async function ingestBatch(q: Queryable, inputs: IngestInput[], opts: Ing
  */
 async function ensureSchedules(q: Queryable, rows: TxnRow[]): Promise<void> {
   const pairs = [...new Set(rows.map((r) => `${r.mer_id}|${r.bus_line}`))].map((p) => p.split('|'));
-  await q.query(
-    'INSERT INTO merchant_fee (mer_id, bus_line) SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT (mer_id, bus_line) DO NOTHING',
-    [pairs.map((p) => p[0]), pairs.map((p) => p[1])],
-  );
+  await q.query('INSERT INTO merchant_fee (mer_id, bus_line) SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT (mer_id, bus_line) DO NOTHING', [pairs.map((p) => p[0]), pairs.map((p) => p[1])]);
 }
 
 async function resolveOrigins(q: Queryable, rows: TxnRow[]): Promise<void> {
@@ -144,7 +137,9 @@ async function findOrigins(q: Queryable, rows: TxnRow[]): Promise<(r: TxnRow) =>
   }
   if (byNo.length) {
     const { rows: o } = await q.query<OriginRow>(
-      `SELECT ${ORIGIN_COLUMNS.split(', ').map((c) => `t.${c}`).join(', ')}
+      `SELECT ${ORIGIN_COLUMNS.split(', ')
+        .map((c) => `t.${c}`)
+        .join(', ')}
          FROM unnest($1::text[], $2::text[]) AS u(m, o) JOIN txn t ON t.mer_id = u.m AND t.order_no = u.o`,
       [byNo.map((r) => r.mer_id), byNo.map((r) => r.origin_order_no)],
     );
@@ -212,7 +207,10 @@ export async function ingestEach(q: Queryable, inputs: IngestInput[], opts: Each
       refuse(i, err);
     }
   }
-  const storeErrors = await checkStores(q, live().map((i) => rows[i]!));
+  const storeErrors = await checkStores(
+    q,
+    live().map((i) => rows[i]!),
+  );
   for (const i of live()) if (storeErrors.has(rows[i]!)) refuse(i, storeErrors.get(rows[i]!));
   // Rows whose origin is an order number of this call are checked and written in a second pass.
   const refersIn = (r: TxnRow) => r.origin_txn_id === null && r.origin_order_no !== null && inBatch.has(`${r.mer_id}|${r.origin_order_no}`);
@@ -222,18 +220,39 @@ export async function ingestEach(q: Queryable, inputs: IngestInput[], opts: Each
     for (const i of live()) {
       const t = rows[i]!.txn_time;
       if (!months.some((m) => +m.from <= t && t < +m.to)) {
-        refuse(i, new AppError(Code.BAD_REQUEST, 'gwMonthNotReady', { month: partitionName('txn', t).slice(-6).replace(/^(\d{4})/, '$1-') }, 400, { field: 'currentTime' }));
+        refuse(
+          i,
+          new AppError(
+            Code.BAD_REQUEST,
+            'gwMonthNotReady',
+            {
+              month: partitionName('txn', t)
+                .slice(-6)
+                .replace(/^(\d{4})/, '$1-'),
+            },
+            400,
+            { field: 'currentTime' },
+          ),
+        );
       }
     }
   }
   const all = live().map((i) => rows[i]!);
   if (all.length) {
     await ensureSchedules(q, all);
-    if (!opts.existingMonthsOnly) await ensureMonthsOf(q, 'txn', all.map((r) => r.txn_time));
+    if (!opts.existingMonthsOnly)
+      await ensureMonthsOf(
+        q,
+        'txn',
+        all.map((r) => r.txn_time),
+      );
   }
   const passes = [live().filter((i) => !refersIn(rows[i]!)), live().filter((i) => refersIn(rows[i]!))];
   for (const pass of passes) {
-    const originOf = await findOrigins(q, pass.map((i) => rows[i]!));
+    const originOf = await findOrigins(
+      q,
+      pass.map((i) => rows[i]!),
+    );
     const ready = pass.filter((i) => {
       try {
         checkOrigin(rows[i]!, originOf(rows[i]!));
@@ -256,7 +275,13 @@ export async function ingestEach(q: Queryable, inputs: IngestInput[], opts: Each
           refuse(i, err);
         }
       }
-      const ids = go.length ? await insertRows(q, go.map((i) => rows[i]!), true) : new Map<string, number>();
+      const ids = go.length
+        ? await insertRows(
+            q,
+            go.map((i) => rows[i]!),
+            true,
+          )
+        : new Map<string, number>();
       await q.query('RELEASE SAVEPOINT ingest_each');
       for (const i of go) {
         out[i] = { ok: true, id: ids.get(rows[i]!.gw_trans_id)!, gwTransId: rows[i]!.gw_trans_id, row: rows[i]! };
@@ -283,10 +308,17 @@ export async function ingestEach(q: Queryable, inputs: IngestInput[], opts: Each
       }
     }
   }
-  const late = await lateRows(q, written.map((i) => rows[i]!), opts);
+  const late = await lateRows(
+    q,
+    written.map((i) => rows[i]!),
+    opts,
+  );
   if (late.length) {
     const lateSet = new Set(late);
-    await queueLate(q, written.filter((i) => lateSet.has(rows[i]!)).map((i) => (out[i] as { id: number }).id));
+    await queueLate(
+      q,
+      written.filter((i) => lateSet.has(rows[i]!)).map((i) => (out[i] as { id: number }).id),
+    );
   }
   // (/metrics: the caller counts, once per row whatever refused it — the feed's `countRows`, issue 46.)
   return out as IngestOutcome[];

@@ -8,12 +8,23 @@ import { ingestBatch, ingestTransaction, type IngestInput } from './ingest.servi
 
 const TZ = 'Asia/Shanghai';
 const base = (o: Partial<IngestInput> = {}): IngestInput => ({
-  merId: DEMO.group, orderNo: `O-${Math.random().toString(36).slice(2)}`, tranType: 'PURC', amount: 12345, currency: 'HKD',
-  paymentSchema: 'CARD', paymentBrand: 'visa', gwResponse: '00', txnTime: new Date('2026-03-01T16:30:00Z'), ...o,
+  merId: DEMO.group,
+  orderNo: `O-${Math.random().toString(36).slice(2)}`,
+  tranType: 'PURC',
+  amount: 12345,
+  currency: 'HKD',
+  paymentSchema: 'CARD',
+  paymentBrand: 'visa',
+  gwResponse: '00',
+  txnTime: new Date('2026-03-01T16:30:00Z'),
+  ...o,
 });
 
 async function failure(p: Promise<unknown>): Promise<AppError> {
-  const e = await p.then(() => null, (err) => err);
+  const e = await p.then(
+    () => null,
+    (err) => err,
+  );
   expect(e).toBeInstanceOf(AppError);
   return e as AppError;
 }
@@ -110,11 +121,15 @@ describe.each(DB_KINDS)('ingestion on %s', (kind) => {
   it('ingests a batch, resolving origins inside it, and refuses a bad batch whole', async () => {
     const before = await count();
     const n = await db.tx((q) =>
-      ingestBatch(q, [
-        base({ orderNo: 'B-1', amount: 500 }),
-        base({ orderNo: 'B-2', amount: 700, currency: 'JPY', paymentSchema: 'AP', paymentBrand: 'alipay_hk' }),
-        base({ orderNo: 'B-3', tranType: 'VOID', amount: 500, originOrderNo: 'B-1' }),
-      ], { platformTz: TZ }),
+      ingestBatch(
+        q,
+        [
+          base({ orderNo: 'B-1', amount: 500 }),
+          base({ orderNo: 'B-2', amount: 700, currency: 'JPY', paymentSchema: 'AP', paymentBrand: 'alipay_hk' }),
+          base({ orderNo: 'B-3', tranType: 'VOID', amount: 500, originOrderNo: 'B-1' }),
+        ],
+        { platformTz: TZ },
+      ),
     );
     expect(n).toBe(3);
     expect(await count()).toBe(before + 3);

@@ -13,7 +13,14 @@ export const RESPONSE_RE = /^[0-9A-Za-z]{1,8}$/;
 /** A gateway's own transaction id: printable ASCII without spaces, 1–64 characters. */
 export const GW_TRANS_ID_RE = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;
 const MAX_LEN: Partial<Record<keyof IngestInput, number>> = {
-  respMsg: 255, channelOrderNo: 64, merReserve: 255, storeName: 128, storeId: 64, backUrl: 512, frontUrl: 512, subBrandCode: 32,
+  respMsg: 255,
+  channelOrderNo: 64,
+  merReserve: 255,
+  storeName: 128,
+  storeId: 64,
+  backUrl: 512,
+  frontUrl: 512,
+  subBrandCode: 32,
 };
 
 /** A validation failure: code 400, the field named in `data`. */
@@ -129,10 +136,7 @@ export interface MerchantRules {
 }
 
 export async function loadMerchants(q: Queryable, ids: string[]): Promise<Map<string, MerchantRules>> {
-  const { rows } = await q.query<MerchantRules>(
-    'SELECT mer_id, enabled, locked, channels, currencies FROM merchant WHERE mer_id = ANY($1::text[])',
-    [ids],
-  );
+  const { rows } = await q.query<MerchantRules>('SELECT mer_id, enabled, locked, channels, currencies FROM merchant WHERE mer_id = ANY($1::text[])', [ids]);
   return new Map(rows.map((m) => [m.mer_id, { ...m, currencies: m.currencies.map((c) => c.trim()) }]));
 }
 

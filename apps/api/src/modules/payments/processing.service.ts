@@ -47,15 +47,18 @@ export async function finishProcessing(
   }
   const byId = 'id' in txn;
   // The key table gives id and partition key (one partition touched, not every month's).
-  const { rows: keys } = await q.query<{ id: number; txn_time: Date }>(
-    `SELECT id, txn_time FROM txn_key WHERE ${byId ? 'id = $1' : 'gw_trans_id = $1'}`,
-    [byId ? txn.id : txn.gwTransId],
-  );
+  const { rows: keys } = await q.query<{ id: number; txn_time: Date }>(`SELECT id, txn_time FROM txn_key WHERE ${byId ? 'id = $1' : 'gw_trans_id = $1'}`, [byId ? txn.id : txn.gwTransId]);
   if (!keys[0]) throw new AppError(Code.NOT_FOUND, 'gwTransNotFound', { gwTransId: byId ? String(txn.id) : txn.gwTransId }, 404);
-  const { rows } = await q.query<{ id: number; gw_trans_id: string; tran_type: string; mer_id: string; gw_response: string | null; resp_msg: string | null; amount: number; origin_txn_id: number | null }>(
-    `SELECT id, gw_trans_id, tran_type, mer_id, gw_response, resp_msg, amount, origin_txn_id FROM txn WHERE id = $1 AND txn_time = $2 FOR UPDATE`,
-    [keys[0].id, keys[0].txn_time],
-  );
+  const { rows } = await q.query<{
+    id: number;
+    gw_trans_id: string;
+    tran_type: string;
+    mer_id: string;
+    gw_response: string | null;
+    resp_msg: string | null;
+    amount: number;
+    origin_txn_id: number | null;
+  }>(`SELECT id, gw_trans_id, tran_type, mer_id, gw_response, resp_msg, amount, origin_txn_id FROM txn WHERE id = $1 AND txn_time = $2 FOR UPDATE`, [keys[0].id, keys[0].txn_time]);
   const t = rows[0];
   const base = { id: Number(t.id), gwTransId: t.gw_trans_id, tranType: t.tran_type, merId: t.mer_id };
   if (!isProcessing(t.gw_response)) {

@@ -18,9 +18,11 @@ describe.each(DB_KINDS)('inbox: daily rates file (%s)', (kind) => {
   };
   const put = (name: string, lines: string[]) => fs.writeFileSync(path.join(inbox, 'ratesgw', name), lines.join('\n') + '\n');
   const usd = async () =>
-    (await ctx.db.query<{ d: string; t: string; rate: string; source: string; source_ref: string }>(
-      `SELECT rate_date::text AS d, trim(to_cur) AS t, rate::text AS rate, source, source_ref FROM fx_rate WHERE from_cur = 'USD' ORDER BY 1, 2`,
-    )).rows;
+    (
+      await ctx.db.query<{ d: string; t: string; rate: string; source: string; source_ref: string }>(
+        `SELECT rate_date::text AS d, trim(to_cur) AS t, rate::text AS rate, source, source_ref FROM fx_rate WHERE from_cur = 'USD' ORDER BY 1, 2`,
+      )
+    ).rows;
 
   beforeAll(async () => {
     ctx = await createTestApp({ kind });
@@ -47,7 +49,9 @@ describe.each(DB_KINDS)('inbox: daily rates file (%s)', (kind) => {
       { d: '2026-03-02', t: 'SGD', rate: '1.342500000000', source: 'file', source_ref: `file:${rates[0].fileId} 2026-03-02.rates.csv` },
     ]);
     expect(fs.existsSync(path.join(inbox, 'ratesgw', 'done', '2026-03-02.rates.csv'))).toBe(true);
-    const { rows } = await ctx.db.query<{ kind: string; status: string; accepted: number; rejected: number }>('SELECT kind, status, accepted, rejected FROM import_file WHERE id = $1', [rates[0].fileId]);
+    const { rows } = await ctx.db.query<{ kind: string; status: string; accepted: number; rejected: number }>('SELECT kind, status, accepted, rejected FROM import_file WHERE id = $1', [
+      rates[0].fileId,
+    ]);
     expect(rows[0]).toEqual({ kind: 'rates', status: 'done', accepted: 2, rejected: 2 });
     const errs = await ctx.db.query<{ line: number }>('SELECT line FROM import_file_error WHERE file_id = $1 ORDER BY line', [rates[0].fileId]);
     expect(errs.rows.map((e) => e.line)).toEqual([4, 5]);
@@ -64,7 +68,10 @@ describe.each(DB_KINDS)('inbox: daily rates file (%s)', (kind) => {
     expect(by['copy.rates.csv']).toMatchObject({ alreadyImported: true, stored: 0 });
     expect(by['fix.rates.csv']).toMatchObject({ stored: 1, rejected: 1 });
     expect(by['fix.rates.csv'].errors[0]).toMatchObject({ line: 3 });
-    expect((await usd()).map((r) => [r.t, r.rate])).toEqual([['HKD', '7.800000000000'], ['SGD', '1.342500000000']]);
+    expect((await usd()).map((r) => [r.t, r.rate])).toEqual([
+      ['HKD', '7.800000000000'],
+      ['SGD', '1.342500000000'],
+    ]);
     const { rows } = await ctx.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM fx_rate_entry WHERE from_cur = 'USD' AND to_cur = 'HKD' AND rate_date = '2026-03-02'`);
     expect(rows[0].n).toBe(2);
   });

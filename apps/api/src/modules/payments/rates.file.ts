@@ -43,17 +43,34 @@ export async function importRatesFile(db: Db, file: string, o: { connectionId: s
     );
     if (!ins.rows[0]) {
       const { rows } = await q.query<{ id: string; rows_read: number; accepted: number; duplicate: number; rejected: number; message: string | null }>(
-        'SELECT id, rows_read, accepted, duplicate, rejected, message FROM import_file WHERE file_hash = $1', [hash],
+        'SELECT id, rows_read, accepted, duplicate, rejected, message FROM import_file WHERE file_hash = $1',
+        [hash],
       );
       const f = rows[0];
-      return { fileId: Number(f.id), fileName: name, alreadyImported: true, rowsRead: f.rows_read, stored: 0, unchanged: f.accepted + f.duplicate, rejected: f.rejected, errors: [], message: f.message };
+      return {
+        fileId: Number(f.id),
+        fileName: name,
+        alreadyImported: true,
+        rowsRead: f.rows_read,
+        stored: 0,
+        unchanged: f.accepted + f.duplicate,
+        rejected: f.rejected,
+        errors: [],
+        message: f.message,
+      };
     }
     const fileId = Number(ins.rows[0].id);
     const finish = async (r: Omit<RatesFileReport, 'fileId' | 'fileName' | 'alreadyImported'>) => {
-      await q.query(
-        `UPDATE import_file SET status = $2, rows_read = $3, accepted = $4, duplicate = $5, rejected = $6, message = $7, finished_at = now(), control_ok = $8 WHERE id = $1`,
-        [fileId, r.message && !r.stored && !r.unchanged ? 'failed' : 'done', r.rowsRead, r.stored, r.unchanged, r.rejected, r.message, r.message ? false : true],
-      );
+      await q.query(`UPDATE import_file SET status = $2, rows_read = $3, accepted = $4, duplicate = $5, rejected = $6, message = $7, finished_at = now(), control_ok = $8 WHERE id = $1`, [
+        fileId,
+        r.message && !r.stored && !r.unchanged ? 'failed' : 'done',
+        r.rowsRead,
+        r.stored,
+        r.unchanged,
+        r.rejected,
+        r.message,
+        r.message ? false : true,
+      ]);
       for (const e of r.errors) await q.query('INSERT INTO import_file_error (file_id, line, code, msg) VALUES ($1, $2, $3, $4)', [fileId, e.line, Code.BAD_REQUEST, e.msg]);
       return { fileId, fileName: name, alreadyImported: false, ...r };
     };
@@ -89,8 +106,12 @@ export async function importRatesFile(db: Db, file: string, o: { connectionId: s
     });
     const res = await saveRates(q, parsed, { source: 'file', ref: `file:${fileId} ${name}`.slice(0, 200), actor: { username: `gateway:${o.connectionId}` }, lang });
     return finish({
-      rowsRead: data.length, stored: res.created + res.corrected, unchanged: res.unchanged, rejected: res.rejected,
-      errors: res.results.filter((r) => r.status === 'rejected').map((r) => ({ line: data[r.index].info.lines, msg: r.msg })), message: null,
+      rowsRead: data.length,
+      stored: res.created + res.corrected,
+      unchanged: res.unchanged,
+      rejected: res.rejected,
+      errors: res.results.filter((r) => r.status === 'rejected').map((r) => ({ line: data[r.index].info.lines, msg: r.msg })),
+      message: null,
     });
   });
 }

@@ -53,8 +53,7 @@ export interface RateResult {
   settledWithPrevious?: number;
 }
 
-const fail = (key: Parameters<typeof t>[1], params: Record<string, string | number>, field?: string) =>
-  new AppError(Code.BAD_REQUEST, key, params, 400, field ? { field } : null);
+const fail = (key: Parameters<typeof t>[1], params: Record<string, string | number>, field?: string) => new AppError(Code.BAD_REQUEST, key, params, 400, field ? { field } : null);
 
 /** The last rate date accepted: tomorrow in the platform zone (a provider publishes the next day's rates the evening before). */
 export const lastRateDate = (now: Date, tz: string) => addDays(platformDate(now, tz), 1);
@@ -117,10 +116,12 @@ export async function saveRates(
       continue;
     }
     const cur = (
-      await q.query<Stored & { same: boolean }>(
-        `SELECT rate::text AS rate, entry_id, rate = $4::numeric AS same FROM fx_rate WHERE rate_date = $1 AND from_cur = $2 AND to_cur = $3 FOR UPDATE`,
-        [row.date, row.from, row.to, row.rate],
-      )
+      await q.query<Stored & { same: boolean }>(`SELECT rate::text AS rate, entry_id, rate = $4::numeric AS same FROM fx_rate WHERE rate_date = $1 AND from_cur = $2 AND to_cur = $3 FOR UPDATE`, [
+        row.date,
+        row.from,
+        row.to,
+        row.rate,
+      ])
     ).rows[0];
     if (cur.same) {
       results.push({ ...head, status: 'unchanged', code: Code.OK, msg: t(o.lang, 'success'), entryId: Number(cur.entry_id) });
@@ -131,24 +132,39 @@ export async function saveRates(
       continue;
     }
     const settled = await settledWith(q, Number(cur.entry_id));
-    const up = await q.query<{ entry_id: string }>(
-      `UPDATE fx_rate SET rate = $4::numeric, source = $5, source_ref = $6 WHERE rate_date = $1 AND from_cur = $2 AND to_cur = $3 RETURNING entry_id`,
-      [row.date, row.from, row.to, row.rate, o.source, o.ref],
-    );
+    const up = await q.query<{ entry_id: string }>(`UPDATE fx_rate SET rate = $4::numeric, source = $5, source_ref = $6 WHERE rate_date = $1 AND from_cur = $2 AND to_cur = $3 RETURNING entry_id`, [
+      row.date,
+      row.from,
+      row.to,
+      row.rate,
+      o.source,
+      o.ref,
+    ]);
     results.push({
-      ...head, status: 'corrected', code: Code.OK,
+      ...head,
+      status: 'corrected',
+      code: Code.OK,
       msg: settled ? t(o.lang, 'fxCorrectedSettled', { n: settled, rate: trimRate(cur.rate) }) : t(o.lang, 'success'),
-      entryId: Number(up.rows[0].entry_id), previousRate: trimRate(cur.rate), settledWithPrevious: settled,
+      entryId: Number(up.rows[0].entry_id),
+      previousRate: trimRate(cur.rate),
+      settledWithPrevious: settled,
     });
   }
   const count = (s: RateStatus) => results.filter((r) => r.status === s).length;
   const out = { results, created: count('created'), corrected: count('corrected'), unchanged: count('unchanged'), rejected: count('rejected') };
   if (out.created || out.corrected) {
     await audit(q, {
-      action: 'fx.rates', username: o.actor.username, operatorId: o.actor.operatorId ?? null, target: o.ref,
+      action: 'fx.rates',
+      username: o.actor.username,
+      operatorId: o.actor.operatorId ?? null,
+      target: o.ref,
       detail: {
-        source: o.source, created: out.created, corrected: out.corrected,
-        rows: results.filter((r) => r.status === 'created' || r.status === 'corrected').slice(0, 50)
+        source: o.source,
+        created: out.created,
+        corrected: out.corrected,
+        rows: results
+          .filter((r) => r.status === 'created' || r.status === 'corrected')
+          .slice(0, 50)
           .map((r) => ({ date: r.date, pair: `${r.from}>${r.to}`, status: r.status, entryId: r.entryId, previousRate: r.previousRate })),
       },
     });
@@ -189,7 +205,15 @@ export async function listRates(q: Queryable, f: { from: string; to: string; pai
     [f.from, f.to, f.pair?.from ?? null, f.pair?.to ?? null],
   );
   return rows.map((r) => ({
-    date: r.d, from: r.f, to: r.t, rate: trimRate(r.rate), entryId: Number(r.entry_id), source: r.source, sourceRef: r.source_ref, versions: r.versions, settledCount: r.settled,
+    date: r.d,
+    from: r.f,
+    to: r.t,
+    rate: trimRate(r.rate),
+    entryId: Number(r.entry_id),
+    source: r.source,
+    sourceRef: r.source_ref,
+    versions: r.versions,
+    settledCount: r.settled,
   }));
 }
 
@@ -203,8 +227,14 @@ export async function rateHistory(q: Queryable, date: string, from: string, to: 
     [date, from, to],
   );
   return rows.map((r) => ({
-    entryId: Number(r.id), rate: trimRate(r.rate), source: r.source, sourceRef: r.source_ref, supersedes: r.supersedes === null ? null : Number(r.supersedes),
-    createdAt: new Date(r.created_at).toISOString(), settledCount: r.settled, current: r.current,
+    entryId: Number(r.id),
+    rate: trimRate(r.rate),
+    source: r.source,
+    sourceRef: r.source_ref,
+    supersedes: r.supersedes === null ? null : Number(r.supersedes),
+    createdAt: new Date(r.created_at).toISOString(),
+    settledCount: r.settled,
+    current: r.current,
   }));
 }
 

@@ -33,8 +33,7 @@ describe.each(DB_KINDS)('exchange rates and the settlement run (%s)', (kind) => 
         [id],
       )
     ).rows[0];
-  const entryOf = async (date: string) =>
-    (await db.query<{ entry_id: string }>(`SELECT entry_id FROM fx_rate WHERE rate_date = $1 AND from_cur = 'USD' AND to_cur = 'SGD'`, [date])).rows[0].entry_id;
+  const entryOf = async (date: string) => (await db.query<{ entry_id: string }>(`SELECT entry_id FROM fx_rate WHERE rate_date = $1 AND from_cur = 'USD' AND to_cur = 'SGD'`, [date])).rows[0].entry_id;
   const allHold = async () => expect(Object.values(await checkInvariants(db)).flat()).toEqual([]);
 
   it('strict rows: each bad field named, with a clear message', () => {
@@ -153,7 +152,10 @@ describe.each(DB_KINDS)('exchange rates and the settlement run (%s)', (kind) => 
     expect((await db.query('SELECT * FROM settlement ORDER BY txn_set_date')).rows).toEqual(settlementBefore);
     // The history keeps both versions, with what each converted.
     const h = await rateHistory(db, '2026-03-03', 'USD', 'SGD');
-    expect(h.map((v) => [v.rate, v.settledCount, v.current])).toEqual([['1.5', 1, false], ['1.3425', 0, true]]);
+    expect(h.map((v) => [v.rate, v.settledCount, v.current])).toEqual([
+      ['1.5', 1, false],
+      ['1.3425', 0, true],
+    ]);
     // A later transaction (03-03's rate still in force on 03-04) converts with the correction.
     const b = await usd('2026-03-03', 1000);
     await settleDate(db, '2026-03-04');
@@ -165,7 +167,13 @@ describe.each(DB_KINDS)('exchange rates and the settlement run (%s)', (kind) => 
     const tz = 'America/New_York'; // 2026-03-08 02:00 → 03:00
     await save([row('2026-03-08', '1.30'), row('2026-03-09', '1.40'), row('2026-03-10', '1.50')]);
     const at = async (iso: string, no: string) =>
-      (await ingestTransaction(db, { merId: SG, orderNo: no, tranType: 'PURC', amount: 1000, currency: 'USD', paymentSchema: 'CARD', paymentBrand: 'visa', gwResponse: '00', txnTime: new Date(iso) }, { platformTz: tz })).id;
+      (
+        await ingestTransaction(
+          db,
+          { merId: SG, orderNo: no, tranType: 'PURC', amount: 1000, currency: 'USD', paymentSchema: 'CARD', paymentBrand: 'visa', gwResponse: '00', txnTime: new Date(iso) },
+          { platformTz: tz },
+        )
+      ).id;
     const late7 = await at('2026-03-08T04:59:00Z', 'DST-1'); // 23:59 EST on 03-07
     const early8 = await at('2026-03-08T05:01:00Z', 'DST-2'); // 00:01 EST on 03-08 (a 23-hour day)
     const late8 = await at('2026-03-09T03:59:00Z', 'DST-3'); // 23:59 EDT on 03-08

@@ -35,9 +35,7 @@ export function sandboxOutcome(amountMinor: number): Outcome {
 
 /** What a processing transaction of this amount becomes when resolved. */
 export function sandboxResolution(amountMinor: number): Outcome {
-  return amountMinor % 100 === 14
-    ? { gwResponse: '01', respMsg: SANDBOX_MESSAGES.declinedByIssuer }
-    : { gwResponse: '00', respMsg: SANDBOX_MESSAGES.approved };
+  return amountMinor % 100 === 14 ? { gwResponse: '01', respMsg: SANDBOX_MESSAGES.declinedByIssuer } : { gwResponse: '00', respMsg: SANDBOX_MESSAGES.approved };
 }
 
 export interface PayInput {
@@ -74,9 +72,25 @@ export interface AcquirerResult {
 interface Original
   extends Pick<
     StoredTxnRow,
-    | 'gw_trans_id' | 'mer_id' | 'order_no' | 'tran_type' | 'gw_response' | 'resp_msg' | 'amount' | 'currency' | 'payment_schema'
-    | 'payment_brand' | 'sub_brand_code' | 'mer_reserve' | 'store_name' | 'store_id' | 'card_first6' | 'card_last4' | 'txn_date'
-    | 'origin_txn_id' | 'source'
+    | 'gw_trans_id'
+    | 'mer_id'
+    | 'order_no'
+    | 'tran_type'
+    | 'gw_response'
+    | 'resp_msg'
+    | 'amount'
+    | 'currency'
+    | 'payment_schema'
+    | 'payment_brand'
+    | 'sub_brand_code'
+    | 'mer_reserve'
+    | 'store_name'
+    | 'store_id'
+    | 'card_first6'
+    | 'card_last4'
+    | 'txn_date'
+    | 'origin_txn_id'
+    | 'source'
   > {
   id: number;
   return_amount: number;
@@ -106,7 +120,12 @@ export interface SandboxOptions {
 export function createSandboxAcquirer(opts: SandboxOptions) {
   const platformTz = opts.platformTz ?? opts.config?.platformTz ?? 'Asia/Shanghai';
   const clock = opts.clock ?? systemClock;
-  const ingestOpts = { platformTz, get now() { return clock.now(); } };
+  const ingestOpts = {
+    platformTz,
+    get now() {
+      return clock.now();
+    },
+  };
 
   /** A payment (PURC, or PAUT). */
   async function pay(q: Queryable, p: PayInput): Promise<AcquirerResult> {
@@ -114,10 +133,26 @@ export function createSandboxAcquirer(opts: SandboxOptions) {
     const r = await ingestTransaction(
       q,
       {
-        merId: p.merId, orderNo: p.orderNo, tranType: p.tranType ?? 'PURC', amount: p.amount, currency: p.currency,
-        paymentSchema: p.channel, paymentBrand: p.brand, subBrandCode: p.subBrandCode, gwResponse: out.gwResponse, respMsg: out.respMsg,
-        txnTime: clock.now(), channelOrderNo: channelOrderNo(), merReserve: p.merReserve, storeName: p.storeName, storeId: p.storeId,
-        backUrl: p.backUrl, frontUrl: p.frontUrl, cardNumber: p.cardNumber, orderAmount: p.orderAmount, orderCurrency: p.orderCurrency,
+        merId: p.merId,
+        orderNo: p.orderNo,
+        tranType: p.tranType ?? 'PURC',
+        amount: p.amount,
+        currency: p.currency,
+        paymentSchema: p.channel,
+        paymentBrand: p.brand,
+        subBrandCode: p.subBrandCode,
+        gwResponse: out.gwResponse,
+        respMsg: out.respMsg,
+        txnTime: clock.now(),
+        channelOrderNo: channelOrderNo(),
+        merReserve: p.merReserve,
+        storeName: p.storeName,
+        storeId: p.storeId,
+        backUrl: p.backUrl,
+        frontUrl: p.frontUrl,
+        cardNumber: p.cardNumber,
+        orderAmount: p.orderAmount,
+        orderCurrency: p.orderCurrency,
         source: p.source ?? 'sandbox',
       },
       ingestOpts,
@@ -136,10 +171,24 @@ export function createSandboxAcquirer(opts: SandboxOptions) {
     const res = await ingestTransaction(
       q,
       {
-        merId: o.mer_id, orderNo: r.orderNo, tranType: 'REFD', amount: r.amount, currency: o.currency, paymentSchema: o.payment_schema,
-        paymentBrand: o.payment_brand, subBrandCode: o.sub_brand_code, gwResponse: out.gwResponse, respMsg: out.respMsg, txnTime: clock.now(),
-        originTxnId: o.id, channelOrderNo: channelOrderNo(), merReserve: o.mer_reserve, storeName: o.store_name, storeId: o.store_id,
-        cardNumber: card(o), source: 'sandbox',
+        merId: o.mer_id,
+        orderNo: r.orderNo,
+        tranType: 'REFD',
+        amount: r.amount,
+        currency: o.currency,
+        paymentSchema: o.payment_schema,
+        paymentBrand: o.payment_brand,
+        subBrandCode: o.sub_brand_code,
+        gwResponse: out.gwResponse,
+        respMsg: out.respMsg,
+        txnTime: clock.now(),
+        originTxnId: o.id,
+        channelOrderNo: channelOrderNo(),
+        merReserve: o.mer_reserve,
+        storeName: o.store_name,
+        storeId: o.store_id,
+        cardNumber: card(o),
+        source: 'sandbox',
       },
       ingestOpts,
     );
@@ -153,19 +202,32 @@ export function createSandboxAcquirer(opts: SandboxOptions) {
     const refuse = (reason: string) => invalid('payVoidNotAllowed', { reason }, 'id');
     if (o.tran_type !== 'PURC' || o.gw_response !== '00') throw refuse('not a successful purchase');
     if (o.txn_date !== platformDate(now, platformTz)) throw refuse(`purchase date ${o.txn_date}`);
-    const { rows } = await q.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM txn WHERE origin_txn_id = $1 AND tran_type = 'VOID' AND (gw_response IS NULL OR gw_response IN ('00', '04'))`,
-      [o.id],
-    );
+    const { rows } = await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM txn WHERE origin_txn_id = $1 AND tran_type = 'VOID' AND (gw_response IS NULL OR gw_response IN ('00', '04'))`, [
+      o.id,
+    ]);
     if (rows[0].n > 0) throw refuse('already voided');
     const out: Outcome = { gwResponse: '00', respMsg: SANDBOX_MESSAGES.approved };
     const res = await ingestTransaction(
       q,
       {
-        merId: o.mer_id, orderNo: v.orderNo, tranType: 'VOID', amount: o.amount, currency: o.currency, paymentSchema: o.payment_schema,
-        paymentBrand: o.payment_brand, subBrandCode: o.sub_brand_code, gwResponse: out.gwResponse, respMsg: out.respMsg, txnTime: now,
-        originTxnId: o.id, channelOrderNo: channelOrderNo(), merReserve: o.mer_reserve, storeName: o.store_name, storeId: o.store_id,
-        cardNumber: card(o), source: 'sandbox',
+        merId: o.mer_id,
+        orderNo: v.orderNo,
+        tranType: 'VOID',
+        amount: o.amount,
+        currency: o.currency,
+        paymentSchema: o.payment_schema,
+        paymentBrand: o.payment_brand,
+        subBrandCode: o.sub_brand_code,
+        gwResponse: out.gwResponse,
+        respMsg: out.respMsg,
+        txnTime: now,
+        originTxnId: o.id,
+        channelOrderNo: channelOrderNo(),
+        merReserve: o.mer_reserve,
+        storeName: o.store_name,
+        storeId: o.store_id,
+        cardNumber: card(o),
+        source: 'sandbox',
       },
       ingestOpts,
     );

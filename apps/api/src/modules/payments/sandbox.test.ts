@@ -7,7 +7,16 @@ import { createSandboxAcquirer, sandboxOutcome } from './sandbox.acquirer';
 
 describe('sandbox test amounts', () => {
   it.each([
-    [10000, '00'], [10051, '01'], [10004, '04'], [10014, '04'], [10050, '00'], [151, '01'], [1051, '01'], [104, '04'], [5, '00'], [51, '01'],
+    [10000, '00'],
+    [10051, '01'],
+    [10004, '04'],
+    [10014, '04'],
+    [10050, '00'],
+    [151, '01'],
+    [1051, '01'],
+    [104, '04'],
+    [5, '00'],
+    [51, '01'],
   ])('%i minor units → %s', (amount, code) => expect(sandboxOutcome(amount).gwResponse).toBe(code));
 });
 

@@ -13,7 +13,7 @@ const DAYS = 20;
 const TODAY = addDays(FROM, DAYS + 2);
 const END = addDays(TODAY, 29);
 
-it('knows the run\'s transfer days', () => {
+it("knows the run's transfer days", () => {
   expect(isTransferDay('D', '2026-09-26')).toBe(true);
   expect(isTransferDay('W3', '2026-09-23')).toBe(true); // a Wednesday
   expect(isTransferDay('W3', '2026-09-24')).toBe(false);
@@ -58,7 +58,10 @@ describe.each(DB_KINDS)('GET /api/dashboard/cashCalendar (%s)', (kind) => {
     // No new transactions: running the settlement forward must transfer exactly what was projected.
     await settleRange(ctx.db, TODAY, END);
     const after = await fetchAll<TransferRow>(ctx, demo, '/api/report/transfer/list', {
-      beginDate: addDays(TODAY, -5), endDate: END, remitBeginDate: TODAY, remitEndDate: END,
+      beginDate: addDays(TODAY, -5),
+      endDate: END,
+      remitBeginDate: TODAY,
+      remitEndDate: END,
     });
     const real = new Map<string, number>();
     for (const t of after) bump(real, `${t.remitDate}|${t.merTxnSet}`, minor(t.realTransAmount, t.merTxnSet));

@@ -12,7 +12,8 @@ export function dashboardRoutes(app: FastifyInstance, deps: Deps) {
     config: { permission: Perm.dashboard },
     schema: {
       tags: ['report'],
-      summary: 'Cash calendar: per day (from today, platform zone) and settlement currency, transfers decided by the settlement run (by remit date), carried balances projected onto their next transfer, and reserve releases',
+      summary:
+        'Cash calendar: per day (from today, platform zone) and settlement currency, transfers decided by the settlement run (by remit date), carried balances projected onto their next transfer, and reserve releases',
       querystring: cashCalendarQuerySchema,
       response: { 200: envelope(cashCalendarSchema) },
     },

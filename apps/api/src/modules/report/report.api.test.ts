@@ -38,7 +38,7 @@ describe.each(DB_KINDS)('report endpoints (%s)', (kind) => {
   describe.each(LISTS)('GET /api/report/$path', ({ path, perm, q }) => {
     const url = `/api/report/${path}`;
 
-    it('answers a 0-based page of the caller\'s rows with the total', async () => {
+    it("answers a 0-based page of the caller's rows with the total", async () => {
       const p0 = await get(ctx, demo, url, { ...q, page: 0, size: 5 });
       expect(p0.body.code).toBe(0);
       expect(p0.body.data.content).toHaveLength(5);
@@ -88,8 +88,14 @@ describe.each(DB_KINDS)('report endpoints (%s)', (kind) => {
       expect((await ctx.call({ method: 'GET', url: `${url}?beginDate=${R.beginDate}&endDate=${R.endDate}` })).body.code).toBe(-1);
     });
 
-    it('answers another merchant\'s data as empty; a sub-merchant user sees only its own', async () => {
-      for (const [token, merId] of [[demo, DEMO.other], [other, DEMO.group], [other, DEMO.subA], [sub, DEMO.group], [sub, DEMO.subB]]) {
+    it("answers another merchant's data as empty; a sub-merchant user sees only its own", async () => {
+      for (const [token, merId] of [
+        [demo, DEMO.other],
+        [other, DEMO.group],
+        [other, DEMO.subA],
+        [sub, DEMO.group],
+        [sub, DEMO.subB],
+      ]) {
         const r = await get(ctx, token, url, { ...q, merId });
         expect(r.body.code).toBe(0);
         expect(r.body.data).toEqual({ content: [], totalElements: 0 });

@@ -23,13 +23,25 @@ export interface ReportDef<D extends Record<string, unknown> = any, R = unknown>
 
 const brands = (s?: string) => (s ? s.split(',').filter(Boolean) : undefined);
 const text = <D>(key: keyof typeof L, lang: Language, value: (r: D) => string | null | undefined, width = 14): ExportColumn<D> => ({
-  key, label: L[key][lang], type: 'text', width, value,
+  key,
+  label: L[key][lang],
+  type: 'text',
+  width,
+  value,
 });
 const amount = <D>(key: keyof typeof L, lang: Language, value: (r: D) => string): ExportColumn<D> => ({
-  key, label: L[key][lang], type: 'money', width: 16, value,
+  key,
+  label: L[key][lang],
+  type: 'money',
+  width: 16,
+  value,
 });
 const day = <D>(key: keyof typeof L, lang: Language, value: (r: D) => string | null | undefined): ExportColumn<D> => ({
-  key, label: L[key][lang], type: 'date', width: 12, value,
+  key,
+  label: L[key][lang],
+  type: 'date',
+  width: 12,
+  value,
 });
 
 const settlementHead = (lang: Language): ExportColumn<SettlementDbRow>[] => [
@@ -84,8 +96,7 @@ function summaryDef(byBrand: boolean): ReportDef<SummaryDbRow> {
   return {
     kind: byBrand ? 'summary' : 'summaryOld',
     permission: Perm.reportTxn,
-    listing: (scope, f, lang) =>
-      summaryListing(scope, { settlement: settlementRange(f, lang), type: f.gwTranType, brands: brands(f.paymentBrand) }, byBrand),
+    listing: (scope, f, lang) => summaryListing(scope, { settlement: settlementRange(f, lang), type: f.gwTranType, brands: brands(f.paymentBrand) }, byBrand),
     span: (f, lang) => spanDays(settlementRange(f, lang)),
     row: toSummaryRow,
     columns: (lang) => [

@@ -14,13 +14,22 @@ const LONG = { beginDate: addDays(FROM, 1), endDate: addDays(FROM, DAYS + 1) };
 
 const EXPORTS = [
   { list: 'bill/list', exp: 'bill/export', perm: Perm.reportBill, header: 'Settlement date,Merchant ID,Merchant name,Acquirer,Business line,Settlement currency,Settlement amount' },
-  { list: 'transfer/list', exp: 'transfer/export', perm: Perm.reportTransfer, header: 'Settlement date,Merchant ID,Merchant name,Acquirer,Business line,Settlement currency,Total settlement amount,Reserve amount' },
+  {
+    list: 'transfer/list',
+    exp: 'transfer/export',
+    perm: Perm.reportTransfer,
+    header: 'Settlement date,Merchant ID,Merchant name,Acquirer,Business line,Settlement currency,Total settlement amount,Reserve amount',
+  },
   { list: 'txn/newList', exp: 'txn/newExport', perm: Perm.reportTxn, header: 'Transaction date,Merchant ID,Merchant name,Acquirer,Payment brand,Transaction type,Count' },
   { list: 'txn/list', exp: 'txn/export', perm: Perm.reportTxn, header: 'Transaction date,Merchant ID,Merchant name,Acquirer,Transaction type,Count' },
   { list: 'reserve/list', exp: 'reserve/export', perm: Perm.reportReserve, header: 'Settlement date,Merchant ID,Merchant name,Business line,Settlement currency,Release amount' },
 ] as const;
 
-const lines = (body: string) => body.replace(/^\uFEFF/, '').split('\r\n').filter(Boolean);
+const lines = (body: string) =>
+  body
+    .replace(/^\uFEFF/, '')
+    .split('\r\n')
+    .filter(Boolean);
 
 describe.each(DB_KINDS)('report exports (%s)', (kind) => {
   let ctx: TestCtx;
@@ -38,7 +47,7 @@ describe.each(DB_KINDS)('report exports (%s)', (kind) => {
   describe.each(EXPORTS)('GET /api/report/$exp', ({ list, exp, perm, header }) => {
     const url = `/api/report/${exp}`;
 
-    it('sends a short range as a file with the list\'s rows, in the caller\'s language', async () => {
+    it("sends a short range as a file with the list's rows, in the caller's language", async () => {
       const rows = await fetchAll(ctx, demo, `/api/report/${list}`, SHORT);
       const r = await get(ctx, demo, url, { ...SHORT, format: 'csv' });
       expect(r.status).toBe(200);
@@ -63,7 +72,12 @@ describe.each(DB_KINDS)('report exports (%s)', (kind) => {
       await drainExports(ctx.deps);
       const files = await get(ctx, demo, '/api/report/file/list', { page: 0, size: 10 });
       const f = files.body.data.content.find((x: any) => x.id === r.body.data.id);
-      expect(f).toMatchObject({ status: 'ready', rowCount: rows.length, format: 'csv', kind: `report.${exp === 'txn/export' ? 'summaryOld' : exp === 'txn/newExport' ? 'summary' : exp.split('/')[0]}` });
+      expect(f).toMatchObject({
+        status: 'ready',
+        rowCount: rows.length,
+        format: 'csv',
+        kind: `report.${exp === 'txn/export' ? 'summaryOld' : exp === 'txn/newExport' ? 'summary' : exp.split('/')[0]}`,
+      });
       const dl = await ctx.call({ method: 'GET', url: `/api/report/file/download/${f.id}`, headers: { 'x-token': demo } });
       expect(lines((dl.body as any).raw)).toHaveLength(rows.length + 1);
       const forced = await get(ctx, demo, url, { ...SHORT, mode: 'queue' });

@@ -38,8 +38,14 @@ export const FEES: FeeRow[] = [
 
 /** Channel → brands; merchant → channels and transaction currencies it may use (the foundation seed's). */
 const BRANDS: Record<string, string[]> = {
-  CARD: ['visa', 'mastercard', 'jcb'], UP: ['unionpay'], APP: ['unionpay'], AP: ['alipay_cn', 'alipay_hk'], APMP: ['alipay_cn'],
-  WX: ['wechat_pay'], PPRO_IDEAL: ['ideal'], PPRO_PAYPAY: ['paypay'],
+  CARD: ['visa', 'mastercard', 'jcb'],
+  UP: ['unionpay'],
+  APP: ['unionpay'],
+  AP: ['alipay_cn', 'alipay_hk'],
+  APMP: ['alipay_cn'],
+  WX: ['wechat_pay'],
+  PPRO_IDEAL: ['ideal'],
+  PPRO_PAYPAY: ['paypay'],
 };
 const MERCHANTS: Record<string, { channels: string[]; currencies: string[] }> = {
   [DEMO.group]: { channels: ['UP', 'AP', 'WX', 'CARD', 'PPRO_IDEAL'], currencies: ['HKD', 'USD', 'CNY', 'JPY'] },
@@ -48,9 +54,16 @@ const MERCHANTS: Record<string, { channels: string[]; currencies: string[] }> = 
   [DEMO.other]: { channels: ['CARD', 'AP'], currencies: ['SGD', 'USD'] },
 };
 const RATES: [string, string, string][] = [
-  ['USD', 'HKD', '7.8125'], ['CNY', 'HKD', '1.0833'], ['JPY', 'HKD', '0.0521'], ['EUR', 'HKD', '8.4567'],
-  ['USD', 'CNY', '7.2117'], ['HKD', 'CNY', '0.9231'], ['JPY', 'USD', '0.006667'], ['KRW', 'USD', '0.000731'],
-  ['EUR', 'USD', '1.0825'], ['USD', 'SGD', '1.3456'],
+  ['USD', 'HKD', '7.8125'],
+  ['CNY', 'HKD', '1.0833'],
+  ['JPY', 'HKD', '0.0521'],
+  ['EUR', 'HKD', '8.4567'],
+  ['USD', 'CNY', '7.2117'],
+  ['HKD', 'CNY', '0.9231'],
+  ['JPY', 'USD', '0.006667'],
+  ['KRW', 'USD', '0.000731'],
+  ['EUR', 'USD', '1.0825'],
+  ['USD', 'SGD', '1.3456'],
 ];
 const MINOR: Record<string, [number, number]> = { JPY: [300, 90000], KRW: [3000, 900000] };
 

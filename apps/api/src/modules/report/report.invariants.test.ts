@@ -72,7 +72,13 @@ describe.each(DB_KINDS)('report invariants through the API (%s)', (kind) => {
       const inRange = byKey.get(keyOf(r))!.filter((x) => x.txnSetDate >= r.reconSearchDate && x.txnSetDate <= r.txnSetDate);
       const recon = inRange.reduce((s, x) => s + minor(x.reconSetAmount, cur), 0);
       const res = await get(ctx, token, '/api/txn/settleList', {
-        beginDate: r.reconSearchDate, endDate: r.txnSetDate, busLine: r.reconBusiness, setCur: cur, clientid: r.clientid, page: 0, size: 5,
+        beginDate: r.reconSearchDate,
+        endDate: r.txnSetDate,
+        busLine: r.reconBusiness,
+        setCur: cur,
+        clientid: r.clientid,
+        page: 0,
+        size: 5,
       });
       expect(res.body.code).toBe(0);
       expect(minor(res.body.data.sum.net, cur), `${keyOf(r)} ${r.reconSearchDate}..${r.txnSetDate}`).toBe(recon);
@@ -165,10 +171,12 @@ describe.each(DB_KINDS)('report invariants through the API (%s)', (kind) => {
       if (held > 0) expect(heldByDay.get(`${keyOf(t)}|${t.txnSetDate}`), `${keyOf(t)} ${t.txnSetDate}`).toBe(held);
     }
     // Cumulative per merchant and currency, day by day: released never runs ahead of held.
-    const events = reserve.flatMap((r) => [
-      { d: r.txnSetDate, k: `${r.clientid}|${r.merTxnSet}`, v: minor(r.releaseAmount, r.merTxnSet) },
-      ...(r.released ? [{ d: r.releaseDate, k: `${r.clientid}|${r.merTxnSet}`, v: -minor(r.releaseAmount, r.merTxnSet) }] : []),
-    ]).sort((a, b) => a.d.localeCompare(b.d) || b.v - a.v);
+    const events = reserve
+      .flatMap((r) => [
+        { d: r.txnSetDate, k: `${r.clientid}|${r.merTxnSet}`, v: minor(r.releaseAmount, r.merTxnSet) },
+        ...(r.released ? [{ d: r.releaseDate, k: `${r.clientid}|${r.merTxnSet}`, v: -minor(r.releaseAmount, r.merTxnSet) }] : []),
+      ])
+      .sort((a, b) => a.d.localeCompare(b.d) || b.v - a.v);
     const bal = new Map<string, number>();
     for (const e of events) {
       bump(bal, e.k, e.v);

@@ -27,9 +27,7 @@ export interface SettlementDbRow extends Record<string, unknown> {
 
 /** Bill and transfer reports: the settlement run's rows (one per date, merchant, business line, currency). */
 export function settlementListing(scope: string[], settlement: Range, remit?: Range): Listing {
-  const c = new Conditions()
-    .add('s.mer_id = ANY(?::text[])', scope)
-    .add('s.txn_set_date BETWEEN ?::date AND ?::date', settlement.begin, settlement.end);
+  const c = new Conditions().add('s.mer_id = ANY(?::text[])', scope).add('s.txn_set_date BETWEEN ?::date AND ?::date', settlement.begin, settlement.end);
   if (remit) c.add('s.remit_date BETWEEN ?::date AND ?::date', remit.begin, remit.end);
   return {
     inner: `SELECT s.txn_set_date, s.mer_id, m.name AS mer_name, coalesce(a.brief_name, '') AS acquirer, s.bus_line, s.set_cur,
@@ -72,9 +70,7 @@ export interface SummaryFilter {
  * same rows summed over brands (no brand column, brand filter ignored).
  */
 export function summaryListing(scope: string[], f: SummaryFilter, byBrand: boolean): Listing {
-  const c = new Conditions()
-    .add('ss.mer_id = ANY(?::text[])', scope)
-    .add('ss.txn_set_date BETWEEN ?::date AND ?::date', f.settlement.begin, f.settlement.end);
+  const c = new Conditions().add('ss.mer_id = ANY(?::text[])', scope).add('ss.txn_set_date BETWEEN ?::date AND ?::date', f.settlement.begin, f.settlement.end);
   if (f.type) c.add('ss.txn_type = ?', f.type);
   if (byBrand && f.brands?.length) c.add('ss.payment_brand = ANY(?::text[])', f.brands);
   const from = `FROM settlement_summary ss JOIN merchant m ON m.mer_id = ss.mer_id WHERE ${c.sql}`;

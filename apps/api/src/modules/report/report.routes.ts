@@ -27,12 +27,29 @@ async function sendReportExport(deps: Deps, def: ReportDef, req: FastifyRequest,
   const scope = scopeFor(req, params.merId);
   if ((await exportMode(deps, def, scope, q, req.lang)) === 'queue') {
     const row = await enqueueExport(deps, {
-      userId: u.id, merId: u.merId, scope, permissions: u.permissions, kind: exportKind(def), params, format, lang: req.lang, tzOffset: req.tzOffset,
+      userId: u.id,
+      merId: u.merId,
+      scope,
+      permissions: u.permissions,
+      kind: exportKind(def),
+      params,
+      format,
+      lang: req.lang,
+      tzOffset: req.tzOffset,
     });
     return { code: 0, msg: t(req.lang, 'reportExportQueued'), data: { id: row.id, status: row.status } };
   }
   void mode;
-  const out = await streamExport(deps, { kind: exportKind(def), params, format, lang: req.lang, tzOffset: req.tzOffset, scope, userId: u.id, meta: { ip: req.ip, userAgent: req.headers['user-agent'] } });
+  const out = await streamExport(deps, {
+    kind: exportKind(def),
+    params,
+    format,
+    lang: req.lang,
+    tzOffset: req.tzOffset,
+    scope,
+    userId: u.id,
+    meta: { ip: req.ip, userAgent: req.headers['user-agent'] },
+  });
   reply.header('Content-Type', out.contentType);
   reply.header('Content-Disposition', disposition(out.fileName));
   reply.header('Cache-Control', 'no-store');
@@ -64,14 +81,21 @@ export function reportRoutes(app: FastifyInstance, deps: Deps) {
     });
   };
 
-  pair('bill', 'bill/list', 'bill/export', billRowSchema,
-    'Bill report: one row per settlement date, merchant, business line and settlement currency (beginDate/endDate = settlement dates)');
-  pair('transfer', 'transfer/list', 'transfer/export', transferRowSchema,
-    'Settlement/transfer report (settlement range required; remitBeginDate/remitEndDate optional)');
-  pair('summary', 'txn/newList', 'txn/newExport', summaryRowSchema,
-    'Daily summary by payment brand (upgraded): per settlement date, merchant, acquirer, brand, type and currency; gwTranType, paymentBrand (comma-joined) filters');
-  pair('summaryOld', 'txn/list', 'txn/export', summaryOldRowSchema,
-    'Daily summary, original version: the same query without the brand filter, summed over brands, no brand column');
-  pair('reserve', 'reserve/list', 'reserve/export', reserveRowSchema,
-    'Reserve release report: beginDate/endDate (settlement), releaseBeginDate/releaseEndDate, remitBeginDate/remitEndDate (transfer date); at least one range');
+  pair('bill', 'bill/list', 'bill/export', billRowSchema, 'Bill report: one row per settlement date, merchant, business line and settlement currency (beginDate/endDate = settlement dates)');
+  pair('transfer', 'transfer/list', 'transfer/export', transferRowSchema, 'Settlement/transfer report (settlement range required; remitBeginDate/remitEndDate optional)');
+  pair(
+    'summary',
+    'txn/newList',
+    'txn/newExport',
+    summaryRowSchema,
+    'Daily summary by payment brand (upgraded): per settlement date, merchant, acquirer, brand, type and currency; gwTranType, paymentBrand (comma-joined) filters',
+  );
+  pair('summaryOld', 'txn/list', 'txn/export', summaryOldRowSchema, 'Daily summary, original version: the same query without the brand filter, summed over brands, no brand column');
+  pair(
+    'reserve',
+    'reserve/list',
+    'reserve/export',
+    reserveRowSchema,
+    'Reserve release report: beginDate/endDate (settlement), releaseBeginDate/releaseEndDate, remitBeginDate/remitEndDate (transfer date); at least one range',
+  );
 }

@@ -1,12 +1,4 @@
-import {
-  EXPORT_SYNC_MAX_DAYS,
-  EXPORT_SYNC_MAX_ROWS,
-  reportFilterSchema,
-  type Language,
-  type ReportExportQuery,
-  type ReportFilter,
-  type ReportQuery,
-} from '@portal/contract';
+import { EXPORT_SYNC_MAX_DAYS, EXPORT_SYNC_MAX_ROWS, reportFilterSchema, type Language, type ReportExportQuery, type ReportFilter, type ReportQuery } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
 import type { ExportSource } from '../export/export.types';
 import { registerExportSource } from '../export/export.service';

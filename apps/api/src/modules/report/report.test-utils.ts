@@ -6,7 +6,11 @@ export const auth = (token: string) => ({ 'x-token': token });
 
 /** GET with query params; returns the parsed envelope. */
 export async function get<T = any>(ctx: TestCtx, token: string, url: string, params: Record<string, string | number | undefined> = {}) {
-  const qs = new URLSearchParams(Object.entries(params).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)])).toString();
+  const qs = new URLSearchParams(
+    Object.entries(params)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => [k, String(v)]),
+  ).toString();
   return ctx.call<T>({ method: 'GET', url: `${url}${qs ? `?${qs}` : ''}`, headers: auth(token) });
 }
 

@@ -123,7 +123,9 @@ describe.each(DB_KINDS)('scheduled reports API (%s)', (kind) => {
     await ctx.db.query('UPDATE app_user SET permissions = array_remove(permissions, $2) WHERE username = $1', [DEMO.users.sub, Perm.reportBill]);
     const lost = await post(ctx, sub, 'create', billInput({ recipients: SUB_MAIL }));
     expect(lost.status).toBe(403);
-    expect((await post(ctx, sub, 'create', billInput({ kind: 'report.reserve', params: JSON.stringify({ releaseBeginDate: '2026-09-01', releaseEndDate: '2026-09-07' }), recipients: SUB_MAIL }))).body.code).toBe(0);
+    expect(
+      (await post(ctx, sub, 'create', billInput({ kind: 'report.reserve', params: JSON.stringify({ releaseBeginDate: '2026-09-01', releaseEndDate: '2026-09-07' }), recipients: SUB_MAIL }))).body.code,
+    ).toBe(0);
     // The run re-checks: skipped, recorded as failed with the reason, nothing mailed.
     const before = (await readOutbox(ctx.outbox)).length;
     expect((await post(ctx, sub, 'sendNow', { id: mine.body.data.id })).status).toBe(403);
@@ -139,13 +141,19 @@ describe.each(DB_KINDS)('scheduled reports API (%s)', (kind) => {
     await ctx.db.query('UPDATE app_user SET permissions = permissions || $2::text[] WHERE username = $1', [DEMO.users.sub, [Perm.reportBill, Perm.reportFile]]);
   });
 
-  it('a merchant filter outside the owner\'s scope is refused; one inside narrows the run to it; a run never widens (issue 28)', async () => {
-    const txn = (merId: string, over: Record<string, string> = {}) => billInput({ kind: 'txn', params: JSON.stringify({ beginDate: '2026-09-01 00:00:00', endDate: '2026-09-07 23:59:59', merId }), recipients: SUB_MAIL, ...over });
+  it("a merchant filter outside the owner's scope is refused; one inside narrows the run to it; a run never widens (issue 28)", async () => {
+    const txn = (merId: string, over: Record<string, string> = {}) =>
+      billInput({ kind: 'txn', params: JSON.stringify({ beginDate: '2026-09-01 00:00:00', endDate: '2026-09-07 23:59:59', merId }), recipients: SUB_MAIL, ...over });
     // The sub-user (scope: sub-merchant A) names its sibling B, and the group user another merchant.
     const sibling = await post(ctx, sub, 'create', txn(DEMO.subB));
     expect(sibling.status).toBe(400);
     expect(sibling.body).toMatchObject({ code: Code.BAD_REQUEST, msg: `Merchant ${DEMO.subB} is not one of your merchants` });
-    const foreign = await ctx.call({ method: 'POST', url: '/api/report/schedule/create', headers: { 'x-token': demo, 'accept-language': 'zh', ...form(txn(DEMO.other)).headers }, payload: form(txn(DEMO.other)).payload });
+    const foreign = await ctx.call({
+      method: 'POST',
+      url: '/api/report/schedule/create',
+      headers: { 'x-token': demo, 'accept-language': 'zh', ...form(txn(DEMO.other)).headers },
+      payload: form(txn(DEMO.other)).payload,
+    });
     expect(foreign.body).toMatchObject({ code: Code.BAD_REQUEST, msg: `商户 ${DEMO.other} 不在您的商户范围内` });
     const count = async () => (await ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM report_schedule')).rows[0].n;
     const before = await count();
@@ -161,7 +169,11 @@ describe.each(DB_KINDS)('scheduled reports API (%s)', (kind) => {
     const file = await ctx.db.query<{ scope: string[]; status: string }>('SELECT scope, status FROM export_file WHERE schedule_id = $1', [good.body.data.id]);
     expect(file.rows).toEqual([{ scope: [DEMO.subA], status: 'ready' }]);
     // A schedule saved before the check, naming a merchant outside its scope: the run fails, nothing wider is made or mailed.
-    await ctx.db.query(`UPDATE report_schedule SET params = $2, scope = $3 WHERE id = $1`, [good.body.data.id, JSON.stringify({ beginDate: '2026-09-01 00:00:00', endDate: '2026-09-07 23:59:59', merId: DEMO.other }), [DEMO.group, DEMO.subA, DEMO.subB]]);
+    await ctx.db.query(`UPDATE report_schedule SET params = $2, scope = $3 WHERE id = $1`, [
+      good.body.data.id,
+      JSON.stringify({ beginDate: '2026-09-01 00:00:00', endDate: '2026-09-07 23:59:59', merId: DEMO.other }),
+      [DEMO.group, DEMO.subA, DEMO.subB],
+    ]);
     const mails = (await readOutbox(ctx.outbox)).length;
     await post(ctx, demo, 'sendNow', { id: good.body.data.id });
     await (await scheduleRunner(ctx)).tick();

@@ -37,7 +37,7 @@ export const SCHEDULE_MESSAGES = {
     ja: 'スキップ：作成者は権限 {permission} を持っていません',
   },
   scheduleOwnerInactive: {
-    en: 'Skipped: the owner\'s account is no longer active',
+    en: "Skipped: the owner's account is no longer active",
     zh: '已跳过：创建者的账号已停用',
     ko: '건너뜀: 소유자 계정이 더 이상 활성 상태가 아닙니다',
     ja: 'スキップ：作成者のアカウントは無効です',

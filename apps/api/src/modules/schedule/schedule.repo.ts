@@ -53,10 +53,7 @@ export function toSchedule(r: ScheduleRow): Schedule {
 /** The recurrence columns of an input (weekday / monthDay only where the frequency uses them). */
 const when = (v: ScheduleInput) => [v.frequency, v.time, v.frequency === 'weekly' ? v.weekday : null, v.frequency === 'monthly' ? v.monthDay : null, v.timeZone];
 
-export async function insertSchedule(
-  q: Queryable,
-  v: ScheduleInput & { userId: number; merId: string; scope: string[]; lang: string; nextRunAt: Date },
-): Promise<ScheduleRow> {
+export async function insertSchedule(q: Queryable, v: ScheduleInput & { userId: number; merId: string; scope: string[]; lang: string; nextRunAt: Date }): Promise<ScheduleRow> {
   const { rows } = await q.query<ScheduleRow>(
     `INSERT INTO report_schedule (user_id, mer_id, kind, params, format, frequency, time_of_day, weekday, month_day, time_zone, recipients, scope, lang, next_run_at)
      VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14) RETURNING *`,
@@ -100,10 +97,7 @@ export async function countSchedules(q: Queryable, userId: number): Promise<numb
 }
 
 export async function setPaused(q: Queryable, id: number, paused: boolean, nextRunAt: Date | null): Promise<ScheduleRow> {
-  const { rows } = await q.query<ScheduleRow>(
-    'UPDATE report_schedule SET paused = $2, next_run_at = coalesce($3, next_run_at), updated_at = now() WHERE id = $1 RETURNING *',
-    [id, paused, nextRunAt],
-  );
+  const { rows } = await q.query<ScheduleRow>('UPDATE report_schedule SET paused = $2, next_run_at = coalesce($3, next_run_at), updated_at = now() WHERE id = $1 RETURNING *', [id, paused, nextRunAt]);
   return rows[0];
 }
 
@@ -111,11 +105,7 @@ export async function markDeleted(q: Queryable, id: number): Promise<void> {
   await q.query('UPDATE report_schedule SET deleted_at = now() WHERE id = $1', [id]);
 }
 
-export async function recordRun(
-  q: Queryable,
-  id: number,
-  v: { at: Date; result: 'sent' | 'failed'; error: string | null; fileId: number | null; nextRunAt: Date | null },
-): Promise<void> {
+export async function recordRun(q: Queryable, id: number, v: { at: Date; result: 'sent' | 'failed'; error: string | null; fileId: number | null; nextRunAt: Date | null }): Promise<void> {
   await q.query(
     `UPDATE report_schedule SET last_run_at = $2, last_result = $3, last_error = $4, last_file_id = coalesce($5, last_file_id),
             next_run_at = coalesce($6, next_run_at) WHERE id = $1`,
@@ -157,5 +147,9 @@ export async function usersInScope(q: Queryable, scope: string[]): Promise<{ use
 }
 
 export const recurrenceOf = (s: ScheduleRow): Recurrence => ({
-  frequency: s.frequency, time: s.time_of_day, weekday: s.weekday, monthDay: s.month_day, timeZone: s.time_zone,
+  frequency: s.frequency,
+  time: s.time_of_day,
+  weekday: s.weekday,
+  monthDay: s.month_day,
+  timeZone: s.time_zone,
 });

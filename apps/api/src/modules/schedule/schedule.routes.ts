@@ -1,15 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import {
-  Perm,
-  pageQuerySchema,
-  scheduleIdSchema,
-  scheduleInputSchema,
-  scheduleRecipientSchema,
-  scheduleSchema,
-  scheduleUpdateSchema,
-} from '@portal/contract';
+import { Perm, pageQuerySchema, scheduleIdSchema, scheduleInputSchema, scheduleRecipientSchema, scheduleSchema, scheduleUpdateSchema } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
 import { userOf } from '../../plugins/auth';
 import { envelope, ok, pageOf } from '../../lib/envelope';
@@ -83,7 +75,7 @@ export function scheduleRoutes(app: FastifyInstance, deps: Deps) {
 
   r.post('/api/report/schedule/sendNow', {
     config,
-    schema: { tags: TAG, summary: "Run a schedule now (form: id), through the job runner; its file lands in the file report", body: scheduleIdSchema, response: { 200: envelope(z.null()) } },
+    schema: { tags: TAG, summary: 'Run a schedule now (form: id), through the job runner; its file lands in the file report', body: scheduleIdSchema, response: { 200: envelope(z.null()) } },
     handler: async (req) => {
       await sendScheduleNow(deps, userOf(req), req.body.id);
       return { code: 0, msg: t(req.lang, 'scheduleSendQueued'), data: null };

@@ -41,8 +41,21 @@ export async function runSchedule(deps: Deps, s: ScheduleRow, now: Date): Promis
     ? (await deps.db.query<{ row_count: number | null; params: unknown; scope: string[] }>('SELECT row_count, params, scope FROM export_file WHERE id = $1', [r.fileId])).rows[0]
     : undefined;
   await auditExport(deps.db, {
-    action: ExportAudit.scheduleRun, userId: s.user_id, outcome: r.result === 'sent' ? 'success' : 'failure', target: `schedule:${s.id}`,
-    detail: { scheduleId: s.id, kind: s.kind, format: s.format, params: file?.params ?? s.params, scope: file?.scope ?? s.scope, fileId: r.fileId, rows: file?.row_count ?? null, recipients: r.recipients ?? [], error: r.error },
+    action: ExportAudit.scheduleRun,
+    userId: s.user_id,
+    outcome: r.result === 'sent' ? 'success' : 'failure',
+    target: `schedule:${s.id}`,
+    detail: {
+      scheduleId: s.id,
+      kind: s.kind,
+      format: s.format,
+      params: file?.params ?? s.params,
+      scope: file?.scope ?? s.scope,
+      fileId: r.fileId,
+      rows: file?.row_count ?? null,
+      recipients: r.recipients ?? [],
+      error: r.error,
+    },
   });
   return r;
 }
@@ -90,7 +103,10 @@ async function runOnce(deps: Deps, s: ScheduleRow, now: Date): Promise<RunResult
   if (out.status !== 'ready' || !out.file) return { at: now, result: 'failed', error: out.error ?? 'failed', fileId: row.id };
   const { rows } = await deps.db.query<{ row_count: number }>('SELECT row_count FROM export_file WHERE id = $1', [row.id]);
   const text = t(lang, 'scheduleMailText', {
-    name, rows: Number(rows[0]?.row_count ?? 0), at: formatInZone(now, tz).slice(0, 16), zone: s.time_zone,
+    name,
+    rows: Number(rows[0]?.row_count ?? 0),
+    at: formatInZone(now, tz).slice(0, 16),
+    zone: s.time_zone,
   });
   try {
     for (const addr of to) {

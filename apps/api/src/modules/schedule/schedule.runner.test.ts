@@ -99,9 +99,7 @@ describe.each(DB_KINDS)('scheduled reports in the job runner (%s)', (kind) => {
     const counts = await Promise.all([a.tick(), b.tick()]);
     expect(counts.reduce((x, y) => x + y, 0)).toBe(6);
     for (const id of ids) expect(await runFiles(ctx, id), `schedule ${id}`).toHaveLength(1);
-    const { rows } = await ctx.db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM job WHERE kind = 'report-schedule' AND status = 'queued' AND run_at = '2026-07-03T00:30:00Z'`,
-    );
+    const { rows } = await ctx.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM job WHERE kind = 'report-schedule' AND status = 'queued' AND run_at = '2026-07-03T00:30:00Z'`);
     expect(rows[0].n).toBe(1);
   });
 });

@@ -18,7 +18,11 @@ const auditSchedule = (q: Queryable, u: SessionUser, action: string, id: number,
   auditExport(q, { action, userId: u.id, target: `schedule:${id}`, detail: { scheduleId: id, ...detail } });
 
 const recurrenceOfInput = (v: ScheduleInput): Recurrence => ({
-  frequency: v.frequency, time: v.time, weekday: v.weekday, monthDay: v.monthDay, timeZone: v.timeZone,
+  frequency: v.frequency,
+  time: v.time,
+  weekday: v.weekday,
+  monthDay: v.monthDay,
+  timeZone: v.timeZone,
 });
 
 /**

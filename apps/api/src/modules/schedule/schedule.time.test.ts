@@ -83,13 +83,19 @@ describe('next run of a schedule', () => {
 describe('rolling filters', () => {
   it('moves every date so that the latest end is the day before the run', () => {
     expect(rollParams({ beginDate: '2026-11-01', endDate: '2026-11-07', merId: 'x' }, '2026-12-01')).toEqual({
-      beginDate: '2026-11-24', endDate: '2026-11-30', merId: 'x',
+      beginDate: '2026-11-24',
+      endDate: '2026-11-30',
+      merId: 'x',
     });
     expect(rollParams({ beginDate: '2026-11-01 00:00:00', endDate: '2026-11-01 23:59:59' }, '2026-11-03')).toEqual({
-      beginDate: '2026-11-02 00:00:00', endDate: '2026-11-02 23:59:59',
+      beginDate: '2026-11-02 00:00:00',
+      endDate: '2026-11-02 23:59:59',
     });
     expect(rollParams({ releaseBeginDate: '2026-10-01', releaseEndDate: '2026-10-10', beginDate: '2026-09-01', endDate: '2026-09-30' }, '2026-10-21')).toEqual({
-      releaseBeginDate: '2026-10-11', releaseEndDate: '2026-10-20', beginDate: '2026-09-11', endDate: '2026-10-10',
+      releaseBeginDate: '2026-10-11',
+      releaseEndDate: '2026-10-20',
+      beginDate: '2026-09-11',
+      endDate: '2026-10-10',
     });
     expect(rollParams({ merId: 'x' }, '2026-10-21')).toEqual({ merId: 'x' });
   });

@@ -63,7 +63,9 @@ const END_KEYS = ['endDate', 'remitEndDate', 'releaseEndDate'];
  * schedule's zone). A 'YYYY-MM-DD HH:mm:ss' value keeps its time of day.
  */
 export function rollParams(params: Record<string, unknown>, runDate: string): Record<string, unknown> {
-  const ends = END_KEYS.map((k) => params[k]).filter((v): v is string => typeof v === 'string' && v.length >= 10).map((v) => v.slice(0, 10));
+  const ends = END_KEYS.map((k) => params[k])
+    .filter((v): v is string => typeof v === 'string' && v.length >= 10)
+    .map((v) => v.slice(0, 10));
   if (!ends.length) return params;
   const latest = ends.sort().at(-1)!;
   const shift = daysBetween(latest, addDays(runDate, -1));

@@ -13,9 +13,8 @@ export function searchRoutes(app: FastifyInstance, deps: Deps) {
     config: { permission: SEARCH_PERMISSIONS },
     schema: {
       tags: ['search'],
-      summary: 'Find a record by any of its ids (exact match) across the merchants of the caller\'s scope',
-      description:
-        `q (trimmed, 1–64 characters, no control characters) is compared exactly with: a transaction's merchant order number, channel order number, gateway transaction id, a refund's id; a pay-link or in-store order's order number and invoice id. Only kinds the caller's permissions show are searched (txn:detail; paybylink:detail; payinstore:list). At most ${SEARCH_MAX_HITS} hits, newest first; kind and id name the record's screen.`,
+      summary: "Find a record by any of its ids (exact match) across the merchants of the caller's scope",
+      description: `q (trimmed, 1–64 characters, no control characters) is compared exactly with: a transaction's merchant order number, channel order number, gateway transaction id, a refund's id; a pay-link or in-store order's order number and invoice id. Only kinds the caller's permissions show are searched (txn:detail; paybylink:detail; payinstore:list). At most ${SEARCH_MAX_HITS} hits, newest first; kind and id name the record's screen.`,
       querystring: searchQuerySchema,
       response: { 200: envelope(searchResultSchema) },
     },

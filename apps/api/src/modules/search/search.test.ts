@@ -60,7 +60,7 @@ describe.each(DB_KINDS)('global search (%s)', (kind) => {
     expect(twice.body.data.content.map((h: any) => h.merId).sort()).toEqual([DEMO.subA, DEMO.subB].sort());
   });
 
-  it('answers an empty list when nothing matches, and never finds another merchant\'s record', async () => {
+  it("answers an empty list when nothing matches, and never finds another merchant's record", async () => {
     const none = await search(demo, 'ORD-OTHER-SEARCH');
     expect(none.body).toMatchObject({ code: 0, data: { content: [], totalElements: 0 } });
     const mine = await search(other, 'ORD-OTHER-SEARCH');
@@ -69,7 +69,7 @@ describe.each(DB_KINDS)('global search (%s)', (kind) => {
     expect(inv.body.data.content.every((h: any) => h.merId === DEMO.other)).toBe(true);
   });
 
-  it('refuses bad input with 400 in the caller\'s language', async () => {
+  it("refuses bad input with 400 in the caller's language", async () => {
     for (const q of ['', '   ', 'x'.repeat(65), 'ORD\u0000SEARCH', 'ORD\nSEARCH']) {
       const r = await search(demo, q);
       expect(r.status, q).toBe(400);

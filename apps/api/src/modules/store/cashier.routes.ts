@@ -11,7 +11,19 @@ import { countOrders, expireDue, listOrders } from '../paybylink/paybylink.repo'
 import { syncProcessing } from '../paybylink/paybylink.sync';
 import { pisWhere } from './payinstore.repo';
 import { toPisRow } from './payinstore.service';
-import { CASHIER_BROWSER_COOKIE, CASHIER_COOKIE, CASHIER_SESSION_HOURS, bindQr, cashierBrowserCookie, cashierCallback, cashierOf, endCashierSession, listCashiers, loginUrl, unbindCashier } from './cashier.service';
+import {
+  CASHIER_BROWSER_COOKIE,
+  CASHIER_COOKIE,
+  CASHIER_SESSION_HOURS,
+  bindQr,
+  cashierBrowserCookie,
+  cashierCallback,
+  cashierOf,
+  endCashierSession,
+  listCashiers,
+  loginUrl,
+  unbindCashier,
+} from './cashier.service';
 
 const tags = ['cashier'];
 const cookieOf = (req: FastifyRequest, name = CASHIER_COOKIE): string | undefined => {
@@ -35,7 +47,12 @@ export function cashierRoutes(app: FastifyInstance, deps: Deps) {
 
   r.get('/api/payInStore/cashier/list', {
     config: { permission: Perm.cashierManage },
-    schema: { tags, summary: "The bound cashiers of the caller's stores (one store with storeId): cashierId, WeChat name, binding date", querystring: z.object({ storeId: z.string().trim().max(20).optional() }), response: { 200: envelope(z.array(cashierSchema)) } },
+    schema: {
+      tags,
+      summary: "The bound cashiers of the caller's stores (one store with storeId): cashierId, WeChat name, binding date",
+      querystring: z.object({ storeId: z.string().trim().max(20).optional() }),
+      response: { 200: envelope(z.array(cashierSchema)) },
+    },
     handler: async (req) => ok(await listCashiers(deps, userOf(req), req.query.storeId || undefined)),
   });
 
@@ -44,7 +61,7 @@ export function cashierRoutes(app: FastifyInstance, deps: Deps) {
     schema: {
       tags,
       summary: "Bind a cashier: the WeChat authorisation URL the QR shows (10 minutes). Whoever scans and agrees becomes the store's cashier",
-      description: 'Code 1401 when WeChat (WECHAT_*) is not configured; another merchant\'s store: 404.',
+      description: "Code 1401 when WeChat (WECHAT_*) is not configured; another merchant's store: 404.",
       body: z.object({ storeId: z.string().trim().min(1).max(20) }),
       response: { 200: envelope(z.object({ url: z.string(), expiresIn: z.number() })) },
     },
@@ -53,7 +70,17 @@ export function cashierRoutes(app: FastifyInstance, deps: Deps) {
 
   r.post('/api/payInStore/cashier/unbind', {
     config: { permission: Perm.cashierManage },
-    schema: { tags, summary: 'Unbind a cashier (form: cashierId); its cashier sessions end at once', body: z.object({ cashierId: z.string().trim().regex(/^C\d{8}$/) }), response: { 200: envelope(z.null()) } },
+    schema: {
+      tags,
+      summary: 'Unbind a cashier (form: cashierId); its cashier sessions end at once',
+      body: z.object({
+        cashierId: z
+          .string()
+          .trim()
+          .regex(/^C\d{8}$/),
+      }),
+      response: { 200: envelope(z.null()) },
+    },
     handler: async (req) => {
       await unbindCashier(deps, userOf(req), req.body.cashierId, req.ip);
       return ok(null);
@@ -62,7 +89,11 @@ export function cashierRoutes(app: FastifyInstance, deps: Deps) {
 
   r.get('/api/cashier/wechat/callback', {
     config: { auth: 'public', rateLimit: { max: 60, timeWindow: '1 minute' } },
-    schema: { tags, summary: "WeChat's redirect after the cashier agreed (code, state): binds or signs in, then goes to the cashier view", querystring: z.object({ code: z.string().max(200).default(''), state: z.string().max(200).default('') }) },
+    schema: {
+      tags,
+      summary: "WeChat's redirect after the cashier agreed (code, state): binds or signs in, then goes to the cashier view",
+      querystring: z.object({ code: z.string().max(200).default(''), state: z.string().max(200).default('') }),
+    },
     handler: async (req, reply) => {
       const res = await cashierCallback(deps, req.query.code, req.query.state, req.ip, cookieOf(req, CASHIER_BROWSER_COOKIE));
       // The browser's half is used once: cleared on the way back (a second Set-Cookie beside the session's).

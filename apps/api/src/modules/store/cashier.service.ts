@@ -161,7 +161,14 @@ export async function cashierCallback(deps: Deps, code: string, state: string, i
       [id.openid],
     );
     cashierId = rows[0]?.cashier_id ?? null;
-    await audit(deps.db, { action: 'cashier.login', outcome: cashierId ? 'success' : 'failure', merId: rows[0]?.mer_id ?? null, target: cashierId, ip, detail: cashierId ? {} : { reason: 'not-bound' } });
+    await audit(deps.db, {
+      action: 'cashier.login',
+      outcome: cashierId ? 'success' : 'failure',
+      merId: rows[0]?.mer_id ?? null,
+      target: cashierId,
+      ip,
+      detail: cashierId ? {} : { reason: 'not-bound' },
+    });
     if (!cashierId) return { to: '/pay/cashier?wechat=not-bound' };
   }
   return { to: '/pay/cashier', token: await newSession(deps, cashierId) };

@@ -65,7 +65,9 @@ describe.each(DB_KINDS)('cashiers: bind through WeChat (fake provider), cashier 
     expect(s.cookie).toMatch(/^mp_cashier=[A-Za-z0-9_-]{43}$/);
 
     const list = await pis(ctx, demo).get(`/api/payInStore/cashier/list?storeId=${S.causewayBay}`);
-    expect(list.body.data).toEqual([{ cashierId: expect.stringMatching(/^C\d{8}$/), storeId: S.causewayBay, storeName: 'Causeway Bay Store', wechatName: '小明 Ming', bindTime: expect.any(String), boundBy: 'demo' }]);
+    expect(list.body.data).toEqual([
+      { cashierId: expect.stringMatching(/^C\d{8}$/), storeId: S.causewayBay, storeName: 'Causeway Bay Store', wechatName: '小明 Ming', bindTime: expect.any(String), boundBy: 'demo' },
+    ]);
     const cashierId = list.body.data[0].cashierId;
     expect((await pis(ctx, demo).get('/api/payInStore/storeList')).body.data.find((x: { storeId: string }) => x.storeId === S.causewayBay).cashiers).toBe(1);
 
@@ -73,7 +75,14 @@ describe.each(DB_KINDS)('cashiers: bind through WeChat (fake provider), cashier 
     const mine = await createPis(ctx, demo, S.causewayBay, { totalAmount: '12.00' });
     await buyerPay(ctx, mine.linkToken, 'wechat_pay', '');
     const notMine = await createPis(ctx, demo, S.tsimShaTsui);
-    expect((await asCashier(s.cookie, '/api/cashier/me')).body.data).toEqual({ cashierId, wechatName: '小明 Ming', storeId: S.causewayBay, storeName: 'Causeway Bay Store', merId: DEMO.group, merName: 'Demo Group Ltd' });
+    expect((await asCashier(s.cookie, '/api/cashier/me')).body.data).toEqual({
+      cashierId,
+      wechatName: '小明 Ming',
+      storeId: S.causewayBay,
+      storeName: 'Causeway Bay Store',
+      merId: DEMO.group,
+      merName: 'Demo Group Ltd',
+    });
     const orders = await asCashier(s.cookie, '/api/cashier/orders?page=0&size=10');
     const nos = orders.body.data.content.map((o: { orderno: string }) => o.orderno);
     expect(nos).toContain(mine.orderNo);

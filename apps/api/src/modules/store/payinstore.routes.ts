@@ -121,7 +121,8 @@ export function payInStoreRoutes(app: FastifyInstance, deps: Deps) {
     schema: {
       tags,
       summary: 'Create an in-store order (params / form: storeId, orderCurrency, totalAmount, goodsName); returns the order number and the link its dynamic QR shows (valid 30 minutes)',
-      description: "Validation errors: code 400, data.errors [{field, rule, message}]. A store that can take no payment method: code 1401 'You have not enabled this function, please contact sales'. Another merchant's store: 404.",
+      description:
+        "Validation errors: code 400, data.errors [{field, rule, message}]. A store that can take no payment method: code 1401 'You have not enabled this function, please contact sales'. Another merchant's store: 404.",
       querystring: payInStoreAddSchema,
       body: payInStoreAddSchema.nullish(),
       response: { 200: envelope(payInStoreAddResultSchema) },

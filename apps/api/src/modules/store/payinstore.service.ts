@@ -105,7 +105,15 @@ async function create(deps: Deps, s: StoreDbRow, form: PayInStoreAdd, goodsName:
       datePrefix: formatInZone(now, deps.config.platformTz).slice(0, 10).replaceAll('-', ''),
     });
     await addEvent(q, o.id, 'created', createdBy?.username ?? 'buyer', now, { totalAmount: form.totalAmount!.trim(), currency, storeId: s.store_id, qr: createdBy ? 'dynamic' : 'static' });
-    await audit(q, { action: 'payinstore.create', userId: createdBy?.id ?? null, username: createdBy?.username ?? null, merId: s.mer_id, target: o.orderNo, ip, detail: { storeId: s.store_id, amount: form.totalAmount!.trim(), currency } });
+    await audit(q, {
+      action: 'payinstore.create',
+      userId: createdBy?.id ?? null,
+      username: createdBy?.username ?? null,
+      merId: s.mer_id,
+      target: o.orderNo,
+      ip,
+      detail: { storeId: s.store_id, amount: form.totalAmount!.trim(), currency },
+    });
     return o;
   });
   return { id: r.id, orderNo: r.orderNo, link: payLink(linkBase, token), expireTime: formatInZone(expiresAt, deps.config.platformTz) };
@@ -124,7 +132,12 @@ export async function createInStoreOrder(deps: Deps, user: SessionUser, form: Pa
 }
 
 /** The store's static QR: the buyer enters the amount; an order is made for it and paid like a dynamic one. */
-export async function createStaticOrder(deps: Deps, token: string, form: { orderCurrency: string; totalAmount: string }, ctx: { lang: Language; linkBase: string; ip?: string }): Promise<PayInStoreAddResult> {
+export async function createStaticOrder(
+  deps: Deps,
+  token: string,
+  form: { orderCurrency: string; totalAmount: string },
+  ctx: { lang: Language; linkBase: string; ip?: string },
+): Promise<PayInStoreAddResult> {
   const s = await findStoreByToken(deps.db, token);
   if (!s) throw notFound();
   return create(deps, s, form, t('en', 'pisInStoreGoods'), null, ctx.lang, ctx.linkBase, ctx.ip);

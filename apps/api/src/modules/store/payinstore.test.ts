@@ -26,7 +26,14 @@ describe.each(DB_KINDS)('stores and pay in store /api/payInStore/* on %s', (kind
     const stores = res.body.data as { storeId: string; merId: string; enabled: boolean; methods: { code: string }[]; staticLink: string | null; brands: string[] }[];
     expect(stores.map((s) => s.storeId)).toEqual([S.causewayBay, S.tsimShaTsui, S.nanjingRoad, S.pudongAirport]);
     const byId = Object.fromEntries(stores.map((s) => [s.storeId, s]));
-    expect(byId[S.causewayBay]).toMatchObject({ storeName: 'Causeway Bay Store', merId: DEMO.group, merName: 'Demo Group Ltd', address: '500 Hennessy Road, Causeway Bay, Hong Kong', enabled: true, cashiers: 0 });
+    expect(byId[S.causewayBay]).toMatchObject({
+      storeName: 'Causeway Bay Store',
+      merId: DEMO.group,
+      merName: 'Demo Group Ltd',
+      address: '500 Hennessy Road, Causeway Bay, Hong Kong',
+      enabled: true,
+      cashiers: 0,
+    });
     expect(byId[S.causewayBay].methods.map((m) => m.code)).toEqual(['visa', 'mastercard', 'unionpay', 'alipay_cn', 'alipay_hk', 'wechat_pay']);
     expect(byId[S.causewayBay].staticLink).toMatch(/\/pay\/store\/[A-Za-z0-9_-]{43}$/);
     expect(byId[S.pudongAirport]).toMatchObject({ enabled: false, staticLink: null, methods: [], brands: [] });
@@ -57,7 +64,16 @@ describe.each(DB_KINDS)('stores and pay in store /api/payInStore/* on %s', (kind
     const detail = await pis(ctx, demo).get(`/api/txn/${txn.body.data.content[0].id}`);
     expect(detail.body.data.mrequest).toMatchObject({ storeName: 'Causeway Bay Store', storeId: S.causewayBay });
     const d = await pis(ctx, demo).get(`/api/payInStore/${o.id}`);
-    expect(d.body.data).toMatchObject({ orderno: o.orderNo, storeId: S.causewayBay, storeName: 'Causeway Bay Store', status: '00', paymentBrand: 'alipay_hk', qrType: 'dynamic', createdBy: 'demo', link: o.link });
+    expect(d.body.data).toMatchObject({
+      orderno: o.orderNo,
+      storeId: S.causewayBay,
+      storeName: 'Causeway Bay Store',
+      status: '00',
+      paymentBrand: 'alipay_hk',
+      qrType: 'dynamic',
+      createdBy: 'demo',
+      link: o.link,
+    });
     expect(d.body.data.activity.map((a: { kind: string }) => a.kind)).toEqual(['created', 'opened', 'payment']);
     // a brand the store has not enabled is refused at the checkout
     const o2 = await createPis(ctx, demo, S.tsimShaTsui);
@@ -128,7 +144,17 @@ describe.each(DB_KINDS)('stores and pay in store /api/payInStore/* on %s', (kind
     const nos = all.body.data.content.map((r: { orderno: string }) => r.orderno);
     expect(nos).toContain(a.orderNo);
     expect(nos).not.toContain(pbl.orderNo);
-    expect(all.body.data.content[0]).toMatchObject({ orderno: b.orderNo, storeId: S.tsimShaTsui, storeName: 'Tsim Sha Tsui Kiosk', orderCurrency: 'HKD', totalAmount: '30.51', status: '01', openStatus: '01', qrType: 'dynamic', paymentBrand: 'wechat_pay' });
+    expect(all.body.data.content[0]).toMatchObject({
+      orderno: b.orderNo,
+      storeId: S.tsimShaTsui,
+      storeName: 'Tsim Sha Tsui Kiosk',
+      orderCurrency: 'HKD',
+      totalAmount: '30.51',
+      status: '01',
+      openStatus: '01',
+      qrType: 'dynamic',
+      paymentBrand: 'wechat_pay',
+    });
     const byStore = await list(`&storeId=${S.nanjingRoad}`);
     expect(byStore.body.data.content.every((r: { storeId: string }) => r.storeId === S.nanjingRoad)).toBe(true);
     expect(byStore.body.data.totalElements).toBeGreaterThanOrEqual(1);
@@ -153,7 +179,13 @@ describe.each(DB_KINDS)('stores and pay in store /api/payInStore/* on %s', (kind
   it('list, export and status use the one strict date-range and text parsers (issue 28): years past 2999, reversed ranges, control characters are 400 in the caller language', async () => {
     const get = (url: string, lang = 'en') => ctx.call({ method: 'GET', url, headers: { 'x-token': demo, 'accept-language': lang } });
     for (const base of ['/api/payInStore/list?page=0&size=10', '/api/payInStore/export?format=csv']) {
-      for (const q of ['&beginDate=3000-01-01&endDate=3000-01-02', '&beginDate=2026-01-01&endDate=9999-12-31', '&beginDate=2026-03-02&endDate=2026-03-01', '&beginDate=2026-03-02 10:00:00&endDate=2026-03-02 09:59:59', '&orderno=a%00b']) {
+      for (const q of [
+        '&beginDate=3000-01-01&endDate=3000-01-02',
+        '&beginDate=2026-01-01&endDate=9999-12-31',
+        '&beginDate=2026-03-02&endDate=2026-03-01',
+        '&beginDate=2026-03-02 10:00:00&endDate=2026-03-02 09:59:59',
+        '&orderno=a%00b',
+      ]) {
         const r = await get(base + q);
         expect(r.status, base + q).toBe(400);
         expect(r.body.code, base + q).toBe(Code.BAD_REQUEST);
@@ -208,7 +240,10 @@ describe.each(DB_KINDS)('stores and pay in store /api/payInStore/* on %s', (kind
     const view = await ctx.call({ method: 'GET', url: `/api/checkout/store/${token}` });
     expect(view.body.data).toMatchObject({ merName: 'Demo Store Shanghai', storeName: '南京路门店 Nanjing Road', currencies: ['CNY', 'USD', 'HKD'] });
     const bad = form({ orderCurrency: 'CNY', totalAmount: '-1' });
-    expect((await ctx.call({ method: 'POST', url: `/api/checkout/store/${token}/order`, headers: { ...bad.headers, 'accept-language': 'zh' }, payload: bad.payload })).body).toMatchObject({ code: 400, msg: '数值必须大于 0' });
+    expect((await ctx.call({ method: 'POST', url: `/api/checkout/store/${token}/order`, headers: { ...bad.headers, 'accept-language': 'zh' }, payload: bad.payload })).body).toMatchObject({
+      code: 400,
+      msg: '数值必须大于 0',
+    });
     const f = form({ orderCurrency: 'CNY', totalAmount: '36.50' });
     const made = await ctx.call({ method: 'POST', url: `/api/checkout/store/${token}/order`, headers: f.headers, payload: f.payload });
     expect(made.body.code).toBe(0);
@@ -216,12 +251,15 @@ describe.each(DB_KINDS)('stores and pay in store /api/payInStore/* on %s', (kind
     expect((await buyerPay(ctx, linkToken, 'wechat_pay', '')).body.data.result).toBe('success');
     const row = (await pis(ctx, sub).get(`/api/payInStore/list?page=0&size=10&orderno=${made.body.data.orderNo}`)).body.data.content[0];
     expect(row).toMatchObject({ qrType: 'static', storeId: S.nanjingRoad, totalAmount: '36.50', status: '00', goodsName: 'In-store payment' });
-    const { rows } = await ctx.db.query<{ action: string; user_id: number | null }>("SELECT action, user_id FROM audit_log WHERE target = $1", [made.body.data.orderNo]);
+    const { rows } = await ctx.db.query<{ action: string; user_id: number | null }>('SELECT action, user_id FROM audit_log WHERE target = $1', [made.body.data.orderNo]);
     expect(rows).toEqual([{ action: 'payinstore.create', user_id: null }]);
     // unknown or disabled stores
     expect((await ctx.call({ method: 'GET', url: `/api/checkout/store/${'x'.repeat(43)}` })).status).toBe(404);
     const pudong = (await ctx.db.query<{ static_token: string }>('SELECT static_token FROM store WHERE store_id = $1', [S.pudongAirport])).rows[0].static_token;
-    expect((await ctx.call({ method: 'GET', url: `/api/checkout/store/${pudong}`, headers: { 'accept-language': 'ja' } })).body).toMatchObject({ code: 1401, msg: 'この機能は有効になっていません。営業担当にお問い合わせください' });
+    expect((await ctx.call({ method: 'GET', url: `/api/checkout/store/${pudong}`, headers: { 'accept-language': 'ja' } })).body).toMatchObject({
+      code: 1401,
+      msg: 'この機能は有効になっていません。営業担当にお問い合わせください',
+    });
   });
 
   it('ingestion: a store name needs its id, the store must be the merchant’s, and the name comes from the store table', async () => {

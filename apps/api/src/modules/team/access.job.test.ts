@@ -29,12 +29,22 @@ describe.each(DB_KINDS)('team: access that expires (%s)', (kind) => {
   const user = async (id: number) =>
     (await ctx.db.query<{ status: string; removed_at: Date | null; lang: string | null }>('SELECT status, removed_at, lang FROM app_user WHERE id = $1', [id])).rows[0];
   const audits = async (action: string, target: string) =>
-    (await ctx.db.query<{ username: string; user_id: number | null; detail: Record<string, unknown> }>('SELECT username, user_id, detail FROM audit_log WHERE action = $1 AND target = $2 ORDER BY id', [action, target])).rows;
+    (
+      await ctx.db.query<{ username: string; user_id: number | null; detail: Record<string, unknown> }>(
+        'SELECT username, user_id, detail FROM audit_log WHERE action = $1 AND target = $2 ORDER BY id',
+        [action, target],
+      )
+    ).rows;
   /** The warnings sent to `to` (their subject names the day; the activation mail's does not). */
   const mailsTo = async (to: string) => (await readOutbox(ctx.outbox)).filter((m) => m.to.includes(to) && /\d{4}-\d{2}-\d{2}/.test(m.subject));
   /** Adds an active user (in the adder's language `lang`) whose inactivity starts at T0. */
   const addUser = async (userName: string, o: { role?: string; merIds?: string; lang?: string; accessEndsOn?: string; zone?: string } = {}) => {
-    const r = await post('/api/user/add', main, { userName, email: `${userName}@x.example`, merIds: o.merIds ?? DEMO.subA, role: o.role ?? 'READONLY', ...(o.accessEndsOn ? { accessEndsOn: o.accessEndsOn } : {}) }, o.lang);
+    const r = await post(
+      '/api/user/add',
+      main,
+      { userName, email: `${userName}@x.example`, merIds: o.merIds ?? DEMO.subA, role: o.role ?? 'READONLY', ...(o.accessEndsOn ? { accessEndsOn: o.accessEndsOn } : {}) },
+      o.lang,
+    );
     expect(r.body.code, r.body.msg).toBe(0);
     const id = r.body.data.id as number;
     await ctx.db.query(`UPDATE app_user SET password_hash = $2, status = 'ACTIVE', created_at = $3, time_zone = $4 WHERE id = $1`, [id, await hashPassword(DEMO.password), T0, o.zone ?? null]);

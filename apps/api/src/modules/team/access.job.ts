@@ -135,7 +135,10 @@ export async function sweepAccess(deps: Deps, now = deps.clock.now()): Promise<S
           );
           if (kept.rows.length) {
             await audit(q, {
-              action: AccessAudit.kept, username: 'system', merId: c.mer_id, target: c.username,
+              action: AccessAudit.kept,
+              username: 'system',
+              merId: c.mer_id,
+              target: c.username,
               detail: { userId: c.id, reason, lastAdministrator: true, since: since.toISOString(), accessEndsOn: c.access_ends_on },
             });
             out.kept.push(c.username);
@@ -144,7 +147,10 @@ export async function sweepAccess(deps: Deps, now = deps.clock.now()): Promise<S
           await q.query(`UPDATE app_user SET status = 'DISABLED', status_before_disable = status WHERE id = $1`, [c.id]);
           await endUserSessions(q, c.id, grantEnded ? 'grant-ended' : 'inactive');
           await audit(q, {
-            action: AccessAudit.disabled, username: 'system', merId: c.mer_id, target: c.username,
+            action: AccessAudit.disabled,
+            username: 'system',
+            merId: c.mer_id,
+            target: c.username,
             detail: grantEnded
               ? { userId: c.id, reason, accessEndsOn: c.access_ends_on }
               : { userId: c.id, reason, since: since.toISOString(), days: Math.floor((now.getTime() - since.getTime()) / DAY_MS), limitDays: c.limit_days },

@@ -43,7 +43,11 @@ describe.each(DB_KINDS)('access warning over SMTP (%s)', (kind) => {
     await ctx.db.query('UPDATE job SET run_at = $1', [ctx.clock.now()]);
     await runner.tick(); // the daily run records the warning; its job tries to send it: refused
     const notice = async () =>
-      (await ctx.db.query<{ id: number; sent_at: Date | null; attempts: number; last_error: string | null }>(`SELECT id, sent_at, attempts, last_error FROM access_notice WHERE kind = 'inactivity_warning'`)).rows;
+      (
+        await ctx.db.query<{ id: number; sent_at: Date | null; attempts: number; last_error: string | null }>(
+          `SELECT id, sent_at, attempts, last_error FROM access_notice WHERE kind = 'inactivity_warning'`,
+        )
+      ).rows;
     const n1 = await notice();
     expect(n1).toHaveLength(1);
     expect(n1[0]).toMatchObject({ sent_at: null, attempts: 1 });

@@ -50,7 +50,12 @@ describe.each(DB_KINDS)('team: access review (%s)', (kind) => {
     const saved = await post('/api/access/policy', main, { merId: DEMO.group, inactiveDays: 45 });
     expect(saved.body.data).toEqual({ merId: DEMO.group, inactiveDays: 45, source: 'own' });
     expect((await get(`/api/access/policy?merId=${DEMO.subA}`, main)).body.data).toEqual({ merId: DEMO.subA, inactiveDays: 45, source: 'group' });
-    for (const [days, lang, text] of [[13, 'zh', '14 到 90'], [91, 'ko', '14에서 90'], ['x', 'en', ''], ['30.5', 'en', '']] as const) {
+    for (const [days, lang, text] of [
+      [13, 'zh', '14 到 90'],
+      [91, 'ko', '14에서 90'],
+      ['x', 'en', ''],
+      ['30.5', 'en', ''],
+    ] as const) {
       const r = await post('/api/access/policy', main, { merId: DEMO.group, inactiveDays: days }, lang);
       expect(r.status, String(days)).toBe(400);
       if (text) expect(r.body.msg).toContain(text);
@@ -70,7 +75,9 @@ describe.each(DB_KINDS)('team: access review (%s)', (kind) => {
     expect(r.body.code, r.body.msg).toBe(0);
     expect(r.body.data).toMatchObject({ merId: DEMO.group, due: true, open: null, lastCompleteTime: null, inactiveDays: 45 });
     expect(r.body.data.quarter).toMatch(/^\d{4}-Q[1-4]$/);
-    const byName: Record<string, { permissions: string[]; lastLoginTime: string | null }> = Object.fromEntries((r.body.data.users as { userName: string; permissions: string[]; lastLoginTime: string | null }[]).map((u) => [u.userName, u]));
+    const byName: Record<string, { permissions: string[]; lastLoginTime: string | null }> = Object.fromEntries(
+      (r.body.data.users as { userName: string; permissions: string[]; lastLoginTime: string | null }[]).map((u) => [u.userName, u]),
+    );
     expect(Object.keys(byName).sort()).toEqual(['demo', 'demo-sub', 'rev.both', 'rev.gone', 'rev.keep', 'rev.off', 'suba.admin']);
     expect(byName['rev.keep']).toMatchObject({ role: 'FINANCE', merIds: [DEMO.subA], lastLoginTime: null, accessEndsOn: null, decision: null, manageable: true, self: false });
     expect(byName['rev.keep'].permissions).toContain(Perm.txnList);
@@ -100,7 +107,11 @@ describe.each(DB_KINDS)('team: access review (%s)', (kind) => {
     expect((await post('/api/access/review/decide', other, { merId: DEMO.other, userId: ids['rev.keep'], decision: 'DISABLE' })).status).toBe(404);
     expect((await post('/api/access/review/decide', other, { merId: DEMO.group, userId: ids['rev.keep'], decision: 'DISABLE' })).status).toBe(404);
     expect((await post('/api/access/review/decide', sub, { merId: DEMO.group, userId: ids['rev.keep'], decision: 'CONFIRM' })).status).toBe(403);
-    for (const body of [{ merId: DEMO.group, userId: ids['rev.keep'], decision: 'MAYBE' }, { merId: DEMO.group, userId: 'x', decision: 'CONFIRM' }, { merId: 'g', userId: ids['rev.keep'], decision: 'CONFIRM' }]) {
+    for (const body of [
+      { merId: DEMO.group, userId: ids['rev.keep'], decision: 'MAYBE' },
+      { merId: DEMO.group, userId: 'x', decision: 'CONFIRM' },
+      { merId: 'g', userId: ids['rev.keep'], decision: 'CONFIRM' },
+    ]) {
       expect((await post('/api/access/review/decide', main, body)).status).toBe(400);
     }
     expect(await items()).toEqual([]);
@@ -150,6 +161,9 @@ describe.each(DB_KINDS)('team: access review (%s)', (kind) => {
     expect((await get(`/api/access/review/history?merId=${DEMO.group}`, other)).status).toBe(404);
     expect((await get(`/api/access/review/${id}`, sub)).status).toBe(403);
     const audits = (await ctx.db.query<{ action: string; n: number }>(`SELECT action, count(*)::int AS n FROM audit_log WHERE action LIKE 'access.review.%' GROUP BY action ORDER BY action`)).rows;
-    expect(audits).toEqual([{ action: 'access.review.complete', n: 1 }, { action: 'access.review.decide', n: 5 }]);
+    expect(audits).toEqual([
+      { action: 'access.review.complete', n: 1 },
+      { action: 'access.review.decide', n: 5 },
+    ]);
   });
 });

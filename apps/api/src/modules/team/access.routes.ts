@@ -37,7 +37,7 @@ const reviewUser = z.object({
   status: z.enum(USER_STATUSES),
   inactiveDays: z.number(),
   self: z.boolean(),
-  manageable: z.boolean().describe("its whole scope lies within yours: it may be disabled or removed here"),
+  manageable: z.boolean().describe('its whole scope lies within yours: it may be disabled or removed here'),
   decision: z.enum(REVIEW_DECISIONS).nullable(),
   decidedBy: z.string().nullable(),
   decideTime: z.string().nullable(),
@@ -72,7 +72,12 @@ export function accessRoutes(app: FastifyInstance, deps: Deps) {
 
   r.get('/api/access/policy', {
     config: { permission: Perm.merchantUser },
-    schema: { tags: ['team'], summary: "A merchant's inactivity limit in days (its own, else its group's, else 90); main users only", querystring: accessPolicyQuerySchema, response: { 200: envelope(policyOut) } },
+    schema: {
+      tags: ['team'],
+      summary: "A merchant's inactivity limit in days (its own, else its group's, else 90); main users only",
+      querystring: accessPolicyQuerySchema,
+      response: { 200: envelope(policyOut) },
+    },
     handler: async (req) => ok(await getAccessPolicy(deps, userOf(req), req.query.merId)),
   });
 
@@ -92,7 +97,8 @@ export function accessRoutes(app: FastifyInstance, deps: Deps) {
     config: manage,
     schema: {
       tags: ['team'],
-      summary: "The access review of a merchant (default: yours): each user's role, permissions, merchants, last sign-in and access end, the open review's decisions, and whether this quarter's review is due",
+      summary:
+        "The access review of a merchant (default: yours): each user's role, permissions, merchants, last sign-in and access end, the open review's decisions, and whether this quarter's review is due",
       querystring: reviewQuerySchema,
       response: { 200: envelope(reviewStateOut) },
     },
@@ -124,7 +130,12 @@ export function accessRoutes(app: FastifyInstance, deps: Deps) {
 
   r.get('/api/access/review/history', {
     config: manage,
-    schema: { tags: ['team'], summary: "A merchant's access reviews, newest first: who started and completed each, and its decisions counted", querystring: reviewHistoryQuerySchema, response: { 200: envelope(pageOf(reviewRecord)) } },
+    schema: {
+      tags: ['team'],
+      summary: "A merchant's access reviews, newest first: who started and completed each, and its decisions counted",
+      querystring: reviewHistoryQuerySchema,
+      response: { 200: envelope(pageOf(reviewRecord)) },
+    },
     handler: async (req) => ok(await reviewHistory(deps, userOf(req), req.query.merId, req.query.page, req.query.size)),
   });
 

@@ -79,8 +79,15 @@ export async function saveAccessPolicy(deps: Deps, caller: SessionUser, input: A
     if (floor !== null && input.inactiveDays > floor) throw new AppError(Code.BAD_REQUEST, 'policyBelowGroup', { rules: 'inactiveDays' }, 400);
     if (opts.approvalId === undefined && input.inactiveDays > before.inactiveDays) {
       approval = await insertApproval(q, {
-        merId: input.merId, kind: 'policy_change', permission: Perm.merchantUserManage, user: caller, now: deps.clock.now(), ip: meta.ip, userAgent: meta.userAgent,
-        payload: { access: input }, summary: { policy: 'inactivity', merId: input.merId, loosened: ['inactiveDays'], before: `inactiveDays ${before.inactiveDays}`, after: `inactiveDays ${input.inactiveDays}` },
+        merId: input.merId,
+        kind: 'policy_change',
+        permission: Perm.merchantUserManage,
+        user: caller,
+        now: deps.clock.now(),
+        ip: meta.ip,
+        userAgent: meta.userAgent,
+        payload: { access: input },
+        summary: { policy: 'inactivity', merId: input.merId, loosened: ['inactiveDays'], before: `inactiveDays ${before.inactiveDays}`, after: `inactiveDays ${input.inactiveDays}` },
       });
       return before;
     }
@@ -91,8 +98,14 @@ export async function saveAccessPolicy(deps: Deps, caller: SessionUser, input: A
     );
     const after = await limitOf(q, input.merId);
     await audit(q, {
-      action: AccessAudit.policy, userId: caller.id, username: caller.username, merId: input.merId, target: input.merId,
-      detail: { before, after, ...(opts.approvalId !== undefined ? { approvalId: opts.approvalId } : {}) }, ip: meta.ip, userAgent: meta.userAgent,
+      action: AccessAudit.policy,
+      userId: caller.id,
+      username: caller.username,
+      merId: input.merId,
+      target: input.merId,
+      detail: { before, after, ...(opts.approvalId !== undefined ? { approvalId: opts.approvalId } : {}) },
+      ip: meta.ip,
+      userAgent: meta.userAgent,
     });
     return after;
   });
@@ -238,8 +251,14 @@ export async function decideReview(deps: Deps, caller: SessionUser, input: Revie
     await deps.db.tx(async (q) => {
       const { reviewId, u } = await record(q);
       await audit(q, {
-        action: AccessAudit.reviewDecision, userId: caller.id, username: caller.username, merId: input.merId, target: u.username,
-        detail: { reviewId, userId: u.id, decision }, ip: meta.ip, userAgent: meta.userAgent,
+        action: AccessAudit.reviewDecision,
+        userId: caller.id,
+        username: caller.username,
+        merId: input.merId,
+        target: u.username,
+        detail: { reviewId, userId: u.id, decision },
+        ip: meta.ip,
+        userAgent: meta.userAgent,
       });
     });
   } else {
@@ -263,8 +282,14 @@ export async function completeReview(deps: Deps, caller: SessionUser, merId: str
     await q.query('UPDATE access_review SET completed_by = $2, completed_at = $3 WHERE id = $1', [review.id, caller.id, deps.clock.now()]);
     const counts = (await q.query<{ decision: string; n: number }>('SELECT decision, count(*)::int AS n FROM access_review_item WHERE review_id = $1 GROUP BY decision', [review.id])).rows;
     await audit(q, {
-      action: AccessAudit.reviewCompleted, userId: caller.id, username: caller.username, merId, target: `access review #${review.id}`,
-      detail: { reviewId: review.id, ...Object.fromEntries(counts.map((c) => [c.decision, c.n])) }, ip: meta.ip, userAgent: meta.userAgent,
+      action: AccessAudit.reviewCompleted,
+      userId: caller.id,
+      username: caller.username,
+      merId,
+      target: `access review #${review.id}`,
+      detail: { reviewId: review.id, ...Object.fromEntries(counts.map((c) => [c.decision, c.n])) },
+      ip: meta.ip,
+      userAgent: meta.userAgent,
     });
     return review.id;
   });
@@ -278,7 +303,16 @@ export async function reviewHistory(deps: Deps, caller: SessionUser, merId = cal
   const tz = deps.config.platformTz;
   const total = (await deps.db.query<{ n: number }>('SELECT count(*)::int AS n FROM access_review WHERE mer_id = $1', [merId])).rows[0].n;
   const { rows } = await deps.db.query<{
-    id: number; mer_id: string; quarter: string; started_by: string; started_at: Date; completed_by: string | null; completed_at: Date | null; c: number; d: number; r: number;
+    id: number;
+    mer_id: string;
+    quarter: string;
+    started_by: string;
+    started_at: Date;
+    completed_by: string | null;
+    completed_at: Date | null;
+    c: number;
+    d: number;
+    r: number;
   }>(
     `SELECT r.id, r.mer_id, r.quarter, su.username AS started_by, r.started_at, cu.username AS completed_by, r.completed_at,
             (SELECT count(*)::int FROM access_review_item i WHERE i.review_id = r.id AND i.decision = 'CONFIRMED') AS c,
@@ -323,4 +357,3 @@ export async function reviewDetail(deps: Deps, caller: SessionUser, id: number):
     items: items.map((i) => ({ userId: i.user_id, userName: i.username, decision: i.decision, decidedBy: i.by, decideTime: formatInZone(i.decided_at, tz), ...i.snapshot })),
   };
 }
-

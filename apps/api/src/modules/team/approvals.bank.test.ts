@@ -43,10 +43,17 @@ describe.each(DB_KINDS)('team: four eyes on bank changes (%s)', (kind) => {
     return ctx.call({ method: 'POST', url: '/api/merchant/bankChangeRequest', headers: { ...b.headers, 'x-token': token, 'accept-language': lang }, payload: b.payload });
   };
   const policy = (on: boolean, hours = 24) => post('/api/approval/policy', demo, { merId: DEMO.group, refundLimits: '', permissionRaise: 'false', bankChange: String(on), expiryHours: hours });
-  const bankRow = async (id: number) => (await ctx.db.query<{ status: string; approval_id: number | null; document_path: string; decision_reason: string | null }>('SELECT status, approval_id, document_path, decision_reason FROM bank_change_request WHERE id = $1', [id])).rows[0];
+  const bankRow = async (id: number) =>
+    (
+      await ctx.db.query<{ status: string; approval_id: number | null; document_path: string; decision_reason: string | null }>(
+        'SELECT status, approval_id, document_path, decision_reason FROM bank_change_request WHERE id = $1',
+        [id],
+      )
+    ).rows[0];
   /** Signed in anew each time: the test clock moves past an operator's session. */
   const opToken = () => opsLogin(ctx, 'fb-risk', opSecret);
-  const opsSees = async (id: number) => ((await ctx.call({ method: 'GET', url: '/api/ops/bankChanges', headers: { 'x-token': await opToken() } })).body.data as { id: number }[]).some((r) => r.id === id);
+  const opsSees = async (id: number) =>
+    ((await ctx.call({ method: 'GET', url: '/api/ops/bankChanges', headers: { 'x-token': await opToken() } })).body.data as { id: number }[]).some((r) => r.id === id);
   const docExists = (rel: string) => fs.existsSync(path.join(ctx.config.dataDir, 'files', 'bank-requests', rel));
   /** Main users of the group copied from demo, with the given permissions. */
   const addMain = async (username: string, permissions: string[], userType = 'MAIN') => {
@@ -105,11 +112,19 @@ describe.each(DB_KINDS)('team: four eyes on bank changes (%s)', (kind) => {
     expect(mails.map((m) => m.to)).toEqual(expect.arrayContaining(['bank.b@x.example']));
     expect(mails.map((m) => m.to)).not.toContain('bank.a@x.example');
     expect(mails.map((m) => m.to)).not.toContain('no.bank@x.example');
-    expect(mails.map((m) => m.to), 'a sub-user cannot decide a bank change').not.toContain('sub.bank@x.example');
+    expect(
+      mails.map((m) => m.to),
+      'a sub-user cannot decide a bank change',
+    ).not.toContain('sub.bank@x.example');
     expect(mails[0].subject).toContain('은행 계좌 변경');
     expect(mails[0].text).not.toContain('6225880212345678');
     // the lists
-    expect((await get('/api/approval/list?page=0&size=10', bankB)).body.data.content[0]).toMatchObject({ id, kind: 'bank_change', canDecide: true, summary: { bankRequest: bankId, account: '•••• 5678' } });
+    expect((await get('/api/approval/list?page=0&size=10', bankB)).body.data.content[0]).toMatchObject({
+      id,
+      kind: 'bank_change',
+      canDecide: true,
+      summary: { bankRequest: bankId, account: '•••• 5678' },
+    });
     expect((await get('/api/approval/list?page=0&size=10', bankA)).body.data.content[0]).toMatchObject({ id, canDecide: false });
     expect((await get('/api/approval/list?page=0&size=10', other)).body.data.content).toEqual([]);
     // who cannot
@@ -131,7 +146,10 @@ describe.each(DB_KINDS)('team: four eyes on bank changes (%s)', (kind) => {
     // the provider's own four eyes still decide it
     const decided = await ctx.call({ method: 'POST', url: `/api/ops/bankChanges/${bankId}/approve`, headers: { 'x-token': await opToken() }, payload: { reason: 'Letter checked' } });
     expect(decided.body.code, decided.body.msg).toBe(0);
-    const trail = await ctx.db.query<{ action: string; username: string | null }>(`SELECT action, username FROM audit_log WHERE target = $1 OR target = $2 ORDER BY id`, [`bank-request:${bankId}`, `approval #${id}`]);
+    const trail = await ctx.db.query<{ action: string; username: string | null }>(`SELECT action, username FROM audit_log WHERE target = $1 OR target = $2 ORDER BY id`, [
+      `bank-request:${bankId}`,
+      `approval #${id}`,
+    ]);
     expect(trail.rows.map((t) => `${t.action} ${t.username}`)).toEqual([
       'merchant.bank_change.await_approval bank.a',
       'approval.request bank.a',
@@ -175,7 +193,12 @@ describe.each(DB_KINDS)('team: four eyes on bank changes (%s)', (kind) => {
 
   it('a failure while recording leaves no request, no approval, no audit and no document', async () => {
     await policy(true);
-    const count = async () => (await ctx.db.query<{ n: number }>(`SELECT (SELECT count(*) FROM bank_change_request) + (SELECT count(*) FROM approval_request) + (SELECT count(*) FROM audit_log WHERE action LIKE 'merchant.bank_change.%') AS n`)).rows[0].n;
+    const count = async () =>
+      (
+        await ctx.db.query<{ n: number }>(
+          `SELECT (SELECT count(*) FROM bank_change_request) + (SELECT count(*) FROM approval_request) + (SELECT count(*) FROM audit_log WHERE action LIKE 'merchant.bank_change.%') AS n`,
+        )
+      ).rows[0].n;
     const dir = path.join(ctx.config.dataDir, 'files', 'bank-requests');
     const files = fs.readdirSync(dir).length;
     const before = await count();
@@ -199,7 +222,10 @@ describe.each(DB_KINDS)('team: four eyes on bank changes (%s)', (kind) => {
     const r = await ask(bankA);
     const id = r.body.data.approvalId as number;
     const results = await Promise.all([bankB, c, demo, bankB].map((t) => post('/api/approval/approve', t, { id })));
-    expect(results.map((x) => x.body.code).sort((a, b) => a - b), JSON.stringify(results.map((x) => x.body.msg))).toEqual([0, Code.APPROVAL_DECIDED, Code.APPROVAL_DECIDED, Code.APPROVAL_DECIDED]);
+    expect(
+      results.map((x) => x.body.code).sort((a, b) => a - b),
+      JSON.stringify(results.map((x) => x.body.msg)),
+    ).toEqual([0, Code.APPROVAL_DECIDED, Code.APPROVAL_DECIDED, Code.APPROVAL_DECIDED]);
     expect(await bankRow(r.body.data.id)).toMatchObject({ status: 'PENDING' });
     const moved = await ctx.db.query(`SELECT 1 FROM audit_log WHERE action = 'merchant.bank_change.merchant_approve' AND target = $1`, [`bank-request:${r.body.data.id}`]);
     expect(moved.rows).toHaveLength(1);

@@ -76,7 +76,15 @@ export async function notifyRequesterOfRejection(deps: Deps, approvalId: number)
     await deps.mailer.send({
       to: r.email,
       subject: t(lang, 'approvalRejectedMailSubject', { id: approvalId, what }),
-      text: t(lang, 'approvalRejectedMailBody', { user: r.username, decider: r.decider, id: approvalId, what, note: r.note || t(lang, 'approvalNoReason'), detail: describe(r.summary), link: `${publicBase(deps)}/merchant/approvals` }),
+      text: t(lang, 'approvalRejectedMailBody', {
+        user: r.username,
+        decider: r.decider,
+        id: approvalId,
+        what,
+        note: r.note || t(lang, 'approvalNoReason'),
+        detail: describe(r.summary),
+        link: `${publicBase(deps)}/merchant/approvals`,
+      }),
     });
     return true;
   } catch {

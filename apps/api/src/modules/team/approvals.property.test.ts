@@ -150,10 +150,15 @@ describe.each(DB_KINDS)('four eyes, property (issue 47, %s)', (kind) => {
               setGrant(name, o.role, [a]);
               await activate(name);
             } else if (r.body.code === Code.APPROVAL_REQUIRED) {
-              pending.push({ id: idOf(r.body.msg), requester: a, kind: 'add', apply: (approver) => {
-                users.push(name);
-                setGrant(name, o.role, [a, approver]);
-              } });
+              pending.push({
+                id: idOf(r.body.msg),
+                requester: a,
+                kind: 'add',
+                apply: (approver) => {
+                  users.push(name);
+                  setGrant(name, o.role, [a, approver]);
+                },
+              });
             }
           } else if (o.op === 'edit') {
             const target = users[ADMINS.length + (o.target % Math.max(1, users.length - ADMINS.length))];
@@ -172,7 +177,13 @@ describe.each(DB_KINDS)('four eyes, property (issue 47, %s)', (kind) => {
             if (r.body.code === 0) apply([a]);
             else if (r.body.code === Code.APPROVAL_REQUIRED) pending.push({ id: idOf(r.body.msg), requester: a, kind: 'role', apply: (approver) => apply([a, approver]) });
           } else if (o.op === 'policy') {
-            const r = await post('/api/approval/policy', t, { merId: DEMO.group, refundLimits: o.limit ? 'CNY:100' : '', permissionRaise: String(o.raise), bankChange: String(o.bank), expiryHours: 720 });
+            const r = await post('/api/approval/policy', t, {
+              merId: DEMO.group,
+              refundLimits: o.limit ? 'CNY:100' : '',
+              permissionRaise: String(o.raise),
+              bankChange: String(o.bank),
+              expiryHours: 720,
+            });
             if (r.body.code === Code.APPROVAL_REQUIRED) pending.push({ id: idOf(r.body.msg), requester: a, kind: 'policy' });
           } else if (o.op === 'refund') {
             await stepUp(a);
@@ -209,9 +220,38 @@ describe.each(DB_KINDS)('four eyes, property (issue 47, %s)', (kind) => {
         // Besides the random runs, the review's own walk-around (an administrator added at once, then
         // asked to approve its creator's refund) and its chain form (the added one adds another).
         examples: [
-          [[{ op: 'add', actor: 0, role: 'ADMIN' }, { op: 'refund', actor: 0 }, { op: 'approve', actor: 3, pick: 0 }, { op: 'approve', actor: 1, pick: 0 }], false, false],
-          [[{ op: 'add', actor: 0, role: 'ADMIN' }, { op: 'add', actor: 3, role: 'REFUNDS' }, { op: 'bank', actor: 0 }, { op: 'approve', actor: 4, pick: 0 }, { op: 'approve', actor: 3, pick: 0 }], false, true],
-          [[{ op: 'add', actor: 0, role: 'ADMIN' }, { op: 'approve', actor: 1, pick: 0 }, { op: 'refund', actor: 1 }, { op: 'approve', actor: 3, pick: 0 }, { op: 'approve', actor: 2, pick: 0 }], true, false],
+          [
+            [
+              { op: 'add', actor: 0, role: 'ADMIN' },
+              { op: 'refund', actor: 0 },
+              { op: 'approve', actor: 3, pick: 0 },
+              { op: 'approve', actor: 1, pick: 0 },
+            ],
+            false,
+            false,
+          ],
+          [
+            [
+              { op: 'add', actor: 0, role: 'ADMIN' },
+              { op: 'add', actor: 3, role: 'REFUNDS' },
+              { op: 'bank', actor: 0 },
+              { op: 'approve', actor: 4, pick: 0 },
+              { op: 'approve', actor: 3, pick: 0 },
+            ],
+            false,
+            true,
+          ],
+          [
+            [
+              { op: 'add', actor: 0, role: 'ADMIN' },
+              { op: 'approve', actor: 1, pick: 0 },
+              { op: 'refund', actor: 1 },
+              { op: 'approve', actor: 3, pick: 0 },
+              { op: 'approve', actor: 2, pick: 0 },
+            ],
+            true,
+            false,
+          ],
         ],
       },
     );

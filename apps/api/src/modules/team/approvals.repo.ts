@@ -79,7 +79,17 @@ export const ApprovalAudit = {
 /** Records a request in the caller's transaction (audited); the approvers' e-mail goes after COMMIT. */
 export async function insertApproval(
   q: Queryable,
-  r: { merId: string; kind: 'refund' | 'permission_raise' | 'bank_change' | 'policy_change'; permission: string; payload: unknown; summary: Record<string, unknown>; user: { id: number; username: string }; now: Date; ip?: string; userAgent?: string },
+  r: {
+    merId: string;
+    kind: 'refund' | 'permission_raise' | 'bank_change' | 'policy_change';
+    permission: string;
+    payload: unknown;
+    summary: Record<string, unknown>;
+    user: { id: number; username: string };
+    now: Date;
+    ip?: string;
+    userAgent?: string;
+  },
 ): Promise<number> {
   const policy = await effectivePolicy(q, r.merId);
   const hours = policy?.expiry_hours ?? 48;
@@ -89,8 +99,14 @@ export async function insertApproval(
     [r.merId, r.kind, r.permission, JSON.stringify(r.payload), JSON.stringify(r.summary), r.user.id, r.now, new Date(r.now.getTime() + hours * 3_600_000)],
   );
   await audit(q, {
-    action: ApprovalAudit.requested, userId: r.user.id, username: r.user.username, merId: r.merId, target: `approval #${rows[0].id}`,
-    detail: { approvalId: rows[0].id, kind: r.kind, summary: r.summary }, ip: r.ip, userAgent: r.userAgent,
+    action: ApprovalAudit.requested,
+    userId: r.user.id,
+    username: r.user.username,
+    merId: r.merId,
+    target: `approval #${rows[0].id}`,
+    detail: { approvalId: rows[0].id, kind: r.kind, summary: r.summary },
+    ip: r.ip,
+    userAgent: r.userAgent,
   });
   return rows[0].id;
 }
@@ -135,7 +151,11 @@ export async function recordGrant(q: Queryable, userId: number, by: number, how:
 }
 
 /** Who created or raised `userId` since `since` (newest first), with their user names. */
-export async function grantsOf(q: Queryable, userId: number, since: Date | null = null): Promise<{ id: number; granted_by: number; by: string; how: 'created' | 'raised' | 'approved'; granted_at: Date }[]> {
+export async function grantsOf(
+  q: Queryable,
+  userId: number,
+  since: Date | null = null,
+): Promise<{ id: number; granted_by: number; by: string; how: 'created' | 'raised' | 'approved'; granted_at: Date }[]> {
   const { rows } = await q.query<{ id: number; granted_by: number; by: string; how: 'created' | 'raised' | 'approved'; granted_at: Date }>(
     `SELECT g.id, g.granted_by, u.username AS by, g.how, g.granted_at FROM user_grant_origin g JOIN app_user u ON u.id = g.granted_by
       WHERE g.user_id = $1 AND ($2::timestamptz IS NULL OR g.granted_at > $2::timestamptz) ORDER BY g.granted_at DESC, g.id DESC`,

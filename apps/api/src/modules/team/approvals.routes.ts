@@ -54,9 +54,10 @@ export function approvalRoutes(app: FastifyInstance, deps: Deps) {
     config: { permission: Perm.merchantUserManage },
     schema: {
       tags: ['team'],
-      summary: 'Set a merchant\'s four-eyes policy: refundLimits ("USD:1000.00,EUR:500"), permissionRaise, bankChange (absent: false), expiryHours (1–720), approverCooldownDays (0–365, absent: unchanged). Administrators of the merchant only; audited with before and after',
+      summary:
+        'Set a merchant\'s four-eyes policy: refundLimits ("USD:1000.00,EUR:500"), permissionRaise, bankChange (absent: false), expiryHours (1–720), approverCooldownDays (0–365, absent: unchanged). Administrators of the merchant only; audited with before and after',
       description:
-        'Tightening applies at once. Loosening any rule (a limit raised or removed, a switch turned off, a longer expiry, a shorter cool-down) waits for a second administrator: code 1234 with the request id, carried out by its approval (issue 47). A sub-merchant only tightens its group\'s policy: asking for less answers 400.',
+        "Tightening applies at once. Loosening any rule (a limit raised or removed, a switch turned off, a longer expiry, a shorter cool-down) waits for a second administrator: code 1234 with the request id, carried out by its approval (issue 47). A sub-merchant only tightens its group's policy: asking for less answers 400.",
       body: fourEyesPolicySchema,
       response: { 200: envelope(policySchema) },
     },
@@ -77,7 +78,10 @@ export function approvalRoutes(app: FastifyInstance, deps: Deps) {
     },
   });
 
-  for (const [path, approve] of [['approve', true], ['reject', false]] as const) {
+  for (const [path, approve] of [
+    ['approve', true],
+    ['reject', false],
+  ] as const) {
     r.post(`/api/approval/${path}`, {
       config: { permission: deciders },
       schema: {
@@ -85,7 +89,8 @@ export function approvalRoutes(app: FastifyInstance, deps: Deps) {
         summary: approve
           ? 'Approve a request: it is carried out at once, as you (a refund needs your password re-check), exactly once however many approve at the same time'
           : 'Reject a request (note: optional reason)',
-        description: 'Not your own, nor one whose requester created or raised you within the cool-down (code 1233); already decided (1231); expired (1232); without its permission: 403; outside your scope: 404. Audited.',
+        description:
+          'Not your own, nor one whose requester created or raised you within the cool-down (code 1233); already decided (1231); expired (1232); without its permission: 403; outside your scope: 404. Audited.',
         body: approvalDecisionSchema,
         response: { 200: envelope(approvalRowSchema) },
       },

@@ -50,7 +50,10 @@ function coreOut(p: PolicyRow | null): PolicyCore {
   const limits: Record<string, string> = {};
   for (const [c, v] of Object.entries(p?.refund_limits ?? {})) limits[c] = toDecimal(v, c);
   return {
-    refundLimits: limits, permissionRaise: p?.permission_raise ?? false, bankChange: p?.bank_change ?? false, expiryHours: p?.expiry_hours ?? 48,
+    refundLimits: limits,
+    permissionRaise: p?.permission_raise ?? false,
+    bankChange: p?.bank_change ?? false,
+    expiryHours: p?.expiry_hours ?? 48,
     approverCooldownDays: p?.approver_cooldown_days ?? APPROVER_COOLDOWN_DAYS_DEFAULT,
   };
 }
@@ -98,7 +101,11 @@ export async function savePolicy(deps: Deps, caller: SessionUser, input: FourEye
     const { own, group } = await policyRows(q, input.merId);
     const current = stricter(group, own, input.merId);
     const asked: PolicyRow = {
-      mer_id: input.merId, refund_limits: limits, permission_raise: input.permissionRaise, bank_change: input.bankChange, expiry_hours: input.expiryHours,
+      mer_id: input.merId,
+      refund_limits: limits,
+      permission_raise: input.permissionRaise,
+      bank_change: input.bankChange,
+      expiry_hours: input.expiryHours,
       approver_cooldown_days: input.approverCooldownDays ?? current?.approver_cooldown_days ?? APPROVER_COOLDOWN_DAYS_DEFAULT,
     };
     // The group's policy is a floor: a sub-merchant asking for less than it is told so.
@@ -110,8 +117,15 @@ export async function savePolicy(deps: Deps, caller: SessionUser, input: FourEye
     const loosened = loosenedRules(current, stricter(group, asked, input.merId));
     if (opts.approvalId === undefined && loosened.length > 0) {
       approval = await insertApproval(q, {
-        merId: input.merId, kind: 'policy_change', permission: Perm.merchantUserManage, user: caller, now: deps.clock.now(), ip: meta.ip, userAgent: meta.userAgent,
-        payload: { policy: { ...input, approverCooldownDays: asked.approver_cooldown_days } }, summary: { policy: 'fourEyes', merId: input.merId, loosened, before: describePolicy(before), after: describePolicy(after) },
+        merId: input.merId,
+        kind: 'policy_change',
+        permission: Perm.merchantUserManage,
+        user: caller,
+        now: deps.clock.now(),
+        ip: meta.ip,
+        userAgent: meta.userAgent,
+        payload: { policy: { ...input, approverCooldownDays: asked.approver_cooldown_days } },
+        summary: { policy: 'fourEyes', merId: input.merId, loosened, before: describePolicy(before), after: describePolicy(after) },
       });
       return;
     }
@@ -122,8 +136,14 @@ export async function savePolicy(deps: Deps, caller: SessionUser, input: FourEye
       [input.merId, JSON.stringify(limits), input.permissionRaise, input.expiryHours, caller.id, deps.clock.now(), input.bankChange, asked.approver_cooldown_days],
     );
     await audit(q, {
-      action: ApprovalAudit.policy, userId: caller.id, username: caller.username, merId: input.merId, target: input.merId,
-      detail: { before, after, ...(opts.approvalId !== undefined ? { approvalId: opts.approvalId } : {}) }, ip: meta.ip, userAgent: meta.userAgent,
+      action: ApprovalAudit.policy,
+      userId: caller.id,
+      username: caller.username,
+      merId: input.merId,
+      target: input.merId,
+      detail: { before, after, ...(opts.approvalId !== undefined ? { approvalId: opts.approvalId } : {}) },
+      ip: meta.ip,
+      userAgent: meta.userAgent,
     });
   });
   if (approval !== null) {
@@ -135,7 +155,10 @@ export async function savePolicy(deps: Deps, caller: SessionUser, input: FourEye
 
 /** A policy as one line per rule, for the approvals list and the approvers' e-mail. */
 function describePolicy(p: FourEyesPolicy): string {
-  const limits = Object.entries(p.refundLimits).map(([c, v]) => `${c} ${v}`).join(' / ') || '-';
+  const limits =
+    Object.entries(p.refundLimits)
+      .map(([c, v]) => `${c} ${v}`)
+      .join(' / ') || '-';
   return `refundLimits ${limits}; permissionRaise ${p.permissionRaise}; bankChange ${p.bankChange}; expiryHours ${p.expiryHours}; approverCooldownDays ${p.approverCooldownDays}`;
 }
 
@@ -277,8 +300,14 @@ export async function decide(deps: Deps, caller: SessionUser, id: number, approv
     if (r.kind === 'bank_change' && caller.userType !== 'MAIN') throw new AppError(Code.FORBIDDEN, 'approvalNoPermission', {}, 403);
     await q.query('UPDATE approval_request SET status = $2, decided_by = $3, decided_at = $4, note = $5 WHERE id = $1', [r.id, approve ? 'APPROVED' : 'REJECTED', caller.id, now, note || null]);
     await audit(q, {
-      action: approve ? ApprovalAudit.approved : ApprovalAudit.rejected, userId: caller.id, username: caller.username, merId: r.mer_id, target: `approval #${r.id}`,
-      detail: { approvalId: r.id, kind: r.kind, requestedBy: r.requester, summary: r.summary, note: note || null }, ip: meta.ip, userAgent: meta.userAgent,
+      action: approve ? ApprovalAudit.approved : ApprovalAudit.rejected,
+      userId: caller.id,
+      username: caller.username,
+      merId: r.mer_id,
+      target: `approval #${r.id}`,
+      detail: { approvalId: r.id, kind: r.kind, requestedBy: r.requester, summary: r.summary, note: note || null },
+      ip: meta.ip,
+      userAgent: meta.userAgent,
     });
     // A bank change moves on in this same transaction (no network call): approved, it is handed to
     // the provider (PENDING, now seen by the back office); rejected, it is closed. One decision, one move.
@@ -306,9 +335,20 @@ export async function decide(deps: Deps, caller: SessionUser, id: number, approv
   const r = rows[0];
   const tz = deps.config.platformTz;
   return {
-    id: r.id, merId: r.mer_id, kind: r.kind, status: r.status, summary: r.summary, requestedBy: r.requester, requestTime: formatInZone(r.requested_at, tz),
-    expireTime: formatInZone(r.expires_at, tz), decidedBy: r.decider, decideTime: r.decided_at ? formatInZone(r.decided_at, tz) : null, result: r.result, canDecide: false,
-    deciderGrants: await deciderGrants(deps.db, r.decided_by, tz), yourGrant: null,
+    id: r.id,
+    merId: r.mer_id,
+    kind: r.kind,
+    status: r.status,
+    summary: r.summary,
+    requestedBy: r.requester,
+    requestTime: formatInZone(r.requested_at, tz),
+    expireTime: formatInZone(r.expires_at, tz),
+    decidedBy: r.decider,
+    decideTime: r.decided_at ? formatInZone(r.decided_at, tz) : null,
+    result: r.result,
+    canDecide: false,
+    deciderGrants: await deciderGrants(deps.db, r.decided_by, tz),
+    yourGrant: null,
   };
 }
 
@@ -317,7 +357,16 @@ async function execute(deps: Deps, approver: SessionUser, r: ApprovalDbRow, lang
     const p = r.payload as { id: string; amount: string; txnschema: string | null };
     return { ...(await refund(deps, approver, lang, { id: p.id, amount: p.amount, txnschema: p.txnschema ?? undefined, requestKey: `approval-${r.id}` }, meta, { approvalId: r.id })) };
   }
-  const p = r.payload as { user?: UpdateUserInput; role?: RoleSaveInput; add?: AddUserInput; lang?: Language; policy?: FourEyesPolicyInput; access?: AccessPolicyInput; enable?: { userId: number }; requireTotp?: { merId: string; require: boolean } };
+  const p = r.payload as {
+    user?: UpdateUserInput;
+    role?: RoleSaveInput;
+    add?: AddUserInput;
+    lang?: Language;
+    policy?: FourEyesPolicyInput;
+    access?: AccessPolicyInput;
+    enable?: { userId: number };
+    requireTotp?: { merId: string; require: boolean };
+  };
   const opts = { approvalId: r.id, requestedBy: r.requested_by };
   if (p.user) {
     const u = await updateUser(deps, approver, p.user, meta, opts);

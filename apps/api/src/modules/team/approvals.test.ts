@@ -65,7 +65,15 @@ describe.each(DB_KINDS)('team: four eyes (%s)', (kind) => {
   it('administrators set the policy; a sub-merchant follows its group; bad input and others refused, nothing written', async () => {
     const saved = await post('/api/approval/policy', demo, { merId: DEMO.group, refundLimits: 'CNY:100.00,USD:50', permissionRaise: 'false', expiryHours: 24 });
     expect(saved.body.code, saved.body.msg).toBe(0);
-    expect(saved.body.data).toEqual({ merId: DEMO.group, refundLimits: { CNY: '100.00', USD: '50.00' }, permissionRaise: false, bankChange: false, expiryHours: 24, approverCooldownDays: 30, groupFloor: null });
+    expect(saved.body.data).toEqual({
+      merId: DEMO.group,
+      refundLimits: { CNY: '100.00', USD: '50.00' },
+      permissionRaise: false,
+      bankChange: false,
+      expiryHours: 24,
+      approverCooldownDays: 30,
+      groupFloor: null,
+    });
     expect((await get(`/api/approval/policy?merId=${DEMO.subA}`, demo)).body.data).toMatchObject({ merId: DEMO.subA, refundLimits: { CNY: '100.00' } });
     const before = (await ctx.db.query('SELECT * FROM four_eyes_policy')).rows;
     for (const body of [
@@ -126,7 +134,10 @@ describe.each(DB_KINDS)('team: four eyes (%s)', (kind) => {
     expect(await refunds(p.id)).toBe(2);
     expect((await post('/api/approval/approve', apprB, { id })).body.code).toBe(Code.APPROVAL_DECIDED);
     expect(await refunds(p.id)).toBe(2);
-    const trail = await ctx.db.query<{ action: string; username: string }>(`SELECT action, username FROM audit_log WHERE action IN ('approval.request', 'approval.approve', 'txn.refund') AND (target = $1 OR target = $2) ORDER BY id`, [p.gwTransId, `approval #${id}`]);
+    const trail = await ctx.db.query<{ action: string; username: string }>(
+      `SELECT action, username FROM audit_log WHERE action IN ('approval.request', 'approval.approve', 'txn.refund') AND (target = $1 OR target = $2) ORDER BY id`,
+      [p.gwTransId, `approval #${id}`],
+    );
     expect(trail.rows.map((r) => `${r.action} ${r.username}`)).toEqual(['txn.refund req.r', 'approval.request req.r', 'approval.approve appr.a', 'txn.refund appr.a']);
   });
 
@@ -192,7 +203,10 @@ describe.each(DB_KINDS)('team: four eyes (%s)', (kind) => {
     const p = await addTxn(ctx, { orderNo: 'FE-PAR', amount: 90000 });
     const id = (await post('/api/txn/refund', requester, { id: p.gwTransId, amount: '300.00' })).body.data.approvalId as number;
     const results = await Promise.all([demo, apprA, apprB].map((t) => post('/api/approval/approve', t, { id })));
-    expect(results.map((r) => r.body.code).sort((x, y) => x - y), JSON.stringify(results.map((r) => r.body.msg))).toEqual([0, Code.APPROVAL_DECIDED, Code.APPROVAL_DECIDED]);
+    expect(
+      results.map((r) => r.body.code).sort((x, y) => x - y),
+      JSON.stringify(results.map((r) => r.body.msg)),
+    ).toEqual([0, Code.APPROVAL_DECIDED, Code.APPROVAL_DECIDED]);
     expect(await refunds(p.id)).toBe(1);
     expect(await returned(p.id)).toBe(30000);
   });

@@ -85,10 +85,7 @@ async function* auditBatches(q: Queryable, f: AuditFilter, scope: string[], tz: 
       params.push(after.at, after.id);
       cond = ` AND (at, id) < ($${params.length - 1}, $${params.length})`;
     }
-    const { rows } = await q.query<AuditDbRow>(
-      `SELECT id, at, username, mer_id, action, outcome, target, ip FROM audit_log WHERE ${w.sql}${cond} ORDER BY at DESC, id DESC LIMIT 2000`,
-      params,
-    );
+    const { rows } = await q.query<AuditDbRow>(`SELECT id, at, username, mer_id, action, outcome, target, ip FROM audit_log WHERE ${w.sql}${cond} ORDER BY at DESC, id DESC LIMIT 2000`, params);
     if (!rows.length) return;
     yield rows;
     const last = rows[rows.length - 1];

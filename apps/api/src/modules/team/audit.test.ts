@@ -35,7 +35,12 @@ describe.each(DB_KINDS)('team: audit viewer (%s)', (kind) => {
     const rows = r.body.data.content as { action: string; userName: string; target: string; ip: string; time: string; merId: string }[];
     expect(rows[0]).toMatchObject({ action: 'account.activation.sent', userName: 'audited' });
     expect(rows.find((x) => x.action === 'user.add')).toMatchObject({ userName: DEMO.users.demo, target: 'audited', merId: DEMO.subB, ip: '127.0.0.1' });
-    expect(rows.filter((x) => x.action === 'auth.login').map((x) => x.userName).sort()).toEqual([DEMO.users.demo, DEMO.users.sub]);
+    expect(
+      rows
+        .filter((x) => x.action === 'auth.login')
+        .map((x) => x.userName)
+        .sort(),
+    ).toEqual([DEMO.users.demo, DEMO.users.sub]);
     expect(rows.some((x) => x.userName === DEMO.users.other)).toBe(false);
     expect(rows[0].time).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
     const theirs = await get('/api/audit/list', other);

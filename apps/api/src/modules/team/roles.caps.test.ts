@@ -19,7 +19,8 @@ describe.each(DB_KINDS)('team: refund caps of a role (%s)', (kind) => {
     const f = form(body);
     return ctx.call({ method: 'POST', url, headers: { ...f.headers, 'x-token': token, 'accept-language': lang }, payload: f.payload });
   };
-  const usage = async () => (await ctx.db.query<{ currency: string; amount: string }>('SELECT currency, amount FROM refund_cap_usage ORDER BY day, currency')).rows.map((r) => `${r.currency} ${r.amount}`);
+  const usage = async () =>
+    (await ctx.db.query<{ currency: string; amount: string }>('SELECT currency, amount FROM refund_cap_usage ORDER BY day, currency')).rows.map((r) => `${r.currency} ${r.amount}`);
 
   beforeAll(async () => {
     ctx = await createTestApp({ kind });
@@ -66,7 +67,7 @@ describe.each(DB_KINDS)('team: refund caps of a role (%s)', (kind) => {
     expect((await post('/api/txn/refund', clerk, { id: p.gwTransId, amount: '40.00' })).body.data.code).toBe(RefundCode.OK);
   });
 
-  it('a refund refused for its amount gives the day\'s claim back', async () => {
+  it("a refund refused for its amount gives the day's claim back", async () => {
     const p = await addTxn(ctx, { orderNo: 'CAP-SMALL', amount: 1000 });
     const before = await usage();
     expect((await post('/api/txn/refund', clerk, { id: p.gwTransId, amount: '20.00' })).body.data.code).toBe(RefundCode.OVER_AMOUNT);
@@ -86,7 +87,12 @@ describe.each(DB_KINDS)('team: refund caps of a role (%s)', (kind) => {
 
   it.skipIf(!isConcurrent(kind))('five parallel refunds against a daily cap of 100.00: exactly three of 30.00 pass', async () => {
     // a new HKD cap, the others kept (removing a held role's cap waits for approval, issue 47)
-    const saved = await post('/api/role/save', demo, { roleId, name: 'Capped refunds', permissions: `${Perm.txnList},${Perm.txnDetail},${Perm.txnRefund}`, refundCaps: 'CNY:50.00:80.00,JPY::1000,HKD::100.00' });
+    const saved = await post('/api/role/save', demo, {
+      roleId,
+      name: 'Capped refunds',
+      permissions: `${Perm.txnList},${Perm.txnDetail},${Perm.txnRefund}`,
+      refundCaps: 'CNY:50.00:80.00,JPY::1000,HKD::100.00',
+    });
     expect(saved.body.code, saved.body.msg).toBe(0);
     const ps = await Promise.all([1, 2, 3, 4, 5].map((i) => addTxn(ctx, { orderNo: `CAP-PAR-${i}`, amount: 10000, currency: 'HKD' })));
     clerk = await loginWithStepUp(ctx, 'cap.user');

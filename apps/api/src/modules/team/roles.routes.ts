@@ -34,7 +34,8 @@ export function roleRoutes(app: FastifyInstance, deps: Deps) {
     config: { permission: Perm.merchantUserManage },
     schema: {
       tags: ['team'],
-      summary: 'Add a named role (no roleId) or change one: name, description, permissions, refundCaps ("CUR:perRefund:perDay", either may be empty). A change applies to every user holding the role at once, on every server',
+      summary:
+        'Add a named role (no roleId) or change one: name, description, permissions, refundCaps ("CUR:perRefund:perDay", either may be empty). A change applies to every user holding the role at once, on every server',
       description:
         'Permissions: only ones you hold and none reserved to administrators (code 1202). A name already used by a live role of the merchant: code 1221. A role held by a user who reaches a merchant outside your scope: 403. While users hold it, more permissions (permission-raise rule on) or refund caps raised or removed (always) wait for a second administrator: code 1234. Audited with before and after.',
       body: roleSaveSchema,

@@ -67,7 +67,9 @@ const toRow = (r: RoleDbRow, tz: string): TeamRoleRow => ({
 });
 
 const capsOut = (c: Caps) =>
-  Object.fromEntries(Object.entries(c ?? {}).map(([cur, v]) => [cur, { perRefund: v.perRefund === null ? null : toDecimal(v.perRefund, cur), perDay: v.perDay === null ? null : toDecimal(v.perDay, cur) }]));
+  Object.fromEntries(
+    Object.entries(c ?? {}).map(([cur, v]) => [cur, { perRefund: v.perRefund === null ? null : toDecimal(v.perRefund, cur), perDay: v.perDay === null ? null : toDecimal(v.perDay, cur) }]),
+  );
 
 /** "CUR:perRefund:perDay" entries → minor units by currency; a currency's decimals enforced, each currency once. */
 export function parseRefundCaps(list: readonly string[]): Caps {
@@ -100,7 +102,12 @@ export function rolePermissionsOf(caller: SessionUser, asked: readonly string[])
 }
 
 /** A live role in `scope`, locked FOR SHARE (assigning it) or FOR UPDATE (changing it); else 404. */
-export async function lockRole(q: Queryable, scope: string[], roleId: number, mode: 'SHARE' | 'UPDATE'): Promise<{ id: number; mer_id: string; name: string; description: string; permissions: string[]; refund_caps: Caps }> {
+export async function lockRole(
+  q: Queryable,
+  scope: string[],
+  roleId: number,
+  mode: 'SHARE' | 'UPDATE',
+): Promise<{ id: number; mer_id: string; name: string; description: string; permissions: string[]; refund_caps: Caps }> {
   const { rows } = await q.query<{ id: number; mer_id: string; name: string; description: string; permissions: string[]; refund_caps: Caps }>(
     `SELECT id, mer_id, name, description, permissions, refund_caps FROM team_role
       WHERE id = $1 AND mer_id = ANY($2::text[]) AND removed_at IS NULL FOR ${mode === 'SHARE' ? 'SHARE' : 'UPDATE'}`,
@@ -124,10 +131,7 @@ const nameTaken = () => new AppError(Code.ROLE_NAME_TAKEN, 'roleNameTaken', {}, 
 const isUniqueViolation = (e: unknown) => (e as { code?: string })?.code === '23505';
 
 async function findRole(deps: Deps, id: number): Promise<TeamRoleRow> {
-  const { rows } = await deps.db.query<RoleDbRow>(
-    `SELECT r.id, r.mer_id, r.name, r.description, r.permissions, r.refund_caps, ${USERS} AS users, r.updated_at FROM team_role r WHERE r.id = $1`,
-    [id],
-  );
+  const { rows } = await deps.db.query<RoleDbRow>(`SELECT r.id, r.mer_id, r.name, r.description, r.permissions, r.refund_caps, ${USERS} AS users, r.updated_at FROM team_role r WHERE r.id = $1`, [id]);
   return toRow(rows[0], deps.config.platformTz);
 }
 
@@ -152,8 +156,14 @@ export async function saveRole(deps: Deps, caller: SessionUser, input: RoleSaveI
         );
         if (!rows[0]) throw nameTaken();
         await audit(q, {
-          action: RoleAudit.added, userId: caller.id, username: caller.username, merId: caller.merId, target: input.name,
-          detail: { roleId: rows[0].id, name: input.name, description: input.description, permissions, refundCaps: capsOut(caps) }, ip: meta.ip, userAgent: meta.userAgent,
+          action: RoleAudit.added,
+          userId: caller.id,
+          username: caller.username,
+          merId: caller.merId,
+          target: input.name,
+          detail: { roleId: rows[0].id, name: input.name, description: input.description, permissions, refundCaps: capsOut(caps) },
+          ip: meta.ip,
+          userAgent: meta.userAgent,
         });
         return rows[0].id;
       }
@@ -178,7 +188,13 @@ export async function saveRole(deps: Deps, caller: SessionUser, input: RoleSaveI
       const raise = added.length > 0 && (await effectivePolicy(q, role.mer_id))?.permission_raise;
       if (opts.approvalId === undefined && holders.rows.length > 0 && (raise || capsUp.length > 0)) {
         approval = await insertApproval(q, {
-          merId: role.mer_id, kind: 'permission_raise', permission: Perm.merchantUserManage, user: caller, now, ip: meta.ip, userAgent: meta.userAgent,
+          merId: role.mer_id,
+          kind: 'permission_raise',
+          permission: Perm.merchantUserManage,
+          user: caller,
+          now,
+          ip: meta.ip,
+          userAgent: meta.userAgent,
           payload: { role: { ...input, roleId: role.id } },
           summary: { role: role.name, added, ...(capsUp.length ? { capsLoosened: capsUp } : {}), users: holders.rows.map((h) => h.username) },
         });
@@ -190,11 +206,24 @@ export async function saveRole(deps: Deps, caller: SessionUser, input: RoleSaveI
           if (opts.requestedBy !== undefined) await recordGrant(q, h.id, caller.id, 'approved', now);
         }
       }
-      await q.query('UPDATE team_role SET name = $2, description = $3, permissions = $4, updated_at = $5, refund_caps = $6 WHERE id = $1', [role.id, input.name, input.description, permissions, now, JSON.stringify(caps)]);
+      await q.query('UPDATE team_role SET name = $2, description = $3, permissions = $4, updated_at = $5, refund_caps = $6 WHERE id = $1', [
+        role.id,
+        input.name,
+        input.description,
+        permissions,
+        now,
+        JSON.stringify(caps),
+      ]);
       await q.query('UPDATE app_user SET permissions = $2 WHERE team_role_id = $1 AND removed_at IS NULL', [role.id, permissions]);
       await audit(q, {
-        action: RoleAudit.updated, userId: caller.id, username: caller.username, merId: role.mer_id, target: input.name,
-        detail: { roleId: role.id, before, after, users: holders.rows.map((h) => h.username) }, ip: meta.ip, userAgent: meta.userAgent,
+        action: RoleAudit.updated,
+        userId: caller.id,
+        username: caller.username,
+        merId: role.mer_id,
+        target: input.name,
+        detail: { roleId: role.id, before, after, users: holders.rows.map((h) => h.username) },
+        ip: meta.ip,
+        userAgent: meta.userAgent,
       });
       return role.id;
     });
@@ -218,8 +247,14 @@ export async function removeRole(deps: Deps, caller: SessionUser, roleId: number
     if (n > 0) throw new AppError(Code.ROLE_IN_USE, 'roleInUse', { count: n }, 200);
     await q.query('UPDATE team_role SET removed_at = $2 WHERE id = $1', [role.id, deps.clock.now()]);
     await audit(q, {
-      action: RoleAudit.removed, userId: caller.id, username: caller.username, merId: role.mer_id, target: role.name,
-      detail: { roleId: role.id, name: role.name, permissions: role.permissions }, ip: meta.ip, userAgent: meta.userAgent,
+      action: RoleAudit.removed,
+      userId: caller.id,
+      username: caller.username,
+      merId: role.mer_id,
+      target: role.name,
+      detail: { roleId: role.id, name: role.name, permissions: role.permissions },
+      ip: meta.ip,
+      userAgent: meta.userAgent,
     });
   });
 }

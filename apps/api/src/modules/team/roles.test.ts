@@ -77,7 +77,7 @@ describe.each(DB_KINDS)('team: named roles (%s)', (kind) => {
     expect((await ctx.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM audit_log WHERE action = 'role.update'`)).rows[0].n).toBe(1);
   });
 
-  it('refuses bad input, writing nothing, with a message in the caller\'s language', async () => {
+  it("refuses bad input, writing nothing, with a message in the caller's language", async () => {
     const before = await roles();
     for (const body of <Record<string, string | number>[]>[
       { name: '', permissions: Perm.txnList },
@@ -106,7 +106,7 @@ describe.each(DB_KINDS)('team: named roles (%s)', (kind) => {
     expect(await roles()).toEqual(before);
   });
 
-  it('refuses a sub-user, permissions beyond one\'s own or reserved to administrators, and another merchant\'s roles', async () => {
+  it("refuses a sub-user, permissions beyond one's own or reserved to administrators, and another merchant's roles", async () => {
     const before = await roles();
     expect((await get('/api/role/list', sub)).status).toBe(403);
     expect((await post('/api/role/save', sub, { name: 'Mine', permissions: Perm.txnList })).status).toBe(403);
@@ -139,7 +139,7 @@ describe.each(DB_KINDS)('team: named roles (%s)', (kind) => {
     expect((await perms(holders[0])).permissions).toEqual([Perm.txnDetail, Perm.txnRefund]);
   });
 
-  it('a sub-merchant\'s administrator cannot change a role held by a user reaching a sibling sub-merchant', async () => {
+  it("a sub-merchant's administrator cannot change a role held by a user reaching a sibling sub-merchant", async () => {
     const made = await post('/api/user/add', main, { userName: 'suba.roles', email: 'suba.roles@x.example', merIds: DEMO.subA, role: 'ADMIN' });
     await activate(made.body.data.id);
     const subAdmin = (await ctx.login('suba.roles')).token;
@@ -174,7 +174,7 @@ describe.each(DB_KINDS)('team: named roles (%s)', (kind) => {
     expect(audit.rows.map((r) => r.detail.roleId)).toEqual([clerkRole]);
   });
 
-  it.skipIf(!isConcurrent(kind))('a role change and assignments at once: every holder ends with the role\'s final permissions; one name saved twice at once is one role', async () => {
+  it.skipIf(!isConcurrent(kind))("a role change and assignments at once: every holder ends with the role's final permissions; one name saved twice at once is one role", async () => {
     const made = await post('/api/role/save', main, { name: 'Race', permissions: `${Perm.txnList},${Perm.txnDetail}` });
     const roleId = made.body.data.id;
     const ids: number[] = [];
@@ -183,7 +183,10 @@ describe.each(DB_KINDS)('team: named roles (%s)', (kind) => {
       post('/api/role/save', main, { roleId, name: 'Race', permissions: Perm.txnRefund }),
       ...ids.map((id) => post('/api/user/update', main, { userId: id, role: 'CUSTOM', roleId, merIds: DEMO.subA })),
     ]);
-    expect(results.map((r) => r.body.code), JSON.stringify(results.map((r) => r.body.msg))).toEqual([0, 0, 0, 0]);
+    expect(
+      results.map((r) => r.body.code),
+      JSON.stringify(results.map((r) => r.body.msg)),
+    ).toEqual([0, 0, 0, 0]);
     for (const id of ids) expect(await perms(id)).toEqual({ permissions: [Perm.txnRefund], team_role_id: roleId });
     const twice = await Promise.all([1, 2].map(() => post('/api/role/save', main, { name: 'Twin', permissions: Perm.txnList })));
     expect(twice.map((r) => r.body.code).sort((a, b) => a - b)).toEqual([0, Code.ROLE_NAME_TAKEN]);

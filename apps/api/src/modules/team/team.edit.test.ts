@@ -22,8 +22,7 @@ describe.each(DB_KINDS)('team: edit a user (%s)', (kind) => {
   };
   const row = async (id: number) =>
     (await ctx.db.query<{ role: string; permissions: string[]; user_admin: boolean; mer_id: string }>('SELECT role, permissions, user_admin, mer_id FROM app_user WHERE id = $1', [id])).rows[0];
-  const scopeOf = async (id: number) =>
-    (await ctx.db.query<{ mer_id: string }>('SELECT mer_id FROM user_merchant_scope WHERE user_id = $1 ORDER BY 1', [id])).rows.map((r) => r.mer_id);
+  const scopeOf = async (id: number) => (await ctx.db.query<{ mer_id: string }>('SELECT mer_id FROM user_merchant_scope WHERE user_id = $1 ORDER BY 1', [id])).rows.map((r) => r.mer_id);
   const idOf = async (username: string) => (await ctx.db.query<{ id: number }>('SELECT id FROM app_user WHERE username = $1', [username])).rows[0].id;
 
   beforeAll(async () => {
@@ -59,7 +58,7 @@ describe.each(DB_KINDS)('team: edit a user (%s)', (kind) => {
     expect((await ctx.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM audit_log WHERE action = 'user.update'`)).rows[0].n).toBe(1);
   });
 
-  it('a permission taken away is refused on the user\'s next call, and a merchant taken away shows nothing of it', async () => {
+  it("a permission taken away is refused on the user's next call, and a merchant taken away shows nothing of it", async () => {
     await post('/api/user/update', main, { userId: editedId, role: 'FINANCE', merIds: `${DEMO.subA},${DEMO.subB}` });
     const t = (await ctx.login('edit.me')).token;
     expect((await get('/api/txn/list?page=0&size=5', t)).body.code).toBe(0);
@@ -73,7 +72,7 @@ describe.each(DB_KINDS)('team: edit a user (%s)', (kind) => {
     expect((await get('/api/merchant/info', t)).body.data.subMerIdList).toEqual([DEMO.subB]);
   });
 
-  it('adding and editing one user leaves every other user\'s merchants alone; the answer names the user\'s own merchant', async () => {
+  it("adding and editing one user leaves every other user's merchants alone; the answer names the user's own merchant", async () => {
     const all = async () => (await ctx.db.query<{ user_id: number; mer_id: string }>('SELECT user_id, mer_id FROM user_merchant_scope ORDER BY 1, 2')).rows;
     const before = await all();
     expect(before.filter((s) => s.user_id === editedId).length, 'the edited user has stored merchants').toBeGreaterThan(0);
@@ -104,7 +103,7 @@ describe.each(DB_KINDS)('team: edit a user (%s)', (kind) => {
     expect(await row(editedId)).toEqual(before);
   });
 
-  it('refuses a sub-user, another merchant\'s user, merchants outside the scope, grants not held, oneself and the last administrator', async () => {
+  it("refuses a sub-user, another merchant's user, merchants outside the scope, grants not held, oneself and the last administrator", async () => {
     const before = await row(editedId);
     expect((await post('/api/user/update', sub, { userId: editedId, role: 'READONLY', merIds: DEMO.subA })).status).toBe(403);
     // another merchant's main user cannot see ours; ours cannot see theirs
@@ -148,7 +147,10 @@ describe.each(DB_KINDS)('team: edit a user (%s)', (kind) => {
   });
 
   it.skipIf(!isConcurrent(kind))('two administrators disabled at once, and two removed at once: one wins, the last stays', async () => {
-    for (const [action, extra] of [['/api/user/updateUserStatus', { status: 'DISABLED' }], ['/api/user/remove', {}]] as const) {
+    for (const [action, extra] of [
+      ['/api/user/updateUserStatus', { status: 'DISABLED' }],
+      ['/api/user/remove', {}],
+    ] as const) {
       const ids: number[] = [];
       for (const n of ['a', 'b']) {
         const name = `${action.endsWith('remove') ? 'rm' : 'ds'}.${n}.admin`;
@@ -160,7 +162,10 @@ describe.each(DB_KINDS)('team: edit a user (%s)', (kind) => {
       await ctx.db.query(`UPDATE app_user SET status = 'DISABLED' WHERE username = 'suba.admin'`);
       await ctx.db.query(`UPDATE app_user SET status = 'ACTIVE' WHERE id = ANY($1::int[])`, [ids]);
       const results = await Promise.all(ids.map((id) => post(action, main, { userId: id, ...extra })));
-      expect(results.map((r) => r.body.code).sort((a, b) => a - b), JSON.stringify(results.map((r) => r.body))).toEqual([0, Code.LAST_ADMIN].sort((a, b) => a - b));
+      expect(
+        results.map((r) => r.body.code).sort((a, b) => a - b),
+        JSON.stringify(results.map((r) => r.body)),
+      ).toEqual([0, Code.LAST_ADMIN].sort((a, b) => a - b));
       const left = await ctx.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM app_user WHERE id = ANY($1::int[]) AND status = 'ACTIVE' AND removed_at IS NULL`, [ids]);
       expect(left.rows[0].n).toBe(1);
       await ctx.db.query(`UPDATE app_user SET status = 'DISABLED' WHERE id = ANY($1::int[])`, [ids]);

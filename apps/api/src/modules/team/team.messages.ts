@@ -73,13 +73,13 @@ export const TEAM_MESSAGES = {
     ja: 'このロールを持つユーザーはお客様の範囲外の加盟店にもアクセスできます。それらすべての管理者のみが変更できます',
   },
   refundNeedsApproval: {
-    en: 'This refund is above your merchant\'s four-eyes limit: it waits for a second user\'s approval (request #{id})',
+    en: "This refund is above your merchant's four-eyes limit: it waits for a second user's approval (request #{id})",
     zh: '该退款超过商户的双人复核限额：需另一位用户审批（申请 #{id}）',
     ko: '이 환불은 가맹점의 이중 승인 한도를 초과합니다. 다른 사용자의 승인을 기다립니다 (요청 #{id})',
     ja: 'この返金は加盟店のダブルチェック上限を超えています。別のユーザーの承認待ちです（申請 #{id}）',
   },
   permissionRaiseNeedsApproval: {
-    en: 'Raising permissions needs a second administrator\'s approval: the change waits in the approvals list (request #{id})',
+    en: "Raising permissions needs a second administrator's approval: the change waits in the approvals list (request #{id})",
     zh: '提升权限需另一位管理员审批：该修改已进入待审批列表（申请 #{id}）',
     ko: '권한 상향은 다른 관리자의 승인이 필요합니다. 변경 사항이 승인 목록에서 대기 중입니다 (요청 #{id})',
     ja: '権限の引き上げには別の管理者の承認が必要です。変更は承認一覧で待機中です（申請 #{id}）',
@@ -127,13 +127,13 @@ export const TEAM_MESSAGES = {
     ja: '返金上限：有効な通貨（各1回）と、その小数桁以内の金額を指定してください（例：USD:500.00:2000.00）',
   },
   refundOverCapPerRefund: {
-    en: 'Above your role\'s refund cap of {cap} {currency} per refund',
+    en: "Above your role's refund cap of {cap} {currency} per refund",
     zh: '超过您角色的单笔退款上限 {cap} {currency}',
     ko: '역할의 건당 환불 상한 {cap} {currency}을(를) 초과합니다',
     ja: 'ロールの1件あたりの返金上限 {cap} {currency} を超えています',
   },
   refundOverCapPerDay: {
-    en: 'Above your role\'s daily refund cap of {cap} {currency}: {left} {currency} left today',
+    en: "Above your role's daily refund cap of {cap} {currency}: {left} {currency} left today",
     zh: '超过您角色的每日退款上限 {cap} {currency}：今日剩余 {left} {currency}',
     ko: '역할의 일일 환불 상한 {cap} {currency}을(를) 초과합니다. 오늘 남은 한도: {left} {currency}',
     ja: 'ロールの1日あたりの返金上限 {cap} {currency} を超えています。本日の残り：{left} {currency}',
@@ -161,26 +161,26 @@ export const TEAM_MESSAGES = {
     ja: '承認が必要です：{what}（申請 #{id}）',
   },
   approvalMailBody: {
-    en: 'Hello {user},\n\n{requester} asks for {what} that needs a second user\'s approval (request #{id}):\n\n{detail}\n\nApprove or reject it in the portal: {link}\nThe request expires if nobody decides it in time.',
+    en: "Hello {user},\n\n{requester} asks for {what} that needs a second user's approval (request #{id}):\n\n{detail}\n\nApprove or reject it in the portal: {link}\nThe request expires if nobody decides it in time.",
     zh: '{user} 您好：\n\n{requester} 提交了需第二人审批的{what}（申请 #{id}）：\n\n{detail}\n\n请在平台中审批或拒绝：{link}\n若无人及时处理，该申请将过期。',
     ko: '{user}님 안녕하세요.\n\n{requester}님이 다른 사용자의 승인이 필요한 {what}을(를) 요청했습니다 (요청 #{id}):\n\n{detail}\n\n포털에서 승인 또는 거절하세요: {link}\n제때 처리되지 않으면 요청이 만료됩니다.',
     ja: '{user} 様\n\n{requester} さんが、別のユーザーの承認が必要な{what}を申請しました（申請 #{id}）：\n\n{detail}\n\nポータルで承認または却下してください：{link}\n期限内に処理されない場合、申請は失効します。',
   },
   // Issue 47: every change that weakens a control is itself under the control.
   addUserNeedsApproval: {
-    en: 'A new user with more than read-only access needs a second administrator\'s approval: nothing is created and no activation mail goes until it is approved (request #{id})',
+    en: "A new user with more than read-only access needs a second administrator's approval: nothing is created and no activation mail goes until it is approved (request #{id})",
     zh: '新增具有只读以上权限的用户需另一位管理员审批：审批通过前不会创建用户，也不会发送激活邮件（申请 #{id}）',
     ko: '읽기 전용을 넘는 권한의 새 사용자는 다른 관리자의 승인이 필요합니다. 승인 전에는 사용자가 생성되지 않고 활성화 메일도 발송되지 않습니다 (요청 #{id})',
     ja: '閲覧のみを超える権限を持つ新規ユーザーには別の管理者の承認が必要です。承認されるまでユーザーは作成されず、有効化メールも送信されません（申請 #{id}）',
   },
   policyLoosenNeedsApproval: {
-    en: 'Loosening a policy needs a second administrator\'s approval: the change waits in the approvals list (request #{id})',
+    en: "Loosening a policy needs a second administrator's approval: the change waits in the approvals list (request #{id})",
     zh: '放宽策略需另一位管理员审批：该修改已进入待审批列表（申请 #{id}）',
     ko: '정책 완화는 다른 관리자의 승인이 필요합니다. 변경 사항이 승인 목록에서 대기 중입니다 (요청 #{id})',
     ja: 'ポリシーの緩和には別の管理者の承認が必要です。変更は承認一覧で待機中です（申請 #{id}）',
   },
   policyBelowGroup: {
-    en: 'The group\'s policy is a floor a sub-merchant can only tighten; looser than the group: {rules}',
+    en: "The group's policy is a floor a sub-merchant can only tighten; looser than the group: {rules}",
     zh: '集团的策略是子商户的最低要求，只能收紧；以下规则比集团宽松：{rules}',
     ko: '그룹 정책은 하위 가맹점이 강화만 할 수 있는 최저 기준입니다. 그룹보다 완화된 규칙: {rules}',
     ja: 'グループのポリシーはサブ加盟店が強化のみできる下限です。グループより緩い規則：{rules}',
@@ -194,13 +194,13 @@ export const TEAM_MESSAGES = {
   approvalKindPolicyChange: { en: 'a policy change', zh: '策略变更', ko: '정책 변경', ja: 'ポリシーの変更' },
   // Issue 47, the remaining weakenings (second factor off, re-enabling, longer access).
   enableUserNeedsApproval: {
-    en: 'Re-enabling a user with more than read-only access gives its permissions back and needs a second administrator\'s approval: it stays disabled until then (request #{id})',
+    en: "Re-enabling a user with more than read-only access gives its permissions back and needs a second administrator's approval: it stays disabled until then (request #{id})",
     zh: '重新启用具有只读以上权限的用户会恢复其权限，需另一位管理员审批：审批通过前该用户保持停用（申请 #{id}）',
     ko: '읽기 전용을 넘는 권한의 사용자를 다시 활성화하면 권한이 복원되므로 다른 관리자의 승인이 필요합니다. 승인 전까지 비활성 상태로 유지됩니다 (요청 #{id})',
     ja: '閲覧のみを超える権限を持つユーザーの再有効化は権限を戻すため、別の管理者の承認が必要です。承認まで無効のままです（申請 #{id}）',
   },
   requireTotpOffNeedsApproval: {
-    en: 'Switching off the mandatory second factor needs a second administrator\'s approval: it stays required until then (request #{id})',
+    en: "Switching off the mandatory second factor needs a second administrator's approval: it stays required until then (request #{id})",
     zh: '关闭强制双因素认证需另一位管理员审批：审批通过前仍保持强制（申请 #{id}）',
     ko: '필수 2단계 인증을 끄려면 다른 관리자의 승인이 필요합니다. 승인 전까지 계속 필수입니다 (요청 #{id})',
     ja: '必須の二要素認証をオフにするには別の管理者の承認が必要です。承認まで必須のままです（申請 #{id}）',

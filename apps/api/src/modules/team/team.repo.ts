@@ -97,7 +97,22 @@ export async function taken(q: Queryable, v: { userName?: string; email?: string
 
 export async function insertUser(
   q: Queryable,
-  v: { username: string; passwordHash: string; email: string; phone: string | null; merId: string; userType: 'MAIN' | 'SUB'; userAdmin: boolean; role: string; roleId?: number | null; permissions: string[]; createdBy: number; now: Date; lang?: string | null; accessEndsOn?: string | null },
+  v: {
+    username: string;
+    passwordHash: string;
+    email: string;
+    phone: string | null;
+    merId: string;
+    userType: 'MAIN' | 'SUB';
+    userAdmin: boolean;
+    role: string;
+    roleId?: number | null;
+    permissions: string[];
+    createdBy: number;
+    now: Date;
+    lang?: string | null;
+    accessEndsOn?: string | null;
+  },
 ): Promise<number | null> {
   const { rows } = await q.query<{ id: number }>(
     `INSERT INTO app_user (username, password_hash, email, phone, mer_id, user_type, user_admin, status, role, permissions, created_by, created_at, password_changed_at, team_role_id, lang, access_ends_on)
@@ -115,7 +130,13 @@ export async function updateGrants(
   v: { role: string; roleId?: number | null; permissions: string[]; userType: 'MAIN' | 'SUB'; userAdmin: boolean; merId: string },
 ): Promise<void> {
   await q.query('UPDATE app_user SET role = $2, permissions = $3, user_type = $4, user_admin = $5, mer_id = $6, team_role_id = $7 WHERE id = $1', [
-    id, v.role, v.permissions, v.userType, v.userAdmin, v.merId, v.roleId ?? null,
+    id,
+    v.role,
+    v.permissions,
+    v.userType,
+    v.userAdmin,
+    v.merId,
+    v.roleId ?? null,
   ]);
 }
 
@@ -129,9 +150,6 @@ export async function setScope(q: Queryable, userId: number, merIds: string[]): 
  * so two requests cannot each remove "another" administrator and leave none.
  */
 export async function otherAdmins(q: Queryable, merId: string, exceptId: number): Promise<number> {
-  const { rows } = await q.query<{ id: number; status: string }>(
-    `SELECT id, status FROM app_user WHERE mer_id = $1 AND user_admin AND removed_at IS NULL ORDER BY id FOR UPDATE`,
-    [merId],
-  );
+  const { rows } = await q.query<{ id: number; status: string }>(`SELECT id, status FROM app_user WHERE mer_id = $1 AND user_admin AND removed_at IS NULL ORDER BY id FOR UPDATE`, [merId]);
   return rows.filter((r) => r.id !== exceptId && r.status !== 'DISABLED').length;
 }

@@ -45,7 +45,10 @@ export const teamUserRowSchema = z.object({
   lastLoginTime: z.string().nullable(),
   createTime: z.string(),
   self: z.boolean(),
-  accessEndsOn: z.string().nullable().describe('the last day of access (yyyy-MM-dd, platform zone); the daily job disables the user after it. Extending or removing it for a user beyond read-only is a permission raise (issue 47)'),
+  accessEndsOn: z
+    .string()
+    .nullable()
+    .describe('the last day of access (yyyy-MM-dd, platform zone); the daily job disables the user after it. Extending or removing it for a user beyond read-only is a permission raise (issue 47)'),
 });
 const auditRowSchema = z.object({
   id: z.number(),
@@ -86,7 +89,12 @@ export function teamRoutes(app: FastifyInstance, deps: Deps) {
   // Spec §7 lists generateUserName among the POST calls: the same, with `base` in the form.
   r.post('/api/user/generateUserName', {
     config: manage,
-    schema: { tags: ['team'], summary: 'Propose a free user name (form: `base`, optional) — the POST form of the GET above', body: generateUserNameQuerySchema, response: { 200: envelope(z.string()) } },
+    schema: {
+      tags: ['team'],
+      summary: 'Propose a free user name (form: `base`, optional) — the POST form of the GET above',
+      body: generateUserNameQuerySchema,
+      response: { 200: envelope(z.string()) },
+    },
     handler: async (req) => ok(await generateUserName(deps, userOf(req), req.body?.base)),
   });
 
@@ -107,7 +115,7 @@ export function teamRoutes(app: FastifyInstance, deps: Deps) {
       tags: ['team'],
       summary: 'Add a user: user name, e-mail, phone, merIds (comma-joined or array, in your scope), role (preset or CUSTOM with permissions). Mails the activation link.',
       description:
-        'Presets are cut down to the permissions you hold; a CUSTOM role asking for one you do not hold is refused (code 1202). Taken name, e-mail or phone: code 1201. With the merchant\'s permission-raise rule on, a user given more than the read-only baseline (any grant that could approve a request, or administrator) waits for a second administrator: code 1234 with the request id — no user and no activation mail until it is approved (issue 47).',
+        "Presets are cut down to the permissions you hold; a CUSTOM role asking for one you do not hold is refused (code 1202). Taken name, e-mail or phone: code 1201. With the merchant's permission-raise rule on, a user given more than the read-only baseline (any grant that could approve a request, or administrator) waits for a second administrator: code 1234 with the request id — no user and no activation mail until it is approved (issue 47).",
       body: addUserSchema,
       response: { 200: envelope(teamUserRowSchema) },
     },
@@ -119,7 +127,8 @@ export function teamRoutes(app: FastifyInstance, deps: Deps) {
     schema: {
       tags: ['team'],
       summary: "Edit a user: role (preset or CUSTOM with permissions) and merIds — the rules of /user/add. A permission taken away stops working on the user's sessions at once, on every server",
-      description: 'Not yourself (code 1203); not the last administrator of a merchant (code 1204); grants beyond your own are refused (code 1202); a user or merchant outside your scope answers 404 / 403. More permissions or a later (or no) access end date of a user beyond read-only (permission-raise rule on), or moving a refunder to looser refund caps (always), wait for a second administrator: code 1234. Audited with before and after.',
+      description:
+        'Not yourself (code 1203); not the last administrator of a merchant (code 1204); grants beyond your own are refused (code 1202); a user or merchant outside your scope answers 404 / 403. More permissions or a later (or no) access end date of a user beyond read-only (permission-raise rule on), or moving a refunder to looser refund caps (always), wait for a second administrator: code 1234. Audited with before and after.',
       body: updateUserSchema,
       response: { 200: envelope(teamUserRowSchema) },
     },
@@ -132,7 +141,7 @@ export function teamRoutes(app: FastifyInstance, deps: Deps) {
       tags: ['team'],
       summary: "Enable (ACTIVE) or disable (DISABLED) a user; disabling ends the user's sessions on every server at once",
       description:
-        'Not yourself (code 1203), not the last administrator of a merchant (code 1204). Re-enabling a user beyond the read-only baseline gives its permissions back (issue 47): with the merchant\'s permission-raise rule on it waits for a second administrator (code 1234 with the request id; the user stays disabled until approved).',
+        "Not yourself (code 1203), not the last administrator of a merchant (code 1204). Re-enabling a user beyond the read-only baseline gives its permissions back (issue 47): with the merchant's permission-raise rule on it waits for a second administrator (code 1234 with the request id; the user stays disabled until approved).",
       body: updateUserStatusSchema,
       response: { 200: envelope(teamUserRowSchema) },
     },
@@ -176,12 +185,25 @@ export function teamRoutes(app: FastifyInstance, deps: Deps) {
 
   r.post('/api/audit/export', {
     config: { permission: Perm.merchantAudit },
-    schema: { tags: ['team'], summary: 'Queue a CSV export of the audit log (same filters); the file appears in /report/file', body: auditFilterSchema, response: { 200: envelope(exportQueuedSchema) } },
+    schema: {
+      tags: ['team'],
+      summary: 'Queue a CSV export of the audit log (same filters); the file appears in /report/file',
+      body: auditFilterSchema,
+      response: { 200: envelope(exportQueuedSchema) },
+    },
     handler: async (req) => {
       const u = userOf(req);
       assertMainUser(u);
       const row = await enqueueExport(deps, {
-        userId: u.id, merId: u.merId, scope: u.scope, permissions: u.permissions, kind: AUDIT_EXPORT_KIND, params: req.body, format: 'csv', lang: req.lang, tzOffset: req.tzOffset,
+        userId: u.id,
+        merId: u.merId,
+        scope: u.scope,
+        permissions: u.permissions,
+        kind: AUDIT_EXPORT_KIND,
+        params: req.body,
+        format: 'csv',
+        lang: req.lang,
+        tzOffset: req.tzOffset,
       });
       await audit(deps.db, { action: TeamAudit.auditExport, userId: u.id, username: u.username, merId: u.merId, target: `export #${row.id}`, detail: req.body, ...meta(req) });
       return ok({ id: row.id, status: row.status });

@@ -57,7 +57,7 @@ describe.each(DB_KINDS)('team: the whole scope of the managed user (%s)', (kind)
     await ctx.db.query(`UPDATE app_user SET status = 'ACTIVE' WHERE id = $1`, [ids['both-subs']]);
   });
 
-  it('a user inside the administrator\'s scope is still managed; the group administrator manages both', async () => {
+  it("a user inside the administrator's scope is still managed; the group administrator manages both", async () => {
     const r = await post('/api/user/updateUserStatus', boss, { userId: ids['only-a'], status: 'DISABLED' });
     expect(r.body.code, r.body.msg).toBe(0);
     expect((await state(ids['only-a'])).status).toBe('DISABLED');

@@ -89,7 +89,10 @@ export async function teamList(deps: Deps, caller: SessionUser, f: Omit<TeamList
 /** A free user name from `base` (letters and digits of it, else the caller's merchant's), with a number. */
 export async function generateUserName(deps: Deps, caller: SessionUser, base?: string): Promise<string> {
   assertMainUser(caller);
-  let stem = (base ?? '').toLowerCase().replace(/[^a-z0-9]/g, '').slice(0, 20);
+  let stem = (base ?? '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '')
+    .slice(0, 20);
   if (stem.length < 3) stem = `${stem}user`;
   const candidates = [stem, ...Array.from({ length: 19 }, () => `${stem}${Math.floor(Math.random() * 9000) + 1000}`)];
   const { rows } = await deps.db.query<{ n: string }>('SELECT lower(username) AS n FROM app_user WHERE lower(username) = ANY($1::text[])', [candidates]);
@@ -178,8 +181,15 @@ export async function addUser(deps: Deps, caller: SessionUser, input: AddUserInp
     }
     if (opts.approvalId === undefined && beyondBaseline(permissions, admin) && (await effectivePolicy(q, home))?.permission_raise) {
       approval = await insertApproval(q, {
-        merId: home, kind: 'permission_raise', permission: Perm.merchantUserManage, user: caller, now, ip: meta.ip, userAgent: meta.userAgent,
-        payload: { add: input, lang }, summary: { newUser: input.userName, email: input.email, role: named?.name ?? input.role, added: permissions, merIds },
+        merId: home,
+        kind: 'permission_raise',
+        permission: Perm.merchantUserManage,
+        user: caller,
+        now,
+        ip: meta.ip,
+        userAgent: meta.userAgent,
+        payload: { add: input, lang },
+        summary: { newUser: input.userName, email: input.email, role: named?.name ?? input.role, added: permissions, merIds },
       });
       return null;
     }
@@ -205,9 +215,22 @@ export async function addUser(deps: Deps, caller: SessionUser, input: AddUserInp
     await recordGrant(q, newId, opts.requestedBy ?? caller.id, 'created', now);
     if (opts.requestedBy !== undefined) await recordGrant(q, newId, caller.id, 'approved', now);
     await audit(q, {
-      action: TeamAudit.added, userId: caller.id, username: caller.username, merId: home, target: input.userName,
-      detail: { userId: newId, role: input.role, roleId: input.roleId ?? null, permissions, merIds, accessEndsOn: input.accessEndsOn ?? null, ...(opts.approvalId !== undefined ? { approvalId: opts.approvalId } : {}) },
-      ip: meta.ip, userAgent: meta.userAgent,
+      action: TeamAudit.added,
+      userId: caller.id,
+      username: caller.username,
+      merId: home,
+      target: input.userName,
+      detail: {
+        userId: newId,
+        role: input.role,
+        roleId: input.roleId ?? null,
+        permissions,
+        merIds,
+        accessEndsOn: input.accessEndsOn ?? null,
+        ...(opts.approvalId !== undefined ? { approvalId: opts.approvalId } : {}),
+      },
+      ip: meta.ip,
+      userAgent: meta.userAgent,
     });
     await sendActivation(deps, q, newId, lang, { ...meta, byUserId: caller.id });
     return newId;
@@ -290,10 +313,20 @@ export async function updateUser(deps: Deps, caller: SessionUser, input: UpdateU
     const capsUp = permissions.includes(Perm.txnRefund) && u.role_id !== (named?.id ?? null) ? capsLoosened(await capsOfRole(q, u.role_id), named?.refund_caps ?? {}) : [];
     if (opts.approvalId === undefined && ((raised && (await effectivePolicy(q, home))?.permission_raise) || capsUp.length > 0)) {
       approval = await insertApproval(q, {
-        merId: home, kind: 'permission_raise', permission: Perm.merchantUserManage, user: caller, now: deps.clock.now(), ip: meta.ip, userAgent: meta.userAgent,
+        merId: home,
+        kind: 'permission_raise',
+        permission: Perm.merchantUserManage,
+        user: caller,
+        now: deps.clock.now(),
+        ip: meta.ip,
+        userAgent: meta.userAgent,
         payload: { user: input },
         summary: {
-          userName: u.username, role: named?.name ?? input.role, added, merIds, ...(capsUp.length ? { capsLoosened: capsUp } : {}),
+          userName: u.username,
+          role: named?.name ?? input.role,
+          added,
+          merIds,
+          ...(capsUp.length ? { capsLoosened: capsUp } : {}),
           ...(accessUp ? { accessEndsOn: { before: before.accessEndsOn, after: after.accessEndsOn } } : {}),
         },
       });
@@ -307,8 +340,14 @@ export async function updateUser(deps: Deps, caller: SessionUser, input: UpdateU
     await q.query('UPDATE app_user SET access_ends_on = $2 WHERE id = $1', [u.id, after.accessEndsOn]);
     await setScope(q, u.id, merIds);
     await audit(q, {
-      action: TeamAudit.updated, userId: caller.id, username: caller.username, merId: home, target: u.username,
-      detail: { userId: u.id, before, after }, ip: meta.ip, userAgent: meta.userAgent,
+      action: TeamAudit.updated,
+      userId: caller.id,
+      username: caller.username,
+      merId: home,
+      target: u.username,
+      detail: { userId: u.id, before, after },
+      ip: meta.ip,
+      userAgent: meta.userAgent,
     });
   });
   if (approval !== null) {
@@ -351,8 +390,15 @@ export async function updateUserStatus(deps: Deps, caller: SessionUser, userId: 
       const raise = beyondBaseline(u.permissions, u.user_admin);
       if (raise && opts.approvalId === undefined && (await effectivePolicy(q, u.mer_id))?.permission_raise) {
         approval = await insertApproval(q, {
-          merId: u.mer_id, kind: 'permission_raise', permission: Perm.merchantUserManage, user: caller, now: deps.clock.now(), ip: meta.ip, userAgent: meta.userAgent,
-          payload: { enable: { userId: u.id } }, summary: { userName: u.username, enable: true, role: u.role, added: u.permissions, merIds: u.mer_ids },
+          merId: u.mer_id,
+          kind: 'permission_raise',
+          permission: Perm.merchantUserManage,
+          user: caller,
+          now: deps.clock.now(),
+          ip: meta.ip,
+          userAgent: meta.userAgent,
+          payload: { enable: { userId: u.id } },
+          summary: { userName: u.username, enable: true, role: u.role, added: u.permissions, merIds: u.mer_ids },
         });
         return;
       }
@@ -368,9 +414,14 @@ export async function updateUserStatus(deps: Deps, caller: SessionUser, userId: 
     }
     await opts.within?.(q, u);
     await audit(q, {
-      action: status === 'DISABLED' ? TeamAudit.disabled : TeamAudit.enabled, userId: caller.id, username: caller.username, merId: u.mer_id,
-      target: u.username, detail: { userId: u.id, ...(opts.reason ? { reason: opts.reason } : {}), ...(opts.approvalId !== undefined ? { approvalId: opts.approvalId } : {}) },
-      ip: meta.ip, userAgent: meta.userAgent,
+      action: status === 'DISABLED' ? TeamAudit.disabled : TeamAudit.enabled,
+      userId: caller.id,
+      username: caller.username,
+      merId: u.mer_id,
+      target: u.username,
+      detail: { userId: u.id, ...(opts.reason ? { reason: opts.reason } : {}), ...(opts.approvalId !== undefined ? { approvalId: opts.approvalId } : {}) },
+      ip: meta.ip,
+      userAgent: meta.userAgent,
     });
   });
   if (approval !== null) {
@@ -391,8 +442,14 @@ export async function removeUser(deps: Deps, caller: SessionUser, userId: number
     await q.query(`UPDATE app_user SET removed_at = $2, status = 'DISABLED', status_before_disable = NULL WHERE id = $1`, [u.id, deps.clock.now()]);
     await endUserSessions(q, u.id, 'user-removed');
     await audit(q, {
-      action: TeamAudit.removed, userId: caller.id, username: caller.username, merId: u.mer_id, target: u.username,
-      detail: { userId: u.id, ...(opts.reason ? { reason: opts.reason } : {}) }, ip: meta.ip, userAgent: meta.userAgent,
+      action: TeamAudit.removed,
+      userId: caller.id,
+      username: caller.username,
+      merId: u.mer_id,
+      target: u.username,
+      detail: { userId: u.id, ...(opts.reason ? { reason: opts.reason } : {}) },
+      ip: meta.ip,
+      userAgent: meta.userAgent,
     });
   });
 }
@@ -408,8 +465,14 @@ export async function resetPassword(deps: Deps, caller: SessionUser, userId: num
     if (u.status === 'DISABLED') throw new AppError(Code.BAD_REQUEST, 'userDisabledNoReset', {}, 200);
     const activation = u.status === 'INACTIVE';
     await audit(q, {
-      action: activation ? TeamAudit.activationResent : TeamAudit.resetPassword, userId: caller.id, username: caller.username, merId: u.mer_id,
-      target: u.username, detail: { userId: u.id }, ip: meta.ip, userAgent: meta.userAgent,
+      action: activation ? TeamAudit.activationResent : TeamAudit.resetPassword,
+      userId: caller.id,
+      username: caller.username,
+      merId: u.mer_id,
+      target: u.username,
+      detail: { userId: u.id },
+      ip: meta.ip,
+      userAgent: meta.userAgent,
     });
     if (activation) await sendActivation(deps, q, u.id, lang, { ...meta, byUserId: caller.id });
     else await sendPasswordReset(deps, q, u.id, lang, { ...meta, byUserId: caller.id });

@@ -20,13 +20,10 @@ describe.each(DB_KINDS)('team: users and roles (%s)', (kind) => {
     const f = form(body);
     return ctx.call({ method: 'POST', url, headers: { ...f.headers, 'x-token': token, 'accept-language': lang }, payload: f.payload });
   };
-  const idOf = async (username: string) =>
-    (await ctx.db.query<{ id: number }>('SELECT id FROM app_user WHERE username = $1', [username])).rows[0].id;
+  const idOf = async (username: string) => (await ctx.db.query<{ id: number }>('SELECT id FROM app_user WHERE username = $1', [username])).rows[0].id;
   /** What activation does (the accounts module's link): a password, status ACTIVE. */
-  const activate = async (username: string) =>
-    ctx.db.query(`UPDATE app_user SET password_hash = $2, status = 'ACTIVE' WHERE username = $1`, [username, await hashPassword(DEMO.password)]);
-  const auditCount = async (action: string) =>
-    (await ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM audit_log WHERE action = $1', [action])).rows[0].n;
+  const activate = async (username: string) => ctx.db.query(`UPDATE app_user SET password_hash = $2, status = 'ACTIVE' WHERE username = $1`, [username, await hashPassword(DEMO.password)]);
+  const auditCount = async (action: string) => (await ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM audit_log WHERE action = $1', [action])).rows[0].n;
   const userCount = async () => (await ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM app_user')).rows[0].n;
 
   beforeAll(async () => {
@@ -118,7 +115,7 @@ describe.each(DB_KINDS)('team: users and roles (%s)', (kind) => {
     expect(txn.body.data?.totalElements ?? 0).toBe(0);
   });
 
-  it('add: a taken name, e-mail or phone is refused in the caller\'s language, nothing written', async () => {
+  it("add: a taken name, e-mail or phone is refused in the caller's language, nothing written", async () => {
     const before = await userCount();
     const byName = await post('/api/user/add', main, { userName: 'FIN.ONE', email: 'new@x.example', merIds: DEMO.subA, role: 'READONLY' }, 'zh');
     expect(byName.body).toMatchObject({ code: Code.USER_EXISTS, msg: '用户名、邮箱或手机号已存在' });
@@ -171,7 +168,7 @@ describe.each(DB_KINDS)('team: users and roles (%s)', (kind) => {
     expect(await userCount()).toBe(before + 1);
   });
 
-  it('updateUserStatus: disabling ends the user\'s session at once; enabling brings back its status', async () => {
+  it("updateUserStatus: disabling ends the user's session at once; enabling brings back its status", async () => {
     const t = (await ctx.login('fin.one')).token;
     expect((await get('/api/user/info', t)).body.code).toBe(0);
     const r = await post('/api/user/updateUserStatus', main, { userId: ids.fin, status: 'DISABLED' });
@@ -187,7 +184,7 @@ describe.each(DB_KINDS)('team: users and roles (%s)', (kind) => {
     expect(await auditCount('user.enable')).toBe(2);
   });
 
-  it('updateUserStatus: not oneself, not another merchant\'s user, not by a sub-user, not bad input', async () => {
+  it("updateUserStatus: not oneself, not another merchant's user, not by a sub-user, not bad input", async () => {
     const self = await post('/api/user/updateUserStatus', main, { userId: ids.demo, status: 'DISABLED' });
     expect(self.body.code).toBe(Code.NOT_ON_SELF);
     expect((await post('/api/user/updateUserStatus', main, { userId: ids.other, status: 'DISABLED' })).status).toBe(404);
@@ -239,7 +236,7 @@ describe.each(DB_KINDS)('team: users and roles (%s)', (kind) => {
     expect(rows[0].removed_at).not.toBeNull();
   });
 
-  it('remove: not oneself, not another merchant\'s user, not by a sub-user, not bad input', async () => {
+  it("remove: not oneself, not another merchant's user, not by a sub-user, not bad input", async () => {
     expect((await post('/api/user/remove', main, { userId: ids.demo })).body.code).toBe(Code.NOT_ON_SELF);
     expect((await post('/api/user/remove', main, { userId: ids.other })).status).toBe(404);
     expect((await post('/api/user/remove', other, { userId: ids.sub })).status).toBe(404);

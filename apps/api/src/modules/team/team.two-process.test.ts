@@ -38,8 +38,7 @@ describe.runIf(!!process.env.TEST_DATABASE_URL)('team: a disabled user is refuse
     if (bDir) fs.rmSync(bDir, { recursive: true, force: true });
   });
 
-  const info = async (app: FastifyInstance, token: string) =>
-    (await app.inject({ method: 'GET', url: '/api/user/info', headers: { 'x-token': token } })).json().code as number;
+  const info = async (app: FastifyInstance, token: string) => (await app.inject({ method: 'GET', url: '/api/user/info', headers: { 'x-token': token } })).json().code as number;
 
   /** Polls until `fn` gives `want` or `ms` pass; returns the last value. */
   async function within<T>(ms: number, want: T, fn: () => Promise<T>): Promise<T> {
@@ -80,7 +79,7 @@ describe.runIf(!!process.env.TEST_DATABASE_URL)('team: a disabled user is refuse
     expect(await info(b, main)).toBe(0);
   });
 
-  it('a named role changed through A: its holder\'s session on B loses the permission within 1 s (issue 28)', async () => {
+  it("a named role changed through A: its holder's session on B loses the permission within 1 s (issue 28)", async () => {
     const main = (await a.login()).token;
     const post = async (url: string, body: Record<string, string | number>) => {
       const f = form(body);

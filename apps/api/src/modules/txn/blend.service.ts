@@ -20,13 +20,7 @@ interface Line {
  * is matched, differing (amount or currency, or not settled yet) or missing from the portal; with
  * a settlement date range, settled transactions of the range absent from the statement are listed too.
  */
-export async function manualBlend(
-  deps: Deps,
-  scope: string[],
-  sheet: string[][],
-  lang: Language,
-  range: { beginDate?: string; endDate?: string },
-): Promise<BlendResult> {
+export async function manualBlend(deps: Deps, scope: string[], sheet: string[][], lang: Language, range: { beginDate?: string; endDate?: string }): Promise<BlendResult> {
   const errors: RowError[] = [];
   const res: BlendResult = { total: 0, matched: 0, missing: [], differing: [], notInStatement: [], errors };
   const idx = headerIndex(sheet[0] ?? [], STATEMENT_COLUMNS);
@@ -34,9 +28,12 @@ export async function manualBlend(
     if (!idx.has(k)) errors.push({ row: 1, field: k, reason: reason(lang, 'missingColumn', { field: STATEMENT_COLUMNS[k][lang] }) });
   }
   if (errors.length) return res;
-  const get = (cells: string[], k: keyof typeof STATEMENT_COLUMNS) => (idx.has(k) ? cells[idx.get(k)!] ?? '' : '');
+  const get = (cells: string[], k: keyof typeof STATEMENT_COLUMNS) => (idx.has(k) ? (cells[idx.get(k)!] ?? '') : '');
   const lines: Line[] = [];
-  const body = sheet.slice(1).map((cells, i) => ({ cells, row: i + 2 })).filter((r) => r.cells.some((c) => c !== ''));
+  const body = sheet
+    .slice(1)
+    .map((cells, i) => ({ cells, row: i + 2 }))
+    .filter((r) => r.cells.some((c) => c !== ''));
   if (body.length > UPLOAD_MAX_ROWS) {
     errors.push({ row: UPLOAD_MAX_ROWS + 2, field: '', reason: reason(lang, 'tooManyRows', { max: UPLOAD_MAX_ROWS }) });
     return res;

@@ -29,7 +29,12 @@ export const ROW_REASONS = {
   badDate: l('{field} must be a date YYYY-MM-DD', '{field}必须是 YYYY-MM-DD 格式的日期', '{field}은(는) YYYY-MM-DD 형식의 날짜여야 합니다', '{field}は YYYY-MM-DD 形式の日付にしてください'),
   badStatus: l('Status must be one of {list}', '状态必须是 {list} 之一', '상태는 {list} 중 하나여야 합니다', 'ステータスは {list} のいずれかにしてください'),
   orderNotFound: l('Order {value} not found', '订单 {value} 不存在', '주문 {value}을(를) 찾을 수 없습니다', '注文 {value} が見つかりません'),
-  orderAmbiguous: l('Order {value} exists for several merchants: give the merchant ID', '订单 {value} 存在于多个商户，请填写商户号', '주문 {value}이(가) 여러 가맹점에 있습니다. 가맹점 ID를 입력하세요', '注文 {value} は複数の加盟店にあります。加盟店 ID を入力してください'),
+  orderAmbiguous: l(
+    'Order {value} exists for several merchants: give the merchant ID',
+    '订单 {value} 存在于多个商户，请填写商户号',
+    '주문 {value}이(가) 여러 가맹점에 있습니다. 가맹점 ID를 입력하세요',
+    '注文 {value} は複数の加盟店にあります。加盟店 ID を入力してください',
+  ),
   duplicate: l('Order {value} already appears in row {row}', '订单 {value} 已在第 {row} 行出现', '주문 {value}은(는) 이미 {row}행에 있습니다', '注文 {value} は {row} 行目にもあります'),
   missingColumn: l('Column {field} is missing from the header row', '表头缺少列 {field}', '머리글 행에 {field} 열이 없습니다', 'ヘッダー行に {field} 列がありません'),
   noRows: l('The file holds no data rows', '文件没有数据行', '파일에 데이터 행이 없습니다', 'ファイルにデータ行がありません'),

@@ -29,7 +29,18 @@ export async function logisticsList(deps: Deps, scope: string[], q: ListQuery): 
   if (q.endDate) add('l.ship_date <= ?::date', q.endDate);
   const where = c.join(' AND ');
   const [list, count] = await Promise.all([
-    deps.db.read.query<{ id: number; mer_id: string; mer_name: string; order_no: string; txn_id: number | null; shipment_no: string; company: string; ship_date: string; status: string; updated_at: Date }>(
+    deps.db.read.query<{
+      id: number;
+      mer_id: string;
+      mer_name: string;
+      order_no: string;
+      txn_id: number | null;
+      shipment_no: string;
+      company: string;
+      ship_date: string;
+      status: string;
+      updated_at: Date;
+    }>(
       `SELECT l.id, l.mer_id, m.name AS mer_name, l.order_no, l.txn_id, l.shipment_no, l.company, l.ship_date, l.status, l.updated_at
          FROM logistics l JOIN merchant m ON m.mer_id = l.mer_id WHERE ${where}
         ORDER BY l.ship_date DESC, l.id DESC LIMIT ${q.size} OFFSET ${q.page * q.size}`,
@@ -68,7 +79,10 @@ interface Parsed {
 const validDate = isIsoDate;
 
 function statusKey(v: string): string | undefined {
-  const x = v.trim().toLowerCase().replace(/[\s-]+/g, '_');
+  const x = v
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
   return LOGISTICS_STATUSES.find((s) => s.toLowerCase() === x || Object.values(STATUS_LABELS[s]).some((lb) => lb.toLowerCase() === v.trim().toLowerCase()));
 }
 
@@ -84,10 +98,13 @@ export async function validateLogistics(q: Queryable, scope: string[], sheet: st
     if (!idx.has(k)) errors.push({ row: 1, field: k, reason: reason(lang, 'missingColumn', { field: label(k) }) });
   }
   if (errors.length) return { rows: [], errors };
-  const body = sheet.slice(1).map((cells, i) => ({ cells, row: i + 2 })).filter((r) => r.cells.some((c) => c !== ''));
+  const body = sheet
+    .slice(1)
+    .map((cells, i) => ({ cells, row: i + 2 }))
+    .filter((r) => r.cells.some((c) => c !== ''));
   if (!body.length) return { rows: [], errors: [{ row: 2, field: '', reason: reason(lang, 'noRows') }] };
   if (body.length > UPLOAD_MAX_ROWS) return { rows: [], errors: [{ row: UPLOAD_MAX_ROWS + 2, field: '', reason: reason(lang, 'tooManyRows', { max: UPLOAD_MAX_ROWS }) }] };
-  const get = (cells: string[], k: LogisticsKey) => (idx.has(k) ? cells[idx.get(k)!] ?? '' : '');
+  const get = (cells: string[], k: LogisticsKey) => (idx.has(k) ? (cells[idx.get(k)!] ?? '') : '');
 
   // Which merchants (in scope) hold each order number as a purchase.
   const orderNos = [...new Set(body.map((r) => get(r.cells, 'orderNo')).filter(Boolean))];

@@ -6,8 +6,22 @@ import type { TxnRow as StoredTxnRow } from '../payments/ingest.types';
 export interface PurchaseRow
   extends Pick<
     StoredTxnRow,
-    | 'gw_trans_id' | 'mer_id' | 'order_no' | 'tran_type' | 'gw_response' | 'amount' | 'currency' | 'payment_schema' | 'payment_brand'
-    | 'sub_brand_code' | 'mer_reserve' | 'store_name' | 'store_id' | 'card_first6' | 'card_last4' | 'channel_order_no'
+    | 'gw_trans_id'
+    | 'mer_id'
+    | 'order_no'
+    | 'tran_type'
+    | 'gw_response'
+    | 'amount'
+    | 'currency'
+    | 'payment_schema'
+    | 'payment_brand'
+    | 'sub_brand_code'
+    | 'mer_reserve'
+    | 'store_name'
+    | 'store_id'
+    | 'card_first6'
+    | 'card_last4'
+    | 'channel_order_no'
   > {
   id: number;
   return_amount: number;
@@ -33,33 +47,19 @@ export async function lockPurchase(q: Queryable, gwTransId: string, scope: strin
  * or the stored request when the key was already used. A concurrent twin blocks on the primary key
  * until the first commits, then sees its row.
  */
-export async function claimRequestKey(
-  q: Queryable,
-  purchaseId: number,
-  key: string,
-  amount: number,
-  userId: number,
-): Promise<{ amount: number; result: RefundResult } | null> {
+export async function claimRequestKey(q: Queryable, purchaseId: number, key: string, amount: number, userId: number): Promise<{ amount: number; result: RefundResult } | null> {
   const ins = await q.query(
     `INSERT INTO refund_request (purchase_id, request_key, amount, user_id) VALUES ($1,$2,$3,$4)
      ON CONFLICT (purchase_id, request_key) DO NOTHING RETURNING purchase_id`,
     [purchaseId, key, amount, userId],
   );
   if (ins.rowCount) return null;
-  const { rows } = await q.query<{ amount: number; result: RefundResult }>(
-    'SELECT amount, result FROM refund_request WHERE purchase_id = $1 AND request_key = $2',
-    [purchaseId, key],
-  );
+  const { rows } = await q.query<{ amount: number; result: RefundResult }>('SELECT amount, result FROM refund_request WHERE purchase_id = $1 AND request_key = $2', [purchaseId, key]);
   return rows[0];
 }
 
 export async function storeRequestResult(q: Queryable, purchaseId: number, key: string, result: RefundResult): Promise<void> {
-  await q.query('UPDATE refund_request SET result = $3, refund_txn_id = $4 WHERE purchase_id = $1 AND request_key = $2', [
-    purchaseId,
-    key,
-    JSON.stringify(result),
-    result.refundId ?? null,
-  ]);
+  await q.query('UPDATE refund_request SET result = $3, refund_txn_id = $4 WHERE purchase_id = $1 AND request_key = $2', [purchaseId, key, JSON.stringify(result), result.refundId ?? null]);
 }
 
 /**
@@ -78,10 +78,7 @@ export async function reserveReturn(q: Queryable, purchaseId: number, amount: nu
 }
 
 export async function releaseReturn(q: Queryable, purchaseId: number, amount: number): Promise<number> {
-  const { rows } = await q.query<{ return_amount: number }>(
-    'UPDATE txn SET return_amount = return_amount - $2 WHERE id = $1 RETURNING return_amount',
-    [purchaseId, amount],
-  );
+  const { rows } = await q.query<{ return_amount: number }>('UPDATE txn SET return_amount = return_amount - $2 WHERE id = $1 RETURNING return_amount', [purchaseId, amount]);
   return rows[0].return_amount;
 }
 

@@ -14,14 +14,7 @@ import { ApprovalAudit, claimDailyCap, dailyCapUsed, insertApproval, refundLimit
 import { formatInZone } from './time';
 import { notifyApprovers } from '../team/approvals.notify';
 import { assertMerchantOpen } from '../ops';
-import {
-  claimRequestKey,
-  countChildren,
-  lockPurchase,
-  reserveReturn,
-  storeRequestResult,
-  type PurchaseRow,
-} from './refund.repo';
+import { claimRequestKey, countChildren, lockPurchase, reserveReturn, storeRequestResult, type PurchaseRow } from './refund.repo';
 
 export interface RefundInput {
   id: string;
@@ -99,12 +92,24 @@ export async function refund(deps: Deps, user: SessionUser, lang: Language, inpu
       if (open !== null) {
         id = open;
         await audit(q, {
-          action: RefundApprovalAudit.joined, userId: user.id, username: user.username, merId: p.mer_id, target: `approval #${id}`,
-          detail: { approvalId: id, gwTransId: p.gw_trans_id, amount: toDecimal(amount, p.currency), currency: p.currency, requestKey: input.requestKey ?? null }, ip: meta.ip, userAgent: meta.userAgent,
+          action: RefundApprovalAudit.joined,
+          userId: user.id,
+          username: user.username,
+          merId: p.mer_id,
+          target: `approval #${id}`,
+          detail: { approvalId: id, gwTransId: p.gw_trans_id, amount: toDecimal(amount, p.currency), currency: p.currency, requestKey: input.requestKey ?? null },
+          ip: meta.ip,
+          userAgent: meta.userAgent,
         });
       } else {
         id = approval = await insertApproval(q, {
-          merId: p.mer_id, kind: 'refund', permission: 'txn:detail:refund', user, now, ip: meta.ip, userAgent: meta.userAgent,
+          merId: p.mer_id,
+          kind: 'refund',
+          permission: 'txn:detail:refund',
+          user,
+          now,
+          ip: meta.ip,
+          userAgent: meta.userAgent,
           payload: { id: p.gw_trans_id, amount: toDecimal(amount, p.currency), txnschema: input.txnschema ?? null },
           summary: { gwTransId: p.gw_trans_id, orderNo: p.order_no, amount: toDecimal(amount, p.currency), currency: p.currency, ...why },
         });
@@ -195,20 +200,50 @@ async function recordRefundOperation(
   const row = await ingestTransaction(
     q,
     {
-      merId: p.mer_id, orderNo, tranType: 'REFD', amount, currency: p.currency, paymentSchema: p.payment_schema, paymentBrand: p.payment_brand,
-      subBrandCode: p.sub_brand_code, gwResponse: '04', respMsg: 'Processing', txnTime: now, originTxnId: p.id, merReserve: p.mer_reserve,
-      storeName: p.store_name, storeId: p.store_id, cardNumber: card, source: r.acquirer === 'sandbox' ? 'sandbox' : 'gateway',
+      merId: p.mer_id,
+      orderNo,
+      tranType: 'REFD',
+      amount,
+      currency: p.currency,
+      paymentSchema: p.payment_schema,
+      paymentBrand: p.payment_brand,
+      subBrandCode: p.sub_brand_code,
+      gwResponse: '04',
+      respMsg: 'Processing',
+      txnTime: now,
+      originTxnId: p.id,
+      merReserve: p.mer_reserve,
+      storeName: p.store_name,
+      storeId: p.store_id,
+      cardNumber: card,
+      source: r.acquirer === 'sandbox' ? 'sandbox' : 'gateway',
     },
     { platformTz: deps.config.platformTz, now },
   );
   const request: OperationRequest = {
-    kind: 'refund', idempotencyKey: row.gwTransId, merchantId: p.mer_id, orderNo, amount: toDecimal(amount, p.currency), currency: p.currency,
-    channel: p.payment_schema, brand: p.payment_brand, original: { gwTransId: p.gw_trans_id, orderNo: p.order_no, channelOrderNo: p.channel_order_no },
+    kind: 'refund',
+    idempotencyKey: row.gwTransId,
+    merchantId: p.mer_id,
+    orderNo,
+    amount: toDecimal(amount, p.currency),
+    currency: p.currency,
+    channel: p.payment_schema,
+    brand: p.payment_brand,
+    original: { gwTransId: p.gw_trans_id, orderNo: p.order_no, channelOrderNo: p.channel_order_no },
   };
   const id = await insertOperation(q, {
-    kind: 'refund', acquirer: r.acquirer, txnId: row.id, purchaseId: p.id, merId: p.mer_id, amount, currency: p.currency, request,
+    kind: 'refund',
+    acquirer: r.acquirer,
+    txnId: row.id,
+    purchaseId: p.id,
+    merId: p.mer_id,
+    amount,
+    currency: p.currency,
+    request,
     context: { lang: r.lang, requestKey: r.requestKey, username: r.user.username, purchaseGwTransId: p.gw_trans_id },
-    createdBy: r.user.id, now, nextAttemptAt: new Date(now.getTime() + firstSendLeaseMs(deps)),
+    createdBy: r.user.id,
+    now,
+    nextAttemptAt: new Date(now.getTime() + firstSendLeaseMs(deps)),
   });
   await audit(q, {
     action: OperationAudit.refundReserve,
@@ -221,15 +256,7 @@ async function recordRefundOperation(
   return { id, txnId: row.id };
 }
 
-async function writeAudit(
-  q: Parameters<typeof audit>[0],
-  user: SessionUser,
-  p: PurchaseRow,
-  amount: number,
-  input: RefundInput,
-  result: RefundResult,
-  meta: Meta,
-) {
+async function writeAudit(q: Parameters<typeof audit>[0], user: SessionUser, p: PurchaseRow, amount: number, input: RefundInput, result: RefundResult, meta: Meta) {
   await audit(q, {
     action: AuditAction.refund,
     outcome: result.code === RefundCode.OK ? 'success' : 'failure',

@@ -17,10 +17,10 @@ describe.each(DB_KINDS)('refund (%s)', (kind) => {
 
   const refund = (token: string, body: Record<string, string | number>) =>
     ctx.call({ method: 'POST', url: '/api/txn/refund', headers: { ...auth(token), ...form(body).headers }, payload: form(body).payload });
-  const purchaseRow = async (id: number) =>
-    (await ctx.db.query<{ return_amount: number }>('SELECT return_amount FROM txn WHERE id = $1', [id])).rows[0];
+  const purchaseRow = async (id: number) => (await ctx.db.query<{ return_amount: number }>('SELECT return_amount FROM txn WHERE id = $1', [id])).rows[0];
   const refunds = async (id: number) =>
-    (await ctx.db.query<{ amount: number; gw_response: string; order_no: string }>(`SELECT amount, gw_response, order_no FROM txn WHERE origin_txn_id = $1 AND tran_type = 'REFD' ORDER BY id`, [id])).rows;
+    (await ctx.db.query<{ amount: number; gw_response: string; order_no: string }>(`SELECT amount, gw_response, order_no FROM txn WHERE origin_txn_id = $1 AND tran_type = 'REFD' ORDER BY id`, [id]))
+      .rows;
 
   it('refunds part of a purchase as a REFD, raises returnAmount and writes the audit log', async () => {
     const p = await addTxn(ctx, { orderNo: 'RF-1', amount: 10000 });
@@ -61,16 +61,18 @@ describe.each(DB_KINDS)('refund (%s)', (kind) => {
     expect(declined.body.data).toMatchObject({ code: RefundCode.DECLINED, gwResponse: '01', refundOrderNo: 'RF-DECL-R2', returnAmount: '2.00' });
     expect(declined.body.data.msg).toContain('insufficient funds');
     expect((await purchaseRow(p.id)).return_amount).toBe(200);
-    expect((await refunds(p.id)).map((r) => [r.amount, r.gw_response])).toEqual([[200, '00'], [51, '01']]);
+    expect((await refunds(p.id)).map((r) => [r.amount, r.gw_response])).toEqual([
+      [200, '00'],
+      [51, '01'],
+    ]);
     const detail = await ctx.call({ method: 'GET', url: `/api/txn/${p.id}`, headers: auth(demo) });
     expect(detail.body.data.refundable).toBe('8.00');
     // All that is left can still be refunded, to the cent.
     expect((await refund(demo, { id: p.gwTransId, amount: '8.00' })).body.data).toMatchObject({ code: RefundCode.OK, returnAmount: '10.00', refundOrderNo: 'RF-DECL-R3' });
     expect((await purchaseRow(p.id)).return_amount).toBe(1000);
-    const audit = await ctx.db.query<{ outcome: string; code: number }>(
-      `SELECT outcome, (detail->>'code')::int AS code FROM audit_log WHERE action = 'txn.refund' AND target = $1 ORDER BY id`,
-      [p.gwTransId],
-    );
+    const audit = await ctx.db.query<{ outcome: string; code: number }>(`SELECT outcome, (detail->>'code')::int AS code FROM audit_log WHERE action = 'txn.refund' AND target = $1 ORDER BY id`, [
+      p.gwTransId,
+    ]);
     expect(audit.rows).toEqual([
       { outcome: 'success', code: RefundCode.OK },
       { outcome: 'failure', code: RefundCode.DECLINED },
@@ -85,7 +87,12 @@ describe.each(DB_KINDS)('refund (%s)', (kind) => {
     expect(proc.body.data).toMatchObject({ code: RefundCode.OK, msg: 'Refund submitted, processing', gwResponse: '04', returnAmount: '0.04' });
     const ok = await refund(demo, { id: p.gwTransId, amount: '1.00' });
     expect(ok.body.data).toMatchObject({ code: RefundCode.OK, msg: 'Refund successful', gwResponse: '00', returnAmount: '1.04' });
-    const zh = await ctx.call({ method: 'POST', url: '/api/txn/refund', headers: { ...auth(demo), 'accept-language': 'zh', ...form({}).headers }, payload: form({ id: p.gwTransId, amount: '1.00' }).payload });
+    const zh = await ctx.call({
+      method: 'POST',
+      url: '/api/txn/refund',
+      headers: { ...auth(demo), 'accept-language': 'zh', ...form({}).headers },
+      payload: form({ id: p.gwTransId, amount: '1.00' }).payload,
+    });
     expect(zh.body.data.msg).toBe('退款成功');
   });
 
@@ -100,14 +107,23 @@ describe.each(DB_KINDS)('refund (%s)', (kind) => {
     expect((await refunds(p.id)).map((r) => r.gw_response)).toEqual(['04', '04']);
     ctx.clock.advance(31_000);
     expect((await resolveDueOperations(ctx.deps)).settled).toBeGreaterThanOrEqual(2);
-    expect((await refunds(p.id)).map((r) => [r.amount, r.gw_response])).toEqual([[104, '00'], [214, '01']]);
+    expect((await refunds(p.id)).map((r) => [r.amount, r.gw_response])).toEqual([
+      [104, '00'],
+      [214, '01'],
+    ]);
     expect((await purchaseRow(p.id)).return_amount).toBe(104);
-    expect((await refund(demo, { id: p.gwTransId, amount: '2.14', requestKey: 'key-RF-JOB-b' })).body.data).toMatchObject({ code: RefundCode.DECLINED, msg: 'The refund was declined: Declined by issuer' });
+    expect((await refund(demo, { id: p.gwTransId, amount: '2.14', requestKey: 'key-RF-JOB-b' })).body.data).toMatchObject({
+      code: RefundCode.DECLINED,
+      msg: 'The refund was declined: Declined by issuer',
+    });
     const results = await ctx.db.query<{ outcome: string; released: boolean | null }>(
       `SELECT outcome, (detail->>'released')::boolean AS released FROM audit_log WHERE action = 'txn.refund.result' AND target = $1 ORDER BY id`,
       [p.gwTransId],
     );
-    expect(results.rows).toEqual([{ outcome: 'success', released: false }, { outcome: 'failure', released: true }]);
+    expect(results.rows).toEqual([
+      { outcome: 'success', released: false },
+      { outcome: 'failure', released: true },
+    ]);
   });
 
   it('numbers a refund after its purchase while that fits 64 characters, else after the gateway id', async () => {
@@ -144,10 +160,7 @@ describe.each(DB_KINDS)('refund (%s)', (kind) => {
     // The key is tied to the refund it made, and the audit entry names both.
     const keyRow = await ctx.db.query<{ refund_txn_id: string }>('SELECT refund_txn_id FROM refund_request WHERE purchase_id = $1 AND request_key = $2', [p.id, body.requestKey]);
     expect(Number(keyRow.rows[0].refund_txn_id)).toBe(first.body.data.refundId);
-    const audited = await ctx.db.query<{ detail: { refundId: number; requestKey: string } }>(
-      `SELECT detail FROM audit_log WHERE action = 'txn.refund' AND target = $1 ORDER BY id`,
-      [p.gwTransId],
-    );
+    const audited = await ctx.db.query<{ detail: { refundId: number; requestKey: string } }>(`SELECT detail FROM audit_log WHERE action = 'txn.refund' AND target = $1 ORDER BY id`, [p.gwTransId]);
     expect(audited.rows[0].detail).toMatchObject({ refundId: first.body.data.refundId, requestKey: body.requestKey });
     // Twins at once: they race for the request key's primary key on PostgreSQL; outcome only on PGlite.
     const twins = await Promise.all([1, 2, 3, 4, 5].map(() => refund(demo, { ...body, requestKey: 'key-RF-3-twins' })));
@@ -206,7 +219,7 @@ describe.each(DB_KINDS)('refund (%s)', (kind) => {
     demo = await loginWithStepUp(ctx);
   });
 
-  it('refuses a user without txn:detail:refund, and another merchant\'s purchase answers as absent', async () => {
+  it("refuses a user without txn:detail:refund, and another merchant's purchase answers as absent", async () => {
     const p = await addTxn(ctx, { orderNo: 'RF-8' });
     const sub = await loginWithStepUp(ctx, DEMO.users.sub);
     expect((await refund(sub, { id: p.gwTransId, amount: '1.00' })).status).toBe(403);

@@ -28,7 +28,7 @@ export function settleDetailRoutes(app: FastifyInstance, deps: Deps) {
     config: { permission: Perm.settleDetail },
     schema: {
       tags: ['txn'],
-      summary: 'Statement of one settlement batch, PDF (in the caller\'s language) or CSV: its transactions and totals, equal to the transfer report row',
+      summary: "Statement of one settlement batch, PDF (in the caller's language) or CSV: its transactions and totals, equal to the transfer report row",
       querystring: settleStatementQuerySchema,
     },
     handler: async (req, reply) => {

@@ -6,9 +6,24 @@ import { csvLine } from './settle-statement.csv';
 import { STATEMENT_LABELS } from './settle-statement.labels';
 
 interface BatchDbRow {
-  txn_set_date: string; mer_id: string; mer_name: string; bus_line: string; set_cur: string; txn_count: number; recon_set_amount: number;
-  fee_amount: number; serv_amount: number; released_amount: number; net_amount: number; history_pending: number; total_pending: number;
-  real_trans_before_fee: number; tran_fee: number; real_trans_amount: number; remit_date: string | null; recon_search_date: string;
+  txn_set_date: string;
+  mer_id: string;
+  mer_name: string;
+  bus_line: string;
+  set_cur: string;
+  txn_count: number;
+  recon_set_amount: number;
+  fee_amount: number;
+  serv_amount: number;
+  released_amount: number;
+  net_amount: number;
+  history_pending: number;
+  total_pending: number;
+  real_trans_before_fee: number;
+  tran_fee: number;
+  real_trans_amount: number;
+  remit_date: string | null;
+  recon_search_date: string;
 }
 
 const BATCH_COLS = `s.txn_set_date, s.mer_id, m.name AS mer_name, s.bus_line, s.set_cur, s.txn_count, s.recon_set_amount, s.fee_amount,
@@ -72,8 +87,15 @@ export interface StatementKey {
 }
 
 interface StatementTxn {
-  order_no: string; tran_type: string; txn_time: Date; amount: number; amount_sign: number; currency: string; payment_brand: string | null;
-  settle_amount: number; settle_fee: number;
+  order_no: string;
+  tran_type: string;
+  txn_time: Date;
+  amount: number;
+  amount_sign: number;
+  currency: string;
+  payment_brand: string | null;
+  settle_amount: number;
+  settle_fee: number;
 }
 
 /** One batch with its transactions, or null when it is not in the caller's scope (404). */
@@ -131,8 +153,17 @@ export function statementCsv(s: Loaded, lang: Language, tz: string): string {
     '',
     csvLine([L.orderNo[lang], L.type[lang], L.txnTime[lang], L.brand[lang], L.txnAmount[lang], L.txnCurrency[lang], L.settleAmount[lang], L.fee[lang], L.netCol[lang]]),
     ...s.txns.map((t) =>
-      csvLine([t.order_no, t.tran_type, pdfDateTime(new Date(t.txn_time), tz), t.payment_brand ?? '', toDecimal(t.amount * t.amount_sign, t.currency.trim()), t.currency.trim(),
-        toDecimal(t.settle_amount, c), toDecimal(t.settle_fee, c), toDecimal(t.settle_amount - t.settle_fee, c)]),
+      csvLine([
+        t.order_no,
+        t.tran_type,
+        pdfDateTime(new Date(t.txn_time), tz),
+        t.payment_brand ?? '',
+        toDecimal(t.amount * t.amount_sign, t.currency.trim()),
+        t.currency.trim(),
+        toDecimal(t.settle_amount, c),
+        toDecimal(t.settle_fee, c),
+        toDecimal(t.settle_amount - t.settle_fee, c),
+      ]),
     ),
     '',
     ...totals(s).map(([k, v]) => csvLine([L[k][lang], toDecimal(v, c)])),
@@ -159,7 +190,15 @@ export async function statementPdf(s: Loaded, lang: Language, tz: string, now: D
   doc.moveDown(0.8);
   doc.font(PDF_FONT_BOLD).fontSize(11).text(L.totals[lang]);
   doc.moveDown(0.3);
-  pdfTable(doc, [{ header: L.item[lang], width: 260 }, { header: c, width: 140, align: 'right' }], totals(s).map(([k, v]) => [L[k][lang], pdfMoney(v, c, lang)]), 9);
+  pdfTable(
+    doc,
+    [
+      { header: L.item[lang], width: 260 },
+      { header: c, width: 140, align: 'right' },
+    ],
+    totals(s).map(([k, v]) => [L[k][lang], pdfMoney(v, c, lang)]),
+    9,
+  );
   doc.moveDown(0.8);
   doc.font(PDF_FONT_BOLD).fontSize(11).text(`${L.transactions[lang]} (${s.txns.length})`);
   doc.moveDown(0.3);
@@ -175,9 +214,13 @@ export async function statementPdf(s: Loaded, lang: Language, tz: string, now: D
       { header: L.netCol[lang], width: 75, align: 'right' },
     ],
     s.txns.map((t) => [
-      t.order_no, t.tran_type, pdfDateTime(new Date(t.txn_time), tz).slice(0, 16),
+      t.order_no,
+      t.tran_type,
+      pdfDateTime(new Date(t.txn_time), tz).slice(0, 16),
       `${pdfMoney(t.amount * t.amount_sign, t.currency.trim(), lang)} ${t.currency.trim()}`,
-      pdfMoney(t.settle_amount, c, lang), pdfMoney(t.settle_fee, c, lang), pdfMoney(t.settle_amount - t.settle_fee, c, lang),
+      pdfMoney(t.settle_amount, c, lang),
+      pdfMoney(t.settle_fee, c, lang),
+      pdfMoney(t.settle_amount - t.settle_fee, c, lang),
     ]),
     7,
   );

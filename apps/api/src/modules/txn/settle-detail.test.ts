@@ -16,10 +16,8 @@ describe.each(DB_KINDS)('settlement detail and statements on %s', (kind) => {
     for (const u of Object.values(DEMO.users)) tokens[u] = (await ctx.login(u)).token;
   }, 300_000);
   afterAll(() => ctx?.close());
-  const get = (url: string, user: string = DEMO.users.demo, lang = 'en') =>
-    ctx.call({ method: 'GET', url, headers: { 'x-token': tokens[user], 'accept-language': lang } });
-  const raw = (url: string, user: string = DEMO.users.demo, lang = 'en') =>
-    ctx.app.inject({ method: 'GET', url, headers: { 'x-token': tokens[user], 'accept-language': lang } });
+  const get = (url: string, user: string = DEMO.users.demo, lang = 'en') => ctx.call({ method: 'GET', url, headers: { 'x-token': tokens[user], 'accept-language': lang } });
+  const raw = (url: string, user: string = DEMO.users.demo, lang = 'en') => ctx.app.inject({ method: 'GET', url, headers: { 'x-token': tokens[user], 'accept-language': lang } });
 
   async function batches(q = R, user: string = DEMO.users.demo): Promise<SettleBatchRow[]> {
     const res = await get(`/api/txn/settleDetail?${q}&size=100`, user);
@@ -54,7 +52,12 @@ describe.each(DB_KINDS)('settlement detail and statements on %s', (kind) => {
   it('downloads the statement as PDF whose text carries the totals of the transfer row, in every language', async () => {
     const [b] = (await batches()).filter((x) => x.txnCount > 0 && x.servAmount !== '0.00');
     const q = `date=${b.txnSetDate}&merId=${b.clientid}&busLine=${b.reconBusiness}&setCur=${b.merTxnSet}`;
-    for (const [lang, title] of [['en', 'Settlement statement'], ['zh', '结算单'], ['ja', '精算明細書'], ['ko', '정산 명세서']] as const) {
+    for (const [lang, title] of [
+      ['en', 'Settlement statement'],
+      ['zh', '结算单'],
+      ['ja', '精算明細書'],
+      ['ko', '정산 명세서'],
+    ] as const) {
       const res = await raw(`/api/txn/settleStatement?${q}&format=pdf`, DEMO.users.demo, lang);
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-type']).toBe('application/pdf');
@@ -87,7 +90,7 @@ describe.each(DB_KINDS)('settlement detail and statements on %s', (kind) => {
     expect(lines.find((l) => l.startsWith('Merchant,'))).toBe(`Merchant,${b.clientid} ${name}`);
   });
 
-  it('refuses bad input in the caller\'s language', async () => {
+  it("refuses bad input in the caller's language", async () => {
     const res = await get('/api/txn/settleDetail?beginDate=2026-02-30&endDate=2026-03-31', DEMO.users.demo, 'ko');
     expect(res.status).toBe(400);
     expect(res.body.msg).toMatch(/잘못된 요청/);
@@ -97,7 +100,7 @@ describe.each(DB_KINDS)('settlement detail and statements on %s', (kind) => {
     expect((await raw(`/api/txn/settleStatement?date=2026-03-05&merId=${DEMO.group}&busLine=CARD&setCur=HKD&format=docx`)).statusCode).toBe(400);
   });
 
-  it('shows a sub-merchant user only its own batches; another merchant\'s statement answers 404', async () => {
+  it("shows a sub-merchant user only its own batches; another merchant's statement answers 404", async () => {
     const own = await batches(R, DEMO.users.sub);
     expect(own.every((b) => b.clientid === DEMO.subA)).toBe(true);
     const [g] = await batches(`${R}&merId=${DEMO.group}`);

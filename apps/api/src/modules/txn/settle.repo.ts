@@ -37,10 +37,7 @@ export function toSettleRow(r: TxnDbRow, zone: Zone): SettleRow {
 const ORDER = 'ORDER BY t.settle_date, t.txn_time, t.id';
 
 export async function listSettle(q: Queryable, w: Where, page: number, size: number): Promise<TxnDbRow[]> {
-  const { rows } = await q.query<TxnDbRow>(
-    `SELECT ${ROW_COLUMNS} FROM txn t JOIN merchant m ON m.mer_id = t.mer_id WHERE ${w.sql} ${ORDER} LIMIT ${size} OFFSET ${page * size}`,
-    w.params,
-  );
+  const { rows } = await q.query<TxnDbRow>(`SELECT ${ROW_COLUMNS} FROM txn t JOIN merchant m ON m.mer_id = t.mer_id WHERE ${w.sql} ${ORDER} LIMIT ${size} OFFSET ${page * size}`, w.params);
   return rows;
 }
 

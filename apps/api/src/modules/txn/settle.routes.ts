@@ -35,9 +35,7 @@ import { FILE_TITLES } from './txn.labels';
 import { queueExport, sendExport } from './txn.routes';
 
 /** The manual blend's optional settlement-date range (multipart fields). */
-const blendRangeSchema = z
-  .object({ beginDate: blankToUndefined(isoDate), endDate: blankToUndefined(isoDate) })
-  .superRefine(refuseReversed(BEGIN_END));
+const blendRangeSchema = z.object({ beginDate: blankToUndefined(isoDate), endDate: blankToUndefined(isoDate) }).superRefine(refuseReversed(BEGIN_END));
 import { PassThrough } from 'node:stream';
 
 /** Reads a multipart upload: the file (XLSX or CSV, ≤ 5 MiB) and the text fields. */
@@ -105,19 +103,28 @@ export function settleRoutes(app: FastifyInstance, deps: Deps) {
 
   r.get('/api/txn/settleLogisticsList', {
     config: { permission: Perm.logisticsList },
-    schema: { tags: ['txn'], summary: 'Shipping (logistics) records of the caller\'s merchants', querystring: logisticsQuerySchema, response: { 200: envelope(pageOf(logisticsRowSchema)) } },
+    schema: { tags: ['txn'], summary: "Shipping (logistics) records of the caller's merchants", querystring: logisticsQuerySchema, response: { 200: envelope(pageOf(logisticsRowSchema)) } },
     handler: async (req) => ok(await logisticsList(deps, scopeFor(req, req.query.merId), req.query)),
   });
 
   r.get('/api/txn/logisticsTemplate', {
     config: { permission: Perm.logisticsImport },
-    schema: { tags: ['txn'], summary: 'The logistics import template (header in the caller\'s language, one example row)', querystring: z.object({ format: z.enum(['xlsx', 'csv']).default('xlsx') }) },
+    schema: { tags: ['txn'], summary: "The logistics import template (header in the caller's language, one example row)", querystring: z.object({ format: z.enum(['xlsx', 'csv']).default('xlsx') }) },
     handler: async (req, reply) => {
       const { header, example } = logisticsTemplate(req.lang);
       const name = `${FILE_TITLES.logisticsTemplate[req.lang]}.${req.query.format}`;
       const stream = new PassThrough();
       const cols = header.map((label, i) => ({ key: String(i), label, type: 'text' as const, width: 20, value: (row: string[]) => row[i] }));
-      void writeExport(req.query.format, stream, cols, 0, FILE_TITLES.logisticsTemplate[req.lang], (async function* () { yield [example]; })()).catch((e) => stream.destroy(e));
+      void writeExport(
+        req.query.format,
+        stream,
+        cols,
+        0,
+        FILE_TITLES.logisticsTemplate[req.lang],
+        (async function* () {
+          yield [example];
+        })(),
+      ).catch((e) => stream.destroy(e));
       reply.header('Content-Type', contentTypeOf(req.query.format));
       reply.header('Content-Disposition', disposition(name));
       return reply.send(stream);
@@ -155,9 +162,14 @@ export function settleRoutes(app: FastifyInstance, deps: Deps) {
       const res = await manualBlend(deps, u.scope, sheet, req.lang, range);
       // The comparison changes no data; who ran it, on what, and what it found is kept in the audit log.
       await audit(deps.db, {
-        action: AuditAction.manualBlend, userId: u.id, username: u.username, merId: u.merId, target: 'txn:manualBlend',
+        action: AuditAction.manualBlend,
+        userId: u.id,
+        username: u.username,
+        merId: u.merId,
+        target: 'txn:manualBlend',
         detail: { range, total: res.total, matched: res.matched, missing: res.missing.length, differing: res.differing.length, notInStatement: res.notInStatement.length, errors: res.errors.length },
-        ip: req.ip, userAgent: req.headers['user-agent'],
+        ip: req.ip,
+        userAgent: req.headers['user-agent'],
       });
       return ok(res);
     },

@@ -147,7 +147,11 @@ describe.each(DB_KINDS)('settle list, logistics, manual blend (%s)', (kind) => {
     expect(strayQuote.body.msg).toMatch(/^読み取れない CSV ファイルです（2 行目）/);
     expect((await get(demo, '/api/txn/settleLogisticsList', {})).body.data.totalElements).toBe(before);
     // A BOM, quoted commas and doubled quotes, mixed line ends are read as CSV says.
-    expect(parseCsv('\uFEFFa,b\r\n"x, ""y""",z\n1,2')).toEqual([['a', 'b'], ['x, "y"', 'z'], ['1', '2']]);
+    expect(parseCsv('\uFEFFa,b\r\n"x, ""y""",z\n1,2')).toEqual([
+      ['a', 'b'],
+      ['x, "y"', 'z'],
+      ['1', '2'],
+    ]);
     const big = await upload(demo, '/api/txn/uploadLogisticsInfo', { name: 'x.csv', content: Buffer.alloc(5 * 1024 * 1024 + 10, 'a') });
     expect(big.status).toBe(400);
     const none = await ctx.call({ method: 'POST', url: '/api/txn/uploadLogisticsInfo', headers: auth(demo), payload: {} });
@@ -190,7 +194,10 @@ describe.each(DB_KINDS)('settle list, logistics, manual blend (%s)', (kind) => {
     expect(d.notInStatement.map((x: any) => x.orderNo).sort()).toEqual(['S-4', 'S-6']);
     // It changes no data, but the run is audited with what it found.
     const a = await ctx.db.query<{ username: string; detail: any }>(`SELECT username, detail FROM audit_log WHERE action = 'txn.manual_blend' ORDER BY id DESC LIMIT 1`);
-    expect(a.rows[0]).toMatchObject({ username: 'demo', detail: { total: 5, matched: 1, missing: 1, differing: 3, notInStatement: 2, errors: 1, range: { beginDate: '2026-11-01', endDate: '2026-11-30' } } });
+    expect(a.rows[0]).toMatchObject({
+      username: 'demo',
+      detail: { total: 5, matched: 1, missing: 1, differing: 3, notInStatement: 2, errors: 1, range: { beginDate: '2026-11-01', endDate: '2026-11-30' } },
+    });
   });
 
   it('manual blend: bad input, permission, other merchant', async () => {

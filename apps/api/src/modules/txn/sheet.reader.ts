@@ -7,7 +7,10 @@ export const UPLOAD_MAX_ROWS = 20_000;
 
 /** A CSV upload the parser could not read: where (1-based line) and why (the parser's words). */
 export class CsvUnreadable extends Error {
-  constructor(readonly line: number, reason: string) {
+  constructor(
+    readonly line: number,
+    reason: string,
+  ) {
     super(reason);
   }
 }

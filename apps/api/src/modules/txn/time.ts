@@ -29,7 +29,14 @@ function offsetAtHour(tz: string, hour: number): number {
   let f = dtf.get(tz);
   if (!f) {
     f = new Intl.DateTimeFormat('en-US', {
-      timeZone: tz, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
+      timeZone: tz,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
     });
     dtf.set(tz, f);
   }
@@ -87,7 +94,7 @@ export function parseZone(s: string | undefined | null, fallback: Zone): Zone {
   const m = /^(?:UTC|GMT)?\s*([+\-−]?\d{1,2}(?:\.\d+)?)(?::(\d{2}))?$/i.exec(s.trim());
   if (m) {
     const h = Number(m[1].replace('−', '-'));
-    const v = h + (m[2] ? Math.sign(h || 1) * Number(m[2]) / 60 : 0);
+    const v = h + (m[2] ? (Math.sign(h || 1) * Number(m[2])) / 60 : 0);
     return v >= -12 && v <= 14 ? v : fallback;
   }
   try {

@@ -53,8 +53,7 @@ describe('a cut-short CSV download releases its connection (postgres)', () => {
     await ctx?.close();
   });
 
-  const backends = async () =>
-    (await ctx.db.query<{ state: string; query: string }>(`SELECT state, query FROM pg_stat_activity WHERE application_name = $1`, [appName])).rows;
+  const backends = async () => (await ctx.db.query<{ state: string; query: string }>(`SELECT state, query FROM pg_stat_activity WHERE application_name = $1`, [appName])).rows;
   const copyRunning = async () => (await backends()).some((b) => b.state === 'active' && b.query.startsWith('COPY ('));
   async function until(cond: () => Promise<boolean>, ms = 15_000) {
     const t0 = Date.now();
@@ -71,7 +70,7 @@ describe('a cut-short CSV download releases its connection (postgres)', () => {
         resolve(c);
       }),
     );
-  const within = <T,>(p: Promise<T>, ms = 10_000) => Promise.race([p, new Promise<never>((_, rej) => setTimeout(() => rej(new Error('timed out: the pool has no free connection')), ms))]);
+  const within = <T>(p: Promise<T>, ms = 10_000) => Promise.race([p, new Promise<never>((_, rej) => setTimeout(() => rej(new Error('timed out: the pool has no free connection')), ms))]);
 
   it('streamExport: destroying the stream (what Fastify does on a disconnect) ends the COPY', async ({ skip }) => {
     skip(!!NO_POSTGRES, NO_POSTGRES ?? undefined);

@@ -22,8 +22,33 @@ const ZONES = [8, 0, -5, 14, -12, 5.75, -3.5];
 
 /** Text that a CSV writer or a spreadsheet could trip on; each starts a value. */
 const NASTY = [
-  '=1+2', '+SUM(A1)', '-3', '@cmd', '\tTab', '\rCR', 'quo"te', '"', '""', 'com,ma', ',', 'new\nline', 'cr\r\nlf', '\n', 'plain',
-  'ünï 注文 ✓', "x' OR '1'='1", 'back\\slash', '\\.', ' lead', 'trail ', '0123', '=', "'quoted'", 'A', 'zz', '',
+  '=1+2',
+  '+SUM(A1)',
+  '-3',
+  '@cmd',
+  '\tTab',
+  '\rCR',
+  'quo"te',
+  '"',
+  '""',
+  'com,ma',
+  ',',
+  'new\nline',
+  'cr\r\nlf',
+  '\n',
+  'plain',
+  'ünï 注文 ✓',
+  "x' OR '1'='1",
+  'back\\slash',
+  '\\.',
+  ' lead',
+  'trail ',
+  '0123',
+  '=',
+  "'quoted'",
+  'A',
+  'zz',
+  '',
 ];
 
 /** Deterministic PRNG (mulberry32). */
@@ -72,11 +97,15 @@ describe.each(DB_KINDS)('CSV export through COPY = the JS writer, byte for byte 
     await db.query(`UPDATE merchant SET name = $2 WHERE mer_id = $1`, [DEMO.group, '=HYPERLINK("http://x","y")']);
     await db.query(`UPDATE merchant SET name = $2 WHERE mer_id = $1`, [DEMO.subA, 'Acme, "Quoted"\nSecond line']);
     await db.query(`UPDATE merchant SET name = $2 WHERE mer_id = $1`, [DEMO.subB, '-minus, merchant']);
-    for (const [id, name] of [[extra[0], '\tTabbed\r\n'], [extra[1], ''], [extra[2], '@at 商户 ✓']]) {
+    for (const [id, name] of [
+      [extra[0], '\tTabbed\r\n'],
+      [extra[1], ''],
+      [extra[2], '@at 商户 ✓'],
+    ]) {
       await db.query(`INSERT INTO merchant (mer_id, name, attribute) VALUES ($1, $2, 'INDEPENDENT')`, [id, name]);
     }
     const rnd = prng(20261121);
-    const pick = <T,>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)];
+    const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)];
     const AMOUNTS = [1, 5, 9, 10, 99, 100, 101, 1000, 12345, 99999999, 123456789012, 9007199254740991];
     const brands: (string | null)[] = [...BRANDS.map((b) => b.code), null, '', 'zz_unknown', '=evil', 'Itaú'];
     const start = Date.UTC(2026, 10, 1, 0, 0, 0); // inside the range in any zone below
@@ -98,11 +127,23 @@ describe.each(DB_KINDS)('CSV export through COPY = the JS writer, byte for byte 
       const micros = i % 5 === 0 ? '' : `.${String(Math.floor(rnd() * 1e6)).padStart(6, '0')}`;
       const ts = `${new Date(ms).toISOString().slice(0, 19).replace('T', ' ')}${micros}+00`;
       rows.push([
-        `G${i}`, mer, orderNo,
+        `G${i}`,
+        mer,
+        orderNo,
         i % 4 === 0 ? null : i % 4 === 1 ? '' : NASTY[(i * 7) % NASTY.length],
-        `CH${i}`, type, pick(['00', '00', '00', '04', '', null, '05', 'XX']), amount, sign, currency,
-        pick([0, 0, amount, Math.floor(amount / 3)]), pick(['CARD', 'WX', '=CH', 'a,b', 'q"s', '', '+1']),
-        i % 2 ? 'CARD' : 'WX', brands[i % brands.length], ts, i % 10 === 0 ? 'vip' : null, flag,
+        `CH${i}`,
+        type,
+        pick(['00', '00', '00', '04', '', null, '05', 'XX']),
+        amount,
+        sign,
+        currency,
+        pick([0, 0, amount, Math.floor(amount / 3)]),
+        pick(['CARD', 'WX', '=CH', 'a,b', 'q"s', '', '+1']),
+        i % 2 ? 'CARD' : 'WX',
+        brands[i % brands.length],
+        ts,
+        i % 10 === 0 ? 'vip' : null,
+        flag,
         settled ? `2026-11-${String(2 + (i % 20)).padStart(2, '0')}` : null,
         settled ? (i % 5 === 0 ? 'JPY' : 'USD') : i % 6 === 1 ? 'EUR' : null,
         settled ? pick([null, 0, 1, -5, -100, 12345, -987654, amount]) : i % 6 === 1 ? 500 : null,
@@ -245,9 +286,7 @@ describe.each(DB_KINDS)('CSV export through COPY = the JS writer, byte for byte 
 
   it('progress counts the rows as they flow', async () => {
     const seen: number[] = [];
-    const r = await collect((out) =>
-      writeSourceExport(txnExportSource, contextOf('en', 8), txnExportSource.parse(RANGE), 'csv', out, (n) => void seen.push(n), { copyChunkRows: CHUNK }),
-    );
+    const r = await collect((out) => writeSourceExport(txnExportSource, contextOf('en', 8), txnExportSource.parse(RANGE), 'csv', out, (n) => void seen.push(n), { copyChunkRows: CHUNK }));
     expect(r.rows).toBe(700);
     expect(seen.length).toBeGreaterThan(0);
     expect(seen).toEqual([...seen].sort((a, b) => a - b));
@@ -258,7 +297,15 @@ describe.each(DB_KINDS)('CSV export through COPY = the JS writer, byte for byte 
     const { drainExports, enqueueExport } = await import('../export/export.service');
     const { rows: u } = await ctx.db.query<{ id: number }>('SELECT id FROM app_user WHERE username = $1', [DEMO.users.demo]);
     const job = await enqueueExport(deps, {
-      userId: u[0].id, merId: DEMO.group, scope, permissions: [Perm.txnExport], kind: 'txn', params: RANGE, lang: 'ko', tzOffset: -5, format: 'csv',
+      userId: u[0].id,
+      merId: DEMO.group,
+      scope,
+      permissions: [Perm.txnExport],
+      kind: 'txn',
+      params: RANGE,
+      lang: 'ko',
+      tzOffset: -5,
+      format: 'csv',
     });
     const before = copies;
     await drainExports(deps);
@@ -298,7 +345,11 @@ describe.each(DB_KINDS)('CSV export through COPY = the JS writer, byte for byte 
     for (const chunk of [7, 37, 60, 120, 129, 130]) {
       const r = await both(txnExportSource, RANGE, 'en', 8, [mer], chunk);
       same(r, 130);
-      const orders = r.viaCopy.bytes.toString('utf8').split('\r\n').slice(1, -1).map((l) => l.split(',')[0]);
+      const orders = r.viaCopy.bytes
+        .toString('utf8')
+        .split('\r\n')
+        .slice(1, -1)
+        .map((l) => l.split(',')[0]);
       expect(new Set(orders).size).toBe(130);
       const s = await both(settleExportSource, { beginDate: '2026-11-13', endDate: '2026-11-13', busLine: 'CARD', setCur: 'USD', clientid: mer }, 'ja', 9, [mer], chunk);
       same(s, 130);
@@ -326,8 +377,7 @@ describe.each(DB_KINDS)('CSV export through COPY = the JS writer, byte for byte 
 });
 
 describe('copyCsv', () => {
-  const ctxOf = (zone: number | string) =>
-    ({ deps: { config: { platformTz: 'Asia/Shanghai' } }, lang: 'en', zone, scope: [DEMO.subA], userId: 0 }) as unknown as ExportContext;
+  const ctxOf = (zone: number | string) => ({ deps: { config: { platformTz: 'Asia/Shanghai' } }, lang: 'en', zone, scope: [DEMO.subA], userId: 0 }) as unknown as ExportContext;
   it('gives one cell per output column: a time column is two (zone, UTC)', () => {
     const sql = txnExportSource.copyCsv!(ctxOf(8), txnExportSource.parse(RANGE))!.sql;
     const select = sql.slice('SELECT '.length, sql.indexOf('\nFROM '));

@@ -31,8 +31,14 @@ export function txnColumns(ctx: ExportContext): ExportColumn<TxnDbRow>[] {
     { key: 'brand', label: C.brand[lang], type: 'text', width: 16, value: (r) => brandName(r.payment_brand) },
     { key: 'channel', label: C.channel[lang], type: 'text', width: 12, value: (r) => r.payment_schema },
     {
-      key: 'settleFlag', label: C.settleFlag[lang], type: 'text', width: 16,
-      value: (r) => { const s = settleStateOf(r.settle_flag, r.gw_response); return s ? SETTLE_LABELS[s][lang] : ''; },
+      key: 'settleFlag',
+      label: C.settleFlag[lang],
+      type: 'text',
+      width: 16,
+      value: (r) => {
+        const s = settleStateOf(r.settle_flag, r.gw_response);
+        return s ? SETTLE_LABELS[s][lang] : '';
+      },
     },
   ];
 }
@@ -63,7 +69,10 @@ export const txnExportSource: ExportSource<TxnFilter, TxnDbRow> = {
       from: 'FROM txn t JOIN merchant m ON m.mer_id = t.mer_id',
       keyFrom: 'FROM txn t',
       where: inlineParams(w.sql, w.params),
-      keys: [{ sql: 't.txn_time', type: 'timestamptz' }, { sql: 't.id', type: 'int8' }],
+      keys: [
+        { sql: 't.txn_time', type: 'timestamptz' },
+        { sql: 't.id', type: 'int8' },
+      ],
       direction: 'desc',
     });
   },
@@ -98,7 +107,11 @@ export const settleExportSource: ExportSource<SettleFilter, TxnDbRow> = {
       from: 'FROM txn t JOIN merchant m ON m.mer_id = t.mer_id',
       keyFrom: 'FROM txn t',
       where: inlineParams(w.sql, w.params),
-      keys: [{ sql: 't.settle_date', type: 'date' }, { sql: 't.txn_time', type: 'timestamptz' }, { sql: 't.id', type: 'int8' }],
+      keys: [
+        { sql: 't.settle_date', type: 'date' },
+        { sql: 't.txn_time', type: 'timestamptz' },
+        { sql: 't.id', type: 'int8' },
+      ],
       direction: 'asc',
     });
   },

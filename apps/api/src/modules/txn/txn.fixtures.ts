@@ -29,10 +29,14 @@ export async function addTxn(ctx: TestCtx, over: Partial<IngestInput> = {}): Pro
 
 /** Marks a transaction settled as the settlement run would (flag, date, converted amount, fee). */
 export async function settle(q: Queryable, id: number, v: { date: string; currency: string; amount: number; fee: number; flag?: 'Y' | 'S' | 'T' }) {
-  await q.query(
-    `UPDATE txn SET settle_flag = $2, settle_date = $3, settle_currency = $4, settle_amount = $5, settle_fee = $6, fx_rate = 1 WHERE id = $1`,
-    [id, v.flag ?? 'S', v.date, v.currency, v.amount, v.fee],
-  );
+  await q.query(`UPDATE txn SET settle_flag = $2, settle_date = $3, settle_currency = $4, settle_amount = $5, settle_fee = $6, fx_rate = 1 WHERE id = $1`, [
+    id,
+    v.flag ?? 'S',
+    v.date,
+    v.currency,
+    v.amount,
+    v.fee,
+  ]);
 }
 
 /** Signs in and passes the password step-up (grants refunds for 5 minutes). */

@@ -27,7 +27,8 @@ describe.each(DB_KINDS)('transaction list past the count budget (%s)', (kind) =>
          FROM txn t, generate_series(1, $2::int) g WHERE t.id = $1`,
       [seed.id, MANY - 1],
     );
-    for (let i = 0; i < 3; i++) await addTxn(ctx, { merId: DEMO.subB, orderNo: `FEW-${i}`, amount: 5000, currency: 'JPY', paymentSchema: 'CARD', paymentBrand: 'visa', txnTime: new Date('2026-10-02T00:00:00Z') });
+    for (let i = 0; i < 3; i++)
+      await addTxn(ctx, { merId: DEMO.subB, orderNo: `FEW-${i}`, amount: 5000, currency: 'JPY', paymentSchema: 'CARD', paymentBrand: 'visa', txnTime: new Date('2026-10-02T00:00:00Z') });
     await compactDayCounts(ctx.db); // what the job does every minute: the days' sums include these rows
     demo = (await ctx.login()).token;
   }, 400_000);
@@ -60,7 +61,7 @@ describe.each(DB_KINDS)('transaction list past the count budget (%s)', (kind) =>
     expect(all.body.data).toMatchObject({ totalElements: TXN_COUNT_BUDGET, totalExact: false });
   });
 
-  it('serves the deepest page within the offset bound, and refuses deeper ones in the caller\'s language', async () => {
+  it("serves the deepest page within the offset bound, and refuses deeper ones in the caller's language", async () => {
     const size = 100;
     const last = TXN_MAX_OFFSET / size - 1;
     const deep = await list({ merId: DEMO.subA, size, page: last });
@@ -210,7 +211,7 @@ describe.each(DB_KINDS)('transaction list past the count budget (%s)', (kind) =>
     expect(orderNos(await list({ merId: DEMO.group, size: 10, page: 3, after: after! }))).toEqual([]);
   });
 
-  it('a cursor naming another merchant\'s row, or no row, is not followed: the offset serves', async () => {
+  it("a cursor naming another merchant's row, or no row, is not followed: the offset serves", async () => {
     const foreign = await addTxn(ctx, { merId: DEMO.other, orderNo: 'FOREIGN-1', currency: 'SGD', paymentSchema: 'CARD', paymentBrand: 'visa', txnTime: new Date('2026-10-01T12:00:00Z') });
     const byOffset = await list({ merId: DEMO.subA, size: 10, page: 3 });
     for (const after of [String(foreign.id), '999999999']) {

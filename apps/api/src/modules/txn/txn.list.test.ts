@@ -14,14 +14,27 @@ describe.each(DB_KINDS)('transaction list and detail (%s)', (kind) => {
 
   beforeAll(async () => {
     ctx = await createTestApp({ kind });
-    purchase = await addTxn(ctx, { orderNo: 'ORD-LIST-1', amount: 12345, currency: 'CNY', merReserve: 'vip', channelOrderNo: 'CH-1', storeName: 'ignored: the store table names it', storeId: DEMO.stores.nanjingRoad, backUrl: 'https://b.example/cb', frontUrl: 'https://f.example/r' });
+    purchase = await addTxn(ctx, {
+      orderNo: 'ORD-LIST-1',
+      amount: 12345,
+      currency: 'CNY',
+      merReserve: 'vip',
+      channelOrderNo: 'CH-1',
+      storeName: 'ignored: the store table names it',
+      storeId: DEMO.stores.nanjingRoad,
+      backUrl: 'https://b.example/cb',
+      frontUrl: 'https://f.example/r',
+    });
     refundRow = await addTxn(ctx, { orderNo: 'ORD-LIST-1-R1', tranType: 'REFD', amount: 345, originTxnId: purchase.id, txnTime: new Date('2026-11-10T05:00:00Z'), cardNumber: null });
     await addTxn(ctx, { merId: DEMO.subB, orderNo: 'ORD-JPY-1', amount: 5000, currency: 'JPY', paymentSchema: 'CARD', paymentBrand: 'visa', txnTime: new Date('2026-11-09T01:00:00Z') });
     await addTxn(ctx, { orderNo: 'ORD-PEND-1', gwResponse: '04', txnTime: new Date('2026-11-08T01:00:00Z') });
     await addTxn(ctx, { orderNo: 'ORD-FAIL-1', gwResponse: '51', respMsg: 'Insufficient funds', txnTime: new Date('2026-11-07T01:00:00Z') });
     otherTxn = await addTxn(ctx, { merId: DEMO.other, orderNo: 'ORD-OTHER-1', currency: 'SGD', paymentSchema: 'CARD', paymentBrand: 'visa' });
     await settle(ctx.db, purchase.id, { date: '2026-11-11', currency: 'CNY', amount: 12345, fee: 309, flag: 'S' });
-    await ctx.db.query(`INSERT INTO logistics (mer_id, order_no, txn_id, shipment_no, company, ship_date, status) VALUES ($1,'ORD-LIST-1',$2,'SF100','SF Express','2026-11-12','SHIPPED')`, [DEMO.subA, purchase.id]);
+    await ctx.db.query(`INSERT INTO logistics (mer_id, order_no, txn_id, shipment_no, company, ship_date, status) VALUES ($1,'ORD-LIST-1',$2,'SF100','SF Express','2026-11-12','SHIPPED')`, [
+      DEMO.subA,
+      purchase.id,
+    ]);
     demo = (await ctx.login()).token;
     sub = (await ctx.login(DEMO.users.sub)).token;
     other = (await ctx.login(DEMO.users.other)).token;
@@ -31,7 +44,7 @@ describe.each(DB_KINDS)('transaction list and detail (%s)', (kind) => {
   const list = (token: string, query: Record<string, string | number> = {}) =>
     ctx.call({ method: 'GET', url: '/api/txn/list', headers: auth(token), query: Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])) });
 
-  it('lists the caller\'s transactions newest first, in the spec\'s row shape', async () => {
+  it("lists the caller's transactions newest first, in the spec's row shape", async () => {
     const r = await list(demo);
     expect(r.body.code).toBe(0);
     expect(r.body.data.totalElements).toBe(5);
@@ -82,7 +95,15 @@ describe.each(DB_KINDS)('transaction list and detail (%s)', (kind) => {
   });
 
   it('refuses bad input', async () => {
-    for (const q of <Record<string, string | number>[]>[{ size: 7 }, { page: -1 }, { beginDate: '2026/11/10' }, { gwTranType: 'NOPE' }, { gwResponse: '99' }, { paymentBrand: 'Visa;drop' }, { merId: '12' }]) {
+    for (const q of <Record<string, string | number>[]>[
+      { size: 7 },
+      { page: -1 },
+      { beginDate: '2026/11/10' },
+      { gwTranType: 'NOPE' },
+      { gwResponse: '99' },
+      { paymentBrand: 'Visa;drop' },
+      { merId: '12' },
+    ]) {
       const r = await list(demo, q);
       expect(r.status, JSON.stringify(q)).toBe(400);
       expect(r.body.code).toBe(400);
@@ -128,7 +149,17 @@ describe.each(DB_KINDS)('transaction list and detail (%s)', (kind) => {
       settlefeeAmount: [{ currency: 'CNY', amount: '123.45' }],
       settlefee: [{ currency: 'CNY', amount: '3.09' }],
       backResponseToG: { accNo: '622202******7890' },
-      mrequest: { orderNum: 'ORD-LIST-1', returnAmount: '0.00', clientid: DEMO.subA, merReserve: 'vip', storeName: '南京路门店 Nanjing Road', storeId: DEMO.stores.nanjingRoad, paymentSchema: 'WX', backURL: 'https://b.example/cb', frontURL: 'https://f.example/r' },
+      mrequest: {
+        orderNum: 'ORD-LIST-1',
+        returnAmount: '0.00',
+        clientid: DEMO.subA,
+        merReserve: 'vip',
+        storeName: '南京路门店 Nanjing Road',
+        storeId: DEMO.stores.nanjingRoad,
+        paymentSchema: 'WX',
+        backURL: 'https://b.example/cb',
+        frontURL: 'https://f.example/r',
+      },
       refundable: '123.45',
       shipping: { shipmentNo: 'SF100', company: 'SF Express', shipDate: '2026-11-12', status: 'SHIPPED' },
     });
@@ -139,7 +170,7 @@ describe.each(DB_KINDS)('transaction list and detail (%s)', (kind) => {
     expect(refundDetail.body.data.refundable).toBe('0.00');
   });
 
-  it('answers another merchant\'s detail as absent, and bad ids as bad input', async () => {
+  it("answers another merchant's detail as absent, and bad ids as bad input", async () => {
     const r = await ctx.call({ method: 'GET', url: `/api/txn/${otherTxn.id}`, headers: auth(demo) });
     expect(r.status).toBe(404);
     expect(r.body.code).toBe(404);
@@ -151,7 +182,7 @@ describe.each(DB_KINDS)('transaction list and detail (%s)', (kind) => {
     expect(bad.status).toBe(400);
   });
 
-  it('asks the acquirer for a processing transaction\'s result', async () => {
+  it("asks the acquirer for a processing transaction's result", async () => {
     const pend = (await list(demo, { orderNum: 'ORD-PEND-1' })).body.data.content[0];
     const r = await ctx.call({ method: 'GET', url: '/api/txn/queryResult', headers: auth(demo), query: { id: String(pend.id) } });
     expect(r.body.code).toBe(0);

@@ -16,7 +16,7 @@ describe('money and time helpers', () => {
       }),
     );
   });
-  it('reads the server\'s timestamptz text', () => {
+  it("reads the server's timestamptz text", () => {
     expect(pgTimestampMs('2026-11-21 10:48:28.532+00')).toBe(Date.parse('2026-11-21T10:48:28.532Z'));
     expect(pgTimestampMs('2026-11-21 10:48:28+00')).toBe(Date.parse('2026-11-21T10:48:28Z'));
     expect(pgTimestampMs('2026-11-21 18:48:28.5+08')).toBe(Date.parse('2026-11-21T10:48:28.500Z'));
@@ -47,7 +47,7 @@ describe.each(DB_KINDS)('keyset walks (%s)', (kind) => {
   });
   afterAll(() => ctx?.close());
 
-  it('the list\'s JSON rows show what the full rows show: nulls, signs, currencies, names, times to the second', async () => {
+  it("the list's JSON rows show what the full rows show: nulls, signs, currencies, names, times to the second", async () => {
     // B's rows (A's seven are the other tests'); odd values set by SQL where ingestion would refuse them.
     const odd = [
       { orderNo: 'L-JPY', amount: 5000 },
@@ -88,7 +88,7 @@ describe.each(DB_KINDS)('keyset walks (%s)', (kind) => {
     expect(new Set(s).size).toBe(7);
   });
 
-  it('a one-merchant list is ordered by the merchant\'s own index (no sort, no other merchants\' rows read); several merchants keep ANY', async () => {
+  it("a one-merchant list is ordered by the merchant's own index (no sort, no other merchants' rows read); several merchants keep ANY", async () => {
     const plan = async (scope: string[]) => {
       const w = txnWhere({ beginDate: '2026-11-01 00:00:00', endDate: '2026-11-30 23:59:59' }, scope, 'Asia/Shanghai');
       let text = '';
@@ -99,10 +99,7 @@ describe.each(DB_KINDS)('keyset walks (%s)', (kind) => {
           await q.query('DROP INDEX txn_time_idx');
           await q.query('SET LOCAL enable_sort = off');
           await q.query('SET LOCAL enable_seqscan = off');
-          const { rows } = await q.query<Record<string, unknown>>(
-            `EXPLAIN SELECT t.id FROM txn t WHERE ${w.sql} ORDER BY t.txn_time DESC, t.id DESC LIMIT 10 OFFSET 3`,
-            w.params,
-          );
+          const { rows } = await q.query<Record<string, unknown>>(`EXPLAIN SELECT t.id FROM txn t WHERE ${w.sql} ORDER BY t.txn_time DESC, t.id DESC LIMIT 10 OFFSET 3`, w.params);
           text = rows.map((r) => Object.values(r)[0]).join('\n');
           throw new Error('roll back');
         })

@@ -99,14 +99,7 @@ export async function txnKey(q: Queryable, id: number, scope: string[]): Promise
  * join: the offset walks the index only (ids), and only the page's rows are read whole. `columns`:
  * ROW_COLUMNS (TxnDbRow, the default) or LIST_COLUMNS (rows for listRow).
  */
-export async function listTxn<R = TxnDbRow>(
-  q: Queryable,
-  w: Where,
-  page: number,
-  size: number,
-  after?: TxnKey | null,
-  columns: string = ROW_COLUMNS,
-): Promise<R[]> {
+export async function listTxn<R = TxnDbRow>(q: Queryable, w: Where, page: number, size: number, after?: TxnKey | null, columns: string = ROW_COLUMNS): Promise<R[]> {
   if (after) {
     const n = w.params.length;
     const { rows } = await q.query<R>(

@@ -37,15 +37,7 @@ function zoneOf(req: FastifyRequest, params: Record<string, unknown>): number {
 }
 
 /** Sends a streamed export as the response (a file: non-JSON, named by Content-Disposition). */
-export async function sendExport(
-  deps: Deps,
-  req: FastifyRequest,
-  reply: FastifyReply,
-  kind: string,
-  params: Record<string, unknown>,
-  format: 'xlsx' | 'csv',
-  scope: string[],
-) {
+export async function sendExport(deps: Deps, req: FastifyRequest, reply: FastifyReply, kind: string, params: Record<string, unknown>, format: 'xlsx' | 'csv', scope: string[]) {
   const u = userOf(req);
   const out = await streamExport(deps, { kind, params, format, lang: req.lang, tzOffset: zoneOf(req, params), scope, userId: u.id, meta: { ip: req.ip, userAgent: req.headers['user-agent'] } });
   reply.header('Content-Type', out.contentType);
@@ -58,7 +50,15 @@ export async function sendExport(
 export async function queueExport(deps: Deps, req: FastifyRequest, kind: string, params: unknown, format: 'xlsx' | 'csv', scope: string[]) {
   const u = userOf(req);
   const row = await enqueueExport(deps, {
-    userId: u.id, merId: u.merId, scope, permissions: u.permissions, kind, params, format, lang: req.lang, tzOffset: zoneOf(req, params as Record<string, unknown>),
+    userId: u.id,
+    merId: u.merId,
+    scope,
+    permissions: u.permissions,
+    kind,
+    params,
+    format,
+    lang: req.lang,
+    tzOffset: zoneOf(req, params as Record<string, unknown>),
   });
   return ok({ id: row.id, status: row.status });
 }
@@ -71,7 +71,7 @@ export function txnRoutes(app: FastifyInstance, deps: Deps) {
     config: { permission: Perm.txnList },
     schema: {
       tags: ['txn'],
-      summary: 'Transactions of the caller\'s merchants (spec §3 query; times in the platform zone; page 0-based)',
+      summary: "Transactions of the caller's merchants (spec §3 query; times in the platform zone; page 0-based)",
       description:
         'totalElements is exact up to 1,000 matches; past that totalExact is false and totalElements is 1,000 ("more than 1,000") unless exactTotal=true asks for the exact count. Pages reach 10,000 rows deep (page × size < 10,000); deeper pages answer 400. after = the id of the last row of page − 1 (the pager\'s Next) reads the page by keyset from that row: the same rows, as cheap as page 1 however deep.',
       querystring: txnQuerySchema,
@@ -84,7 +84,7 @@ export function txnRoutes(app: FastifyInstance, deps: Deps) {
 
   r.get('/api/txn/totals', {
     config: { permission: Perm.txnList },
-    schema: { tags: ['txn'], summary: 'Per-currency totals of the transactions matching the list\'s filter', querystring: txnFilterSchema, response: { 200: envelope(txnTotalsSchema) } },
+    schema: { tags: ['txn'], summary: "Per-currency totals of the transactions matching the list's filter", querystring: txnFilterSchema, response: { 200: envelope(txnTotalsSchema) } },
     handler: async (req) => ok(await txnTotals(deps, scopeFor(req, req.query.merId), req.query)),
   });
 
@@ -94,7 +94,7 @@ export function txnRoutes(app: FastifyInstance, deps: Deps) {
       tags: ['txn'],
       summary: 'Takings of a period per currency, store and payment brand (the phone home screen)',
       description:
-        'Successful purchases less successful refunds and voids in [beginDate, endDate] (platform zone, both required, at most three months); count is the number of successful purchases. Rows of the caller\'s merchants only (merId narrows to one of them).',
+        "Successful purchases less successful refunds and voids in [beginDate, endDate] (platform zone, both required, at most three months); count is the number of successful purchases. Rows of the caller's merchants only (merId narrows to one of them).",
       querystring: takingsQuerySchema,
       response: { 200: envelope(takingsSchema) },
     },
@@ -107,7 +107,7 @@ export function txnRoutes(app: FastifyInstance, deps: Deps) {
 
   r.get('/api/txn/queryResult', {
     config: { permission: Perm.txnQueryResult },
-    schema: { tags: ['txn'], summary: 'Ask the acquirer for a processing transaction\'s result and update it', querystring: queryResultQuerySchema, response: { 200: envelope(txnRowSchema) } },
+    schema: { tags: ['txn'], summary: "Ask the acquirer for a processing transaction's result and update it", querystring: queryResultQuerySchema, response: { 200: envelope(txnRowSchema) } },
     handler: async (req) => ok(await queryResult(deps, userOf(req).scope, req.query.id)),
   });
 
@@ -135,12 +135,12 @@ export function txnRoutes(app: FastifyInstance, deps: Deps) {
     schema: {
       tags: ['txn'],
       summary: 'Refund a purchase (form: id = gateway transaction id, amount, txnschema, requestKey). Needs a password check within 5 minutes.',
-      description: 'data.code 0 = refunded (or processing); 1 not refundable, 2 over the refundable amount, 3 declined by the acquirer, 4 request key reused with another amount. A repeat with the same requestKey returns the first result.',
+      description:
+        'data.code 0 = refunded (or processing); 1 not refundable, 2 over the refundable amount, 3 declined by the acquirer, 4 request key reused with another amount. A repeat with the same requestKey returns the first result.',
       body: refundBodySchema,
       response: { 200: envelope(refundResultSchema) },
     },
-    handler: async (req) =>
-      ok(await refund(deps, userOf(req), req.lang, req.body, { ip: req.ip, userAgent: req.headers['user-agent'] })),
+    handler: async (req) => ok(await refund(deps, userOf(req), req.lang, req.body, { ip: req.ip, userAgent: req.headers['user-agent'] })),
   });
 
   r.get('/api/txn/:id', {

@@ -21,11 +21,24 @@ export const ROW_COLUMNS = `t.id, t.gw_trans_id, t.mer_id, m.name AS mer_name, t
  * so no date text is formatted or parsed. LIST_FIELDS gives the order of both.
  */
 const LIST_FIELDS = [
-  ['id', 't.id'], ['mer_id', 't.mer_id'], ['mer_name', 'm.name'], ['order_no', 't.order_no'], ['origin_order_no', 't.origin_order_no'],
-  ['tran_type', 't.tran_type'], ['gw_response', 't.gw_response'], ['resp_msg', 't.resp_msg'], ['amount', 't.amount'],
-  ['amount_sign', 't.amount_sign'], ['currency', 't.currency'], ['order_amount', 't.order_amount'], ['order_currency', 't.order_currency'],
-  ['return_amount', 't.return_amount'], ['payment_schema', 't.payment_schema'], ['payment_brand', 't.payment_brand'],
-  ['txn_time', "date_part('epoch', t.txn_time) * 1000"], ['settle_flag', 't.settle_flag'],
+  ['id', 't.id'],
+  ['mer_id', 't.mer_id'],
+  ['mer_name', 'm.name'],
+  ['order_no', 't.order_no'],
+  ['origin_order_no', 't.origin_order_no'],
+  ['tran_type', 't.tran_type'],
+  ['gw_response', 't.gw_response'],
+  ['resp_msg', 't.resp_msg'],
+  ['amount', 't.amount'],
+  ['amount_sign', 't.amount_sign'],
+  ['currency', 't.currency'],
+  ['order_amount', 't.order_amount'],
+  ['order_currency', 't.order_currency'],
+  ['return_amount', 't.return_amount'],
+  ['payment_schema', 't.payment_schema'],
+  ['payment_brand', 't.payment_brand'],
+  ['txn_time', "date_part('epoch', t.txn_time) * 1000"],
+  ['settle_flag', 't.settle_flag'],
 ] as const satisfies readonly (readonly [keyof ListDbRow, string])[];
 
 export const LIST_COLUMNS = `json_build_array(${LIST_FIELDS.map(([, sql]) => sql).join(', ')}) AS r`;
@@ -41,9 +54,24 @@ export function listRow({ r }: { r: unknown[] }): ListDbRow {
 export interface TxnDbRow
   extends Pick<
     StoredTxnRow,
-    | 'gw_trans_id' | 'mer_id' | 'order_no' | 'origin_order_no' | 'origin_txn_id' | 'channel_order_no' | 'tran_type'
-    | 'gw_response' | 'resp_msg' | 'amount' | 'amount_sign' | 'currency' | 'order_amount' | 'order_currency'
-    | 'payment_schema' | 'bus_line' | 'payment_brand' | 'mer_reserve'
+    | 'gw_trans_id'
+    | 'mer_id'
+    | 'order_no'
+    | 'origin_order_no'
+    | 'origin_txn_id'
+    | 'channel_order_no'
+    | 'tran_type'
+    | 'gw_response'
+    | 'resp_msg'
+    | 'amount'
+    | 'amount_sign'
+    | 'currency'
+    | 'order_amount'
+    | 'order_currency'
+    | 'payment_schema'
+    | 'bus_line'
+    | 'payment_brand'
+    | 'mer_reserve'
   > {
   id: number;
   mer_name: string;
@@ -62,9 +90,24 @@ export interface TxnDbRow
 /** A row of LIST_COLUMNS: what toTxnRow reads. */
 export type ListDbRow = Pick<
   TxnDbRow,
-  | 'id' | 'mer_id' | 'mer_name' | 'order_no' | 'origin_order_no' | 'tran_type' | 'gw_response' | 'resp_msg' | 'amount'
-  | 'amount_sign' | 'currency' | 'order_amount' | 'order_currency' | 'return_amount' | 'payment_schema' | 'payment_brand'
-  | 'txn_time' | 'settle_flag'
+  | 'id'
+  | 'mer_id'
+  | 'mer_name'
+  | 'order_no'
+  | 'origin_order_no'
+  | 'tran_type'
+  | 'gw_response'
+  | 'resp_msg'
+  | 'amount'
+  | 'amount_sign'
+  | 'currency'
+  | 'order_amount'
+  | 'order_currency'
+  | 'return_amount'
+  | 'payment_schema'
+  | 'payment_brand'
+  | 'txn_time'
+  | 'settle_flag'
 >;
 
 const POW10 = [1, 10, 100, 1000, 10000];

@@ -42,12 +42,7 @@ export async function listTransactions(deps: Deps, scope: string[], q: TxnQuery)
  * than the budget match, so the count (which would walk the same first entries again) runs only
  * when that page is empty.
  */
-export async function pageWithCount(
-  db: Queryable,
-  w: Where,
-  scope: string[],
-  o: { page: number; size: number; after?: string; exact: boolean },
-): Promise<{ rows: ListDbRow[]; n: number }> {
+export async function pageWithCount(db: Queryable, w: Where, scope: string[], o: { page: number; size: number; after?: string; exact: boolean }): Promise<{ rows: ListDbRow[]; n: number }> {
   const page = async () => {
     const after = o.after && o.page > 0 ? await txnKey(db, Number(o.after), scope) : null;
     return (await listTxn<{ r: unknown[] }>(db, w, o.page, o.size, after, LIST_COLUMNS)).map(listRow);
@@ -125,8 +120,6 @@ export async function txnDetail(deps: Deps, scope: string[], id: number): Promis
     },
     refundable: money(refundable, r.currency),
     associated: family.map((f) => toTxnRow(f, tz)),
-    shipping: r.shipment_no
-      ? { shipmentNo: r.shipment_no, company: r.company ?? '', shipDate: r.ship_date ?? '', status: r.ship_status ?? '' }
-      : null,
+    shipping: r.shipment_no ? { shipmentNo: r.shipment_no, company: r.company ?? '', shipDate: r.ship_date ?? '', status: r.ship_status ?? '' } : null,
   };
 }

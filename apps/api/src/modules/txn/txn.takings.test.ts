@@ -37,7 +37,7 @@ describe.each(DB_KINDS)('takings per store and brand (%s)', (kind) => {
   const takings = (token: string, query: Record<string, string> = DAY, lang = 'en') =>
     ctx.call({ method: 'GET', url: '/api/txn/takings', headers: { ...auth(token), 'accept-language': lang }, query });
 
-  it('sums successful purchases less refunds per currency, store and brand, in the platform zone\'s day', async () => {
+  it("sums successful purchases less refunds per currency, store and brand, in the platform zone's day", async () => {
     const r = await takings(demo);
     expect(r.body.code).toBe(0);
     expect(r.headers['cache-control']).toBe('private, no-store');
@@ -65,7 +65,7 @@ describe.each(DB_KINDS)('takings per store and brand (%s)', (kind) => {
     expect(none.body.data).toEqual({ totals: [], stores: [], brands: [] });
   });
 
-  it('gives a sub-merchant\'s user only its merchant, and narrows by merId', async () => {
+  it("gives a sub-merchant's user only its merchant, and narrows by merId", async () => {
     const s = await takings(sub);
     expect(s.body.data.totals).toEqual([{ currency: 'CNY', count: 5, amount: '168.00' }]);
     const online = await takings(demo, { ...DAY, merId: DEMO.subB });
@@ -75,7 +75,7 @@ describe.each(DB_KINDS)('takings per store and brand (%s)', (kind) => {
     expect(sister.body.data).toEqual({ totals: [], stores: [], brands: [] });
   });
 
-  it('never gives another merchant\'s takings', async () => {
+  it("never gives another merchant's takings", async () => {
     const foreign = await takings(demo, { ...DAY, merId: DEMO.other });
     expect(foreign.body.code).toBe(0);
     expect(foreign.body.data).toEqual({ totals: [], stores: [], brands: [] });
@@ -84,7 +84,7 @@ describe.each(DB_KINDS)('takings per store and brand (%s)', (kind) => {
     expect(o.body.data.stores.map((x: { storeId: string }) => x.storeId)).toEqual([DEMO.stores.orchard]);
   });
 
-  it('refuses bad input with a message in the caller\'s language, and a missing sign-in', async () => {
+  it("refuses bad input with a message in the caller's language, and a missing sign-in", async () => {
     const bad: Record<string, string>[] = [
       {},
       { beginDate: DAY.beginDate },

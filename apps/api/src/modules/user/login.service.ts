@@ -39,10 +39,7 @@ export interface Meta {
 }
 
 async function findUser(q: Queryable, username: string, realm: Realm = MERCHANT_REALM): Promise<UserRow | undefined> {
-  const { rows } = await q.query<UserRow>(
-    `SELECT ${columnsOf(realm)} FROM ${realm.users} WHERE lower(username) = lower($1)`,
-    [username],
-  );
+  const { rows } = await q.query<UserRow>(`SELECT ${columnsOf(realm)} FROM ${realm.users} WHERE lower(username) = lower($1)`, [username]);
   return rows[0];
 }
 
@@ -73,8 +70,7 @@ export function checkUsable(u: UserRow | undefined, username: string, now: Date)
 /** A name that signs in: an active account. Any other name (unknown, not activated, disabled) answers alike. */
 export const usableAccount = (u: UserRow | undefined): u is UserRow => !!u && u.status === 'ACTIVE';
 
-const lockedFor = (until: Date | null, now: Date) =>
-  Math.max(1, Math.ceil(((until ? new Date(until).getTime() : now.getTime() + LIMITS.lockMinutes * 60000) - now.getTime()) / 60000));
+const lockedFor = (until: Date | null, now: Date) => Math.max(1, Math.ceil(((until ? new Date(until).getTime() : now.getTime() + LIMITS.lockMinutes * 60000) - now.getTime()) / 60000));
 
 /**
  * A password given for a name that is no usable account (unknown, not activated, disabled; decision
@@ -217,10 +213,9 @@ async function mailLoginCode(deps: Deps, lang: Language, user: UserRow, meta: Me
     await q.query('SELECT id FROM app_user WHERE id = $1 FOR UPDATE', [user.id]);
     // The minute runs from the last code still waiting to be used: one a sign-in used up does not
     // hold the next back (a WeChat sign-in right after a password one e-mails its own code).
-    const { rows } = await q.query<{ created_at: Date }>(
-      `SELECT created_at FROM email_code WHERE user_id = $1 AND purpose = 'login' AND consumed_at IS NULL ORDER BY created_at DESC LIMIT 1`,
-      [user.id],
-    );
+    const { rows } = await q.query<{ created_at: Date }>(`SELECT created_at FROM email_code WHERE user_id = $1 AND purpose = 'login' AND consumed_at IS NULL ORDER BY created_at DESC LIMIT 1`, [
+      user.id,
+    ]);
     const last = rows[0] ? new Date(rows[0].created_at).getTime() : 0;
     const wait = Math.ceil((last + LIMITS.emailCodeResendSeconds * 1000 - now.getTime()) / 1000);
     if (wait > 0) throw new AppError(Code.CODE_RESEND_TOO_SOON, 'codeResendTooSoon', { s: wait }, 200, { wait });
@@ -241,7 +236,15 @@ async function mailLoginCode(deps: Deps, lang: Language, user: UserRow, meta: Me
   } catch (err) {
     // The code was never delivered: withdraw it so the user may ask again at once.
     await deps.db.query(`DELETE FROM email_code WHERE user_id = $1 AND code_hash = $2`, [user.id, sha256(`${user.id}:${code}`)]);
-    await audit(deps.db, { action: AuditAction.emailCode, outcome: 'failure', userId: user.id, username: user.username, merId: user.mer_id, detail: { error: String((err as Error).message).slice(0, 200) }, ...meta });
+    await audit(deps.db, {
+      action: AuditAction.emailCode,
+      outcome: 'failure',
+      userId: user.id,
+      username: user.username,
+      merId: user.mer_id,
+      detail: { error: String((err as Error).message).slice(0, 200) },
+      ...meta,
+    });
     throw new AppError(Code.SEND_MAIL_FAILED, 'sendMailFailed');
   }
   await audit(deps.db, { action: AuditAction.emailCode, userId: user.id, username: user.username, merId: user.mer_id, ...meta });
@@ -301,10 +304,10 @@ export async function verifyPasswordCounted(deps: Deps, user: UserRow, password:
   }
   const slot = rows[0].slot;
   if (await verifyPassword(user.password_hash, password)) {
-    await deps.db.query(
-      `UPDATE ${realm.users} SET failed_logins = GREATEST(failed_logins - 1, 0), locked_until = CASE WHEN $2::boolean THEN NULL ELSE locked_until END WHERE id = $1`,
-      [user.id, slot >= max],
-    );
+    await deps.db.query(`UPDATE ${realm.users} SET failed_logins = GREATEST(failed_logins - 1, 0), locked_until = CASE WHEN $2::boolean THEN NULL ELSE locked_until END WHERE id = $1`, [
+      user.id,
+      slot >= max,
+    ]);
     return { ok: true };
   }
   const left = Math.max(0, max - slot);
@@ -323,12 +326,7 @@ async function failLogin(deps: Deps, user: UserRow | undefined, username: string
 }
 
 /** Sign-in: the password is checked before the code; every wrong password counts toward lockout. */
-export async function login(
-  deps: Deps,
-  input: { username: string; password: string; verifyCode: string },
-  meta: Meta,
-  realm: Realm = MERCHANT_REALM,
-): Promise<TokenPair> {
+export async function login(deps: Deps, input: { username: string; password: string; verifyCode: string }, meta: Meta, realm: Realm = MERCHANT_REALM): Promise<TokenPair> {
   const user = await passwordStep(deps, input, meta, realm);
   return completeSecondFactor(deps, user, input.verifyCode, meta, {}, realm);
 }
@@ -337,12 +335,7 @@ export async function login(
  * The first factor of a sign-in (user name and password, counted toward the lockout; an expired
  * password refused): the account whose second factor is asked next — a code, or a passkey (decision 047).
  */
-export async function passwordStep(
-  deps: Deps,
-  input: { username: string; password: string },
-  meta: Meta,
-  realm: Realm = MERCHANT_REALM,
-): Promise<UserRow> {
+export async function passwordStep(deps: Deps, input: { username: string; password: string }, meta: Meta, realm: Realm = MERCHANT_REALM): Promise<UserRow> {
   const now = deps.clock.now();
   let user: UserRow;
   if (!USERNAME_RE.test(input.username)) {
@@ -418,7 +411,14 @@ export async function completeSecondFactor(deps: Deps, user: UserRow, verifyCode
     await opts.onSuccess?.(q);
     await q.query('UPDATE app_user SET failed_logins = 0, locked_until = NULL WHERE id = $1', [user.id]);
     const issued = await startSession(q, now, user.id, meta, deps.config.accessTokenSeconds);
-    await audit(q, { action: AuditAction.loginSuccess, userId: user.id, username: user.username, merId: user.mer_id, ...(opts.detail ? { detail: { factor: 'email', ...opts.detail } } : {}), ...meta });
+    await audit(q, {
+      action: AuditAction.loginSuccess,
+      userId: user.id,
+      username: user.username,
+      merId: user.mer_id,
+      ...(opts.detail ? { detail: { factor: 'email', ...opts.detail } } : {}),
+      ...meta,
+    });
     return issued;
   });
   if (!pair) throw new AppError(Code.VERIFY_CODE_ERROR, 'verifyCodeError');
@@ -463,10 +463,7 @@ async function loginWithTotp(deps: Deps, user: UserRow, code: string, now: Date,
  */
 export async function checkPassword(deps: Deps, userId: number, sessionId: number, password: string, meta: Meta): Promise<boolean> {
   const now = deps.clock.now();
-  const { rows } = await deps.db.query<UserRow>(
-    `SELECT ${USER_COLUMNS} FROM app_user WHERE id = $1`,
-    [userId],
-  );
+  const { rows } = await deps.db.query<UserRow>(`SELECT ${USER_COLUMNS} FROM app_user WHERE id = $1`, [userId]);
   const user = rows[0];
   const checked = await verifyPasswordCounted(deps, user, password, meta, 'check-password').catch((err: AppError) => {
     throw err.key === 'userLocked' ? new AppError(Code.SESSION_ENDED, 'userLocked', err.params, 401) : err;

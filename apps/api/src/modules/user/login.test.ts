@@ -16,8 +16,7 @@ describe.each(DB_KINDS)('sign-in on %s', (kind) => {
     ctx.call({ method: 'POST', url: '/api/user/getEmailCode', headers: { 'accept-language': lang, ...form({ username }).headers }, payload: form({ username }).payload });
   const login = (username: string, password: string, verifyCode: string, lang = 'en') =>
     ctx.call({ method: 'POST', url: '/api/user/login', headers: { 'accept-language': lang, ...form({}).headers }, payload: form({ username, password, verifyCode }).payload });
-  const auditActions = async (username: string) =>
-    (await ctx.db.query<{ action: string; outcome: string }>('SELECT action, outcome FROM audit_log WHERE username = $1 ORDER BY id', [username])).rows;
+  const auditActions = async (username: string) => (await ctx.db.query<{ action: string; outcome: string }>('SELECT action, outcome FROM audit_log WHERE username = $1 ORDER BY id', [username])).rows;
 
   /** Enrols an authenticator for a signed-in user; answers the code of the clock's now (and the step the enable used). */
   async function enrolTotp(username: string) {
@@ -50,8 +49,14 @@ describe.each(DB_KINDS)('sign-in on %s', (kind) => {
     expect(await alike('send code', (n) => call('/api/user/getEmailCode', { username: n }))).toMatchObject({ code: 0, data: { resendAfter: 60, expiresIn: 300, totp: false } });
     expect(await alike('send code again', (n) => call('/api/user/getEmailCode', { username: n }))).toMatchObject({ code: Code.CODE_RESEND_TOO_SOON, data: { wait: 60 } });
     // With a wrong password, as the screen sends it, and at the sign-in itself: the same wrong-password answer.
-    expect(await alike('send code, wrong password', (n) => call('/api/user/getEmailCode', { username: n, password: 'wrong-pass1' }))).toMatchObject({ code: Code.WRONG_PASSWORD, data: { remaining: 4 } });
-    expect(await alike('sign-in, wrong password', (n) => call('/api/user/login', { username: n, password: 'wrong-pass1', verifyCode: '123456' }))).toMatchObject({ code: Code.WRONG_PASSWORD, data: { remaining: 3 } });
+    expect(await alike('send code, wrong password', (n) => call('/api/user/getEmailCode', { username: n, password: 'wrong-pass1' }))).toMatchObject({
+      code: Code.WRONG_PASSWORD,
+      data: { remaining: 4 },
+    });
+    expect(await alike('sign-in, wrong password', (n) => call('/api/user/login', { username: n, password: 'wrong-pass1', verifyCode: '123456' }))).toMatchObject({
+      code: Code.WRONG_PASSWORD,
+      data: { remaining: 3 },
+    });
     // The password proven: now the factor is named.
     ctx.clock.advance(61_000);
     expect((await call('/api/user/getEmailCode', { username: DEMO.users.sub, password: DEMO.password })).body).toMatchObject({ code: 0, data: { totp: true } });
@@ -102,7 +107,11 @@ describe.each(DB_KINDS)('sign-in on %s', (kind) => {
     expect(unknown.status).toBe(wrong.status);
     expect((await login('nobody-here', 'wrong-pass1', '000000', 'zh')).body).toMatchObject({ code: Code.WRONG_PASSWORD, msg: '用户名或密码错误，还剩 3 次机会', data: { remaining: 3 } });
     await ctx.db.query(`UPDATE app_user SET status = 'INACTIVE' WHERE username = $1`, [DEMO.users.sub]);
-    expect((await login(DEMO.users.sub, DEMO.password, '123456', 'ko')).body).toMatchObject({ code: Code.WRONG_PASSWORD, msg: '사용자 이름 또는 비밀번호가 틀렸습니다. 남은 기회: 4회', data: { remaining: 4 } });
+    expect((await login(DEMO.users.sub, DEMO.password, '123456', 'ko')).body).toMatchObject({
+      code: Code.WRONG_PASSWORD,
+      msg: '사용자 이름 또는 비밀번호가 틀렸습니다. 남은 기회: 4회',
+      data: { remaining: 4 },
+    });
     await ctx.db.query(`UPDATE app_user SET status = 'DISABLED' WHERE username = $1`, [DEMO.users.sub]);
     expect((await login(DEMO.users.sub, DEMO.password, '123456')).body).toMatchObject({ code: Code.WRONG_PASSWORD, data: { remaining: 3 } });
     // "Send me a code" answers an unknown name as a real one, resend minute included; no mail goes out.
@@ -147,7 +156,10 @@ describe.each(DB_KINDS)('sign-in on %s', (kind) => {
 
   it(`counts concurrent tries on an unknown name without losing any (${isConcurrent(kind) ? 'real concurrency' : 'outcome only: PGlite serialises'})`, async () => {
     const results = await Promise.all(Array.from({ length: 7 }, (_, i) => login('ghost-racer', `wrong-${i}-pw`, '000000')));
-    const remaining = results.filter((r) => r.body.code === Code.WRONG_PASSWORD).map((r) => r.body.data.remaining).sort();
+    const remaining = results
+      .filter((r) => r.body.code === Code.WRONG_PASSWORD)
+      .map((r) => r.body.data.remaining)
+      .sort();
     expect(remaining).toEqual([1, 2, 3, 4]);
     expect(results.filter((r) => r.body.code === Code.USER_LOCKED)).toHaveLength(3);
   });
@@ -216,10 +228,9 @@ describe.each(DB_KINDS)('sign-in on %s', (kind) => {
     await sendCode(DEMO.users.demo);
     const code = await ctx.lastCode();
     for (const left of [4, 3]) expect((await login(DEMO.users.demo, `bad-${left}-pw`, code)).body.data).toEqual({ remaining: left });
-    const failure = await ctx.db.query<{ detail: { reason: string; failed: number } }>(
-      `SELECT detail FROM audit_log WHERE action = 'auth.login.failure' AND username = $1 ORDER BY id DESC LIMIT 1`,
-      [DEMO.users.demo],
-    );
+    const failure = await ctx.db.query<{ detail: { reason: string; failed: number } }>(`SELECT detail FROM audit_log WHERE action = 'auth.login.failure' AND username = $1 ORDER BY id DESC LIMIT 1`, [
+      DEMO.users.demo,
+    ]);
     expect(failure.rows[0].detail).toMatchObject({ reason: 'wrong-password', failed: 2 });
     expect((await login(DEMO.users.demo, DEMO.password, code)).body.code).toBe(0);
     expect((await login(DEMO.users.demo, 'bad-again-pw', code)).body.data).toEqual({ remaining: 4 });
@@ -228,7 +239,7 @@ describe.each(DB_KINDS)('sign-in on %s', (kind) => {
     expect((await login(DEMO.users.sub, DEMO.password, '123456')).body).toMatchObject({ code: Code.WRONG_PASSWORD, data: { remaining: 4 } });
   });
 
-  it('a lockout at sign-in ends the user\'s open sessions, and no one else\'s', async () => {
+  it("a lockout at sign-in ends the user's open sessions, and no one else's", async () => {
     const bystander = await ctx.login(DEMO.users.sub);
     // an earlier session of the user, signed out: it stays ended as it was (reason and time)
     const earlier = await ctx.login();
@@ -277,7 +288,10 @@ describe.each(DB_KINDS)('sign-in on %s', (kind) => {
   // which runs one transaction at a time, it checks the outcome only.
   it(`counts concurrent wrong passwords without losing any (${isConcurrent(kind) ? 'real concurrency' : 'outcome only: PGlite serialises'})`, async () => {
     const results = await Promise.all(Array.from({ length: 5 }, (_, i) => login(DEMO.users.demo, `wrong-${i}-pw`, '000000')));
-    const remaining = results.filter((r) => r.body.code === Code.WRONG_PASSWORD).map((r) => r.body.data.remaining).sort();
+    const remaining = results
+      .filter((r) => r.body.code === Code.WRONG_PASSWORD)
+      .map((r) => r.body.data.remaining)
+      .sort();
     expect(remaining).toEqual([1, 2, 3, 4]);
     expect(results.filter((r) => r.body.code === Code.USER_LOCKED)).toHaveLength(1);
   });
@@ -355,7 +369,11 @@ describe.each(DB_KINDS)('sign-in on %s', (kind) => {
     ctx.clock.advance(61_000);
     const direct = await Promise.allSettled([1, 2, 3, 4].map(() => sendEmailCode(ctx.deps, 'en', DEMO.users.demo, { ip: '127.0.0.1' })));
     expect(direct.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
-    expect(direct.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason.code)).toEqual([Code.CODE_RESEND_TOO_SOON, Code.CODE_RESEND_TOO_SOON, Code.CODE_RESEND_TOO_SOON]);
+    expect(direct.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason.code)).toEqual([
+      Code.CODE_RESEND_TOO_SOON,
+      Code.CODE_RESEND_TOO_SOON,
+      Code.CODE_RESEND_TOO_SOON,
+    ]);
     expect((await ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM email_code')).rows[0].n).toBe(2);
   });
 
@@ -376,11 +394,15 @@ describe.each(DB_KINDS)('sign-in on %s', (kind) => {
 
   it('the audit log says why a sign-in failed: unknown name, wrong password (where and how many)', async () => {
     await login('nobody-here', DEMO.password, '123456');
-    const unknown = await ctx.db.query<{ user_id: number | null; outcome: string; detail: unknown }>(`SELECT user_id, outcome, detail FROM audit_log WHERE action = 'auth.login.failure' AND username = 'nobody-here'`);
+    const unknown = await ctx.db.query<{ user_id: number | null; outcome: string; detail: unknown }>(
+      `SELECT user_id, outcome, detail FROM audit_log WHERE action = 'auth.login.failure' AND username = 'nobody-here'`,
+    );
     expect(unknown.rows).toEqual([{ user_id: null, outcome: 'failure', detail: { reason: 'unknown-user', where: 'login', failed: 1 } }]);
     await ctx.db.query(`UPDATE app_user SET status = 'DISABLED' WHERE username = $1`, [DEMO.users.sub]);
     await login(DEMO.users.sub, DEMO.password, '123456');
-    const disabled = await ctx.db.query<{ user_id: number | null; mer_id: string | null }>(`SELECT user_id, mer_id FROM audit_log WHERE action = 'auth.login.failure' AND username = $1`, [DEMO.users.sub]);
+    const disabled = await ctx.db.query<{ user_id: number | null; mer_id: string | null }>(`SELECT user_id, mer_id FROM audit_log WHERE action = 'auth.login.failure' AND username = $1`, [
+      DEMO.users.sub,
+    ]);
     expect(disabled.rows).toHaveLength(1);
     expect(disabled.rows[0].user_id).toEqual(expect.any(Number));
     expect(disabled.rows[0].mer_id).toBe(DEMO.subA);

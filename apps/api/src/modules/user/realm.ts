@@ -21,7 +21,10 @@ export interface Realm {
   /** The second factor is the authenticator only (no e-mailed code): mandatory TOTP. */
   totpOnly: boolean;
   /** Who an audit entry names: the account's id goes to user_id (merchants) or operator_id (operators). */
-  actor(u: { id: number; username: string; mer_id?: string | null } | undefined, username?: string): {
+  actor(
+    u: { id: number; username: string; mer_id?: string | null } | undefined,
+    username?: string,
+  ): {
     userId?: number | null;
     operatorId?: number | null;
     username?: string | null;

@@ -22,23 +22,11 @@ async function issuePair(q: Queryable, sessionId: number, now: Date, parentHash:
     new Date(now.getTime() + ttl * 1000),
     sha256(refreshToken),
   ]);
-  await q.query(`INSERT INTO ${realm.refreshTokens} (token_hash, session_id, parent_hash, created_at) VALUES ($1,$2,$3,$4)`, [
-    sha256(refreshToken),
-    sessionId,
-    parentHash,
-    now,
-  ]);
+  await q.query(`INSERT INTO ${realm.refreshTokens} (token_hash, session_id, parent_hash, created_at) VALUES ($1,$2,$3,$4)`, [sha256(refreshToken), sessionId, parentHash, now]);
   return { token, refreshToken, expiresIn: ttl };
 }
 
-export async function startSession(
-  q: Queryable,
-  now: Date,
-  userId: number,
-  meta: { ip?: string; userAgent?: string; lang?: string },
-  ttl: number,
-  realm: Realm = MERCHANT_REALM,
-): Promise<TokenPair> {
+export async function startSession(q: Queryable, now: Date, userId: number, meta: { ip?: string; userAgent?: string; lang?: string }, ttl: number, realm: Realm = MERCHANT_REALM): Promise<TokenPair> {
   // The language the user signed in with: its e-mails from jobs use it (decision 048).
   if (meta.lang && realm === MERCHANT_REALM) await q.query('UPDATE app_user SET lang = $2 WHERE id = $1 AND lang IS DISTINCT FROM $2', [userId, meta.lang]);
   const { rows } = await q.query<{ id: number }>(
@@ -105,10 +93,7 @@ export async function refresh(deps: Deps, refreshToken: string, meta: { ip?: str
       await q.query(`UPDATE ${realm.refreshTokens} SET used_at = $2 WHERE token_hash = $1`, [hash, now]);
       // The access token issued with this refresh token ends with it: at once after the grace
       // window that lets a second tab still use it (finding 8), not at its own 15 minutes.
-      await q.query(`UPDATE ${realm.accessTokens} SET expires_at = LEAST(expires_at, $2) WHERE refresh_hash = $1`, [
-        hash,
-        new Date(now.getTime() + LIMITS.refreshGraceSeconds * 1000),
-      ]);
+      await q.query(`UPDATE ${realm.accessTokens} SET expires_at = LEAST(expires_at, $2) WHERE refresh_hash = $1`, [hash, new Date(now.getTime() + LIMITS.refreshGraceSeconds * 1000)]);
     }
     await q.query(`UPDATE ${realm.sessions} SET last_seen_at = $2 WHERE id = $1`, [r.session_id, now]);
     return issuePair(q, r.session_id, now, hash, deps.config.accessTokenSeconds, realm);

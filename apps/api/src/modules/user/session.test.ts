@@ -62,10 +62,9 @@ describe.each(DB_KINDS)('session and tokens on %s', (kind) => {
     const late = await refresh(idle.refreshToken);
     expect(late.status).toBe(401);
     expect(late.body.code).toBe(Code.SESSION_ENDED);
-    const s = await ctx.db.query<{ revoke_reason: string | null }>(
-      'SELECT s.revoke_reason FROM user_session s JOIN refresh_token r ON r.session_id = s.id WHERE r.token_hash = $1',
-      [sha256(idle.refreshToken)],
-    );
+    const s = await ctx.db.query<{ revoke_reason: string | null }>('SELECT s.revoke_reason FROM user_session s JOIN refresh_token r ON r.session_id = s.id WHERE r.token_hash = $1', [
+      sha256(idle.refreshToken),
+    ]);
     expect(s.rows).toEqual([{ revoke_reason: 'idle' }]);
     expect((await info(idle.token)).body.code).toBe(Code.SESSION_ENDED);
   });
@@ -136,7 +135,13 @@ describe.each(DB_KINDS)('session and tokens on %s', (kind) => {
     const ua = `Mozilla/5.0 ${'x'.repeat(400)}`;
     await ctx.call({ method: 'POST', url: '/api/user/getEmailCode', remoteAddress: '203.0.113.7', ...form({ username: DEMO.users.demo }) });
     const code = await ctx.lastCode();
-    const r = await ctx.call({ method: 'POST', url: '/api/user/login', remoteAddress: '203.0.113.7', headers: { 'user-agent': ua, ...form({}).headers }, payload: form({ username: DEMO.users.demo, password: DEMO.password, verifyCode: code }).payload });
+    const r = await ctx.call({
+      method: 'POST',
+      url: '/api/user/login',
+      remoteAddress: '203.0.113.7',
+      headers: { 'user-agent': ua, ...form({}).headers },
+      payload: form({ username: DEMO.users.demo, password: DEMO.password, verifyCode: code }).payload,
+    });
     expect(r.body.code).toBe(0);
     const s = await ctx.db.query<{ ip: string; user_agent: string }>('SELECT ip, user_agent FROM user_session ORDER BY id DESC LIMIT 1');
     expect(s.rows[0]).toEqual({ ip: '203.0.113.7', user_agent: ua.slice(0, 300) });
@@ -208,7 +213,10 @@ describe.each(DB_KINDS)('session and tokens on %s', (kind) => {
     const fifth = await ctx.call({ method: 'POST', url: '/api/user/checkPassword', headers: { ...h, ...form({}).headers }, payload: form({ password: 'wrong0' }).payload });
     expect(fifth.body).toMatchObject({ code: Code.SESSION_ENDED, msg: 'User is locked, please try again in 30 minutes' });
     const checks = await ctx.db.query<{ outcome: string; n: number }>(`SELECT outcome, count(*)::int AS n FROM audit_log WHERE action = 'auth.password_check' GROUP BY outcome ORDER BY outcome`);
-    expect(checks.rows).toEqual([{ outcome: 'failure', n: 7 }, { outcome: 'success', n: 2 }]);
+    expect(checks.rows).toEqual([
+      { outcome: 'failure', n: 7 },
+      { outcome: 'success', n: 2 },
+    ]);
     const wrong = await ctx.db.query<{ where: string }>(`SELECT detail->>'where' AS where FROM audit_log WHERE action = 'auth.login.failure' ORDER BY id DESC LIMIT 1`);
     expect(wrong.rows[0].where).toBe('check-password');
     expect((await info(pair.token)).body.code).toBe(Code.SESSION_ENDED);
@@ -217,7 +225,7 @@ describe.each(DB_KINDS)('session and tokens on %s', (kind) => {
     expect(audit.rows.some((r) => r.action === 'auth.lockout')).toBe(true);
   });
 
-  it('refuses a disabled user\'s open session', async () => {
+  it("refuses a disabled user's open session", async () => {
     const pair = await ctx.login(DEMO.users.sub);
     await ctx.db.query(`UPDATE app_user SET status = 'DISABLED' WHERE username = $1`, [DEMO.users.sub]);
     expect((await info(pair.token)).body.code).toBe(Code.SESSION_ENDED);

@@ -40,14 +40,32 @@ export function userRoutes(app: FastifyInstance, deps: Deps) {
       summary:
         'Sign-in step 1. With `password` (checked first, counted toward the lockout; unknown names and wrong passwords answer alike): names the second factor — `totp`, a required `passkey`, or a 6-digit code e-mailed (valid 5 min; a new one after 60 s; 5 wrong tries). Without it every name answers alike (a code is e-mailed to e-mail accounts only)',
       body: getEmailCodeSchema,
-      response: { 200: envelope(z.object({ resendAfter: z.number(), expiresIn: z.number(), totp: z.boolean().describe('true (only after the right password): no mail, the code is the authenticator\'s'), passkey: z.boolean().optional().describe('true (only after the right password): no mail, the merchant requires this user\'s passkey (decision 047)') }).or(z.object({ wait: z.number() })).or(z.object({ remaining: z.number() })).or(z.object({ username: z.string() }))) },
+      response: {
+        200: envelope(
+          z
+            .object({
+              resendAfter: z.number(),
+              expiresIn: z.number(),
+              totp: z.boolean().describe("true (only after the right password): no mail, the code is the authenticator's"),
+              passkey: z.boolean().optional().describe("true (only after the right password): no mail, the merchant requires this user's passkey (decision 047)"),
+            })
+            .or(z.object({ wait: z.number() }))
+            .or(z.object({ remaining: z.number() }))
+            .or(z.object({ username: z.string() })),
+        ),
+      },
     },
     handler: async (req) => ok(await sendEmailCode(deps, req.lang, req.body.username, meta(req), req.body.password)),
   });
 
   r.post('/api/user/login', {
     config: { auth: 'public', ...authLimit },
-    schema: { tags: ['user'], summary: 'Sign in with user name, password and e-mailed code (or authenticator / recovery code when TOTP is on)', body: loginSchema, response: { 200: envelope(tokenPair.or(z.object({ remaining: z.number() })).or(z.object({ username: z.string() }))) } },
+    schema: {
+      tags: ['user'],
+      summary: 'Sign in with user name, password and e-mailed code (or authenticator / recovery code when TOTP is on)',
+      body: loginSchema,
+      response: { 200: envelope(tokenPair.or(z.object({ remaining: z.number() })).or(z.object({ username: z.string() }))) },
+    },
     handler: async (req) => ok(await login(deps, req.body, meta(req))),
   });
 
@@ -68,7 +86,12 @@ export function userRoutes(app: FastifyInstance, deps: Deps) {
   });
 
   r.get('/api/user/info', {
-    schema: { tags: ['user'], summary: 'The signed-in user, the routers and permissions it holds', querystring: z.object({ flag: z.string().optional() }), response: { 200: envelope(userInfoSchema) } },
+    schema: {
+      tags: ['user'],
+      summary: 'The signed-in user, the routers and permissions it holds',
+      querystring: z.object({ flag: z.string().optional() }),
+      response: { 200: envelope(userInfoSchema) },
+    },
     handler: async (req) => {
       const u = userOf(req);
       return ok({
@@ -88,7 +111,12 @@ export function userRoutes(app: FastifyInstance, deps: Deps) {
 
   r.post('/api/user/checkPassword', {
     config: authLimit,
-    schema: { tags: ['user'], summary: 'Re-check the password: allows refunds for 5 minutes; wrong ones count toward lockout', body: checkPasswordSchema, response: { 200: envelope(z.boolean().or(z.object({ remaining: z.number() }))) } },
+    schema: {
+      tags: ['user'],
+      summary: 'Re-check the password: allows refunds for 5 minutes; wrong ones count toward lockout',
+      body: checkPasswordSchema,
+      response: { 200: envelope(z.boolean().or(z.object({ remaining: z.number() }))) },
+    },
     handler: async (req) => {
       const u = userOf(req);
       return ok(await checkPassword(deps, u.id, u.sessionId, req.body.password, meta(req)));

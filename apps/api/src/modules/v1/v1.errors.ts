@@ -12,16 +12,7 @@ import { InvalidInput, issuesDetail, issuesOfValidation } from '../../lib/valida
  * branches on), `code` the precise reason, `message` in the key's language, `param` the input at
  * fault (or null), `request_id` to quote to support (also the X-Request-Id header).
  */
-export const V1_ERROR_TYPES = [
-  'invalid_request_error',
-  'authentication_error',
-  'permission_error',
-  'not_found_error',
-  'idempotency_error',
-  'refund_error',
-  'rate_limit_error',
-  'api_error',
-] as const;
+export const V1_ERROR_TYPES = ['invalid_request_error', 'authentication_error', 'permission_error', 'not_found_error', 'idempotency_error', 'refund_error', 'rate_limit_error', 'api_error'] as const;
 export type V1ErrorType = (typeof V1_ERROR_TYPES)[number];
 
 export const v1ErrorSchema = z.object({
@@ -79,7 +70,8 @@ export function v1ErrorOf(err: unknown, lang: Language, requestId: string): { st
     body: { error: { type, code, message, param, request_id: requestId } },
   });
   if (err instanceof V1Error) return body(err.status, err.type, err.code, err.text ?? t(lang, err.key, err.params), err.param);
-  if (err instanceof InvalidInput) return body(400, 'invalid_request_error', 'parameter_invalid', t(lang, 'badRequest', { detail: issuesDetail(lang, err.issues) }), err.issues[0]?.path.map(String).join('.') || null);
+  if (err instanceof InvalidInput)
+    return body(400, 'invalid_request_error', 'parameter_invalid', t(lang, 'badRequest', { detail: issuesDetail(lang, err.issues) }), err.issues[0]?.path.map(String).join('.') || null);
   if (hasZodFastifySchemaValidationErrors(err as FastifyError)) {
     const issues = issuesOfValidation((err as FastifyError & { validation: Parameters<typeof issuesOfValidation>[0] }).validation);
     // An unknown parameter (strict schemas) is named as the param at fault.

@@ -42,13 +42,25 @@ export function v1ExportRoutes(f: FastifyInstance, deps: Deps) {
   const hidden = ['X-HIDDEN'];
   const view = (row: ExportFileRow) => {
     const x = toExportFile(row);
-    return { id: x.id, kind: x.kind, file_name: x.fileName, format: x.format, status: x.status, progress: x.progress, row_count: x.rowCount, size_bytes: x.sizeBytes, error: x.error, created_at: x.createdAt, finished_at: x.finishedAt };
+    return {
+      id: x.id,
+      kind: x.kind,
+      file_name: x.fileName,
+      format: x.format,
+      status: x.status,
+      progress: x.progress,
+      row_count: x.rowCount,
+      size_bytes: x.sizeBytes,
+      error: x.error,
+      created_at: x.createdAt,
+      finished_at: x.finishedAt,
+    };
   };
   const own = async (req: FastifyRequest, id: number) => {
-    const { rows } = await deps.db.query<ExportFileRow>(
-      'SELECT e.* FROM export_file e JOIN api_key_export k ON k.export_id = e.id WHERE e.id = $1 AND k.key_id = $2 AND e.deleted_at IS NULL',
-      [id, keyOf(req).keyId],
-    );
+    const { rows } = await deps.db.query<ExportFileRow>('SELECT e.* FROM export_file e JOIN api_key_export k ON k.export_id = e.id WHERE e.id = $1 AND k.key_id = $2 AND e.deleted_at IS NULL', [
+      id,
+      keyOf(req).keyId,
+    ]);
     if (!rows[0]) throw new V1Error(404, 'not_found_error', 'resource_missing', 'notFound', {}, 'id');
     return rows[0];
   };
@@ -61,7 +73,10 @@ export function v1ExportRoutes(f: FastifyInstance, deps: Deps) {
       summary: 'Ask for an export file (written in the background); 202 with its status — poll it, then download it',
       description: `kind: ${KINDS}. params: that list's or report's filters, as on the portal (e.g. beginDate, endDate); merId narrows the file to one of the key's merchants (another merchant's id: a file without rows). The key needs the list's permission too (txn:export for txn and settle, report:bill for report.bill, …).`,
       body: z.strictObject({
-        kind: z.string().regex(/^[a-z]+(\.[a-zA-Z]+)?$/).max(40),
+        kind: z
+          .string()
+          .regex(/^[a-z]+(\.[a-zA-Z]+)?$/)
+          .max(40),
         format: z.enum(['xlsx', 'csv']).default('csv'),
         params: z.record(z.string(), z.union([z.string().max(2000), z.number()])).default({}),
       }),
@@ -76,13 +91,22 @@ export function v1ExportRoutes(f: FastifyInstance, deps: Deps) {
       }
       const params = Object.fromEntries(Object.entries(req.body.params).map(([k, v]) => [k, String(v)]));
       // params.merId narrows the file to one of the key's merchants, as on the lists (another merchant's id: no rows).
-      if (params.merId !== undefined && !/^\d{15}$/.test(params.merId)) throw new V1Error(400, 'invalid_request_error', 'parameter_invalid', 'badRequest', { detail: 'params.merId: merchant id' }, 'params.merId');
+      if (params.merId !== undefined && !/^\d{15}$/.test(params.merId))
+        throw new V1Error(400, 'invalid_request_error', 'parameter_invalid', 'badRequest', { detail: 'params.merId: merchant id' }, 'params.merId');
       const scope = narrowScope(key.scope, params.merId);
       // Times in the file: the platform's zone (what the API's filters speak).
       const tzOffset = zoneOffsetMinutes(deps.config.platformTz, deps.clock.now().getTime()) / 60;
       const row = await enqueueExport(deps, {
-        userId: key.creatorId, merId: key.ownerMerId, scope, permissions: key.permissions, kind: req.body.kind, params, format: req.body.format,
-        lang: key.lang, tzOffset, apiKeyId: key.keyId,
+        userId: key.creatorId,
+        merId: key.ownerMerId,
+        scope,
+        permissions: key.permissions,
+        kind: req.body.kind,
+        params,
+        format: req.body.format,
+        lang: key.lang,
+        tzOffset,
+        apiKeyId: key.keyId,
       });
       reply.status(202);
       return view(row);

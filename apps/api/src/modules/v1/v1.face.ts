@@ -54,7 +54,10 @@ export function clientBucket(ip: string): string {
   const h = head ? head.split(':') : [];
   const t = a.includes('::') ? (tail ? tail.split(':') : []) : [];
   const groups = a.includes('::') ? [...h, ...Array(8 - h.length - t.length).fill('0'), ...t] : h;
-  return `${groups.slice(0, 4).map((g) => g.toLowerCase().replace(/^0+(?=.)/, '')).join(':')}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.toLowerCase().replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
 }
 
 /**
@@ -97,18 +100,19 @@ export async function v1Face(app: FastifyInstance, deps: Deps): Promise<void> {
         },
       });
       // The store's own counters (one atomic upsert per hit), under the route name 'v1'.
-      const Store = pgRateLimitStore(deps.db) as unknown as new (o: object) => {
+      const Store = pgRateLimitStore(deps.db) as unknown as new (
+        o: object,
+      ) => {
         child(o: { routeInfo: { url: string } }): { incr(key: string, cb: (e: Error | null, r?: { current: number; ttl: number }) => void, windowMs: number): void };
       };
       const store = new Store({}).child({ routeInfo: { url: '/v1' } });
-      const hit = (key: string) =>
-        new Promise<{ current: number; ttl: number }>((resolve, reject) => store.incr(key, (e, r) => (e ? reject(e) : resolve(r!)), WINDOW_MS));
+      const hit = (key: string) => new Promise<{ current: number; ttl: number }>((resolve, reject) => store.incr(key, (e, r) => (e ? reject(e) : resolve(r!)), WINDOW_MS));
       // Failed authentications per client address: their own counters (same table, same atomic upsert).
-      const failures = (new Store({}) as unknown as { child(o: object): { read(key: string, cb: (e: Error | null, r?: { current: number; ttl: number }) => void, windowMs: number): void; incr: typeof store.incr } }).child({ routeInfo: { url: '/v1 auth-failures' } });
-      const failed = (addr: string) =>
-        new Promise<{ current: number; ttl: number }>((resolve, reject) => failures.incr(addr, (e, r) => (e ? reject(e) : resolve(r!)), WINDOW_MS));
-      const failedSoFar = (addr: string) =>
-        new Promise<{ current: number; ttl: number }>((resolve, reject) => failures.read(addr, (e, r) => (e ? reject(e) : resolve(r!)), WINDOW_MS));
+      const failures = (
+        new Store({}) as unknown as { child(o: object): { read(key: string, cb: (e: Error | null, r?: { current: number; ttl: number }) => void, windowMs: number): void; incr: typeof store.incr } }
+      ).child({ routeInfo: { url: '/v1 auth-failures' } });
+      const failed = (addr: string) => new Promise<{ current: number; ttl: number }>((resolve, reject) => failures.incr(addr, (e, r) => (e ? reject(e) : resolve(r!)), WINDOW_MS));
+      const failedSoFar = (addr: string) => new Promise<{ current: number; ttl: number }>((resolve, reject) => failures.read(addr, (e, r) => (e ? reject(e) : resolve(r!)), WINDOW_MS));
       const throttled = (reply: { header(k: string, v: number): unknown }, ttl: number) => {
         reply.header('Retry-After', Math.max(1, Math.ceil(ttl / 1000)));
         return new V1Error(429, 'rate_limit_error', 'rate_limited', 'tooMany');

@@ -16,7 +16,11 @@ const orderBody = payByLinkFormSchema.omit({ id: true, attachment: true, fileNam
 /** What an open order may change (the portal's edit dialog): amounts, quantity, validity, the buyer e-mail. */
 const updateBody = payByLinkFormSchema.pick({ goodsPrice: true, goodsQuantity: true, logFee: true, totalAmount: true, validDays: true, sendEmailChecked: true }).strict();
 const createBody = orderBody.extend({
-  merchant_id: z.string().regex(/^\d{15}$/).optional().describe("the merchant the order is for (one of the key's); default: the key's own merchant, or its only one"),
+  merchant_id: z
+    .string()
+    .regex(/^\d{15}$/)
+    .optional()
+    .describe("the merchant the order is for (one of the key's); default: the key's own merchant, or its only one"),
 });
 
 /** An order whose state changed under the request (paid, processing, closed): 409 in the /v1 model. */
@@ -42,8 +46,9 @@ export function v1PayByLinkRoutes(f: FastifyInstance, deps: Deps) {
     schema: {
       tags: hidden,
       operationId: 'createPaymentLink',
-      summary: 'Create a pay-by-link order (the portal form\'s fields, as strings); 201 with the order and its link',
-      description: 'Fields: reconId, orderCurrency, totalAmount, goodsName, goodsPrice, goodsQuantity, logFee, remarks, buyerEmail, sendEmailChecked ("true" e-mails the buyer), validDays. The first invalid field is param; the rules are the portal\'s.',
+      summary: "Create a pay-by-link order (the portal form's fields, as strings); 201 with the order and its link",
+      description:
+        'Fields: reconId, orderCurrency, totalAmount, goodsName, goodsPrice, goodsQuantity, logFee, remarks, buyerEmail, sendEmailChecked ("true" e-mails the buyer), validDays. The first invalid field is param; the rules are the portal\'s.',
       body: createBody,
       response: { 201: payByLinkOrderSchema },
     },
@@ -84,7 +89,13 @@ export function v1PayByLinkRoutes(f: FastifyInstance, deps: Deps) {
 
   r.post('/payment-links/:id/close', {
     config: { v1: { permission: Perm.payByLinkClose, tag: 'payment-links', errors: [409] } },
-    schema: { tags: hidden, operationId: 'closePaymentLink', summary: 'Close an open, unpaid order; 409 order_status_changed when it was paid, is processing or closed', params: idParams, response: { 200: payByLinkOrderSchema } },
+    schema: {
+      tags: hidden,
+      operationId: 'closePaymentLink',
+      summary: 'Close an open, unpaid order; 409 order_status_changed when it was paid, is processing or closed',
+      params: idParams,
+      response: { 200: payByLinkOrderSchema },
+    },
     handler: async (req) => {
       const key = keyOf(req);
       const res = await guarded(() => closeOrder(deps, keyAsUser(key, deps.clock.now()), req.params.id, req.ip));

@@ -25,8 +25,7 @@ export const v1ErrorJsonSchema = {
 } as const;
 
 const STATUS = ['succeeded', 'failed', 'processing'] as const;
-export const statusOf = (gwResponse: string | null): (typeof STATUS)[number] =>
-  gwResponse === '00' ? 'succeeded' : !gwResponse || gwResponse === '04' ? 'processing' : 'failed';
+export const statusOf = (gwResponse: string | null): (typeof STATUS)[number] => (gwResponse === '00' ? 'succeeded' : !gwResponse || gwResponse === '04' ? 'processing' : 'failed');
 
 export const v1TransactionSchema = z.object({
   id: z.number().int().describe('the transaction id (use it in /v1/transactions/{id} and refunds)'),

@@ -77,7 +77,13 @@ export function v1SettleRoutes(f: FastifyInstance, deps: Deps) {
 
   r.get('/transfers/:id', {
     config: { v1: { permission: Perm.reportTransfer, tag: 'settlements' } },
-    schema: { tags: hidden, operationId: 'getTransfer', summary: 'One transfer (id: date.merchant.businessLine.currency)', params: z.strictObject({ id: z.string().max(64) }), response: { 200: transferSchema } },
+    schema: {
+      tags: hidden,
+      operationId: 'getTransfer',
+      summary: 'One transfer (id: date.merchant.businessLine.currency)',
+      params: z.strictObject({ id: z.string().max(64) }),
+      response: { 200: transferSchema },
+    },
     handler: async (req) => {
       const key = keyOf(req);
       const m = ID_RE.exec(req.params.id);

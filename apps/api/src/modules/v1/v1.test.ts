@@ -54,7 +54,10 @@ describe.each(DB_KINDS)('merchant API /v1 (%s)', (kind) => {
     });
 
     it('a key whose creator is disabled is refused', async () => {
-      await ctx.db.query("INSERT INTO app_user (username, password_hash, email, mer_id, user_type, user_admin, permissions) SELECT 'dev-gone', password_hash, 'dev-gone@demo-group.example', $1, 'MAIN', true, permissions FROM app_user WHERE username = 'demo'", [DEMO.group]);
+      await ctx.db.query(
+        "INSERT INTO app_user (username, password_hash, email, mer_id, user_type, user_admin, permissions) SELECT 'dev-gone', password_hash, 'dev-gone@demo-group.example', $1, 'MAIN', true, permissions FROM app_user WHERE username = 'demo'",
+        [DEMO.group],
+      );
       const t = (await ctx.login('dev-gone')).token;
       const k = await createApiKey(ctx, t, { permissions: ALL });
       expect((await v1(ctx, k.secret, { method: 'GET', url: '/v1/transactions' })).status).toBe(200);
@@ -83,7 +86,7 @@ describe.each(DB_KINDS)('merchant API /v1 (%s)', (kind) => {
   });
 
   describe('permissions and scope', () => {
-    it('a key without the permission → 403 permission_error, in the key\'s language', async () => {
+    it("a key without the permission → 403 permission_error, in the key's language", async () => {
       const k = await createApiKey(ctx, demo, { permissions: [Perm.txnList], lang: 'ko' });
       const r = await v1(ctx, k.secret, { method: 'GET', url: '/v1/transactions/1' });
       expectError(r, 403, 'permission_error', 'permission_missing');
@@ -91,7 +94,10 @@ describe.each(DB_KINDS)('merchant API /v1 (%s)', (kind) => {
     });
 
     it('a permission its creator lost stops working for the key', async () => {
-      await ctx.db.query("INSERT INTO app_user (username, password_hash, email, mer_id, user_type, user_admin, permissions) SELECT 'dev-cut', password_hash, 'dev-cut@demo-group.example', $1, 'MAIN', true, permissions FROM app_user WHERE username = 'demo'", [DEMO.group]);
+      await ctx.db.query(
+        "INSERT INTO app_user (username, password_hash, email, mer_id, user_type, user_admin, permissions) SELECT 'dev-cut', password_hash, 'dev-cut@demo-group.example', $1, 'MAIN', true, permissions FROM app_user WHERE username = 'demo'",
+        [DEMO.group],
+      );
       const k = await createApiKey(ctx, (await ctx.login('dev-cut')).token, { permissions: ALL });
       await ctx.db.query("UPDATE app_user SET permissions = array_remove(permissions, 'txn:list') WHERE username = 'dev-cut'");
       expect((await v1(ctx, k.secret, { method: 'GET', url: '/v1/transactions' })).status).toBe(403);
@@ -122,7 +128,9 @@ describe.each(DB_KINDS)('merchant API /v1 (%s)', (kind) => {
       const r = await v1(ctx, key.secret, { method: 'GET', url: '/v1/transactions', query: { orderNum: orderNo } });
       expect(r.status).toBe(200);
       expect(r.body).toMatchObject({ has_more: false, next_cursor: null });
-      expect(r.body.data).toEqual([expect.objectContaining({ id: t.id, order_no: orderNo, type: 'PURC', status: 'succeeded', amount: '100.00', currency: 'CNY', created_at: '2026-11-10T04:00:00.000Z' })]);
+      expect(r.body.data).toEqual([
+        expect.objectContaining({ id: t.id, order_no: orderNo, type: 'PURC', status: 'succeeded', amount: '100.00', currency: 'CNY', created_at: '2026-11-10T04:00:00.000Z' }),
+      ]);
       const bad = await v1(ctx, key.secret, { method: 'GET', url: '/v1/transactions', query: { beginDate: '2026-02-30 00:00:00' } });
       expectError(bad, 400, 'invalid_request_error', 'parameter_invalid');
       expect(bad.body.error.param).toBe('beginDate');
@@ -147,7 +155,9 @@ describe.each(DB_KINDS)('merchant API /v1 (%s)', (kind) => {
         const [r]: [Awaited<ReturnType<typeof v1>>, unknown] = await Promise.all([
           v1(ctx, key.secret, { method: 'GET', url: '/v1/transactions', query: cursor ? { ...q, cursor } : q }),
           // Meanwhile: newer rows, and rows at the very time of rows already given out.
-          addTxn(ctx, { merId: DEMO.subA, txnTime: new Date(day + 3_600_000 + inserted * 1000), merReserve: `PAGE-${kind}` }).then(() => addTxn(ctx, { merId: DEMO.subA, txnTime: new Date(day + 24 * 60_000), merReserve: `PAGE-${kind}` })),
+          addTxn(ctx, { merId: DEMO.subA, txnTime: new Date(day + 3_600_000 + inserted * 1000), merReserve: `PAGE-${kind}` }).then(() =>
+            addTxn(ctx, { merId: DEMO.subA, txnTime: new Date(day + 24 * 60_000), merReserve: `PAGE-${kind}` }),
+          ),
         ]);
         inserted++;
         expect(r.status, JSON.stringify(r.body)).toBe(200);
@@ -231,7 +241,12 @@ describe.each(DB_KINDS)('merchant API /v1 (%s)', (kind) => {
       expect(closed.status).toBe(200);
       expect(closed.body.closeReason).toBe('merchant');
       expectError(await v1(ctx, k.secret, { method: 'POST', url: `/v1/payment-links/${id}/close` }), 409, 'invalid_request_error', 'order_status_changed');
-      expectError(await v1(ctx, k.secret, { method: 'POST', url: `/v1/payment-links/${id}`, payload: { goodsPrice: '120.50', goodsQuantity: '1', logFee: '0', totalAmount: '120.50' } }), 409, 'invalid_request_error', 'order_status_changed');
+      expectError(
+        await v1(ctx, k.secret, { method: 'POST', url: `/v1/payment-links/${id}`, payload: { goodsPrice: '120.50', goodsQuantity: '1', logFee: '0', totalAmount: '120.50' } }),
+        409,
+        'invalid_request_error',
+        'order_status_changed',
+      );
       const a = await ctx.db.query<{ username: string }>("SELECT username FROM audit_log WHERE action = 'paybylink.create' AND target = $1", [made.body.orderno]);
       expect(a.rows.map((x) => x.username)).toEqual([`apikey:${k.prefix}`]);
     });
@@ -242,7 +257,12 @@ describe.each(DB_KINDS)('merchant API /v1 (%s)', (kind) => {
       const bad = await v1(ctx, k.secret, { method: 'POST', url: '/v1/payment-links', payload: { ...VALID_ORDER, orderCurrency: 'CNY', totalAmount: '999.00' } });
       expectError(bad, 400, 'invalid_request_error', 'invalid_request');
       expect(bad.body.error.param).toBe('totalAmount');
-      expectError(await v1(ctx, k.secret, { method: 'POST', url: '/v1/payment-links', payload: { ...VALID_ORDER, orderCurrency: 'CNY', nope: '1' } }), 400, 'invalid_request_error', 'parameter_invalid');
+      expectError(
+        await v1(ctx, k.secret, { method: 'POST', url: '/v1/payment-links', payload: { ...VALID_ORDER, orderCurrency: 'CNY', nope: '1' } }),
+        400,
+        'invalid_request_error',
+        'parameter_invalid',
+      );
       expectError(await v1(ctx, k.secret, { method: 'POST', url: '/v1/payment-links', payload: { ...VALID_ORDER, merchant_id: DEMO.subB } }), 404, 'not_found_error', 'resource_missing');
       expectError(await v1(ctx, k.secret, { method: 'POST', url: '/v1/payment-links', payload: { ...VALID_ORDER, merchant_id: DEMO.other } }), 404, 'not_found_error', 'resource_missing');
       expect(await count('SELECT count(*)::int AS n FROM pay_by_link_order')).toBe(before);
@@ -259,7 +279,12 @@ describe.each(DB_KINDS)('merchant API /v1 (%s)', (kind) => {
       expect(made.status, JSON.stringify(made.body)).toBe(201);
       expect(made.body.link).toContain('/pay/');
       expect((await v1(ctx, k.secret, { method: 'GET', url: `/v1/in-store-orders/${made.body.id}` })).body.orderno).toBe(made.body.orderno);
-      expectError(await v1(ctx, k.secret, { method: 'POST', url: '/v1/in-store-orders', payload: { storeId: DEMO.stores.orchard, orderCurrency: 'SGD', totalAmount: '10.00' } }), 404, 'not_found_error', 'resource_missing');
+      expectError(
+        await v1(ctx, k.secret, { method: 'POST', url: '/v1/in-store-orders', payload: { storeId: DEMO.stores.orchard, orderCurrency: 'SGD', totalAmount: '10.00' } }),
+        404,
+        'not_found_error',
+        'resource_missing',
+      );
       const bad = await v1(ctx, k.secret, { method: 'POST', url: '/v1/in-store-orders', payload: { storeId: DEMO.stores.nanjingRoad, orderCurrency: 'CNY', totalAmount: '-1', goodsName: 'Tea' } });
       expect(bad.status).toBe(400);
       expect(bad.body.error.param).toBe('totalAmount');
@@ -275,7 +300,11 @@ describe.each(DB_KINDS)('merchant API /v1 (%s)', (kind) => {
       const k = await createApiKey(ctx, demo, { permissions: [Perm.reportFile, Perm.txnExport], merIds: [DEMO.subA] });
       const mine = await addTxn(ctx, { merId: DEMO.subA, orderNo: `EXP-A-${kind}`, txnTime: new Date('2026-08-10T04:00:00Z') });
       await addTxn(ctx, { merId: DEMO.subB, currency: 'USD', orderNo: `EXP-B-${kind}`, txnTime: new Date('2026-08-10T04:00:00Z') });
-      const asked = await v1(ctx, k.secret, { method: 'POST', url: '/v1/exports', payload: { kind: 'txn', format: 'csv', params: { beginDate: '2026-08-01 00:00:00', endDate: '2026-08-31 23:59:59' } } });
+      const asked = await v1(ctx, k.secret, {
+        method: 'POST',
+        url: '/v1/exports',
+        payload: { kind: 'txn', format: 'csv', params: { beginDate: '2026-08-01 00:00:00', endDate: '2026-08-31 23:59:59' } },
+      });
       expect(asked.status, JSON.stringify(asked.body)).toBe(202);
       expect(asked.body.status).toBe('queued');
       const id = asked.body.id;
@@ -325,7 +354,10 @@ describe.each(DB_KINDS)('merchant API /v1 (%s)', (kind) => {
     });
 
     it("lists the key's transfers (the Transfer report) and one by id; another merchant's, even asked by merId → nothing / 404; bad input → 400; without report:transfer → 403", async () => {
-      for (const [merId, cur] of [[DEMO.subA, 'CNY'], [DEMO.other, 'SGD']])
+      for (const [merId, cur] of [
+        [DEMO.subA, 'CNY'],
+        [DEMO.other, 'SGD'],
+      ])
         await ctx.db.query(
           `INSERT INTO settlement (txn_set_date, mer_id, bus_line, set_cur, txn_count, recon_set_amount, fee_amount, serv_amount, released_amount, net_amount,
              history_pending, total_pending, trans_amount, real_trans_before_fee, tran_fee, real_trans_amount, tran_threshold, trans_period, remit_date, recon_search_date)
@@ -380,7 +412,27 @@ describe.each(DB_KINDS)('merchant API /v1 (%s)', (kind) => {
       const doc = (await ctx.app.inject({ method: 'GET', url: '/v1/docs/json' })).json();
       expect(doc.servers[0].url).toBe(ctx.config.publicUrl);
       const ops = Object.entries(doc.paths).flatMap(([p, m]: [string, any]) => Object.entries(m).map(([method, op]: [string, any]) => ({ p, method, op })));
-      expect(ops.map((o) => o.op.operationId).sort()).toEqual(['closePaymentLink', 'createExport', 'createInStoreOrder', 'createPaymentLink', 'createRefund', 'downloadExport', 'getExport', 'getInStoreOrder', 'getPaymentLink', 'getRefund', 'getRefundApproval', 'getSettlement', 'getTransaction', 'getTransfer', 'listRefunds', 'listSettlements', 'listTransactions', 'listTransfers', 'updatePaymentLink']);
+      expect(ops.map((o) => o.op.operationId).sort()).toEqual([
+        'closePaymentLink',
+        'createExport',
+        'createInStoreOrder',
+        'createPaymentLink',
+        'createRefund',
+        'downloadExport',
+        'getExport',
+        'getInStoreOrder',
+        'getPaymentLink',
+        'getRefund',
+        'getRefundApproval',
+        'getSettlement',
+        'getTransaction',
+        'getTransfer',
+        'listRefunds',
+        'listSettlements',
+        'listTransactions',
+        'listTransfers',
+        'updatePaymentLink',
+      ]);
       for (const o of ops) {
         expect(o.p.startsWith('/v1/')).toBe(true);
         expect(Object.keys(o.op.responses)).toEqual(expect.arrayContaining(['400', '401', '403', '404', '429']));

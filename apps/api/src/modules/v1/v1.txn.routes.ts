@@ -33,7 +33,12 @@ export const cursorQuery = z
     ...filterShape,
     merId: filterShape.merId.describe("one of the key's merchants (its own or a sub-merchant it acts for): only that merchant's rows; another merchant's id matches nothing"),
     limit: z.coerce.number().int().min(1).max(100).default(20),
-    cursor: z.string().trim().max(40).regex(/^[A-Za-z0-9_-]+$/).optional(),
+    cursor: z
+      .string()
+      .trim()
+      .max(40)
+      .regex(/^[A-Za-z0-9_-]+$/)
+      .optional(),
   })
   .superRefine(refuseReversed(BEGIN_END));
 
@@ -149,8 +154,9 @@ export function v1TxnRoutes(f: FastifyInstance, deps: Deps) {
     schema: {
       tags: hidden,
       operationId: 'listTransactions',
-      summary: 'List transactions, newest first (the portal\'s filters; cursor paging)',
-      description: "Filters as on the portal's list; merId narrows to one of the key's merchants (another merchant's id matches nothing: an empty page). A parameter not listed here answers 400 (param names it).",
+      summary: "List transactions, newest first (the portal's filters; cursor paging)",
+      description:
+        "Filters as on the portal's list; merId narrows to one of the key's merchants (another merchant's id matches nothing: an empty page). A parameter not listed here answers 400 (param names it).",
       querystring: cursorQuery,
       response: { 200: listOf(v1TransactionSchema) },
     },
@@ -221,7 +227,8 @@ export function v1TxnRoutes(f: FastifyInstance, deps: Deps) {
       tags: hidden,
       operationId: 'listRefunds',
       summary: 'List refunds, newest first (the transaction filters; cursor paging)',
-      description: "The transaction filters; merId narrows to one of the key's merchants (another merchant's id matches nothing: an empty page). A parameter not listed here answers 400 (param names it).",
+      description:
+        "The transaction filters; merId narrows to one of the key's merchants (another merchant's id matches nothing: an empty page). A parameter not listed here answers 400 (param names it).",
       querystring: cursorQuery,
       response: { 200: listOf(v1TransactionSchema) },
     },

@@ -48,10 +48,15 @@ export async function nameTaken(q: Queryable, userId: number, screen: string, na
 }
 
 export async function insertView(q: Queryable, v: { userId: number; merId: string; team: string; screen: string; name: string; query: string; shared: boolean }): Promise<number> {
-  const { rows } = await q.query<{ id: string }>(
-    `INSERT INTO saved_view (user_id, mer_id, team_id, screen, name, query, shared) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id::text AS id`,
-    [v.userId, v.merId, v.team, v.screen, v.name, v.query, v.shared],
-  );
+  const { rows } = await q.query<{ id: string }>(`INSERT INTO saved_view (user_id, mer_id, team_id, screen, name, query, shared) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id::text AS id`, [
+    v.userId,
+    v.merId,
+    v.team,
+    v.screen,
+    v.name,
+    v.query,
+    v.shared,
+  ]);
   return Number(rows[0].id);
 }
 

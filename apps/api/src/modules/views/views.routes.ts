@@ -7,7 +7,7 @@ import { userOf } from '../../plugins/auth';
 import { envelope, ok } from '../../lib/envelope';
 import { createView, getView, listViews, removeView, setDefaultView, updateView } from './views.service';
 
-const perm = 'The caller must hold the permission of the view\'s screen (403 otherwise).';
+const perm = "The caller must hold the permission of the view's screen (403 otherwise).";
 
 /**
  * Saved views of list and report screens (issue 13, decision 022). Each call checks the screen's
@@ -18,7 +18,13 @@ export function viewsRoutes(app: FastifyInstance, deps: Deps) {
   const tags = ['views'];
 
   r.get(VIEWS_PATH, {
-    schema: { tags, summary: "The caller's views of a screen and those its team shared (own first); isDefault marks the caller's default", description: perm, querystring: viewListQuerySchema, response: { 200: envelope(savedViewListSchema) } },
+    schema: {
+      tags,
+      summary: "The caller's views of a screen and those its team shared (own first); isDefault marks the caller's default",
+      description: perm,
+      querystring: viewListQuerySchema,
+      response: { 200: envelope(savedViewListSchema) },
+    },
     handler: async (req) => ok(await listViews(deps, userOf(req), req.query.screen)),
   });
 
@@ -34,7 +40,13 @@ export function viewsRoutes(app: FastifyInstance, deps: Deps) {
   });
 
   r.post(`${VIEWS_PATH}/default`, {
-    schema: { tags, summary: "Set (viewId: a view the caller can open, of that screen) or clear (no viewId) the caller's default view of a screen", description: perm, body: viewDefaultSchema, response: { 200: envelope(z.null()) } },
+    schema: {
+      tags,
+      summary: "Set (viewId: a view the caller can open, of that screen) or clear (no viewId) the caller's default view of a screen",
+      description: perm,
+      body: viewDefaultSchema,
+      response: { 200: envelope(z.null()) },
+    },
     handler: async (req) => {
       await setDefaultView(deps, userOf(req), req.body.screen, req.body.viewId);
       return ok(null);
@@ -42,17 +54,29 @@ export function viewsRoutes(app: FastifyInstance, deps: Deps) {
   });
 
   r.get(`${VIEWS_PATH}/:id`, {
-    schema: { tags, summary: 'One view the caller can open (its own, or shared with its team): the link of a shared view', description: perm, params: viewIdParamSchema, response: { 200: envelope(savedViewSchema) } },
+    schema: {
+      tags,
+      summary: 'One view the caller can open (its own, or shared with its team): the link of a shared view',
+      description: perm,
+      params: viewIdParamSchema,
+      response: { 200: envelope(savedViewSchema) },
+    },
     handler: async (req) => ok(await getView(deps, userOf(req), req.params.id)),
   });
 
   r.post(`${VIEWS_PATH}/:id/update`, {
-    schema: { tags, summary: 'Rename, change the filters of, share or unshare a view (owner only: 403 for a teammate, 404 for anyone else)', params: viewIdParamSchema, body: viewUpdateSchema, response: { 200: envelope(savedViewSchema) } },
+    schema: {
+      tags,
+      summary: 'Rename, change the filters of, share or unshare a view (owner only: 403 for a teammate, 404 for anyone else)',
+      params: viewIdParamSchema,
+      body: viewUpdateSchema,
+      response: { 200: envelope(savedViewSchema) },
+    },
     handler: async (req) => ok(await updateView(deps, userOf(req), req.params.id, req.body)),
   });
 
   r.post(`${VIEWS_PATH}/:id/remove`, {
-    schema: { tags, summary: 'Delete a view (owner only); it stops being anyone\'s default', params: viewIdParamSchema, response: { 200: envelope(z.null()) } },
+    schema: { tags, summary: "Delete a view (owner only); it stops being anyone's default", params: viewIdParamSchema, response: { 200: envelope(z.null()) } },
     handler: async (req) => {
       await removeView(deps, userOf(req), req.params.id);
       return ok(null);

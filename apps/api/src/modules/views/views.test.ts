@@ -59,7 +59,10 @@ describe.each(DB_KINDS)('saved views (%s)', (kind) => {
       { name: 'ok', query: `orderNum=${'x'.repeat(201)}` },
       { name: 'ok', query: 'orderNum=%E0%A4%A' },
       { name: 'ok', query: 'orderNum=a%0Ab' },
-      { name: 'ok', query: `merReserve=${'y'.repeat(190)}&orderNum=${'x'.repeat(190)}&channelOrderNum=${'z'.repeat(190)}&originOrderNum=${'w'.repeat(190)}&gwTranType=${'v'.repeat(190)}&begin=${'u'.repeat(100)}` },
+      {
+        name: 'ok',
+        query: `merReserve=${'y'.repeat(190)}&orderNum=${'x'.repeat(190)}&channelOrderNum=${'z'.repeat(190)}&originOrderNum=${'w'.repeat(190)}&gwTranType=${'v'.repeat(190)}&begin=${'u'.repeat(100)}`,
+      },
     ];
     for (const b of bad) {
       const r = await add(demo, b);

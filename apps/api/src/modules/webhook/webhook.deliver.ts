@@ -62,9 +62,7 @@ async function claimDue(deps: Deps, limit: number): Promise<number[]> {
   );
   // Tried in the same fair order (RETURNING keeps none): every merchant's first before any merchant's second.
   const byAge = (a: { at: number; id: number }, b: { at: number; id: number }) => a.at - b.at || a.id - b.id;
-  const claimed = rows
-    .map((r) => ({ id: Number(r.id), merId: r.mer_id, at: new Date(r.next_attempt_at).getTime(), turn: 0 }))
-    .sort(byAge);
+  const claimed = rows.map((r) => ({ id: Number(r.id), merId: r.mer_id, at: new Date(r.next_attempt_at).getTime(), turn: 0 })).sort(byAge);
   const turns = new Map<string, number>();
   for (const c of claimed) turns.set(c.merId, (c.turn = (turns.get(c.merId) ?? 0) + 1));
   return claimed.sort((a, b) => a.turn - b.turn || byAge(a, b)).map((c) => c.id);
@@ -135,10 +133,11 @@ export async function deliverOne(deps: Deps, deliveryId: number, log?: JobLog): 
     secrets.push(openSecret(deps.config, d.prev_secret_enc, d.prev_secret_key_id));
   }
   // 1. Recorded first: a crash while the request is out still shows the try.
-  const { rows: a } = await deps.db.query<{ id: number }>(
-    "INSERT INTO webhook_attempt (delivery_id, started_at, outcome, manual) VALUES ($1, $2, 'sending', $3) RETURNING id",
-    [d.id, started, d.manual_pending],
-  );
+  const { rows: a } = await deps.db.query<{ id: number }>("INSERT INTO webhook_attempt (delivery_id, started_at, outcome, manual) VALUES ($1, $2, 'sending', $3) RETURNING id", [
+    d.id,
+    started,
+    d.manual_pending,
+  ]);
   const attemptId = Number(a[0].id);
   // 2. Out, with no transaction open.
   const body = eventBody(d);
@@ -203,7 +202,10 @@ export async function deliverOne(deps: Deps, deliveryId: number, log?: JobLog): 
       );
       if (off.rows[0]) {
         await audit(q, {
-          action: 'webhook.endpoint.disable', username: 'system', merId: d.mer_id, target: String(d.endpoint_id),
+          action: 'webhook.endpoint.disable',
+          username: 'system',
+          merId: d.mer_id,
+          target: String(d.endpoint_id),
           detail: { reason: 'failing', before: { enabled: true }, after: { enabled: false }, lastDelivery: d.id, eventId: d.event_id },
         });
         await enqueueJob(q, { kind: WEBHOOK_MAIL_JOB, payload: { endpointId: Number(d.endpoint_id) }, uniqueKey: `${WEBHOOK_MAIL_JOB}:${d.endpoint_id}:${finished.getTime()}` });

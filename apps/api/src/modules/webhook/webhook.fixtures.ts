@@ -43,8 +43,17 @@ export async function demoUser(ctx: TestCtx, scope: string[]): Promise<SessionUs
   const { rows } = await ctx.db.query<{ id: number; username: string; email: string; mer_id: string }>("SELECT id, username, email, mer_id FROM app_user WHERE username = 'demo'");
   const u = rows[0];
   return {
-    id: u.id, username: u.username, email: u.email, merId: u.mer_id, merName: '', userType: 'MAIN', userAdmin: true, permissions: ['developer:manage'],
-    sessionId: 0, scope, stepUpUntil: null,
+    id: u.id,
+    username: u.username,
+    email: u.email,
+    merId: u.mer_id,
+    merName: '',
+    userType: 'MAIN',
+    userAdmin: true,
+    permissions: ['developer:manage'],
+    sessionId: 0,
+    scope,
+    stepUpUntil: null,
   };
 }
 

@@ -70,7 +70,10 @@ export function isPrivateAddress(address: string): boolean {
 
 /** An address (or a scheme) no webhook may use: no connection was made. */
 export class RefusedAddress extends Error {
-  constructor(message: string, readonly https = false) {
+  constructor(
+    message: string,
+    readonly https = false,
+  ) {
     super(message);
   }
 }
@@ -107,25 +110,21 @@ export function postPinned(url: URL, pinned: { address: string; family: 4 | 6 },
   };
   const mod = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
-    const req = mod.request(
-      url,
-      { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, lookup: pin, timeout: timeoutMs, agent: false },
-      (res) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        const done = () => resolve({ status: res.statusCode ?? 0, excerpt: Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES).toString('utf8') });
-        res.on('data', (c: Buffer) => {
-          if (size < RESPONSE_EXCERPT_BYTES) chunks.push(c);
-          size += c.length;
-          if (size >= RESPONSE_EXCERPT_BYTES) {
-            res.destroy();
-            done();
-          }
-        });
-        res.on('end', done);
-        res.on('error', () => done());
-      },
-    );
+    const req = mod.request(url, { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, lookup: pin, timeout: timeoutMs, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const done = () => resolve({ status: res.statusCode ?? 0, excerpt: Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES).toString('utf8') });
+      res.on('data', (c: Buffer) => {
+        if (size < RESPONSE_EXCERPT_BYTES) chunks.push(c);
+        size += c.length;
+        if (size >= RESPONSE_EXCERPT_BYTES) {
+          res.destroy();
+          done();
+        }
+      });
+      res.on('end', done);
+      res.on('error', () => done());
+    });
     const timer = setTimeout(() => req.destroy(new TimedOut(`no answer within ${timeoutMs} ms`)), timeoutMs);
     req.on('timeout', () => req.destroy(new TimedOut(`no answer within ${timeoutMs} ms`)));
     req.on('error', (err) => {

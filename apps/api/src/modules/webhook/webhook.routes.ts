@@ -59,7 +59,8 @@ export function webhookRoutes(app: FastifyInstance, deps: Deps) {
     config,
     schema: {
       tags: TAG,
-      summary: 'Add an endpoint (merId, url — https in production, events, description); the answer holds its signing secret, shown once; 503 (code 503) when the server has no usable PROVIDER_KEY_ENCRYPTION_KEY to seal it',
+      summary:
+        'Add an endpoint (merId, url — https in production, events, description); the answer holds its signing secret, shown once; 503 (code 503) when the server has no usable PROVIDER_KEY_ENCRYPTION_KEY to seal it',
       body: webhookEndpointCreateSchema,
       response: { 200: envelope(webhookSecretSchema) },
     },
@@ -136,7 +137,12 @@ export function webhookRoutes(app: FastifyInstance, deps: Deps) {
 
   r.get('/api/webhooks/delivery/detail', {
     config,
-    schema: { tags: TAG, summary: 'One delivery: its body and every attempt (time, status, latency, first 2 KB of the answer or a generic reason in the caller\'s language, next retry)', querystring: webhookIdSchema, response: { 200: envelope(webhookDeliveryDetailSchema) } },
+    schema: {
+      tags: TAG,
+      summary: "One delivery: its body and every attempt (time, status, latency, first 2 KB of the answer or a generic reason in the caller's language, next retry)",
+      querystring: webhookIdSchema,
+      response: { 200: envelope(webhookDeliveryDetailSchema) },
+    },
     handler: async (req) => ok(await deliveryDetail(deps, userOf(req), req.lang, req.query.id)),
   });
 

@@ -128,7 +128,10 @@ export async function createEndpoint(deps: Deps, user: SessionUser, lang: Langua
       [input.merId, input.url, input.description, input.events, s.keyId, s.enc, user.id, lang, now],
     );
     await audit(q, {
-      action: 'webhook.endpoint.create', ...actorOf(user, meta), merId: input.merId, target: String(rows[0].id),
+      action: 'webhook.endpoint.create',
+      ...actorOf(user, meta),
+      merId: input.merId,
+      target: String(rows[0].id),
       detail: { after: { url: input.url, events: input.events, description: input.description } },
     });
     return Number(rows[0].id);
@@ -143,7 +146,10 @@ export async function updateEndpoint(deps: Deps, user: SessionUser, input: Webho
     const before = await endpointOf(q, input.id, user.scope, now, true);
     await q.query('UPDATE webhook_endpoint SET url = $2, events = $3, description = $4, updated_at = $5 WHERE id = $1', [input.id, input.url, input.events, input.description, now]);
     await audit(q, {
-      action: 'webhook.endpoint.update', ...actorOf(user, meta), merId: before.merId, target: String(input.id),
+      action: 'webhook.endpoint.update',
+      ...actorOf(user, meta),
+      merId: before.merId,
+      target: String(input.id),
       detail: { before: { url: before.url, events: before.events, description: before.description }, after: { url: input.url, events: input.events, description: input.description } },
     });
     return endpointOf(q, input.id, user.scope, now);
@@ -161,7 +167,13 @@ export async function rotateSecret(deps: Deps, user: SessionUser, id: number, me
               secret_key_id = $3, secret_enc = $4, updated_at = $5 WHERE id = $1`,
       [id, new Date(now.getTime() + PREVIOUS_SECRET_MS), s.keyId, s.enc, now],
     );
-    await audit(q, { action: 'webhook.endpoint.rotate', ...actorOf(user, meta), merId: before.merId, target: String(id), detail: { previousValidUntil: new Date(now.getTime() + PREVIOUS_SECRET_MS).toISOString() } });
+    await audit(q, {
+      action: 'webhook.endpoint.rotate',
+      ...actorOf(user, meta),
+      merId: before.merId,
+      target: String(id),
+      detail: { previousValidUntil: new Date(now.getTime() + PREVIOUS_SECRET_MS).toISOString() },
+    });
     return { endpoint: await endpointOf(q, id, user.scope, now), secret: s.secret };
   });
 }
@@ -178,7 +190,10 @@ export async function endPreviousSecret(deps: Deps, user: SessionUser, id: numbe
     if (!before.previousSecretUntil) throw new AppError(Code.BAD_REQUEST, 'webhookNoPreviousSecret', {}, 400);
     await q.query('UPDATE webhook_endpoint SET prev_secret_key_id = NULL, prev_secret_enc = NULL, prev_secret_until = NULL, updated_at = $2 WHERE id = $1', [id, now]);
     await audit(q, {
-      action: 'webhook.endpoint.endPreviousSecret', ...actorOf(user, meta), merId: before.merId, target: String(id),
+      action: 'webhook.endpoint.endPreviousSecret',
+      ...actorOf(user, meta),
+      merId: before.merId,
+      target: String(id),
       detail: { before: { previousValidUntil: before.previousSecretUntil }, after: { previousValidUntil: null } },
     });
     return endpointOf(q, id, user.scope, now);
@@ -198,7 +213,10 @@ export async function setEnabled(deps: Deps, user: SessionUser, id: number, enab
       [id, now],
     );
     await audit(q, {
-      action: enabled ? 'webhook.endpoint.enable' : 'webhook.endpoint.disable', ...actorOf(user, meta), merId: before.merId, target: String(id),
+      action: enabled ? 'webhook.endpoint.enable' : 'webhook.endpoint.disable',
+      ...actorOf(user, meta),
+      merId: before.merId,
+      target: String(id),
       detail: { before: { enabled: before.enabled, disabledReason: before.disabledReason }, after: { enabled } },
     });
     return endpointOf(q, id, user.scope, now);
@@ -212,7 +230,10 @@ export async function sendTestEvent(deps: Deps, user: SessionUser, lang: Languag
     const e = await endpointOf(q, id, user.scope, now, true);
     if (!e.enabled) throw new AppError(Code.BAD_REQUEST, 'webhookDisabled', {}, 400);
     const { rows: ev } = await q.query<{ id: number }>('INSERT INTO webhook_event (mer_id, type, data, created_at) VALUES ($1, $2, $3, $4) RETURNING id', [
-      e.merId, WEBHOOK_TEST_EVENT, JSON.stringify({ message: t(lang, 'webhookTestMessage'), endpointId: e.id }), now,
+      e.merId,
+      WEBHOOK_TEST_EVENT,
+      JSON.stringify({ message: t(lang, 'webhookTestMessage'), endpointId: e.id }),
+      now,
     ]);
     const { rows } = await q.query<{ id: number }>(
       'INSERT INTO webhook_delivery (event_id, endpoint_id, mer_id, next_attempt_at, give_up_at, created_at) VALUES ($1, $2, $3, $4, $5, $4) RETURNING id',
@@ -286,16 +307,31 @@ export async function deliveryDetail(deps: Deps, user: SessionUser, lang: Langua
   if (!rows[0]) throw notFound();
   const r = rows[0];
   const { rows: attempts } = await deps.db.query<{
-    id: number; started_at: Date; outcome: 'sending' | 'succeeded' | 'failed' | 'refused'; status: number | null; latency_ms: number | null;
-    response_excerpt: string | null; reason: WebhookAttemptReason | null; next_retry_at: Date | null; manual: boolean;
+    id: number;
+    started_at: Date;
+    outcome: 'sending' | 'succeeded' | 'failed' | 'refused';
+    status: number | null;
+    latency_ms: number | null;
+    response_excerpt: string | null;
+    reason: WebhookAttemptReason | null;
+    next_retry_at: Date | null;
+    manual: boolean;
   }>('SELECT id, started_at, outcome, status, latency_ms, response_excerpt, reason, next_retry_at, manual FROM webhook_attempt WHERE delivery_id = $1 ORDER BY id DESC', [id]);
   return {
     ...toDelivery(r),
     body: eventBody({ event_id: r.event_id, type: r.type, mer_id: r.mer_id, data: r.data, created_at: r.event_created_at }),
     attemptList: attempts.map((a) => ({
-      id: Number(a.id), at: iso(a.started_at)!, outcome: a.outcome, status: a.status, latencyMs: a.latency_ms, response: a.response_excerpt,
+      id: Number(a.id),
+      at: iso(a.started_at)!,
+      outcome: a.outcome,
+      status: a.status,
+      latencyMs: a.latency_ms,
+      response: a.response_excerpt,
       // A generic reason in the caller's language; the detail (webhook_attempt.error) is for operators only.
-      reason: a.reason, error: a.reason ? t(lang, REASON_MESSAGE[a.reason]) : null, nextRetryAt: iso(a.next_retry_at), manual: a.manual,
+      reason: a.reason,
+      error: a.reason ? t(lang, REASON_MESSAGE[a.reason]) : null,
+      nextRetryAt: iso(a.next_retry_at),
+      manual: a.manual,
     })),
   };
 }
@@ -312,10 +348,7 @@ export async function resendDelivery(deps: Deps, user: SessionUser, lang: Langua
     if (!rows[0]) throw notFound();
     const e = await endpointOf(q, Number(rows[0].endpoint_id), user.scope, now);
     if (!e.enabled) throw new AppError(Code.BAD_REQUEST, 'webhookDisabled', {}, 400);
-    await q.query(
-      `UPDATE webhook_delivery SET state = 'pending', next_attempt_at = $2, give_up_at = $3, manual_pending = true WHERE id = $1`,
-      [id, now, new Date(now.getTime() + RETRY_WINDOW_MS)],
-    );
+    await q.query(`UPDATE webhook_delivery SET state = 'pending', next_attempt_at = $2, give_up_at = $3, manual_pending = true WHERE id = $1`, [id, now, new Date(now.getTime() + RETRY_WINDOW_MS)]);
     await audit(q, { action: 'webhook.delivery.resend', ...actorOf(user, meta), merId: rows[0].mer_id, target: String(id), detail: { eventId: rows[0].event_id, endpointId: e.id } });
   });
   return deliveryDetail(deps, user, lang, id);

@@ -66,7 +66,11 @@ describe.each(DB_KINDS)('webhooks (%s)', (kind) => {
     const before = (await events(DEMO.subA)).length;
     await expect(
       ctx.db.tx(async (q) => {
-        await ingestTransaction(q, { merId: DEMO.subA, orderNo: 'WH-ROLLBACK', tranType: 'PURC', amount: 500, currency: 'CNY', paymentSchema: 'WX', gwResponse: '00', txnTime: new Date('2026-11-10T04:00:00Z') }, { platformTz: ctx.config.platformTz });
+        await ingestTransaction(
+          q,
+          { merId: DEMO.subA, orderNo: 'WH-ROLLBACK', tranType: 'PURC', amount: 500, currency: 'CNY', paymentSchema: 'WX', gwResponse: '00', txnTime: new Date('2026-11-10T04:00:00Z') },
+          { platformTz: ctx.config.platformTz },
+        );
         throw new Error('rolled back');
       }),
     ).rejects.toThrow('rolled back');
@@ -119,7 +123,21 @@ describe.each(DB_KINDS)('webhooks (%s)', (kind) => {
        ON CONFLICT (mer_id, bus_line) DO UPDATE SET mdr_bp = 0, fixed_fee = 0, cycle_days = 1, reserve_bp = 1000, reserve_hold_days = 0, tran_threshold = 0, tran_fee = 0, transfer_period = 'D'`,
       [DEMO.other],
     );
-    await ingestTransaction(ctx.db, { merId: DEMO.other, orderNo: 'WH-SET', tranType: 'PURC', amount: 10000, currency: 'SGD', paymentSchema: 'CARD', paymentBrand: 'visa', gwResponse: '00', txnTime: new Date('2026-11-20T04:00:00Z') }, { platformTz: ctx.config.platformTz });
+    await ingestTransaction(
+      ctx.db,
+      {
+        merId: DEMO.other,
+        orderNo: 'WH-SET',
+        tranType: 'PURC',
+        amount: 10000,
+        currency: 'SGD',
+        paymentSchema: 'CARD',
+        paymentBrand: 'visa',
+        gwResponse: '00',
+        txnTime: new Date('2026-11-20T04:00:00Z'),
+      },
+      { platformTz: ctx.config.platformTz },
+    );
     await settleDate(ctx.db, '2026-11-21');
     const ev = await events(DEMO.other);
     const transferred = ev.filter((e) => e.type === 'settlement.transferred');
@@ -150,7 +168,11 @@ describe.each(DB_KINDS)('webhooks (%s)', (kind) => {
       expect(new Set(r.got.map((g) => g.body)).size).toBe(1);
       const detail = await get('/api/webhooks/delivery/detail', { id: String(d.id) });
       expect(detail.body.data.state).toBe('succeeded');
-      expect(detail.body.data.attemptList.map((a: any) => [a.outcome, a.status])).toEqual([['succeeded', 200], ['failed', 503], ['failed', 500]]);
+      expect(detail.body.data.attemptList.map((a: any) => [a.outcome, a.status])).toEqual([
+        ['succeeded', 200],
+        ['failed', 503],
+        ['failed', 500],
+      ]);
       expect(detail.body.data.attemptList[2].response.length).toBe(2048);
       expect(detail.body.data.attemptList[2].nextRetryAt).not.toBeNull();
       expect(detail.body.data.attemptList[0].latencyMs).toBeGreaterThanOrEqual(0);
@@ -209,7 +231,11 @@ describe.each(DB_KINDS)('webhooks (%s)', (kind) => {
   });
 
   it('production mode: no delivery to loopback or private addresses (after DNS resolution), nor over plain http', async () => {
-    expect(['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '::1', 'fe80::1', 'fd00::1', '::ffff:127.0.0.1', '::ffff:7f00:1', '0.0.0.0', '100.64.0.1'].filter((a) => !isPrivateAddress(a))).toEqual([]);
+    expect(
+      ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '::1', 'fe80::1', 'fd00::1', '::ffff:127.0.0.1', '::ffff:7f00:1', '0.0.0.0', '100.64.0.1'].filter(
+        (a) => !isPrivateAddress(a),
+      ),
+    ).toEqual([]);
     expect(['8.8.8.8', '1.1.1.1', '2606:4700::1111'].filter(isPrivateAddress)).toEqual([]);
     const r = await startReceiver([200]);
     try {
@@ -222,7 +248,11 @@ describe.each(DB_KINDS)('webhooks (%s)', (kind) => {
       for (let i = 0; i < 3 && (await deliverDue(prod, 100)).tried > 0; i++);
       expect(r.got).toEqual([]);
       const attempt = async (endpointId: number) =>
-        (await ctx.db.query<{ outcome: string; error: string }>('SELECT a.outcome, a.error FROM webhook_attempt a JOIN webhook_delivery d ON d.id = a.delivery_id WHERE d.endpoint_id = $1', [endpointId])).rows[0];
+        (
+          await ctx.db.query<{ outcome: string; error: string }>('SELECT a.outcome, a.error FROM webhook_attempt a JOIN webhook_delivery d ON d.id = a.delivery_id WHERE d.endpoint_id = $1', [
+            endpointId,
+          ])
+        ).rows[0];
       expect(await attempt(https.endpoint.id)).toMatchObject({ outcome: 'refused', error: expect.stringMatching(/localhost resolves to (127\.0\.0\.1|::1), a loopback/) });
       expect(await attempt(http.endpoint.id)).toMatchObject({ outcome: 'refused', error: 'https only in production' });
       // Creating one in production: https only, no literal private address.
@@ -230,7 +260,9 @@ describe.each(DB_KINDS)('webhooks (%s)', (kind) => {
       const { demoUser } = await import('./webhook.fixtures');
       const u = await demoUser(ctx, [DEMO.subB]);
       await expect(createEndpoint(prod, u, 'en', { merId: DEMO.subB, url: r.url, events: ['refund.succeeded'], description: '' }, {})).rejects.toMatchObject({ key: 'webhookHttpsOnly' });
-      await expect(createEndpoint(prod, u, 'en', { merId: DEMO.subB, url: 'https://10.0.0.8/x', events: ['refund.succeeded'], description: '' }, {})).rejects.toMatchObject({ key: 'webhookPrivateAddress' });
+      await expect(createEndpoint(prod, u, 'en', { merId: DEMO.subB, url: 'https://10.0.0.8/x', events: ['refund.succeeded'], description: '' }, {})).rejects.toMatchObject({
+        key: 'webhookPrivateAddress',
+      });
       for (const e of [https, http]) await post('/api/webhooks/endpoint/disable', { id: e.endpoint.id });
     } finally {
       await r.close();
@@ -240,20 +272,47 @@ describe.each(DB_KINDS)('webhooks (%s)', (kind) => {
   it('production mode: every IPv6 form that embeds an IPv4 is judged by it, the forms that cannot be judged are refused (issue 47)', async () => {
     const refused = [
       // IPv4-compatible ::a.b.c.d (deprecated): refused whatever the IPv4.
-      '::127.0.0.1', '::7f00:1', '::10.0.0.1', '::8.8.8.8',
+      '::127.0.0.1',
+      '::7f00:1',
+      '::10.0.0.1',
+      '::8.8.8.8',
       // IPv4-translated ::ffff:0:a.b.c.d (SIIT), in both spellings.
-      '::ffff:0:127.0.0.1', '::ffff:0:7f00:1', '::ffff:0:10.1.2.3', '0:0:0:0:ffff:0:a9fe:a9fe',
+      '::ffff:0:127.0.0.1',
+      '::ffff:0:7f00:1',
+      '::ffff:0:10.1.2.3',
+      '0:0:0:0:ffff:0:a9fe:a9fe',
       // IPv4-mapped.
-      '::ffff:169.254.169.254', '::ffff:a9fe:a9fe', '::FFFF:192.168.1.1',
+      '::ffff:169.254.169.254',
+      '::ffff:a9fe:a9fe',
+      '::FFFF:192.168.1.1',
       // NAT64: the well-known prefix judged by its IPv4; the local-use one refused.
-      '64:ff9b::127.0.0.1', '64:ff9b::a00:1', '64:ff9b:1::808:808',
+      '64:ff9b::127.0.0.1',
+      '64:ff9b::a00:1',
+      '64:ff9b:1::808:808',
       // 6to4 embedding a private, loopback or link-local IPv4.
-      '2002:7f00:1::1', '2002:c0a8:101::1', '2002:a9fe:a9fe::', '2002:a00:1:1::5',
+      '2002:7f00:1::1',
+      '2002:c0a8:101::1',
+      '2002:a9fe:a9fe::',
+      '2002:a00:1:1::5',
       // ISATAP interface ids on a global prefix embedding a private IPv4; Teredo.
-      '2a00:1450:4001::5efe:10.0.0.1', '2a00:1450:4001::200:5efe:c0a8:101', '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+      '2a00:1450:4001::5efe:10.0.0.1',
+      '2a00:1450:4001::200:5efe:c0a8:101',
+      '2001:0:4136:e378:8000:63bf:3fff:fdd2',
       // Other special ranges, zone ids, and what is no address at all.
-      'fe80::1%eth0', '2001:db8::1', '3fff::1', '5f00::1', 'fec0::1', '100::1', '2001:2::1',
-      '255.255.255.255', '192.88.99.1', '198.18.0.1', '0177.0.0.1', '127.1', 'localhost', '',
+      'fe80::1%eth0',
+      '2001:db8::1',
+      '3fff::1',
+      '5f00::1',
+      'fec0::1',
+      '100::1',
+      '2001:2::1',
+      '255.255.255.255',
+      '192.88.99.1',
+      '198.18.0.1',
+      '0177.0.0.1',
+      '127.1',
+      'localhost',
+      '',
     ];
     expect(refused.filter((a) => !isPrivateAddress(a))).toEqual([]);
     const allowed = ['8.8.8.8', '2606:4700::1111', '::ffff:8.8.8.8', '::ffff:0:8.8.8.8', '64:ff9b::8.8.8.8', '2002:808:808::1', '2a00:1450:4001::5efe:8.8.8.8'];
@@ -266,7 +325,9 @@ describe.each(DB_KINDS)('webhooks (%s)', (kind) => {
       const devKey = createHash('sha256').update('merchant-portal development provider key — never for production').digest('hex');
       const prod = { ...ctx.deps, config: { ...ctx.config, env: 'production' as const, webhookAllowPrivate: true, providerKeyEncryptionKey: devKey } };
       for (let i = 0; i < 3 && (await deliverDue(prod, 100)).tried > 0; i++);
-      const a = await ctx.db.query<{ outcome: string; reason: string }>('SELECT a.outcome, a.reason FROM webhook_attempt a JOIN webhook_delivery d ON d.id = a.delivery_id WHERE d.endpoint_id = $1', [e.endpoint.id]);
+      const a = await ctx.db.query<{ outcome: string; reason: string }>('SELECT a.outcome, a.reason FROM webhook_attempt a JOIN webhook_delivery d ON d.id = a.delivery_id WHERE d.endpoint_id = $1', [
+        e.endpoint.id,
+      ]);
       expect(a.rows[0]).toMatchObject({ outcome: 'refused', reason: 'address' });
       const { createEndpoint } = await import('./webhook.service');
       const { demoUser } = await import('./webhook.fixtures');
@@ -279,7 +340,7 @@ describe.each(DB_KINDS)('webhooks (%s)', (kind) => {
     }
   });
 
-  it('the delivery log tells the merchant a generic reason in its language, never the resolver\'s answer or the network error (issue 47)', async () => {
+  it("the delivery log tells the merchant a generic reason in its language, never the resolver's answer or the network error (issue 47)", async () => {
     const r = await startReceiver([200]);
     const closed = await startReceiver([200]);
     const closedPort = closed.port;
@@ -353,15 +414,16 @@ describe.each(DB_KINDS)('webhooks (%s)', (kind) => {
     const sent = await ctx.db.query<{ n: number }>("SELECT count(*)::int AS n FROM webhook_delivery WHERE endpoint_id = $1 AND state = 'succeeded'", [backlog.endpoint.id]);
     expect(sent.rows[0].n).toBe(18);
     // Within one merchant the oldest go first (the backlog's were due in the order of their ids).
-    const first = await ctx.db.query<{ ok: boolean }>(
-      "SELECT bool_and(state = 'succeeded') AS ok FROM (SELECT state FROM webhook_delivery WHERE endpoint_id = $1 ORDER BY id LIMIT 18) x",
-      [backlog.endpoint.id],
-    );
+    const first = await ctx.db.query<{ ok: boolean }>("SELECT bool_and(state = 'succeeded') AS ok FROM (SELECT state FROM webhook_delivery WHERE endpoint_id = $1 ORDER BY id LIMIT 18) x", [
+      backlog.endpoint.id,
+    ]);
     expect(first.rows[0].ok).toBe(true);
     if (kind === 'postgres') {
       // Passes of several processes at once never try one delivery twice.
       await Promise.all([1, 2, 3].map(() => deliverDue(ctx.deps, 20)));
-      const twice = await ctx.db.query("SELECT delivery_id FROM webhook_attempt a JOIN webhook_delivery d ON d.id = a.delivery_id WHERE d.endpoint_id = $1 GROUP BY delivery_id HAVING count(*) > 1", [backlog.endpoint.id]);
+      const twice = await ctx.db.query('SELECT delivery_id FROM webhook_attempt a JOIN webhook_delivery d ON d.id = a.delivery_id WHERE d.endpoint_id = $1 GROUP BY delivery_id HAVING count(*) > 1', [
+        backlog.endpoint.id,
+      ]);
       expect(twice.rows).toEqual([]);
     }
     await post('/api/webhooks/endpoint/disable', { id: backlog.endpoint.id });
@@ -387,13 +449,24 @@ describe.each(DB_KINDS)('webhooks (%s)', (kind) => {
     const ended = await post('/api/webhooks/endpoint/endPreviousSecret', { id });
     expect(ended.body.code, ended.body.msg).toBe(0);
     expect(ended.body.data).toMatchObject({ id, previousSecretUntil: null });
-    expect((await ctx.db.query('SELECT prev_secret_enc, prev_secret_key_id, prev_secret_until FROM webhook_endpoint WHERE id = $1', [id])).rows[0]).toEqual({ prev_secret_enc: null, prev_secret_key_id: null, prev_secret_until: null });
+    expect((await ctx.db.query('SELECT prev_secret_enc, prev_secret_key_id, prev_secret_until FROM webhook_endpoint WHERE id = $1', [id])).rows[0]).toEqual({
+      prev_secret_enc: null,
+      prev_secret_key_id: null,
+      prev_secret_until: null,
+    });
     const test = await post('/api/webhooks/endpoint/test', { id });
     await drain();
     const got = rx.got.find((g) => g.event.id === test.body.data.eventId)!;
     const sig = String(got.headers['portal-signature']);
-    const v1 = sig.split(',').filter((p) => p.startsWith('v1=')).map((p) => p.slice(3));
-    const out = execFileSync('openssl', ['dgst', '-sha256', '-hmac', current], { input: `${sig.split(',')[0].slice(2)}.${got.body}` }).toString().trim().split(/\s+/).pop();
+    const v1 = sig
+      .split(',')
+      .filter((p) => p.startsWith('v1='))
+      .map((p) => p.slice(3));
+    const out = execFileSync('openssl', ['dgst', '-sha256', '-hmac', current], { input: `${sig.split(',')[0].slice(2)}.${got.body}` })
+      .toString()
+      .trim()
+      .split(/\s+/)
+      .pop();
     expect(v1).toEqual([out]);
     expect((await post('/api/webhooks/endpoint/endPreviousSecret', { id })).status).toBe(400);
     const audit = await ctx.db.query<{ username: string; detail: any }>("SELECT username, detail FROM audit_log WHERE action = 'webhook.endpoint.endPreviousSecret' AND target = $1", [String(id)]);
@@ -423,9 +496,17 @@ describe.each(DB_KINDS)('webhooks (%s)', (kind) => {
     expect(test.body.data).toMatchObject({ type: 'webhook.test', state: 'pending' });
     await drain();
     const got = rx.got.find((g) => g.event.id === test.body.data.eventId)!;
-    const v1 = String(got.headers['portal-signature']).split(',').filter((p) => p.startsWith('v1=')).map((p) => p.slice(3));
+    const v1 = String(got.headers['portal-signature'])
+      .split(',')
+      .filter((p) => p.startsWith('v1='))
+      .map((p) => p.slice(3));
     const t = String(got.headers['portal-signature']).split(',')[0].slice(2);
-    const hmac = (s: string) => execFileSync('openssl', ['dgst', '-sha256', '-hmac', s], { input: `${t}.${got.body}` }).toString().trim().split(/\s+/).pop();
+    const hmac = (s: string) =>
+      execFileSync('openssl', ['dgst', '-sha256', '-hmac', s], { input: `${t}.${got.body}` })
+        .toString()
+        .trim()
+        .split(/\s+/)
+        .pop();
     expect(v1).toEqual([hmac(second), hmac(first)]);
     // After 24 hours only the new secret signs.
     ctx.clock.advance(24 * 3_600_000 + 1000);
@@ -433,7 +514,11 @@ describe.each(DB_KINDS)('webhooks (%s)', (kind) => {
     const test2 = await post('/api/webhooks/endpoint/test', { id });
     await drain();
     const got2 = rx.got.find((g) => g.event.id === test2.body.data.eventId)!;
-    expect(String(got2.headers['portal-signature']).split(',').filter((p) => p.startsWith('v1='))).toHaveLength(1);
+    expect(
+      String(got2.headers['portal-signature'])
+        .split(',')
+        .filter((p) => p.startsWith('v1=')),
+    ).toHaveLength(1);
     // Audited, with before/after.
     const audit = await ctx.db.query<{ action: string; detail: any }>("SELECT action, detail FROM audit_log WHERE target = $1 AND action LIKE 'webhook.%' ORDER BY at", [String(id)]);
     expect(audit.rows.map((a) => a.action)).toEqual(['webhook.endpoint.create', 'webhook.endpoint.update', 'webhook.endpoint.rotate', 'webhook.endpoint.test', 'webhook.endpoint.test']);
@@ -492,7 +577,14 @@ describe.each(DB_KINDS)('webhooks (%s)', (kind) => {
 describe('webhook configuration and documentation', () => {
   it('WEBHOOK_ALLOW_PRIVATE_NETWORKS: on by default outside production, never in production', async () => {
     const { loadConfig } = await import('../../config');
-    const prod = { NODE_ENV: 'production', PUBLIC_URL: 'https://portal.example.com', SMTP_URL: 'smtp://mail.example.com', ACQUIRER: 'sandbox', ACQUIRER_SANDBOX_IN_PRODUCTION: 'yes', DATA_DIR: '/tmp/portal-wh-config' };
+    const prod = {
+      NODE_ENV: 'production',
+      PUBLIC_URL: 'https://portal.example.com',
+      SMTP_URL: 'smtp://mail.example.com',
+      ACQUIRER: 'sandbox',
+      ACQUIRER_SANDBOX_IN_PRODUCTION: 'yes',
+      DATA_DIR: '/tmp/portal-wh-config',
+    };
     expect(() => loadConfig({ ...prod, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' })).toThrow(/WEBHOOK_ALLOW_PRIVATE_NETWORKS/);
     expect(loadConfig(prod).webhookAllowPrivate).toBe(false);
     expect(loadConfig({ NODE_ENV: 'development', DATA_DIR: '/tmp/portal-wh-config' }).webhookAllowPrivate).toBe(true);
@@ -517,7 +609,9 @@ describe('webhook configuration and documentation', () => {
     const body = JSON.stringify({ id: 'evt_0', type: 'refund.succeeded', data: { amount: '1.00', note: '退款 ✓' } });
     const header = signatureHeader(['whsec_new', 'whsec_old'], Math.floor(Date.now() / 1000), body);
     const run = (secret: string, b: string) =>
-      execFileSync(python, ['-c', `${code}\nimport sys\nprint(verify(sys.stdin.buffer.read(), sys.argv[1], sys.argv[2]))`, header, secret], { input: Buffer.from(b, 'utf8') }).toString().trim();
+      execFileSync(python, ['-c', `${code}\nimport sys\nprint(verify(sys.stdin.buffer.read(), sys.argv[1], sys.argv[2]))`, header, secret], { input: Buffer.from(b, 'utf8') })
+        .toString()
+        .trim();
     expect(run('whsec_new', body)).toBe('True');
     expect(run('whsec_old', body)).toBe('True');
     expect(run('whsec_other', body)).toBe('False');

@@ -72,9 +72,7 @@ export default function AppShell() {
       return !c;
     });
   };
-  const menu = (folded: boolean) => (
-    <SideMenu routers={menuWithScreens(user.routers)} merId={user.merId} merName={user.merName} contractor={merchant.contractor} collapsed={folded} />
-  );
+  const menu = (folded: boolean) => <SideMenu routers={menuWithScreens(user.routers)} merId={user.merId} merName={user.merName} contractor={merchant.contractor} collapsed={folded} />;
 
   const current = nav.trail.at(-1);
   const pageTitle = current ? t(`menu:${current.name}`) : '';

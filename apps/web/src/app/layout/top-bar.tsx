@@ -12,7 +12,14 @@ export function TopBar({ collapsed, onToggle, username }: { collapsed: boolean; 
   const { t } = useTranslation(['menu', 'layout']);
   const { trail } = useNav();
   const items = [
-    { key: 'home', title: <Link to="/" aria-label={t('layout:home')}><HomeOutlined /></Link> },
+    {
+      key: 'home',
+      title: (
+        <Link to="/" aria-label={t('layout:home')}>
+          <HomeOutlined />
+        </Link>
+      ),
+    },
     ...trail.map((item, i) => ({
       key: `${i}-${item.name}`,
       title: item.path && i < trail.length - 1 ? <Link to={item.path}>{t(`menu:${item.name}`)}</Link> : t(`menu:${item.name}`),

@@ -5,8 +5,7 @@ import { menuTrail, pathMatches } from '../../lib/permissions';
 import type { Nav, TrailItem } from '../../lib/nav';
 import { featureRoutes } from '../feature-routes';
 
-const toTrail = (items: RouterItem[]): TrailItem[] =>
-  items.map((r) => ({ name: r.name, path: r.children?.length || r.path.includes(':') ? undefined : r.path }));
+const toTrail = (items: RouterItem[]): TrailItem[] => items.map((r) => ({ name: r.name, path: r.children?.length || r.path.includes(':') ? undefined : r.path }));
 
 /** The trail of the current location: from the server's routers, else from the registry's title/parent. */
 export function useShellNav(routers: RouterItem[]): Nav {

@@ -11,7 +11,11 @@ export function SvgIcon({ icon, className }: { icon: IconDefinition; className?:
   const root = typeof def === 'function' ? def('currentColor', 'currentColor') : def;
   const draw = (n: Node, key: number) => {
     const Tag = n.tag as 'path';
-    return <Tag key={key} {...n.attrs}>{n.children?.map(draw)}</Tag>;
+    return (
+      <Tag key={key} {...n.attrs}>
+        {n.children?.map(draw)}
+      </Tag>
+    );
   };
   return (
     <svg viewBox={root.attrs.viewBox} width="1em" height="1em" fill="currentColor" aria-hidden="true" focusable="false" className={`svg-icon${className ? ` ${className}` : ''}`}>

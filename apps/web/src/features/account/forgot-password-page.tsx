@@ -32,18 +32,32 @@ export default function ForgotPasswordPage() {
     <PublicFrame>
       <Card className="public-card">
         {sent ? (
-          <Result status="success" title={sent} extra={<Button type="primary" onClick={() => navigate('/login')}>{t('backToLogin')}</Button>} />
+          <Result
+            status="success"
+            title={sent}
+            extra={
+              <Button type="primary" onClick={() => navigate('/login')}>
+                {t('backToLogin')}
+              </Button>
+            }
+          />
         ) : (
           <>
-            <Typography.Title level={1} style={{ fontSize: 22 }}>{t('forgot.title')}</Typography.Title>
+            <Typography.Title level={1} style={{ fontSize: 22 }}>
+              {t('forgot.title')}
+            </Typography.Title>
             <Typography.Paragraph type="secondary">{t('forgot.text')}</Typography.Paragraph>
             <Form layout="vertical" requiredMark={false} onFinish={submit}>
               <Form.Item name="account" label={t('forgot.account')} rules={[{ required: true, whitespace: true, message: t('required') }]}>
                 <Input prefix={<UserOutlined />} autoComplete="username" maxLength={254} />
               </Form.Item>
-              <Button type="primary" htmlType="submit" block loading={sending}>{t('forgot.submit')}</Button>
+              <Button type="primary" htmlType="submit" block loading={sending}>
+                {t('forgot.submit')}
+              </Button>
             </Form>
-            <Button type="link" block onClick={() => navigate('/login')} style={{ marginTop: 8 }}>{t('backToLogin')}</Button>
+            <Button type="link" block onClick={() => navigate('/login')} style={{ marginTop: 8 }}>
+              {t('backToLogin')}
+            </Button>
           </>
         )}
       </Card>

@@ -26,7 +26,10 @@ export function PasskeyCard({ required, totpOn }: { required: boolean; totpOn: b
   const [removeForm] = Form.useForm<{ password: string }>();
   const supported = typeof window !== 'undefined' && !!window.PublicKeyCredential;
   const refresh = () => qc.invalidateQueries({ queryKey: ['account'] });
-  const nameRules = [{ required: true, whitespace: true, message: t('required') }, { max: 40, message: t('security.passkeyNameLong') }];
+  const nameRules = [
+    { required: true, whitespace: true, message: t('required') },
+    { max: 40, message: t('security.passkeyNameLong') },
+  ];
 
   async function add() {
     const v = await addForm.validateFields();
@@ -83,7 +86,12 @@ export function PasskeyCard({ required, totpOn }: { required: boolean; totpOn: b
 
   return (
     <Card
-      title={<Space><KeyOutlined />{t('security.passkeys')}</Space>}
+      title={
+        <Space>
+          <KeyOutlined />
+          {t('security.passkeys')}
+        </Space>
+      }
       extra={data?.length ? <Tag color="success">{t('security.passkeyCount', { n: data.length })}</Tag> : <Tag>{t('security.totpBadgeOff')}</Tag>}
     >
       {required && !totpOn && !data?.length && <Alert type="warning" showIcon title={t('security.totpRequired')} style={{ marginBottom: 12 }} />}
@@ -107,7 +115,14 @@ export function PasskeyCard({ required, totpOn }: { required: boolean; totpOn: b
               key: 'op',
               render: (_, r) => (
                 <Space>
-                  <Button size="small" onClick={() => { setRenaming(r); renameForm.setFieldsValue({ name: r.name }); }} aria-label={t('security.passkeyRenameOf', { name: r.name })}>
+                  <Button
+                    size="small"
+                    onClick={() => {
+                      setRenaming(r);
+                      renameForm.setFieldsValue({ name: r.name });
+                    }}
+                    aria-label={t('security.passkeyRenameOf', { name: r.name })}
+                  >
                     {t('security.passkeyRename')}
                   </Button>
                   <Button size="small" danger onClick={() => setRemoving(r)} aria-label={t('security.passkeyRemoveOf', { name: r.name })}>
@@ -119,7 +134,9 @@ export function PasskeyCard({ required, totpOn }: { required: boolean; totpOn: b
           ]}
         />
       )}
-      <Button type="primary" disabled={!supported} onClick={() => setAdding(true)}>{t('security.passkeyAdd')}</Button>
+      <Button type="primary" disabled={!supported} onClick={() => setAdding(true)}>
+        {t('security.passkeyAdd')}
+      </Button>
 
       <Modal open={adding} title={t('security.passkeyAdd')} onCancel={() => setAdding(false)} onOk={add} okText={t('security.passkeyContinue')} confirmLoading={busy} destroyOnHidden>
         <Typography.Paragraph>{t('security.passkeyAddText')}</Typography.Paragraph>
@@ -139,7 +156,15 @@ export function PasskeyCard({ required, totpOn }: { required: boolean; totpOn: b
           </Form.Item>
         </Form>
       </Modal>
-      <Modal open={!!removing} title={t('security.passkeyRemoveTitle', { name: removing?.name ?? '' })} onCancel={() => setRemoving(null)} onOk={remove} okText={t('security.passkeyRemove')} okButtonProps={{ danger: true }} destroyOnHidden>
+      <Modal
+        open={!!removing}
+        title={t('security.passkeyRemoveTitle', { name: removing?.name ?? '' })}
+        onCancel={() => setRemoving(null)}
+        onOk={remove}
+        okText={t('security.passkeyRemove')}
+        okButtonProps={{ danger: true }}
+        destroyOnHidden
+      >
         <Typography.Paragraph>{t('security.passkeyRemoveText')}</Typography.Paragraph>
         <Form form={removeForm} layout="vertical" requiredMark={false} onFinish={remove}>
           <Form.Item name="password" label={t('security.password')} rules={[{ required: true, message: t('required') }]}>

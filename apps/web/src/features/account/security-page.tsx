@@ -29,8 +29,26 @@ import { PasskeyCard } from './passkey-card';
 
 /** Calling codes offered by the country picker (E.164); region names come from the browser in the user's language. */
 const COUNTRIES: [string, string][] = [
-  ['CN', '86'], ['HK', '852'], ['MO', '853'], ['TW', '886'], ['JP', '81'], ['KR', '82'], ['SG', '65'], ['MY', '60'], ['TH', '66'], ['PH', '63'],
-  ['ID', '62'], ['VN', '84'], ['IN', '91'], ['AU', '61'], ['NZ', '64'], ['US', '1'], ['CA', '1'], ['GB', '44'], ['DE', '49'], ['FR', '33'],
+  ['CN', '86'],
+  ['HK', '852'],
+  ['MO', '853'],
+  ['TW', '886'],
+  ['JP', '81'],
+  ['KR', '82'],
+  ['SG', '65'],
+  ['MY', '60'],
+  ['TH', '66'],
+  ['PH', '63'],
+  ['ID', '62'],
+  ['VN', '84'],
+  ['IN', '91'],
+  ['AU', '61'],
+  ['NZ', '64'],
+  ['US', '1'],
+  ['CA', '1'],
+  ['GB', '44'],
+  ['DE', '49'],
+  ['FR', '33'],
 ];
 
 function useInvalidate() {
@@ -53,7 +71,9 @@ function PhoneCard({ phone }: { phone: string | null }) {
   const e164 = () => {
     const { country, number } = form.getFieldsValue();
     const cc = COUNTRIES.find(([c]) => c === country)?.[1] ?? '';
-    return `+${cc}${String(number ?? '').replace(/\D/g, '').replace(/^0+/, '')}`;
+    return `+${cc}${String(number ?? '')
+      .replace(/\D/g, '')
+      .replace(/^0+/, '')}`;
   };
   async function send() {
     try {
@@ -80,7 +100,15 @@ function PhoneCard({ phone }: { phone: string | null }) {
     }
   }
   return (
-    <Card title={<Space><MobileOutlined />{t('security.phone')}</Space>} extra={phone ? <Tag color="success">{t('security.bound')}</Tag> : null}>
+    <Card
+      title={
+        <Space>
+          <MobileOutlined />
+          {t('security.phone')}
+        </Space>
+      }
+      extra={phone ? <Tag color="success">{t('security.bound')}</Tag> : null}
+    >
       <Typography.Paragraph data-testid="phone-bound">{phone ?? t('security.phoneNone')}</Typography.Paragraph>
       <Form form={form} layout="vertical" requiredMark={false} onFinish={bind} initialValues={{ country: 'CN', number: '', code: '' }}>
         <Flex gap={8} wrap>
@@ -97,8 +125,12 @@ function PhoneCard({ phone }: { phone: string | null }) {
           </Form.Item>
           <Form.Item>
             <Space wrap>
-              <Button onClick={send} disabled={left > 0}>{left > 0 ? t('security.resendIn', { s: left }) : t('security.sendCode')}</Button>
-              <Button type="primary" htmlType="submit">{t('security.bind')}</Button>
+              <Button onClick={send} disabled={left > 0}>
+                {left > 0 ? t('security.resendIn', { s: left }) : t('security.sendCode')}
+              </Button>
+              <Button type="primary" htmlType="submit">
+                {t('security.bind')}
+              </Button>
             </Space>
           </Form.Item>
         </Flex>
@@ -111,13 +143,30 @@ function WechatCard({ bound, nickname }: { bound: boolean; nickname: string | nu
   const { t } = useTranslation('account');
   const invalidate = useInvalidate();
   return (
-    <Card title={<Space><WechatOutlined />{t('security.wechat')}</Space>} extra={bound ? <Tag color="success">{t('security.bound')}</Tag> : null}>
+    <Card
+      title={
+        <Space>
+          <WechatOutlined />
+          {t('security.wechat')}
+        </Space>
+      }
+      extra={bound ? <Tag color="success">{t('security.bound')}</Tag> : null}
+    >
       <Flex justify="space-between" align="center" gap={8} wrap>
-        <Typography.Text data-testid="wechat-bound">{bound ? nickname ?? '—' : t('security.wechatNone')}</Typography.Text>
+        <Typography.Text data-testid="wechat-bound">{bound ? (nickname ?? '—') : t('security.wechatNone')}</Typography.Text>
         {bound ? (
           <Button onClick={() => wechatUnbind().then(invalidate, () => undefined)}>{t('security.wechatUnbind')}</Button>
         ) : (
-          <Button type="primary" icon={<WechatOutlined />} onClick={() => wechatBindUrl().then((r) => window.location.assign(r.url), () => undefined)}>
+          <Button
+            type="primary"
+            icon={<WechatOutlined />}
+            onClick={() =>
+              wechatBindUrl().then(
+                (r) => window.location.assign(r.url),
+                () => undefined,
+              )
+            }
+          >
             {t('security.wechatBind')}
           </Button>
         )}
@@ -156,11 +205,21 @@ function TotpCard({ enabled, left, required, merchantRequire }: { enabled: boole
     }
   }
   return (
-    <Card title={<Space><SafetyCertificateOutlined />{t('security.totp')}</Space>} extra={enabled ? <Tag color="success">{t('security.totpBadgeOn')}</Tag> : <Tag>{t('security.totpBadgeOff')}</Tag>}>
+    <Card
+      title={
+        <Space>
+          <SafetyCertificateOutlined />
+          {t('security.totp')}
+        </Space>
+      }
+      extra={enabled ? <Tag color="success">{t('security.totpBadgeOn')}</Tag> : <Tag>{t('security.totpBadgeOff')}</Tag>}
+    >
       {required && !enabled && <Alert type="warning" showIcon title={t('security.totpRequired')} style={{ marginBottom: 12 }} />}
       <Typography.Paragraph>{enabled ? t('security.totpOn', { n: left }) : t('security.totpOff')}</Typography.Paragraph>
       {!enabled && !setup && (
-        <Button type="primary" onClick={() => totpSetup().then(setSetup, () => undefined)}>{t('security.totpEnrol')}</Button>
+        <Button type="primary" onClick={() => totpSetup().then(setSetup, () => undefined)}>
+          {t('security.totpEnrol')}
+        </Button>
       )}
       {setup && (
         <Flex gap={24} wrap align="flex-start">
@@ -168,19 +227,26 @@ function TotpCard({ enabled, left, required, merchantRequire }: { enabled: boole
           <div style={{ flex: '1 1 240px' }}>
             <Typography.Paragraph>{t('security.totpScan')}</Typography.Paragraph>
             <Typography.Paragraph>
-              {t('security.totpKey')}: <Typography.Text code copyable data-testid="totp-secret">{setup.secret}</Typography.Text>
+              {t('security.totpKey')}:{' '}
+              <Typography.Text code copyable data-testid="totp-secret">
+                {setup.secret}
+              </Typography.Text>
             </Typography.Paragraph>
             <Form layout="vertical" requiredMark={false} onFinish={enable}>
               <Form.Item name="code" label={t('security.totpCode')} rules={[{ required: true, pattern: /^\d{6}$/, message: t('required') }]}>
                 <Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} style={{ maxWidth: 200 }} />
               </Form.Item>
-              <Button type="primary" htmlType="submit">{t('security.totpConfirm')}</Button>
+              <Button type="primary" htmlType="submit">
+                {t('security.totpConfirm')}
+              </Button>
             </Form>
           </div>
         </Flex>
       )}
       {enabled && (
-        <Button danger onClick={() => setDisabling(true)}>{t('security.totpDisable')}</Button>
+        <Button danger onClick={() => setDisabling(true)}>
+          {t('security.totpDisable')}
+        </Button>
       )}
       {merchantRequire !== null && (
         <Flex gap={12} align="center" style={{ marginTop: 16 }} wrap>
@@ -189,7 +255,10 @@ function TotpCard({ enabled, left, required, merchantRequire }: { enabled: boole
             aria-label={t('security.requireTitle')}
             onChange={(v) =>
               setRequireTotp(v).then(
-                () => { message.success(t('security.saved')); void invalidate(); },
+                () => {
+                  message.success(t('security.saved'));
+                  void invalidate();
+                },
                 // Switching it off waits for a second administrator (issue 47): told, not an error.
                 (e) => (e instanceof RequestError && e.code === Code.APPROVAL_REQUIRED ? message.info(e.message) : message.error(e instanceof Error ? e.message : String(e))),
               )
@@ -206,11 +275,24 @@ function TotpCard({ enabled, left, required, merchantRequire }: { enabled: boole
         title={t('security.recoveryTitle')}
         closable={false}
         maskClosable={false}
-        footer={<Button type="primary" onClick={() => { setCodes(null); if (required) window.location.assign('/'); else void invalidate(); }}>{t('security.recoveryDone')}</Button>}
+        footer={
+          <Button
+            type="primary"
+            onClick={() => {
+              setCodes(null);
+              if (required) window.location.assign('/');
+              else void invalidate();
+            }}
+          >
+            {t('security.recoveryDone')}
+          </Button>
+        }
       >
         <Typography.Paragraph>{t('security.recoveryText')}</Typography.Paragraph>
         <div className="security-codes" data-testid="recovery-codes">
-          {codes?.map((c) => <span key={c}>{c}</span>)}
+          {codes?.map((c) => (
+            <span key={c}>{c}</span>
+          ))}
         </div>
       </Modal>
       <Modal open={disabling} title={t('security.totpDisableTitle')} onCancel={() => setDisabling(false)} onOk={disable} okText={t('security.totpDisable')} okButtonProps={{ danger: true }}>
@@ -239,7 +321,11 @@ function SessionsCard() {
   return (
     <Card
       title={t('security.sessions')}
-      extra={<Button onClick={() => revokeOtherSessions().then(done, () => undefined)} disabled={(data?.length ?? 0) < 2}>{t('security.signOutOthers')}</Button>}
+      extra={
+        <Button onClick={() => revokeOtherSessions().then(done, () => undefined)} disabled={(data?.length ?? 0) < 2}>
+          {t('security.signOutOthers')}
+        </Button>
+      }
     >
       <Table<SessionItem>
         rowKey="id"
@@ -249,11 +335,29 @@ function SessionsCard() {
         pagination={false}
         scroll={{ x: 640 }}
         columns={[
-          { title: t('security.device'), dataIndex: 'device', render: (v: string, r) => <Space>{v || '—'}{r.current && <Tag color="processing">{t('security.current')}</Tag>}</Space> },
+          {
+            title: t('security.device'),
+            dataIndex: 'device',
+            render: (v: string, r) => (
+              <Space>
+                {v || '—'}
+                {r.current && <Tag color="processing">{t('security.current')}</Tag>}
+              </Space>
+            ),
+          },
           { title: t('security.address'), dataIndex: 'ip' },
           { title: t('security.started'), dataIndex: 'startedAt' },
           { title: t('security.lastSeen'), dataIndex: 'lastSeenAt' },
-          { title: '', key: 'op', render: (_, r) => (r.current ? null : <Button size="small" onClick={() => revokeSession(r.id).then(done, () => undefined)}>{t('security.signOut')}</Button>) },
+          {
+            title: '',
+            key: 'op',
+            render: (_, r) =>
+              r.current ? null : (
+                <Button size="small" onClick={() => revokeSession(r.id).then(done, () => undefined)}>
+                  {t('security.signOut')}
+                </Button>
+              ),
+          },
         ]}
       />
     </Card>
@@ -297,7 +401,12 @@ export function SecurityPage() {
     else message.error(t('security.wechatBindFailed'));
     setParams({}, { replace: true });
   }, [params, setParams, message, t]);
-  if (!data) return <PageContainer><Card loading /></PageContainer>;
+  if (!data)
+    return (
+      <PageContainer>
+        <Card loading />
+      </PageContainer>
+    );
   return (
     <PageContainer>
       <Space orientation="vertical" size={16} style={{ width: '100%' }}>

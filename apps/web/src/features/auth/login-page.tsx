@@ -101,7 +101,10 @@ export default function LoginPage() {
 
   // WeChat: the button only when the server has a provider; the way back from it.
   useEffect(() => {
-    wechatAvailable().then((r) => setWechat(r.available), () => setWechat(false));
+    wechatAvailable().then(
+      (r) => setWechat(r.available),
+      () => setWechat(false),
+    );
     const ticket = params.get('wechatTicket');
     if (ticket) {
       wechatLogin(ticket).then(
@@ -227,76 +230,115 @@ export default function LoginPage() {
                 error={errors.verifyCode}
                 hint={totp ? t('account:login.totpHint') : undefined}
                 inputRef={verifyCodeRef}
-                input={{ value: values.verifyCode, onChange: set('verifyCode'), autoComplete: 'one-time-code', inputMode: totp ? 'text' : 'numeric', maxLength: totp ? 11 : 6, placeholder: t('verifyCodePlaceholder'), required: true, autoFocus: true }}
+                input={{
+                  value: values.verifyCode,
+                  onChange: set('verifyCode'),
+                  autoComplete: 'one-time-code',
+                  inputMode: totp ? 'text' : 'numeric',
+                  maxLength: totp ? 11 : 6,
+                  placeholder: t('verifyCodePlaceholder'),
+                  required: true,
+                  autoFocus: true,
+                }}
               />
               <button type="submit" className="light-button light-button--primary light-button--large light-button--block login-card__submit" aria-busy={submitting || undefined} disabled={submitting}>
                 {submitting ? t('signingIn') : t('submit')}
               </button>
             </form>
           ) : (
-          <form className="light-form" noValidate onSubmit={submit}>
-            <InputField
-              id="username"
-              label={t('username')}
-              icon={UserOutlined}
-              error={errors.username}
-              inputRef={usernameRef}
-              input={{ value: values.username, onChange: set('username'), autoComplete: 'username', placeholder: t('usernamePlaceholder'), autoFocus: true, required: true }}
-            />
-            <InputField
-              id="password"
-              label={t('password')}
-              icon={LockOutlined}
-              error={errors.password}
-              inputRef={passwordRef}
-              input={{ type: showPassword ? 'text' : 'password', value: values.password, onChange: set('password'), autoComplete: 'current-password', placeholder: t('passwordPlaceholder'), required: true }}
-              suffix={
-                <button type="button" className="light-input__eye" aria-label={showPassword ? t('hidePassword') : t('showPassword')} aria-pressed={showPassword} onClick={() => setShowPassword((s) => !s)}>
-                  <SvgIcon icon={showPassword ? EyeOutlined : EyeInvisibleOutlined} />
-                </button>
-              }
-            />
-            <div className="login-card__forgot">
-              <Link to="/user/forgot">{t('account:forgot.link')}</Link>
-            </div>
-            <InputField
-              id="verifyCode"
-              label={codeLabel}
-              icon={SafetyOutlined}
-              error={errors.verifyCode}
-              hint={totp ? t('account:login.totpHint') : undefined}
-              inputRef={verifyCodeRef}
-              input={{ value: values.verifyCode, onChange: set('verifyCode'), autoComplete: 'one-time-code', inputMode: totp ? 'text' : 'numeric', maxLength: totp ? 11 : 6, placeholder: t('verifyCodePlaceholder'), required: true }}
-              extra={
-                <SendCodeButton
-                  getCredentials={() => (validate(['username', 'password']) ? { username: values.username.trim(), password: values.password } : null)}
-                  onTotp={setTotp}
-                  onDone={() => verifyCodeRef.current?.focus()}
-                />
-              }
-            />
-            <button type="submit" className="light-button light-button--primary light-button--large light-button--block login-card__submit" aria-busy={submitting || undefined} disabled={submitting}>
-              {submitting ? t('signingIn') : t('submit')}
-            </button>
-            {passkeys && (
-              <button type="button" className="light-button light-button--large light-button--block" onClick={submitPasskey} disabled={submitting} aria-describedby="passkey-hint">
-                <SvgIcon icon={KeyOutlined} />
-                <span>{t('account:login.usePasskey')}</span>
+            <form className="light-form" noValidate onSubmit={submit}>
+              <InputField
+                id="username"
+                label={t('username')}
+                icon={UserOutlined}
+                error={errors.username}
+                inputRef={usernameRef}
+                input={{ value: values.username, onChange: set('username'), autoComplete: 'username', placeholder: t('usernamePlaceholder'), autoFocus: true, required: true }}
+              />
+              <InputField
+                id="password"
+                label={t('password')}
+                icon={LockOutlined}
+                error={errors.password}
+                inputRef={passwordRef}
+                input={{
+                  type: showPassword ? 'text' : 'password',
+                  value: values.password,
+                  onChange: set('password'),
+                  autoComplete: 'current-password',
+                  placeholder: t('passwordPlaceholder'),
+                  required: true,
+                }}
+                suffix={
+                  <button
+                    type="button"
+                    className="light-input__eye"
+                    aria-label={showPassword ? t('hidePassword') : t('showPassword')}
+                    aria-pressed={showPassword}
+                    onClick={() => setShowPassword((s) => !s)}
+                  >
+                    <SvgIcon icon={showPassword ? EyeOutlined : EyeInvisibleOutlined} />
+                  </button>
+                }
+              />
+              <div className="login-card__forgot">
+                <Link to="/user/forgot">{t('account:forgot.link')}</Link>
+              </div>
+              <InputField
+                id="verifyCode"
+                label={codeLabel}
+                icon={SafetyOutlined}
+                error={errors.verifyCode}
+                hint={totp ? t('account:login.totpHint') : undefined}
+                inputRef={verifyCodeRef}
+                input={{
+                  value: values.verifyCode,
+                  onChange: set('verifyCode'),
+                  autoComplete: 'one-time-code',
+                  inputMode: totp ? 'text' : 'numeric',
+                  maxLength: totp ? 11 : 6,
+                  placeholder: t('verifyCodePlaceholder'),
+                  required: true,
+                }}
+                extra={
+                  <SendCodeButton
+                    getCredentials={() => (validate(['username', 'password']) ? { username: values.username.trim(), password: values.password } : null)}
+                    onTotp={setTotp}
+                    onDone={() => verifyCodeRef.current?.focus()}
+                  />
+                }
+              />
+              <button type="submit" className="light-button light-button--primary light-button--large light-button--block login-card__submit" aria-busy={submitting || undefined} disabled={submitting}>
+                {submitting ? t('signingIn') : t('submit')}
               </button>
-            )}
-            {passkeys && (
-              <p id="passkey-hint" className="login-card__hint">
-                {t('account:login.passkeyHint')}
-              </p>
-            )}
-          </form>
+              {passkeys && (
+                <button type="button" className="light-button light-button--large light-button--block" onClick={submitPasskey} disabled={submitting} aria-describedby="passkey-hint">
+                  <SvgIcon icon={KeyOutlined} />
+                  <span>{t('account:login.usePasskey')}</span>
+                </button>
+              )}
+              {passkeys && (
+                <p id="passkey-hint" className="login-card__hint">
+                  {t('account:login.passkeyHint')}
+                </p>
+              )}
+            </form>
           )}
           {wechat && !wxStep && (
             <>
               <div className="light-divider" role="separator">
                 <span>{t('account:login.or')}</span>
               </div>
-              <button type="button" className="light-button light-button--large light-button--block" onClick={() => wechatLoginUrl().then((r) => window.location.assign(r.url), () => undefined)}>
+              <button
+                type="button"
+                className="light-button light-button--large light-button--block"
+                onClick={() =>
+                  wechatLoginUrl().then(
+                    (r) => window.location.assign(r.url),
+                    () => undefined,
+                  )
+                }
+              >
                 <SvgIcon icon={WechatOutlined} />
                 <span>{t('account:login.wechat')}</span>
               </button>

@@ -15,15 +15,7 @@ const RESEND_SECONDS = 60;
  * too soon), it counts down from that. `onDone` runs when a code is on its way (the login form moves
  * the focus to the code field).
  */
-export function SendCodeButton({
-  getCredentials,
-  onTotp,
-  onDone,
-}: {
-  getCredentials: () => { username: string; password: string } | null;
-  onTotp?: (totp: boolean) => void;
-  onDone?: () => void;
-}) {
+export function SendCodeButton({ getCredentials, onTotp, onDone }: { getCredentials: () => { username: string; password: string } | null; onTotp?: (totp: boolean) => void; onDone?: () => void }) {
   const navigate = useNavigate();
   const { t } = useTranslation(['login', 'account']);
   const [left, setLeft] = useState(0);

@@ -67,26 +67,29 @@ export function DocumentsPage() {
   const columns = useMemo<ColumnsType<MerchantDocument>>(
     () => [
       {
-        key: 'kind', title: t('docs.col.kind'), width: 170,
-        render: (_, d) =>
-          d.noticeId !== null ? (
-            <Link to={`/notice/detail/${d.noticeId}`}>{t(`docs.kind.${d.kind}`)}</Link>
-          ) : (
-            <Typography.Text strong>{t(`docs.kind.${d.kind}`)}</Typography.Text>
-          ),
+        key: 'kind',
+        title: t('docs.col.kind'),
+        width: 170,
+        render: (_, d) => (d.noticeId !== null ? <Link to={`/notice/detail/${d.noticeId}`}>{t(`docs.kind.${d.kind}`)}</Link> : <Typography.Text strong>{t(`docs.kind.${d.kind}`)}</Typography.Text>),
       },
       { key: 'merchant', title: t('docs.col.merchant'), width: 150, render: (_, d) => d.merId ?? t('docs.allMerchants') },
       { key: 'period', title: t('docs.col.period'), dataIndex: 'period', width: 110 },
       { key: 'currency', title: t('docs.col.currency'), width: 90, render: (_, d) => d.currency ?? '—' },
       { key: 'format', title: t('docs.col.format'), width: 90, render: (_, d) => <Tag>{d.format.toUpperCase()}</Tag> },
       {
-        key: 'closing', title: t('docs.col.closing'), width: 140, align: 'right',
+        key: 'closing',
+        title: t('docs.col.closing'),
+        width: 140,
+        align: 'right',
         render: (_, d) => (d.closing !== null && d.currency ? <Money value={d.closing} currency={d.currency} /> : '—'),
       },
       { key: 'size', title: t('col.size'), width: 100, align: 'right', render: (_, d) => formatSize(d.sizeBytes) },
       { key: 'published', title: t('docs.col.published'), width: 150, render: (_, d) => formatInstant(d.publishedAt, 'YYYY-MM-DD HH:mm') },
       {
-        key: 'action', title: t('col.actions'), width: 140, fixed: 'right',
+        key: 'action',
+        title: t('col.actions'),
+        width: 140,
+        fixed: 'right',
         render: (_, d) => (
           <Button
             size="small"
@@ -117,7 +120,10 @@ export function DocumentsPage() {
         style={{ marginBottom: 16 }}
         message={
           <>
-            {t('docs.hint')} <Link to="/report/file" style={{ textDecoration: 'underline' }}>{t('docs.hintLink')}</Link>
+            {t('docs.hint')}{' '}
+            <Link to="/report/file" style={{ textDecoration: 'underline' }}>
+              {t('docs.hintLink')}
+            </Link>
           </>
         }
       />
@@ -139,7 +145,9 @@ export function DocumentsPage() {
           <Select allowClear showSearch style={{ width: 110 }} aria-label={t('docs.col.currency')} options={CURRENCIES.map((c) => ({ value: c, label: c }))} />
         </Form.Item>
         <Flex gap={8} wrap>
-          <Button type="primary" htmlType="submit">{t('docs.search')}</Button>
+          <Button type="primary" htmlType="submit">
+            {t('docs.search')}
+          </Button>
           <Button onClick={() => setParams(new URLSearchParams({ page: '1', size: String(size) }))}>{t('docs.clear')}</Button>
           <SavedViews />
         </Flex>

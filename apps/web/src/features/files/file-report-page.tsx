@@ -68,9 +68,19 @@ export function FileReportPage() {
   ];
 
   return (
-    <PageContainer extra={<Button icon={<ReloadOutlined />} onClick={() => void refetch()}>{t('refresh')}</Button>}>
+    <PageContainer
+      extra={
+        <Button icon={<ReloadOutlined />} onClick={() => void refetch()}>
+          {t('refresh')}
+        </Button>
+      }
+    >
       <Typography.Paragraph type="secondary">
-        {t('hint')} {t('hintExtra')} <Link to="/files" style={{ textDecoration: 'underline' }}>{t('hintExtraLink')}</Link>.
+        {t('hint')} {t('hintExtra')}{' '}
+        <Link to="/files" style={{ textDecoration: 'underline' }}>
+          {t('hintExtraLink')}
+        </Link>
+        .
       </Typography.Paragraph>
       <Table<ExportFile>
         rowKey="id"

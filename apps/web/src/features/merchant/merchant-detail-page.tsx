@@ -26,7 +26,10 @@ function BusinessTab({ m }: { m: MerchantDetail }) {
       <Descriptions.Item label={t('field.mcc')}>{dash(m.mcc)}</Descriptions.Item>
       <Descriptions.Item label={t('field.legalRegNo')}>{dash(m.legalRegNo)}</Descriptions.Item>
       <Descriptions.Item label={t('field.merchantUrl')}>{dash(m.merchantUrl)}</Descriptions.Item>
-      <Descriptions.Item label={t('col.attribute')}>{t(`attribute.${m.attribute}`)}{m.parentId ? ` (${m.parentId})` : ''}</Descriptions.Item>
+      <Descriptions.Item label={t('col.attribute')}>
+        {t(`attribute.${m.attribute}`)}
+        {m.parentId ? ` (${m.parentId})` : ''}
+      </Descriptions.Item>
       <Descriptions.Item label={t('field.applicationDate')}>{dash(m.applicationDate)}</Descriptions.Item>
       <Descriptions.Item label={t('field.locked')}>{m.locked ? <Tag color="warning">{t('yes')}</Tag> : t('no')}</Descriptions.Item>
       <Descriptions.Item label={t('col.approvalStatus')}>{t(`approval.${m.approvalStatus}`, { defaultValue: m.approvalStatus })}</Descriptions.Item>
@@ -74,7 +77,9 @@ function DepositTab({ m }: { m: MerchantDetail }) {
   return (
     <>
       <Descriptions size="small" style={{ marginBottom: 12 }}>
-        <Descriptions.Item label={t('deposit.contract')}><Money value={m.deposit} currency={m.settleCurrency} /></Descriptions.Item>
+        <Descriptions.Item label={t('deposit.contract')}>
+          <Money value={m.deposit} currency={m.settleCurrency} />
+        </Descriptions.Item>
       </Descriptions>
       <Table
         rowKey={(r) => `${r.busLine}|${r.currency}`}
@@ -136,7 +141,12 @@ export function MerchantDetailPage() {
   const { id = '' } = useParams();
   const detail = useMerchantDetail(id);
   const m = detail.data;
-  if (detail.isError) return <PageContainer back><Alert type="warning" showIcon title={t('notFound')} /></PageContainer>;
+  if (detail.isError)
+    return (
+      <PageContainer back>
+        <Alert type="warning" showIcon title={t('notFound')} />
+      </PageContainer>
+    );
   return (
     <PageContainer back title={m ? `${m.merName} (${m.merId})` : undefined}>
       {m && (

@@ -49,7 +49,10 @@ export function MerchantListPage() {
       { key: 'status', title: t('col.status'), width: 110, render: (_, r) => <Tag color={STATUS_COLOR[r.status]}>{t(`status.${r.status}`)}</Tag> },
       { key: 'defaultCurrency', title: t('col.defaultCurrency'), width: 110, dataIndex: 'defaultCurrency' },
       {
-        key: 'dailyLimit', title: t('col.dailyLimit'), width: 170, align: 'right',
+        key: 'dailyLimit',
+        title: t('col.dailyLimit'),
+        width: 170,
+        align: 'right',
         render: (_, r) => (r.dailyLimit ? `${formatAmount(r.dailyLimit, r.defaultCurrency, i18n.language)} ${r.defaultCurrency}` : t('noLimit')),
       },
       { key: 'approval', title: t('col.approvalStatus'), width: 130, render: (_, r) => t(`approval.${r.approvalStatus}`, { defaultValue: r.approvalStatus }) },
@@ -68,8 +71,17 @@ export function MerchantListPage() {
           <Select allowClear style={{ width: 170 }} aria-label={t('filter.attribute')} options={MERCHANT_ATTRIBUTES.map((a) => ({ value: a, label: t(`attribute.${a}`) }))} />
         </Form.Item>
         <Flex gap={8}>
-          <Button type="primary" htmlType="submit">{t('search')}</Button>
-          <Button onClick={() => { form.setFieldsValue({ keyword: '', attribute: undefined }); search({}); }}>{t('clear')}</Button>
+          <Button type="primary" htmlType="submit">
+            {t('search')}
+          </Button>
+          <Button
+            onClick={() => {
+              form.setFieldsValue({ keyword: '', attribute: undefined });
+              search({});
+            }}
+          >
+            {t('clear')}
+          </Button>
           <SavedViews />
         </Flex>
       </Form>

@@ -21,7 +21,11 @@ export function NoticeDetailPage() {
   return (
     <PageContainer back>
       {isPending || !notice ? (
-        isError ? <Alert type="error" showIcon title={t('loadFailed')} /> : <Skeleton active paragraph={{ rows: 4 }} />
+        isError ? (
+          <Alert type="error" showIcon title={t('loadFailed')} />
+        ) : (
+          <Skeleton active paragraph={{ rows: 4 }} />
+        )
       ) : (
         <article className="notice-detail">
           <Flex align="center" gap={8} wrap>
@@ -35,9 +39,13 @@ export function NoticeDetailPage() {
           </Typography.Text>
           <Divider />
           {/* A blank line starts a paragraph; a single line break stays one (issue 53: lost). */}
-          <Typography.Paragraph strong className="notice-detail__text">{notice.summary}</Typography.Paragraph>
+          <Typography.Paragraph strong className="notice-detail__text">
+            {notice.summary}
+          </Typography.Paragraph>
           {notice.content.split(/(?:\r?\n){2,}/).map((para, i) => (
-            <Typography.Paragraph key={i} className="notice-detail__text">{para}</Typography.Paragraph>
+            <Typography.Paragraph key={i} className="notice-detail__text">
+              {para}
+            </Typography.Paragraph>
           ))}
           {notice.link && <NoticeLink href={notice.link} />}
           {!!notice.attachments?.length && (
@@ -46,12 +54,7 @@ export function NoticeDetailPage() {
               <Typography.Title level={5}>{t('attachments')}</Typography.Title>
               <Flex vertical gap={8} align="flex-start">
                 {notice.attachments.map((a) => (
-                  <Button
-                    key={a.id}
-                    icon={<PaperClipOutlined />}
-                    aria-label={`${t('download')} ${a.fileName}`}
-                    onClick={async () => saveFile(await http.file(`/notice/attachment/${a.id}`))}
-                  >
+                  <Button key={a.id} icon={<PaperClipOutlined />} aria-label={`${t('download')} ${a.fileName}`} onClick={async () => saveFile(await http.file(`/notice/attachment/${a.id}`))}>
                     {a.fileName} ({formatSize(a.sizeBytes)})
                   </Button>
                 ))}

@@ -34,8 +34,15 @@ export default function ApprovalsPage() {
         {t('approvals.title')}
       </Typography.Title>
       <div className="ops-toolbar">
-        <Select aria-label={t('merchants.status')} value={status} allowClear placeholder={t('merchants.status')} style={{ width: 160 }} onChange={setStatus}
-          options={(['PENDING', 'APPROVED', 'REJECTED'] as const).map((s) => ({ value: s, label: t(`approvals.status.${s}`) }))} />
+        <Select
+          aria-label={t('merchants.status')}
+          value={status}
+          allowClear
+          placeholder={t('merchants.status')}
+          style={{ width: 160 }}
+          onChange={setStatus}
+          options={(['PENDING', 'APPROVED', 'REJECTED'] as const).map((s) => ({ value: s, label: t(`approvals.status.${s}`) }))}
+        />
       </div>
       <Table<OpsBankChange>
         rowKey="id"
@@ -44,26 +51,90 @@ export default function ApprovalsPage() {
         pagination={false}
         scroll={{ x: 1000 }}
         columns={[
-          { title: t('approvals.request'), dataIndex: 'id', render: (id: number, r) => <>#{id} · {formatInstant(r.requestedAt)}</> },
-          { title: t('approvals.merchant'), dataIndex: 'merName', render: (n: string, r) => <>{n}<br />{r.merId}</> },
-          { title: t('approvals.account'), key: 'acc', render: (_, r) => <>{r.beneficiaryBank} · {r.swiftCode}<br />{r.accountName} · {r.accountNumber} · {r.currency}</> },
-          { title: t('approvals.requestedBy'), dataIndex: 'requestedBy', render: (u: string, r) => <>{u}{r.changedBy ? <><br />{t('approvals.changedBy', { name: r.changedBy })}</> : null}</> },
-          { title: t('merchants.status'), dataIndex: 'status', render: (s: OpsBankChange['status'], r) => <><Tag color={COLOR[s]}>{t(`approvals.status.${s}`)}</Tag>{r.reason ? <div>{r.reason}</div> : null}</> },
+          {
+            title: t('approvals.request'),
+            dataIndex: 'id',
+            render: (id: number, r) => (
+              <>
+                #{id} · {formatInstant(r.requestedAt)}
+              </>
+            ),
+          },
+          {
+            title: t('approvals.merchant'),
+            dataIndex: 'merName',
+            render: (n: string, r) => (
+              <>
+                {n}
+                <br />
+                {r.merId}
+              </>
+            ),
+          },
+          {
+            title: t('approvals.account'),
+            key: 'acc',
+            render: (_, r) => (
+              <>
+                {r.beneficiaryBank} · {r.swiftCode}
+                <br />
+                {r.accountName} · {r.accountNumber} · {r.currency}
+              </>
+            ),
+          },
+          {
+            title: t('approvals.requestedBy'),
+            dataIndex: 'requestedBy',
+            render: (u: string, r) => (
+              <>
+                {u}
+                {r.changedBy ? (
+                  <>
+                    <br />
+                    {t('approvals.changedBy', { name: r.changedBy })}
+                  </>
+                ) : null}
+              </>
+            ),
+          },
+          {
+            title: t('merchants.status'),
+            dataIndex: 'status',
+            render: (s: OpsBankChange['status'], r) => (
+              <>
+                <Tag color={COLOR[s]}>{t(`approvals.status.${s}`)}</Tag>
+                {r.reason ? <div>{r.reason}</div> : null}
+              </>
+            ),
+          },
           {
             title: t('operators.actions'),
             key: 'a',
             render: (_, r) =>
               r.status === 'PENDING' && canDecide ? (
                 <Space wrap>
-                  <Button size="small" type="primary" onClick={() => setDeciding({ row: r, decision: 'approve' })}>{t('approvals.approve')}</Button>
-                  <Button size="small" danger onClick={() => setDeciding({ row: r, decision: 'reject' })}>{t('approvals.reject')}</Button>
+                  <Button size="small" type="primary" onClick={() => setDeciding({ row: r, decision: 'approve' })}>
+                    {t('approvals.approve')}
+                  </Button>
+                  <Button size="small" danger onClick={() => setDeciding({ row: r, decision: 'reject' })}>
+                    {t('approvals.reject')}
+                  </Button>
                 </Space>
               ) : null,
           },
         ]}
       />
-      <Modal title={deciding ? t(deciding.decision === 'approve' ? 'approvals.approveTitle' : 'approvals.rejectTitle', { id: deciding.row.id }) : ''} open={!!deciding} onCancel={() => setDeciding(null)} onOk={() => form.submit()}
-        okText={deciding?.decision === 'reject' ? t('approvals.reject') : t('approvals.approve')} okButtonProps={{ danger: deciding?.decision === 'reject' }} cancelText={t('cancel')} confirmLoading={decide.isPending} destroyOnHidden>
+      <Modal
+        title={deciding ? t(deciding.decision === 'approve' ? 'approvals.approveTitle' : 'approvals.rejectTitle', { id: deciding.row.id }) : ''}
+        open={!!deciding}
+        onCancel={() => setDeciding(null)}
+        onOk={() => form.submit()}
+        okText={deciding?.decision === 'reject' ? t('approvals.reject') : t('approvals.approve')}
+        okButtonProps={{ danger: deciding?.decision === 'reject' }}
+        cancelText={t('cancel')}
+        confirmLoading={decide.isPending}
+        destroyOnHidden
+      >
         <Form form={form} layout="vertical" requiredMark={false} onFinish={(v) => decide.mutate(v.reason)}>
           <Form.Item name="reason" label={t('approvals.reason')} extra={t('approvals.reasonHint')} rules={[{ required: true, whitespace: true, min: 3, message: t('form.required') }]}>
             <Input.TextArea rows={3} maxLength={500} />

@@ -40,9 +40,25 @@ export default function AuditPage() {
         pagination={{ current: page + 1, pageSize: PAGE, total: list.data?.totalElements ?? 0, showSizeChanger: false, onChange: (p) => setPage(p - 1) }}
         columns={[
           { title: t('audit.at'), dataIndex: 'at', render: (v: string) => formatInstant(v, 'YYYY-MM-DD HH:mm:ss') },
-          { title: t('audit.actor'), dataIndex: 'actor', render: (a: string | null, r) => <>{a} {r.byOperator && <Tag>{t('audit.operator')}</Tag>}</> },
+          {
+            title: t('audit.actor'),
+            dataIndex: 'actor',
+            render: (a: string | null, r) => (
+              <>
+                {a} {r.byOperator && <Tag>{t('audit.operator')}</Tag>}
+              </>
+            ),
+          },
           { title: t('merchants.merId'), dataIndex: 'merId' },
-          { title: t('audit.action'), dataIndex: 'action', render: (a: string, r) => <>{a} {r.outcome !== 'success' && <Tag color="error">{r.outcome}</Tag>}</> },
+          {
+            title: t('audit.action'),
+            dataIndex: 'action',
+            render: (a: string, r) => (
+              <>
+                {a} {r.outcome !== 'success' && <Tag color="error">{r.outcome}</Tag>}
+              </>
+            ),
+          },
           { title: t('audit.target'), dataIndex: 'target' },
           { title: t('audit.detail'), dataIndex: 'detail', ellipsis: true },
           { title: t('sessions.ip'), dataIndex: 'ip' },

@@ -19,7 +19,8 @@ export function FeeSchedules({ merchant, canEdit }: { merchant: OpsMerchantDetai
   const cur = merchant.settleCurrency;
   const history = useQuery({ queryKey: ['ops', 'fees', merchant.merId], queryFn: () => opsFeesApi.history(merchant.merId) });
   const add = useMutation({
-    mutationFn: (v: { effectiveFrom: dayjs.Dayjs; fees: FeeForm[] }) => opsFeesApi.add(merchant.merId, { effectiveFrom: v.effectiveFrom.format('YYYY-MM-DD'), fees: v.fees.map((f) => feeToApi(f, cur)) }),
+    mutationFn: (v: { effectiveFrom: dayjs.Dayjs; fees: FeeForm[] }) =>
+      opsFeesApi.add(merchant.merId, { effectiveFrom: v.effectiveFrom.format('YYYY-MM-DD'), fees: v.fees.map((f) => feeToApi(f, cur)) }),
     onSuccess: () => {
       setOpen(false);
       void message.success(t('operators.saved'));
@@ -33,7 +34,13 @@ export function FeeSchedules({ merchant, canEdit }: { merchant: OpsMerchantDetai
         {t('fee.history')}
       </Typography.Title>
       {canEdit && (
-        <Button style={{ marginBottom: 8 }} onClick={() => { form.resetFields(); setOpen(true); }}>
+        <Button
+          style={{ marginBottom: 8 }}
+          onClick={() => {
+            form.resetFields();
+            setOpen(true);
+          }}
+        >
           {t('fee.newSchedule')}
         </Button>
       )}
@@ -45,7 +52,15 @@ export function FeeSchedules({ merchant, canEdit }: { merchant: OpsMerchantDetai
         dataSource={history.data ?? []}
         scroll={{ x: 760 }}
         columns={[
-          { title: t('fee.from'), dataIndex: 'effectiveFrom', render: (v: string, r) => <>{v} <Tag color={STATE_COLOR[r.state]}>{t(`fee.state.${r.state}`)}</Tag></> },
+          {
+            title: t('fee.from'),
+            dataIndex: 'effectiveFrom',
+            render: (v: string, r) => (
+              <>
+                {v} <Tag color={STATE_COLOR[r.state]}>{t(`fee.state.${r.state}`)}</Tag>
+              </>
+            ),
+          },
           { title: t('fee.busLine'), dataIndex: 'busLine' },
           { title: t('fee.mdr'), dataIndex: 'mdrBp', render: pct },
           { title: t('fee.fixedFee'), dataIndex: 'fixedFee', render: (v: number) => `${toDecimal(v, cur)} ${cur}` },
@@ -55,9 +70,34 @@ export function FeeSchedules({ merchant, canEdit }: { merchant: OpsMerchantDetai
           { title: t('fee.enteredBy'), dataIndex: 'enteredBy' },
         ]}
       />
-      <Modal title={t('fee.newSchedule')} open={open} width={1000} onCancel={() => setOpen(false)} onOk={() => form.submit()} okText={t('merchants.save')} cancelText={t('cancel')} confirmLoading={add.isPending} destroyOnHidden>
-        <Form form={form} layout="vertical" requiredMark={false} onFinish={(v) => add.mutate(v)}
-          initialValues={{ effectiveFrom: dayjs().add(1, 'day'), fees: merchant.fees.map((f) => ({ ...f, mdr: f.mdrBp / 100, reserve: f.reserveBp / 100, fixedFee: toDecimal(f.fixedFee, cur), tranThreshold: toDecimal(f.tranThreshold, cur), tranFee: toDecimal(f.tranFee, cur) })) }}>
+      <Modal
+        title={t('fee.newSchedule')}
+        open={open}
+        width={1000}
+        onCancel={() => setOpen(false)}
+        onOk={() => form.submit()}
+        okText={t('merchants.save')}
+        cancelText={t('cancel')}
+        confirmLoading={add.isPending}
+        destroyOnHidden
+      >
+        <Form
+          form={form}
+          layout="vertical"
+          requiredMark={false}
+          onFinish={(v) => add.mutate(v)}
+          initialValues={{
+            effectiveFrom: dayjs().add(1, 'day'),
+            fees: merchant.fees.map((f) => ({
+              ...f,
+              mdr: f.mdrBp / 100,
+              reserve: f.reserveBp / 100,
+              fixedFee: toDecimal(f.fixedFee, cur),
+              tranThreshold: toDecimal(f.tranThreshold, cur),
+              tranFee: toDecimal(f.tranFee, cur),
+            })),
+          }}
+        >
           <Form.Item name="effectiveFrom" label={t('fee.from')} extra={t('fee.fromHint')} rules={[{ required: true, message: t('form.required') }]}>
             <DatePicker disabledDate={(d) => d.isBefore(dayjs(), 'day')} />
           </Form.Item>

@@ -44,7 +44,25 @@ export interface MerchantFormValues {
   mainUser?: { username: string; email: string };
 }
 
-const FIELDS = ['name', 'corporationName', 'webStoreName', 'companyAddress', 'country', 'city', 'postcode', 'mcc', 'legalRegNo', 'merchantUrl', 'principalName', 'principalEmail', 'principalTel', 'defaultCurrency', 'settleCurrency', 'channels', 'currencies'] as const;
+const FIELDS = [
+  'name',
+  'corporationName',
+  'webStoreName',
+  'companyAddress',
+  'country',
+  'city',
+  'postcode',
+  'mcc',
+  'legalRegNo',
+  'merchantUrl',
+  'principalName',
+  'principalEmail',
+  'principalTel',
+  'defaultCurrency',
+  'settleCurrency',
+  'channels',
+  'currencies',
+] as const;
 
 /** The editable fields of the form, as the API takes them. */
 export function fieldsOf(v: MerchantFormValues) {
@@ -69,7 +87,14 @@ export function valuesOf(m: OpsMerchantDetail): Partial<MerchantFormValues> {
   return Object.fromEntries(FIELDS.map((f) => [f, m[f] ?? undefined])) as Partial<MerchantFormValues>;
 }
 
-export const feeFromApi = (f: OpsFee, currency: string) => ({ ...f, mdr: f.mdrBp / 100, reserve: f.reserveBp / 100, fixedFee: toDecimal(f.fixedFee, currency), tranThreshold: toDecimal(f.tranThreshold, currency), tranFee: toDecimal(f.tranFee, currency) });
+export const feeFromApi = (f: OpsFee, currency: string) => ({
+  ...f,
+  mdr: f.mdrBp / 100,
+  reserve: f.reserveBp / 100,
+  fixedFee: toDecimal(f.fixedFee, currency),
+  tranThreshold: toDecimal(f.tranThreshold, currency),
+  tranFee: toDecimal(f.tranFee, currency),
+});
 
 const money = /^\d{1,12}(\.\d{1,3})?$/;
 
@@ -181,67 +206,67 @@ export function FeeLinesField() {
   const opts = (xs: string[]) => xs.map((x) => ({ value: x, label: x }));
   return (
     <>
-          <Form.List name="fees">
-            {(lines, { add, remove }) => (
-              <>
-                {lines.map((line) => (
-                  <Row gutter={8} key={line.key} className="ops-fee-line">
-                    <Col xs={12} md={6}>
-                      <Form.Item name={[line.name, 'busLine']} label={t('fee.busLine')} rules={[req]}>
-                        <Select options={opts(CHANNELS)} />
-                      </Form.Item>
-                    </Col>
-                    <Col xs={12} md={6}>
-                      <Form.Item name={[line.name, 'mdr']} label={t('fee.mdr')} rules={[{ required: true, message: t('form.required') }]}>
-                        <InputNumber min={0} max={100} step={0.01} style={{ width: '100%' }} />
-                      </Form.Item>
-                    </Col>
-                    <Col xs={12} md={6}>
-                      <Form.Item name={[line.name, 'fixedFee']} label={t('fee.fixedFee')} rules={[{ pattern: money, message: t('form.amount') }]}>
-                        <Input inputMode="decimal" />
-                      </Form.Item>
-                    </Col>
-                    <Col xs={12} md={6}>
-                      <Form.Item name={[line.name, 'cycleDays']} label={t('fee.cycle')} rules={[{ required: true, message: t('form.required') }]}>
-                        <InputNumber min={0} max={60} style={{ width: '100%' }} />
-                      </Form.Item>
-                    </Col>
-                    <Col xs={12} md={6}>
-                      <Form.Item name={[line.name, 'reserve']} label={t('fee.reserve')}>
-                        <InputNumber min={0} max={100} step={0.01} style={{ width: '100%' }} />
-                      </Form.Item>
-                    </Col>
-                    <Col xs={12} md={6}>
-                      <Form.Item name={[line.name, 'reserveHoldDays']} label={t('fee.holdDays')}>
-                        <InputNumber min={0} max={720} style={{ width: '100%' }} />
-                      </Form.Item>
-                    </Col>
-                    <Col xs={12} md={6}>
-                      <Form.Item name={[line.name, 'tranThreshold']} label={t('fee.threshold')} rules={[{ pattern: money, message: t('form.amount') }]}>
-                        <Input inputMode="decimal" />
-                      </Form.Item>
-                    </Col>
-                    <Col xs={12} md={6}>
-                      <Form.Item name={[line.name, 'tranFee']} label={t('fee.tranFee')} rules={[{ pattern: money, message: t('form.amount') }]}>
-                        <Input inputMode="decimal" />
-                      </Form.Item>
-                    </Col>
-                    <Col xs={12} md={6}>
-                      <Form.Item name={[line.name, 'transferPeriod']} label={t('fee.period')} rules={[req]}>
-                        <Select options={opts(PERIODS)} />
-                      </Form.Item>
-                    </Col>
-                    <Col xs={12} md={6} className="ops-fee-line__remove">
-                      <Button onClick={() => remove(line.name)} disabled={lines.length === 1}>
-                        {t('fee.remove')}
-                      </Button>
-                    </Col>
-                  </Row>
-                ))}
-                <Button onClick={() => add({ mdr: 2.5, cycleDays: 1, reserve: 0, reserveHoldDays: 0, fixedFee: '0', tranThreshold: '0', tranFee: '0', transferPeriod: 'D' })}>{t('fee.add')}</Button>
-              </>
-            )}
-          </Form.List>
+      <Form.List name="fees">
+        {(lines, { add, remove }) => (
+          <>
+            {lines.map((line) => (
+              <Row gutter={8} key={line.key} className="ops-fee-line">
+                <Col xs={12} md={6}>
+                  <Form.Item name={[line.name, 'busLine']} label={t('fee.busLine')} rules={[req]}>
+                    <Select options={opts(CHANNELS)} />
+                  </Form.Item>
+                </Col>
+                <Col xs={12} md={6}>
+                  <Form.Item name={[line.name, 'mdr']} label={t('fee.mdr')} rules={[{ required: true, message: t('form.required') }]}>
+                    <InputNumber min={0} max={100} step={0.01} style={{ width: '100%' }} />
+                  </Form.Item>
+                </Col>
+                <Col xs={12} md={6}>
+                  <Form.Item name={[line.name, 'fixedFee']} label={t('fee.fixedFee')} rules={[{ pattern: money, message: t('form.amount') }]}>
+                    <Input inputMode="decimal" />
+                  </Form.Item>
+                </Col>
+                <Col xs={12} md={6}>
+                  <Form.Item name={[line.name, 'cycleDays']} label={t('fee.cycle')} rules={[{ required: true, message: t('form.required') }]}>
+                    <InputNumber min={0} max={60} style={{ width: '100%' }} />
+                  </Form.Item>
+                </Col>
+                <Col xs={12} md={6}>
+                  <Form.Item name={[line.name, 'reserve']} label={t('fee.reserve')}>
+                    <InputNumber min={0} max={100} step={0.01} style={{ width: '100%' }} />
+                  </Form.Item>
+                </Col>
+                <Col xs={12} md={6}>
+                  <Form.Item name={[line.name, 'reserveHoldDays']} label={t('fee.holdDays')}>
+                    <InputNumber min={0} max={720} style={{ width: '100%' }} />
+                  </Form.Item>
+                </Col>
+                <Col xs={12} md={6}>
+                  <Form.Item name={[line.name, 'tranThreshold']} label={t('fee.threshold')} rules={[{ pattern: money, message: t('form.amount') }]}>
+                    <Input inputMode="decimal" />
+                  </Form.Item>
+                </Col>
+                <Col xs={12} md={6}>
+                  <Form.Item name={[line.name, 'tranFee']} label={t('fee.tranFee')} rules={[{ pattern: money, message: t('form.amount') }]}>
+                    <Input inputMode="decimal" />
+                  </Form.Item>
+                </Col>
+                <Col xs={12} md={6}>
+                  <Form.Item name={[line.name, 'transferPeriod']} label={t('fee.period')} rules={[req]}>
+                    <Select options={opts(PERIODS)} />
+                  </Form.Item>
+                </Col>
+                <Col xs={12} md={6} className="ops-fee-line__remove">
+                  <Button onClick={() => remove(line.name)} disabled={lines.length === 1}>
+                    {t('fee.remove')}
+                  </Button>
+                </Col>
+              </Row>
+            ))}
+            <Button onClick={() => add({ mdr: 2.5, cycleDays: 1, reserve: 0, reserveHoldDays: 0, fixedFee: '0', tranThreshold: '0', tranFee: '0', transferPeriod: 'D' })}>{t('fee.add')}</Button>
+          </>
+        )}
+      </Form.List>
     </>
   );
 }

@@ -36,10 +36,19 @@ export default function MerchantsPage() {
   const save = useMutation({
     mutationFn: async (v: MerchantFormValues) => {
       if (editing && openId) return opsMerchantsApi.edit(openId, fieldsOf(v));
-      return opsMerchantsApi.create({ ...fieldsOf(v), attribute: v.attribute, parentId: v.parentId, fees: v.fees.map((f) => feeToApi(f, v.settleCurrency)), bankAccount: v.bankAccount, mainUser: v.attribute === 'SUB' ? undefined : v.mainUser });
+      return opsMerchantsApi.create({
+        ...fieldsOf(v),
+        attribute: v.attribute,
+        parentId: v.parentId,
+        fees: v.fees.map((f) => feeToApi(f, v.settleCurrency)),
+        bankAccount: v.bankAccount,
+        mainUser: v.attribute === 'SUB' ? undefined : v.mainUser,
+      });
     },
     onSuccess: (out) => {
-      void message.success(out && typeof out === 'object' && 'merId' in out ? t(out.mailed || !out.mainUserId ? 'merchants.created' : 'merchants.createdNoMail', { merId: out.merId }) : t('operators.saved'));
+      void message.success(
+        out && typeof out === 'object' && 'merId' in out ? t(out.mailed || !out.mainUserId ? 'merchants.created' : 'merchants.createdNoMail', { merId: out.merId }) : t('operators.saved'),
+      );
       setCreating(false);
       setEditing(false);
       form.resetFields();
@@ -67,12 +76,42 @@ export default function MerchantsPage() {
       </Typography.Title>
       <div className="ops-toolbar" role="search">
         <Input.Search aria-label={t('merchants.search')} placeholder={t('merchants.search')} allowClear onSearch={set('search')} style={{ width: 260 }} />
-        <Select aria-label={t('merchants.status')} placeholder={t('merchants.status')} allowClear style={{ width: 140 }} onChange={set('status')} options={['ACTIVE', 'LOCKED'].map((s) => ({ value: s, label: t(`merchantStatus.${s}`) }))} />
-        <Select aria-label={t('merchants.attribute')} placeholder={t('merchants.attribute')} allowClear style={{ width: 160 }} onChange={set('attribute')} options={(['GROUP', 'SUB', 'INDEPENDENT'] as const).map((a) => ({ value: a, label: t(`attribute.${a}`) }))} />
-        <Select aria-label={t('merchants.group')} placeholder={t('merchants.group')} allowClear showSearch optionFilterProp="label" style={{ width: 200 }} onChange={set('groupId')} options={(groups.data?.content ?? []).map((g) => ({ value: g.merId, label: g.name }))} />
+        <Select
+          aria-label={t('merchants.status')}
+          placeholder={t('merchants.status')}
+          allowClear
+          style={{ width: 140 }}
+          onChange={set('status')}
+          options={['ACTIVE', 'LOCKED'].map((s) => ({ value: s, label: t(`merchantStatus.${s}`) }))}
+        />
+        <Select
+          aria-label={t('merchants.attribute')}
+          placeholder={t('merchants.attribute')}
+          allowClear
+          style={{ width: 160 }}
+          onChange={set('attribute')}
+          options={(['GROUP', 'SUB', 'INDEPENDENT'] as const).map((a) => ({ value: a, label: t(`attribute.${a}`) }))}
+        />
+        <Select
+          aria-label={t('merchants.group')}
+          placeholder={t('merchants.group')}
+          allowClear
+          showSearch
+          optionFilterProp="label"
+          style={{ width: 200 }}
+          onChange={set('groupId')}
+          options={(groups.data?.content ?? []).map((g) => ({ value: g.merId, label: g.name }))}
+        />
         <Input aria-label={t('field.channels')} placeholder={t('merchants.channel')} allowClear style={{ width: 140 }} onChange={(e) => set('channel')(e.target.value.trim().toUpperCase())} />
         {canOnboard && (
-          <Button type="primary" onClick={() => { form.resetFields(); setEditing(false); setCreating(true); }}>
+          <Button
+            type="primary"
+            onClick={() => {
+              form.resetFields();
+              setEditing(false);
+              setCreating(true);
+            }}
+          >
             {t('merchants.new')}
           </Button>
         )}
@@ -84,37 +123,98 @@ export default function MerchantsPage() {
         scroll={{ x: 900 }}
         pagination={{ current: page + 1, pageSize: PAGE, total: list.data?.totalElements ?? 0, showSizeChanger: false, onChange: (p) => setPage(p - 1) }}
         columns={[
-          { title: t('merchants.merId'), dataIndex: 'merId', render: (id: string) => <Button type="link" onClick={() => setOpenId(id)}>{id}</Button> },
+          {
+            title: t('merchants.merId'),
+            dataIndex: 'merId',
+            render: (id: string) => (
+              <Button type="link" onClick={() => setOpenId(id)}>
+                {id}
+              </Button>
+            ),
+          },
           { title: t('field.name'), dataIndex: 'name' },
-          { title: t('merchants.attribute'), dataIndex: 'attribute', render: (a: OpsMerchant['attribute'], r) => <>{t(`attribute.${a}`)}{r.parentName ? ` · ${r.parentName}` : ''}</> },
+          {
+            title: t('merchants.attribute'),
+            dataIndex: 'attribute',
+            render: (a: OpsMerchant['attribute'], r) => (
+              <>
+                {t(`attribute.${a}`)}
+                {r.parentName ? ` · ${r.parentName}` : ''}
+              </>
+            ),
+          },
           { title: t('field.channels'), dataIndex: 'channels', render: (c: string[]) => c.join(', ') },
           { title: t('field.settleCurrency'), dataIndex: 'settleCurrency' },
           { title: t('merchants.status'), dataIndex: 'locked', render: (l: boolean) => <Tag color={l ? 'error' : 'success'}>{t(`merchantStatus.${l ? 'LOCKED' : 'ACTIVE'}`)}</Tag> },
           { title: t('operators.created'), dataIndex: 'createdAt', render: (v: string) => formatInstant(v) },
         ]}
       />
-      <Drawer title={editing ? t('merchants.edit') : t('merchants.new')} open={creating} onClose={() => setCreating(false)} size="large" destroyOnHidden
-        extra={<Button type="primary" loading={save.isPending} onClick={() => form.submit()}>{t('merchants.save')}</Button>}>
-        <Form<MerchantFormValues> form={form} layout="vertical" requiredMark={false} onFinish={(v) => save.mutate(v)}
-          initialValues={{ attribute: 'GROUP', fees: [{ busLine: 'CARD', mdr: 2.5, cycleDays: 1, reserve: 0, reserveHoldDays: 0, fixedFee: '0', tranThreshold: '0', tranFee: '0', transferPeriod: 'D' }] }}>
+      <Drawer
+        title={editing ? t('merchants.edit') : t('merchants.new')}
+        open={creating}
+        onClose={() => setCreating(false)}
+        size="large"
+        destroyOnHidden
+        extra={
+          <Button type="primary" loading={save.isPending} onClick={() => form.submit()}>
+            {t('merchants.save')}
+          </Button>
+        }
+      >
+        <Form<MerchantFormValues>
+          form={form}
+          layout="vertical"
+          requiredMark={false}
+          onFinish={(v) => save.mutate(v)}
+          initialValues={{
+            attribute: 'GROUP',
+            fees: [{ busLine: 'CARD', mdr: 2.5, cycleDays: 1, reserve: 0, reserveHoldDays: 0, fixedFee: '0', tranThreshold: '0', tranFee: '0', transferPeriod: 'D' }],
+          }}
+        >
           <MerchantFormFields mode={editing ? 'edit' : 'create'} groups={(groups.data?.content ?? []).map((g) => ({ value: g.merId, label: `${g.name} (${g.merId})` }))} />
         </Form>
       </Drawer>
-      <Drawer title={m ? `${m.name} · ${m.merId}` : ''} open={!!openId && !creating} onClose={() => setOpenId(null)} size="large"
-        extra={m && (
-          <div className="ops-toolbar">
-            {canOnboard && <Button onClick={() => { form.resetFields(); form.setFieldsValue(valuesOf(m)); setEditing(true); setCreating(true); }}>{t('merchants.edit')}</Button>}
-            {canLock && (m.locked
-              ? <Button onClick={() => void opsMerchantsApi.unlock(m.merId).then(refresh, () => undefined)}>{t('merchants.unlock')}</Button>
-              : <Button danger onClick={() => setLocking(true)}>{t('merchants.lock')}</Button>)}
-            <ViewAsButton merId={m.merId} merName={m.name} />
-          </div>
-        )}>
+      <Drawer
+        title={m ? `${m.name} · ${m.merId}` : ''}
+        open={!!openId && !creating}
+        onClose={() => setOpenId(null)}
+        size="large"
+        extra={
+          m && (
+            <div className="ops-toolbar">
+              {canOnboard && (
+                <Button
+                  onClick={() => {
+                    form.resetFields();
+                    form.setFieldsValue(valuesOf(m));
+                    setEditing(true);
+                    setCreating(true);
+                  }}
+                >
+                  {t('merchants.edit')}
+                </Button>
+              )}
+              {canLock &&
+                (m.locked ? (
+                  <Button onClick={() => void opsMerchantsApi.unlock(m.merId).then(refresh, () => undefined)}>{t('merchants.unlock')}</Button>
+                ) : (
+                  <Button danger onClick={() => setLocking(true)}>
+                    {t('merchants.lock')}
+                  </Button>
+                ))}
+              <ViewAsButton merId={m.merId} merName={m.name} />
+            </div>
+          )
+        }
+      >
         {m && (
           <>
             {m.locked && <Tag color="error">{t('merchants.lockedBecause', { reason: m.lockReason ?? '' })}</Tag>}
             <Descriptions column={{ xs: 1, md: 2 }} size="small" bordered className="ops-descriptions">
-              <Descriptions.Item label={t('merchants.attribute')}>{t(`attribute.${m.attribute}`)}{m.parentName ? ` · ${m.parentName}` : ''}</Descriptions.Item>
+              <Descriptions.Item label={t('merchants.attribute')}>
+                {t(`attribute.${m.attribute}`)}
+                {m.parentName ? ` · ${m.parentName}` : ''}
+              </Descriptions.Item>
               <Descriptions.Item label={t('field.corporationName')}>{m.corporationName}</Descriptions.Item>
               <Descriptions.Item label={t('field.country')}>{m.country}</Descriptions.Item>
               <Descriptions.Item label={t('field.mcc')}>{m.mcc}</Descriptions.Item>
@@ -122,42 +222,95 @@ export default function MerchantsPage() {
               <Descriptions.Item label={t('field.currencies')}>{m.currencies.join(', ')}</Descriptions.Item>
               <Descriptions.Item label={t('field.settleCurrency')}>{m.settleCurrency}</Descriptions.Item>
             </Descriptions>
-            <Typography.Title level={2} className="ops-section-title">{t('merchants.fees')}</Typography.Title>
-            <Table size="small" rowKey="busLine" pagination={false} dataSource={m.fees} scroll={{ x: 700 }}
+            <Typography.Title level={2} className="ops-section-title">
+              {t('merchants.fees')}
+            </Typography.Title>
+            <Table
+              size="small"
+              rowKey="busLine"
+              pagination={false}
+              dataSource={m.fees}
+              scroll={{ x: 700 }}
               columns={[
                 { title: t('fee.busLine'), dataIndex: 'busLine' },
                 { title: t('fee.mdr'), dataIndex: 'mdrBp', render: (v: number) => `${(v / 100).toFixed(2)}%` },
                 { title: t('fee.fixedFee'), dataIndex: 'fixedFee', render: (v: number) => `${toDecimal(v, m.settleCurrency)} ${m.settleCurrency}` },
                 { title: t('fee.cycle'), dataIndex: 'cycleDays', render: (v: number) => `T+${v}` },
                 { title: t('fee.reserve'), dataIndex: 'reserveBp', render: (v: number, r) => `${(v / 100).toFixed(2)}% / ${r.reserveHoldDays}` },
-                { title: t('fee.tranFee'), dataIndex: 'tranFee', render: (v: number, r) => `${toDecimal(v, m.settleCurrency)} ≥ ${toDecimal(r.tranThreshold, m.settleCurrency)} · ${r.transferPeriod}` },
+                {
+                  title: t('fee.tranFee'),
+                  dataIndex: 'tranFee',
+                  render: (v: number, r) => `${toDecimal(v, m.settleCurrency)} ≥ ${toDecimal(r.tranThreshold, m.settleCurrency)} · ${r.transferPeriod}`,
+                },
                 { title: t('fee.from'), dataIndex: 'effectiveFrom' },
-              ]} />
+              ]}
+            />
             <FeeSchedules merchant={m} canEdit={canOnboard} />
-            <Typography.Title level={2} className="ops-section-title">{t('merchants.bank')}</Typography.Title>
-            <Table size="small" rowKey="id" pagination={false} dataSource={m.bankAccounts} scroll={{ x: 600 }}
+            <Typography.Title level={2} className="ops-section-title">
+              {t('merchants.bank')}
+            </Typography.Title>
+            <Table
+              size="small"
+              rowKey="id"
+              pagination={false}
+              dataSource={m.bankAccounts}
+              scroll={{ x: 600 }}
               columns={[
                 { title: t('bank.beneficiaryBank'), dataIndex: 'beneficiaryBank' },
                 { title: t('bank.swiftCode'), dataIndex: 'swiftCode' },
                 { title: t('bank.accountNumber'), dataIndex: 'accountNumber' },
                 { title: t('bank.currency'), dataIndex: 'currency' },
-              ]} />
-            <Typography.Title level={2} className="ops-section-title">{t('merchants.users')}</Typography.Title>
-            <Table size="small" rowKey="username" pagination={false} dataSource={m.users}
+              ]}
+            />
+            <Typography.Title level={2} className="ops-section-title">
+              {t('merchants.users')}
+            </Typography.Title>
+            <Table
+              size="small"
+              rowKey="username"
+              pagination={false}
+              dataSource={m.users}
               columns={[
-                { title: t('operators.username'), dataIndex: 'username', render: (u: string, r) => <>{u} {r.main && <Tag>{t('merchants.main')}</Tag>}</> },
+                {
+                  title: t('operators.username'),
+                  dataIndex: 'username',
+                  render: (u: string, r) => (
+                    <>
+                      {u} {r.main && <Tag>{t('merchants.main')}</Tag>}
+                    </>
+                  ),
+                },
                 { title: t('operators.email'), dataIndex: 'email' },
                 { title: t('operators.status'), dataIndex: 'status', render: (s: string) => t(`status.${s}`) },
-              ]} />
+              ]}
+            />
             {canOnboard && m.users.some((u) => u.main && u.status === 'INACTIVE') && (
-              <Button style={{ marginTop: 8 }} onClick={() => void opsMerchantsApi.resendActivation(m.merId).then(() => message.success(t('operators.resent')), () => undefined)}>
+              <Button
+                style={{ marginTop: 8 }}
+                onClick={() =>
+                  void opsMerchantsApi.resendActivation(m.merId).then(
+                    () => message.success(t('operators.resent')),
+                    () => undefined,
+                  )
+                }
+              >
                 {t('operators.resend')}
               </Button>
             )}
           </>
         )}
       </Drawer>
-      <Modal title={t('merchants.lock')} open={locking} onCancel={() => setLocking(false)} onOk={() => lockForm.submit()} okButtonProps={{ danger: true }} okText={t('merchants.lock')} cancelText={t('cancel')} confirmLoading={lock.isPending} destroyOnHidden>
+      <Modal
+        title={t('merchants.lock')}
+        open={locking}
+        onCancel={() => setLocking(false)}
+        onOk={() => lockForm.submit()}
+        okButtonProps={{ danger: true }}
+        okText={t('merchants.lock')}
+        cancelText={t('cancel')}
+        confirmLoading={lock.isPending}
+        destroyOnHidden
+      >
         <Form form={lockForm} layout="vertical" onFinish={(v) => lock.mutate(v.reason)} requiredMark={false}>
           <Form.Item name="reason" label={t('merchants.lockReason')} extra={t('merchants.lockHint')} rules={[{ required: true, whitespace: true, min: 3, message: t('form.required') }]}>
             <Input.TextArea rows={3} maxLength={300} />

@@ -63,7 +63,12 @@ export default function OperatorsPage() {
                   value={role}
                   options={roles}
                   style={{ width: 150 }}
-                  onChange={(next) => void opsApi.setRole(row.id, next).then(() => done(t('operators.saved')), () => undefined)}
+                  onChange={(next) =>
+                    void opsApi.setRole(row.id, next).then(
+                      () => done(t('operators.saved')),
+                      () => undefined,
+                    )
+                  }
                 />
               ),
           },
@@ -76,17 +81,42 @@ export default function OperatorsPage() {
               row.id === me.id ? null : (
                 <Space wrap>
                   {row.status === 'INACTIVE' && (
-                    <Button size="small" onClick={() => void opsApi.resendActivation(row.id).then(() => done(t('operators.resent')), () => undefined)}>
+                    <Button
+                      size="small"
+                      onClick={() =>
+                        void opsApi.resendActivation(row.id).then(
+                          () => done(t('operators.resent')),
+                          () => undefined,
+                        )
+                      }
+                    >
                       {t('operators.resend')}
                     </Button>
                   )}
                   {row.status === 'ACTIVE' && (
-                    <Button size="small" danger onClick={() => void opsApi.setEnabled(row.id, false).then(() => done(t('operators.saved')), () => undefined)}>
+                    <Button
+                      size="small"
+                      danger
+                      onClick={() =>
+                        void opsApi.setEnabled(row.id, false).then(
+                          () => done(t('operators.saved')),
+                          () => undefined,
+                        )
+                      }
+                    >
                       {t('operators.disable')}
                     </Button>
                   )}
                   {row.status === 'DISABLED' && (
-                    <Button size="small" onClick={() => void opsApi.setEnabled(row.id, true).then(() => done(t('operators.saved')), () => undefined)}>
+                    <Button
+                      size="small"
+                      onClick={() =>
+                        void opsApi.setEnabled(row.id, true).then(
+                          () => done(t('operators.saved')),
+                          () => undefined,
+                        )
+                      }
+                    >
                       {t('operators.enable')}
                     </Button>
                   )}
@@ -95,7 +125,16 @@ export default function OperatorsPage() {
           },
         ]}
       />
-      <Modal title={t('operators.invite')} open={inviting} onCancel={() => setInviting(false)} onOk={() => form.submit()} okText={t('operators.send')} cancelText={t('cancel')} confirmLoading={invite.isPending} destroyOnHidden>
+      <Modal
+        title={t('operators.invite')}
+        open={inviting}
+        onCancel={() => setInviting(false)}
+        onOk={() => form.submit()}
+        okText={t('operators.send')}
+        cancelText={t('cancel')}
+        confirmLoading={invite.isPending}
+        destroyOnHidden
+      >
         <Form form={form} layout="vertical" initialValues={{ role: 'read-only' }} onFinish={(v) => invite.mutate(v)} requiredMark={false}>
           <Form.Item name="username" label={t('operators.username')} rules={[{ required: true, pattern: /^[A-Za-z0-9][A-Za-z0-9_.@-]{2,63}$/, message: t('operators.usernameRule') }]}>
             <Input autoComplete="off" />

@@ -44,9 +44,17 @@ function SettlementTab({ canAct }: { canAct: boolean }) {
         {canAct ? (
           <>
             <DatePicker aria-label={t('settlement.pickDate')} placeholder={t('settlement.pickDate')} value={date} maxDate={dayjs().subtract(1, 'day')} onChange={setDate} />
-            <Popconfirm title={t('settlement.confirm', { date: date?.format('YYYY-MM-DD') ?? '' })} description={t('settlement.explain')} okText={t('settlement.rerun')} cancelText={t('cancel')}
-              onConfirm={() => date && rerun.mutate(date.format('YYYY-MM-DD'))} disabled={!date}>
-              <Button type="primary" disabled={!date} loading={rerun.isPending}>{t('settlement.runDate')}</Button>
+            <Popconfirm
+              title={t('settlement.confirm', { date: date?.format('YYYY-MM-DD') ?? '' })}
+              description={t('settlement.explain')}
+              okText={t('settlement.rerun')}
+              cancelText={t('cancel')}
+              onConfirm={() => date && rerun.mutate(date.format('YYYY-MM-DD'))}
+              disabled={!date}
+            >
+              <Button type="primary" disabled={!date} loading={rerun.isPending}>
+                {t('settlement.runDate')}
+              </Button>
             </Popconfirm>
           </>
         ) : null}
@@ -65,14 +73,20 @@ function SettlementTab({ canAct }: { canAct: boolean }) {
         expandable={{
           rowExpandable: (r) => r.attempts.length > 0,
           expandedRowRender: (r) => (
-            <Table size="small" rowKey="id" pagination={false} dataSource={r.attempts} columns={[
-              { title: t('col.state'), dataIndex: 'state', render: (s: string) => <Tag color={STATE_COLOR[s]}>{t(`state.${s}`)}</Tag> },
-              { title: t('col.by'), key: 'by', render: (_, a) => (a.trigger === 'operator' ? `${t('trigger.operator')} · ${a.operator}` : t(`trigger.${a.trigger}`)) },
-              { title: t('col.started'), dataIndex: 'startedAt', render: when },
-              { title: t('col.ended'), dataIndex: 'endedAt', render: when },
-              { title: t('col.txns'), dataIndex: 'txnCount', render: (n: number | null) => n ?? '—' },
-              { title: t('col.error'), dataIndex: 'error', render: (e: string | null) => e ?? '' },
-            ]} />
+            <Table
+              size="small"
+              rowKey="id"
+              pagination={false}
+              dataSource={r.attempts}
+              columns={[
+                { title: t('col.state'), dataIndex: 'state', render: (s: string) => <Tag color={STATE_COLOR[s]}>{t(`state.${s}`)}</Tag> },
+                { title: t('col.by'), key: 'by', render: (_, a) => (a.trigger === 'operator' ? `${t('trigger.operator')} · ${a.operator}` : t(`trigger.${a.trigger}`)) },
+                { title: t('col.started'), dataIndex: 'startedAt', render: when },
+                { title: t('col.ended'), dataIndex: 'endedAt', render: when },
+                { title: t('col.txns'), dataIndex: 'txnCount', render: (n: number | null) => n ?? '—' },
+                { title: t('col.error'), dataIndex: 'error', render: (e: string | null) => e ?? '' },
+              ]}
+            />
           ),
         }}
         columns={[
@@ -81,22 +95,35 @@ function SettlementTab({ canAct }: { canAct: boolean }) {
           { title: t('col.txns'), dataIndex: 'txnCount', render: (n: number | null) => n ?? '—' },
           { title: t('col.rows'), dataIndex: 'rowCount', render: (n: number | null) => n ?? '—' },
           {
-            title: t('col.totals'), key: 'totals',
-            render: (_, r) => r.totals.map((x) => (
-              <div key={x.currency}>
-                {x.currency} {toDecimal(BigInt(x.reconAmount), x.currency)} · {t('col.fee')} {toDecimal(BigInt(x.feeAmount), x.currency)} · {t('col.transfer')} {toDecimal(BigInt(x.transAmount), x.currency)}
-              </div>
-            )),
+            title: t('col.totals'),
+            key: 'totals',
+            render: (_, r) =>
+              r.totals.map((x) => (
+                <div key={x.currency}>
+                  {x.currency} {toDecimal(BigInt(x.reconAmount), x.currency)} · {t('col.fee')} {toDecimal(BigInt(x.feeAmount), x.currency)} · {t('col.transfer')}{' '}
+                  {toDecimal(BigInt(x.transAmount), x.currency)}
+                </div>
+              )),
           },
           { title: t('col.ended'), dataIndex: 'finishedAt', render: when },
           { title: t('col.by'), key: 'by', render: (_, r) => by(r) },
           {
-            title: t('col.actions'), key: 'a',
-            render: (_, r) => canAct ? (
-              <Popconfirm title={t('settlement.confirm', { date: r.date })} description={t('settlement.explain')} okText={t('settlement.rerun')} cancelText={t('cancel')} onConfirm={() => rerun.mutate(r.date)}>
-                <Button size="small" aria-label={t('settlement.rerunDate', { date: r.date })}>{t('settlement.rerun')}</Button>
-              </Popconfirm>
-            ) : null,
+            title: t('col.actions'),
+            key: 'a',
+            render: (_, r) =>
+              canAct ? (
+                <Popconfirm
+                  title={t('settlement.confirm', { date: r.date })}
+                  description={t('settlement.explain')}
+                  okText={t('settlement.rerun')}
+                  cancelText={t('cancel')}
+                  onConfirm={() => rerun.mutate(r.date)}
+                >
+                  <Button size="small" aria-label={t('settlement.rerunDate', { date: r.date })}>
+                    {t('settlement.rerun')}
+                  </Button>
+                </Popconfirm>
+              ) : null,
           },
         ]}
       />
@@ -111,18 +138,74 @@ function ExportsTab() {
   return (
     <>
       <div className="ops-toolbar">
-        <Select aria-label={t('col.state')} placeholder={t('col.state')} allowClear style={{ width: 160 }} value={status} onChange={setStatus}
-          options={(['queued', 'running', 'ready', 'failed'] as const).map((s) => ({ value: s, label: t(`state.${s}`) }))} />
+        <Select
+          aria-label={t('col.state')}
+          placeholder={t('col.state')}
+          allowClear
+          style={{ width: 160 }}
+          value={status}
+          onChange={setStatus}
+          options={(['queued', 'running', 'ready', 'failed'] as const).map((s) => ({ value: s, label: t(`state.${s}`) }))}
+        />
       </div>
-      <Table<OpsExportRow> rowKey="id" loading={list.isLoading} dataSource={list.data ?? []} pagination={false} scroll={{ x: 1000 }} columns={[
-        { title: t('col.state'), dataIndex: 'status', render: (s: string, r) => <><Tag color={STATE_COLOR[s]}>{t(`state.${s}`)}</Tag>{r.error ? <div>{r.error}</div> : null}</> },
-        { title: t('col.merchant'), dataIndex: 'merName', render: (n: string, r) => <>{n}<br />{r.merId}</> },
-        { title: t('col.kind'), dataIndex: 'kind', render: (k: string, r) => <>{k} · {r.format}{r.scheduled ? <> <Tag>{t('exports.scheduled')}</Tag></> : null}</> },
-        { title: t('col.requestedBy'), dataIndex: 'requestedBy' },
-        { title: t('col.created'), dataIndex: 'createdAt', render: when },
-        { title: t('col.ended'), dataIndex: 'finishedAt', render: when },
-        { title: t('col.size'), dataIndex: 'sizeBytes', render: (b: number | null, r) => <>{size(b)}{r.rowCount !== null ? <> · {t('exports.rows', { n: r.rowCount })}</> : null}</> },
-      ]} />
+      <Table<OpsExportRow>
+        rowKey="id"
+        loading={list.isLoading}
+        dataSource={list.data ?? []}
+        pagination={false}
+        scroll={{ x: 1000 }}
+        columns={[
+          {
+            title: t('col.state'),
+            dataIndex: 'status',
+            render: (s: string, r) => (
+              <>
+                <Tag color={STATE_COLOR[s]}>{t(`state.${s}`)}</Tag>
+                {r.error ? <div>{r.error}</div> : null}
+              </>
+            ),
+          },
+          {
+            title: t('col.merchant'),
+            dataIndex: 'merName',
+            render: (n: string, r) => (
+              <>
+                {n}
+                <br />
+                {r.merId}
+              </>
+            ),
+          },
+          {
+            title: t('col.kind'),
+            dataIndex: 'kind',
+            render: (k: string, r) => (
+              <>
+                {k} · {r.format}
+                {r.scheduled ? (
+                  <>
+                    {' '}
+                    <Tag>{t('exports.scheduled')}</Tag>
+                  </>
+                ) : null}
+              </>
+            ),
+          },
+          { title: t('col.requestedBy'), dataIndex: 'requestedBy' },
+          { title: t('col.created'), dataIndex: 'createdAt', render: when },
+          { title: t('col.ended'), dataIndex: 'finishedAt', render: when },
+          {
+            title: t('col.size'),
+            dataIndex: 'sizeBytes',
+            render: (b: number | null, r) => (
+              <>
+                {size(b)}
+                {r.rowCount !== null ? <> · {t('exports.rows', { n: r.rowCount })}</> : null}
+              </>
+            ),
+          },
+        ]}
+      />
     </>
   );
 }
@@ -143,25 +226,53 @@ function JobsTab({ canAct }: { canAct: boolean }) {
   return (
     <>
       <div className="ops-toolbar">
-        <Select aria-label={t('col.state')} placeholder={t('col.state')} allowClear style={{ width: 160 }} value={status} onChange={setStatus}
-          options={(['queued', 'running', 'done', 'failed'] as const).map((s) => ({ value: s, label: t(`state.${s}`) }))} />
+        <Select
+          aria-label={t('col.state')}
+          placeholder={t('col.state')}
+          allowClear
+          style={{ width: 160 }}
+          value={status}
+          onChange={setStatus}
+          options={(['queued', 'running', 'done', 'failed'] as const).map((s) => ({ value: s, label: t(`state.${s}`) }))}
+        />
       </div>
-      <Table<OpsJobRow> rowKey="id" loading={list.isLoading} dataSource={list.data ?? []} pagination={false} scroll={{ x: 1000 }} columns={[
-        { title: t('col.job'), dataIndex: 'id', render: (id: number, r) => <>#{id} · {r.kind}<br /><Typography.Text type="secondary">{r.key ?? ''}</Typography.Text></> },
-        { title: t('col.state'), dataIndex: 'status', render: (s: string) => <Tag color={STATE_COLOR[s]}>{t(`state.${s}`)}</Tag> },
-        { title: t('col.attempts'), dataIndex: 'attempts' },
-        { title: t('col.runAt'), dataIndex: 'runAt', render: when },
-        { title: t('col.ended'), dataIndex: 'finishedAt', render: when },
-        { title: t('col.error'), dataIndex: 'error', render: (e: string | null) => <span className="ops-runs__error">{e ?? ''}</span> },
-        {
-          title: t('col.actions'), key: 'a',
-          render: (_, r) => r.status === 'failed' && canAct ? (
-            <Popconfirm title={t('jobs.confirm', { id: r.id })} okText={t('jobs.retry')} cancelText={t('cancel')} onConfirm={() => retry.mutate(r.id)}>
-              <Button size="small" aria-label={t('jobs.retryJob', { id: r.id })}>{t('jobs.retry')}</Button>
-            </Popconfirm>
-          ) : null,
-        },
-      ]} />
+      <Table<OpsJobRow>
+        rowKey="id"
+        loading={list.isLoading}
+        dataSource={list.data ?? []}
+        pagination={false}
+        scroll={{ x: 1000 }}
+        columns={[
+          {
+            title: t('col.job'),
+            dataIndex: 'id',
+            render: (id: number, r) => (
+              <>
+                #{id} · {r.kind}
+                <br />
+                <Typography.Text type="secondary">{r.key ?? ''}</Typography.Text>
+              </>
+            ),
+          },
+          { title: t('col.state'), dataIndex: 'status', render: (s: string) => <Tag color={STATE_COLOR[s]}>{t(`state.${s}`)}</Tag> },
+          { title: t('col.attempts'), dataIndex: 'attempts' },
+          { title: t('col.runAt'), dataIndex: 'runAt', render: when },
+          { title: t('col.ended'), dataIndex: 'finishedAt', render: when },
+          { title: t('col.error'), dataIndex: 'error', render: (e: string | null) => <span className="ops-runs__error">{e ?? ''}</span> },
+          {
+            title: t('col.actions'),
+            key: 'a',
+            render: (_, r) =>
+              r.status === 'failed' && canAct ? (
+                <Popconfirm title={t('jobs.confirm', { id: r.id })} okText={t('jobs.retry')} cancelText={t('cancel')} onConfirm={() => retry.mutate(r.id)}>
+                  <Button size="small" aria-label={t('jobs.retryJob', { id: r.id })}>
+                    {t('jobs.retry')}
+                  </Button>
+                </Popconfirm>
+              ) : null,
+          },
+        ]}
+      />
     </>
   );
 }
@@ -170,24 +281,55 @@ function GatewaysTab() {
   const { t } = useTranslation('opsRuns');
   const list = useQuery({ queryKey: ['ops', 'runs', 'gateways'], queryFn: () => opsRunsApi.gateways() });
   return (
-    <Table<OpsGatewayRow> rowKey="id" loading={list.isLoading} dataSource={list.data ?? []} pagination={false} scroll={{ x: 1000 }} columns={[
-      { title: t('col.connection'), dataIndex: 'name', render: (n: string, r) => <>{n}<br /><Typography.Text type="secondary">{r.id}</Typography.Text> {r.enabled ? null : <Tag>{t('gateways.disabled')}</Tag>}</> },
-      { title: t('col.merchants'), dataIndex: 'merchants', render: (m: string[]) => m.join(', ') },
-      { title: t('gateways.keys'), dataIndex: 'activeKeys' },
-      { title: t('col.txns'), dataIndex: 'txnCount', render: (n: number, r) => <>{n}<br />{when(r.lastTxnAt)}</> },
-      {
-        title: t('gateways.lastImport'), key: 'imp',
-        render: (_, r) => r.lastImport ? (
-          <>
-            {r.lastImport.fileName} <Tag color={STATE_COLOR[r.lastImport.status]}>{t(`state.${r.lastImport.status}`)}</Tag>
-            <div>{t('gateways.counts', { read: r.lastImport.rowsRead, accepted: r.lastImport.accepted, duplicate: r.lastImport.duplicate, rejected: r.lastImport.rejected })}</div>
-            <div>{when(r.lastImport.finishedAt ?? r.lastImport.startedAt)}</div>
-          </>
-        ) : '—',
-      },
-      { title: t('gateways.imports'), dataIndex: 'imports' },
-      { title: t('gateways.differences'), dataIndex: 'differences' },
-    ]} />
+    <Table<OpsGatewayRow>
+      rowKey="id"
+      loading={list.isLoading}
+      dataSource={list.data ?? []}
+      pagination={false}
+      scroll={{ x: 1000 }}
+      columns={[
+        {
+          title: t('col.connection'),
+          dataIndex: 'name',
+          render: (n: string, r) => (
+            <>
+              {n}
+              <br />
+              <Typography.Text type="secondary">{r.id}</Typography.Text> {r.enabled ? null : <Tag>{t('gateways.disabled')}</Tag>}
+            </>
+          ),
+        },
+        { title: t('col.merchants'), dataIndex: 'merchants', render: (m: string[]) => m.join(', ') },
+        { title: t('gateways.keys'), dataIndex: 'activeKeys' },
+        {
+          title: t('col.txns'),
+          dataIndex: 'txnCount',
+          render: (n: number, r) => (
+            <>
+              {n}
+              <br />
+              {when(r.lastTxnAt)}
+            </>
+          ),
+        },
+        {
+          title: t('gateways.lastImport'),
+          key: 'imp',
+          render: (_, r) =>
+            r.lastImport ? (
+              <>
+                {r.lastImport.fileName} <Tag color={STATE_COLOR[r.lastImport.status]}>{t(`state.${r.lastImport.status}`)}</Tag>
+                <div>{t('gateways.counts', { read: r.lastImport.rowsRead, accepted: r.lastImport.accepted, duplicate: r.lastImport.duplicate, rejected: r.lastImport.rejected })}</div>
+                <div>{when(r.lastImport.finishedAt ?? r.lastImport.startedAt)}</div>
+              </>
+            ) : (
+              '—'
+            ),
+        },
+        { title: t('gateways.imports'), dataIndex: 'imports' },
+        { title: t('gateways.differences'), dataIndex: 'differences' },
+      ]}
+    />
   );
 }
 
@@ -202,12 +344,17 @@ export default function RunsPage() {
       <Typography.Title level={1} className="ops-page-title">
         {t('title')}
       </Typography.Title>
-      <Tabs activeKey={tab} onChange={setTab} destroyOnHidden items={[
-        { key: 'settlement', label: t('tabs.settlement'), children: <SettlementTab canAct={canAct} /> },
-        { key: 'exports', label: t('tabs.exports'), children: <ExportsTab /> },
-        { key: 'jobs', label: t('tabs.jobs'), children: <JobsTab canAct={canAct} /> },
-        { key: 'gateways', label: t('tabs.gateways'), children: <GatewaysTab /> },
-      ]} />
+      <Tabs
+        activeKey={tab}
+        onChange={setTab}
+        destroyOnHidden
+        items={[
+          { key: 'settlement', label: t('tabs.settlement'), children: <SettlementTab canAct={canAct} /> },
+          { key: 'exports', label: t('tabs.exports'), children: <ExportsTab /> },
+          { key: 'jobs', label: t('tabs.jobs'), children: <JobsTab canAct={canAct} /> },
+          { key: 'gateways', label: t('tabs.gateways'), children: <GatewaysTab /> },
+        ]}
+      />
     </>
   );
 }

@@ -21,7 +21,15 @@ export default function SessionsPage() {
         pagination={false}
         scroll={{ x: 640 }}
         columns={[
-          { title: t('sessions.started'), dataIndex: 'createdAt', render: (v: string, row) => <>{formatInstant(v)} {row.current && <Tag color="processing">{t('sessions.current')}</Tag>}</> },
+          {
+            title: t('sessions.started'),
+            dataIndex: 'createdAt',
+            render: (v: string, row) => (
+              <>
+                {formatInstant(v)} {row.current && <Tag color="processing">{t('sessions.current')}</Tag>}
+              </>
+            ),
+          },
           { title: t('sessions.lastSeen'), dataIndex: 'lastSeenAt', render: (v: string) => formatInstant(v) },
           { title: t('sessions.ip'), dataIndex: 'ip' },
           { title: t('sessions.device'), dataIndex: 'userAgent', ellipsis: true },
@@ -30,7 +38,15 @@ export default function SessionsPage() {
             key: 'a',
             render: (_, row) =>
               row.current ? null : (
-                <Button size="small" onClick={() => void opsApi.revokeSession(row.id).then(() => qc.invalidateQueries({ queryKey: ['ops', 'sessions'] }), () => undefined)}>
+                <Button
+                  size="small"
+                  onClick={() =>
+                    void opsApi.revokeSession(row.id).then(
+                      () => qc.invalidateQueries({ queryKey: ['ops', 'sessions'] }),
+                      () => undefined,
+                    )
+                  }
+                >
                   {t('sessions.end')}
                 </Button>
               ),

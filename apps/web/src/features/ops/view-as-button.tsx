@@ -24,8 +24,24 @@ export function ViewAsButton({ merId, merName }: { merId: string; merName: strin
   if (!mayDo(me, ['support'])) return null;
   return (
     <>
-      <Button onClick={() => { form.resetFields(); setOpen(true); }}>{t('viewAs.button')}</Button>
-      <Modal title={t('viewAs.title', { merchant: merName })} open={open} onCancel={() => setOpen(false)} onOk={() => form.submit()} okText={t('viewAs.open')} cancelText={t('cancel')} confirmLoading={start.isPending} destroyOnHidden>
+      <Button
+        onClick={() => {
+          form.resetFields();
+          setOpen(true);
+        }}
+      >
+        {t('viewAs.button')}
+      </Button>
+      <Modal
+        title={t('viewAs.title', { merchant: merName })}
+        open={open}
+        onCancel={() => setOpen(false)}
+        onOk={() => form.submit()}
+        okText={t('viewAs.open')}
+        cancelText={t('cancel')}
+        confirmLoading={start.isPending}
+        destroyOnHidden
+      >
         <p>{t('viewAs.explain')}</p>
         <Form form={form} layout="vertical" onFinish={(v) => start.mutate(v.reason.trim())} requiredMark={false}>
           <Form.Item name="reason" label={t('viewAs.reason')} extra={t('viewAs.reasonHint')} rules={[{ required: true, whitespace: true, min: 5, message: t('viewAs.reasonRequired') }]}>

@@ -29,7 +29,11 @@ export function PblDetailPage() {
   return (
     <PageContainer back card={false} extra={qr}>
       {isPending || !data ? (
-        isError ? <Alert type="error" showIcon title={t('detail.loadFailed')} /> : <Skeleton active paragraph={{ rows: 8 }} />
+        isError ? (
+          <Alert type="error" showIcon title={t('detail.loadFailed')} />
+        ) : (
+          <Skeleton active paragraph={{ rows: 8 }} />
+        )
       ) : (
         <Flex vertical gap={16}>
           <OrderDescriptions d={data} />

@@ -41,8 +41,20 @@ describe('pay-by-link form rules (the contract checks, as antd rules)', () => {
   });
   it('posts the url-encoded form of spec §7', () => {
     expect(toWireForm({ ...ok, totalAmount: ' 12.50 ', sendEmailChecked: true, file: { attachment: 'k', fileName: 'a.pdf' }, validDays: 7 }, 5)).toEqual({
-      id: '5', reconId: 'INV-1', orderCurrency: 'USD', totalAmount: '12.50', goodsName: 'Tea', goodsPrice: '12.50', goodsQuantity: '1', logFee: '0',
-      remarks: '', buyerEmail: '', sendEmailChecked: 'true', attachment: 'k', fileName: 'a.pdf', validDays: '7',
+      id: '5',
+      reconId: 'INV-1',
+      orderCurrency: 'USD',
+      totalAmount: '12.50',
+      goodsName: 'Tea',
+      goodsPrice: '12.50',
+      goodsQuantity: '1',
+      logFee: '0',
+      remarks: '',
+      buyerEmail: '',
+      sendEmailChecked: 'true',
+      attachment: 'k',
+      fileName: 'a.pdf',
+      validDays: '7',
     });
     expect(formFieldOf('attachment')).toBe('file');
     expect(formFieldOf('goodsName')).toBe('goodsName');

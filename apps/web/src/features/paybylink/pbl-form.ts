@@ -80,7 +80,7 @@ export function pblRule(form: FormInstance<OrderFormValues>, field: keyof PayByL
     validator: async () => {
       const issues = checkPayByLinkForm(toWireForm(form.getFieldsValue(true)) as PayByLinkForm, { mode });
       const issue = issues.find((i) => i.field === field);
-      if (issue) throw new Error(t(`rule.${issue.rule}`, issue.params?.n === undefined ? issue.params ?? {} : { ...issue.params, count: issue.params.n }));
+      if (issue) throw new Error(t(`rule.${issue.rule}`, issue.params?.n === undefined ? (issue.params ?? {}) : { ...issue.params, count: issue.params.n }));
     },
   };
 }

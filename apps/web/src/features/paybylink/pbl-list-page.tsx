@@ -39,7 +39,16 @@ export function PblListPage() {
         onSearch={apply}
         extra={
           <>
-            <ExportButton onClick={() => void exportPbl(wire).then((file) => message.success(t('exported', { file })), () => undefined)}>{t('action.export')}</ExportButton>
+            <ExportButton
+              onClick={() =>
+                void exportPbl(wire).then(
+                  (file) => message.success(t('exported', { file })),
+                  () => undefined,
+                )
+              }
+            >
+              {t('action.export')}
+            </ExportButton>
             <Can permission={Perm.payByLinkCreate}>
               <Button type="primary" icon={<PlusOutlined />} onClick={flow.openCreate}>
                 {t('action.newOrder')}
@@ -49,7 +58,9 @@ export function PblListPage() {
         }
       />
       <Divider style={{ margin: '16px 0' }} />
-      <div className="pbl-list"><ListTable<PayByLinkRow> ns="payByLink" columns={columns} list={list} pagination={pagination} scrollX={1125} /></div>
+      <div className="pbl-list">
+        <ListTable<PayByLinkRow> ns="payByLink" columns={columns} list={list} pagination={pagination} scrollX={1125} />
+      </div>
       {flow.dialogs}
     </PageContainer>
   );

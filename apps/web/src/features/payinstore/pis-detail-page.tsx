@@ -32,7 +32,9 @@ export function PisDetailPage() {
       <Button
         type="primary"
         icon={<QrcodeOutlined />}
-        onClick={() => flow.openQr({ orderno: d.orderno, reconId: '', merName: d.merName, subtitle: d.storeName, orderCurrency: d.orderCurrency, totalAmount: d.totalAmount, link: d.link, storeId: d.storeId })}
+        onClick={() =>
+          flow.openQr({ orderno: d.orderno, reconId: '', merName: d.merName, subtitle: d.storeName, orderCurrency: d.orderCurrency, totalAmount: d.totalAmount, link: d.link, storeId: d.storeId })
+        }
       >
         {t('action.showQr')}
       </Button>
@@ -41,7 +43,11 @@ export function PisDetailPage() {
   return (
     <PageContainer back card={false} extra={qr}>
       {isPending || !d ? (
-        isError ? <Alert type="error" showIcon title={t('detail.loadFailed')} /> : <Skeleton active paragraph={{ rows: 8 }} />
+        isError ? (
+          <Alert type="error" showIcon title={t('detail.loadFailed')} />
+        ) : (
+          <Skeleton active paragraph={{ rows: 8 }} />
+        )
       ) : (
         <Flex vertical gap={16}>
           <Card title={t('detail.title')} variant="borderless">

@@ -43,7 +43,16 @@ export function PisListPage() {
         onSearch={apply}
         extra={
           <>
-            <ExportButton onClick={() => void exportPis(wire).then((file) => message.success(t('exported', { file })), () => undefined)}>{t('action.export')}</ExportButton>
+            <ExportButton
+              onClick={() =>
+                void exportPis(wire).then(
+                  (file) => message.success(t('exported', { file })),
+                  () => undefined,
+                )
+              }
+            >
+              {t('action.export')}
+            </ExportButton>
             <Can permission={Perm.payInStoreCreate}>
               <Button type="primary" icon={<PlusOutlined />} onClick={flow.openCreate} disabled={stores.isPending}>
                 {t('action.newOrder')}

@@ -9,8 +9,7 @@ export type DayRange = { beginDate: string; endDate: string };
 export const getTakings = (range: DayRange, quiet = false) => http.get<Takings>('/txn/takings', range, { quiet });
 
 /** The day's five latest purchases (any result), newest first: GET /txn/list. Quiet: the next poll retries. */
-export const getLatestPayments = (range: DayRange) =>
-  http.get<TxnPage>('/txn/list', { ...range, gwTranType: 'PURC', page: 0, size: 5 }, { quiet: true });
+export const getLatestPayments = (range: DayRange) => http.get<TxnPage>('/txn/list', { ...range, gwTranType: 'PURC', page: 0, size: 5 }, { quiet: true });
 
 type First = Promise<[Takings, TxnPage]>;
 let first: { key: string; figures: First } | null = null;

@@ -3,10 +3,7 @@ import { pageTotals } from './report-money';
 import { periodText, settleListLink, summaryColumns } from './report.columns';
 
 describe('report page totals', () => {
-  const cols = [
-    { key: 'amount', money: { value: (r: { a: string; c: string }) => r.a, currency: (r: { a: string; c: string }) => r.c } },
-    { key: 'name' },
-  ];
+  const cols = [{ key: 'amount', money: { value: (r: { a: string; c: string }) => r.a, currency: (r: { a: string; c: string }) => r.c } }, { key: 'name' }];
   it('sums each money column per currency, exactly, in the currency exponent', () => {
     const rows = [
       { a: '0.10', c: 'USD' },
@@ -26,8 +23,19 @@ describe('report page totals', () => {
   it('is empty for no rows', () => expect(pageTotals([], cols)).toEqual([]));
   it("subtracts the daily summary's refunds and reserve held from its Amount, adds releases (issue 53)", () => {
     const row = (txnType: string, merTxnAmount: string, txnSetAmount: string) => ({
-      txnSetDate: '2026-11-29', merId: 'm', merName: 'M', instCodeBriefName: 'A', paymentBrand: '', txnType, txnCount: 1,
-      merTxnCur: 'USD', merTxnAmount, merMDRAmount: merTxnAmount, merTxnSet: 'USD', txnSetAmount, txnFee: '0.00',
+      txnSetDate: '2026-11-29',
+      merId: 'm',
+      merName: 'M',
+      instCodeBriefName: 'A',
+      paymentBrand: '',
+      txnType,
+      txnCount: 1,
+      merTxnCur: 'USD',
+      merTxnAmount,
+      merMDRAmount: merTxnAmount,
+      merTxnSet: 'USD',
+      txnSetAmount,
+      txnFee: '0.00',
     });
     const rows = [row('PURC', '100.00', '100.00'), row('REFD', '30.00', '-30.00'), row('M-DEPOSIT', '7.00', '-7.00'), row('M-DEPOSIT-RELEASE', '2.00', '2.00'), row('MANENTD', '-1.50', '-1.50')];
     const [usd] = pageTotals(rows as never[], summaryColumns(((k: string) => k) as never, false));

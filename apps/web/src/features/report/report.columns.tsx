@@ -60,7 +60,12 @@ export const billColumns = (t: TFunction): ReportColumn<BillRow>[] => {
     { key: 'historyPendingAmount', title: t('col.historyPendingAmount'), width: 160, money: { value: (r) => r.historyPendingAmount, currency: cur } },
     { key: 'totalPendingAmount', title: t('col.totalPendingAmount'), width: 160, money: { value: (r) => r.totalPendingAmount, currency: cur } },
     { key: 'transAmount', title: t('col.transAmount'), width: 160, money: { value: (r) => r.transAmount, currency: cur } },
-    { key: 'details', title: t('col.details'), width: 90, render: (r) => details(t, settleListLink(r, r.txnSetDate, r.txnSetDate), `${t('action.details')} ${r.clientid} ${r.reconBusiness} ${r.txnSetDate}`) },
+    {
+      key: 'details',
+      title: t('col.details'),
+      width: 90,
+      render: (r) => details(t, settleListLink(r, r.txnSetDate, r.txnSetDate), `${t('action.details')} ${r.clientid} ${r.reconBusiness} ${r.txnSetDate}`),
+    },
   ];
 };
 
@@ -79,7 +84,12 @@ export const transferColumns = (t: TFunction): ReportColumn<TransferRow>[] => {
     { key: 'tranThreshold', title: t('col.tranThreshold'), width: 140, money: { value: (r) => r.tranThreshold, currency: cur } },
     { key: 'transPeriod', title: t('col.transPeriod'), width: 150, render: (r) => periodText(t, r.transPeriod) },
     { key: 'remitDate', title: t('col.remitDate'), width: 120, render: (r) => r.remitDate ?? '—' },
-    { key: 'details', title: t('col.details'), width: 90, render: (r) => details(t, settleListLink(r, r.reconSearchDate, r.txnSetDate), `${t('action.details')} ${r.clientid} ${r.reconBusiness} ${r.txnSetDate}`) },
+    {
+      key: 'details',
+      title: t('col.details'),
+      width: 90,
+      render: (r) => details(t, settleListLink(r, r.reconSearchDate, r.txnSetDate), `${t('action.details')} ${r.clientid} ${r.reconBusiness} ${r.txnSetDate}`),
+    },
   ];
 };
 

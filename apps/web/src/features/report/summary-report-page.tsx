@@ -38,7 +38,13 @@ export function SummaryReportPage() {
     requiredPeriodField(t, t('filter.txnDate')),
     merchantField(t),
     <Form.Item key="gwTranType" name="gwTranType" label={t('filter.type')}>
-      <Select allowClear aria-label={t('filter.type')} placeholder={t('filter.all')} showSearch={{ optionFilterProp: 'label' }} options={SUMMARY_TYPE_FILTERS.map((v) => ({ value: v, label: `${v} · ${typeName(v)}` }))} />
+      <Select
+        allowClear
+        aria-label={t('filter.type')}
+        placeholder={t('filter.all')}
+        showSearch={{ optionFilterProp: 'label' }}
+        options={SUMMARY_TYPE_FILTERS.map((v) => ({ value: v, label: `${v} · ${typeName(v)}` }))}
+      />
     </Form.Item>,
   ];
   if (!old) {

@@ -23,7 +23,12 @@ const KEPT = ['version', 'size'] as const;
 
 /** The preset every report opens with: the last 7 days, today included. */
 export function lastDays(n = 7): { beginDate: string; endDate: string } {
-  return { beginDate: dayjs().subtract(n - 1, 'day').format(WIRE_DATE), endDate: dayjs().format(WIRE_DATE) };
+  return {
+    beginDate: dayjs()
+      .subtract(n - 1, 'day')
+      .format(WIRE_DATE),
+    endDate: dayjs().format(WIRE_DATE),
+  };
 }
 
 function read(params: URLSearchParams, defaults: { beginDate?: string; endDate?: string }): ReportFilters {
@@ -54,10 +59,7 @@ function write(next: ReportFilters, out: URLSearchParams) {
  * kept as an empty value (`beginDate=`), so it stays cleared on reload.
  */
 export function useReportFilters(defaults: { beginDate?: string; endDate?: string } = lastDays()) {
-  const parse = useCallback(
-    (params: URLSearchParams) => read(params, { beginDate: defaults.beginDate, endDate: defaults.endDate }),
-    [defaults.beginDate, defaults.endDate],
-  );
+  const parse = useCallback((params: URLSearchParams) => read(params, { beginDate: defaults.beginDate, endDate: defaults.endDate }), [defaults.beginDate, defaults.endDate]);
   return useUrlFilters(parse, write, KEPT);
 }
 

@@ -78,7 +78,12 @@ export function ScheduleDialog({ target, onClose }: { target: ScheduleTarget | n
             <Select showSearch aria-label={t('field.timeZone')} options={allTimeZones(initial.timeZone).map((z) => ({ value: z, label: z }))} />
           </Form.Item>
           <Form.Item name="format" label={t('field.format')}>
-            <Radio.Group options={[{ value: 'xlsx', label: 'XLSX' }, { value: 'csv', label: 'CSV' }]} />
+            <Radio.Group
+              options={[
+                { value: 'xlsx', label: 'XLSX' },
+                { value: 'csv', label: 'CSV' },
+              ]}
+            />
           </Form.Item>
           <Form.Item name="recipients" label={t('field.recipients')} rules={[{ required: true, type: 'array', min: 1, message: t('required.recipients') }]}>
             <Select

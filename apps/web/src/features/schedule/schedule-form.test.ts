@@ -26,12 +26,19 @@ describe('schedule form', () => {
 
   it('shows a picked time range as picked, in the zone it was picked in — never the platform wire time (issue 29 §2)', () => {
     // 00:00–23:59:59 picked at UTC+0 goes on the wire as 08:00 → 07:59:59 next day (Asia/Shanghai)
-    const wire = { beginDate: '2026-11-20 08:00:00', endDate: '2026-11-27 07:59:59', beginDateOriginal: '2026-11-20 00:00:00', endDateOriginal: '2026-11-26 23:59:59', timeZone: '0', gwResponse: '00' };
+    const wire = {
+      beginDate: '2026-11-20 08:00:00',
+      endDate: '2026-11-27 07:59:59',
+      beginDateOriginal: '2026-11-20 00:00:00',
+      endDateOriginal: '2026-11-26 23:59:59',
+      timeZone: '0',
+      gwResponse: '00',
+    };
     expect(filterSummary(wire)).toEqual(['2026-11-20 00:00:00 ~ 2026-11-26 23:59:59 (UTC+0)', '00']);
     expect(filterSummary({ ...wire, timeZone: '9', beginDateOriginal: '2026-11-20 09:00:00', endDateOriginal: '2026-11-27 08:59:59' })[0]).toBe('2026-11-20 09:00:00 ~ 2026-11-27 08:59:59 (UTC+9)');
   });
 
-  it('shows a platform-zone time range without the picked values in the user\'s zone, labelled', () => {
+  it("shows a platform-zone time range without the picked values in the user's zone, labelled", () => {
     setChosenZone('UTC');
     try {
       expect(filterSummary({ beginDate: '2026-11-20 08:00:00', endDate: '2026-11-27 07:59:59' })).toEqual(['2026-11-20 00:00:00 ~ 2026-11-26 23:59:59 (UTC+0)']);

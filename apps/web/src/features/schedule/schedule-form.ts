@@ -15,12 +15,23 @@ export interface ScheduleFormValues {
 
 /** What a new schedule starts as: daily at 08:00 in the user's display zone, XLSX, to the user. */
 export const newScheduleValues = (email: string): ScheduleFormValues => ({
-  frequency: 'daily', time: dayjs('2000-01-01 08:00'), weekday: 1, monthDay: 1, timeZone: displayZone(), format: 'xlsx', recipients: [email],
+  frequency: 'daily',
+  time: dayjs('2000-01-01 08:00'),
+  weekday: 1,
+  monthDay: 1,
+  timeZone: displayZone(),
+  format: 'xlsx',
+  recipients: [email],
 });
 
 export const valuesOf = (s: Schedule): ScheduleFormValues => ({
-  frequency: s.frequency, time: dayjs(`2000-01-01 ${s.time}`), weekday: s.weekday ?? 1, monthDay: s.monthDay ?? 1,
-  timeZone: s.timeZone, format: s.format, recipients: s.recipients,
+  frequency: s.frequency,
+  time: dayjs(`2000-01-01 ${s.time}`),
+  weekday: s.weekday ?? 1,
+  monthDay: s.monthDay ?? 1,
+  timeZone: s.timeZone,
+  format: s.format,
+  recipients: s.recipients,
 });
 
 /** The form post of create / update. Empty filter values are left out of the stored filters. */
@@ -43,7 +54,11 @@ export function toScheduleForm(kind: ScheduleKind, params: Record<string, unknow
 /** The i18n key of a kind's name (schedule namespace). */
 export const kindKey = (kind: ScheduleKind) => `kind.${kind}`;
 
-const RANGES = [['beginDate', 'endDate'], ['remitBeginDate', 'remitEndDate'], ['releaseBeginDate', 'releaseEndDate']] as const;
+const RANGES = [
+  ['beginDate', 'endDate'],
+  ['remitBeginDate', 'remitEndDate'],
+  ['releaseBeginDate', 'releaseEndDate'],
+] as const;
 /** Display-only keys of the transaction list's wire query (the zone and the picker's own values). */
 const HIDDEN = new Set(['beginDateOriginal', 'endDateOriginal', 'timeZone']);
 

@@ -145,7 +145,13 @@ export function SchedulesPage() {
   ];
 
   return (
-    <PageContainer extra={<Button icon={<ReloadOutlined />} onClick={() => void refetch()}>{t('action.refresh')}</Button>}>
+    <PageContainer
+      extra={
+        <Button icon={<ReloadOutlined />} onClick={() => void refetch()}>
+          {t('action.refresh')}
+        </Button>
+      }
+    >
       <Typography.Paragraph type="secondary">{t('hint')}</Typography.Paragraph>
       <Table<Schedule>
         rowKey="id"

@@ -13,7 +13,9 @@ const KIND_COLOR: Record<SearchHit['kind'], string> = { txn: 'blue', refund: 'or
 export function SearchResults({ q, hits, onClose }: { q: string; hits: SearchHit[] | null; onClose: () => void }) {
   const { t } = useTranslation('search');
   const state = (h: SearchHit) =>
-    h.kind === 'txn' || h.kind === 'refund' ? t(`status.${h.status === '00' ? 'success' : h.status === '04' || !h.status ? 'processing' : 'failed'}`) : t(`order.${pblStateOf({ status: h.type, openStatus: h.status ?? '' })}`);
+    h.kind === 'txn' || h.kind === 'refund'
+      ? t(`status.${h.status === '00' ? 'success' : h.status === '04' || !h.status ? 'processing' : 'failed'}`)
+      : t(`order.${pblStateOf({ status: h.type, openStatus: h.status ?? '' })}`);
   return (
     <Modal open={hits !== null} title={t('results.title', { q })} onCancel={onClose} footer={null} destroyOnHidden>
       {hits && hits.length === 0 ? (

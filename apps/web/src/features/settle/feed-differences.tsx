@@ -60,7 +60,12 @@ export function FeedDifferences() {
   };
 
   const cols = [
-    { key: 'kind', title: t('feed.kind'), width: 150, render: (_: unknown, d: FeedDifference) => <Tag color={KIND_COLOR[d.kind] ?? 'default'}>{t(`feed.kinds.${d.kind}`, { defaultValue: d.kind })}</Tag> },
+    {
+      key: 'kind',
+      title: t('feed.kind'),
+      width: 150,
+      render: (_: unknown, d: FeedDifference) => <Tag color={KIND_COLOR[d.kind] ?? 'default'}>{t(`feed.kinds.${d.kind}`, { defaultValue: d.kind })}</Tag>,
+    },
     { key: 'gwTransId', title: t('feed.gwTransId'), dataIndex: 'gwTransId', width: 230, render: (v: string | null) => v ?? '—' },
     { key: 'merId', title: t('feed.merId'), dataIndex: 'merId', width: 160, render: (v: string | null) => v ?? '—' },
     { key: 'gateway', title: t('feed.gateway'), width: 220, render: (_: unknown, d: FeedDifference) => said(d).gateway },
@@ -73,29 +78,23 @@ export function FeedDifferences() {
       <Typography.Paragraph type="secondary">{t('feed.help')}</Typography.Paragraph>
       <Form layout="inline" style={{ marginBottom: 12 }}>
         <Form.Item label={t('feed.date')}>
-          <DatePicker
-            value={day}
-            allowClear={false}
-            aria-label={t('feed.date')}
-            disabledDate={(d) => d.isAfter(dayjs(), 'day')}
-            onChange={(d) => d && setDay(d)}
-          />
+          <DatePicker value={day} allowClear={false} aria-label={t('feed.date')} disabledDate={(d) => d.isAfter(dayjs(), 'day')} onChange={(d) => d && setDay(d)} />
         </Form.Item>
       </Form>
       {list.isError ? (
         <Alert type="error" showIcon title={t('feed.error')} />
       ) : (
         <div ref={frame}>
-        <Table<FeedDifference>
-          rowKey="id"
-          size="small"
-          loading={list.isPending}
-          columns={cols}
-          dataSource={list.data ?? []}
-          scroll={{ x: 1120 }}
-          pagination={{ pageSize: 10, showSizeChanger: false }}
-          locale={{ emptyText: <Typography.Text type="secondary">{t('feed.none', { date })}</Typography.Text> }}
-        />
+          <Table<FeedDifference>
+            rowKey="id"
+            size="small"
+            loading={list.isPending}
+            columns={cols}
+            dataSource={list.data ?? []}
+            scroll={{ x: 1120 }}
+            pagination={{ pageSize: 10, showSizeChanger: false }}
+            locale={{ emptyText: <Typography.Text type="secondary">{t('feed.none', { date })}</Typography.Text> }}
+          />
         </div>
       )}
     </Card>

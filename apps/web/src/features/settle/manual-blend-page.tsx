@@ -60,7 +60,9 @@ export function ManualBlendPage() {
     { key: 'portal', title: t('blend.portalAmount'), width: 150, align: 'right' as const, render: (_: unknown, r: Line) => r.portalAmount ?? '—' },
     { key: 'reason', title: t('blend.reason'), dataIndex: 'reason', width: 220 },
   ];
-  const lines = (list: Line[]) => <Table rowKey={(r) => `${r.row}|${r.orderNo}`} size="small" columns={cols} dataSource={list} scroll={{ x: 880 }} pagination={{ pageSize: 10, showSizeChanger: false }} />;
+  const lines = (list: Line[]) => (
+    <Table rowKey={(r) => `${r.row}|${r.orderNo}`} size="small" columns={cols} dataSource={list} scroll={{ x: 880 }} pagination={{ pageSize: 10, showSizeChanger: false }} />
+  );
 
   return (
     <PageContainer card={false}>
@@ -88,19 +90,34 @@ export function ManualBlendPage() {
               <Button icon={<UploadOutlined />}>{t('blend.choose')}</Button>
             </Upload>
           </Form.Item>
-          <Button type="primary" onClick={start} loading={run.isPending}>{t('blend.run')}</Button>
+          <Button type="primary" onClick={start} loading={run.isPending}>
+            {t('blend.run')}
+          </Button>
         </Form>
       </Card>
       {result && (
         <Card style={{ marginBottom: 16 }}>
           <Descriptions size="small" column={{ xs: 1, md: 3 }} style={{ marginBottom: 12 }}>
             <Descriptions.Item label={t('blend.total')}>{result.total}</Descriptions.Item>
-            <Descriptions.Item label={t('blend.matched')}><span data-testid="blend-matched">{result.matched}</span></Descriptions.Item>
+            <Descriptions.Item label={t('blend.matched')}>
+              <span data-testid="blend-matched">{result.matched}</span>
+            </Descriptions.Item>
             <Descriptions.Item label={t('blend.errors')}>{result.errors.length}</Descriptions.Item>
           </Descriptions>
           {!!result.errors.length && (
-            <Alert type="warning" showIcon style={{ marginBottom: 12 }} title={t('blend.errorsTitle')}
-              description={<Flex vertical>{result.errors.slice(0, 20).map((e) => <span key={`${e.row}|${e.field}`}>{t('blend.errorLine', { row: e.row, reason: e.reason })}</span>)}</Flex>} />
+            <Alert
+              type="warning"
+              showIcon
+              style={{ marginBottom: 12 }}
+              title={t('blend.errorsTitle')}
+              description={
+                <Flex vertical>
+                  {result.errors.slice(0, 20).map((e) => (
+                    <span key={`${e.row}|${e.field}`}>{t('blend.errorLine', { row: e.row, reason: e.reason })}</span>
+                  ))}
+                </Flex>
+              }
+            />
           )}
           <Tabs
             items={[

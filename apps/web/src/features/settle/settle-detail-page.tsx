@@ -69,7 +69,9 @@ export function SettleDetailPage() {
     }
   };
   const columns = useMemo<ColumnsType<SettleBatchRow>>(() => {
-    const money = (k: keyof SettleBatchRow, strong = false) => (_: unknown, r: SettleBatchRow) => <Money value={r[k] as string} currency={r.merTxnSet} strong={strong} />;
+    const money =
+      (k: keyof SettleBatchRow, strong = false) =>
+      (_: unknown, r: SettleBatchRow) => <Money value={r[k] as string} currency={r.merTxnSet} strong={strong} />;
     return [
       { key: 'txnSetDate', title: t('col.settleDate'), dataIndex: 'txnSetDate', width: 110, fixed: 'left' },
       { key: 'merchant', title: t('col.merchant'), width: 190, render: (_, r) => `${r.clientid} - ${r.merName}` },
@@ -86,7 +88,10 @@ export function SettleDetailPage() {
       { key: 'real', title: t('col.realTrans'), width: 160, align: 'right', render: money('realTransAmount', true) },
       { key: 'remit', title: t('col.remitDate'), width: 120, render: (_, r) => r.remitDate ?? '—' },
       {
-        key: 'action', title: t('col.action'), width: 200, fixed: wide ? 'right' : undefined,
+        key: 'action',
+        title: t('col.action'),
+        width: 200,
+        fixed: wide ? 'right' : undefined,
         render: (_, r) => (
           <Flex gap={8} align="center">
             <Link to={`/txn/settleList?beginDate=${r.txnSetDate}&endDate=${r.txnSetDate}&busLine=${r.reconBusiness}&setCur=${r.merTxnSet}&clientid=${r.clientid}`}>{t('transactions')}</Link>
@@ -132,7 +137,9 @@ export function SettleDetailPage() {
           <Select allowClear showSearch style={{ width: 110 }} aria-label={t('col.currency')} options={CURRENCIES.map((c) => ({ value: c, label: c }))} />
         </Form.Item>
         <Flex gap={8} wrap>
-          <Button type="primary" htmlType="submit">{t('search')}</Button>
+          <Button type="primary" htmlType="submit">
+            {t('search')}
+          </Button>
           <Button onClick={() => setParams(new URLSearchParams({ page: '1', size: String(size) }))}>{t('clear')}</Button>
           <SavedViews />
         </Flex>

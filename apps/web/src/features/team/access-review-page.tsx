@@ -170,7 +170,12 @@ function AccessReview() {
           {s && (
             <Flex vertical gap={12}>
               {s.due ? (
-                <Alert type="warning" showIcon message={t('due', { quarter: s.quarter })} description={s.lastCompleteTime ? t('lastDone', { time: formatPlatform(s.lastCompleteTime) }) : t('neverDone')} />
+                <Alert
+                  type="warning"
+                  showIcon
+                  message={t('due', { quarter: s.quarter })}
+                  description={s.lastCompleteTime ? t('lastDone', { time: formatPlatform(s.lastCompleteTime) }) : t('neverDone')}
+                />
               ) : (
                 <Alert type="success" showIcon message={t('doneThisQuarter', { quarter: s.quarter, time: formatPlatform(s.lastCompleteTime) })} />
               )}
@@ -198,7 +203,13 @@ function AccessReview() {
             </Button>
           </Flex>
         </Card>
-        <Card title={<Typography.Title level={2} style={{ fontSize: 16, margin: 0 }}>{t('history.title')}</Typography.Title>}>
+        <Card
+          title={
+            <Typography.Title level={2} style={{ fontSize: 16, margin: 0 }}>
+              {t('history.title')}
+            </Typography.Title>
+          }
+        >
           <Table<ReviewRecord>
             rowKey="id"
             columns={historyColumns}
@@ -232,7 +243,16 @@ function ReviewRecordDialog({ id, onClose }: { id: number | null; onClose: () =>
   const r = detail.data?.review;
   return (
     <Modal open={id !== null} onCancel={onClose} footer={null} width={1000} title={r ? t('history.detailTitle', { quarter: r.quarter, id: r.id }) : t('history.title')} destroyOnHidden>
-      <Table<ReviewRecordItem> rowKey="userId" columns={columns} dataSource={detail.data?.items ?? []} loading={detail.isLoading} pagination={false} scroll={{ x: 1230 }} size="small" aria-label={t('history.itemsLabel')} />
+      <Table<ReviewRecordItem>
+        rowKey="userId"
+        columns={columns}
+        dataSource={detail.data?.items ?? []}
+        loading={detail.isLoading}
+        pagination={false}
+        scroll={{ x: 1230 }}
+        size="small"
+        aria-label={t('history.itemsLabel')}
+      />
     </Modal>
   );
 }

@@ -20,11 +20,7 @@ function Summary({ r }: { r: ApprovalRow }) {
   const { t, i18n } = useTranslation(['approvals', 'team']);
   const s = r.summary as Record<string, string | string[]>;
   if (r.kind === 'refund') {
-    return (
-      <span>
-        {t('summary.refund', { order: s.orderNo, amount: formatAmount(String(s.amount), String(s.currency), i18n.language), currency: s.currency })}
-      </span>
-    );
+    return <span>{t('summary.refund', { order: s.orderNo, amount: formatAmount(String(s.amount), String(s.currency), i18n.language), currency: s.currency })}</span>;
   }
   if (r.kind === 'bank_change') {
     return <span>{t('summary.bankChange', { bank: s.bank, swift: s.swift, account: s.account, currency: s.currency, document: s.document })}</span>;
@@ -35,7 +31,9 @@ function Summary({ r }: { r: ApprovalRow }) {
     return (
       <Space direction="vertical" size={0}>
         <span>{t(s.policy === 'inactivity' ? 'summary.inactivity' : 'summary.policy', { merId: s.merId, rules })}</span>
-        <Typography.Text type="secondary" style={{ fontSize: 12 }}>{t('summary.policyFrom', { before: s.before, after: s.after })}</Typography.Text>
+        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+          {t('summary.policyFrom', { before: s.before, after: s.after })}
+        </Typography.Text>
       </Space>
     );
   }
@@ -106,69 +104,69 @@ export function ApprovalsPage() {
         <Typography.Text type="secondary">{t('intro')}</Typography.Text>
       </Flex>
       <div ref={tableFrame}>
-      <Table<ApprovalRow>
-        rowKey="id"
-        loading={list.isFetching}
-        dataSource={list.data?.content ?? []}
-        scroll={{ x: 1080 }}
-        locale={{ emptyText: <Typography.Text type="secondary">{t('empty')}</Typography.Text> }}
-        pagination={{ current: page + 1, pageSize: 10, total: list.data?.totalElements ?? 0, onChange: (p) => setPage(p - 1), showSizeChanger: false }}
-        columns={[
-          { title: t('column.id'), dataIndex: 'id', width: 70, render: (v: number) => `#${v}` },
-          { title: t('column.what'), key: 'what', width: 250, render: (_: unknown, r) => <Summary r={r} /> },
-          { title: t('column.kind'), dataIndex: 'kind', width: 120, render: (v: ApprovalRow['kind']) => t(`kind.${v}`) },
-          { title: t('column.requestedBy'), dataIndex: 'requestedBy', width: 130 },
-          {
-            // asked and expiring in one column: room for who decided and who created the decider (issue 47)
-            title: `${t('column.requestTime')} / ${t('column.expireTime')}`,
-            dataIndex: 'requestTime',
-            width: 180,
-            render: (v: string, r) => (
-              <Space direction="vertical" size={0}>
-                <span>{formatPlatform(v)}</span>
-                <Typography.Text type="secondary">{formatPlatform(r.expireTime)}</Typography.Text>
-              </Space>
-            ),
-          },
-          {
-            title: t('column.status'),
-            dataIndex: 'status',
-            width: 200,
-            render: (v: ApprovalRow['status'], r) => (
-              <Space direction="vertical" size={0}>
-                <Tag color={STATUS_COLOR[v]}>{t(`status.${v}`)}</Tag>
-                {r.decidedBy && <Typography.Text type="secondary">{r.decidedBy}</Typography.Text>}
-                {r.deciderGrants.slice(0, 2).map((g, i) => (
-                  <Typography.Text key={i} type="secondary" style={{ fontSize: 12 }} data-testid="decider-grant">
-                    <GrantLine g={g} />
-                  </Typography.Text>
-                ))}
-              </Space>
-            ),
-          },
-          {
-            title: t('team:column.actions'),
-            key: 'actions',
-            width: 170,
-            fixed: wide ? 'right' : undefined,
-            render: (_: unknown, r) =>
-              r.canDecide ? (
-                <Space size={0}>
-                  <Button type="link" size="small" onClick={() => setDeciding({ r, approve: true })} aria-label={`${t('approve')} #${r.id}`}>
-                    {t('approve')}
-                  </Button>
-                  <Button type="link" size="small" danger onClick={() => setDeciding({ r, approve: false })} aria-label={`${t('reject')} #${r.id}`}>
-                    {t('reject')}
-                  </Button>
+        <Table<ApprovalRow>
+          rowKey="id"
+          loading={list.isFetching}
+          dataSource={list.data?.content ?? []}
+          scroll={{ x: 1080 }}
+          locale={{ emptyText: <Typography.Text type="secondary">{t('empty')}</Typography.Text> }}
+          pagination={{ current: page + 1, pageSize: 10, total: list.data?.totalElements ?? 0, onChange: (p) => setPage(p - 1), showSizeChanger: false }}
+          columns={[
+            { title: t('column.id'), dataIndex: 'id', width: 70, render: (v: number) => `#${v}` },
+            { title: t('column.what'), key: 'what', width: 250, render: (_: unknown, r) => <Summary r={r} /> },
+            { title: t('column.kind'), dataIndex: 'kind', width: 120, render: (v: ApprovalRow['kind']) => t(`kind.${v}`) },
+            { title: t('column.requestedBy'), dataIndex: 'requestedBy', width: 130 },
+            {
+              // asked and expiring in one column: room for who decided and who created the decider (issue 47)
+              title: `${t('column.requestTime')} / ${t('column.expireTime')}`,
+              dataIndex: 'requestTime',
+              width: 180,
+              render: (v: string, r) => (
+                <Space direction="vertical" size={0}>
+                  <span>{formatPlatform(v)}</span>
+                  <Typography.Text type="secondary">{formatPlatform(r.expireTime)}</Typography.Text>
                 </Space>
-              ) : r.yourGrant ? (
-                <Typography.Text style={{ fontSize: 12 }} data-testid="your-grant">
-                  {t('yourGrant', { by: r.yourGrant.by })} <GrantLine g={r.yourGrant} />
-                </Typography.Text>
-              ) : null,
-          },
-        ]}
-      />
+              ),
+            },
+            {
+              title: t('column.status'),
+              dataIndex: 'status',
+              width: 200,
+              render: (v: ApprovalRow['status'], r) => (
+                <Space direction="vertical" size={0}>
+                  <Tag color={STATUS_COLOR[v]}>{t(`status.${v}`)}</Tag>
+                  {r.decidedBy && <Typography.Text type="secondary">{r.decidedBy}</Typography.Text>}
+                  {r.deciderGrants.slice(0, 2).map((g, i) => (
+                    <Typography.Text key={i} type="secondary" style={{ fontSize: 12 }} data-testid="decider-grant">
+                      <GrantLine g={g} />
+                    </Typography.Text>
+                  ))}
+                </Space>
+              ),
+            },
+            {
+              title: t('team:column.actions'),
+              key: 'actions',
+              width: 170,
+              fixed: wide ? 'right' : undefined,
+              render: (_: unknown, r) =>
+                r.canDecide ? (
+                  <Space size={0}>
+                    <Button type="link" size="small" onClick={() => setDeciding({ r, approve: true })} aria-label={`${t('approve')} #${r.id}`}>
+                      {t('approve')}
+                    </Button>
+                    <Button type="link" size="small" danger onClick={() => setDeciding({ r, approve: false })} aria-label={`${t('reject')} #${r.id}`}>
+                      {t('reject')}
+                    </Button>
+                  </Space>
+                ) : r.yourGrant ? (
+                  <Typography.Text style={{ fontSize: 12 }} data-testid="your-grant">
+                    {t('yourGrant', { by: r.yourGrant.by })} <GrantLine g={r.yourGrant} />
+                  </Typography.Text>
+                ) : null,
+            },
+          ]}
+        />
       </div>
       <Modal
         open={!!deciding}

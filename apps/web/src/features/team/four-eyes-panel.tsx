@@ -29,13 +29,16 @@ export function FourEyesPanel({ canManage }: { canManage: boolean }) {
   const [form] = Form.useForm<Values>();
   const [saving, setSaving] = useState(false);
 
-
   const submit = async (v: Values) => {
     setSaving(true);
     try {
       await savePolicy({
-        merId: me.merId, refundLimits: (v.limits ?? []).map((l) => `${l.currency}:${l.amount.trim()}`), permissionRaise: v.permissionRaise, bankChange: v.bankChange,
-        expiryHours: v.expiryHours, approverCooldownDays: v.approverCooldownDays,
+        merId: me.merId,
+        refundLimits: (v.limits ?? []).map((l) => `${l.currency}:${l.amount.trim()}`),
+        permissionRaise: v.permissionRaise,
+        bankChange: v.bankChange,
+        expiryHours: v.expiryHours,
+        approverCooldownDays: v.approverCooldownDays,
       });
       message.success(t('policy.saved'));
       await qc.invalidateQueries({ queryKey: ['team', 'policy'] });
@@ -63,7 +66,11 @@ export function FourEyesPanel({ canManage }: { canManage: boolean }) {
     approverCooldownDays: policy.data.approverCooldownDays,
   };
   const floor = policy.data.groupFloor;
-  const floorLimits = floor ? Object.entries(floor.refundLimits).map(([c, a]) => `${c} ${a}`).join(t('listSeparator')) : '';
+  const floorLimits = floor
+    ? Object.entries(floor.refundLimits)
+        .map(([c, a]) => `${c} ${a}`)
+        .join(t('listSeparator'))
+    : '';
   return (
     <Form<Values> form={form} layout="vertical" name="fourEyes" onFinish={submit} disabled={!canManage} style={{ maxWidth: 640 }} initialValues={initial}>
       <Typography.Paragraph type="secondary">{t('policy.intro')}</Typography.Paragraph>

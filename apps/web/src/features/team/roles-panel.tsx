@@ -77,16 +77,28 @@ export function RolesPanel({ canManage }: { canManage: boolean }) {
         scroll={{ x: 900 }}
         locale={{ emptyText: <Typography.Text type="secondary">{t('empty')}</Typography.Text> }}
         columns={[
-          { title: t('column.name'), dataIndex: 'name', width: 180, render: (v: string, r) => (<><Typography.Text strong>{v}</Typography.Text>{r.description && <div><Typography.Text type="secondary">{r.description}</Typography.Text></div>}</>) },
+          {
+            title: t('column.name'),
+            dataIndex: 'name',
+            width: 180,
+            render: (v: string, r) => (
+              <>
+                <Typography.Text strong>{v}</Typography.Text>
+                {r.description && (
+                  <div>
+                    <Typography.Text type="secondary">{r.description}</Typography.Text>
+                  </div>
+                )}
+              </>
+            ),
+          },
           { title: t('column.permissions'), dataIndex: 'permissions', render: (v: string[]) => <PermissionsByArea codes={v} /> },
           {
             title: t('column.caps'),
             dataIndex: 'refundCaps',
             width: 220,
             render: (v: TeamRoleRow['refundCaps']) =>
-              Object.entries(v).map(([cur, c]) => (
-                <div key={cur}>{t('caps.line', { currency: cur, perRefund: money(c.perRefund, cur), perDay: money(c.perDay, cur) })}</div>
-              )),
+              Object.entries(v).map(([cur, c]) => <div key={cur}>{t('caps.line', { currency: cur, perRefund: money(c.perRefund, cur), perDay: money(c.perDay, cur) })}</div>),
           },
           { title: t('column.users'), dataIndex: 'users', width: 90, align: 'right' },
           { title: t('column.updated'), dataIndex: 'updateTime', width: 165, render: (v: string) => formatPlatform(v) },

@@ -20,12 +20,26 @@ export function userColumns(t: TFunction<'team'>, a: UserActions): ColumnsType<T
   // beside the actions column (issue 53: they were past it, off-screen); the phone sits under the
   // e-mail, the user type and the access end last.
   const cols: ColumnsType<TeamUserRow> = [
-    { title: t('column.userName'), dataIndex: 'userName', width: 150, fixed: 'left', render: (v: string, r) => (r.self ? <Space size={4}>{v}<Tag>{t('you')}</Tag></Space> : v) },
+    {
+      title: t('column.userName'),
+      dataIndex: 'userName',
+      width: 150,
+      fixed: 'left',
+      render: (v: string, r) =>
+        r.self ? (
+          <Space size={4}>
+            {v}
+            <Tag>{t('you')}</Tag>
+          </Space>
+        ) : (
+          v
+        ),
+    },
     { title: t('column.status'), dataIndex: 'status', width: 100, render: (v: TeamUserRow['status']) => <Tag color={STATUS_COLOR[v]}>{t(`status.${v}`)}</Tag> },
     { title: t('column.twoFactor'), dataIndex: 'twoFactor', width: 100, render: (v: boolean) => (v ? t('twoFactor.on') : t('twoFactor.off')) },
     { title: t('column.lastLogin'), dataIndex: 'lastLoginTime', width: 150, render: (v: string | null) => (v ? formatPlatform(v).slice(0, 16) : t('never')) },
     { title: t('column.createTime'), dataIndex: 'createTime', width: 150, render: (v: string) => formatPlatform(v).slice(0, 16) },
-    { title: t('column.role'), dataIndex: 'role', width: 130, render: (v: TeamUserRow['role'], r) => (r.roleName ?? (v ? t(`role.${v}.name`) : '')) },
+    { title: t('column.role'), dataIndex: 'role', width: 130, render: (v: TeamUserRow['role'], r) => r.roleName ?? (v ? t(`role.${v}.name`) : '') },
     { title: t('column.merchant'), dataIndex: 'merName', width: 190, render: (v: string, r) => <Tooltip title={r.merIds.join(', ')}>{`${r.merId} - ${v}`}</Tooltip> },
     {
       title: `${t('column.email')} · ${t('column.phone')}`,

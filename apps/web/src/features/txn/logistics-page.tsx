@@ -76,8 +76,18 @@ export function LogisticsPage() {
           </Col>
         </Row>
         <Space wrap>
-          <Button type="primary" htmlType="submit" icon={<SearchOutlined aria-hidden />}>{t('action.search')}</Button>
-          <Button icon={<ClearOutlined aria-hidden />} onClick={() => { followFilters(form, {}); search({}); }}>{t('action.clear')}</Button>
+          <Button type="primary" htmlType="submit" icon={<SearchOutlined aria-hidden />}>
+            {t('action.search')}
+          </Button>
+          <Button
+            icon={<ClearOutlined aria-hidden />}
+            onClick={() => {
+              followFilters(form, {});
+              search({});
+            }}
+          >
+            {t('action.clear')}
+          </Button>
           <SavedViews />
         </Space>
       </Form>

@@ -49,7 +49,12 @@ export function SettleListPage() {
     [t, q.setCur],
   );
   // Views stay reachable here too: a shared link (?view=<id> alone) and a default view open from this state.
-  if (!valid) return <PageContainer back extra={<SavedViews />}><Alert type="warning" showIcon title={t('settle.badLink')} /></PageContainer>;
+  if (!valid)
+    return (
+      <PageContainer back extra={<SavedViews />}>
+        <Alert type="warning" showIcon title={t('settle.badLink')} />
+      </PageContainer>
+    );
   return (
     <PageContainer
       back
@@ -64,8 +69,12 @@ export function SettleListPage() {
     >
       <Descriptions size="small" column={{ xs: 1, md: 3 }} style={{ marginBottom: 16 }}>
         <Descriptions.Item label={t('settle.merchant')}>{q.clientid}</Descriptions.Item>
-        <Descriptions.Item label={t('settle.period')}>{q.beginDate} ~ {q.endDate}</Descriptions.Item>
-        <Descriptions.Item label={t('settle.busLine')}>{q.busLine} · {q.setCur}</Descriptions.Item>
+        <Descriptions.Item label={t('settle.period')}>
+          {q.beginDate} ~ {q.endDate}
+        </Descriptions.Item>
+        <Descriptions.Item label={t('settle.busLine')}>
+          {q.busLine} · {q.setCur}
+        </Descriptions.Item>
         <Descriptions.Item label={t('settle.countLabel')}>{data?.sum.count ?? '—'}</Descriptions.Item>
         <Descriptions.Item label={t('col.settleAmount')}>{data ? <Money value={data.sum.settleAmount} currency={q.setCur} /> : '—'}</Descriptions.Item>
         <Descriptions.Item label={t('col.settleFee')}>{data ? <Money value={data.sum.fee} currency={q.setCur} /> : '—'}</Descriptions.Item>

@@ -45,7 +45,11 @@ export function TxnDetailPage() {
   return (
     <PageContainer back card={false} extra={data ? <Actions d={data} /> : null}>
       {isPending || !data ? (
-        isError ? <Alert type="error" showIcon title={t('detail.loadFailed')} /> : <Skeleton active paragraph={{ rows: 8 }} />
+        isError ? (
+          <Alert type="error" showIcon title={t('detail.loadFailed')} />
+        ) : (
+          <Skeleton active paragraph={{ rows: 8 }} />
+        )
       ) : (
         <Flex vertical gap={16}>
           <MainInfo d={data} />

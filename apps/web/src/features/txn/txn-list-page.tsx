@@ -41,13 +41,9 @@ export function TxnListPage() {
         extra={
           <Can permission={Perm.txnExport}>
             <Space wrap>
-              <ExportButton onClick={() => exportFlow({ begin: filters.begin, end: filters.end }, () => exportTxnBack({ ...wire, format: 'xlsx' }))}>
-                {t('action.export')}
-              </ExportButton>
+              <ExportButton onClick={() => exportFlow({ begin: filters.begin, end: filters.end }, () => exportTxnBack({ ...wire, format: 'xlsx' }))}>{t('action.export')}</ExportButton>
               {/* The API writes CSV too (issue 29 §7): offered beside XLSX. */}
-              <ExportButton onClick={() => exportFlow({ begin: filters.begin, end: filters.end }, () => exportTxnBack({ ...wire, format: 'csv' }))}>
-                {t('action.exportCsv')}
-              </ExportButton>
+              <ExportButton onClick={() => exportFlow({ begin: filters.begin, end: filters.end }, () => exportTxnBack({ ...wire, format: 'csv' }))}>{t('action.exportCsv')}</ExportButton>
               <ScheduleButton kind="txn" params={{ ...wire }} />
             </Space>
           </Can>

@@ -41,7 +41,7 @@ describe('transaction filters on the wire (spec §3)', () => {
 });
 
 describe('money and sizes', () => {
-  it('formats amounts in the currency\'s decimals', () => {
+  it("formats amounts in the currency's decimals", () => {
     expect(formatAmount('1234.5', 'USD')).toBe('1,234.50');
     expect(formatAmount('1234', 'JPY')).toBe('1,234');
     expect(formatAmount('-3.45', 'CNY')).toBe('-3.45');

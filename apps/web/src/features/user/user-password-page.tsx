@@ -60,14 +60,18 @@ export default function UserPasswordPage() {
   return (
     <PublicFrame>
       <Card className="public-card">
-        <Typography.Title level={1} style={{ fontSize: 22 }}>{t('password.title')}</Typography.Title>
+        <Typography.Title level={1} style={{ fontSize: 22 }}>
+          {t('password.title')}
+        </Typography.Title>
         {username && <Alert type={signedIn ? 'info' : 'warning'} showIcon title={t(signedIn ? 'password.for' : 'password.expiredFor', { username })} style={{ marginBottom: 16 }} />}
         <Form<PasswordForm> layout="vertical" requiredMark={false} onFinish={submit}>
           <Form.Item name="oldPassword" label={t('oldPassword')} rules={[{ required: true, message: t('required') }]}>
             <Input.Password iconRender={passwordIcon} prefix={<LockOutlined />} autoComplete="current-password" />
           </Form.Item>
           <PasswordFields />
-          <Button type="primary" htmlType="submit" block loading={saving}>{t('password.submit')}</Button>
+          <Button type="primary" htmlType="submit" block loading={saving}>
+            {t('password.submit')}
+          </Button>
         </Form>
         <Button type="link" block onClick={() => navigate(signedIn ? '/' : '/login')} style={{ marginTop: 8 }}>
           {signedIn ? t('backToPortal') : t('backToLogin')}

@@ -14,16 +14,7 @@ export function SaveViewDialog({ open, busy, onSave, onClose }: { open: boolean;
   const { t } = useTranslation('views');
   const [form] = Form.useForm<SaveViewValues>();
   return (
-    <Modal
-      open={open}
-      title={t('save.title')}
-      okText={t('save.ok')}
-      cancelText={t('cancel')}
-      confirmLoading={busy}
-      onOk={() => form.submit()}
-      onCancel={onClose}
-      destroyOnHidden
-    >
+    <Modal open={open} title={t('save.title')} okText={t('save.ok')} cancelText={t('cancel')} confirmLoading={busy} onOk={() => form.submit()} onCancel={onClose} destroyOnHidden>
       <Form
         form={form}
         layout="vertical"

@@ -67,8 +67,10 @@ function SavedViewsMenu({ screen }: { screen: ViewScreenKey }) {
   const ignore = () => undefined;
   const actions = {
     open,
-    toggleDefault: (v: SavedView) => setDefault.mutateAsync(v.isDefault ? undefined : v.id).then(() => message.success(t(v.isDefault ? 'manage.defaultCleared' : 'manage.defaultSet', { name: v.name })), ignore),
-    toggleShared: (v: SavedView, shared: boolean) => update.mutateAsync({ id: v.id, shared }).then(() => message.success(t(shared ? 'manage.sharedDone' : 'manage.unsharedDone', { name: v.name })), ignore),
+    toggleDefault: (v: SavedView) =>
+      setDefault.mutateAsync(v.isDefault ? undefined : v.id).then(() => message.success(t(v.isDefault ? 'manage.defaultCleared' : 'manage.defaultSet', { name: v.name })), ignore),
+    toggleShared: (v: SavedView, shared: boolean) =>
+      update.mutateAsync({ id: v.id, shared }).then(() => message.success(t(shared ? 'manage.sharedDone' : 'manage.unsharedDone', { name: v.name })), ignore),
     overwrite: (v: SavedView) => update.mutateAsync({ id: v.id, query: query() }).then(() => message.success(t('manage.overwritten', { name: v.name })), ignore),
     remove: (v: SavedView) => remove.mutateAsync(v.id).then(() => message.success(t('manage.deleted', { name: v.name })), ignore),
     linkOf: (v: SavedView) => `${window.location.origin}${VIEW_SCREENS[screen].path}?view=${v.id}`,

@@ -22,7 +22,16 @@ export interface GenMerchant {
 }
 
 export async function loadGenMerchants(q: Queryable, ids: string[]): Promise<GenMerchant[]> {
-  const { rows } = await q.query<{ mer_id: string; country: string | null; channels: string[]; currencies: string[]; default_currency: string; settle_currency: string; store_ids: string[]; store_names: string[] }>(
+  const { rows } = await q.query<{
+    mer_id: string;
+    country: string | null;
+    channels: string[];
+    currencies: string[];
+    default_currency: string;
+    settle_currency: string;
+    store_ids: string[];
+    store_names: string[];
+  }>(
     `SELECT mer_id, country, channels, currencies, default_currency, settle_currency,
             ARRAY(SELECT s.store_id FROM store s WHERE s.mer_id = m.mer_id ORDER BY s.store_id) AS store_ids,
             ARRAY(SELECT s.name FROM store s WHERE s.mer_id = m.mer_id ORDER BY s.store_id) AS store_names
@@ -36,7 +45,7 @@ export async function loadGenMerchants(q: Queryable, ids: string[]): Promise<Gen
     currencies: m.currencies.map((c) => c.trim()),
     defaultCurrency: m.default_currency.trim(),
     settleCurrency: m.settle_currency.trim(),
-    size: 0.6 + (new Rng(`size:${m.mer_id}`).next() * 0.8),
+    size: 0.6 + new Rng(`size:${m.mer_id}`).next() * 0.8,
     stores: m.store_ids.map((id, i) => ({ id, name: m.store_names[i] })),
   }));
 }
@@ -79,13 +88,37 @@ export async function createMerchants(q: Queryable, n: number, seed: string, app
       `INSERT INTO merchant (mer_id, name, web_store_name, corporation_name, country, city, mcc, attribute, parent_id, contractor, acquirer_id,
          application_date, default_currency, settle_currency, daily_limit, approved_at, principal_name, principal_email, channels, currencies)
        VALUES ($1, $2, $2, $3, $4, $5, $6, $7, $8, $9, (SELECT id FROM acquirer WHERE code = $10), $11, $12, $13, $14, now(), $15, $16, $17, $18)`,
-      [id, name, `${name} Ltd`, region.country, region.city, rng.pick(region.mcc), attribute, parent, rng.chance(0.2) ? 2 : 1, region.acquirer,
-        applicationDate, region.currency, settle, 1_000_000_000, `Owner ${id.slice(-4)}`, `owner${id.slice(-4)}@merchant.example`, channels, currencies],
+      [
+        id,
+        name,
+        `${name} Ltd`,
+        region.country,
+        region.city,
+        rng.pick(region.mcc),
+        attribute,
+        parent,
+        rng.chance(0.2) ? 2 : 1,
+        region.acquirer,
+        applicationDate,
+        region.currency,
+        settle,
+        1_000_000_000,
+        `Owner ${id.slice(-4)}`,
+        `owner${id.slice(-4)}@merchant.example`,
+        channels,
+        currencies,
+      ],
     );
     // Two stores each, with every brand the merchant's channels offer in its currencies (no draw from rng: the data stays as it was).
     const brands = [...new Set(currencies.flatMap((c) => methodsFor(c, channels).map((x) => x.code)))];
     for (const n of [1, 2]) {
-      await q.query('INSERT INTO store (mer_id, name, address, brands, static_token) VALUES ($1, $2, $3, $4, $5)', [id, `${region.city} Store ${n}`, `${n * 10} Main Street, ${region.city}`, brands, newToken()]);
+      await q.query('INSERT INTO store (mer_id, name, address, brands, static_token) VALUES ($1, $2, $3, $4, $5)', [
+        id,
+        `${region.city} Store ${n}`,
+        `${n * 10} Main Street, ${region.city}`,
+        brands,
+        newToken(),
+      ]);
     }
     ids.push(id);
   }
@@ -150,13 +183,18 @@ export function usdValue(cur: string, date: string, seed: string): number {
 export async function seedFxRates(q: Queryable, from: string, to: string, seed: string): Promise<number> {
   const { rows } = await q.query<{ c: string }>('SELECT DISTINCT settle_currency AS c FROM merchant');
   const targets = rows.map((r) => r.c.trim());
-  const d: string[] = [], f: string[] = [], t: string[] = [], r: string[] = [];
+  const d: string[] = [],
+    f: string[] = [],
+    t: string[] = [],
+    r: string[] = [];
   for (const date of datesBetween(from, to)) {
     const v = Object.fromEntries(CURRENCIES.map((c) => [c, usdValue(c, date, seed)]));
     for (const to of targets) {
       for (const fr of CURRENCIES) {
         if (fr === to) continue;
-        d.push(date); f.push(fr); t.push(to);
+        d.push(date);
+        f.push(fr);
+        t.push(to);
         r.push(Number((v[fr] / v[to]).toPrecision(9)).toFixed(12));
       }
     }

@@ -93,8 +93,17 @@ export class MerchantStream {
   private base(rng: Rng, at: number, orderNo: string, channel: string, currency: string, amount: number): IngestInput {
     const brand = rng.weighted(brandMix(channel, this.m.country));
     return {
-      merId: this.m.merId, orderNo, tranType: 'PURC', amount, currency, paymentSchema: channel, paymentBrand: brand, gwResponse: '00',
-      txnTime: new Date(at), channelOrderNo: `${channel.slice(0, 4)}${rng.digits(12)}`, source: 'generator',
+      merId: this.m.merId,
+      orderNo,
+      tranType: 'PURC',
+      amount,
+      currency,
+      paymentSchema: channel,
+      paymentBrand: brand,
+      gwResponse: '00',
+      txnTime: new Date(at),
+      channelOrderNo: `${channel.slice(0, 4)}${rng.digits(12)}`,
+      source: 'generator',
       cardNumber: channel === 'CARD' ? cardNumber(rng, brand) : null,
       merReserve: rng.chance(0.3) ? `cart-${rng.digits(6)}` : null,
       ...this.store(rng.chance(0.15) ? rng.int(1, 9) : 0),
@@ -126,8 +135,15 @@ export class MerchantStream {
   private fate(rng: Rng, date: string, at: number, p: IngestInput, out: Event[], dayEnd: number) {
     const r = rng.next();
     const child = (tranType: string, orderNo: string, amount: number, when: number): IngestInput => ({
-      ...p, tranType, orderNo, amount, txnTime: new Date(when), originOrderNo: p.orderNo, channelOrderNo: `${p.channelOrderNo}${orderNo.slice(-2)}`,
-      orderAmount: null, orderCurrency: null,
+      ...p,
+      tranType,
+      orderNo,
+      amount,
+      txnTime: new Date(when),
+      originOrderNo: p.orderNo,
+      channelOrderNo: `${p.channelOrderNo}${orderNo.slice(-2)}`,
+      orderAmount: null,
+      orderCurrency: null,
     });
     if (r < 0.01) {
       const when = Math.min(at + rng.int(60, 7200) * 1000, dayEnd);
@@ -135,7 +151,15 @@ export class MerchantStream {
     } else if (r < 0.04) {
       this.refund(rng, date, p, child, p.amount, 1);
     } else if (r < 0.08) {
-      const first = refundAmount(Math.round(p.amount * (0.1 + rng.next() * 0.5)), p.amount, rng.weighted([['ok', 95], ['fail', 3], ['pendOk', 2]] as const));
+      const first = refundAmount(
+        Math.round(p.amount * (0.1 + rng.next() * 0.5)),
+        p.amount,
+        rng.weighted([
+          ['ok', 95],
+          ['fail', 3],
+          ['pendOk', 2],
+        ] as const),
+      );
       if (!first) return;
       this.refund(rng, date, p, child, first, 1);
       if (rng.chance(0.3)) {
@@ -168,8 +192,18 @@ export class MerchantStream {
       out.push({
         at,
         input: {
-          merId: this.m.merId, orderNo: `${CODE[tranType]}${compact(date)}`, tranType, amount: withTail(minorFor(usd, cur), 'ok'),
-          currency: cur, paymentSchema: channel, paymentBrand: null, gwResponse: '00', respMsg: msg, txnTime: new Date(at), source: 'generator', ...extra,
+          merId: this.m.merId,
+          orderNo: `${CODE[tranType]}${compact(date)}`,
+          tranType,
+          amount: withTail(minorFor(usd, cur), 'ok'),
+          currency: cur,
+          paymentSchema: channel,
+          paymentBrand: null,
+          gwResponse: '00',
+          respMsg: msg,
+          txnTime: new Date(at),
+          source: 'generator',
+          ...extra,
         },
       });
       return true;
@@ -186,8 +220,17 @@ export class MerchantStream {
       this.schedule(d, {
         at,
         input: {
-          merId: this.m.merId, orderNo: `UNF${compact(date)}`, tranType: 'UNFREEZE', amount: withTail(minorFor(usd, cur), 'ok'), currency: cur,
-          paymentSchema: channel, paymentBrand: null, gwResponse: '00', respMsg: 'Funds released', txnTime: new Date(at), source: 'generator',
+          merId: this.m.merId,
+          orderNo: `UNF${compact(date)}`,
+          tranType: 'UNFREEZE',
+          amount: withTail(minorFor(usd, cur), 'ok'),
+          currency: cur,
+          paymentSchema: channel,
+          paymentBrand: null,
+          gwResponse: '00',
+          respMsg: 'Funds released',
+          txnTime: new Date(at),
+          source: 'generator',
         },
       });
     }

@@ -11,20 +11,48 @@ import { JP, SG, TZ, reset, setFee, setRate, settleDb, txn, type TestDb } from '
 const D0 = '2026-03-02';
 const PERIODS = ['D', 'W1', 'W3', 'W5', 'M2', 'M4', 'M6'];
 const feeArb = fc.record({
-  mdrBp: fc.integer({ min: 0, max: 1000 }), fixedFee: fc.integer({ min: 0, max: 100 }), cycleDays: fc.integer({ min: 0, max: 3 }),
-  reserveBp: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 3000 })), holdDays: fc.integer({ min: 0, max: 5 }),
-  threshold: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 60_000 })), tranFee: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 3000 })),
+  mdrBp: fc.integer({ min: 0, max: 1000 }),
+  fixedFee: fc.integer({ min: 0, max: 100 }),
+  cycleDays: fc.integer({ min: 0, max: 3 }),
+  reserveBp: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 3000 })),
+  holdDays: fc.integer({ min: 0, max: 5 }),
+  threshold: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 60_000 })),
+  tranFee: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 3000 })),
   period: fc.constantFrom(...PERIODS),
 });
 const MERCHANTS = {
-  [SG]: { currencies: ['SGD', 'USD'], channels: [['CARD', 'visa'], ['AP', 'alipay_cn']] },
-  [JP]: { currencies: ['USD', 'JPY', 'KRW', 'EUR'], channels: [['CARD', 'jcb'], ['AP', 'alipay_hk'], ['WX', 'wechat_pay'], ['PPRO_PAYPAY', 'paypay']] },
+  [SG]: {
+    currencies: ['SGD', 'USD'],
+    channels: [
+      ['CARD', 'visa'],
+      ['AP', 'alipay_cn'],
+    ],
+  },
+  [JP]: {
+    currencies: ['USD', 'JPY', 'KRW', 'EUR'],
+    channels: [
+      ['CARD', 'jcb'],
+      ['AP', 'alipay_hk'],
+      ['WX', 'wechat_pay'],
+      ['PPRO_PAYPAY', 'paypay'],
+    ],
+  },
 } as const;
-const PAIRS = [['USD', 'SGD'], ['JPY', 'USD'], ['KRW', 'USD'], ['EUR', 'USD']] as const;
+const PAIRS = [
+  ['USD', 'SGD'],
+  ['JPY', 'USD'],
+  ['KRW', 'USD'],
+  ['EUR', 'USD'],
+] as const;
 const TYPES = ['PURC', 'PURC', 'PURC', 'PURC', 'REFD', 'REFD', 'MANENTD', 'FEE_COLLECTION', 'DISPUTE', 'FREEZE', 'UNFREEZE', 'PROFIT_INCOME', 'PROFIT_OUTGO', 'PAUT', 'DECL'];
 const txnArb = fc.record({
-  mer: fc.constantFrom(SG, JP), day: fc.integer({ min: 0, max: 9 }), type: fc.constantFrom(...TYPES), cur: fc.nat(), ch: fc.nat(),
-  amount: fc.oneof(fc.integer({ min: 1, max: 999 }), fc.integer({ min: 1, max: 10_000_000 })), result: fc.constantFrom('00', '00', '00', '00', '01', '04'),
+  mer: fc.constantFrom(SG, JP),
+  day: fc.integer({ min: 0, max: 9 }),
+  type: fc.constantFrom(...TYPES),
+  cur: fc.nat(),
+  ch: fc.nat(),
+  amount: fc.oneof(fc.integer({ min: 1, max: 999 }), fc.integer({ min: 1, max: 10_000_000 })),
+  result: fc.constantFrom('00', '00', '00', '00', '01', '04'),
   negative: fc.boolean(),
 });
 const scenarioArb = fc.record({
@@ -89,7 +117,9 @@ describe.each(DB_KINDS)('invariants I1–I6 over generated data on %s', (kind) =
         fc.record({ seed: fc.integer({ min: 1, max: 1_000_000 }), merchants: fc.integer({ min: 0, max: 3 }), days: fc.integer({ min: 3, max: 10 }), perDay: fc.integer({ min: 3, max: 30 }) }),
         async (p) => {
           await reset(db);
-          await db.exec(`DELETE FROM merchant_bank_account; DELETE FROM store WHERE mer_id LIKE '3%'; DELETE FROM merchant WHERE mer_id LIKE '3%' AND parent_id IS NOT NULL; DELETE FROM merchant WHERE mer_id LIKE '3%'`);
+          await db.exec(
+            `DELETE FROM merchant_bank_account; DELETE FROM store WHERE mer_id LIKE '3%'; DELETE FROM merchant WHERE mer_id LIKE '3%' AND parent_id IS NOT NULL; DELETE FROM merchant WHERE mer_id LIKE '3%'`,
+          );
           const s = await generateDemoData(db, { ...p, platformTz: TZ, now: new Date('2026-04-20T08:00:00Z') });
           expect(s.txns).toBeGreaterThan(0);
           await holds();
@@ -103,7 +133,18 @@ describe.each(DB_KINDS)('invariants I1–I6 over generated data on %s', (kind) =
 
 /** Recomputes each settled transaction's converted amount and fee in JavaScript (bigint, half-even). */
 async function everyAmountConverts(db: TestDb) {
-  const { rows } = await db.query<{ amount: number; currency: string; set_cur: string; fx_rate: string; settle_amount: number; settle_fee: number; tran_type: string; amount_sign: number; mdr_bp: number | null; fixed_fee: number | null }>(
+  const { rows } = await db.query<{
+    amount: number;
+    currency: string;
+    set_cur: string;
+    fx_rate: string;
+    settle_amount: number;
+    settle_fee: number;
+    tran_type: string;
+    amount_sign: number;
+    mdr_bp: number | null;
+    fixed_fee: number | null;
+  }>(
     `SELECT t.amount, t.currency, t.settle_currency AS set_cur, t.fx_rate, t.settle_amount, t.settle_fee, t.tran_type, t.amount_sign, f.mdr_bp, f.fixed_fee
        FROM txn t LEFT JOIN merchant_fee f ON f.mer_id = t.mer_id AND f.bus_line = t.bus_line WHERE t.settle_date IS NOT NULL`,
   );

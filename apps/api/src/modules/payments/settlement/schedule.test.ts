@@ -50,7 +50,7 @@ describe.each(DB_KINDS)('background jobs of the payment core on %s', (kind) => {
     expect(last.rows[0].d).toBe('2026-03-05');
   });
 
-  it('resolves the sandbox\'s processing payments a minute later', async () => {
+  it("resolves the sandbox's processing payments a minute later", async () => {
     const acq = createSandboxAcquirer({ platformTz: TZ, clock });
     const p = await db.tx((q) => acq.pay(q, { merId: SG, orderNo: 'SWEEP-1', amount: 5004, currency: 'SGD', channel: 'CARD', brand: 'visa' }));
     const runner = createJobRunner({ db, clock, log: quiet, handlers: await setUpPaymentJobs(deps) });

@@ -14,8 +14,7 @@ describe.each(DB_KINDS)('transfers and reserves on %s', (kind) => {
   beforeEach(() => reset(db));
 
   const allHold = async () => expect(Object.values(await checkInvariants(db)).flat()).toEqual([]);
-  const pick = (r: Awaited<ReturnType<typeof rows>>) =>
-    r.map((x) => [x.txn_set_date, x.history_pending, x.net_amount, x.trans_amount, x.total_pending, x.recon_search_date]);
+  const pick = (r: Awaited<ReturnType<typeof rows>>) => r.map((x) => [x.txn_set_date, x.history_pending, x.net_amount, x.trans_amount, x.total_pending, x.recon_search_date]);
 
   it('carries balances below the threshold and transfers once reached', async () => {
     await setFee(db, SG, 'CARD', { threshold: 25_000 });
@@ -43,9 +42,7 @@ describe.each(DB_KINDS)('transfers and reserves on %s', (kind) => {
       ['2026-03-03', 0, 10_000, 0, 10_000, '2026-03-03'],
       ['2026-03-04', 10_000, 10_000, 20_000, 0, '2026-03-03'],
     ]);
-    expect((await rows(db, SG, 'AP')).map((x) => [x.txn_set_date, x.trans_amount, x.tran_fee, x.real_trans_amount, x.total_pending])).toEqual([
-      ['2026-03-03', 1_500, 1_500, 0, 0],
-    ]);
+    expect((await rows(db, SG, 'AP')).map((x) => [x.txn_set_date, x.trans_amount, x.tran_fee, x.real_trans_amount, x.total_pending])).toEqual([['2026-03-03', 1_500, 1_500, 0, 0]]);
     await allHold();
   });
 
@@ -85,7 +82,7 @@ describe.each(DB_KINDS)('transfers and reserves on %s', (kind) => {
     await allHold();
   });
 
-  it('holds a reserve and releases it on its day, into that day\'s transfer', async () => {
+  it("holds a reserve and releases it on its day, into that day's transfer", async () => {
     await setFee(db, SG, 'CARD', { reserveBp: 1_000, holdDays: 3 });
     await txn(db, '2026-03-02', { amount: 10_005 });
     await settleRange(db, '2026-03-02', '2026-03-08');

@@ -20,7 +20,9 @@ export async function settleDb(kind: 'pglite' | 'postgres'): Promise<TestDb> {
 
 /** Empties everything the payment core writes, keeping merchants. */
 export async function reset(db: TestDb): Promise<void> {
-  await db.exec('DELETE FROM settlement_summary; DELETE FROM settlement; DELETE FROM reserve; DELETE FROM settlement_run; DELETE FROM settle_late; DELETE FROM txn; DELETE FROM merchant_fee; DELETE FROM fx_rate');
+  await db.exec(
+    'DELETE FROM settlement_summary; DELETE FROM settlement; DELETE FROM reserve; DELETE FROM settlement_run; DELETE FROM settle_late; DELETE FROM txn; DELETE FROM merchant_fee; DELETE FROM fx_rate',
+  );
 }
 
 export async function setFee(db: TestDb, merId: string, busLine: string, f: Partial<Omit<FeeSchedule, 'busLine'>> = {}): Promise<void> {
@@ -44,8 +46,16 @@ export async function txn(db: TestDb, day: string, o: Partial<IngestInput> = {})
   const r = await ingestTransaction(
     db,
     {
-      merId: SG, orderNo: `T${++seq}`, tranType: 'PURC', amount: 10000, currency: 'SGD', paymentSchema: 'CARD', paymentBrand: 'visa',
-      gwResponse: '00', txnTime: new Date(`${day}T04:00:00Z`), ...o,
+      merId: SG,
+      orderNo: `T${++seq}`,
+      tranType: 'PURC',
+      amount: 10000,
+      currency: 'SGD',
+      paymentSchema: 'CARD',
+      paymentBrand: 'visa',
+      gwResponse: '00',
+      txnTime: new Date(`${day}T04:00:00Z`),
+      ...o,
     },
     { platformTz: TZ },
   );

@@ -3,7 +3,21 @@ import type { Db, Queryable } from '../../../db/db';
 import { AppError } from '../../../lib/errors';
 import { addDays, isDate, nextBusinessDay, platformDate } from '../time';
 import {
-  ADVANCE_CURSORS, APPLY_SCHEDULES, WORK_TABLES, DROP_IDLE, DROP_UNCONVERTED, GROUPS, INSERT_SETTLEMENT, LATE_QUEUE, MARK_TXNS, PICK, RATES, RESERVES, SUMMARY, CANDIDATES, ENSURE_SCHEDULES,
+  ADVANCE_CURSORS,
+  APPLY_SCHEDULES,
+  WORK_TABLES,
+  DROP_IDLE,
+  DROP_UNCONVERTED,
+  GROUPS,
+  INSERT_SETTLEMENT,
+  LATE_QUEUE,
+  MARK_TXNS,
+  PICK,
+  RATES,
+  RESERVES,
+  SUMMARY,
+  CANDIDATES,
+  ENSURE_SCHEDULES,
 } from './settle.sql';
 
 export interface RunResult {
@@ -54,10 +68,7 @@ export async function settleDate(db: Db, date: string): Promise<RunResult> {
     // One run at a time per database schema, across API processes (a table lock, not an advisory
     // lock: those are shared by every schema of the database).
     await q.query('LOCK TABLE settlement_run IN SHARE ROW EXCLUSIVE MODE');
-    const { rows } = await q.query<{ last: string | null; done: boolean }>(
-      'SELECT max(run_date) AS last, coalesce(bool_or(run_date = $1::date), false) AS done FROM settlement_run',
-      [date],
-    );
+    const { rows } = await q.query<{ last: string | null; done: boolean }>('SELECT max(run_date) AS last, coalesce(bool_or(run_date = $1::date), false) AS done FROM settlement_run', [date]);
     const out: RunResult = { date, skipped: true, txnCount: 0, rowCount: 0, transfers: 0, unconverted: 0, ms: 0 };
     if (rows[0].done) return { ...out, ms: performance.now() - t0 };
     if (rows[0].last && rows[0].last > date) {
@@ -95,10 +106,7 @@ export async function settleDate(db: Db, date: string): Promise<RunResult> {
 export async function firstPendingDate(q: Queryable): Promise<string | null> {
   const last = await lastRunDate(q);
   if (last) return addDays(last, 1);
-  const { rows } = await q.query<{ d: string | null }>(
-    `SELECT min(txn_date) AS d FROM txn WHERE settle_date IS NULL AND gw_response = '00' AND tran_type = ANY($1::text[])`,
-    [SETTLING_TYPES],
-  );
+  const { rows } = await q.query<{ d: string | null }>(`SELECT min(txn_date) AS d FROM txn WHERE settle_date IS NULL AND gw_response = '00' AND tran_type = ANY($1::text[])`, [SETTLING_TYPES]);
   return rows[0].d;
 }
 
@@ -108,12 +116,7 @@ export async function firstPendingDate(q: Queryable): Promise<string | null> {
  * a no-op, reported as skipped. A gap between the last completed run and `from` is run first, so no
  * date is ever left behind.
  */
-export async function settleRange(
-  db: Db,
-  from: string,
-  to: string,
-  onDate?: (r: RunResult, index: number, total: number) => void | Promise<void>,
-): Promise<RunResult[]> {
+export async function settleRange(db: Db, from: string, to: string, onDate?: (r: RunResult, index: number, total: number) => void | Promise<void>): Promise<RunResult[]> {
   const last = await lastRunDate(db);
   const pending = await firstPendingDate(db);
   const start = pending && pending < from ? pending : from;

@@ -22,12 +22,26 @@ describe.each(DB_KINDS)('settlement rules written in SQL on %s', (kind) => {
 
   const allHold = async () => expect(Object.values(await checkInvariants(db)).flat()).toEqual([]);
   const queue = async () => (await db.query<{ txn_id: number }>('SELECT txn_id FROM settle_late ORDER BY txn_id')).rows.map((r) => Number(r.txn_id));
-  const row = (r: Awaited<ReturnType<typeof rows>>[number]) =>
-    [r.txn_set_date, r.set_cur, r.txn_count, r.recon_set_amount, r.serv_amount, r.released_amount, r.history_pending, r.trans_amount, r.total_pending];
+  const row = (r: Awaited<ReturnType<typeof rows>>[number]) => [
+    r.txn_set_date,
+    r.set_cur,
+    r.txn_count,
+    r.recon_set_amount,
+    r.serv_amount,
+    r.released_amount,
+    r.history_pending,
+    r.trans_amount,
+    r.total_pending,
+  ];
   const reserves = async (merId: string) =>
-    (await db.query('SELECT set_cur, txn_set_date, amount, release_date, released, transfer_date FROM reserve WHERE mer_id = $1 ORDER BY txn_set_date, set_cur', [merId])).rows.map(
-      (r) => [r.set_cur, r.txn_set_date, Number(r.amount), r.release_date, r.released, r.transfer_date],
-    );
+    (await db.query('SELECT set_cur, txn_set_date, amount, release_date, released, transfer_date FROM reserve WHERE mer_id = $1 ORDER BY txn_set_date, set_cur', [merId])).rows.map((r) => [
+      r.set_cur,
+      r.txn_set_date,
+      Number(r.amount),
+      r.release_date,
+      r.released,
+      r.transfer_date,
+    ]);
   /** The settlement currency is the back office's to change; the tests that change it put it back. */
   const withSettleCurrency = async (merId: string, cur: string, fn: () => Promise<void>) => {
     const { rows: m } = await db.query<{ c: string }>('SELECT settle_currency AS c FROM merchant WHERE mer_id = $1', [merId]);
@@ -85,7 +99,7 @@ describe.each(DB_KINDS)('settlement rules written in SQL on %s', (kind) => {
     await allHold();
   });
 
-  it('a dated fee schedule applies from its own day, to its own merchant\'s business line only', async () => {
+  it("a dated fee schedule applies from its own day, to its own merchant's business line only", async () => {
     await setFee(db, SG, 'CARD');
     await setFee(db, SG, 'AP');
     await setFee(db, JP, 'CARD');
@@ -104,13 +118,17 @@ describe.each(DB_KINDS)('settlement rules written in SQL on %s', (kind) => {
         `SELECT mer_id, bus_line, mdr_bp FROM merchant_fee WHERE (mer_id = $1 AND bus_line IN ('CARD', 'AP')) OR (mer_id = $2 AND bus_line = 'CARD') ORDER BY mer_id, bus_line`,
         [SG, JP],
       );
-      expect(f.map((x) => [x.mer_id, x.bus_line, x.mdr_bp])).toEqual([[JP, 'CARD', 0], [SG, 'AP', 0], [SG, 'CARD', 100]]);
+      expect(f.map((x) => [x.mer_id, x.bus_line, x.mdr_bp])).toEqual([
+        [JP, 'CARD', 0],
+        [SG, 'AP', 0],
+        [SG, 'CARD', 100],
+      ]);
     } finally {
       await db.query(`DELETE FROM merchant_fee_schedule WHERE mer_id = $1 AND effective_from = '2026-03-03'`, [SG]);
     }
   });
 
-  it('a currency with rates to several currencies converts once, with the rate to the merchant\'s settlement currency', async () => {
+  it("a currency with rates to several currencies converts once, with the rate to the merchant's settlement currency", async () => {
     await setFee(db, JP, 'CARD');
     await setRate(db, '2026-03-03', 'JPY', 'EUR', '0.0061');
     await setRate(db, '2026-03-03', 'JPY', 'USD', '0.0066');
@@ -122,7 +140,7 @@ describe.each(DB_KINDS)('settlement rules written in SQL on %s', (kind) => {
     await allHold();
   });
 
-  it('a settled transaction is never settled again, even when its schedule\'s cursor is set back', async () => {
+  it("a settled transaction is never settled again, even when its schedule's cursor is set back", async () => {
     await setFee(db, SG, 'CARD');
     const a = await txn(db, '2026-03-02', { amount: 10_000 });
     await settleDate(db, '2026-03-03');
@@ -131,7 +149,10 @@ describe.each(DB_KINDS)('settlement rules written in SQL on %s', (kind) => {
     expect(await settleDate(db, '2026-03-04')).toMatchObject({ txnCount: 1 });
     expect(await txnRow(db, a)).toMatchObject({ settle_date: '2026-03-03', settle_amount: 10_000 });
     expect(await txnRow(db, b)).toMatchObject({ settle_date: '2026-03-04' });
-    expect((await rows(db)).map((r) => [r.txn_set_date, r.txn_count, r.trans_amount])).toEqual([['2026-03-03', 1, 10_000], ['2026-03-04', 1, 3_000]]);
+    expect((await rows(db)).map((r) => [r.txn_set_date, r.txn_count, r.trans_amount])).toEqual([
+      ['2026-03-03', 1, 10_000],
+      ['2026-03-04', 1, 3_000],
+    ]);
     await allHold();
   });
 
@@ -150,7 +171,7 @@ describe.each(DB_KINDS)('settlement rules written in SQL on %s', (kind) => {
     await allHold();
   });
 
-  it('a payment resolved before its day\'s run is settled once, though it is both due and queued', async () => {
+  it("a payment resolved before its day's run is settled once, though it is both due and queued", async () => {
     await setFee(db, SG, 'CARD');
     await setFee(db, SG, 'AP', { cycleDays: 3 }); // the merchant's other line: its cycle is not the card's
     const clock = new TestClock(new Date('2026-03-02T04:00:00Z'));
@@ -237,7 +258,7 @@ describe.each(DB_KINDS)('settlement rules written in SQL on %s', (kind) => {
     });
   });
 
-  it("a payout of one merchant or one business line never marks paid, nor stamps a remittance date on, what another still carries", async () => {
+  it('a payout of one merchant or one business line never marks paid, nor stamps a remittance date on, what another still carries', async () => {
     await withSettleCurrency(SG, 'USD', async () => {
       // SG's card line: 10 % released at once into a balance carried below its threshold. SG's
       // Alipay line and JP's card line: carried one day, paid out the next (4 March, covering 3–4 March).
@@ -279,7 +300,10 @@ describe.each(DB_KINDS)('settlement rules written in SQL on %s', (kind) => {
 
   // The release of a reserve due on D meets every group of its merchant that day: only its own
   // line's says whether it is paid out. Both ways round, so that no fixed pick of a line passes.
-  for (const [held, paid] of [['CARD', 'AP'], ['AP', 'CARD']] as const) {
+  for (const [held, paid] of [
+    ['CARD', 'AP'],
+    ['AP', 'CARD'],
+  ] as const) {
     it(`a reserve released into a carried balance gets no remittance date when the merchant's other line pays out that day (${held} carried, ${paid} paid)`, async () => {
       const line = (l: string) => (l === 'AP' ? { paymentSchema: 'AP', paymentBrand: 'alipay_cn' } : {});
       await setFee(db, SG, held, { reserveBp: 1_000, holdDays: 1, threshold: 100_000 });
@@ -299,7 +323,10 @@ describe.each(DB_KINDS)('settlement rules written in SQL on %s', (kind) => {
 
   // The same across a settlement-currency change: the release of a reserve held in the old currency
   // meets the merchant's groups of both currencies that day; only its own currency's decides.
-  for (const [threshold, usdSale, sgdSale, usdPaid] of [[5_000, 3_000, 6_000, false], [10_000, 10_000, 2_000, true]] as const) {
+  for (const [threshold, usdSale, sgdSale, usdPaid] of [
+    [5_000, 3_000, 6_000, false],
+    [10_000, 10_000, 2_000, true],
+  ] as const) {
     it(`a reserve held before a settlement-currency change is paid out with its own currency's balance only (${usdPaid ? 'old currency paid' : 'new currency paid'})`, async () => {
       let sgdId = 0;
       await withSettleCurrency(SG, 'USD', async () => {
@@ -332,7 +359,10 @@ describe.each(DB_KINDS)('settlement rules written in SQL on %s', (kind) => {
   // reserve that day: only its own currency's group says whether it is paid out (T) or carried (S).
   // Both orders of the two currencies, so that no pick of a group by its currency passes; the payout
   // covers the other currency's carried sale, which stays S.
-  for (const [a, b] of [['SGD', 'USD'], ['USD', 'SGD']] as const) {
+  for (const [a, b] of [
+    ['SGD', 'USD'],
+    ['USD', 'SGD'],
+  ] as const) {
     it(`a sale is paid out by its own currency's group, not by the other currency's release that day (${a} paid, ${b} carried)`, async () => {
       const ids: number[] = [];
       await withSettleCurrency(SG, a, async () => {
@@ -347,7 +377,12 @@ describe.each(DB_KINDS)('settlement rules written in SQL on %s', (kind) => {
         await settleDate(db, '2026-03-05');
       });
       // 5 March: a's group owes 2,000 carried + 8,100 ≥ 10,000 and pays out 3–5 March; b's releases 300 into 2,700 carried.
-      expect((await rows(db)).filter((r) => r.txn_set_date === '2026-03-05').map(row).sort((x, y) => String(x[1]).localeCompare(String(y[1])))).toEqual(
+      expect(
+        (await rows(db))
+          .filter((r) => r.txn_set_date === '2026-03-05')
+          .map(row)
+          .sort((x, y) => String(x[1]).localeCompare(String(y[1]))),
+      ).toEqual(
         [
           ['2026-03-05', a, 1, 9_000, 900, 0, 2_000, 10_100, 0],
           ['2026-03-05', b, 0, 0, 0, 300, 2_700, 0, 3_000],

@@ -177,15 +177,14 @@ describe.each(DB_KINDS)('settlement run on %s', (kind) => {
     await allHold();
   });
 
-  it('converts with the day\'s rate, half-even, with JPY and KRW exponents', async () => {
+  it("converts with the day's rate, half-even, with JPY and KRW exponents", async () => {
     // Merchant JP settles USD. JPY 0 decimals → USD 2: 12345 JPY × 0.0066 = 81.477 USD → 8148.
     await setFee(db, JP, 'CARD', { mdrBp: 250 });
     await setRate(db, '2026-03-02', 'JPY', 'USD', '0.0066');
     await setRate(db, '2026-03-03', 'JPY', 'USD', '0.0070');
     await setRate(db, '2026-03-03', 'KRW', 'USD', '0.000725');
     await setRate(db, '2026-03-03', 'EUR', 'USD', '1.085');
-    const jp = (day: string, amount: number, currency: string) =>
-      txn(db, day, { merId: JP, amount, currency, paymentSchema: 'CARD', paymentBrand: 'jcb' });
+    const jp = (day: string, amount: number, currency: string) => txn(db, day, { merId: JP, amount, currency, paymentSchema: 'CARD', paymentBrand: 'jcb' });
     const a = await jp('2026-03-02', 12345, 'JPY');
     const b = await jp('2026-03-02', 10, 'KRW'); // 10 × 0.000725 = 0.00725 USD → 0.725 ¢ → 1
     const c = await jp('2026-03-02', 50, 'KRW'); // 0.03625 USD → 3.625 ¢ → 4
@@ -217,7 +216,7 @@ describe.each(DB_KINDS)('settlement run on %s', (kind) => {
     await allHold();
   });
 
-  it('gives every enabled channel\'s business line a schedule, grouped as busLineOf does', async () => {
+  it("gives every enabled channel's business line a schedule, grouped as busLineOf does", async () => {
     const channels = ['CARD', 'APDP', 'UP_B2B', 'PPRO_SOFORT', 'EXUP', 'WX', 'APP'];
     await db.query('UPDATE merchant SET channels = $2 WHERE mer_id = $1', [SG, channels]);
     try {

@@ -8,8 +8,7 @@ export const activeInfo = (token: string) => http.get<{ username: string; merNam
 /** POST /user/active: first password, activates. */
 export const activate = (input: { token: string; newPassword: string; confirmPassword: string }) => http.post<{ username: string }>('/user/active', input);
 /** POST /user/updatePassword: signed in (token) or, for an expired password, with username. */
-export const updatePassword = (input: { username?: string; oldPassword: string; newPassword: string; confirmPassword: string }) =>
-  http.post<{ sessionsEnded: number }>('/user/updatePassword', input);
+export const updatePassword = (input: { username?: string; oldPassword: string; newPassword: string; confirmPassword: string }) => http.post<{ sessionsEnded: number }>('/user/updatePassword', input);
 /** POST /user/forgotPassword: the answer is the same whether the account exists or not. */
 export const forgotPassword = (account: string) => http.envelope<null>({ method: 'POST', url: '/user/forgotPassword', form: { account } });
 export const resetInfo = (token: string) => http.get<{ username: string }>('/user/resetInfo', { token }, { quiet: true });
@@ -34,7 +33,11 @@ export const revokeOtherSessions = () => http.post<{ ended: number }>('/user/ses
 
 /** GET /user/passwordPolicy: minimum length and history of the password rules. */
 export const usePasswordPolicy = () =>
-  useQuery({ queryKey: ['account', 'policy'], queryFn: () => http.get<{ minLength: number; history: number; maxAgeDays: number }>('/user/passwordPolicy', undefined, { quiet: true }), staleTime: Infinity });
+  useQuery({
+    queryKey: ['account', 'policy'],
+    queryFn: () => http.get<{ minLength: number; history: number; maxAgeDays: number }>('/user/passwordPolicy', undefined, { quiet: true }),
+    staleTime: Infinity,
+  });
 
 /** Passkeys (decision 047): the list, registration (options, then the authenticator's answer as JSON text), rename, remove (after a step-up). */
 export const usePasskeys = () => useQuery({ queryKey: ['account', 'passkeys'], queryFn: () => http.get<PasskeyItem[]>('/user/passkeys') });

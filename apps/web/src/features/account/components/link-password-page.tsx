@@ -54,14 +54,26 @@ export function LinkPasswordPage(props: {
         {info === null ? (
           <Spin />
         ) : info === 'expired' ? (
-          <Result status="warning" title={t(`${keys}.expired`)} extra={<Button type="primary" onClick={() => navigate(expired.to)}>{t(expired.label)}</Button>} />
+          <Result
+            status="warning"
+            title={t(`${keys}.expired`)}
+            extra={
+              <Button type="primary" onClick={() => navigate(expired.to)}>
+                {t(expired.label)}
+              </Button>
+            }
+          />
         ) : (
           <>
-            <Typography.Title level={1} style={{ fontSize: 22 }}>{t(`${keys}.title`)}</Typography.Title>
+            <Typography.Title level={1} style={{ fontSize: 22 }}>
+              {t(`${keys}.title`)}
+            </Typography.Title>
             <Alert type="info" showIcon title={t(`${keys}.for`, info)} style={{ marginBottom: 16 }} />
             <Form layout="vertical" requiredMark={false} onFinish={submit}>
               <PasswordFields />
-              <Button type="primary" htmlType="submit" block loading={saving}>{t(`${keys}.submit`)}</Button>
+              <Button type="primary" htmlType="submit" block loading={saving}>
+                {t(`${keys}.submit`)}
+              </Button>
             </Form>
           </>
         )}

@@ -17,8 +17,7 @@ export const wechatAvailable = () => http.get<{ available: boolean }>('/user/wec
 export const wechatLoginUrl = () => http.get<{ url: string }>('/user/wechat/loginUrl');
 /** After WeChat the server asks for the user's second factor (issue 28): without a code, which one; with it, the tokens. */
 export type WechatStep = { secondFactor: 'totp' | 'email'; resendAfter: number };
-export const wechatLogin = (ticket: string, verifyCode?: string) =>
-  http.post<LoginResult | WechatStep>('/user/wechat/login', verifyCode ? { ticket, verifyCode } : { ticket });
+export const wechatLogin = (ticket: string, verifyCode?: string) => http.post<LoginResult | WechatStep>('/user/wechat/login', verifyCode ? { ticket, verifyCode } : { ticket });
 
 /** "Use a passkey" (decision 047): the password first, then a challenge bound to this attempt; the authenticator's answer (JSON text) trades for tokens. */
 export const passkeyLoginOptions = (username: string, password: string) =>

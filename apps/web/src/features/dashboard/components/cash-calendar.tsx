@@ -6,7 +6,11 @@ import { formatAmount } from '../../../components/money';
 import { useCashCalendar } from '../api/get-cash-calendar';
 import { CashChart, COLORS } from './cash-chart';
 
-const sum = (vals: string[], cur: string) => toDecimal(vals.reduce((s, v) => s + BigInt(toMinor(v, cur)), 0n), cur);
+const sum = (vals: string[], cur: string) =>
+  toDecimal(
+    vals.reduce((s, v) => s + BigInt(toMinor(v, cur)), 0n),
+    cur,
+  );
 
 /**
  * Above the reserve report (beyond the spec): the next 30 days of expected transfers (decided by the
@@ -28,9 +32,18 @@ export function CashCalendar() {
     () =>
       currency
         ? {
-            transfer: sum(days.map((d) => d.transfer), currency),
-            projected: sum(days.map((d) => d.projected), currency),
-            release: sum(days.map((d) => d.release), currency),
+            transfer: sum(
+              days.map((d) => d.transfer),
+              currency,
+            ),
+            projected: sum(
+              days.map((d) => d.projected),
+              currency,
+            ),
+            release: sum(
+              days.map((d) => d.release),
+              currency,
+            ),
           }
         : null,
     [days, currency],

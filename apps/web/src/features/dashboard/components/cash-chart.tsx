@@ -61,9 +61,15 @@ export function CashChart({ days, currency }: { days: CashDay[]; currency: strin
             title={
               <div>
                 <strong>{d.date}</strong>
-                <div>{t('calendar.transfer')}: {fmt(d.transfer)}</div>
-                <div>{t('calendar.projected')}: {fmt(d.projected)}</div>
-                <div>{t('calendar.release')}: {fmt(d.release)}</div>
+                <div>
+                  {t('calendar.transfer')}: {fmt(d.transfer)}
+                </div>
+                <div>
+                  {t('calendar.projected')}: {fmt(d.projected)}
+                </div>
+                <div>
+                  {t('calendar.release')}: {fmt(d.release)}
+                </div>
               </div>
             }
           >

@@ -16,7 +16,11 @@ interface Values {
   expiresOn?: Dayjs | null;
 }
 
-const lines = (s?: string) => (s ?? '').split(/[\s,]+/).map((x) => x.trim()).filter(Boolean);
+const lines = (s?: string) =>
+  (s ?? '')
+    .split(/[\s,]+/)
+    .map((x) => x.trim())
+    .filter(Boolean);
 
 /** Create an API key: name, merchants (the caller's), permissions (the caller's own), IP allow-list, last day. */
 export function CreateKeyDialog({ open, onClose, onCreated }: { open: boolean; onClose: () => void; onCreated: (k: ApiKeyCreated) => void }) {
@@ -103,11 +107,17 @@ export function KeySecretDialog({ created, onClose }: { created: ApiKeyCreated |
       maskClosable={false}
       // The secret leaves the page when the dialog closes.
       destroyOnHidden
-      footer={<Button type="primary" onClick={onClose}>{t('secret.done')}</Button>}
+      footer={
+        <Button type="primary" onClick={onClose}>
+          {t('secret.done')}
+        </Button>
+      }
       width={640}
     >
       <Alert type="warning" showIcon message={t('secret.warning')} style={{ marginBottom: 16 }} />
-      <Typography.Text strong id="new-key-label">{t('secret.label')}</Typography.Text>
+      <Typography.Text strong id="new-key-label">
+        {t('secret.label')}
+      </Typography.Text>
       <Typography.Paragraph
         code
         copyable={{ text: created?.secret ?? '', tooltips: [t('secret.copy'), t('secret.copied')] }}

@@ -102,14 +102,20 @@ export function KeysPage() {
     <PageContainer
       extra={
         <Space wrap>
-          <Button icon={<ReloadOutlined />} onClick={() => void refetch()}>{t('refresh')}</Button>
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)}>{t('create')}</Button>
+          <Button icon={<ReloadOutlined />} onClick={() => void refetch()}>
+            {t('refresh')}
+          </Button>
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)}>
+            {t('create')}
+          </Button>
         </Space>
       }
     >
       <Typography.Paragraph type="secondary">
         {t('hint')}{' '}
-        <Typography.Link href="/v1/docs" target="_blank" rel="noopener">{t('docs')}</Typography.Link>
+        <Typography.Link href="/v1/docs" target="_blank" rel="noopener">
+          {t('docs')}
+        </Typography.Link>
       </Typography.Paragraph>
       <Table<ApiKeyRow>
         rowKey="id"

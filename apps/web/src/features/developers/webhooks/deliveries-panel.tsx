@@ -134,7 +134,11 @@ export function DeliveriesPanel({ endpoint }: { endpoint: WebhookEndpoint }) {
           <Typography.Text type="secondary" style={{ fontSize: 12, wordBreak: 'break-all' }} copyable={{ text: d.eventId }}>
             {d.eventId}
           </Typography.Text>
-          {narrow && <Typography.Text type="secondary" style={{ fontSize: 12 }}>{formatInstant(d.createdAt, 'YYYY-MM-DD HH:mm:ss')}</Typography.Text>}
+          {narrow && (
+            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+              {formatInstant(d.createdAt, 'YYYY-MM-DD HH:mm:ss')}
+            </Typography.Text>
+          )}
           {narrow && <Tag color={STATE_COLOR[d.state]}>{t(`state.${d.state}`)}</Tag>}
         </Space>
       ),
@@ -154,13 +158,7 @@ export function DeliveriesPanel({ endpoint }: { endpoint: WebhookEndpoint }) {
       title: t('col.actions'),
       width: 110,
       render: (_, d) => (
-        <Button
-          size="small"
-          type="link"
-          icon={<RedoOutlined />}
-          disabled={!endpoint.enabled}
-          onClick={() => quietly(resend.mutateAsync(d.id).then(() => message.success(t('msg.resent'))))}
-        >
+        <Button size="small" type="link" icon={<RedoOutlined />} disabled={!endpoint.enabled} onClick={() => quietly(resend.mutateAsync(d.id).then(() => message.success(t('msg.resent'))))}>
           {t('action.resend')}
         </Button>
       ),
@@ -191,7 +189,15 @@ export function DeliveriesPanel({ endpoint }: { endpoint: WebhookEndpoint }) {
           onChange={(e) => update({ event: e.target.value, page: 0 })}
         />
         <Space.Compact>
-          <DatePicker showTime={{ format: 'HH:mm' }} format="YYYY-MM-DD HH:mm" value={since} onChange={setSince} aria-label={t('deliveries.since')} placeholder={t('deliveries.since')} allowClear={false} />
+          <DatePicker
+            showTime={{ format: 'HH:mm' }}
+            format="YYYY-MM-DD HH:mm"
+            value={since}
+            onChange={setSince}
+            aria-label={t('deliveries.since')}
+            placeholder={t('deliveries.since')}
+            allowClear={false}
+          />
           <Button
             disabled={!endpoint.enabled || !since}
             loading={resendFailed.isPending}

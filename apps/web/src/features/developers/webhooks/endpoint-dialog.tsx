@@ -63,11 +63,7 @@ export function EndpointDialog({ open, editing, onClose, onCreated }: { open: bo
           name="url"
           label={t('form.url')}
           extra={t('form.urlHelp')}
-          rules={[
-            { required: true, message: t('form.required') },
-            { max: WEBHOOK_URL_MAX },
-            { pattern: /^https?:\/\/[^\s/@]+(\/\S*)?$/i, message: t('form.urlInvalid') },
-          ]}
+          rules={[{ required: true, message: t('form.required') }, { max: WEBHOOK_URL_MAX }, { pattern: /^https?:\/\/[^\s/@]+(\/\S*)?$/i, message: t('form.urlInvalid') }]}
         >
           <Input placeholder="https://example.com/webhooks" autoComplete="off" inputMode="url" />
         </Form.Item>
@@ -75,7 +71,10 @@ export function EndpointDialog({ open, editing, onClose, onCreated }: { open: bo
           <Checkbox.Group style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(220px, 1fr))', gap: 4 }}>
             {WEBHOOK_EVENTS.map((e) => (
               <Checkbox key={e} value={e}>
-                {t(eventKey(e))} <Typography.Text type="secondary" style={{ fontSize: 12 }}>{e}</Typography.Text>
+                {t(eventKey(e))}{' '}
+                <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                  {e}
+                </Typography.Text>
               </Checkbox>
             ))}
           </Checkbox.Group>

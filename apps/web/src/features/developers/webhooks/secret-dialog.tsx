@@ -14,7 +14,9 @@ export function SecretDialog({ secret, onClose }: { secret: WebhookSecret | null
           <Typography.Paragraph copyable={{ text: secret.secret }} code style={{ wordBreak: 'break-all' }} aria-label={t('secret.title')}>
             {secret.secret}
           </Typography.Paragraph>
-          <Typography.Text type="secondary" style={{ wordBreak: 'break-all' }}>{secret.endpoint.url}</Typography.Text>
+          <Typography.Text type="secondary" style={{ wordBreak: 'break-all' }}>
+            {secret.endpoint.url}
+          </Typography.Text>
           {secret.endpoint.previousSecretUntil && (
             <Typography.Paragraph type="secondary" style={{ marginTop: 8 }}>
               {t('secret.previous', { time: formatInstant(secret.endpoint.previousSecretUntil) })}

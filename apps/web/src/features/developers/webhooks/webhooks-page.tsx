@@ -36,7 +36,11 @@ export function WebhooksPage() {
   // toast; its rejection ends here, not as an uncaught error of the page (issue 53).
   const quietly = (p: Promise<unknown>) => p.catch(() => undefined);
   const status = (e: WebhookEndpoint) =>
-    e.enabled ? <Tag color="success">{t('status.enabled')}</Tag> : <Tag color={e.disabledReason === 'failing' ? 'error' : 'default'}>{t(e.disabledReason === 'failing' ? 'status.disabledFailing' : 'status.disabledUser')}</Tag>;
+    e.enabled ? (
+      <Tag color="success">{t('status.enabled')}</Tag>
+    ) : (
+      <Tag color={e.disabledReason === 'failing' ? 'error' : 'default'}>{t(e.disabledReason === 'failing' ? 'status.disabledFailing' : 'status.disabledUser')}</Tag>
+    );
 
   const columns: ColumnsType<WebhookEndpoint> = [
     {
@@ -44,11 +48,25 @@ export function WebhooksPage() {
       title: t('col.url'),
       render: (_, e) => (
         <Space direction="vertical" size={0} style={{ minWidth: 0 }}>
-          <Typography.Text strong style={{ wordBreak: 'break-all' }}>{e.url}</Typography.Text>
-          {e.description && <Typography.Text type="secondary" style={{ fontSize: 12 }}>{e.description}</Typography.Text>}
+          <Typography.Text strong style={{ wordBreak: 'break-all' }}>
+            {e.url}
+          </Typography.Text>
+          {e.description && (
+            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+              {e.description}
+            </Typography.Text>
+          )}
           {/* After a rotation the old secret still signs (a second v1) until then, unless ended at once (issue 47). */}
-          {e.previousSecretUntil && <Typography.Text type="warning" style={{ fontSize: 12 }}>{t('status.previousUntil', { time: formatInstant(e.previousSecretUntil) })}</Typography.Text>}
-          {narrow && <Typography.Text type="secondary" style={{ fontSize: 12 }}>{e.merId}</Typography.Text>}
+          {e.previousSecretUntil && (
+            <Typography.Text type="warning" style={{ fontSize: 12 }}>
+              {t('status.previousUntil', { time: formatInstant(e.previousSecretUntil) })}
+            </Typography.Text>
+          )}
+          {narrow && (
+            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+              {e.merId}
+            </Typography.Text>
+          )}
           {narrow && status(e)}
         </Space>
       ),
@@ -150,12 +168,7 @@ export function WebhooksPage() {
               </Button>
             </Popconfirm>
           ) : (
-            <Button
-              size="small"
-              type="link"
-              icon={<PlayCircleOutlined />}
-              onClick={() => quietly(setEnabled.mutateAsync({ id: e.id, enabled: true }).then(() => message.success(t('msg.enabled'))))}
-            >
+            <Button size="small" type="link" icon={<PlayCircleOutlined />} onClick={() => quietly(setEnabled.mutateAsync({ id: e.id, enabled: true }).then(() => message.success(t('msg.enabled'))))}>
               {t('action.enable')}
             </Button>
           )}

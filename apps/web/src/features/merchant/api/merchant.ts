@@ -11,13 +11,11 @@ export interface MerchantListParams {
 
 /** GET /merchant/list */
 export const getMerchantList = (q: MerchantListParams, signal?: AbortSignal) => http.get<Page<MerchantListRow>>('/merchant/list', { ...q }, { signal });
-export const merchantListQuery = (q: MerchantListParams) =>
-  queryOptions({ queryKey: ['merchant', 'list', q], queryFn: ({ signal }) => getMerchantList(q, signal), placeholderData: keepPreviousData });
+export const merchantListQuery = (q: MerchantListParams) => queryOptions({ queryKey: ['merchant', 'list', q], queryFn: ({ signal }) => getMerchantList(q, signal), placeholderData: keepPreviousData });
 export const useMerchantList = (q: MerchantListParams) => useQuery(merchantListQuery(q));
 
 /** GET /merchant/{id} */
-export const useMerchantDetail = (id: string) =>
-  useQuery({ queryKey: ['merchant', 'detail', id], queryFn: ({ signal }) => http.get<MerchantDetail>(`/merchant/${id}`, undefined, { signal }) });
+export const useMerchantDetail = (id: string) => useQuery({ queryKey: ['merchant', 'detail', id], queryFn: ({ signal }) => http.get<MerchantDetail>(`/merchant/${id}`, undefined, { signal }) });
 
 /** GET /merchant/listMerchantFee */
 export const useMerchantFees = (merId: string, enabled: boolean) =>

@@ -10,7 +10,12 @@ import { formatPlatformLabelled } from '../../../lib/time';
 import { useBankChangeRequest, useMerchantBanks } from '../api/merchant';
 
 const STATUS_COLOR: Record<BankRequest['status'], string> = {
-  MERCHANT_APPROVAL: 'processing', MERCHANT_REJECTED: 'error', EXPIRED: 'default', PENDING: 'warning', APPROVED: 'success', REJECTED: 'error',
+  MERCHANT_APPROVAL: 'processing',
+  MERCHANT_REJECTED: 'error',
+  EXPIRED: 'default',
+  PENDING: 'warning',
+  APPROVED: 'success',
+  REJECTED: 'error',
 };
 
 interface BankForm {
@@ -67,10 +72,23 @@ export function BankTab({ merId }: { merId: string }) {
 
   return (
     <>
-      {pending && <Alert type="info" showIcon style={{ marginBottom: 12 }} title={t(pending.status === 'MERCHANT_APPROVAL' ? 'bank.pendingTeamNote' : 'bank.pendingNote', { bank: pending.beneficiaryBank, account: pending.accountNumber, at: formatPlatformLabelled(pending.requestedAt) })} />}
+      {pending && (
+        <Alert
+          type="info"
+          showIcon
+          style={{ marginBottom: 12 }}
+          title={t(pending.status === 'MERCHANT_APPROVAL' ? 'bank.pendingTeamNote' : 'bank.pendingNote', {
+            bank: pending.beneficiaryBank,
+            account: pending.accountNumber,
+            at: formatPlatformLabelled(pending.requestedAt),
+          })}
+        />
+      )}
       {isMain && (
         <Can permission={Perm.merchantBankChange}>
-          <Button type="primary" style={{ marginBottom: 12 }} disabled={!!pending} onClick={() => setOpen(true)}>{t('bank.request')}</Button>
+          <Button type="primary" style={{ marginBottom: 12 }} disabled={!!pending} onClick={() => setOpen(true)}>
+            {t('bank.request')}
+          </Button>
         </Can>
       )}
       <Table
@@ -87,7 +105,17 @@ export function BankTab({ merId }: { merId: string }) {
           { key: 'name', title: t('bank.accountName'), dataIndex: 'accountName', width: 220 },
           { key: 'number', title: t('bank.accountNumber'), dataIndex: 'accountNumber', width: 130 },
           { key: 'country', title: t('field.country'), dataIndex: 'country', width: 80 },
-          { key: 'currency', title: t('bank.currency'), width: 120, render: (_, r) => <>{r.currency}{r.isDefault && <Tag style={{ marginLeft: 6 }}>{t('bank.default')}</Tag>}</> },
+          {
+            key: 'currency',
+            title: t('bank.currency'),
+            width: 120,
+            render: (_, r) => (
+              <>
+                {r.currency}
+                {r.isDefault && <Tag style={{ marginLeft: 6 }}>{t('bank.default')}</Tag>}
+              </>
+            ),
+          },
         ]}
       />
       {!!banks.data?.requests.length && (
@@ -117,12 +145,29 @@ export function BankTab({ merId }: { merId: string }) {
           <Form.Item name="accountId" label={t('bank.replaces')}>
             <Select allowClear placeholder={t('bank.newAccount')} options={(banks.data?.content ?? []).map((b) => ({ value: b.id, label: `${b.beneficiaryBank} ${b.accountNumber} ${b.currency}` }))} />
           </Form.Item>
-          <Form.Item name="beneficiaryBank" label={t('bank.beneficiaryBank')} rules={[{ required: true, min: 2, max: 120, message: t('required') }]}><Input maxLength={120} /></Form.Item>
-          <Form.Item name="swiftCode" label={t('bank.swiftCode')} normalize={(v: string) => v?.toUpperCase()} rules={[{ required: true, pattern: SWIFT_RE, message: t('bank.swiftInvalid') }]}><Input maxLength={11} /></Form.Item>
-          <Form.Item name="bankAddress" label={t('bank.address')}><Input maxLength={200} /></Form.Item>
-          <Form.Item name="accountName" label={t('bank.accountName')} rules={[{ required: true, min: 2, max: 120, message: t('required') }]}><Input maxLength={120} /></Form.Item>
-          <Form.Item name="accountNumber" label={t('bank.accountNumber')} normalize={(v: string) => v?.replace(/\s/g, '').toUpperCase()} rules={[{ required: true, pattern: /^[A-Z0-9]{6,34}$/, message: t('bank.accountInvalid') }]}><Input maxLength={40} autoComplete="off" /></Form.Item>
-          <Form.Item name="country" label={t('field.country')} normalize={(v: string) => v?.toUpperCase()} rules={[{ required: true, pattern: /^[A-Z]{2}$/, message: t('bank.countryInvalid') }]}><Input maxLength={2} style={{ width: 100 }} /></Form.Item>
+          <Form.Item name="beneficiaryBank" label={t('bank.beneficiaryBank')} rules={[{ required: true, min: 2, max: 120, message: t('required') }]}>
+            <Input maxLength={120} />
+          </Form.Item>
+          <Form.Item name="swiftCode" label={t('bank.swiftCode')} normalize={(v: string) => v?.toUpperCase()} rules={[{ required: true, pattern: SWIFT_RE, message: t('bank.swiftInvalid') }]}>
+            <Input maxLength={11} />
+          </Form.Item>
+          <Form.Item name="bankAddress" label={t('bank.address')}>
+            <Input maxLength={200} />
+          </Form.Item>
+          <Form.Item name="accountName" label={t('bank.accountName')} rules={[{ required: true, min: 2, max: 120, message: t('required') }]}>
+            <Input maxLength={120} />
+          </Form.Item>
+          <Form.Item
+            name="accountNumber"
+            label={t('bank.accountNumber')}
+            normalize={(v: string) => v?.replace(/\s/g, '').toUpperCase()}
+            rules={[{ required: true, pattern: /^[A-Z0-9]{6,34}$/, message: t('bank.accountInvalid') }]}
+          >
+            <Input maxLength={40} autoComplete="off" />
+          </Form.Item>
+          <Form.Item name="country" label={t('field.country')} normalize={(v: string) => v?.toUpperCase()} rules={[{ required: true, pattern: /^[A-Z]{2}$/, message: t('bank.countryInvalid') }]}>
+            <Input maxLength={2} style={{ width: 100 }} />
+          </Form.Item>
           <Form.Item name="currency" label={t('bank.currency')} rules={[{ required: true, message: t('required') }]}>
             <Select showSearch style={{ width: 140 }} options={CURRENCIES.map((c) => ({ value: c, label: c }))} />
           </Form.Item>

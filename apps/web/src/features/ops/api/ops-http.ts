@@ -183,25 +183,94 @@ export const opsAuditApi = {
 };
 
 /** The runs screen (issue 26, decision 045). Amounts are minor units as strings. */
-export interface OpsRunTotal { currency: string; rows: number; txnCount: number; reconAmount: string; feeAmount: string; transAmount: string }
+export interface OpsRunTotal {
+  currency: string;
+  rows: number;
+  txnCount: number;
+  reconAmount: string;
+  feeAmount: string;
+  transAmount: string;
+}
 export interface OpsRunAttempt {
-  id: number; state: 'running' | 'done' | 'skipped' | 'failed'; trigger: 'job' | 'cli' | 'operator'; operator: string | null; startedAt: string; endedAt: string | null;
-  txnCount: number | null; rowCount: number | null; unconverted: number | null; error: string | null;
+  id: number;
+  state: 'running' | 'done' | 'skipped' | 'failed';
+  trigger: 'job' | 'cli' | 'operator';
+  operator: string | null;
+  startedAt: string;
+  endedAt: string | null;
+  txnCount: number | null;
+  rowCount: number | null;
+  unconverted: number | null;
+  error: string | null;
 }
-export interface OpsSettlementRun { date: string; state: 'running' | 'done' | 'failed' | 'pending'; txnCount: number | null; rowCount: number | null; finishedAt: string | null; totals: OpsRunTotal[]; attempts: OpsRunAttempt[] }
+export interface OpsSettlementRun {
+  date: string;
+  state: 'running' | 'done' | 'failed' | 'pending';
+  txnCount: number | null;
+  rowCount: number | null;
+  finishedAt: string | null;
+  totals: OpsRunTotal[];
+  attempts: OpsRunAttempt[];
+}
 export interface OpsExportRow {
-  id: number; merId: string; merName: string; kind: string; format: string; status: 'queued' | 'running' | 'ready' | 'failed'; requestedBy: string; scheduled: boolean;
-  createdAt: string; startedAt: string | null; finishedAt: string | null; sizeBytes: number | null; rowCount: number | null; attempts: number; error: string | null;
+  id: number;
+  merId: string;
+  merName: string;
+  kind: string;
+  format: string;
+  status: 'queued' | 'running' | 'ready' | 'failed';
+  requestedBy: string;
+  scheduled: boolean;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  sizeBytes: number | null;
+  rowCount: number | null;
+  attempts: number;
+  error: string | null;
 }
-export interface OpsJobRow { id: number; kind: string; key: string | null; status: 'queued' | 'running' | 'done' | 'failed'; attempts: number; progress: number; runAt: string; createdAt: string; finishedAt: string | null; error: string | null }
+export interface OpsJobRow {
+  id: number;
+  kind: string;
+  key: string | null;
+  status: 'queued' | 'running' | 'done' | 'failed';
+  attempts: number;
+  progress: number;
+  runAt: string;
+  createdAt: string;
+  finishedAt: string | null;
+  error: string | null;
+}
 export interface OpsGatewayRow {
-  id: string; name: string; merchants: string[]; enabled: boolean; createdAt: string; activeKeys: number; txnCount: number; lastTxnAt: string | null; imports: number; differences: number;
-  lastImport: { id: number; fileName: string; status: string; rowsRead: number; accepted: number; duplicate: number; rejected: number; controlOk: boolean | null; message: string | null; startedAt: string; finishedAt: string | null } | null;
+  id: string;
+  name: string;
+  merchants: string[];
+  enabled: boolean;
+  createdAt: string;
+  activeKeys: number;
+  txnCount: number;
+  lastTxnAt: string | null;
+  imports: number;
+  differences: number;
+  lastImport: {
+    id: number;
+    fileName: string;
+    status: string;
+    rowsRead: number;
+    accepted: number;
+    duplicate: number;
+    rejected: number;
+    controlOk: boolean | null;
+    message: string | null;
+    startedAt: string;
+    finishedAt: string | null;
+  } | null;
 }
 
 export const opsRunsApi = {
   settlement: (from: string, to: string) => opsHttp.request<{ lastRunDate: string | null; yesterday: string; content: OpsSettlementRun[] }>({ url: '/runs/settlement', params: { from, to } }),
-  rerun: (date: string) => opsHttp.request<{ date: string; skipped: boolean; txnCount: number; rowCount: number; unconverted: number; alsoRan: string[] }>({ method: 'POST', url: `/runs/settlement/${date}/rerun` }),
+  rerun: (date: string) =>
+    opsHttp.request<{ date: string; skipped: boolean; txnCount: number; rowCount: number; unconverted: number; alsoRan: string[] }>({ method: 'POST', url: `/runs/settlement/${date}/rerun` }),
   exports: (status?: string) => opsHttp.request<OpsExportRow[]>({ url: '/runs/exports', params: { status } }),
   jobs: (status?: string) => opsHttp.request<OpsJobRow[]>({ url: '/runs/jobs', params: { status } }),
   retry: (id: number) => opsHttp.request<unknown>({ method: 'POST', url: `/runs/jobs/${id}/retry` }),

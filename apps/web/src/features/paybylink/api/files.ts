@@ -41,5 +41,4 @@ export interface PblOptions {
 }
 /** GET /payByLink/options: the merchant's currencies (default first) and the form's choices. */
 /** Asked only while `enabled` (the create/modify dialog is open): a user who cannot create never asks (issue 13, fix 2). */
-export const usePblOptions = (enabled = true) =>
-  useQuery({ queryKey: ['payByLink', 'options'], queryFn: () => http.get<PblOptions>('/payByLink/options'), staleTime: 300_000, enabled });
+export const usePblOptions = (enabled = true) => useQuery({ queryKey: ['payByLink', 'options'], queryFn: () => http.get<PblOptions>('/payByLink/options'), staleTime: 300_000, enabled });

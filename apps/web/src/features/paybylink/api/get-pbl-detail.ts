@@ -18,5 +18,4 @@ export const pblDetailRefetch = (d: Pick<PayByLinkDetail, 'status' | 'openStatus
   return state === 'notPaid' || state === 'processing' ? LIMITS.qrPollMs : false;
 };
 
-export const usePblDetail = (id: number | string, enabled = true) =>
-  useQuery({ ...pblDetailQuery(id), enabled, refetchInterval: (q) => pblDetailRefetch(q.state.data) });
+export const usePblDetail = (id: number | string, enabled = true) => useQuery({ ...pblDetailQuery(id), enabled, refetchInterval: (q) => pblDetailRefetch(q.state.data) });

@@ -89,7 +89,11 @@ function activityText(a: PayByLinkActivity, t: (k: string, o?: Record<string, un
   const method = d.brand ? brandName(d.brand) : '';
   switch (a.kind) {
     case 'payment':
-      return d.result === 'success' ? t('activity.paymentSuccess', { method }) : d.result === 'failed' ? t('activity.paymentFailed', { method, msg: d.respMsg ?? '' }) : t('activity.paymentPending', { method });
+      return d.result === 'success'
+        ? t('activity.paymentSuccess', { method })
+        : d.result === 'failed'
+          ? t('activity.paymentFailed', { method, msg: d.respMsg ?? '' })
+          : t('activity.paymentPending', { method });
     case 'emailed':
     case 'emailFailed':
       return t(`activity.${a.kind}`, { to: d.to ?? '', error: d.error ?? '' });

@@ -50,9 +50,7 @@ export function OrderFormDialog({ open, order, onClose, onCreated, onUpdated }: 
   useEffect(() => {
     if (!open) return;
     form.resetFields();
-    form.setFieldsValue(
-      order ? fromOrder(order) : { goodsQuantity: '1', logFee: '0', sendEmailChecked: false, validDays: PBL_DEFAULT_VALID_DAYS },
-    );
+    form.setFieldsValue(order ? fromOrder(order) : { goodsQuantity: '1', logFee: '0', sendEmailChecked: false, validDays: PBL_DEFAULT_VALID_DAYS });
   }, [open, order, form]);
   // …and the defaults that come with the options (first currency, validity) fill in when they
   // arrive, leaving alone what the person has already chosen or typed (a slow answer, or one

@@ -45,15 +45,7 @@ export function PblFilterForm({ value, onSearch, extra }: { value: PblFilters; o
   };
 
   return (
-    <FilterForm
-      form={form}
-      name="pblFilter"
-      initialValues={toForm(value)}
-      onFinish={submit}
-      search={t('action.search')}
-      clear={{ label: t('action.clear'), onClick: clear }}
-      extra={extra}
-    >
+    <FilterForm form={form} name="pblFilter" initialValues={toForm(value)} onFinish={submit} search={t('action.search')} clear={{ label: t('action.clear'), onClick: clear }} extra={extra}>
       <FilterItem col={col} name="period" label={t('filter.createDate')}>
         <DateRangeFilter aria-label={t('filter.createDate')} style={{ width: '100%' }} />
       </FilterItem>

@@ -78,10 +78,7 @@ export function QrDialog({
           {logos.isPending ? (
             <Skeleton.Button active block />
           ) : (
-            <div
-              data-testid="qr-logos"
-              style={{ display: 'grid', gridTemplateColumns: `repeat(${LIMITS.logosPerRow}, 70px)`, gap: 8, justifyContent: 'center' }}
-            >
+            <div data-testid="qr-logos" style={{ display: 'grid', gridTemplateColumns: `repeat(${LIMITS.logosPerRow}, 70px)`, gap: 8, justifyContent: 'center' }}>
               {(logos.data ?? []).map((m) => (
                 <img key={m.code} src={m.logo} alt={m.name} title={m.name} width={70} height={28} />
               ))}

@@ -32,12 +32,7 @@ export function FailureDialog({ open, onClose }: { open: boolean; onClose: () =>
   const { t } = useTranslation('payByLink');
   return (
     <Modal open={open} footer={null} closable={false} centered width={440} destroyOnHidden>
-      <Result
-        status="error"
-        title={t('result.failureTitle')}
-        subTitle={t('result.failureSub')}
-        extra={<Button onClick={onClose}>{t('result.close')}</Button>}
-      />
+      <Result status="error" title={t('result.failureTitle')} subTitle={t('result.failureSub')} extra={<Button onClick={onClose}>{t('result.close')}</Button>} />
     </Modal>
   );
 }

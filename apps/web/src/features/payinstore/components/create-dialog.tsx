@@ -17,7 +17,17 @@ export interface PisFormValues {
  * (checkPayInStoreForm of the contract); server errors land under their fields, and a store
  * without the function gets 'You have not enabled this function, please contact sales'.
  */
-export function CreatePisDialog({ open, stores, onClose, onCreated }: { open: boolean; stores: Store[]; onClose: () => void; onCreated: (r: PayInStoreAddResult, v: Required<Pick<PisFormValues, 'storeId' | 'orderCurrency'>> & { totalAmount: string }) => void }) {
+export function CreatePisDialog({
+  open,
+  stores,
+  onClose,
+  onCreated,
+}: {
+  open: boolean;
+  stores: Store[];
+  onClose: () => void;
+  onCreated: (r: PayInStoreAddResult, v: Required<Pick<PisFormValues, 'storeId' | 'orderCurrency'>> & { totalAmount: string }) => void;
+}) {
   const { t } = useTranslation('payInStore');
   const [form] = Form.useForm<PisFormValues>();
   const add = useAddPis();
@@ -41,14 +51,19 @@ export function CreatePisDialog({ open, stores, onClose, onCreated }: { open: bo
   const rule = (field: 'storeId' | 'orderCurrency' | 'totalAmount' | 'goodsName') => ({
     validator: async () => {
       const v = form.getFieldsValue(true) as PisFormValues;
-      const issue = checkPayInStoreForm({ ...v, totalAmount: v.totalAmount === undefined || v.totalAmount === null ? undefined : String(v.totalAmount) }, { currencies }).find((i) => i.field === field);
-      if (issue) throw new Error(t(`rule.${issue.rule}`, issue.params?.n === undefined ? issue.params ?? {} : { ...issue.params, count: issue.params.n }));
+      const issue = checkPayInStoreForm({ ...v, totalAmount: v.totalAmount === undefined || v.totalAmount === null ? undefined : String(v.totalAmount) }, { currencies }).find(
+        (i) => i.field === field,
+      );
+      if (issue) throw new Error(t(`rule.${issue.rule}`, issue.params?.n === undefined ? (issue.params ?? {}) : { ...issue.params, count: issue.params.n }));
     },
   });
 
   const submit = async () => {
     // Field errors are shown under the fields; the rejected promise must not become an uncaught page error.
-    const valid = await form.validateFields().then(() => true, () => false);
+    const valid = await form.validateFields().then(
+      () => true,
+      () => false,
+    );
     if (!valid) return;
     const v = form.getFieldsValue(true) as PisFormValues;
     const body = { storeId: v.storeId ?? '', orderCurrency: v.orderCurrency ?? '', totalAmount: String(v.totalAmount ?? ''), goodsName: v.goodsName ?? '' };

@@ -51,13 +51,7 @@ export function PisFilterForm({ value, stores, onSearch, extra }: { value: PisFi
         <DateRangeFilter aria-label={t('filter.createDate')} style={{ width: '100%' }} />
       </FilterItem>
       <FilterItem col={col} name="storeId" label={t('filter.store')}>
-        <Select
-          allowClear
-          showSearch
-          optionFilterProp="label"
-          placeholder={t('filter.all')}
-          options={stores.map((s) => ({ value: s.storeId, label: `${s.storeId} - ${s.storeName}` }))}
-        />
+        <Select allowClear showSearch optionFilterProp="label" placeholder={t('filter.all')} options={stores.map((s) => ({ value: s.storeId, label: `${s.storeId} - ${s.storeName}` }))} />
       </FilterItem>
       <FilterItem col={col} name="status" label={t('filter.status')}>
         <Select allowClear placeholder={t('filter.all')} options={statuses} />

@@ -9,8 +9,7 @@ export type DayRange = [Dayjs, Dayjs];
 
 /** 'YYYY-MM-DD' pair ↔ picker value. */
 export const toRange = (b?: string, e?: string): DayRange | null => (b && e ? [dayjs(b), dayjs(e)] : null);
-export const fromRange = (r: DayRange | null | undefined): [string | undefined, string | undefined] =>
-  r ? [r[0].format(WIRE_DATE), r[1].format(WIRE_DATE)] : [undefined, undefined];
+export const fromRange = (r: DayRange | null | undefined): [string | undefined, string | undefined] => (r ? [r[0].format(WIRE_DATE), r[1].format(WIRE_DATE)] : [undefined, undefined]);
 
 /** The reserve report's shortcuts (spec §2): last week, last month, last three months. */
 export function reservePresets(t: (k: string) => string): { label: string; value: DayRange }[] {
@@ -40,21 +39,10 @@ export function ReportRange({
   'aria-label'?: string;
 }) {
   const { t } = useTranslation('report');
-  return (
-    <RangePicker
-      aria-label={ariaLabel}
-      value={value}
-      onChange={onChange}
-      allowClear={allowClear}
-      presets={reservePresets(t)}
-      limitFuture={limitFuture}
-      style={{ width: '100%' }}
-    />
-  );
+  return <RangePicker aria-label={ariaLabel} value={value} onChange={onChange} allowClear={allowClear} presets={reservePresets(t)} limitFuture={limitFuture} style={{ width: '100%' }} />;
 }
 
 /** Form rule: a range longer than three months shows the spec's message. */
 export const threeMonthRule = (t: (k: string) => string): NonNullable<FormItemProps['rules']>[number] => ({
-  validator: (_, v: DayRange | null) =>
-    v && v[1].diff(v[0], 'day') > MAX_RANGE_DAYS ? Promise.reject(new Error(t('range.tooLong'))) : Promise.resolve(),
+  validator: (_, v: DayRange | null) => (v && v[1].diff(v[0], 'day') > MAX_RANGE_DAYS ? Promise.reject(new Error(t('range.tooLong'))) : Promise.resolve()),
 });

@@ -74,47 +74,49 @@ export function ReportTable<R extends object>({
   const firstMoney = columns.findIndex((c) => c.money);
   return (
     <div ref={frame}>
-    <Flex justify="end" className="table-tools">{chooser}</Flex>
-    <Table<R>
-      className="report-table"
-      aria-label={label}
-      rowKey={rowKey}
-      size="middle"
-      columns={antColumns}
-      dataSource={rows}
-      loading={loading}
-      scroll={{ x: scrollX }}
-      // Columns as wide as their figures (issue 13 fix 3); the Details column scrolls with the figures (a fixed column would sit on the figures of a table wider than the screen).
-      tableLayout="auto"
-      pagination={pagination(total, {
-        className: 'report-pager',
-        showTotal: undefined,
-        itemRender: (_page, type, el) => {
-          if (type === 'prev') return <a className="report-pager__text">{t('pager.prev')}</a>;
-          if (type === 'next') return <a className="report-pager__text">{t('pager.next')}</a>;
-          return el;
-        },
-      })}
-      summary={() =>
-        totals.length > 0 && (
-          <Table.Summary>
-            {totals.map((tot, i) => (
-              <Table.Summary.Row key={tot.currency} className="report-total">
-                <Table.Summary.Cell index={0} colSpan={Math.max(1, firstMoney)}>
-                  {i === 0 ? <strong>{t('total.page')}</strong> : null}
-                  <span className="report-total__cur">{tot.currency}</span>
-                </Table.Summary.Cell>
-                {columns.slice(Math.max(1, firstMoney)).map((c, j) => (
-                  <Table.Summary.Cell key={c.key} index={Math.max(1, firstMoney) + j} align="right">
-                    {c.money && tot.values[c.key] !== undefined ? <Money value={tot.values[c.key]} currency={tot.currency} strong /> : null}
+      <Flex justify="end" className="table-tools">
+        {chooser}
+      </Flex>
+      <Table<R>
+        className="report-table"
+        aria-label={label}
+        rowKey={rowKey}
+        size="middle"
+        columns={antColumns}
+        dataSource={rows}
+        loading={loading}
+        scroll={{ x: scrollX }}
+        // Columns as wide as their figures (issue 13 fix 3); the Details column scrolls with the figures (a fixed column would sit on the figures of a table wider than the screen).
+        tableLayout="auto"
+        pagination={pagination(total, {
+          className: 'report-pager',
+          showTotal: undefined,
+          itemRender: (_page, type, el) => {
+            if (type === 'prev') return <a className="report-pager__text">{t('pager.prev')}</a>;
+            if (type === 'next') return <a className="report-pager__text">{t('pager.next')}</a>;
+            return el;
+          },
+        })}
+        summary={() =>
+          totals.length > 0 && (
+            <Table.Summary>
+              {totals.map((tot, i) => (
+                <Table.Summary.Row key={tot.currency} className="report-total">
+                  <Table.Summary.Cell index={0} colSpan={Math.max(1, firstMoney)}>
+                    {i === 0 ? <strong>{t('total.page')}</strong> : null}
+                    <span className="report-total__cur">{tot.currency}</span>
                   </Table.Summary.Cell>
-                ))}
-              </Table.Summary.Row>
-            ))}
-          </Table.Summary>
-        )
-      }
-    />
+                  {columns.slice(Math.max(1, firstMoney)).map((c, j) => (
+                    <Table.Summary.Cell key={c.key} index={Math.max(1, firstMoney) + j} align="right">
+                      {c.money && tot.values[c.key] !== undefined ? <Money value={tot.values[c.key]} currency={tot.currency} strong /> : null}
+                    </Table.Summary.Cell>
+                  ))}
+                </Table.Summary.Row>
+              ))}
+            </Table.Summary>
+          )
+        }
+      />
     </div>
   );
 }

@@ -29,8 +29,7 @@ function useScheduleMutation<A>(fn: (a: A) => Promise<unknown>) {
 }
 
 /** POST /report/schedule/create or /update (quiet: the dialog shows the error). */
-export const useSaveSchedule = () =>
-  useScheduleMutation((f: ScheduleForm) => http.post<Schedule>(f.id ? '/report/schedule/update' : '/report/schedule/create', f, { quiet: true }));
+export const useSaveSchedule = () => useScheduleMutation((f: ScheduleForm) => http.post<Schedule>(f.id ? '/report/schedule/update' : '/report/schedule/create', f, { quiet: true }));
 export const usePauseSchedule = () =>
   useScheduleMutation(({ id, paused }: { id: number; paused: boolean }) => http.post<Schedule>(paused ? '/report/schedule/pause' : '/report/schedule/resume', { id }));
 export const useDeleteSchedule = () => useScheduleMutation((id: number) => http.post<null>('/report/schedule/delete', { id }));

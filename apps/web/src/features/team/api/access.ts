@@ -3,13 +3,11 @@ import type { AccessPolicy, Page, ReviewRecord, ReviewRecordItem, ReviewState } 
 import { http } from '../../../lib/http';
 
 /** Access that expires (issue 28 item 3, decision 048): the inactivity limit and the quarterly access review. */
-export const useAccessPolicy = (merId: string) =>
-  useQuery({ queryKey: ['team', 'access', 'policy', merId], queryFn: ({ signal }) => http.get<AccessPolicy>('/access/policy', { merId }, { signal }) });
+export const useAccessPolicy = (merId: string) => useQuery({ queryKey: ['team', 'access', 'policy', merId], queryFn: ({ signal }) => http.get<AccessPolicy>('/access/policy', { merId }, { signal }) });
 export const saveAccessPolicy = (p: { merId: string; inactiveDays: number }) => http.post<AccessPolicy>('/access/policy', { ...p }, { quiet: true });
 
 /** GET /access/review: the merchant's users with their grants and the open review's decisions. */
-export const reviewQuery = (merId: string) =>
-  queryOptions({ queryKey: ['team', 'access', 'review', merId], queryFn: ({ signal }) => http.get<ReviewState>('/access/review', { merId }, { signal }) });
+export const reviewQuery = (merId: string) => queryOptions({ queryKey: ['team', 'access', 'review', merId], queryFn: ({ signal }) => http.get<ReviewState>('/access/review', { merId }, { signal }) });
 export const useReview = (merId: string, enabled = true) => useQuery({ ...reviewQuery(merId), enabled });
 
 export const decideReview = (merId: string, userId: number, decision: 'CONFIRM' | 'DISABLE' | 'REMOVE') =>

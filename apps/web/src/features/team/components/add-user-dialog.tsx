@@ -70,35 +70,15 @@ export function AddUserDialog({ open, onClose }: { open: boolean; onClose: () =>
   };
 
   return (
-    <Modal
-      open={open}
-      title={t('addUser')}
-      onCancel={onClose}
-      okText={t('form.submit')}
-      cancelText={t('form.cancel')}
-      confirmLoading={saving}
-      onOk={() => form.submit()}
-      width={720}
-      destroyOnHidden
-    >
-      <Form<Values>
-        form={form}
-        layout="vertical"
-        name="addUser"
-        onFinish={submit}
-        initialValues={{ merIds: [me.merId], role: 'FINANCE', permissions: [] }}
-      >
+    <Modal open={open} title={t('addUser')} onCancel={onClose} okText={t('form.submit')} cancelText={t('form.cancel')} confirmLoading={saving} onOk={() => form.submit()} width={720} destroyOnHidden>
+      <Form<Values> form={form} layout="vertical" name="addUser" onFinish={submit} initialValues={{ merIds: [me.merId], role: 'FINANCE', permissions: [] }}>
         <Form.Item label={t('form.userName')} required>
           <Space.Compact style={{ width: '100%' }}>
             <Form.Item
               name="userName"
               noStyle
               validateDebounce={400}
-              rules={[
-                { required: true, message: t('form.required') },
-                { pattern: USERNAME_RE, message: t('form.userNameRule') },
-                unique('userName'),
-              ]}
+              rules={[{ required: true, message: t('form.required') }, { pattern: USERNAME_RE, message: t('form.userNameRule') }, unique('userName')]}
             >
               <Input aria-label={t('form.userName')} maxLength={64} autoComplete="off" />
             </Form.Item>

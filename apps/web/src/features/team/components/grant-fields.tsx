@@ -50,11 +50,7 @@ export function GrantFields<V extends GrantValues>({ form }: { form: FormInstanc
   return (
     <>
       <Form.Item name="merIds" label={t('form.merchants')} extra={t('form.merchantsHelp')} rules={[{ required: true, message: t('form.required') }]}>
-        <Select
-          mode="multiple"
-          showSearch={{ optionFilterProp: 'label' }}
-          options={subMerIdAndNameList.map((m) => ({ value: m.mid, label: `${m.mid} - ${m.name}` }))}
-        />
+        <Select mode="multiple" showSearch={{ optionFilterProp: 'label' }} options={subMerIdAndNameList.map((m) => ({ value: m.mid, label: `${m.mid} - ${m.name}` }))} />
       </Form.Item>
       <Form.Item name="role" label={t('form.role')} rules={[{ required: true, message: t('form.required') }]}>
         <Radio.Group style={{ display: 'grid', gap: 8 }}>

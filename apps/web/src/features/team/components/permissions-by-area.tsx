@@ -35,4 +35,3 @@ export function PermissionsByArea({ codes, compact = false }: { codes: string[];
     </div>
   );
 }
-

@@ -6,8 +6,7 @@ export type LogisticsQuery = { page: number; size: number; merId?: string; order
 
 /** GET /txn/settleLogisticsList */
 export const getLogistics = (q: LogisticsQuery, signal?: AbortSignal) => http.get<Page<LogisticsRow>>('/txn/settleLogisticsList', q, { signal });
-export const logisticsQuery = (q: LogisticsQuery) =>
-  queryOptions({ queryKey: ['txn', 'logistics', q], queryFn: ({ signal }) => getLogistics(q, signal), placeholderData: keepPreviousData });
+export const logisticsQuery = (q: LogisticsQuery) => queryOptions({ queryKey: ['txn', 'logistics', q], queryFn: ({ signal }) => getLogistics(q, signal), placeholderData: keepPreviousData });
 export const useLogistics = (q: LogisticsQuery) => useQuery(logisticsQuery(q));
 
 /** GET /txn/logisticsTemplate (file). */

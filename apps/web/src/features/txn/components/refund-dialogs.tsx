@@ -90,9 +90,7 @@ export function useRefundDialogs(txn: TxnDetail) {
         afterOpenChange={(o) => o && amountRef.current?.focus()}
         destroyOnHidden
       >
-        <Typography.Paragraph type="secondary">
-          {t('refund.refundable', { amount: `${formatAmount(txn.refundable, txn.gwCurrency, i18n.language)} ${txn.gwCurrency}` })}
-        </Typography.Paragraph>
+        <Typography.Paragraph type="secondary">{t('refund.refundable', { amount: `${formatAmount(txn.refundable, txn.gwCurrency, i18n.language)} ${txn.gwCurrency}` })}</Typography.Paragraph>
         <Form layout="vertical">
           <Form.Item label={t('refund.amount')} required validateStatus={amountProblem ? 'error' : undefined} help={amountProblem || undefined}>
             <InputNumber<string>
@@ -127,10 +125,18 @@ export function useRefundDialogs(txn: TxnDetail) {
         afterOpenChange={(o) => o && passwordRef.current?.focus()}
         destroyOnHidden
       >
-        <Typography.Paragraph>
-          {t('refund.passwordHint', { amount: `${formatAmount(amount, txn.gwCurrency, i18n.language)} ${txn.gwCurrency}`, order: txn.mrequest.orderNum })}
-        </Typography.Paragraph>
-        <Input.Password iconRender={passwordIcon} ref={passwordRef} aria-label={t('refund.password')} placeholder={t('refund.password')} value={password} onChange={(e) => setPassword(e.target.value)} onPressEnter={() => password && confirm()} autoFocus autoComplete="current-password" />
+        <Typography.Paragraph>{t('refund.passwordHint', { amount: `${formatAmount(amount, txn.gwCurrency, i18n.language)} ${txn.gwCurrency}`, order: txn.mrequest.orderNum })}</Typography.Paragraph>
+        <Input.Password
+          iconRender={passwordIcon}
+          ref={passwordRef}
+          aria-label={t('refund.password')}
+          placeholder={t('refund.password')}
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          onPressEnter={() => password && confirm()}
+          autoFocus
+          autoComplete="current-password"
+        />
       </Modal>
     </>
   );

@@ -9,11 +9,17 @@ export function StatusTag({ gwResponse, respMsg }: { gwResponse: string | null; 
   const s = resultStateOf(gwResponse);
   const tag =
     s === 'S' ? (
-      <Tag color="success" icon={<CheckCircleOutlined />}>{t('result.S')}</Tag>
+      <Tag color="success" icon={<CheckCircleOutlined />}>
+        {t('result.S')}
+      </Tag>
     ) : s === 'P' ? (
-      <Tag color="processing" icon={<SyncOutlined />}>{t('result.P')}</Tag>
+      <Tag color="processing" icon={<SyncOutlined />}>
+        {t('result.P')}
+      </Tag>
     ) : (
-      <Tag color="error" icon={<CloseCircleOutlined />}>{t('result.F')}</Tag>
+      <Tag color="error" icon={<CloseCircleOutlined />}>
+        {t('result.F')}
+      </Tag>
     );
   return <Tooltip title={`${gwResponse ?? '—'}${respMsg ? ` · ${respMsg}` : ''}`}>{tag}</Tooltip>;
 }

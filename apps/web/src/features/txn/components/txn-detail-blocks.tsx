@@ -18,16 +18,28 @@ export function MainInfo({ d }: { d: TxnDetail }) {
   return (
     <Card title={t('detail.main')} variant="borderless">
       <Descriptions column={{ xs: 1, md: 2, xl: 3 }} size="small" bordered>
-        <Descriptions.Item label={t('detail.result')}><StatusTag gwResponse={d.gwResponse} respMsg={d.respMsg} /></Descriptions.Item>
-        <Descriptions.Item label={t('detail.time')}>{platformToOffset(d.currentTime, tz)} <Tag>{offsetLabel(tz)}</Tag></Descriptions.Item>
-        <Descriptions.Item label={t('detail.amount')}><Money value={d.gwAmount} currency={d.gwCurrency} strong /></Descriptions.Item>
+        <Descriptions.Item label={t('detail.result')}>
+          <StatusTag gwResponse={d.gwResponse} respMsg={d.respMsg} />
+        </Descriptions.Item>
+        <Descriptions.Item label={t('detail.time')}>
+          {platformToOffset(d.currentTime, tz)} <Tag>{offsetLabel(tz)}</Tag>
+        </Descriptions.Item>
+        <Descriptions.Item label={t('detail.amount')}>
+          <Money value={d.gwAmount} currency={d.gwCurrency} strong />
+        </Descriptions.Item>
         <Descriptions.Item label={t('detail.brand')}>{dash(brandName(d.paymentBrand))}</Descriptions.Item>
-        <Descriptions.Item label={t('detail.type')}>{t(`type.${d.gwTranType}`, { defaultValue: d.gwTranType })} ({d.gwTranType})</Descriptions.Item>
-        <Descriptions.Item label={t('detail.returnAmount')}><Money value={d.mrequest.returnAmount} currency={d.gwCurrency} /></Descriptions.Item>
+        <Descriptions.Item label={t('detail.type')}>
+          {t(`type.${d.gwTranType}`, { defaultValue: d.gwTranType })} ({d.gwTranType})
+        </Descriptions.Item>
+        <Descriptions.Item label={t('detail.returnAmount')}>
+          <Money value={d.mrequest.returnAmount} currency={d.gwCurrency} />
+        </Descriptions.Item>
         <Descriptions.Item label={t('detail.orderNum')}>{d.mrequest.orderNum}</Descriptions.Item>
         <Descriptions.Item label={t('detail.channelOrderNo')}>{dash(d.gw_trans_id)}</Descriptions.Item>
         <Descriptions.Item label={t('detail.gwTransId')}>{d.gwGTransId}</Descriptions.Item>
-        <Descriptions.Item label={t('detail.merchant')}>{d.mrequest.clientid} - {d.merName}</Descriptions.Item>
+        <Descriptions.Item label={t('detail.merchant')}>
+          {d.mrequest.clientid} - {d.merName}
+        </Descriptions.Item>
         <Descriptions.Item label={t('detail.merReserve')}>{dash(d.mrequest.merReserve)}</Descriptions.Item>
         <Descriptions.Item label={t('detail.store')}>{d.mrequest.storeName || d.mrequest.storeId ? `${dash(d.mrequest.storeName)} (${dash(d.mrequest.storeId)})` : '—'}</Descriptions.Item>
         <Descriptions.Item label={t('detail.settleState')}>{d.settleState ? <SettleFlag state={d.settleState} /> : '—'}</Descriptions.Item>
@@ -35,7 +47,10 @@ export function MainInfo({ d }: { d: TxnDetail }) {
         <Descriptions.Item label={t('detail.settleAmount')}>{settle ? <Money value={settle.amount} currency={settle.currency} /> : '—'}</Descriptions.Item>
         <Descriptions.Item label={t('detail.settleFee')}>{fee ? <Money value={fee.amount} currency={fee.currency} /> : '—'}</Descriptions.Item>
         <Descriptions.Item label={t('detail.originOrderNo')}>{dash(d.mrequest.originorderno)}</Descriptions.Item>
-        <Descriptions.Item label={t('detail.channel')}>{d.mrequest.paymentSchema}{d.mrequest.subBrandCode ? ` / ${d.mrequest.subBrandCode}` : ''}</Descriptions.Item>
+        <Descriptions.Item label={t('detail.channel')}>
+          {d.mrequest.paymentSchema}
+          {d.mrequest.subBrandCode ? ` / ${d.mrequest.subBrandCode}` : ''}
+        </Descriptions.Item>
       </Descriptions>
     </Card>
   );

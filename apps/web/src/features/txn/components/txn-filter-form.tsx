@@ -41,15 +41,7 @@ export function TxnFilterForm({ value, onSearch, onClear, extra }: { value: TxnF
     onClear();
   };
   return (
-    <FilterForm
-      form={form}
-      className="txn-filter-form"
-      initialValues={toForm(value)}
-      onFinish={submit}
-      search={t('action.search')}
-      clear={{ label: t('action.clear'), onClick: clear }}
-      extra={extra}
-    >
+    <FilterForm form={form} className="txn-filter-form" initialValues={toForm(value)} onFinish={submit} search={t('action.search')} clear={{ label: t('action.clear'), onClick: clear }} extra={extra}>
       <FilterItem col={{ xs: 24, lg: 16, xxl: 12 }} label={t('filter.period')} required>
         <div className="txn-period">
           <Form.Item name="period" noStyle>
