@@ -161,6 +161,23 @@ describe.concurrent('benches at a tiny size (npm run bench -- <name>)', () => {
     },
     T,
   );
+
+  // Bank statements (issue 49 §2).
+  it(
+    'statements (PGlite): a camt.053 statement imported and matched, then again as a duplicate',
+    async () => {
+      expectChecked(await bench('statements', { BENCH_DB: 'pglite', BENCH_ENTRIES: '200' }), 'statements');
+    },
+    T,
+  );
+  // issue 49: the payout proof beside the raw SQL of its lines.
+  it(
+    "trail (PGlite): the proof of the busiest transfer beside its lines' SQL",
+    async () => {
+      expectChecked(await bench('trail', { BENCH_DB: 'pglite', BENCH_TRAIL_MERCHANTS: '0', BENCH_TRAIL_PER_DAY: '3', BENCH_TRAIL_DAYS: '5' }), 'trail');
+    },
+    T,
+  );
 });
 
 describe('bench/cpu.ts', () => {

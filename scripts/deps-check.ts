@@ -24,7 +24,59 @@ function findings(result: ICruiseResult): string[] {
     const cycle = v.cycle?.length ? ` (cycle ${v.cycle.map((c) => (typeof c === 'string' ? c : c.name)).join(' → ')})` : '';
     out.add(`${v.rule.name}: ${v.from} → ${v.to}${cycle}`);
   }
+  for (const pair of moduleCycles(result)) out.add(`module-cycle: ${pair}`);
   return [...out].sort();
+}
+
+/**
+ * The pairs of modules that import each other (decision 066): "a ↔ b" in name order, one finding per
+ * pair — the issue's own measure (8 pairs on the day it was filed). Longer module circles (a → b →
+ * c → a, through their index.ts files) are counted in the summary, not gated: `moduleKnot`.
+ */
+function moduleEdges(result: ICruiseResult): Map<string, Set<string>> {
+  const moduleOf = (file: string) => /^apps\/api\/src\/modules\/([^/]+)\//.exec(file)?.[1];
+  const edges = new Map<string, Set<string>>();
+  for (const m of result.modules) {
+    const from = moduleOf(m.source);
+    if (!from) continue;
+    for (const d of m.dependencies) {
+      const to = moduleOf(d.resolved);
+      if (to && to !== from) (edges.get(from) ?? edges.set(from, new Set()).get(from)!).add(to);
+    }
+  }
+  return edges;
+}
+
+function moduleCycles(result: ICruiseResult): string[] {
+  const edges = moduleEdges(result);
+  const pairs: string[] = [];
+  for (const [a, tos] of edges) for (const b of tos) if (a < b && edges.get(b)?.has(a)) pairs.push(`${a} ↔ ${b}`);
+  return pairs;
+}
+
+/** The modules of the largest set that all reach each other (a figure for the summary line). */
+export function moduleKnot(result: ICruiseResult): string[] {
+  const edges = moduleEdges(result);
+  const reach = (a: string): Set<string> => {
+    const seen = new Set<string>();
+    const stack = [a];
+    while (stack.length) {
+      for (const n of edges.get(stack.pop()!) ?? []) {
+        if (!seen.has(n)) {
+          seen.add(n);
+          stack.push(n);
+        }
+      }
+    }
+    return seen;
+  };
+  const reached = new Map([...edges.keys()].map((m) => [m, reach(m)]));
+  let best: string[] = [];
+  for (const a of edges.keys()) {
+    const knot = [...edges.keys()].filter((b) => b === a || (reached.get(a)!.has(b) && reached.get(b)!.has(a)));
+    if (knot.length > best.length) best = knot.sort();
+  }
+  return best.length > 1 ? best : [];
 }
 
 export async function currentFindings(): Promise<string[]> {

@@ -2,8 +2,8 @@
  * House rules as tools (issue 45 §4, docs/house-rules.md), seconds not minutes:
  * 1. oxlint (`.oxlintrc.json`) over every workspace;
  * 2. the API's import boundaries (scripts/deps-check.ts, `.dependency-cruiser.cjs`);
- * 3. with LINT_FORMAT=1, Biome's formatter in check mode (`biome.json`) — not yet a gate: the
- *    repository is formatted in one commit when no branch is open (docs/decisions/055).
+ * 3. Biome's formatter in check mode over the TypeScript and CSS (`biome.json`): the repository was
+ *    formatted in one commit (.git-blame-ignore-revs, decision 055) and stays so.
  * Every part runs even when one fails; the exit code is 1 when any failed.
  */
 import { spawnSync } from 'node:child_process';
@@ -15,7 +15,7 @@ const parts: [string, string, string[]][] = [
   ['oxlint', bin('.bin/oxlint'), ['-c', '.oxlintrc.json', '--deny-warnings', '--quiet']],
   ['boundaries', process.execPath, [bin('tsx/dist/cli.mjs'), 'scripts/deps-check.ts']],
 ];
-if (process.env.LINT_FORMAT === '1') parts.push(['format', bin('.bin/biome'), ['format', '--no-errors-on-unmatched', '.']]);
+parts.push(['format', bin('.bin/biome'), ['format', '--no-errors-on-unmatched', '.']]);
 let failed = 0;
 for (const [name, cmd, args] of parts) {
   const t0 = Date.now();

@@ -1,9 +1,8 @@
 /**
  * The pre-commit hook (installed by `npm install` through simple-git-hooks, package.json): lints the
- * staged scripts with oxlint and formats the staged files that are new with Biome, in a second or
- * two. Files already in the repository are formatted once, in one commit listed in
- * `.git-blame-ignore-revs`, when no branch is open (decision 055) — until then the hook leaves
- * their layout alone, so that a one-line change stays a one-line diff. A file the formatter changed
+ * staged scripts with oxlint and formats the staged TypeScript and CSS with Biome, in a second or
+ * two. The repository was formatted in one commit listed in `.git-blame-ignore-revs` (decision
+ * 055), and `npm run lint` checks it stays so. A file the formatter changed
  * is staged again; a lint finding stops the commit (fix it, or commit with `--no-verify` and let
  * CI's `npm run lint` say the same).
  */
@@ -16,10 +15,8 @@ const bin = (name: string) => path.join(root, 'node_modules', '.bin', name);
 const staged = execFileSync('git', ['diff', '--cached', '--name-only', '--diff-filter=ACMR', '-z'], { cwd: root, encoding: 'utf8' })
   .split('\0')
   .filter((f) => f && fs.existsSync(path.join(root, f)));
-const added = new Set(execFileSync('git', ['diff', '--cached', '--name-only', '--diff-filter=A', '-z'], { cwd: root, encoding: 'utf8' }).split('\0'));
-const formattable = staged
-  .filter((f) => added.has(f) || process.env.FORMAT_ALL_STAGED === '1')
-  .filter((f) => /\.(ts|tsx|mts|cts|js|mjs|cjs|jsx|json|css)$/.test(f) && f !== 'package-lock.json' && !f.includes('/dist'));
+// Every staged TypeScript and CSS file (biome.json's includes): the repository is formatted (decision 055).
+const formattable = staged.filter((f) => /\.(ts|tsx|mts|cjs|mjs|css)$/.test(f) && !f.includes('/dist'));
 const lintable = staged.filter((f) => /\.(ts|tsx|mts|cts|js|mjs|cjs|jsx)$/.test(f) && !f.includes('/dist'));
 
 let failed = false;

@@ -74,6 +74,7 @@ export const ENGINE_INDEPENDENT_SHARE: Record<'pglite' | 'postgres', string[]> =
     'pbl-slow-options.spec.ts',
     'team-four-eyes.spec.ts',
     'scheduled-reports.spec.ts',
+    'ops-disputes.spec.ts',
   ],
 };
 export const ENGINE_INDEPENDENT = [...ENGINE_INDEPENDENT_SHARE.pglite, ...ENGINE_INDEPENDENT_SHARE.postgres];
@@ -103,6 +104,10 @@ export default defineConfig({
     viewport: { width: 1366, height: 820 },
     // The app turns antd's animations off for reduced motion: clicks never land on a moving popup.
     contextOptions: { reducedMotion: 'reduce' },
+    // A step that waits for something never there fails with that step's name in well under the
+    // test's timeout (before, an absent button held the test to its end: "Test timeout exceeded").
+    actionTimeout: 30_000,
+    navigationTimeout: 60_000,
     screenshot: 'only-on-failure',
     trace: 'off',
     launchOptions: {

@@ -18,24 +18,16 @@ import { pgRateLimitStore } from './plugins/rate-limit-store';
 import { AppError } from './lib/errors';
 import { t } from './lib/messages';
 import { InvalidInput, issuesDetail, issuesOfValidation } from './lib/validation';
-import { userRoutes } from './modules/user/user.routes';
-import { merchantRoutes } from './modules/merchant/merchant.routes';
-import { noticeRoutes } from './modules/notice/notice.routes';
-import { filesRoutes } from './modules/files/files.routes';
-import { devRoutes } from './modules/dev/dev.routes';
-import { registerModules } from './modules/registry';
-import { scheduleRoutes } from './modules/schedule/schedule.routes';
-import { searchRoutes } from './modules/search/search.routes';
-import { viewsRoutes } from './modules/views/views.routes';
+import { registerFaces, registerModules } from './modules/registry';
+import { MODULES } from './modules/index';
 import { providerFace } from './faces/provider/provider.routes';
-import { v1Face } from './modules/v1/v1.face';
 import { portalDocTransform } from './lib/openapi';
 import { registerRequestLog, REDACT_PATHS, requestIdOf } from './plugins/request-log';
 import { registerMetrics } from './plugins/metrics';
 import { registerHealth } from './plugins/health';
 import { compressPage, ssrPages } from './plugins/ssr';
 
-export const CSP_DIRECTIVES = {
+const CSP_DIRECTIVES = {
   defaultSrc: ["'self'"],
   scriptSrc: ["'self'"],
   // antd (CSS-in-JS) injects <style> elements at run time.
@@ -50,7 +42,7 @@ export const CSP_DIRECTIVES = {
 };
 
 /** Response types compressed on the fly (JSON answers, the API description). */
-export const COMPRESSED_TYPES = /^(application\/json|text\/html|text\/css|application\/javascript|text\/javascript)\b/;
+const COMPRESSED_TYPES = /^(application\/json|text\/html|text\/css|application\/javascript|text\/javascript)\b/;
 /** A hop count as Fastify's trust function: the n addresses nearest to us are proxies. */
 const hops = (n: number) => (_addr: string, i: number) => i < n;
 
@@ -164,21 +156,12 @@ export async function buildApp(
     return reply.status(500).send({ code: Code.SERVER_ERROR, msg: req.id ? t(lang, 'serverErrorRef', { ref: String(req.id) }) : t(lang, 'serverError'), data: null });
   });
 
-  userRoutes(app, deps);
-  merchantRoutes(app, deps);
-  noticeRoutes(app, deps);
-  filesRoutes(app, deps);
-  registerModules(app, deps);
-  // Scheduled reports (issue 13): after the modules, whose export sources the schedules run.
-  scheduleRoutes(app, deps);
-  // Issue 13: the top bar's global search and the saved views of list and report screens.
-  searchRoutes(app, deps);
-  viewsRoutes(app, deps);
+  // Every module from its manifest (modules/index.ts): hooks, metrics, portal routes, in the list's order.
+  const modules = registerModules(app, deps, MODULES);
   // Issue 25: the provider face (/provider/v1, signed gateway requests; its document at /api/provider/docs).
-  await providerFace(app, deps);
-  // Issue 31: the merchant REST API (/v1, API keys; its document at /v1/docs).
-  await v1Face(app, deps);
-  if (deps.config.env !== 'production') devRoutes(app, deps);
+  await providerFace(app, deps, modules);
+  // The faces the modules host — issue 31: the merchant REST API (/v1, API keys; its document at /v1/docs).
+  await registerFaces(app, deps, modules);
 
   // The built SPA: files as they are, every other GET outside /api → index.html (client routing).
   const dist = deps.config.webDist;

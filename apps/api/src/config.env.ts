@@ -165,6 +165,13 @@ export const envSchema = z
      * at every attempt; decision 040): allowed by default in development and tests, never in production.
      */
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: z.enum(['true', 'false']).optional(),
+    // Issue 51 (SSO): the DNS servers asked for verified domains' TXT records (host or host:port, comma-joined); unset = the system's.
+    SSO_DNS_SERVERS: unsetIfBlank(
+      z
+        .string()
+        .regex(/^[0-9A-Za-z.:[\],]+$/, 'addresses such as 1.1.1.1,8.8.8.8:53')
+        .optional(),
+    ),
   })
   .refine((e) => !e.CHAT_WIDGET_URL || !!e.CHAT_SECRET, { message: 'CHAT_SECRET is required when CHAT_WIDGET_URL is set', path: ['CHAT_SECRET'] });
 

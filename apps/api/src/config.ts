@@ -60,6 +60,8 @@ export interface Config {
   webhookAllowPrivate?: boolean;
   /** The gateway adapter (ACQUIRER*); absent = sandbox. */
   acquirer?: AcquirerConfig;
+  /** Issue 51: SSO_DNS_SERVERS — DNS servers for the verified domains' TXT proof; absent = the system's. */
+  ssoDnsServers?: string[];
 }
 
 /** The HTTP gateway adapter's settings (ACQUIRER=http). */
@@ -169,6 +171,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     importInbox: path.resolve(e.IMPORT_INBOX ?? path.join(e.DATA_DIR, 'inbox')),
     feedWindow: { daysBack: e.PROVIDER_FEED_DAYS_BACK, daysAhead: e.PROVIDER_FEED_DAYS_AHEAD },
     webhookAllowPrivate: e.NODE_ENV !== 'production' && (e.WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? 'true') === 'true',
+    // Issue 51 (SSO).
+    ssoDnsServers: e.SSO_DNS_SERVERS
+      ? e.SSO_DNS_SERVERS.split(',')
+          .map((x) => x.trim())
+          .filter(Boolean)
+      : undefined,
   };
 }
 

@@ -10,7 +10,7 @@ import { DEMO } from './seed/foundation.seed';
 import { firstStart, startBackground } from './startup';
 import { beginShutdown } from './ops/lifecycle';
 import { serveClusterMetrics } from './plugins/metrics';
-import { sandboxInProductionWarning } from './modules/acquirer/acquirer';
+import { sandboxInProductionWarning } from './modules/acquirer';
 
 const started = Date.now();
 /** At shutdown, how long the pool may take to close when a job was handed back (server.ts shutdown). */

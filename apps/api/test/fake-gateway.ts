@@ -154,7 +154,9 @@ export async function startFakeGateway(opts: { signingKey?: string; keyId?: stri
       if (m?.mode === 'stale') return send(res, 200, { status: 'processing', code: '04', message: 'Processing' });
       return send(res, 200, view(op));
     }
-    const kind = ({ '/refunds': 'refund', '/voids': 'void', '/charges': 'charge' } as Record<string, string>)[path];
+    // Issue 48: a dispute's answer, POST /disputes/{gateway dispute id}/evidence | /accept (taken: 'succeeded').
+    const dispute = /^\/disputes\/[^/]+\/(evidence|accept)$/.exec(path);
+    const kind = dispute ? `dispute.${dispute[1]}` : ({ '/refunds': 'refund', '/voids': 'void', '/charges': 'charge' } as Record<string, string>)[path];
     if (method !== 'POST' || !kind) return send(res, 404, { message: 'no such endpoint' });
     if (!key || key !== body.idempotencyKey) return send(res, 400, { message: 'Idempotency-Key must equal idempotencyKey' });
     const act = () => {

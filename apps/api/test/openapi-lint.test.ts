@@ -24,10 +24,12 @@ const DOCS = [
   ['v1', '/v1/docs/json'],
   ['provider', '/api/provider/docs/json'],
   ['ops', '/api/ops/docs/json'],
+  // Issue 51: the SCIM face's own document (SCIM bearer token, application/scim+json, SCIM errors).
+  ['scim', '/scim/v2/docs/json'],
 ] as const;
 const NAMES = DOCS.map(([name]) => name);
 /** Each document has more operations than this (one that lost its routes would lint clean). */
-const MIN_OPERATIONS: Record<(typeof NAMES)[number], number> = { portal: 130, v1: 4, provider: 2, ops: 40 };
+const MIN_OPERATIONS: Record<(typeof NAMES)[number], number> = { portal: 130, v1: 4, provider: 2, ops: 40, scim: 15 };
 describe('OpenAPI documents: redocly lint (recommended) finds no error', () => {
   let ctx: TestCtx;
   let dir: string;
@@ -77,6 +79,55 @@ describe('OpenAPI documents: redocly lint (recommended) finds no error', () => {
     expect(codes('ops', '/api/ops/me', 'get')).toEqual(['200', '400', '401']);
     expect(codes('ops', '/api/ops/merchants', 'post')).toEqual(['200', '400', '401', '403']);
     expect(docs.ops.paths['/api/ops/merchants'].post.operationId).toBe('postOpsMerchants');
+  });
+
+  it("issue 51: the SSO and SCIM routes are described — the portal's in its document, /scim/v2 in its own", () => {
+    const portal = docs.portal.paths;
+    for (const p of [
+      '/api/sso/discover',
+      '/api/sso/start',
+      '/api/sso/login',
+      '/api/sso/config',
+      '/api/sso/provider',
+      '/api/sso/mapping',
+      '/api/sso/domain',
+      '/api/sso/domain/verify',
+      '/api/sso/policy',
+      '/api/sso/step-up/start',
+      '/api/team/scim/tokens',
+      '/api/team/scim/tokens/create',
+      '/api/team/scim/mappings/save',
+      '/api/team/signin-ip/save',
+    ]) {
+      expect(portal[p], p).toBeDefined();
+    }
+    expect(Object.keys(portal).filter((p) => p.startsWith('/scim/'))).toEqual([]);
+    expect(Object.keys(docs.ops.paths).filter((p) => p.includes('/sso')).length, 'back office SSO routes').toBeGreaterThan(0);
+    const scim = docs.scim;
+    expect(scim.components.securitySchemes.scimToken).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(scim.security).toEqual([{ scimToken: [] }]);
+    const ops = Object.entries(scim.paths).flatMap(([p, ms]) => Object.entries(ms as Record<string, any>).map(([m, op]) => ({ key: `${m} ${p}`, op })));
+    expect(ops.map((o) => o.key)).toEqual(
+      expect.arrayContaining([
+        'get /scim/v2/Users',
+        'post /scim/v2/Users',
+        'patch /scim/v2/Users/{id}',
+        'delete /scim/v2/Users/{id}',
+        'get /scim/v2/Groups',
+        'patch /scim/v2/Groups/{id}',
+        'get /scim/v2/ServiceProviderConfig',
+      ]),
+    );
+    for (const { key, op } of ops) {
+      for (const [code, r] of Object.entries(op.responses as Record<string, any>)) {
+        if (code === '204') continue;
+        expect(Object.keys(r.content ?? {}), `${key} ${code}`).toEqual(['application/scim+json']);
+        if (code.startsWith('4')) expect(r.content['application/scim+json'].schema.required, `${key} ${code}`).toEqual(['schemas', 'status', 'detail']);
+      }
+      if (/^(post|put|patch) /.test(key)) expect(Object.keys(op.requestBody.content), key).toEqual(['application/scim+json', 'application/json']);
+    }
+    expect(scim.paths['/scim/v2/Users/{id}'].put.parameters.map((x: { name: string }) => x.name)).toContain('if-match');
+    expect(scim.paths['/scim/v2/Users/{id}'].delete.responses['204']).toEqual({ description: 'No content' });
   });
 
   it('derives operationIds from method and path', () => {

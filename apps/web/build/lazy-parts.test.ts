@@ -20,10 +20,40 @@ describe('lazy-parts: antd parts our screens never draw load when drawn', () => 
   it('the stand-in loads the real part on first render and keeps the named helpers', () => {
     const filter = LAZY_PARTS.find((p) => p.source === './FilterDropdown')!;
     const code = lazyPartCode(filter, '/x/node_modules/antd/es/table/hooks/useFilter/FilterDropdown.js');
-    expect(code).toContain('lazy(() => import("/x/node_modules/antd/es/table/hooks/useFilter/FilterDropdown.js"))');
+    expect(code).toContain('import("/x/node_modules/antd/es/table/hooks/useFilter/FilterDropdown.js")');
+    expect(code).toContain('lazy(load)');
+    expect(code).not.toContain('addEventListener');
     expect(code).toContain('fallback: props.children');
     const flattenKeys = new Function(`${filter.named!.replace('export ', '')}; return flattenKeys;`)() as (f: unknown) => unknown;
     expect(flattenKeys([{ value: 'a', children: [{ value: 'b' }] }, { value: 'c' }])).toEqual(['a', 'b', 'c']);
+  });
+
+  it("a part drawn when a person acts also loads on the page's first interaction, once (issue 52)", async () => {
+    const options = LAZY_PARTS.find((p) => p.source === './OptionList')!;
+    const code = lazyPartCode(options, '/x/node_modules/@rc-component/select/es/OptionList.js');
+    // Run the stand-in's own code with a window that records its listeners and an import() that counts.
+    const listeners = new Map<string, (e: { type: string; movementX?: number; movementY?: number }) => void>();
+    const win = { addEventListener: (e: string, f: () => void) => listeners.set(e, f), removeEventListener: (e: string) => listeners.delete(e) };
+    const counter = { imports: 0 };
+    const body = code
+      .replace(/^import .*$/m, '')
+      .replace(/import\("[^"]+"\)/, '(counter.imports++, Promise.resolve({ default: () => null }))')
+      .replace(/^export default /m, '');
+    new Function('window', 'lazy', 'createElement', 'Suspense', 'counter', body)(
+      win,
+      (f: unknown) => f,
+      () => null,
+      null,
+      counter,
+    );
+    expect([...listeners.keys()].sort()).toEqual(['focusin', 'keydown', 'pointerdown', 'pointermove', 'touchstart']);
+    expect(counter.imports, 'nothing loaded before an interaction').toBe(0);
+    // Nor the focus a new page gives its heading.
+    listeners.get('focusin')!({ type: 'focusin', target: { closest: () => null } } as never);
+    expect(counter.imports).toBe(0);
+    listeners.get('keydown')!({ type: 'keydown' });
+    expect(counter.imports).toBe(1);
+    expect(listeners.size, 'every listener removed after the first interaction').toBe(0);
   });
 
   it('every listed import still exists in the installed antd (an upgrade that moves one fails here)', async () => {

@@ -24,6 +24,19 @@ export interface LazyPart {
   fallback: 'null' | 'children';
   /** Extra code for named exports the importer also takes from the part (kept small and synchronous). */
   named?: string;
+  /**
+   * Also load it on the page's first interaction (the pointer moved, pressed, a key, a touch, a field
+   * focused — not the focus a new page gives its heading):
+   * for a part drawn the moment a person acts (a select's option list opens on the click or the key
+   * that reaches it), so it is there by then. Not needed at first paint, not waited for after.
+   */
+  onInteraction?: boolean;
+  /**
+   * The importer drives the part through its ref (`ref.current.onKeyDown(event)`, as a select drives
+   * its option list): keys given before the part has loaded are kept and handed to it, one per
+   * frame, once it has — an Enter pressed the moment the list opens still chooses.
+   */
+  keys?: boolean;
 }
 
 export const LAZY_PARTS: LazyPart[] = [
@@ -60,6 +73,9 @@ export const LAZY_PARTS: LazyPart[] = [
   // popup, which opens on a click; the input field, typing and the keyboard are the picker's own.
   { importer: '@rc-component/picker/es/PickerInput/RangePicker.js', source: './Popup', fallback: 'null' },
   { importer: '@rc-component/picker/es/PickerInput/SinglePicker.js', source: './Popup', fallback: 'null' },
+  // A select's option list (with its virtual list, ~12 KB gzip): drawn when the select opens, never at
+  // the first paint of a list screen (issue 52: the transaction list's 400 KB budget).
+  { importer: '@rc-component/select/es/Select.js', source: './OptionList', fallback: 'null', onInteraction: true, keys: true },
 ];
 
 /**
@@ -68,7 +84,7 @@ export const LAZY_PARTS: LazyPart[] = [
  * helper — the Table imports four tree helpers from @rc-component/tree's index, which kept the whole
  * Tree component (40 KB raw) on every table screen.
  */
-export const PURE_PACKAGES = ['@rc-component/tree/es/', '@rc-component/picker/es/'];
+export const PURE_PACKAGES = ['@rc-component/tree/es/', '@rc-component/picker/es/', '@rc-component/table/es/', '@rc-component/virtual-list/es/'];
 
 /**
  * Code a module needs only inside an async function, imported there (one `await import()` on first
@@ -112,12 +128,54 @@ const norm = (p: string) => p.replace(/\\/g, '/').split('?')[0];
 /** The module standing in for `part`, whose real module is `real` (an absolute id). */
 export function lazyPartCode(part: LazyPart, real: string): string {
   const fallback = part.fallback === 'children' ? 'props.children' : 'null';
+  const early = part.onInteraction
+    ? [
+        "const EARLY = ['pointermove', 'pointerdown', 'keydown', 'touchstart', 'focusin'];",
+        'if (typeof window !== "undefined") {',
+        '  const go = (e) => { if (e.type === "focusin" && !e.target?.closest?.(".ant-select, .ant-picker, input")) return; load(); for (const x of EARLY) window.removeEventListener(x, go, true); };',
+        '  for (const e of EARLY) window.addEventListener(e, go, { capture: true, passive: true });',
+        '}',
+      ]
+    : [];
+  const body = part.keys
+    ? [
+        'const KEPT = ["which", "keyCode", "key", "code", "ctrlKey", "altKey", "metaKey", "shiftKey"];',
+        'export default function LazyPart(props) {',
+        '  const { ref, ...rest } = props;',
+        '  const real = useRef(null);',
+        '  const queue = useRef([]);',
+        '  const flush = () => {',
+        '    const next = queue.current.shift();',
+        '    if (!next || !real.current) return;',
+        '    real.current[next[0]]?.(next[1], ...next[2]);',
+        '    if (queue.current.length) requestAnimationFrame(flush);',
+        '  };',
+        '  const keep = (method) => (event, ...rest) => {',
+        '    if (real.current && !queue.current.length) return real.current[method]?.(event, ...rest);',
+        '    const copy = { preventDefault() {}, stopPropagation() {} };',
+        '    for (const k of KEPT) copy[k] = event[k];',
+        // What the part would have done with the key at once: Enter, Tab and the arrows go no further.
+        '    if (method === "onKeyDown" && [9, 13, 38, 40].includes(event.which)) event.preventDefault?.();',
+        '    queue.current.push([method, copy, rest]);',
+        '    if (real.current) requestAnimationFrame(flush);',
+        '  };',
+        '  useImperativeHandle(ref, () => ({ onKeyDown: keep("onKeyDown"), onKeyUp: keep("onKeyUp"), scrollTo: (...a) => real.current?.scrollTo?.(...a) }), []);',
+        '  const setReal = (r) => {',
+        '    const first = !real.current && r;',
+        '    real.current = r;',
+        '    if (first && queue.current.length) requestAnimationFrame(flush);',
+        '  };',
+        `  return createElement(Suspense, { fallback: ${fallback} }, createElement(Real, { ...rest, ref: setReal }));`,
+        '}',
+      ]
+    : ['export default function LazyPart(props) {', `  return createElement(Suspense, { fallback: ${fallback} }, createElement(Real, props));`, '}'];
   return [
-    "import { createElement, lazy, Suspense } from 'react';",
-    `const Real = lazy(() => import(${JSON.stringify(real)}));`,
-    'export default function LazyPart(props) {',
-    `  return createElement(Suspense, { fallback: ${fallback} }, createElement(Real, props));`,
-    '}',
+    `import { createElement, lazy, Suspense${part.keys ? ', useImperativeHandle, useRef' : ''} } from 'react';`,
+    'let loading;',
+    `const load = () => (loading ??= import(${JSON.stringify(real)}));`,
+    'const Real = lazy(load);',
+    ...early,
+    ...body,
     part.named ?? '',
   ].join('\n');
 }

@@ -34,7 +34,7 @@ test('the back office screens and the new-merchant drawer, en and zh', async ({ 
   await opsSignInQuick(p, 'a11y-admin', baseURL!);
   for (const lng of ['en', 'zh'] as const) {
     await useLanguage(p, lng);
-    for (const path of ['/ops/merchants', '/ops/approvals', '/ops/notices', '/ops/audit', '/ops/operators', '/ops/sessions', '/ops/runs']) {
+    for (const path of ['/ops/merchants', '/ops/approvals', '/ops/notices', '/ops/audit', '/ops/operators', '/ops/sessions', '/ops/runs', '/ops/disputes']) {
       await p.goto(path);
       await expect(p.locator('html')).toHaveAttribute('lang', lng);
       await expect.soft(p.getByRole('heading', { level: 1 }), `one h1 on ${path}`).toHaveCount(1);

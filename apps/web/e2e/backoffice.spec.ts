@@ -1,7 +1,7 @@
 import { EMAIL, PASSWORD, expect, test, shot, signIn, tr, useLanguage } from './support';
 import { OPS_PASSWORD, addOperatorLink, opsSignInQuick, totpCode } from './ops-support';
 import type { Page } from '@playwright/test';
-import { columnTexts, dataRows } from './report-support';
+import { columnTexts, dataRows, freshToken } from './report-support';
 
 /**
  * The provider's back office (issue 26), as its first operator would use it, in Chinese: made by
@@ -82,6 +82,8 @@ test('first operator: activation link from the CLI, authenticator and password, 
   await pick(z('field.currencies'), 'HKD');
   await drawer.getByLabel(z('fee.mdr'), { exact: true }).fill(MDR_PERCENT);
   await drawer.getByLabel(z('fee.fixedFee'), { exact: true }).fill(FIXED_FEE);
+  // Issue 48: the dispute fee is part of the fee line.
+  await drawer.getByLabel(z('fee.disputeFee')).fill('15.00');
   await drawer.getByLabel(z('bank.beneficiaryBank'), { exact: true }).fill('Example Bank Ltd');
   await drawer.getByLabel(z('bank.swiftCode'), { exact: true }).fill('EXAMHKHH');
   await drawer.getByLabel(z('bank.accountName'), { exact: true }).fill('E2E Group Holdings Ltd');
@@ -97,6 +99,7 @@ test('first operator: activation link from the CLI, authenticator and password, 
   const body = (await (await created).json()) as { code: number; msg: string; data: { merId: string; mailed: boolean } };
   expect(body.code, body.msg).toBe(0);
   expect(body.data.mailed).toBe(true);
+  expect(((await created).request().postDataJSON() as { fees: { disputeFee: number }[] }).fees[0].disputeFee).toBe(1500);
   const groupId = body.data.merId;
 
   // Two sub-merchants of the group, through the ops API (the same service; the form was shown above).
@@ -175,7 +178,7 @@ test('sandbox transactions for it settle in the settlement run with the fees the
   for (const amount of amounts) {
     const order = await (
       await page.request.post('/api/payByLink/add', {
-        headers: { 'x-token': await freshMerchantToken(page) },
+        headers: { 'x-token': await freshToken(page) },
         form: {
           reconId: `E2E-SETTLE-${amount}`,
           orderCurrency: 'HKD',
@@ -229,7 +232,7 @@ test('sandbox transactions for it settle in the settlement run with the fees the
 test('the merchant asks for a bank-account change', async () => {
   const page = merchant;
   // The merchant asks for a bank-account change (the detail screen's form posts this).
-  const merchantToken = await freshMerchantToken(page);
+  const merchantToken = await freshToken(page);
   const pdf = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
   const asked = await (
     await page.request.post('/api/merchant/bankChangeRequest', {
@@ -269,23 +272,10 @@ test('a second operator approves the bank change with a reason, and the notice r
   await expect(row).toHaveCount(0);
   await ops.context().close();
   // The merchant's notices (its session still open): the decision, with the reason.
-  const token = await freshMerchantToken(page);
+  const token = await freshToken(page);
   const list = await (await page.request.get('/api/notice/list', { headers: { 'x-token': token, 'accept-language': 'en' }, params: { page: 0, size: 10 } })).json();
   expect(JSON.stringify(list.data.content)).toContain('Bank letter checked');
   await page.context().close();
 });
 
 const groupOf = { id: '' };
-
-/** A fresh merchant token for API calls (the page's lives 5 seconds in e2e): the refresh token rotated. */
-async function freshMerchantToken(page: Page): Promise<string> {
-  const refreshToken = (await page.context().cookies()).find((c) => c.name === 'mp_refresh')!.value;
-  const pair = await (await page.request.post('/api/user/refreshToken', { form: { refreshToken } })).json();
-  expect(pair.code, pair.msg).toBe(0);
-  const host = new URL(page.url()).hostname;
-  await page.context().addCookies([
-    { name: 'mp_token', value: pair.data.token, domain: host, path: '/' },
-    { name: 'mp_refresh', value: pair.data.refreshToken, domain: host, path: '/' },
-  ]);
-  return pair.data.token;
-}

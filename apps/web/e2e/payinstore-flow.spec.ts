@@ -52,6 +52,9 @@ test('an in-store order is paid through its QR link and its transaction carries 
   await expect(qr.getByTestId('qr-subtitle')).toHaveText('Causeway Bay Store');
   await expect(qr.getByTestId('qr-amount')).toContainText('58.00');
   await expect(qr.getByTestId('qr-logos').locator('img')).toHaveCount(6);
+  // The other-language hint says which language it is in (issue 53): Chinese on an English page.
+  await expect(qr.getByTestId('qr-hint-other')).toHaveText(tr('en', 'payByLink', 'qr.scanHintOther'));
+  await expect(qr.getByTestId('qr-hint-other')).toHaveAttribute('lang', 'zh-Hans');
   const link = (await qr.getByTestId('qr-link').textContent())!.trim();
   expect(link).toMatch(/\/pay\/[A-Za-z0-9_-]{43}$/);
   await shot(merchant, 'payinstore-qr');

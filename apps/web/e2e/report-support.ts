@@ -71,3 +71,19 @@ export async function nextPage(page: Page, table: Locator) {
   await expect(page).toHaveURL(new RegExp(`page=${current + 1}`));
   await expect.poll(rowsText).not.toBe(before);
 }
+
+/**
+ * A merchant access token fresh for the next API calls, handed back to the browser: the refresh token
+ * rotated. In e2e access tokens last 5 seconds, so the page's own (its cookie) may have run out on a
+ * slow machine between the page's last call and the test's (CI, 2026-12-03: "Token expired").
+ */
+export async function freshToken(page: Page): Promise<string> {
+  const refresh = (await page.context().cookies()).find((c) => c.name === 'mp_refresh')!;
+  const pair = await (await page.request.post('/api/user/refreshToken', { form: { refreshToken: refresh.value } })).json();
+  expect(pair.code, pair.msg).toBe(0);
+  await page.context().addCookies([
+    { name: 'mp_token', value: pair.data.token, domain: refresh.domain, path: '/' },
+    { name: 'mp_refresh', value: pair.data.refreshToken, domain: refresh.domain, path: '/' },
+  ]);
+  return pair.data.token as string;
+}

@@ -74,6 +74,8 @@ async function main(): Promise<number> {
   // account spec starts it there (apps/api/test/fake-wechat.ts) and stops it.
   const wechatPort = await freePort();
   const wechatUrl = `http://127.0.0.1:${wechatPort}`;
+  // Issue 51: the loopback DNS server the SSO spec starts (UDP, this port) answers the verified domains' TXT look-ups.
+  const ssoDnsPort = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const db = process.env.E2E_DATABASE_URL ? await scratchDatabase('e2e', process.env.E2E_DATABASE_URL) : null;
   // Each run has its own folder (server log, Playwright's failure screenshots): runs may overlap.
@@ -100,6 +102,8 @@ async function main(): Promise<number> {
     WECHAT_AUTH_URL: `${wechatUrl}/connect/qrconnect`,
     WECHAT_TOKEN_URL: `${wechatUrl}/sns/oauth2/access_token`,
     WECHAT_USERINFO_URL: `${wechatUrl}/sns/userinfo`,
+    // Issue 51.
+    SSO_DNS_SERVERS: `127.0.0.1:${ssoDnsPort}`,
   };
   delete env.DATABASE_URL;
   if (db) env.DATABASE_URL = db.url;
@@ -139,7 +143,15 @@ async function main(): Promise<number> {
     console.log(`e2e: server ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     pw = spawn(process.execPath, [path.join(root, 'node_modules/@playwright/test/cli.js'), 'test', '-c', 'apps/web/playwright.config.ts', ...process.argv.slice(2)], {
       cwd: root,
-      env: { ...process.env, E2E_BASE_URL: base, E2E_RUN_DIR: runDir, E2E_WECHAT_PORT: String(wechatPort), ...(db ? { E2E_SERVER_DATABASE_URL: db.url } : {}), E2E_SERVER_DATA_DIR: dataDir },
+      env: {
+        ...process.env,
+        E2E_BASE_URL: base,
+        E2E_RUN_DIR: runDir,
+        E2E_WECHAT_PORT: String(wechatPort),
+        E2E_SSO_DNS_PORT: String(ssoDnsPort),
+        ...(db ? { E2E_SERVER_DATABASE_URL: db.url } : {}),
+        E2E_SERVER_DATA_DIR: dataDir,
+      },
       stdio: 'inherit',
     });
     const code = await new Promise<number>((resolve) => pw!.once('exit', (c) => resolve(c ?? 1)));

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Page } from '@playwright/test';
 import { expect, expectAccessible, PASSWORD, shot, test, tr, useLanguage } from './support';
-import { signInQuick } from './report-support';
+import { freshToken, signInQuick } from './report-support';
 
 /**
  * Webhooks (issue 31): a merchant administrator adds an endpoint in the browser (a receiver on
@@ -133,7 +133,7 @@ test('issue 53: a test event delivered leaves no "Retrying" on its endpoint; a r
   await dialog.getByRole('button', { name: W('action.cancel') }).click();
 
   // Turned off elsewhere (another tab): this screen still offers "Send test"; the server refuses it with a toast, no page error.
-  const token = (await page.context().cookies()).find((c) => c.name === 'mp_token')!.value;
+  const token = await freshToken(page);
   const list = await (await page.request.get('/api/webhooks/endpoint/list', { headers: { 'x-token': token } })).json();
   const id = list.data.find((e: { url: string }) => e.url === url).id as number;
   expect((await (await page.request.post('/api/webhooks/endpoint/disable', { headers: { 'x-token': token }, data: { id } })).json()).code).toBe(0);

@@ -38,6 +38,8 @@ export interface SsrState {
   lang: Language;
   /** The browser zone rendered for (its `mp_tz` cookie). */
   zone: string;
+  /** The viewport width rendered for (its `mp_vw` cookie): the browser hydrates as that width, then its own (issue 53). */
+  width: number;
   session: { merchant: MerchantInfo | null; user: UserInfo | null };
   /** The query client's answers (TanStack's dehydrated form). */
   queries: DehydratedState;
@@ -89,6 +91,8 @@ export const RENDERED_PATHS = [
   '/merchant/list',
   '/merchant/audit',
   '/files',
+  // Issue 48: the disputes inbox.
+  '/disputes/list',
 ];
 
 /** At most this many render passes: each one finds the queries the one before made possible. */
@@ -176,6 +180,7 @@ async function render(input: RenderInput): Promise<RenderResult> {
       state: {
         lang: input.language,
         zone: input.zone,
+        width: input.width,
         session: { merchant, user },
         queries: dehydrate(queryClient),
         texts: Object.fromEntries(namespaces.filter((ns) => resources[input.language]?.[ns]).map((ns) => [ns, resources[input.language][ns]])),

@@ -8,7 +8,7 @@ import { cookieTokens } from './lib/tokens';
 import { COOKIE, setCookie } from './lib/cookies';
 import { setSession } from './lib/session';
 import { browserZone, setChosenZone } from './lib/time';
-import { markTakenOver } from './lib/ssr-env';
+import { markTakenOver, setRenderedWidth } from './lib/ssr-env';
 import type { SsrState } from './entry-server';
 import { installChunkReloadGuard } from './lib/chunk-reload';
 import './app/global.css';
@@ -55,6 +55,7 @@ async function takeOver(rendered: SsrState): Promise<boolean> {
     return false;
   }
   providers.seedQueries(rendered.queries);
+  setRenderedWidth(rendered.width);
   const tree = (
     <StrictMode>
       <AppRoot />

@@ -56,6 +56,17 @@ export const Code = {
   APPROVAL_EXPIRED: 1232,
   APPROVAL_OWN: 1233,
   APPROVAL_REQUIRED: 1234,
+  // enterprise sign-in (issue 51)
+  /** The merchant requires SSO: passwords, e-mailed codes and password resets are refused (break-glass administrators excepted). */
+  SSO_REQUIRED: 1251,
+  /** An SSO sign-in did not complete (the provider refused, a check failed, no role mapped). */
+  SSO_FAILED: 1252,
+  /**
+   * A step-up (the refund password) the password cannot give for this user — one without a portal
+   * password (made by SSO), or of a merchant requiring SSO (not break-glass): confirm with the
+   * identity provider instead (/api/sso/step-up/start).
+   */
+  STEP_UP_USE_SSO: 1253,
 } as const;
 export type CodeValue = (typeof Code)[keyof typeof Code];
 

@@ -72,6 +72,8 @@ export const opsFeeLineSchema = z.object({
   tranThreshold: int(0, 1e15),
   tranFee: int(0, 1e12),
   transferPeriod: z.string().regex(TRANSFER_PERIOD_RE, 'transfer period'),
+  /** Issue 48: the fee of each dispute (chargeback, pre-arbitration) that arrives, in minor units; kept when the dispute is won. */
+  disputeFee: int(0, 1e12).default(0),
 });
 export type OpsFeeLine = z.infer<typeof opsFeeLineSchema>;
 

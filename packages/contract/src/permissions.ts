@@ -35,6 +35,17 @@ export const Perm = {
   cashierManage: 'payinstore:cashier:manage',
   merchantBankChange: 'merchant:bank:change',
   developerManage: 'developer:manage',
+  // Issue 51: Team → Sign-in (identity providers, domains, "SSO required").
+  teamSsoManage: 'team:sso:manage',
+  // Issue 51 (SCIM provisioning): the identity provider's tokens and group → role mappings.
+  teamScimManage: 'team:scim:manage',
+  // Bank statements: upload, match to transfers, confirm / undo (issue 49 §2).
+  bankStatement: 'bank:statement',
+  // Issue 48: disputes inbox and detail; answering (evidence, submit, accept).
+  disputeView: 'dispute:view',
+  disputeRespond: 'dispute:respond',
+  // Issue 50: /v1/webhook_endpoints and /v1/events — a permission a key may carry (developer:manage is administrators' only).
+  developerWebhooks: 'developer:webhooks',
 } as const;
 export type Permission = (typeof Perm)[keyof typeof Perm];
 export const ALL_PERMISSIONS: Permission[] = Object.values(Perm);
@@ -52,9 +63,18 @@ export const WRITE_PERMISSIONS: Permission[] = [
   Perm.cashierManage,
   Perm.merchantBankChange,
   Perm.developerManage,
+  // Issue 51.
+  Perm.teamSsoManage,
+  Perm.teamScimManage,
+  // Issue 49 §2.
+  Perm.bankStatement,
+  // Issue 48.
+  Perm.disputeRespond,
+  // Issue 50.
+  Perm.developerWebhooks,
 ];
 /** Held only by a merchant's main users (administrators): user management and the audit log. */
-export const ADMIN_ONLY_PERMISSIONS: Permission[] = ['merchant:user', 'merchant:user:manage', 'merchant:audit', Perm.developerManage];
+export const ADMIN_ONLY_PERMISSIONS: Permission[] = ['merchant:user', 'merchant:user:manage', 'merchant:audit', Perm.developerManage, /* issue 51 */ Perm.teamSsoManage, Perm.teamScimManage];
 export const READ_ONLY_PERMISSIONS: Permission[] = ALL_PERMISSIONS.filter((p) => !WRITE_PERMISSIONS.includes(p) && !ADMIN_ONLY_PERMISSIONS.includes(p));
 
 /** A menu entry and the permission that grants it (the spec's menu entries, §2). */
@@ -126,6 +146,8 @@ export const MENU: MenuEntry[] = [
       { path: '/merchant/detail/:id', name: 'merchantDetail', permission: Perm.merchantDetail, hidden: true },
       { path: '/merchant/audit', name: 'merchantAudit', permission: Perm.merchantAudit },
       { path: '/merchant/approvals', name: 'merchantApprovals', permission: Perm.txnRefund },
+      // Issue 51: Team → Sign-in.
+      { path: '/merchant/sso', name: 'merchantSso', permission: Perm.teamSsoManage },
     ],
   },
   { path: '/files', name: 'files', icon: 'DownloadOutlined', permission: Perm.filesDownload },
@@ -140,6 +162,10 @@ export const MENU: MenuEntry[] = [
       { path: '/developers/webhooks', name: 'developerWebhooks', permission: Perm.developerManage },
     ],
   },
+  // Bank statements and matching (issue 49 §2).
+  { path: '/bankrec', name: 'bankrec', icon: 'BankOutlined', permission: Perm.bankStatement },
+  // Issue 48: the disputes inbox (its detail is a screen of its own, not a menu entry).
+  { path: '/disputes/list', name: 'disputes', icon: 'AlertOutlined', permission: Perm.disputeView },
 ];
 
 /** The routers a user with `perms` may open, with the permission field dropped. */

@@ -12,7 +12,23 @@ import { blankToUndefined, isIsoDate, isoDate, optText } from './input';
 /** Types the summary report's filter offers (spec §2). */
 export const SUMMARY_TYPE_FILTERS = ['PURC', 'REFD', 'VOID', 'MANENTD', 'M-DEPOSIT', 'M-DEPOSIT-RELEASE', 'FEE_COLLECTION'] as const;
 /** Every type a summary row may carry (the settling types plus the reserve pseudo types). */
-export const SUMMARY_TYPES = ['PURC', 'REFD', 'VOID', 'MANENTD', 'DISPUTE', 'FREEZE', 'UNFREEZE', 'PROFIT_INCOME', 'PROFIT_OUTGO', 'FEE_COLLECTION', 'M-DEPOSIT', 'M-DEPOSIT-RELEASE'] as const;
+export const SUMMARY_TYPES = [
+  'PURC',
+  'REFD',
+  'VOID',
+  'MANENTD',
+  'DISPUTE',
+  'FREEZE',
+  'UNFREEZE',
+  'PROFIT_INCOME',
+  'PROFIT_OUTGO',
+  'FEE_COLLECTION',
+  'M-DEPOSIT',
+  'M-DEPOSIT-RELEASE',
+  // Issue 48: dispute credits and fees.
+  'DISPUTE_REVERSAL',
+  'DISPUTE_FEE',
+] as const;
 
 /** Pickers disable dates after today + this many days (spec §5, §9). */
 export const REPORT_FUTURE_DAYS = 2;
@@ -161,11 +177,24 @@ export const cashDaySchema = z.object({
   /** Reserves due for release on this day. */
   release: z.string(),
 });
+/** A transfer the settlement run decided, with its id: it opens the payout proof (issue 49 §1). */
+export const cashTransferSchema = z.object({
+  /** The transfer's id (settlement date.merchant.businessLine.currency): /trail/transfer/{id}/proof. */
+  id: z.string(),
+  remitDate: z.string(),
+  merId: z.string(),
+  currency: z.string(),
+  /** Amount sent to the bank (realTransAmount); per remit date and currency they sum to the day's `transfer`. */
+  amount: z.string(),
+});
 export const cashCalendarSchema = z.object({
   from: z.string(),
   to: z.string(),
   currencies: z.array(z.string()),
   days: z.array(cashDaySchema),
+  /** The decided transfers of the window (by remit date, then merchant), each opening its proof. */
+  transfers: z.array(cashTransferSchema),
 });
 export type CashCalendar = z.infer<typeof cashCalendarSchema>;
 export type CashDay = z.infer<typeof cashDaySchema>;
+export type CashTransfer = z.infer<typeof cashTransferSchema>;

@@ -4,7 +4,23 @@ import { BEGIN_END, blankToUndefined, isoDate, isoDateTime, optText, refuseRever
 
 /** Transactions contract (spec §3, §4, §7): query, rows, detail, refund, settle list, logistics. */
 
-export const TXN_TYPES = ['PURC', 'REFD', 'VOID', 'MANENTD', 'PAUT', 'DISPUTE', 'DECL', 'FREEZE', 'UNFREEZE', 'PROFIT_INCOME', 'PROFIT_OUTGO', 'FEE_COLLECTION'] as const;
+export const TXN_TYPES = [
+  'PURC',
+  'REFD',
+  'VOID',
+  'MANENTD',
+  'PAUT',
+  'DISPUTE',
+  'DECL',
+  'FREEZE',
+  'UNFREEZE',
+  'PROFIT_INCOME',
+  'PROFIT_OUTGO',
+  'FEE_COLLECTION',
+  // Issue 48: a won dispute's credit back, and the dispute fee (docs/disputes.md).
+  'DISPUTE_REVERSAL',
+  'DISPUTE_FEE',
+] as const;
 export type TxnType = (typeof TXN_TYPES)[number];
 
 /** Result filter values (spec §4): success '00', processing ('04' or empty), failed '01' (anything else). */
@@ -40,6 +56,9 @@ export const TXN_SIGN: Readonly<Record<TxnType, 1 | -1 | 0>> = {
   FEE_COLLECTION: -1,
   PAUT: 0,
   DECL: 0,
+  // Issue 48.
+  DISPUTE_REVERSAL: 1,
+  DISPUTE_FEE: -1,
 };
 
 /** Logistics statuses accepted by the import. */

@@ -14,6 +14,10 @@ const WITHOUT_FILTERS: Record<string, string> = {
   '/developers/webhooks': "the merchant's webhook endpoints (a handful)",
   '/developers/keys': "the merchant's API keys, newest first",
   '/merchant/approvals': 'four-eyes requests: one status filter, the waiting ones first (issue 28)',
+  // Issue 49 §2.
+  '/bankrec': 'statement upload and the matching screen of one period (no saved views yet)',
+  // Issue 51: a settings screen (identity providers, domains, the policy), not a list.
+  '/merchant/sso': 'sign-in settings: providers, mappings, domains and the policy',
 };
 const leaves = (entries: MenuEntry[]): MenuEntry[] => entries.flatMap((e) => (e.children ? leaves(e.children) : [e]));
 

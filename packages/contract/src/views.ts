@@ -37,6 +37,12 @@ export const VIEW_SCREENS = {
   'report.bill': { path: '/report/bill', permission: Perm.reportBill, keys: REPORT_KEYS },
   'report.transfer': { path: '/report/transfer', permission: Perm.reportTransfer, keys: REPORT_KEYS },
   'report.reserve': { path: '/report/reserve', permission: Perm.reportReserve, keys: REPORT_KEYS },
+  // Issue 48: the disputes inbox.
+  'disputes.list': {
+    path: '/disputes/list',
+    permission: Perm.disputeView,
+    keys: ['state', 'kind', 'reasonCode', 'brand', 'merId', 'currency', 'amountMin', 'amountMax', 'deadlineBefore', 'beginDate', 'endDate', 'size'],
+  },
 } as const satisfies Record<string, ViewScreen>;
 export type ViewScreenKey = keyof typeof VIEW_SCREENS;
 export const VIEW_SCREEN_KEYS = Object.keys(VIEW_SCREENS) as ViewScreenKey[];

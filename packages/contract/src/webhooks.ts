@@ -18,8 +18,17 @@ export const WEBHOOK_EVENTS = [
   'reserve.released',
   // Issue 47: a refund that waited for four eyes was approved (with the refund made), rejected or expired.
   'refund_approval.decided',
+  // Issue 48: disputes (chargebacks) — arrived, changed (answer sent, state), closed with the outcome.
+  'dispute.created',
+  'dispute.updated',
+  'dispute.closed',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
+/** Issue 50: an endpoint that wants every event (today's and those added later). */
+export const WEBHOOK_ALL_EVENTS = '*';
+/** Issue 50: how deliveries to an endpoint are signed — 'stripe' (Portal-Signature, the default) or 'standard' (Standard Webhooks). */
+export const WEBHOOK_SIGNATURE_SCHEMES = ['stripe', 'standard'] as const;
+export type WebhookSignatureScheme = (typeof WEBHOOK_SIGNATURE_SCHEMES)[number];
 /** The event a "send test event" delivers (to the one endpoint asked). */
 export const WEBHOOK_TEST_EVENT = 'webhook.test';
 
@@ -40,7 +49,12 @@ const urlInput = textInput(WEBHOOK_URL_MAX, { min: 1 }).refine((s) => {
 const eventsInput = z
   .union([z.array(z.string()), z.string()])
   .transform((v) => (Array.isArray(v) ? v : v.split(',')).map((s) => s.trim()).filter(Boolean))
-  .pipe(z.array(z.enum(WEBHOOK_EVENTS)).min(1, 'at least one event').max(WEBHOOK_EVENTS.length))
+  .pipe(
+    z
+      .array(z.union([z.enum(WEBHOOK_EVENTS), z.literal(WEBHOOK_ALL_EVENTS)]))
+      .min(1, 'at least one event')
+      .max(WEBHOOK_EVENTS.length + 1),
+  )
   .transform((v) => [...new Set(v)]);
 
 const idInput = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
@@ -51,6 +65,8 @@ export const webhookEndpointCreateSchema = z.object({
   url: urlInput,
   events: eventsInput,
   description: textInput(200).optional().default(''),
+  /** Issue 50: chosen at creation (the secret's form depends on it). */
+  signatureScheme: z.enum(WEBHOOK_SIGNATURE_SCHEMES).optional().default('stripe'),
 });
 export type WebhookEndpointCreate = z.infer<typeof webhookEndpointCreateSchema>;
 
@@ -80,6 +96,8 @@ export const webhookEndpointSchema = z.object({
   /** Deliveries still being tried, and deliveries that failed for good. */
   pending: z.number(),
   failed: z.number(),
+  /** Issue 50: how its deliveries are signed. */
+  signatureScheme: z.enum(WEBHOOK_SIGNATURE_SCHEMES),
 });
 export type WebhookEndpoint = z.infer<typeof webhookEndpointSchema>;
 

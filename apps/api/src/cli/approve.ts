@@ -14,6 +14,8 @@ import { AppError } from '../lib/errors';
 import { t } from '../lib/messages';
 import { createMailer } from '../plugins/mail';
 import { decideBankChange } from '../modules/ops/approvals.service';
+// The modules' message catalogues (lib/messages.ts names no module).
+import '../modules/messages';
 
 const argv = process.argv.slice(2);
 const [what, idText] = argv;

@@ -18,6 +18,8 @@ import { t } from '../lib/messages';
 import { AppError } from '../lib/errors';
 import { createOperator } from '../modules/ops/operators.service';
 import { parseArgs } from './args';
+// The modules' message catalogues (lib/messages.ts names no module).
+import '../modules/messages';
 
 const USAGE = `usage: npm run ops -- add-operator --username NAME --email ADDRESS [--role ${OPS_ROLES.join('|')}]`;
 const [command, ...rest] = process.argv.slice(2);

@@ -15,6 +15,8 @@ import { openDb } from '../db/db';
 import { migrate } from '../db/migrate';
 import { addConnection, addKey, listConnections, revokeKey, setMerchants } from '../modules/gateway/gateway.service';
 import { parseArgs } from './args';
+// The modules' message catalogues (lib/messages.ts names no module).
+import '../modules/messages';
 
 const USAGE = `usage: npm run provider -- connection add --id ID --name NAME --merchants M1,M2
        npm run provider -- connection list

@@ -17,6 +17,8 @@ import { migrate } from '../db/migrate';
 import { AppError } from '../lib/errors';
 import { t } from '../lib/messages';
 import { createNotice } from '../modules/ops/notices.service';
+// The modules' message catalogues (lib/messages.ts names no module).
+import '../modules/messages';
 
 const USAGE = 'usage: npm run publish-notice -- --title T [--file PATH]… [--merchant ID]… | [--group ID] [--at "yyyy-MM-dd HH:mm:ss" [--tz ZONE]] [--summary S] [--content C] [--level info|important]';
 const argv = process.argv.slice(2);

@@ -15,7 +15,11 @@ import { t } from '../lib/messages';
 import { isEmpty, seedFoundation } from '../seed/foundation.seed';
 import { generateDemoData } from '../seed/demo-data';
 import { isDate } from '../modules/payments/time';
+import { seedDemoDisputes } from '../modules/disputes';
+import { systemClock } from '../lib/clock';
 import { intArg, parseArgs, progressBar } from './args';
+// The modules' message catalogues (lib/messages.ts names no module).
+import '../modules/messages';
 
 const args = parseArgs(process.argv.slice(2));
 if (args.help) {
@@ -55,6 +59,10 @@ try {
     `Done: ${s.txns} transactions ${s.from} … ${s.to} for ${s.merchants.length} merchants, settled through ${s.settledThrough ?? '—'} ` +
       `(${s.runs.filter((r) => !r.skipped).length} runs), ${s.fxRates} FX rates, in ${secs.toFixed(1)} s (${Math.round(s.txns / secs)} transactions/s).`,
   );
+  // Issue 48: the sandbox's disputes on each demo merchant's recent purchases (every kind and state,
+  // one due tomorrow), through the provider API's receive path; a merchant with disputes is left alone.
+  const disputes = await seedDemoDisputes({ db, clock: systemClock, config });
+  if (disputes) console.log(`${disputes} sandbox dispute(s) raised on the demo merchants' purchases.`);
   const late = s.runs.filter((r) => r.skipped).length;
   if (late) console.log(`${late} date(s) had been settled before: their new transactions settle in the next run.`);
 } catch (err) {

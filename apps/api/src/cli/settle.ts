@@ -13,6 +13,8 @@ import { isDate } from '../modules/payments/time';
 import { AppError } from '../lib/errors';
 import { t } from '../lib/messages';
 import { parseArgs, progressBar } from './args';
+// The modules' message catalogues (lib/messages.ts names no module).
+import '../modules/messages';
 
 const args = parseArgs(process.argv.slice(2));
 if (args.help) {

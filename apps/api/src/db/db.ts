@@ -17,7 +17,7 @@ import type { Db, Queryable, QueryOptions, Reader } from './types';
  * module imports them from), which statements write in writes.ts, LISTEN in listen.ts.
  */
 export type { Db, Queryable, QueryOptions, Reader, Result } from './types';
-export { currentReadScope, DEFAULT_REPLICA_STICKY_MS, HOUSEKEEPING, runInReadScope, withReplica, type ReadScope } from './replica';
+export { HOUSEKEEPING, runInReadScope, withReplica, type ReadScope } from './replica';
 
 // int8 → number (minor units stay far below 2^53), numeric and date → string (no float, no local midnight).
 const INT8 = 20;

@@ -11,7 +11,7 @@ export const PARTITIONED = ['txn', 'audit_log'] as const;
 export type PartitionedTable = (typeof PARTITIONED)[number];
 
 /** How many months past the current one the job runner keeps created. */
-export const MONTHS_AHEAD = 3;
+const MONTHS_AHEAD = 3;
 
 const ZONE_OFFSET_MS = 8 * 3_600_000;
 

@@ -32,7 +32,7 @@ interface Slot {
 
 type Corkable = { cork(): void; uncork(): void; writable: boolean };
 
-export const PIPELINE_DEPTH = 16;
+const PIPELINE_DEPTH = 16;
 /** Pipelined connections per process (DATABASE_PIPELINE_CONNECTIONS; 0 sends those statements to the generic plans' pool). */
 export const DEFAULT_PIPELINE_CONNECTIONS = 4;
 

@@ -35,7 +35,7 @@ export function currentReadScope(): ReadScope | undefined {
 export const HOUSEKEEPING = '/* housekeeping */';
 
 /** Default sticky window: how long a session's reads stay on the primary after it wrote. */
-export const DEFAULT_REPLICA_STICKY_MS = 5000;
+const DEFAULT_REPLICA_STICKY_MS = 5000;
 
 /**
  * Errors after which a replica read is retried on the primary: the replica cannot be reached or

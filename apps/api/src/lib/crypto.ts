@@ -1,4 +1,5 @@
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import fs from 'node:fs';
 import { hash, verify } from '@node-rs/argon2';
 
 /** 256 random bits, base64url: access and refresh tokens, pay links. */
@@ -20,3 +21,10 @@ export const verifyPassword = (hashed: string, pw: string) => {
   passwordWork.verifications++;
   return verify(hashed, pw).catch(() => false);
 };
+
+/** The SHA-256 of a file's bytes, hex, streamed (an inbox file's identity: the same file twice is one import). */
+export async function fileHash(file: string): Promise<string> {
+  const h = createHash('sha256');
+  for await (const chunk of fs.createReadStream(file)) h.update(chunk as Buffer);
+  return h.digest('hex');
+}

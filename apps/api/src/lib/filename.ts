@@ -3,7 +3,7 @@
  * LRO, RLO) and the isolates (LRI, RLI, FSI, PDI). A right-to-left override in "invoice\u202Efdp.exe"
  * shows as "invoiceexe.pdf": in a file name it only ever serves to disguise (issue 28).
  */
-export const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 /** C0 and C1 control characters (line breaks, NUL, escape …). */
 const CONTROLS = /[\u0000-\u001f\u007f-\u009f]/g;
 

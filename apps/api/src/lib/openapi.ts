@@ -73,9 +73,16 @@ const PORTAL_AUTH: DocAuth = {
   forbidden: (route) => ((route?.config as { permission?: unknown } | undefined)?.permission ? 'The signed-in user lacks the permission (code 403)' : null),
 };
 
+/**
+ * Faces with a document of their own, registered in the portal's context (so the portal's swagger
+ * sees their routes too): left out of the portal's document. Issue 51: the SCIM face (/scim/v2/docs).
+ */
+export const OWN_DOCUMENT_PREFIXES = ['/scim/v2/'] as const;
+
 /** Wraps a swagger transform (jsonSchemaTransform) with the touches above. */
 export function portalDocTransform<A extends { schema: unknown; url: string; route?: RouteOptions }, R extends { schema: unknown; url: string }>(inner: (a: A) => R, docAuth: DocAuth = PORTAL_AUTH) {
   return (arg: A): R => {
+    if (docAuth === PORTAL_AUTH && OWN_DOCUMENT_PREFIXES.some((p) => arg.url.startsWith(p))) return { ...arg, schema: { hide: true } } as unknown as R;
     const out = inner(arg);
     const schema = (out.schema ?? {}) as Json & { response?: Json; operationId?: string };
     const route = arg.route;

@@ -21,7 +21,7 @@ const FONT_FILES: Record<Language, { pkg: string; regular: string; bold: string 
 };
 
 /** Absolute path of a font file shipped by its npm package. */
-export function fontPath(lang: Language, weight: 'regular' | 'bold' = 'regular'): string {
+function fontPath(lang: Language, weight: 'regular' | 'bold' = 'regular'): string {
   const f = FONT_FILES[lang] ?? FONT_FILES.en;
   // the packages export only their index (dist/index.js); the fonts sit beside dist/
   const pkgDir = dirname(dirname(require.resolve(f.pkg)));

@@ -38,7 +38,7 @@ const str = (v: unknown) => (typeof v === 'bigint' ? v.toString() : String(v));
 const params = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, typeof v === 'number' ? v : str(v)]));
 
 /** One issue in `lang`. */
-export function issueText(lang: Language, i: IssueLike): string {
+function issueText(lang: Language, i: IssueLike): string {
   const rule = i.params?.input;
   if (rule && rule in RULE_KEYS) return t(lang, RULE_KEYS[rule], params(i.params!));
   switch (i.code) {

@@ -1,39 +1,23 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../plugins/context';
-import { txnModule } from './txn/txn.module';
-import { exportRoutes } from './export/export.routes';
-import { payByLinkModule } from './paybylink/paybylink.module';
-import { reportModule } from './report/report.module';
-import { teamModule } from './team/team.module';
-import { storeModule } from './store/store.module';
-import { accountModule } from './account/account.module';
-import { chatRoutes } from './chat/chat.routes';
-import { gatewayRoutes } from './gateway/gateway.routes';
-import { webhookRoutes } from './webhook/webhook.routes';
-import { apiKeyRoutes } from './apikey/apikey.routes';
-import { opsModule } from './ops/ops.module';
-import { registerFxMetrics } from './payments';
 import { addMetricSource } from '../plugins/metrics';
+import { MODULES } from './index';
+import { enabledModules, type ModuleManifest } from './contract';
 
 /**
- * Registers the domain modules (transactions, reports, pay by link …). Each module adds its own
- * line here, so every URL can still be found with grep from app.ts.
+ * Registers the domain modules from their manifests (`modules/index.ts`): start-up hooks, metrics
+ * and portal routes, in the list's order. The hosted faces (`face`) come later (`registerFaces`),
+ * after the provider face. Returns the modules this server runs (those `enabled` for its config).
  */
-export function registerModules(app: FastifyInstance, deps: Deps): void {
-  void app;
-  void deps;
-  // Exchange rates (issue 46): transactions waiting for a rate, on /metrics.
-  addMetricSource(registerFxMetrics);
-  txnModule(app, deps);
-  exportRoutes(app, deps);
-  payByLinkModule(app, deps);
-  reportModule(app, deps);
-  teamModule(app, deps);
-  storeModule(app, deps);
-  accountModule(app, deps);
-  chatRoutes(app, deps);
-  gatewayRoutes(app, deps);
-  webhookRoutes(app, deps);
-  apiKeyRoutes(app, deps);
-  opsModule(app, deps);
+export function registerModules(app: FastifyInstance, deps: Deps, modules: readonly ModuleManifest[] = MODULES): ModuleManifest[] {
+  const on = enabledModules(modules, deps.config);
+  for (const m of on) m.init?.(app, deps);
+  for (const m of on) for (const source of m.metrics ?? []) addMetricSource(source);
+  for (const m of on) m.routes?.(app, deps, on);
+  return on;
+}
+
+/** Registers the faces the modules host (`/v1`), each with the others' routes of that face. */
+export async function registerFaces(app: FastifyInstance, deps: Deps, modules: readonly ModuleManifest[]): Promise<void> {
+  for (const m of modules) if (m.face) await m.face(app, deps, modules);
 }

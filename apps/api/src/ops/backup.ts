@@ -39,7 +39,7 @@ export interface Manifest {
 }
 
 /** The folder of the PostgreSQL client programs: PG_BIN, else the newest of Debian's server packages, else PATH. */
-export function pgBin(tool: 'pg_dump' | 'pg_restore'): string {
+function pgBin(tool: 'pg_dump' | 'pg_restore'): string {
   if (process.env.PG_BIN) return path.join(process.env.PG_BIN, tool);
   const root = '/usr/lib/postgresql';
   const versions = fs.existsSync(root)

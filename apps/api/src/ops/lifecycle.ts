@@ -5,7 +5,7 @@
  */
 
 /** A job runner whose loop has not ticked for this long (and holds no job) is not alive. */
-export const RUNNER_IDLE_BOUND_MS = 60_000;
+const RUNNER_IDLE_BOUND_MS = 60_000;
 
 interface RunnerBeat {
   /** performance.now() of the last poll (or claim, or job heartbeat). */

@@ -5,7 +5,7 @@ import { sha256 } from '../lib/crypto';
 import { t } from '../lib/messages';
 import type { Deps, SessionUser } from './context';
 import { HOUSEKEEPING, type Queryable } from '../db/db';
-import { MERCHANT_REALM, type Realm } from '../modules/user/realm';
+import { MERCHANT_REALM, type Realm } from '../lib/realm';
 
 interface SessionRow {
   session_id: number;
@@ -37,7 +37,7 @@ export async function endSession(q: Queryable, sessionId: number, reason: string
 /** Tables whose rows decide who a token is and what it may do. */
 const AUTH_TABLES = /\b(?:access_token|user_session|app_user|merchant|user_merchant_scope|user_passkey)\b/i;
 /** The notification channel of auth-table changes (migration 009's triggers). */
-export const AUTH_CHANNEL = 'portal_auth';
+const AUTH_CHANNEL = 'portal_auth';
 /**
  * Marks the auth hook's own last-seen write, which changes nothing the cache holds but that time,
  * nor anything a list shows (HOUSEKEEPING: it does not turn the caller's reads to the primary).
@@ -293,7 +293,7 @@ export function registerTokenKind(kind: TokenKind): void {
  * session and profile, the security page's reads, and enrolling TOTP or a passkey (with the
  * password re-check a passkey may ask for). Everything else answers 1109.
  */
-export const ENROLMENT_ROUTES: ReadonlySet<string> = new Set([
+const ENROLMENT_ROUTES: ReadonlySet<string> = new Set([
   '/api/user/info',
   '/api/user/logout',
   '/api/user/refreshToken',

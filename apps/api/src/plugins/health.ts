@@ -56,7 +56,7 @@ function migrationFiles(dir: string): string[] {
  * Seconds the replica is behind: 0 when it has replayed all it received, else the time since the
  * last transaction it replayed (pg_last_xact_replay_timestamp).
  */
-export async function replicaLagSeconds(replica: Db): Promise<number> {
+async function replicaLagSeconds(replica: Db): Promise<number> {
   const { rows } = await replica.query<{ lag: number | null }>(
     `SELECT CASE WHEN NOT pg_is_in_recovery() THEN 0
                  WHEN pg_last_wal_receive_lsn() = pg_last_wal_replay_lsn() THEN 0

@@ -11,7 +11,7 @@ import type { Db } from '../db/types';
  */
 
 /** The reconciliation's kinds (recon.service.ts): every one is reported, 0 included, for each connection. */
-export const RECON_KINDS = ['missing', 'extra', 'amount', 'status', 'total', 'unreported'] as const;
+const RECON_KINDS = ['missing', 'extra', 'amount', 'status', 'total', 'unreported'] as const;
 const DISABLED_REASONS = ['failing', 'user'] as const;
 const OPERATION_KINDS = ['refund', 'void', 'charge'] as const;
 

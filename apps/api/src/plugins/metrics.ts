@@ -47,11 +47,11 @@ export function counter<L extends string>(name: string, help: string, labelNames
   return (registry.getSingleMetric(name) as Counter<L> | undefined) ?? new Counter({ name, help, labelNames, registers: [registry] });
 }
 /** A histogram in the shared registry (seconds unless `buckets` say otherwise); idempotent like `counter`. */
-export function histogram<L extends string>(name: string, help: string, labelNames: readonly L[] = [], buckets = SECONDS): Histogram<L> {
+function histogram<L extends string>(name: string, help: string, labelNames: readonly L[] = [], buckets = SECONDS): Histogram<L> {
   return (registry.getSingleMetric(name) as Histogram<L> | undefined) ?? new Histogram({ name, help, labelNames, buckets, registers: [registry] });
 }
 /** A gauge in the shared registry; idempotent like `counter`. */
-export function gauge<L extends string>(name: string, help: string, labelNames: readonly L[] = []): Gauge<L> {
+function gauge<L extends string>(name: string, help: string, labelNames: readonly L[] = []): Gauge<L> {
   return (registry.getSingleMetric(name) as Gauge<L> | undefined) ?? new Gauge({ name, help, labelNames, registers: [registry] });
 }
 
@@ -183,14 +183,14 @@ function appRegistry(db: Db): Registry {
 }
 
 /** 127.0.0.0/8, ::1 and their IPv4-mapped forms. */
-export function isLoopback(addr: string | undefined): boolean {
+function isLoopback(addr: string | undefined): boolean {
   if (!addr) return false;
   const a = addr.startsWith('::ffff:') ? addr.slice(7) : addr;
   return a === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(a);
 }
 
 /** Compares a presented bearer token with the configured one in constant time. */
-export function tokenMatches(presented: string | undefined, expected: string | undefined): boolean {
+function tokenMatches(presented: string | undefined, expected: string | undefined): boolean {
   if (!expected || !presented) return false;
   const m = /^Bearer (.+)$/.exec(presented);
   if (!m) return false;
@@ -206,7 +206,7 @@ export function tokenMatches(presented: string | undefined, expected: string | u
  * TRUST_PROXY set, the proxy-resolved `req.ip` must be loopback too), or one presenting
  * `Authorization: Bearer $METRICS_TOKEN`.
  */
-export function mayScrape(req: FastifyRequest, token: string | undefined, peerTrusted: (addr: string | undefined) => boolean = () => false): boolean {
+function mayScrape(req: FastifyRequest, token: string | undefined, peerTrusted: (addr: string | undefined) => boolean = () => false): boolean {
   if (tokenMatches(req.headers.authorization, token)) return true;
   if (!isLoopback(req.socket.remoteAddress) || !isLoopback(req.ip)) return false;
   // A loopback peer that forwards for someone (a proxy on this machine) without being a trusted

@@ -6,7 +6,7 @@ import helmet, { type HelmetOptions } from 'helmet';
  * no nonces), and @fastify/helmet rebuilds helmet's middleware — parsing the CSP directives — on
  * every request, which was 6 % of a small API call's CPU time.
  */
-export function helmetHeaders(opts: HelmetOptions): Record<string, string> {
+function helmetHeaders(opts: HelmetOptions): Record<string, string> {
   const headers: Record<string, string> = {};
   const res = {
     setHeader(name: string, value: string | number | string[]) {

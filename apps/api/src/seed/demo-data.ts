@@ -43,7 +43,7 @@ export interface DemoSummary {
   ms: { setup: number; generate: number; ingest: number; settle: number; index: number; total: number };
 }
 
-export const DEMO_MERCHANTS = [DEMO.group, DEMO.subA, DEMO.subB, DEMO.other];
+const DEMO_MERCHANTS = [DEMO.group, DEMO.subA, DEMO.subB, DEMO.other];
 
 /** Raises each purchase's return amount by its successful or processing refunds (the refund caller's part). */
 async function applyReturns(q: Queryable, returns: [string, string, number][]): Promise<void> {
@@ -157,7 +157,7 @@ function hexFor(seed: string, date: string): () => string {
 }
 
 /** Transactions per demo merchant and day seeded on first start (four merchants). */
-export const FIRST_START_PER_DAY = 300;
+const FIRST_START_PER_DAY = 300;
 
 /**
  * First start: fee schedules, bank accounts, FX rates and `days` days of transactions for the demo

@@ -36,11 +36,13 @@ describe.each(DB_KINDS)('provider face: signatures, scope, hostile input (%s)', 
       ? { gwResponse: '00' }
       : r.url.endsWith('/control-totals')
         ? { date: '2026-03-01', totals: [] }
-        : r.url.endsWith('/fx-rates')
-          ? r.method === 'GET'
-            ? undefined
-            : { rates: [{ date: '2026-03-01', from: 'USD', to: 'HKD', rate: '7.8' }] }
-          : { transactions: [feedRow()] };
+        : r.url.endsWith('/disputes')
+          ? { disputes: [{}] } // issue 48
+          : r.url.endsWith('/fx-rates')
+            ? r.method === 'GET'
+              ? undefined
+              : { rates: [{ date: '2026-03-01', from: 'USD', to: 'HKD', rate: '7.8' }] }
+            : { transactions: [feedRow()] };
 
   beforeAll(async () => {
     ctx = await createTestApp({ kind });
@@ -50,13 +52,17 @@ describe.each(DB_KINDS)('provider face: signatures, scope, hostile input (%s)', 
   afterAll(() => ctx?.close());
 
   it('the table holds the provider routes', () => {
-    expect(routes.map(routeKey).sort()).toEqual([
-      'GET /provider/v1/fx-rates',
-      'POST /provider/v1/control-totals',
-      'POST /provider/v1/fx-rates',
-      'POST /provider/v1/transactions',
-      'POST /provider/v1/transactions/:gwTransId/status',
-    ]);
+    expect(routes.map(routeKey).sort()).toEqual(
+      [
+        'GET /provider/v1/fx-rates',
+        'POST /provider/v1/control-totals',
+        'POST /provider/v1/fx-rates',
+        'POST /provider/v1/transactions',
+        'POST /provider/v1/transactions/:gwTransId/status',
+        // Issue 48.
+        'POST /provider/v1/disputes',
+      ].sort(),
+    );
   });
 
   it('every route: unsigned, stale, replayed, tampered, unknown key → 401 envelope, nothing written', async () => {

@@ -50,10 +50,20 @@ describe.each(DB_KINDS)('the API description by configuration (finding 9, %s)', 
     const ui = await auth.app.inject({ method: 'GET', url: '/api/docs', headers: { 'x-token': token } });
     expect(ui.statusCode).toBe(200);
     expect(ui.body).toContain('swagger');
+    // Issue 51: the SCIM face's document too — a signed-in user, or a SCIM token.
+    for (const url of ['/scim/v2/docs/json', '/scim/v2/docs']) {
+      const anon = await auth.call({ method: 'GET', url });
+      expect(anon.status, url).toBe(401);
+      expect(JSON.stringify(anon.body)).not.toContain('openapi');
+      expect((await auth.call({ method: 'GET', url, headers: { authorization: 'Bearer scim_not-a-token' } })).status, url).toBe(401);
+    }
+    const scim = await auth.call({ method: 'GET', url: '/scim/v2/docs/json', headers: { 'x-token': token } });
+    expect(scim.status).toBe(200);
+    expect((scim.body as unknown as { info: { title: string } }).info.title).toMatch(/SCIM/);
   });
 
   it('API_DOCS=off: not served at all', async () => {
-    for (const url of ['/api/docs/json', '/api/docs', '/api/docs/static/index.html']) {
+    for (const url of ['/api/docs/json', '/api/docs', '/api/docs/static/index.html', '/scim/v2/docs/json', '/scim/v2/docs']) {
       const r = await off.call({ method: 'GET', url });
       expect(r.status, url).toBe(404);
     }

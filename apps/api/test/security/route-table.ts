@@ -77,3 +77,16 @@ export function opsRoutes(all: RouteOptions[]): (ApiRoute & { config?: { opsRole
   }
   return out;
 }
+
+/** Issue 51: the SCIM face's routes (/scim/v2, SCIM bearer tokens, its own error format). */
+export function scimRoutes(all: RouteOptions[]): ApiRoute[] {
+  const out: ApiRoute[] = [];
+  for (const r of all) {
+    if (!r.url.startsWith('/scim/v2/') || r.url.startsWith('/scim/v2/docs')) continue;
+    for (const m of ([] as string[]).concat(r.method)) {
+      if (m === 'HEAD' || m === 'OPTIONS') continue;
+      out.push({ method: m as ApiRoute['method'], url: r.url, config: r.config as ApiRoute['config'], schema: r.schema as ApiRoute['schema'] });
+    }
+  }
+  return out;
+}

@@ -4,6 +4,8 @@ import { createTestApp, DB_KINDS, DEMO, type TestCtx } from '../helpers';
 import { addTxn, loginWithStepUp } from '../../src/modules/txn/txn.fixtures';
 import { generateReportData } from '../../src/modules/report/report.fixtures';
 import { drainExports } from '../../src/modules/export/export.service';
+// Bank statements (issue 49 §2).
+import { camtStatement, multipartBody } from '../../src/modules/bankrec/bankrec.fixtures';
 import { apiRoutes, fillPath, routeKey, type ApiRoute } from './route-table';
 
 /**
@@ -45,6 +47,12 @@ const UNPROVEN: Record<string, string> = {
   // the reconciliation ran; their merchant scope is proven with such data in gateway/import.test.ts
   // and apps/api/test/gateway-day.test.ts.
   'GET /api/gateway/differences': 'needs a gateway connection and a reconciliation run',
+  // Issue 48: the seed has no dispute; the inbox's merchant scope is proven with disputes of both
+  // merchants in modules/disputes/disputes.api.test.ts (and routes.test.ts: another's dispute → absent).
+  'GET /api/disputes/list': 'needs a dispute of the owner',
+  // Issue 49: one order's timeline needs its order number (`no`); its scope is proven in
+  // modules/trail/timeline.api.test.ts (another merchant's order → absent).
+  'GET /api/trail/order/timeline': 'needs an order number',
 };
 
 /** Traces of the other merchant: its id, names, a user, an order, a store. */
@@ -111,6 +119,34 @@ describe.each(DB_KINDS)("route table: another merchant's filter answers nothing 
       headers: { 'x-token': owner },
     });
     expect(order.body.code, order.body.msg).toBe(0);
+    // Issue 49 §2: a bank statement of the other merchant's (a March credit) and its CSV mapping.
+    const stmt = multipartBody({
+      name: 'other.xml',
+      content: camtStatement({
+        id: 'OTHER-FLT-STMT',
+        account: 'SG00OTHER',
+        currency: 'SGD',
+        opening: 0,
+        entries: [{ amount: 98_700, currency: 'SGD', date: '2026-03-04', bankRef: 'OTHER-FLT-1', reference: 'ORD-OTHER-FLT' }],
+      }),
+    });
+    const bank = await ctx.call({ method: 'POST', url: '/api/bankrec/statements', payload: stmt.payload, headers: { ...stmt.headers, 'x-token': owner } });
+    expect(bank.body.code, bank.body.msg).toBe(0);
+    const map = {
+      merId: DEMO.other,
+      date: 'Date',
+      amount: 'Amount',
+      currency: 'Currency',
+      reference: 'Ref',
+      counterparty: '',
+      description: '',
+      defaultCurrency: 'SGD',
+      decimal: '.',
+      dateFormat: 'YYYY-MM-DD',
+      delimiter: ',',
+      account: 'SG00OTHER',
+    };
+    expect((await ctx.call({ method: 'POST', url: '/api/bankrec/csv-mapping', payload: map, headers: { 'x-token': owner } })).body.code).toBe(0);
   });
   afterAll(() => ctx?.close());
 

@@ -22,7 +22,14 @@ const HANG_MS = 10_000;
  * instead of the envelope — but only to a path of the portal itself, never to another site (or to
  * the configured WeChat authorize URL, for the sign-in start).
  */
-const REDIRECTS = new Set(['GET /api/user/wechat/callback', 'GET /api/cashier/wechat/callback', 'GET /api/cashier/wechat/login']);
+const REDIRECTS = new Set([
+  'GET /api/user/wechat/callback',
+  'GET /api/cashier/wechat/callback',
+  'GET /api/cashier/wechat/login',
+  // Issue 51: the identity providers' return to the portal (OIDC code flow, SAML POST binding).
+  'GET /api/sso/oidc/callback',
+  'POST /api/sso/saml/acs',
+]);
 const WITHOUT_TOKEN = new Set(['POST /api/user/logout', 'POST /api/user/checkPassword', 'POST /api/user/login', 'POST /api/user/getEmailCode']);
 
 const oddStrings = fc.constantFrom(
@@ -204,7 +211,10 @@ describe.each(DB_KINDS)('route table: hostile input never breaks a route (%s)', 
             const file = res.statusCode === 200 && !json;
             const location = String(res.headers.location ?? '');
             const wechat = ctx.deps.config.wechat?.authUrl;
-            const redirect = REDIRECTS.has(routeKey(r)) && res.statusCode === 302 && ((location.startsWith('/') && !location.startsWith('//')) || (!!wechat && location.startsWith(wechat)));
+            const redirect =
+              REDIRECTS.has(routeKey(r)) &&
+              res.statusCode === 302 &&
+              ((location.startsWith('/') && !location.startsWith('//')) || location.startsWith(`${ctx.deps.config.publicUrl}/`) || (!!wechat && location.startsWith(wechat)));
             if (res.statusCode >= 500 || !(envelope || file || redirect)) {
               failures.push(`${routeKey(r)} ${url.slice(0, 80)} q=${JSON.stringify(q).slice(0, 100)} b=${JSON.stringify(b)?.slice(0, 100)} → ${res.statusCode} ${res.body.slice(0, 160)}`);
               return false;

@@ -6,6 +6,9 @@ import { addTxn, loginWithStepUp } from '../../src/modules/txn/txn.fixtures';
 import { createOrder, multipartFile, PDF } from '../../src/modules/paybylink/paybylink.fixtures';
 import { apiRoutes, createUser, fillPath, routeKey, type ApiRoute } from './route-table';
 import { SoftAuthenticator } from '../soft-authenticator';
+// Bank statements (issue 49 §2).
+import { camtStatement, insertTransfers, multipartBody } from '../../src/modules/bankrec/bankrec.fixtures';
+import { receiveDispute } from '../../src/modules/disputes';
 
 /**
  * The route-table-driven access suite (issue 10). Every /api route the app registers — collected
@@ -50,10 +53,20 @@ const PUBLIC_ROUTES: Record<string, string> = {
   'GET /api/cashier/me': 'cashier session (HttpOnly cookie, not X-Token): 401 without it',
   'GET /api/cashier/orders': 'cashier session (HttpOnly cookie, not X-Token): 401 without it',
   'POST /api/cashier/logout': 'ends the cashier cookie session if there is one',
+  // Issue 51: enterprise sign-in's steps before any session exists.
+  'POST /api/sso/discover': 'sign-in, e-mail first: whether SSO is set up for the domain (no account is told apart)',
+  'POST /api/sso/start': 'sign in with SSO: the user has no token yet',
+  'GET /api/sso/oidc/callback': "the identity provider's redirect: the single-use, browser-bound state is the credential",
+  'POST /api/sso/login': 'the one-time ticket from the callback is the credential',
+  'POST /api/sso/saml/acs': "the SAML IdP's signed response to a request the portal sent, with the browser-bound RelayState, is the credential",
+  'GET /api/sso/saml/:merId/metadata': "the portal's SAML service-provider metadata (public by nature: the IdP's administrator downloads it)",
+  'GET /api/sso/step-up/done': "where the identity provider's window lands after a step-up: a fixed page saying confirmed or not (the grant itself happened at the callback)",
+  // Issue 48.
+  'POST /api/dev/disputes': 'development helper (sandbox disputes on demand, a key of the sandbox gateway connection): loopback only, never in production',
 };
 
 /** Field names that carry a record's identity, in paths, queries and bodies. */
-const ID_FIELDS = ['id', 'no', 'attachment', 'link', 'roleId'];
+const ID_FIELDS = ['id', 'no', 'attachment', 'link', 'roleId', /* issue 48 */ 'evidenceId'];
 
 describe.each(DB_KINDS)('route table: authentication, permission, merchant scope (%s)', (kind) => {
   let ctx: TestCtx;
@@ -62,7 +75,7 @@ describe.each(DB_KINDS)('route table: authentication, permission, merchant scope
   let noPerm: string;
   let sub: string;
   /** Another merchant's records, by the field that names them. */
-  const foreign: Record<string, string[]> = { id: [], no: [], attachment: [], link: [], roleId: [] };
+  const foreign: Record<string, string[]> = { id: [], no: [], attachment: [], link: [], roleId: [], evidenceId: [] };
   /** Records of the other merchant that routes under a path prefix must answer as absent (404). */
   const strict: Record<string, string[]> = {};
   /** What never appears in the demo merchant's answers: the other merchant's id, name and records. */
@@ -134,6 +147,63 @@ describe.each(DB_KINDS)('route table: authentication, permission, merchant scope
     expect(pk.body.code, pk.body.msg).toBe(0);
     strict['/api/user/passkey/'] = [String(pk.body.data.id)];
     foreign.id.push(String(pk.body.data.id));
+    // Issue 51: the other merchant's identity provider, a group mapping and a claimed domain: /api/sso/* answers them as absent.
+    const idp = await ctx.db.query<{ id: number }>(
+      `INSERT INTO sso_provider (mer_id, kind, name, issuer, client_id, created_at, updated_at) VALUES ($1, 'oidc', 'Other Merchant IdP', 'https://idp.other.example', 'other', now(), now()) RETURNING id`,
+      [DEMO.other],
+    );
+    const ssoMap = await ctx.db.query<{ id: number }>(
+      `INSERT INTO sso_role_mapping (mer_id, provider_id, claim_value, role, created_at) VALUES ($1, $2, 'other-group', 'FINANCE', now()) RETURNING id`,
+      [DEMO.other, idp.rows[0].id],
+    );
+    const ssoDom = await ctx.db.query<{ id: number }>(`INSERT INTO sso_domain (mer_id, domain, token, created_at) VALUES ($1, 'other.example', 'tok', now()) RETURNING id`, [DEMO.other]);
+    strict['/api/sso/'] = [String(ssoMap.rows[0].id), String(ssoDom.rows[0].id)];
+    foreign.id.push(...strict['/api/sso/']);
+    // Issue 49 §2: the other merchant's bank statement and the match proposed for its credit —
+    // /api/bankrec/* answers them as absent to the demo merchant.
+    await insertTransfers(ctx.db, [{ merId: DEMO.other, busLine: 'CARD', setCur: 'SGD', txnSetDate: '2026-03-01', remitDate: '2026-03-02', amount: 123_400 }]);
+    const stmt = multipartBody({
+      name: 'other.xml',
+      content: camtStatement({ id: 'OTHER-SEC-STMT', account: 'SG00OTHER', currency: 'SGD', opening: 0, entries: [{ amount: 123_400, currency: 'SGD', date: '2026-03-02', bankRef: 'OTHER-SEC-1' }] }),
+    });
+    const bank = await ctx.call({ method: 'POST', url: '/api/bankrec/statements', payload: stmt.payload, headers: { ...stmt.headers, 'x-token': other } });
+    expect(bank.body.code, bank.body.msg).toBe(0);
+    const bankMatch = (await ctx.db.query<{ id: string }>('SELECT id::text AS id FROM bank_match WHERE mer_id = $1', [DEMO.other])).rows[0].id;
+    strict['/api/bankrec/'] = [bankMatch, String(bank.body.data.statements[0].id)];
+    foreign.id.push(bankMatch);
+    // Issue 48: a dispute of the other merchant's purchase, with an evidence file: /api/disputes/* answers both as absent.
+    const dsp = await ctx.db.tx((q) =>
+      receiveDispute(
+        q,
+        {
+          gwDisputeId: 'DSP-OTHER-SEC',
+          gwTransId: t.gwTransId,
+          kind: 'chargeback',
+          state: 'needs_response',
+          reasonCode: '13.1',
+          amount: 100,
+          currency: 'SGD',
+          deadline: new Date(Date.now() + 9 * 86_400_000),
+        },
+        { platformTz: ctx.config.platformTz, now: new Date(), by: 'test' },
+      ),
+    );
+    const ev = await ctx.db.query<{ id: string }>(
+      `INSERT INTO dispute_evidence (dispute_id, category, file_name, mime, size, sha256, content) VALUES ($1, 'receipt', 'r.pdf', 'application/pdf', 4, 'x', '\\x25504446') RETURNING id::text`,
+      [dsp.dispute.id],
+    );
+    strict['/api/disputes/'] = [String(dsp.dispute.id), ev.rows[0].id];
+    foreign.id.push(String(dsp.dispute.id));
+    foreign.evidenceId.push(ev.rows[0].id);
+    // Issue 49: a transfer of the other merchant's (a settlement row that transferred): the proof's routes answer it as absent.
+    await ctx.db.query(
+      `INSERT INTO settlement (txn_set_date, mer_id, bus_line, set_cur, txn_count, recon_set_amount, fee_amount, serv_amount, released_amount, net_amount,
+         history_pending, total_pending, trans_amount, real_trans_before_fee, tran_fee, real_trans_amount, tran_threshold, trans_period, remit_date, recon_search_date)
+       VALUES ('2026-01-05', $1, 'CARD', 'SGD', 0, 0, 0, 0, 0, 0, 0, 0, 100, 100, 0, 100, 0, 'D', '2026-01-06', '2026-01-05')`,
+      [DEMO.other],
+    );
+    strict['/api/trail/'] = [`2026-01-05.${DEMO.other}.CARD.SGD`];
+    foreign.id.push(`2026-01-05.${DEMO.other}.CARD.SGD`);
     // Generic: the id of every row of any table that belongs to the other merchant (tables added by
     // later modules included), so a new route taking an id is tried with them too.
     const { rows: tables } = await ctx.db.query<{ table_name: string }>(

@@ -51,7 +51,7 @@ describe.each(DB_KINDS)('issue 47: /v1 refunds above the four-eyes limit (%s)', 
 
   it('202 with the approval; a retry with a new Idempotency-Key, another key and the portal join it; approved once → one refund, and the event', async () => {
     const p = await addTxn(ctx, { merId: DEMO.subA, amount: 10000 });
-    const first = await refund(key, 'four-eyes-0001', { transaction_id: p.id, amount: '80.00' });
+    const first = await refund(key, 'four-eyes-0001', { transaction_id: p.id, amount: '80.00', metadata: { ticket: 'T-42' } });
     expect(first.status, JSON.stringify(first.body)).toBe(202);
     expect(first.body).toMatchObject({ status: 'pending', transaction_id: p.id, amount: '80.00', currency: 'CNY', refund_id: null, decided_at: null });
     const id = first.body.id;
@@ -82,9 +82,14 @@ describe.each(DB_KINDS)('issue 47: /v1 refunds above the four-eyes limit (%s)', 
     const done = await v1(ctx, key.secret, { method: 'GET', url: `/v1/refund-approvals/${id}` });
     expect(done.body).toMatchObject({ id, status: 'approved', failure_message: null });
     expect(typeof done.body.refund_id).toBe('number');
-    expect((await v1(ctx, key.secret, { method: 'GET', url: `/v1/refunds/${done.body.refund_id}` })).body).toMatchObject({ type: 'REFD', amount: '80.00', origin_transaction_id: p.id });
+    expect((await v1(ctx, key.secret, { method: 'GET', url: `/v1/refunds/${done.body.refund_id}` })).body).toMatchObject({
+      type: 'REFD',
+      amount: '80.00',
+      origin_transaction_id: p.id,
+      metadata: { ticket: 'T-42' },
+    });
     // The first request replayed: the same request, now decided.
-    const replay = await refund(key, 'four-eyes-0001', { transaction_id: p.id, amount: '80.00' });
+    const replay = await refund(key, 'four-eyes-0001', { transaction_id: p.id, amount: '80.00', metadata: { ticket: 'T-42' } });
     expect(replay.status).toBe(202);
     expect(replay.body).toMatchObject({ id, status: 'approved', refund_id: done.body.refund_id });
     expect(await events(id)).toEqual([

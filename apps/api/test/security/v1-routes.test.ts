@@ -5,6 +5,7 @@ import { addTxn } from '../../src/modules/txn/txn.fixtures';
 import { createApiKey, v1 } from '../../src/modules/apikey/apikey.fixtures';
 import { createOrder, VALID_ORDER } from '../../src/modules/paybylink/paybylink.fixtures';
 import { fillPath, routeKey, v1Routes, type ApiRoute } from './route-table';
+import { receiveDispute } from '../../src/modules/disputes';
 
 /**
  * The route-table access suite for the merchant API (/v1, issue 31): every /v1 route the app
@@ -17,19 +18,28 @@ describe.each(DB_KINDS)('route table: /v1 keys, permissions, merchant scope (%s)
   let routes: (ApiRoute & { v1?: { permission: string } })[];
   let full: string;
   let foreignIds: string[];
+  let foreignEvent: string;
   const keys: Record<string, string> = {};
 
   /** A valid body for each write (so a 404 is the record's, not the input's). */
   const body = (r: ApiRoute, id: string) =>
-    r.method === 'GET' || r.url.endsWith('/close')
+    r.method === 'GET' || r.method === 'DELETE' || r.url.endsWith('/close')
       ? undefined
-      : r.url.startsWith('/v1/refunds')
-        ? { transaction_id: Number(id), amount: '1.00' }
-        : r.url.startsWith('/v1/in-store')
-          ? { storeId: DEMO.stores.nanjingRoad, orderCurrency: 'CNY', totalAmount: '1.00' }
-          : r.url.includes(':id')
-            ? { goodsPrice: '120.50', goodsQuantity: '1', logFee: '0', totalAmount: '120.50' }
-            : { ...VALID_ORDER, orderCurrency: 'CNY' };
+      : /* issue 48 */ r.url.startsWith('/v1/disputes')
+        ? r.url.endsWith('/statement')
+          ? { statement: 'x' }
+          : undefined
+        : r.url.startsWith('/v1/webhook_endpoints')
+          ? r.url.includes(':id')
+            ? { description: 'x' }
+            : { url: 'http://127.0.0.1:9/x', enabled_events: ['*'] }
+          : r.url.startsWith('/v1/refunds')
+            ? { transaction_id: Number(id), amount: '1.00' }
+            : r.url.startsWith('/v1/in-store')
+              ? { storeId: DEMO.stores.nanjingRoad, orderCurrency: 'CNY', totalAmount: '1.00' }
+              : r.url.includes(':id')
+                ? { goodsPrice: '120.50', goodsQuantity: '1', logFee: '0', totalAmount: '120.50' }
+                : { ...VALID_ORDER, orderCurrency: 'CNY' };
   const call = (r: ApiRoute, key: string | null, id = '1', remoteAddress?: string) =>
     v1(ctx, key, {
       method: r.method,
@@ -67,7 +77,31 @@ describe.each(DB_KINDS)('route table: /v1 keys, permissions, merchant scope (%s)
       payload: form({ storeId: DEMO.stores.orchard, orderCurrency: 'SGD', totalAmount: '5.00', goodsName: 'x' }).payload,
     });
     expect(pis.body.code, pis.body.msg).toBe(0);
-    foreignIds = [String(t.id), String(refd.body.id), String(o.id), String(pis.body.data.id)];
+    // Issue 50: the other merchant's webhook endpoint and event.
+    const ep = await ctx.db.query<{ id: number }>("INSERT INTO webhook_endpoint (mer_id, url, events, secret_key_id, secret_enc) VALUES ($1, 'http://127.0.0.1:9/x', '{*}', 'k', 'x') RETURNING id", [
+      DEMO.other,
+    ]);
+    const ev = await ctx.db.query<{ event_id: string }>("INSERT INTO webhook_event (mer_id, type, data) VALUES ($1, 'transaction.succeeded', '{}') RETURNING event_id", [DEMO.other]);
+    foreignIds = [String(t.id), String(refd.body.id), String(o.id), String(pis.body.data.id), String(ep.rows[0].id)];
+    foreignEvent = ev.rows[0].event_id;
+    // Issue 48: a dispute of the other merchant's purchase.
+    const dsp = await ctx.db.tx((q) =>
+      receiveDispute(
+        q,
+        {
+          gwDisputeId: 'DSP-V1-OTHER',
+          gwTransId: t.gwTransId,
+          kind: 'chargeback',
+          state: 'needs_response',
+          reasonCode: '13.1',
+          amount: 100,
+          currency: 'SGD',
+          deadline: new Date(Date.now() + 9 * 86_400_000),
+        },
+        { platformTz: ctx.config.platformTz, now: new Date(), by: 'test' },
+      ),
+    );
+    foreignIds.push(String(dsp.dispute.id));
   });
   afterAll(() => ctx?.close());
 
@@ -106,7 +140,7 @@ describe.each(DB_KINDS)('route table: /v1 keys, permissions, merchant scope (%s)
   it("every route taking an id: another merchant's records answer 404; nothing of them leaks", async () => {
     const failures: string[] = [];
     for (const r of routes.filter((x) => x.url.includes(':id') || routeKey(x) === 'POST /v1/refunds')) {
-      for (const id of foreignIds) {
+      for (const id of r.url.startsWith('/v1/events') ? [...foreignIds, foreignEvent] : r.url.startsWith('/v1/stores') ? [...foreignIds, DEMO.stores.orchard] : foreignIds) {
         const res = await call(r, full, id);
         if (res.status !== 404 || res.body?.error?.type !== 'not_found_error') failures.push(`${routeKey(r)} id ${id} → ${res.status} ${JSON.stringify(res.body).slice(0, 120)}`);
       }
@@ -116,5 +150,32 @@ describe.each(DB_KINDS)('route table: /v1 keys, permissions, merchant scope (%s)
       if (JSON.stringify(res.body).includes(DEMO.other)) failures.push(`${routeKey(r)} leaks ${DEMO.other}`);
     }
     expect(failures).toEqual([]);
+  });
+  it("issue 50 round two: expand[] and metadata never reach another merchant's records; the expanded transfer needs its permission", async () => {
+    const failures: string[] = [];
+    const [, refundId, orderId] = foreignIds;
+    const asked = [
+      { method: 'GET', url: `/v1/refunds/${refundId}`, query: { 'expand[]': 'purchase' } },
+      { method: 'POST', url: `/v1/payment-links/${orderId}`, payload: { metadata: { x: 'y' } } },
+    ] as const;
+    for (const a of asked) {
+      const res = await v1(ctx, full, { ...a, headers: { 'idempotency-key': `sec-x-${Math.random().toString(36).slice(2, 10)}` } });
+      if (res.status !== 404) failures.push(`${a.method} ${a.url} → ${res.status} ${JSON.stringify(res.body).slice(0, 120)}`);
+    }
+    const meta = await ctx.db.query<{ metadata: unknown }>('SELECT metadata FROM pay_by_link_order WHERE id = $1', [orderId]);
+    expect(meta.rows[0].metadata).toEqual({});
+    await ctx.db.query(
+      `INSERT INTO settlement (txn_set_date, mer_id, bus_line, set_cur, txn_count, recon_set_amount, fee_amount, serv_amount, released_amount, net_amount,
+         history_pending, total_pending, trans_amount, real_trans_before_fee, tran_fee, real_trans_amount, tran_threshold, trans_period, remit_date, recon_search_date)
+       VALUES ('2026-07-01', $1, 'ONLINE', 'SGD', 3, 9700, 300, 0, 0, 9700, 0, 0, 9700, 9700, 100, 9600, 0, 'D', '2026-07-02', '2026-07-01'),
+              ('2026-07-01', $2, 'ONLINE', 'CNY', 3, 9700, 300, 0, 0, 9700, 0, 0, 9700, 9700, 100, 9600, 0, 'D', '2026-07-02', '2026-07-01')`,
+      [DEMO.other, DEMO.subA],
+    );
+    const foreign = await v1(ctx, full, { method: 'GET', url: `/v1/settlements/2026-07-01.${DEMO.other}.ONLINE.SGD`, query: { 'expand[]': 'transfer' } });
+    if (foreign.status !== 404) failures.push(`GET /v1/settlements (another merchant's, expanded) → ${foreign.status}`);
+    expect(failures).toEqual([]);
+    const noTransfer = await v1(ctx, keys[Perm.reportTransfer], { method: 'GET', url: `/v1/settlements/2026-07-01.${DEMO.subA}.ONLINE.CNY`, query: { 'expand[]': 'transfer' } });
+    expect(noTransfer.status, JSON.stringify(noTransfer.body)).toBe(403);
+    expect(noTransfer.body.error.code).toBe('permission_missing');
   });
 });

@@ -13,6 +13,10 @@ import { apiRoutes, fillPath, routeKey, type ApiRoute } from './route-table';
  */
 const VIEW_AS_READABLE = [
   'GET /api/dashboard/cashCalendar',
+  // Issue 48: the disputes inbox, the dashboard's counts, a dispute's detail (not its evidence files).
+  'GET /api/disputes/:id',
+  'GET /api/disputes/counts',
+  'GET /api/disputes/list',
   'GET /api/gateway/differences',
   'GET /api/merchant',
   'GET /api/merchant/list',

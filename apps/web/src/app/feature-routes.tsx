@@ -26,14 +26,14 @@ export interface FeatureRoute {
 
 type LazyPage = LazyExoticComponent<ComponentType> & { preload: () => Promise<unknown> };
 
-export const lazyPage = (load: () => Promise<ComponentType>): LazyPage =>
+const lazyPage = (load: () => Promise<ComponentType>): LazyPage =>
   Object.assign(
     lazy(async () => ({ default: await load() })),
     { preload: load },
   );
 
 export const featureRoutes: FeatureRoute[] = [
-  { path: '/dashboard', element: lazyPage(() => import('../features/dashboard/dashboard-page').then((m) => m.DashboardPage)), permission: Perm.dashboard },
+  { path: '/dashboard', element: lazyPage(() => import('../features/dashboard/dashboard-page').then((m) => m.DashboardPage)), permission: Perm.dashboard, ns: ['disputes'] },
   { path: '/developers/webhooks', element: lazyPage(() => import('../features/developers/webhooks/webhooks-page').then((m) => m.WebhooksPage)), permission: Perm.developerManage, ns: ['webhooks'] },
   { path: '/files', element: lazyPage(() => import('../features/files/documents-page').then((m) => m.DocumentsPage)), permission: Perm.filesDownload },
   { path: '/merchant/audit', element: lazyPage(() => import('../features/team/audit-page').then((m) => m.AuditPage)), permission: Perm.merchantAudit },
@@ -88,6 +88,37 @@ export const featureRoutes: FeatureRoute[] = [
   { path: '/user/security', element: lazyPage(() => import('../features/account/security-page').then((m) => m.SecurityPage)), permission: null, title: 'userSecurity' },
   { path: '/developers/keys', element: lazyPage(() => import('../features/developers/keys/keys-page').then((m) => m.KeysPage)), permission: Perm.developerManage, ns: ['developer', 'team'] },
   { path: '/user/info', element: lazyPage(() => import('../features/user/user-info-page').then((m) => m.UserInfoPage)), permission: null, title: 'userInfo' },
+  // Issue 51: Team → Sign-in (SSO).
+  { path: '/merchant/sso', element: lazyPage(() => import('../features/sso/sso-page').then((m) => m.SsoPage)), permission: Perm.teamSsoManage, ns: ['sso'] },
+  // Bank statements and matching (issue 49 §2).
+  { path: '/bankrec', element: lazyPage(() => import('../features/bankrec/bankrec-page').then((m) => m.BankrecPage)), permission: Perm.bankStatement, ns: ['bankrec'] },
+  // Issue 48: disputes.
+  { path: '/disputes/list', element: lazyPage(() => import('../features/disputes/disputes-list-page').then((m) => m.DisputesListPage)), permission: Perm.disputeView, ns: ['disputes', 'views'] },
+  {
+    path: '/disputes/detail/:id',
+    element: lazyPage(() => import('../features/disputes/dispute-detail-page').then((m) => m.DisputeDetailPage)),
+    permission: Perm.disputeView,
+    ns: ['disputes'],
+    title: 'disputeDetail',
+    parent: '/disputes/list',
+  },
+  // issue 49: the money trail (payout proof)
+  {
+    path: '/report/transfer/proof/:id',
+    element: lazyPage(() => import('../features/trail/proof-page').then((m) => m.ProofPage)),
+    permission: Perm.reportTransfer,
+    ns: ['trail'],
+    title: 'transferProof',
+    parent: '/report/transfer',
+  },
+  {
+    path: '/trail/order',
+    element: lazyPage(() => import('../features/trail/timeline-page').then((m) => m.TimelinePage)),
+    permission: Perm.txnDetail,
+    ns: ['trail'],
+    title: 'orderTimeline',
+    parent: '/txn/list',
+  },
 ];
 
 /**

@@ -65,7 +65,7 @@ export function preloadShell(pathname: string): void {
 export function preloadLogin(pathname: string): void {
   if (PUBLIC.includes(pathname)) return;
   loadLogin().catch(() => undefined);
-  preloadTexts(['login', 'layout', 'account']);
+  preloadTexts(['login', 'layout', 'account', /* issue 51 */ 'sso']);
 }
 const withAntd = (page: ReactNode) => <AntdProviders>{page}</AntdProviders>;
 

@@ -14,7 +14,7 @@ export interface ChoosableColumn {
 }
 
 /** The browser-storage key of one user's column choice for one table (merchant and user: "remembered per user"). */
-export const columnsStorageKey = (merId: string, username: string, table: string) => `mp_columns:${merId}:${username}:${table}`;
+const columnsStorageKey = (merId: string, username: string, table: string) => `mp_columns:${merId}:${username}:${table}`;
 
 function readHidden(key: string | null): string[] | null {
   if (!key) return null;

@@ -4,7 +4,7 @@ import dayjsGenerateConfig from '@rc-component/picker/generate/dayjs';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { MAX_RANGE_DAYS, REPORT_FUTURE_DAYS } from '@portal/contract';
-import { dayjs } from '../lib/time';
+import { zoneNow } from '../lib/time';
 
 export type DateRange = [Dayjs, Dayjs];
 
@@ -20,13 +20,14 @@ const FUTURE_DAYS = REPORT_FUTURE_DAYS;
 
 /** Shortcuts of spec §5: today, last week, last month, last three months. */
 export function rangePresets(t: (k: string) => string, withTime: boolean): { label: string; value: DateRange }[] {
-  const end = withTime ? dayjs().endOf('day') : dayjs();
+  const now = zoneNow();
+  const end = withTime ? now.endOf('day') : now;
   const start = (d: Dayjs) => (withTime ? d.startOf('day') : d);
   return [
-    { label: t('txn:range.today'), value: [start(dayjs()), end] },
-    { label: t('txn:range.lastWeek'), value: [start(dayjs().subtract(6, 'day')), end] },
-    { label: t('txn:range.lastMonth'), value: [start(dayjs().subtract(1, 'month')), end] },
-    { label: t('txn:range.lastThreeMonths'), value: [start(dayjs().subtract(3, 'month')), end] },
+    { label: t('txn:range.today'), value: [start(now), end] },
+    { label: t('txn:range.lastWeek'), value: [start(now.subtract(6, 'day')), end] },
+    { label: t('txn:range.lastMonth'), value: [start(now.subtract(1, 'month')), end] },
+    { label: t('txn:range.lastThreeMonths'), value: [start(now.subtract(3, 'month')), end] },
   ];
 }
 
@@ -58,15 +59,18 @@ export function RangePicker({
   presets,
   limitFuture = true,
 }: RangeProps & { presets: { label: string; value: DateRange }[]; limitFuture?: boolean }) {
-  const limit = dayjs().add(FUTURE_DAYS, 'day').endOf('day');
+  const limit = zoneNow().add(FUTURE_DAYS, 'day').endOf('day');
   return (
     <AntRangePicker
       id={id}
       style={style}
+      // A date-time range stacks its two fields on a phone (global.css): side by side at 390 px
+      // each field cut its end time to "2026-12-03 23:59:5" (issue 53).
+      className={withTime ? 'range-with-time' : undefined}
       aria-label={ariaLabel}
       value={value ?? null}
       onChange={(v) => onChange?.(v && v[0] && v[1] ? [v[0], v[1]] : null)}
-      showTime={withTime ? { defaultValue: [dayjs().startOf('day'), dayjs().endOf('day')] } : false}
+      showTime={withTime ? { defaultValue: [zoneNow().startOf('day'), zoneNow().endOf('day')] } : false}
       format={withTime ? 'YYYY-MM-DD HH:mm:ss' : 'YYYY-MM-DD'}
       allowClear={allowClear}
       // Keyboard trap (issue 29, finding 1): antd locks the focus on a range's empty field (its

@@ -23,7 +23,7 @@ export function initialLanguage(cookie = getCookie(COOKIE.language), browser: re
   return 'en';
 }
 
-export function saveLanguage(lng: Language): void {
+function saveLanguage(lng: Language): void {
   setCookie(COOKIE.language, lng, LANGUAGE_COOKIE_DAYS * DAY_SECONDS);
 }
 

@@ -3,8 +3,8 @@ import { useSearchParams } from 'react-router';
 import type { TablePaginationConfig } from 'antd';
 
 /** Spec §9: page sizes 5/10/30/50/100, default 10; the page index sent to the server is 0-based. */
-export const PAGE_SIZES = [5, 10, 30, 50, 100] as const;
-export const DEFAULT_PAGE_SIZE = 10;
+const PAGE_SIZES = [5, 10, 30, 50, 100] as const;
+const DEFAULT_PAGE_SIZE = 10;
 
 /**
  * Page and size kept in the URL (`?page=2&size=30`, page 1-based there as people read it), so

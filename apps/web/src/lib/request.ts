@@ -19,7 +19,7 @@ import { filenameFromDisposition } from './download';
 
 const TOKEN_EXPIRED = 3;
 const LOGOUT_CODES: readonly number[] = [-1, 50012, 50014];
-export const REFRESH_PATH = '/user/refreshToken';
+const REFRESH_PATH = '/user/refreshToken';
 
 export type TransportReason = 'network' | 'timeout' | 'http';
 

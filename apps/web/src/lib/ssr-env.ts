@@ -10,6 +10,23 @@ interface ServerRequest {
 
 let current: ServerRequest | null = null;
 
+/**
+ * In the browser taking a server-rendered page over: the width the server rendered it for, until the
+ * screen has hydrated. A window whose width cookie was stale (another window, resized since) first
+ * renders the server's tree — no difference for React to render afresh — then its own (issue 53).
+ */
+let renderedWidth: number | undefined;
+
+/** Set by main.tsx before hydrating; cleared by `markTakenOver`. */
+export function setRenderedWidth(width: number | undefined): void {
+  renderedWidth = typeof width === 'number' && Number.isFinite(width) ? width : undefined;
+}
+
+/** The width the page was rendered for on the server, while the browser hydrates it; undefined after. */
+export function hydratingWidth(): number | undefined {
+  return renderedWidth;
+}
+
 export const isServer = typeof document === 'undefined';
 
 /** Set by the server for one render, cleared (null) after it. */
@@ -32,7 +49,7 @@ export function serverWidth(): number | undefined {
  * For the first render, before antd's breakpoints have been measured (they start empty, on both sides).
  */
 export function viewportWidth(): number {
-  return isServer ? (current?.width ?? 1440) : window.innerWidth;
+  return isServer ? (current?.width ?? 1440) : (renderedWidth ?? window.innerWidth);
 }
 
 /**
@@ -42,6 +59,7 @@ export function viewportWidth(): number {
  */
 export function markTakenOver(): void {
   if (isServer) return;
+  renderedWidth = undefined;
   const root = document.getElementById('root');
   if (!root?.classList.contains('ssr-pending')) return;
   root.removeAttribute('inert');

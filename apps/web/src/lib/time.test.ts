@@ -14,6 +14,7 @@ import {
   setChosenZone,
   toPlatform,
   UTC_OFFSETS,
+  zoneNow,
   zoneOffsetLabel,
   zoneOffsetMinutes,
 } from './time';
@@ -212,5 +213,22 @@ describe('time zones (spec §9: the wire speaks Asia/Shanghai)', () => {
     } finally {
       setChosenZone(null);
     }
+  });
+});
+
+describe('zoneNow: "today" of the display zone, whatever the machine\'s (issue 53: hydration after 16:00 UTC)', () => {
+  it("is the zone's wall clock at the instant, in any machine zone", () => {
+    // 2026-12-02 17:30 UTC: already 3 December at UTC+8, still 2 December in UTC and New York.
+    const at = Date.UTC(2026, 11, 2, 17, 30, 0);
+    expect(zoneNow('Asia/Shanghai', at).format('YYYY-MM-DD HH:mm')).toBe('2026-12-03 01:30');
+    expect(zoneNow('UTC', at).format('YYYY-MM-DD HH:mm')).toBe('2026-12-02 17:30');
+    expect(zoneNow('America/New_York', at).format('YYYY-MM-DD HH:mm')).toBe('2026-12-02 12:30');
+  });
+  it("follows the chosen zone, else the browser's", () => {
+    const at = Date.UTC(2026, 11, 2, 23, 0, 0);
+    setChosenZone('Asia/Tokyo');
+    expect(zoneNow(undefined, at).format('YYYY-MM-DD')).toBe('2026-12-03');
+    setChosenZone(null);
+    expect(zoneNow(undefined, at).format('YYYY-MM-DD')).toBe(dayjs(zoneNow(browserZone(), at)).format('YYYY-MM-DD'));
   });
 });

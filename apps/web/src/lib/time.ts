@@ -181,6 +181,17 @@ export function formatInstant(iso: string | null | undefined, format = 'YYYY-MM-
 export { dayjs };
 
 /**
+ * Now on the display zone's wall clock, as a local dayjs whose fields (date, hour) are that zone's:
+ * "today" of every date filter and preset. The same on the server (decision 050: the zone the page
+ * is rendered for) and in the browser taking the page over — `dayjs()` is the machine's own zone, so
+ * after 16:00 UTC a server in UTC and a browser at UTC+8 rendered two different days (issue 53).
+ */
+export function zoneNow(zone: string = displayZone(), now: number = Date.now()): Dayjs {
+  const w = wallClockAt(now, zone);
+  return dayjs(new Date(w.year(), w.month(), w.date(), w.hour(), w.minute(), w.second(), w.millisecond()));
+}
+
+/**
  * A platform-zone wire time shown in the display zone with the zone's offset at that instant
  * ('2026-11-29 23:37:00 UTC+0'; issue 53: a time never stands without its zone).
  */

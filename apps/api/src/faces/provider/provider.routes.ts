@@ -14,6 +14,7 @@ import { t } from '../../lib/messages';
 import { portalDocTransform } from '../../lib/openapi';
 import { HEADERS, authenticate, type Connection } from '../../modules/gateway/gateway.service';
 import { registerProviderDocs } from './provider.docs';
+import { faceRoutes, type ModuleManifest } from '../../modules/contract';
 import { FeedRowSchema, MAX_BATCH, receiveBatch, reportStatus } from '../../modules/gateway/feed.service';
 
 declare module 'fastify' {
@@ -47,7 +48,7 @@ const SIGNING = `Every request is signed. Headers: \`${HEADERS.keyId}\` (the key
  * authentication (signed requests) in preValidation: after the raw body is read, before any input
  * rule is applied, so an unsigned caller learns nothing about the input.
  */
-export async function providerFace(app: FastifyInstance, deps: Deps): Promise<void> {
+export async function providerFace(app: FastifyInstance, deps: Deps, modules: readonly ModuleManifest[] = []): Promise<void> {
   await app.register(async (f) => {
     // The swagger UI's pages are under /api/: public for the merchant auth hook.
     f.addHook('onRoute', (r) => {
@@ -273,5 +274,7 @@ export async function providerFace(app: FastifyInstance, deps: Deps): Promise<vo
       },
     );
     void FeedRowSchema;
+    // Other modules' provider routes (their manifests' `provider`): signed like the feed, `req.gateway` set.
+    for (const setup of faceRoutes('provider', modules)) setup(f, deps);
   });
 }

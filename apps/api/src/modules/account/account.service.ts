@@ -2,8 +2,9 @@ import { Code, USERNAME_RE, type Language } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
 import { AppError } from '../../lib/errors';
 import { audit } from '../../lib/audit';
-import { checkUsable, findUser, refuseUnusable, usableAccount, findUserById, verifyPasswordCounted, type Meta, type UserRow } from '../user/login.service';
+import { checkUsable, findUser, refuseUnusable, usableAccount, findUserById, verifyPasswordCounted, type Meta, type UserRow } from '../user';
 import { AccountAudit } from './account.audit';
+import { checkSignIn } from '../user';
 import { consumeLink, endUserSessions, findLink, linkUsable, sendPasswordReset } from './links.service';
 import { assertNotReused, checkPasswordRules, hashPassword, passwordExpired, storePassword } from './password.policy';
 
@@ -113,7 +114,14 @@ export async function forgotPassword(deps: Deps, lang: Language, account: string
     [account],
   );
   const u = rows[0];
-  const usable = !!u && u.status === 'ACTIVE';
+  // Issue 51: a user whose merchant requires SSO gets no reset mail (the answer stays the same; the audit says why).
+  let ssoRequired = false;
+  if (u && u.status === 'ACTIVE')
+    ssoRequired = await checkSignIn(deps.db, u, 'password-reset').then(
+      () => false,
+      () => true,
+    );
+  const usable = !!u && u.status === 'ACTIVE' && !ssoRequired;
   // The minute is claimed atomically: of two requests at once, only one gets the row back.
   const tooSoon =
     usable &&
@@ -125,7 +133,7 @@ export async function forgotPassword(deps: Deps, lang: Language, account: string
     userId: u?.id,
     username: u?.username ?? account.slice(0, 100),
     merId: u?.mer_id,
-    detail: { found: !!u, ...(u && !usable ? { status: u.status } : {}), ...(tooSoon ? { throttled: true } : {}) },
+    detail: { found: !!u, ...(u && !usable ? { status: u.status } : {}), ...(tooSoon ? { throttled: true } : {}), ...(ssoRequired ? { reason: 'sso-required' } : {}) },
     ...meta,
   });
   if (!usable || tooSoon) return;
@@ -144,6 +152,8 @@ export async function resetByLink(deps: Deps, input: { token: string; newPasswor
   checkPasswordRules(deps, input.newPassword, input.confirmPassword);
   const owner = await linkOwner(deps, input.token, 'reset');
   const user = (await findUser(deps.db, owner.username))!;
+  // Issue 51: a link sent before the merchant required SSO no longer sets a password.
+  await checkSignIn(deps.db, user, 'password-reset');
   await assertNotReused(deps.db, user.id, user.password_hash, input.newPassword);
   const hash = await hashPassword(input.newPassword);
   const now = deps.clock.now();

@@ -6,14 +6,14 @@ import { newToken, sha256 } from '../../lib/crypto';
 import { audit } from '../../lib/audit';
 import { t } from '../../lib/messages';
 import { AccountAudit } from './account.audit';
-import { MERCHANT_REALM, type Realm } from '../user/realm';
+import { MERCHANT_REALM, type Realm } from '../user';
 
 /**
  * Single-use e-mailed links (activation, password reset). The token is 256 random bits; only its
  * SHA-256 is stored; a newer link of the same purpose supersedes the older ones. The team module
  * calls these when a main user creates a user or resets a user's password.
  */
-export const LINK_TTL_SECONDS = { activate: 72 * 3600, reset: 30 * 60 } as const;
+const LINK_TTL_SECONDS = { activate: 72 * 3600, reset: 30 * 60 } as const;
 export type LinkPurpose = keyof typeof LINK_TTL_SECONDS;
 
 export interface LinkMeta {
@@ -42,7 +42,7 @@ export function publicBase(deps: Deps): string {
   return `http://${host}:${deps.config.port}`;
 }
 
-export const linkPath = { activate: '/user/active', reset: '/user/reset' } as const;
+const linkPath = { activate: '/user/active', reset: '/user/reset' } as const;
 
 async function linkUser(q: Queryable, userId: number): Promise<LinkUser> {
   const { rows } = await q.query<LinkUser>(

@@ -14,10 +14,12 @@ import type { Deps, SessionUser } from '../../plugins/context';
 import { AppError, notFound } from '../../lib/errors';
 import { audit, AuditAction } from '../../lib/audit';
 import { newToken, sha256 } from '../../lib/crypto';
-import { formatInZone, type Zone } from '../txn/time';
-import { checkUsable, countWrongPassword, findUserById, hasStepUp, passwordStep, type Meta, type UserRow } from '../user/login.service';
-import { startSession, type TokenPair } from '../user/session.service';
+import { formatInZone, type Zone } from '../txn';
+import { checkUsable, countWrongPassword, findUserById, hasStepUp, passwordStep, type Meta, type UserRow } from '../user';
+import { startSession, type TokenPair } from '../user';
 import { AccountAudit } from './account.audit';
+// Issue 51: the checks modules add to every sign-in (the IP allow-list).
+import { checkSignIn, runSignInChecks } from '../user';
 import { merchantRequiresTotp } from './security.service';
 
 /**
@@ -28,8 +30,8 @@ import { merchantRequiresTotp } from './security.service';
  * registration) or to the sign-in attempt (a sign-in), live 2 minutes and are used once.
  */
 
-export const PASSKEY_CHALLENGE_SECONDS = 120;
-export const MAX_PASSKEYS = 10;
+const PASSKEY_CHALLENGE_SECONDS = 120;
+const MAX_PASSKEYS = 10;
 /** User verification (PIN, biometrics) is preferred, not required: the passkey is the second factor after a password. */
 const USER_VERIFICATION = 'preferred' as const;
 
@@ -309,6 +311,23 @@ export async function loginWithPasskey(deps: Deps, attempt: string, credential: 
   const { rows } = await deps.db.query<PasskeyRow>('SELECT id, credential_id, public_key, sign_count, transports FROM user_passkey WHERE credential_id = $1 AND user_id = $2', [response.id, user.id]);
   const key = rows[0];
   if (!key) return failed('passkey-unknown');
+  // Issue 51: "SSO required" (turned on since the options were given: break-glass administrators
+  // excepted) and the merchant group's sign-in IP allow-list, checked before the session starts.
+  try {
+    await checkSignIn(deps.db, user, 'passkey');
+  } catch (err) {
+    await audit(deps.db, {
+      action: AuditAction.loginFailure,
+      outcome: 'failure',
+      userId: user.id,
+      username: user.username,
+      merId: user.mer_id,
+      detail: { reason: 'sso-required', factor: 'passkey' },
+      ...meta,
+    });
+    throw err;
+  }
+  await runSignInChecks(deps, user, meta, 'passkey');
   const stored = Number(key.sign_count);
   const { origin, rpId } = rpOf(deps);
   let newCounter: number;

@@ -6,7 +6,7 @@ import { hashPassword, verifyPassword } from '../../lib/crypto';
 
 /** How many passwords back a new one may not repeat (the current one included). */
 export const PASSWORD_HISTORY = 4;
-export const PASSWORD_MAX_LENGTH = 128;
+const PASSWORD_MAX_LENGTH = 128;
 
 export const minLengthOf = (deps: Deps) => deps.config.passwordMinLength ?? 8;
 export const maxAgeDaysOf = (deps: Deps) => deps.config.passwordMaxAgeDays ?? 90;

@@ -5,9 +5,9 @@ import { AppError, forbidden, notFound } from '../../lib/errors';
 import { audit } from '../../lib/audit';
 import { newToken, safeEqual, sha256, sixDigitCode } from '../../lib/crypto';
 import { t } from '../../lib/messages';
-import { formatInZone, type Zone } from '../txn/time';
-import { completeSecondFactor, findUserById, merchantRequiresSecondFactor, sendSecondFactor, verifyPasswordCounted, type Meta } from '../user/login.service';
-import type { TokenPair } from '../user/session.service';
+import { formatInZone, type Zone } from '../txn';
+import { checkSignIn, completeSecondFactor, findUserById, merchantRequiresSecondFactor, sendSecondFactor, verifyPasswordCounted, type Meta } from '../user';
+import type { TokenPair } from '../user';
 import { AccountAudit } from './account.audit';
 import { endUserSessions } from './links.service';
 import { smsSenderOf } from './sms';
@@ -18,7 +18,7 @@ import { consumeOAuthState, createOAuthState, peekOAuthState, wechatClientOf } f
 const who = (u: SessionUser, meta: Meta) => ({ userId: u.id, username: u.username, merId: u.merId, ...meta });
 
 /** '+8613812345678' → '+861*******5678'. */
-export const maskPhone = (p: string) => (p.length <= 8 ? `${p.slice(0, 2)}****` : `${p.slice(0, 4)}${'*'.repeat(p.length - 8)}${p.slice(-4)}`);
+const maskPhone = (p: string) => (p.length <= 8 ? `${p.slice(0, 2)}****` : `${p.slice(0, 4)}${'*'.repeat(p.length - 8)}${p.slice(-4)}`);
 
 /** Does the user's merchant (or its group) require a second factor? */
 export const merchantRequiresTotp = (deps: Deps, merId: string): Promise<boolean> => merchantRequiresSecondFactor(deps.db, merId);
@@ -43,7 +43,7 @@ export async function securityOverview(deps: Deps, u: SessionUser) {
 
 // ---- phone ----
 
-export const E164 = /^\+[1-9]\d{6,14}$/;
+const E164 = /^\+[1-9]\d{6,14}$/;
 
 export async function sendPhoneCode(deps: Deps, lang: Language, u: SessionUser, phone: string, meta: Meta) {
   if (!E164.test(phone)) throw new AppError(Code.BAD_REQUEST, 'phoneInvalid', {}, 400);
@@ -132,7 +132,7 @@ export async function wechatAuthorize(deps: Deps, purpose: typeof WECHAT_BIND | 
 }
 
 /** The cookie carrying the browser's half of a WeChat round trip (HttpOnly; Lax, so WeChat's redirect back brings it). */
-export const WECHAT_BROWSER_COOKIE = 'mp_wx';
+const WECHAT_BROWSER_COOKIE = 'mp_wx';
 export function wechatBrowserCookie(value: string, secure: boolean, maxAge = 600): string {
   return `${WECHAT_BROWSER_COOKIE}=${value}; Path=/api/user/wechat; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
 }
@@ -235,6 +235,8 @@ export async function wechatLogin(deps: Deps, ticket: string, verifyCode: string
   const user = await findUserById(deps.db, Number(data.userId));
   if (!user || user.status !== 'ACTIVE') throw new AppError(Code.WECHAT_LOGIN_FAILED, 'wechatLoginFailed');
   if (user.locked_until && new Date(user.locked_until) > now) throw new AppError(Code.USER_LOCKED, 'userLocked', { m: Math.ceil((new Date(user.locked_until).getTime() - now.getTime()) / 60000) });
+  // Issue 51: "SSO required" refuses WeChat too (break-glass administrators excepted) — before any code is e-mailed.
+  await checkSignIn(deps.db, user, 'second-factor');
   if (!verifyCode) {
     if (user.totp_enabled_at && user.totp_secret) return { secondFactor: 'totp', resendAfter: 0 };
     try {
@@ -354,7 +356,7 @@ export async function setRequireTotp(deps: Deps, u: SessionUser, require: boolea
 
 // ---- sessions and history ----
 
-export function describeAgent(ua: string | null): string {
+function describeAgent(ua: string | null): string {
   if (!ua) return '';
   const b = Bowser.parse(ua);
   const browser = [b.browser.name, b.browser.version?.split('.')[0]].filter(Boolean).join(' ');

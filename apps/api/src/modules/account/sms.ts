@@ -17,7 +17,7 @@ export interface SmsItem {
 }
 
 /** Without SMS_URL each message is a JSON file under `outboxDir`, newest first on /dev/mailbox. */
-export function createSmsSender(opts: { smsUrl?: string; outboxDir: string }): SmsSender {
+function createSmsSender(opts: { smsUrl?: string; outboxDir: string }): SmsSender {
   if (opts.smsUrl) {
     const url = opts.smsUrl;
     return {

@@ -2,10 +2,10 @@ import { randomInt } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import type { Queryable } from '../../db/db';
 import { sha256 } from '../../lib/crypto';
-import { MERCHANT_REALM, type Realm } from '../user/realm';
+import { MERCHANT_REALM, type Realm } from '../user';
 
 /** RFC 6238 with the authenticator apps' defaults: SHA-1, 6 digits, 30 s; one step either side. */
-export const TOTP_ISSUER = 'Merchant Portal';
+const TOTP_ISSUER = 'Merchant Portal';
 const PERIOD = 30;
 const WINDOW = 1;
 
@@ -16,7 +16,7 @@ export function totpFor(secret: string, label: string): TOTP {
 }
 
 /** The time step a code matches (within one step of now), or null. */
-export function matchingStep(secret: string, code: string, now: Date): number | null {
+function matchingStep(secret: string, code: string, now: Date): number | null {
   if (!/^\d{6}$/.test(code)) return null;
   const delta = totpFor(secret, 'x').validate({ token: code, timestamp: now.getTime(), window: WINDOW });
   return delta === null ? null : Math.floor(now.getTime() / 1000 / PERIOD) + delta;
@@ -46,10 +46,10 @@ export async function totpCodeUsed(q: Queryable, userId: number, secret: string,
 }
 
 const ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
-export const RECOVERY_CODE_COUNT = 10;
+const RECOVERY_CODE_COUNT = 10;
 export const RECOVERY_RE = /^[a-z2-9]{5}-?[a-z2-9]{5}$/i;
 const normalise = (code: string) => code.toLowerCase().replace('-', '');
-export const hashRecovery = (userId: number, code: string) => sha256(`recovery:${userId}:${normalise(code)}`);
+const hashRecovery = (userId: number, code: string) => sha256(`recovery:${userId}:${normalise(code)}`);
 
 /** Ten recovery codes like `k7m2q-x9p4r` (about 49 bits each); the caller shows them once. */
 export function newRecoveryCodes(): string[] {

@@ -17,7 +17,7 @@ export interface WechatIdentity {
   nickname: string | null;
 }
 
-export class WechatError extends Error {
+class WechatError extends Error {
   constructor(
     message: string,
     readonly errcode?: number,

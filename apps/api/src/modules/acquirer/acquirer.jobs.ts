@@ -3,7 +3,7 @@ import { ensureRecurringJob } from '../../jobs/queue';
 import type { JobHandler } from '../../jobs/runner';
 import { resolveDueOperations } from './operations.service';
 
-export const ACQUIRER_RESOLVE_JOB = 'acquirer.resolve';
+const ACQUIRER_RESOLVE_JOB = 'acquirer.resolve';
 const EVERY_MS = 5_000;
 
 /**

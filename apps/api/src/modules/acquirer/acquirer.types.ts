@@ -48,4 +48,19 @@ export interface Acquirer {
   charge(req: OperationRequest, card?: CardSecret): Promise<AcquirerAnswer>;
   /** The current state of an operation sent before (by its idempotency key). */
   status(req: OperationRequest): Promise<AcquirerAnswer>;
+  /**
+   * Issue 48: a dispute's answer — the evidence submitted, or the merchant's acceptance — sent with
+   * the same idempotency key on every attempt; 'final' '00' = the gateway has it (confirmed).
+   */
+  dispute(req: DisputeRequest): Promise<AcquirerAnswer>;
+}
+
+/** Issue 48: what is sent of a dispute's answer (the files' content travels base64, with its hash). */
+export interface DisputeRequest {
+  kind: 'submit' | 'accept';
+  idempotencyKey: string;
+  merchantId: string;
+  gwDisputeId: string;
+  statement?: string | null;
+  evidence?: { category: string; fileName: string; mime: string; sha256: string; content: string }[];
 }

@@ -104,5 +104,7 @@ export function createHttpAcquirer(o: HttpAcquirerOptions): Acquirer {
     void: (req) => post(req),
     charge: (req, card) => post(req, card),
     status: (req) => withRetries('GET', `/operations/${encodeURIComponent(req.idempotencyKey)}`, '', req.idempotencyKey, true),
+    // Issue 48: POST /disputes/{gateway dispute id}/evidence | /accept.
+    dispute: (req) => withRetries('POST', `/disputes/${encodeURIComponent(req.gwDisputeId)}/${req.kind === 'submit' ? 'evidence' : 'accept'}`, JSON.stringify(req), req.idempotencyKey, false),
   };
 }

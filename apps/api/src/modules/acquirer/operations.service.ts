@@ -3,8 +3,8 @@ import type { Queryable } from '../../db/db';
 import type { Deps } from '../../plugins/context';
 import { audit, AuditAction } from '../../lib/audit';
 import { t } from '../../lib/messages';
-import { queueLate } from '../payments/late';
-import { addEvent, settlePayment } from '../paybylink/paybylink.repo';
+import { queueLate } from '../payments';
+import { addEvent, settlePayment } from '../paybylink';
 import { acquirerOf } from './acquirer';
 import type { AcquirerAnswer, CardSecret } from './acquirer.types';
 import { getOperation, markSettled, notePending, claimDue, type OperationRow } from './operations.repo';
@@ -19,7 +19,7 @@ export const OperationAudit = {
 } as const;
 
 /** Backoff of the job's asks: 5 s, 10 s, 20 s … capped at one hour. It never gives up on a refund. */
-export function backoffMs(attempts: number): number {
+function backoffMs(attempts: number): number {
   return Math.min(5_000 * 2 ** Math.max(attempts - 1, 0), 3_600_000);
 }
 
@@ -27,7 +27,7 @@ export function backoffMs(attempts: number): number {
  * A charge the gateway has never heard of this long after it was made is failed: its card number
  * was never stored, so it cannot be sent again (a refund or void is simply sent again, same key).
  */
-export const CHARGE_LOST_AFTER_MS = 15 * 60_000;
+const CHARGE_LOST_AFTER_MS = 15 * 60_000;
 
 /** Who recorded an answer: the asker (its own request), the job, the query button, the feed. */
 export interface Actor {
@@ -151,7 +151,7 @@ async function storeFinalRefundResult(q: Queryable, op: OperationRow, ok: boolea
  * processing or no answer → the operation stays pending, its next ask `backoffMs` later. An
  * answer for an operation already settled changes nothing.
  */
-export async function recordAnswer(q: Queryable, deps: Deps, opId: number, answer: AcquirerAnswer, actor: Actor): Promise<Recorded> {
+async function recordAnswer(q: Queryable, deps: Deps, opId: number, answer: AcquirerAnswer, actor: Actor): Promise<Recorded> {
   if (answer.kind === 'final') return completeOperation(q, deps, opId, answer, actor);
   const op = await getOperation(q, opId, true);
   if (!op) throw new Error(`acquirer operation ${opId} not found`);

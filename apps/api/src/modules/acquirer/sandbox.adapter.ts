@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { toMinor } from '@portal/contract';
-import { SANDBOX_MESSAGES, sandboxOutcome, sandboxResolution } from '../payments/sandbox.acquirer';
+import { SANDBOX_MESSAGES, sandboxOutcome, sandboxResolution } from '../payments';
 import type { Acquirer, AcquirerAnswer, OperationRequest } from './acquirer.types';
 
 const channelOrderNo = () => `SBX${randomBytes(8).toString('hex').toUpperCase()}`;
@@ -25,5 +25,7 @@ export function createSandboxAdapter(): Acquirer {
       const first = r.kind === 'void' ? { gwResponse: '00', respMsg: SANDBOX_MESSAGES.approved } : sandboxOutcome(minor(r));
       return answerOf(first.gwResponse === '04' ? sandboxResolution(minor(r)) : first);
     },
+    // Issue 48: the sandbox takes every dispute answer at once.
+    dispute: async () => ({ kind: 'final', gwResponse: '00', respMsg: SANDBOX_MESSAGES.approved, channelOrderNo: null }),
   };
 }

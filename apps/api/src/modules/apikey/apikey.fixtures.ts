@@ -23,9 +23,13 @@ export async function createApiKey(
   return { id: r.body.data.key.id, prefix: r.body.data.key.prefix, secret: r.body.data.secret };
 }
 
-/** A /v1 call with the key (JSON in and out). */
+/**
+ * A /v1 call with the key (JSON in and out). A POST without `headers` gets a fresh Idempotency-Key
+ * (every POST needs one, issue 50); pass `headers` (even `{}`) to choose.
+ */
 export async function v1(ctx: TestCtx, key: string | null, opts: Omit<InjectOptions, 'headers'> & { headers?: Record<string, string> }) {
-  const res = await ctx.app.inject({ ...opts, headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...opts.headers } } as InjectOptions);
+  const auto = opts.method === 'POST' && !opts.headers ? { 'idempotency-key': `t-${Math.random().toString(36).slice(2)}${Date.now().toString(36)}` } : {};
+  const res = await ctx.app.inject({ ...opts, headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...auto, ...opts.headers } } as InjectOptions);
   let body: any = null;
   try {
     body = res.json();

@@ -58,5 +58,30 @@ export const APIKEY_MESSAGES = {
     ko: '이 Idempotency-Key 는 다른 요청에 이미 사용되었습니다',
     ja: 'この Idempotency-Key は別のリクエストで使用済みです',
   },
+  // Issue 50: a malformed key told apart from a missing one; a key whose first request still runs.
+  v1IdempotencyInvalid: {
+    en: 'The Idempotency-Key header is malformed: use 8–64 letters, digits, "-" or "_"',
+    zh: 'Idempotency-Key 头格式不正确：请使用 8–64 个字母、数字、"-" 或 "_"',
+    ko: 'Idempotency-Key 헤더 형식이 잘못되었습니다: 8–64자의 영문, 숫자, "-" 또는 "_"를 사용하세요',
+    ja: 'Idempotency-Key ヘッダーの形式が不正です：英数字・「-」「_」で 8〜64 文字にしてください',
+  },
+  v1IdempotencyInUse: {
+    en: 'A request with this Idempotency-Key is still being processed; try again shortly',
+    zh: '使用此 Idempotency-Key 的请求仍在处理中，请稍后重试',
+    ko: '이 Idempotency-Key 를 사용한 요청이 아직 처리 중입니다. 잠시 후 다시 시도하세요',
+    ja: 'この Idempotency-Key のリクエストはまだ処理中です。しばらくしてから再試行してください',
+  },
+  v1VersionInvalid: {
+    en: 'Unknown Portal-Version {version}: use one of {versions}',
+    zh: '未知的 Portal-Version {version}：请使用 {versions} 之一',
+    ko: '알 수 없는 Portal-Version {version}: {versions} 중 하나를 사용하세요',
+    ja: '不明な Portal-Version {version}：{versions} のいずれかを使用してください',
+  },
+  v1ExpandInvalid: {
+    en: 'This object cannot expand {expand}: it can expand {allowed}',
+    zh: '此对象无法展开 {expand}：可展开 {allowed}',
+    ko: '이 객체는 {expand} 을(를) 펼칠 수 없습니다: 펼칠 수 있는 항목은 {allowed}',
+    ja: 'このオブジェクトは {expand} を展開できません：展開できるのは {allowed} です',
+  },
   v1RouteNotFound: { en: 'No such API operation', zh: '没有此 API 操作', ko: '해당 API 작업이 없습니다', ja: 'その API 操作はありません' },
 } as const;

@@ -5,9 +5,9 @@ import type { Deps, SessionUser } from '../../plugins/context';
 import { AppError, notFound } from '../../lib/errors';
 import { audit } from '../../lib/audit';
 import { sha256 } from '../../lib/crypto';
-import { formatInZone, zonedToUtc } from '../txn/time';
+import { formatInZone, zonedToUtc } from '../../lib/zone';
 
-export const ApiKeyAudit = {
+const ApiKeyAudit = {
   create: 'apikey.create',
   revoke: 'apikey.revoke',
   newIp: 'apikey.use.new_ip',
@@ -99,9 +99,9 @@ export async function createKey(deps: Deps, user: SessionUser, lang: Language, i
   const ipAllow = [...new Set(input.ipAllow ?? [])];
   const row = await deps.db.tx(async (q) => {
     const { rows } = await q.query<{ id: number }>(
-      `INSERT INTO api_key (prefix, secret_hash, name, owner_mer_id, mer_ids, permissions, ip_allow, expires_at, created_by, lang, created_at)
-       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11) RETURNING id`,
-      [prefix, sha256(secret), input.name, user.merId, merIds, permissions, ipAllow, expiresAt, user.id, lang, now],
+      `INSERT INTO api_key (prefix, secret_hash, name, owner_mer_id, mer_ids, permissions, ip_allow, expires_at, created_by, lang, created_at, api_version)
+       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12) RETURNING id`,
+      [prefix, sha256(secret), input.name, user.merId, merIds, permissions, ipAllow, expiresAt, user.id, lang, now, API_VERSION_CURRENT],
     );
     const id = Number(rows[0].id);
     await audit(q, {
@@ -170,8 +170,19 @@ export async function revokeKey(deps: Deps, user: SessionUser, id: number, meta:
 }
 
 /** The caller of a /v1 request: a key, cut to what its creator holds now. */
+/**
+ * The versions of the merchant API (Portal-Version, issue 50), oldest first; docs/merchant-api.md
+ * has the changelog. A key is pinned to the newest at its creation (keys older than versions: the
+ * first); a request's Portal-Version header overrides it for that call.
+ */
+export const API_VERSIONS = ['2026-06-01', '2026-12-01'] as const;
+export type ApiVersion = (typeof API_VERSIONS)[number];
+export const API_VERSION_CURRENT: ApiVersion = API_VERSIONS[API_VERSIONS.length - 1];
+
 export interface KeyCaller {
   keyId: number;
+  /** The API version the key is pinned to (Portal-Version). */
+  apiVersion: ApiVersion;
   prefix: string;
   lang: Language;
   rateLimit: number;
@@ -185,6 +196,7 @@ export interface KeyCaller {
 }
 
 interface AuthRow {
+  api_version: string;
   id: number;
   prefix: string;
   secret_hash: string;
@@ -210,7 +222,7 @@ interface AuthRow {
 const plainIp = (ip: string) => (ip.startsWith('::ffff:') && net.isIPv4(ip.slice(7)) ? ip.slice(7) : ip);
 
 /** Whether `ip` is in one of `ranges` (addresses or CIDR ranges; empty = any). */
-export function ipAllowed(ranges: readonly string[], ip: string): boolean {
+function ipAllowed(ranges: readonly string[], ip: string): boolean {
   if (!ranges.length) return true;
   const addr = plainIp(ip);
   const type = net.isIPv4(addr) ? 'ipv4' : net.isIPv6(addr) ? 'ipv6' : null;
@@ -238,7 +250,7 @@ export async function authenticateKey(deps: Deps, authorization: string | undefi
   const now = deps.clock.now();
   const { rows } = await deps.db.query<AuthRow>(
     `SELECT k.id, k.prefix, k.owner_mer_id, k.mer_ids, k.permissions, k.ip_allow, k.expires_at, k.revoked_at, k.last_used_at, k.last_ip,
-            k.rate_limit, k.lang, k.created_by, u.username, u.status, u.locked_until, u.permissions AS user_permissions,
+            k.rate_limit, k.lang, k.api_version, k.created_by, u.username, u.status, u.locked_until, u.permissions AS user_permissions,
             ARRAY(SELECT sm.mer_id::text FROM merchant sm
                    WHERE CASE WHEN EXISTS (SELECT 1 FROM user_merchant_scope us WHERE us.user_id = u.id)
                      THEN EXISTS (SELECT 1 FROM user_merchant_scope us WHERE us.user_id = u.id AND us.mer_id = sm.mer_id)
@@ -289,6 +301,7 @@ export async function authenticateKey(deps: Deps, authorization: string | undefi
   }
   return {
     keyId: Number(k.id),
+    apiVersion: (API_VERSIONS as readonly string[]).includes(k.api_version) ? (k.api_version as ApiVersion) : API_VERSIONS[0],
     prefix: k.prefix,
     lang: k.lang,
     rateLimit: k.rate_limit,

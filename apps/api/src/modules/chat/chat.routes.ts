@@ -6,7 +6,7 @@ import { userOf } from '../../plugins/auth';
 import { envelope, ok } from '../../lib/envelope';
 import { signChatToken, widgetUrl } from './chat.service';
 
-export const chatConfigSchema = z.object({ url: z.string(), expiresAt: z.number() }).nullable();
+const chatConfigSchema = z.object({ url: z.string(), expiresAt: z.number() }).nullable();
 
 /** GET /chat/token: the live-chat widget's URL with a fresh chat-only token, or null when chat is off. */
 export function chatRoutes(app: FastifyInstance, deps: Deps) {

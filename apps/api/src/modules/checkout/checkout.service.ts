@@ -1,19 +1,19 @@
 import { Code, toDecimal, type CheckoutOrder, type CheckoutPayResult, type Language, type PayMethod } from '@portal/contract';
-import { findStore } from '../store/store.repo';
-import { storeMethods } from '../store/store.rules';
+import { findStore } from '../store';
+import { storeMethods } from '../store';
 import type { Deps } from '../../plugins/context';
 import { AppError, notFound } from '../../lib/errors';
-import { methodsFor } from '../paybylink/channels';
-import { addEvent, claimForPayment, expireDue, findOrder, lastOpened, settlePayment, type PblDbRow } from '../paybylink/paybylink.repo';
-import { outcomeOf, syncProcessing } from '../paybylink/paybylink.sync';
-import { acquirerOf, firstSendLeaseMs } from '../acquirer/acquirer';
-import type { OperationRequest } from '../acquirer/acquirer.types';
-import { insertOperation } from '../acquirer/operations.repo';
-import { OperationAudit, sendOperation } from '../acquirer/operations.service';
-import { ingestTransaction } from '../payments/ingest.service';
+import { methodsFor } from '@portal/contract';
+import { addEvent, claimForPayment, expireDue, findOrder, lastOpened, settlePayment, type PblDbRow } from '../paybylink';
+import { outcomeOf, syncProcessing } from '../paybylink';
+import { acquirerOf, firstSendLeaseMs } from '../acquirer';
+import type { OperationRequest } from '../acquirer';
+import { insertOperation } from '../acquirer';
+import { OperationAudit, sendOperation } from '../acquirer';
+import { ingestTransaction } from '../payments';
 import { audit } from '../../lib/audit';
-import { orderChanged } from '../paybylink/paybylink.service';
-import { assertMerchantOpen } from '../ops/merchants.service';
+import { orderChanged } from '../paybylink';
+import { assertMerchantOpen } from '../ops';
 
 const OPENED_EVERY_MS = 10 * 60_000;
 

@@ -5,17 +5,19 @@ import type { Deps } from '../../plugins/context';
 import { readOutbox } from '../../plugins/mail';
 import { ok } from '../../lib/envelope';
 import { notFound } from '../../lib/errors';
-import { readSmsOutbox, smsOutboxDir } from '../account/sms';
-import { sendActivation, UNUSABLE_PASSWORD } from '../account/links.service';
+import { readSmsOutbox, smsOutboxDir } from '../account';
+import { sendActivation, UNUSABLE_PASSWORD } from '../account';
 import { DEMO, DEMO_SUB_PERMISSIONS } from '../../seed/foundation.seed';
 import type { JobContext } from '../../jobs/runner';
-import { settlementJob } from '../payments/settlement/settle.schedule';
-import { monthlyStatementJob } from '../files/documents.service';
+import { settlementJob } from '../payments';
+import { monthlyStatementJob } from '../files';
+// Issue 48.
+import { disputeTick, raiseSandboxDisputes, sandboxGatewayKey, sandboxPurchase } from '../disputes';
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** 127.0.0.0/8, ::1 and their IPv4-mapped forms. */
-export function isLoopback(addr: string | undefined): boolean {
+function isLoopback(addr: string | undefined): boolean {
   if (!addr) return false;
   const a = addr.startsWith('::ffff:') ? addr.slice(7) : addr;
   if (net.isIPv4(a)) return a.split('.')[0] === '127';
@@ -165,6 +167,26 @@ export function devRoutes(app: FastifyInstance, deps: Deps) {
       return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Development mailbox</title>
 <style>body{font-family:system-ui,sans-serif;max-width:900px;margin:2rem auto;padding:0 1rem}article{border:1px solid #ddd;border-radius:8px;padding:12px;margin:12px 0}time{color:#888;font-size:12px}pre{white-space:pre-wrap}</style></head>
 <body><h1>Development mailbox</h1><p>${items.length} message(s) in <code>${esc(outbox)}</code>, newest first. Reload to refresh.</p>${rows || '<p>No mail yet.</p>'}<h2>Text messages (SMS)</h2>${sms || '<p>No SMS yet.</p>'}</body></html>`;
+    },
+  );
+  // Issue 48 (not in production): the sandbox raises disputes on the demo purchases on demand (every
+  // kind and state, one due tomorrow), and hands a signing key of its own gateway connection so a
+  // test can report disputes over the provider API (e2e disputes.spec.ts).
+  app.post(
+    '/api/dev/disputes',
+    {
+      config: { auth: 'public' },
+      onRequest: async (req) => localOnly(req),
+      schema: { tags: ['dev'], summary: 'Raise sandbox disputes on demo purchases; a gateway key for dispute notifications (not in production)' },
+    },
+    async (req) => {
+      const b = (req.body ?? {}) as { count?: number; key?: boolean; merId?: string; tick?: boolean; purchase?: string };
+      const raised = typeof b.count === 'number' && b.count > 0 ? await raiseSandboxDisputes(deps, { count: Math.min(b.count, 50), merIds: b.merId ? [b.merId] : undefined }) : [];
+      const key = b.key ? await sandboxGatewayKey(deps) : null;
+      const tick = b.tick ? await disputeTick(deps) : null;
+      // A settled purchase of merchant `purchase` without a dispute (for a test to dispute).
+      const purchase = b.purchase ? await sandboxPurchase(deps, b.purchase) : null;
+      return ok({ raised, key, tick, purchase });
     },
   );
 }

@@ -12,7 +12,7 @@ import type { Db } from '../../db/db';
 /** What the COPY writers read through: a Db, or its read handle (`Db.read`, the replica). */
 type CopySource = Pick<Db, 'query' | 'copyOut' | 'copyBlob'>;
 import { sqlLiteral } from '../../db/sql-inline';
-import type { Zone } from '../txn/time';
+import type { Zone } from '../../lib/zone';
 import type { CopyCsv, CopyKeyset, ExportColumn } from './export.types';
 import { neutralise } from './export.writer';
 import { CsvLfToCrlf } from './csv-crlf';
@@ -26,8 +26,14 @@ import { CsvLfToCrlf } from './csv-crlf';
  */
 export type ColumnSql = string | { cell: string };
 
-/** Code points `neutralise` prefixes: = + - @ tab CR. */
-const FORMULA_STARTS = [...'=+-@\t\r'].map((c) => c.charCodeAt(0)).join(', ');
+/**
+ * Code points `neutralise` prefixes: = + - @ tab CR. A function declaration, not a constant: other
+ * modules build SQL with `textCellSql` while their files load, and a circle of imports between
+ * modules' doors may load them before this file has run (issue 45).
+ */
+function formulaStarts(): string {
+  return [...'=+-@\t\r'].map((c) => c.charCodeAt(0)).join(', ');
+}
 
 /**
  * SQL of a text cell as `outColumns` writes it: NULL for NULL or '', `neutralise`d otherwise.
@@ -35,7 +41,7 @@ const FORMULA_STARTS = [...'=+-@\t\r'].map((c) => c.charCodeAt(0)).join(', ');
  * a text starting at 'A' or above (letters, anything not ASCII) is taken as it is at once.
  */
 export function textCellSql(x: string): string {
-  return `CASE WHEN ascii(${x}) > 64 THEN ${x} WHEN ascii(${x}) IN (${FORMULA_STARTS}) THEN '''' || ${x} ELSE NULLIF(${x}, '') END`;
+  return `CASE WHEN ascii(${x}) > 64 THEN ${x} WHEN ascii(${x}) IN (${formulaStarts()}) THEN '''' || ${x} ELSE NULLIF(${x}, '') END`;
 }
 
 /** A constant text cell (a label) as an SQL literal: NULL when empty, neutralised. */
@@ -49,7 +55,7 @@ export function textCellLiteral(s: string | null | undefined): string {
  * no zone lookup; the text of a timestamp without fraction is that form under DateStyle ISO, which
  * the `pg` driver needs anyway (it parses dates in that style). Cheaper than to_char.
  */
-export function timeCellSql(x: string, minutes: number): string {
+function timeCellSql(x: string, minutes: number): string {
   if (!Number.isSafeInteger(minutes)) throw new TypeError(`not a whole number of minutes: ${minutes}`);
   return `date_trunc('second', (${x}) AT TIME ZONE INTERVAL '${minutes} minutes')::text`;
 }
@@ -60,7 +66,7 @@ export function timeCellSql(x: string, minutes: number): string {
  * key (every column needs one). Null when `zone` is not a fixed offset (the SQL writes fixed
  * offsets only; an IANA zone takes the JS path).
  */
-export function csvSelect<R>(columns: ExportColumn<R>[], zone: Zone, sql: Record<string, ColumnSql>, from: string): string | null {
+function csvSelect<R>(columns: ExportColumn<R>[], zone: Zone, sql: Record<string, ColumnSql>, from: string): string | null {
   if (typeof zone !== 'number' || !Number.isFinite(zone)) return null;
   const minutes = Math.round(zone * 60); // as formatInZone
   const cells: string[] = [];
@@ -155,7 +161,7 @@ async function chunkEnds(db: CopySource, k: CopyKeyset, chunkRows: number): Prom
  * The SELECT of the rows after `prev` up to and including `last` (either null: open), in order.
  * A row comparison over the keys: exact (the keys are unique) and an index range where one exists.
  */
-export function keyRangeSelect(k: CopyKeyset, prev: string[] | null, last: string[] | null): string {
+function keyRangeSelect(k: CopyKeyset, prev: string[] | null, last: string[] | null): string {
   const tuple = `(${k.keys.map((c) => c.sql).join(', ')})`;
   const lit = (v: string[]) => `(${v.map((x, i) => `${sqlLiteral(x)}::${k.keys[i].type}`).join(', ')})`;
   const [after, upTo] = k.direction === 'desc' ? ['<', '>='] : ['>', '<='];

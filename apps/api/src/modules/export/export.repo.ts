@@ -81,8 +81,8 @@ export async function insertExport(
 }
 
 /** Seconds after which a running export whose worker stopped beating is taken over. */
-export const STALE_SECONDS = 120;
-export const MAX_ATTEMPTS = 3;
+const STALE_SECONDS = 120;
+const MAX_ATTEMPTS = 3;
 
 /** Claims the oldest queued export (or a stale running one) for this worker. */
 export async function claimNext(q: Queryable): Promise<ExportFileRow | undefined> {

@@ -9,7 +9,7 @@ import { badRequest, forbidden } from '../../lib/errors';
 import type { ExportContext, ExportFormat, ExportSource } from './export.types';
 import { csvHead, outColumns, writeExport } from './export.writer';
 import { writeChunkedCopyCsv, writeCopyCsv } from './export.copy';
-import { formatInZone } from '../txn/time';
+import { formatInZone } from '../../lib/zone';
 import { metrics } from '../../plugins/metrics';
 import { beat, claimNext, fail, failExhausted, finish, insertExport, type ExportFileRow } from './export.repo';
 import { safeFileName } from '../../lib/filename';
@@ -85,7 +85,7 @@ export function contextOf(deps: Deps, v: { lang: string; tzOffset: number | stri
  * How long a queued export waits for the read replica to replay every write made before the job
  * started (the refund just made must be in the file) before it reads the primary instead.
  */
-export const EXPORT_REPLICA_WAIT_MS = 2000;
+const EXPORT_REPLICA_WAIT_MS = 2000;
 
 /**
  * Writes one export of `source` into `out` and ends it; returns the row count. CSV from a source
@@ -259,7 +259,7 @@ async function auditFile(deps: Deps, job: ExportFileRow, params: unknown, outcom
 }
 
 /** Removes every file of export job `id` (its files are named `<id>-<random>.<format>`). */
-export function removeJobFiles(dir: string, id: number): void {
+function removeJobFiles(dir: string, id: number): void {
   for (const f of fs.existsSync(dir) ? fs.readdirSync(dir) : []) if (f.startsWith(`${id}-`)) fs.rmSync(path.join(dir, f), { force: true });
 }
 

@@ -1,7 +1,7 @@
 import type { Language } from '@portal/contract';
 import type { Reader } from '../../db/db';
 import type { Deps } from '../../plugins/context';
-import type { Zone } from '../txn/time';
+import type { Zone } from '../../lib/zone';
 
 export type ExportFormat = 'xlsx' | 'csv';
 

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { XlsxStream } from './xlsx.stream';
-import { formatInZone, offsetLabel, type Zone } from '../txn/time';
+import { formatInZone, offsetLabel, type Zone } from '../../lib/zone';
 import type { ExportColumn, ExportFormat } from './export.types';
 
 /**
@@ -136,7 +136,7 @@ function xlsxWriter(out: Writable, cols: OutColumn[], sheetName: string): SheetW
   };
 }
 
-export function sheetWriter(format: ExportFormat, out: Writable, cols: OutColumn[], sheetName: string): SheetWriter {
+function sheetWriter(format: ExportFormat, out: Writable, cols: OutColumn[], sheetName: string): SheetWriter {
   return format === 'csv' ? csvWriter(out, cols) : xlsxWriter(out, cols, sheetName);
 }
 

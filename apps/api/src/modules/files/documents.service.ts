@@ -6,16 +6,16 @@ import type { Db, Queryable } from '../../db/db';
 import type { Clock } from '../../lib/clock';
 import { ensureRecurringJob } from '../../jobs/queue';
 import type { JobHandler } from '../../jobs/runner';
-import { lastRunDate } from '../payments/settlement/settle.run';
-import { platformDate, zonedInstant } from '../payments/time';
-import { merchantFees } from '../merchant/merchant.repo';
+import { lastRunDate } from '../payments';
+import { platformDate, zonedInstant } from '../../lib/zone';
+import { merchantFees } from '../merchant';
 import { addMonths, buildStatement, monthBounds, statementCsv, statementPdf, type MonthlyStatement } from './statement.service';
 import { feeSchedulePdf } from './fee-schedule.pdf';
-import { STATEMENT_LABELS } from '../txn/settle-statement.labels';
+import { STATEMENT_LABELS } from '../txn';
 
 export const STATEMENT_JOB = 'files.monthlyStatements';
 /** How far back a first run (or a long outage) catches up. */
-export const CATCH_UP_MONTHS = 12;
+const CATCH_UP_MONTHS = 12;
 /** The job runs at 01:00 platform time on the 1st, after the 00:30 settlement of the month's last day. */
 const RUN_AT_MINUTES = 60;
 
@@ -61,7 +61,7 @@ async function pairsOf(q: Queryable, last: string): Promise<{ mer_id: string; se
   return rows.map((r) => ({ mer_id: r.mer_id, set_cur: r.set_cur.trim() }));
 }
 
-export const statementFileName = (s: Pick<MonthlyStatement, 'merId' | 'month' | 'currency'>, lang: Language, ext: string) =>
+const statementFileName = (s: Pick<MonthlyStatement, 'merId' | 'month' | 'currency'>, lang: Language, ext: string) =>
   `${STATEMENT_LABELS.monthlyTitle[lang]}_${s.merId}_${s.month}_${s.currency}.${ext}`;
 
 /**
@@ -91,7 +91,7 @@ export async function publishMonth(db: Db, dataDir: string, tz: string, month: s
 }
 
 /** The months whose statements are due at `now`: up to CATCH_UP_MONTHS back, through last month, settled through its end. */
-export async function dueMonths(q: Queryable, now: Date, tz: string): Promise<string[]> {
+async function dueMonths(q: Queryable, now: Date, tz: string): Promise<string[]> {
   const lastMonth = addMonths(platformDate(now, tz).slice(0, 7), -1);
   const ran = await lastRunDate(q);
   const first = await q.query<{ d: string | null }>(`SELECT to_char(min(txn_set_date), 'YYYY-MM') AS d FROM settlement`);
@@ -104,7 +104,7 @@ export async function dueMonths(q: Queryable, now: Date, tz: string): Promise<st
 }
 
 /** The next 01:00 on a 1st of the month (platform zone) strictly after `now`. */
-export function nextStatementRunAt(now: Date, tz: string): Date {
+function nextStatementRunAt(now: Date, tz: string): Date {
   const month = platformDate(now, tz).slice(0, 7);
   const at = zonedInstant(`${month}-01`, tz, RUN_AT_MINUTES);
   return at > now ? at : zonedInstant(`${addMonths(month, 1)}-01`, tz, RUN_AT_MINUTES);
@@ -164,4 +164,4 @@ export async function ensureFeeSchedule(db: Db, dataDir: string, tz: string, mer
   }
 }
 
-export const FEE_TITLE: Record<Language, string> = { en: 'Fee schedule', zh: '费率表', ko: '수수료표', ja: '手数料表' };
+const FEE_TITLE: Record<Language, string> = { en: 'Fee schedule', zh: '费率表', ko: '수수료표', ja: '手数料表' };

@@ -1,8 +1,7 @@
 import type { Language, MerchantFeeRow } from '@portal/contract';
 import { createPdf, pdfDateTime, pdfPageNumbers, pdfTable, pdfToBuffer, PDF_FONT, PDF_FONT_BOLD } from '../../lib/pdf';
+import { label as l } from '../../lib/labels';
 
-type L = Record<Language, string>;
-const l = (en: string, zh: string, ko: string, ja: string): L => ({ en, zh, ko, ja });
 const T = {
   title: l('Fee schedule', '费率表', '수수료표', '手数料表'),
   merchant: l('Merchant', '商户', '가맹점', '加盟店'),

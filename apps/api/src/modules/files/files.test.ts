@@ -131,6 +131,11 @@ describe.each(DB_KINDS)('published documents (/files) on %s', (kind) => {
     const c = await raw(`/api/files/download/${csv.id}`, DEMO.users.demo, 'zh');
     expect(c.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(c.body).toMatch(new RegExp(`期末待付余额,${csv.closing!.replace('.', '\\.')}\\r\\n`));
+    // Issue 53: the zone of its dates stated, the transaction types in words (no raw codes).
+    expect(c.body).toContain('时区,UTC+8（Asia/Shanghai）');
+    const settledLines = c.body.split('\r\n').filter((line: string) => line.startsWith('结算：'));
+    expect(settledLines.length).toBeGreaterThan(0);
+    for (const line of settledLines) expect(line, line).not.toMatch(/结算：[A-Z_]+,/);
   });
 
   it("refuses bad input, a user without the permission, and another merchant's document (404)", async () => {

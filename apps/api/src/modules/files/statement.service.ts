@@ -1,8 +1,7 @@
 import { toDecimal, type Language } from '@portal/contract';
 import type { Queryable } from '../../db/db';
 import { createPdf, pdfDateTime, pdfMoney, pdfPageNumbers, pdfTable, pdfToBuffer, PDF_FONT, PDF_FONT_BOLD } from '../../lib/pdf';
-import { csvLine } from '../txn/settle-statement.csv';
-import { STATEMENT_LABELS } from '../txn/settle-statement.labels';
+import { csvLine, STATEMENT_LABELS, statementTypeLabel } from '../txn';
 
 /** The month's first and last calendar dates ('YYYY-MM' → ['YYYY-MM-01', 'YYYY-MM-28..31']). */
 export function monthBounds(month: string): [string, string] {
@@ -115,11 +114,11 @@ export async function buildStatement(q: Queryable, merId: string, currency: stri
 }
 
 /** The statement's lines in the order both files show them (label key or by-type label, minor units). */
-export function statementLines(s: MonthlyStatement, lang: Language): [string, number][] {
+function statementLines(s: MonthlyStatement, lang: Language): [string, number][] {
   const L = STATEMENT_LABELS;
   return [
     [L.opening[lang], s.opening],
-    ...s.settledByType.map((t): [string, number] => [L.settledBy[lang].replace('{type}', t.type), t.amount]),
+    ...s.settledByType.map((t): [string, number] => [L.settledBy[lang].replace('{type}', statementTypeLabel(t.type, lang)), t.amount]),
     [L.fees[lang], -s.fees],
     [L.withheld[lang], -s.withheld],
     [L.released[lang], s.released],
@@ -136,6 +135,8 @@ export function statementCsv(s: MonthlyStatement, lang: Language): string {
     csvLine([L.merchant[lang], `${s.merId} ${s.merName}`]),
     csvLine([L.currency[lang], s.currency]),
     csvLine([L.period[lang], s.month]),
+    // The dates below are days of the platform's zone (issue 53: a CSV named no zone).
+    csvLine([L.zone[lang], L.platformZone[lang]]),
     '',
     csvLine([L.item[lang], s.currency]),
     ...statementLines(s, lang).map(([k, v]) => csvLine([k, m(v)])),

@@ -7,10 +7,11 @@ import { metrics } from '../../plugins/metrics';
 import { AppError } from '../../lib/errors';
 import { t } from '../../lib/messages';
 import type { Language } from '@portal/contract';
-import { ingestEach, type IngestInput, type TxnRow } from '../payments/ingest.service';
-import { shapeRow } from '../payments/ingest.validate';
-import { finishProcessing, isProcessing } from '../payments/processing.service';
-import { compact, isDate, platformDate, zonedInstant } from '../payments/time';
+import { ingestEach, type IngestInput, type TxnRow } from '../payments';
+import { shapeRow } from '../payments';
+import { finishProcessing, isProcessing } from '../payments';
+import { compact } from '../payments';
+import { isDate, platformDate, zonedInstant } from '../../lib/zone';
 import type { Connection } from './gateway.service';
 
 /** Most rows in one `POST /provider/v1/transactions`. */
@@ -74,7 +75,7 @@ export interface FeedWindow {
   daysBack: number;
   daysAhead: number;
 }
-export const DEFAULT_FEED_WINDOW: FeedWindow = { daysBack: 400, daysAhead: 2 };
+const DEFAULT_FEED_WINDOW: FeedWindow = { daysBack: 400, daysAhead: 2 };
 
 const LOCAL_TIME = /^(\d{4}-\d{2}-\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?(?:Z|[+-]\d{2}:\d{2})$/;

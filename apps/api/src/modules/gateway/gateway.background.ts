@@ -3,11 +3,26 @@ import path from 'node:path';
 import type { Deps } from '../../plugins/context';
 import { ensureRecurringJob } from '../../jobs/queue';
 import type { JobHandler } from '../../jobs/runner';
-import { addDays, platformDate } from '../payments/time';
+import { platformDate } from '../../lib/zone';
+import { addDays } from '../../lib/dates';
 import { formatOf, importFile, type ImportReport } from './import.service';
 import { purgeSeenSignatures } from './gateway.service';
 import { reconcileDay } from './recon.service';
 import { importRatesFile, isRatesFile, type RatesFileReport } from '../payments';
+
+/**
+ * Files of the gateway inbox another module reads (issue 48: the daily dispute file), registered by
+ * that module's `init` — the gateway module names no module that builds on it. A handler that
+ * claims a file's name imports it; the file then moves to `done/` like the others.
+ */
+export interface InboxFileHandler {
+  claims: (name: string) => boolean;
+  importFile: (deps: Pick<Deps, 'db' | 'clock' | 'config'>, file: string, o: { connectionId: string }) => Promise<unknown>;
+}
+const inboxHandlers = new Set<InboxFileHandler>();
+export function addInboxFileHandler(h: InboxFileHandler): void {
+  inboxHandlers.add(h);
+}
 
 export const INBOX_JOB = 'gateway.inbox';
 export const RECON_JOB = 'gateway.reconcile';
@@ -31,6 +46,14 @@ export async function sweepInbox(deps: Pick<Deps, 'db' | 'config' | 'clock'>, he
     for (const name of fs.readdirSync(dir).sort()) {
       const file = path.join(dir, name);
       if (!formatOf(name) || !fs.statSync(file).isFile()) continue;
+      // Issue 48: a file another module reads (the daily dispute file, `*.disputes.jsonl`).
+      const handler = [...inboxHandlers].find((h) => h.claims(name));
+      if (handler) {
+        await handler.importFile(deps, file, { connectionId: c.id });
+        fs.mkdirSync(path.join(dir, 'done'), { recursive: true });
+        fs.renameSync(file, path.join(dir, 'done', name));
+        continue;
+      }
       if (isRatesFile(name)) {
         rates.push(await importRatesFile(deps.db, file, { connectionId: c.id, now: deps.clock.now(), platformTz: deps.config.platformTz }));
         fs.mkdirSync(path.join(dir, 'done'), { recursive: true });

@@ -15,8 +15,8 @@ const DEV_KEY = createHash('sha256').update('merchant-portal development provide
 const unavailable = (key: 'secretKeyMissing' | 'secretKeyMismatch') =>
   // (Its message in words too: the job runner's log and the CLI show it, not the key.)
   Object.assign(new AppError(Code.SERVICE_UNAVAILABLE, key, {}, 503), { message: t('en', key) });
-export const keyMissing = () => unavailable('secretKeyMissing');
-export const keyMismatch = () => unavailable('secretKeyMismatch');
+const keyMissing = () => unavailable('secretKeyMissing');
+const keyMismatch = () => unavailable('secretKeyMismatch');
 
 /** The 32-byte key encrypting signing secrets at rest; in production without it: the 503 AppError. */
 export function encryptionKey(cfg: { env: string; providerKeyEncryptionKey?: string }): Buffer {
@@ -58,7 +58,7 @@ export function decryptSecret(key: Buffer, stored: string, keyId: string): strin
 }
 
 /** The signed string: `timestamp.METHOD.path.body` (path as sent, with its query string). */
-export const signingString = (timestamp: string, method: string, path: string, body: string) => `${timestamp}.${method.toUpperCase()}.${path}.${body}`;
+const signingString = (timestamp: string, method: string, path: string, body: string) => `${timestamp}.${method.toUpperCase()}.${path}.${body}`;
 
 /** Hex HMAC-SHA256 of the signing string with the secret. */
 export function sign(secret: string, timestamp: string, method: string, path: string, body: string): string {

@@ -5,7 +5,7 @@ import { Perm } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
 import { scopeFor } from '../../plugins/auth';
 import { envelope, ok } from '../../lib/envelope';
-import { isDate } from '../payments/time';
+import { isDate } from '../../lib/zone';
 import { listDifferences } from './recon.service';
 
 const DifferenceSchema = z.object({

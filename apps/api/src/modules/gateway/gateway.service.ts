@@ -27,7 +27,7 @@ export interface ConnectionInfo extends Connection {
 }
 
 /** How far a request's timestamp may be from our clock, either way. */
-export const MAX_SKEW_MS = 5 * 60_000;
+const MAX_SKEW_MS = 5 * 60_000;
 
 /** Header names of a signed provider request. */
 export const HEADERS = { keyId: 'x-gateway-key-id', timestamp: 'x-gateway-timestamp', signature: 'x-gateway-signature' } as const;
@@ -85,7 +85,7 @@ export async function revokeKey(q: Queryable, keyId: string, now: Date, actor = 
 }
 
 /** True when a connection exists (production then needs PROVIDER_KEY_ENCRYPTION_KEY). */
-export async function anyConnection(q: Queryable): Promise<boolean> {
+async function anyConnection(q: Queryable): Promise<boolean> {
   const { rows } = await q.query('SELECT 1 FROM gateway_connection LIMIT 1');
   return rows.length > 0;
 }

@@ -1,14 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
-import { createHash } from 'node:crypto';
 import { parse } from 'csv-parse';
 import { Code, CURRENCY_EXPONENT, toDecimal, toMinor } from '@portal/contract';
 import type { Db } from '../../db/db';
 import { audit } from '../../lib/audit';
-import { platformDate, isDate } from '../payments/time';
+import { platformDate, isDate } from '../../lib/zone';
 import { countRows, receiveRows, toIngestInput, type BatchAnswer, type FeedWindow } from './feed.service';
 import type { Connection } from './gateway.service';
+import { fileHash } from '../../lib/crypto';
 
 /**
  * Daily transaction files (issue 25 §1, docs/integration.md "File layout"): CSV with a header row,
@@ -79,12 +79,6 @@ export const formatOf = (file: string): 'csv' | 'jsonl' | null => {
   const ext = path.extname(file).toLowerCase();
   return ext === '.csv' ? 'csv' : ext === '.jsonl' || ext === '.ndjson' ? 'jsonl' : null;
 };
-
-export async function fileHash(file: string): Promise<string> {
-  const h = createHash('sha256');
-  for await (const chunk of fs.createReadStream(file)) h.update(chunk as Buffer);
-  return h.digest('hex');
-}
 
 /** The file's items, streamed, with their line numbers (1-based; the CSV header is line 1). */
 async function* itemsOf(file: string, format: 'csv' | 'jsonl'): AsyncGenerator<Item> {

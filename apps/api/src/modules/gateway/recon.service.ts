@@ -1,6 +1,7 @@
 import type { Db, Queryable } from '../../db/db';
 import { audit } from '../../lib/audit';
-import { addDays, zonedInstant } from '../payments/time';
+import { zonedInstant } from '../../lib/zone';
+import { addDays } from '../../lib/dates';
 
 /**
  * Reconciliation of the feed (issue 25 §3), per gateway connection and transaction day D:

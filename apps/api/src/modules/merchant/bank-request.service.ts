@@ -8,10 +8,10 @@ import { audit } from '../../lib/audit';
 import { AppError, notFound } from '../../lib/errors';
 import { pdfDateTime } from '../../lib/pdf';
 import { maskAccount } from './merchant.repo';
-import { effectivePolicy, insertApproval } from '../team/approvals.repo';
-import { notifyApprovers } from '../team/approvals.notify';
+import { effectivePolicy, insertApproval } from '../team';
+import { notifyApprovers } from '../team';
 
-export const BankAudit = {
+const BankAudit = {
   request: 'merchant.bank_change.request',
   approve: 'merchant.bank_change.approve',
   reject: 'merchant.bank_change.reject',

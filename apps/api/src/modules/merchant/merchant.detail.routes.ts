@@ -21,7 +21,7 @@ import { assertInScope, userOf } from '../../plugins/auth';
 import { envelope, ok, pageOf } from '../../lib/envelope';
 import { AppError, forbidden, notFound } from '../../lib/errors';
 import { t } from '../../lib/messages';
-import { sniffFileType } from '../paybylink/file-type';
+import { sniffFileType } from '../paybylink';
 import { depositDetail, listMerchants, merchantBanks, merchantDetail, merchantFees } from './merchant.repo';
 import { bankRequests, submitBankRequest } from './bank-request.service';
 import { safeFileName } from '../../lib/filename';

@@ -3,7 +3,7 @@ import type { Queryable } from '../../db/db';
 import { pdfDateTime } from '../../lib/pdf';
 
 /** Business line of a channel (domain.md: UP, APP, EXUP, UP_B2B → UP; AP, APDP, APMP → AP; PPRO* → PPRO). */
-export function busLineOf(channel: string): string {
+function busLineOf(channel: string): string {
   if (['UP', 'APP', 'EXUP', 'UP_B2B'].includes(channel)) return 'UP';
   if (['AP', 'APDP', 'APMP'].includes(channel)) return 'AP';
   if (channel.startsWith('PPRO')) return 'PPRO';
@@ -238,4 +238,23 @@ export async function depositDetail(q: Queryable, merId: string): Promise<Deposi
       releaseDate: r.release_date,
     })),
   };
+}
+
+export interface MerchantInfoRow {
+  mer_id: string;
+  name: string;
+  channels: string[];
+  currencies: string[];
+  contractor: number;
+  default_currency: string;
+}
+
+/** The merchants `scope` reaches, the caller's own (`own`) first: /merchant/info. */
+export async function merchantsOfScope(q: Queryable, scope: string[], own: string): Promise<MerchantInfoRow[]> {
+  const { rows } = await q.query<MerchantInfoRow>(
+    `SELECT mer_id, name, channels, currencies, contractor, default_currency FROM merchant WHERE mer_id = ANY($1::text[])
+      ORDER BY (mer_id = $2) DESC, mer_id`,
+    [scope, own],
+  );
+  return rows;
 }

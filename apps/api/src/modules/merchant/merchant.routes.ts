@@ -6,8 +6,9 @@ import type { Deps } from '../../plugins/context';
 import { userOf } from '../../plugins/auth';
 import { envelope, ok } from '../../lib/envelope';
 import { merchantDetailRoutes } from './merchant.detail.routes';
+import { merchantsOfScope } from './merchant.repo';
 
-export const merchantInfoSchema = z.object({
+const merchantInfoSchema = z.object({
   subMerIdList: z.array(z.string()),
   subMerIdAndNameList: z.array(z.object({ mid: z.string(), name: z.string() })),
   channelList: z.array(z.string()),
@@ -28,11 +29,7 @@ export function merchantRoutes(app: FastifyInstance, deps: Deps) {
     },
     handler: async (req) => {
       const u = userOf(req);
-      const { rows } = await deps.db.query<{ mer_id: string; name: string; channels: string[]; currencies: string[]; contractor: number; default_currency: string }>(
-        `SELECT mer_id, name, channels, currencies, contractor, default_currency FROM merchant WHERE mer_id = ANY($1::text[])
-          ORDER BY (mer_id = $2) DESC, mer_id`,
-        [u.scope, u.merId],
-      );
+      const rows = await merchantsOfScope(deps.db, u.scope, u.merId);
       const own = rows.find((m) => m.mer_id === u.merId)!;
       const channels = [...new Set(rows.flatMap((m) => m.channels))];
       const currencies = [own.default_currency.trim(), ...new Set(rows.flatMap((m) => m.currencies))].filter((c, i, a) => a.indexOf(c) === i);

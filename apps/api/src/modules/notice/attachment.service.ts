@@ -18,14 +18,14 @@ export function attachmentFormat(name: string, body: Buffer): AttachmentFormat |
 }
 
 /** At most this many bytes per attached file. */
-export const ATTACHMENT_MAX_BYTES = 20 * 1024 * 1024;
+const ATTACHMENT_MAX_BYTES = 20 * 1024 * 1024;
 
 /**
  * A file name safe to store and to send back in Content-Disposition: the last path part, without
  * control characters nor bidirectional controls (a name such as "invoice\u202Efdp.exe" would show
  * reversed), at most 150 characters; "attachment" when nothing is left.
  */
-export function safeFileName(name: string): string {
+function safeFileName(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? '';
   const clean = base.replace(/[\u0000-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\uFEFF]/g, '').replace(/^[\s.]+|\s+$/g, '');
   return [...clean].slice(0, 150).join('') || 'attachment';

@@ -3,12 +3,12 @@ import type { Deps } from '../../plugins/context';
 import { AppError, notFound } from '../../lib/errors';
 import { audit } from '../../lib/audit';
 import { t, type MessageKey } from '../../lib/messages';
-import { decideBankRequest } from '../merchant/bank-request.service';
-import { maskAccount } from '../merchant/merchant.repo';
-import type { Meta } from '../user/login.service';
+import { decideBankRequest } from '../merchant';
+import { maskAccount } from '../merchant';
+import type { Meta } from '../user';
 import type { OpsActor } from './operators.service';
 
-export const OpsApprovalAudit = { bankChangeEdited: 'ops.bank_change.edit' } as const;
+const OpsApprovalAudit = { bankChangeEdited: 'ops.bank_change.edit' } as const;
 
 const actorOf = (by: OpsActor) => ('cli' in by ? { operatorId: null, username: 'cli' } : { operatorId: by.id, username: by.username });
 

@@ -5,6 +5,7 @@ import { ingestTransaction } from '../payments/ingest.service';
 import { settleDate } from '../payments/settlement/settle.run';
 import { addOperator, FEE, merchantBody, opsLogin } from './ops.fixtures';
 import { platformDay } from './merchants.service';
+import { disputeFeeOn } from '../disputes/disputes.money';
 
 const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86400000).toISOString().slice(0, 10);
 
@@ -86,5 +87,36 @@ describe.each(DB_KINDS)('ops fee schedules (%s)', (kind) => {
     expect(late.body.code).toBe(Code.BAD_REQUEST);
     const audited = await ctx.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM audit_log WHERE action = 'ops.merchant.fee_schedule' AND mer_id = $1`, [merId]);
     expect(audited.rows[0].n).toBe(1);
+  });
+
+  it('the dispute fee (issue 48) is part of the schedule: set at creation and from a day on, checked, kept in the history, read on each day', async () => {
+    const res = await ctx.call({
+      method: 'POST',
+      url: '/api/ops/merchants',
+      headers: h(onboarding),
+      payload: merchantBody({ name: 'Dispute Fee Co', fees: [{ ...FEE, disputeFee: 1500 }], mainUser: { username: 'dfee-main', email: 'main@dfee.example' } }),
+    });
+    expect(res.body.code, res.body.msg).toBe(0);
+    const id = res.body.data.merId as string;
+    const post = (fees: unknown[], from = addDays(today, 5)) => ctx.call({ method: 'POST', url: `/api/ops/merchants/${id}/fees`, headers: h(onboarding), payload: { effectiveFrom: from, fees } });
+    for (const bad of [-1, 12.5, '25', 1e13]) {
+      const r = await post([{ ...FEE, disputeFee: bad }]);
+      expect([r.status, r.body.data?.field ?? JSON.stringify(r.body)], String(bad)).toEqual([400, expect.stringContaining('disputeFee')]);
+    }
+    expect((await post([{ ...FEE, disputeFee: 2500 }])).body.code).toBe(0);
+    const detail = await ctx.call({ method: 'GET', url: `/api/ops/merchants/${id}`, headers: h(reader) });
+    expect(detail.body.data.fees[0]).toMatchObject({ busLine: 'CARD', disputeFee: 1500 });
+    const history = await ctx.call({ method: 'GET', url: `/api/ops/merchants/${id}/fees`, headers: h(reader) });
+    expect(history.body.data.map((r: { effectiveFrom: string; disputeFee: number; state: string }) => [r.effectiveFrom, r.disputeFee, r.state])).toEqual([
+      [addDays(today, 5), 2500, 'FUTURE'],
+      [today, 1500, 'IN_FORCE'],
+    ]);
+    // A schedule without the field (older clients) means no dispute fee.
+    const { effectiveFrom: _f, ...noFee } = { ...FEE, effectiveFrom: '' };
+    expect((await post([noFee], addDays(today, 9))).body.code).toBe(0);
+    // The money side reads the schedule in force on the day a dispute arrives.
+    expect(await disputeFeeOn(ctx.db, id, 'CARD', today)).toBe(1500);
+    expect(await disputeFeeOn(ctx.db, id, 'CARD', addDays(today, 6))).toBe(2500);
+    expect(await disputeFeeOn(ctx.db, id, 'CARD', addDays(today, 9))).toBe(0);
   });
 });

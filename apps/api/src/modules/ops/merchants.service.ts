@@ -7,14 +7,14 @@ import { AppError, notFound } from '../../lib/errors';
 import { audit } from '../../lib/audit';
 import { t, type MessageKey } from '../../lib/messages';
 import { LANGUAGES } from '@portal/contract';
-import { sendActivation, UNUSABLE_PASSWORD } from '../account/links.service';
-import type { Meta } from '../user/login.service';
+import { sendActivation, UNUSABLE_PASSWORD } from '../account';
+import type { Meta } from '../user';
 import type { Operator } from './ops.auth';
 
 type Fields = z.infer<typeof opsMerchantFieldsSchema>;
 type ListQuery = z.infer<typeof opsMerchantListQuerySchema>;
 
-export const OpsMerchantAudit = {
+const OpsMerchantAudit = {
   created: 'ops.merchant.create',
   edited: 'ops.merchant.edit',
   locked: 'ops.merchant.lock',
@@ -109,7 +109,7 @@ export async function getMerchant(deps: Deps, merId: string) {
   const fees = await deps.db.query<Record<string, unknown>>(
     `SELECT bus_line AS "busLine", mdr_bp AS "mdrBp", fixed_fee AS "fixedFee", cycle_days AS "cycleDays", reserve_bp AS "reserveBp",
             reserve_hold_days AS "reserveHoldDays", tran_threshold AS "tranThreshold", tran_fee AS "tranFee", transfer_period AS "transferPeriod",
-            to_char(effective_from, 'YYYY-MM-DD') AS "effectiveFrom"
+            dispute_fee AS "disputeFee", to_char(effective_from, 'YYYY-MM-DD') AS "effectiveFrom"
        FROM merchant_fee WHERE mer_id = $1 ORDER BY bus_line`,
     [merId],
   );
@@ -123,7 +123,8 @@ export async function getMerchant(deps: Deps, merId: string) {
     `SELECT username, email, status, user_type FROM app_user WHERE mer_id = $1 AND removed_at IS NULL ORDER BY user_type, id LIMIT 50`,
     [merId],
   );
-  const num = (r: Record<string, unknown>) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'string' && /^(fixedFee|tranThreshold|tranFee)$/.test(k) ? Number(v) : v]));
+  const num = (r: Record<string, unknown>) =>
+    Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'string' && /^(fixedFee|tranThreshold|tranFee|disputeFee)$/.test(k) ? Number(v) : v]));
   return {
     ...rowOf(rows[0]),
     fees: fees.rows.map(num) as (OpsFeeLine & { effectiveFrom: string | null })[],
@@ -142,27 +143,27 @@ async function newMerId(q: Queryable): Promise<string> {
   throw new Error('no free merchant id');
 }
 
-const FEE_VALUES = (f: OpsFeeLine) => [f.mdrBp, f.fixedFee, f.cycleDays, f.reserveBp, f.reserveHoldDays, f.tranThreshold, f.tranFee, f.transferPeriod];
+const FEE_VALUES = (f: OpsFeeLine) => [f.mdrBp, f.fixedFee, f.cycleDays, f.reserveBp, f.reserveHoldDays, f.tranThreshold, f.tranFee, f.transferPeriod, f.disputeFee ?? 0];
 
 /** Records dated schedules (the history; one per line and day — a day not yet reached may be re-entered). */
 async function writeSchedules(q: Queryable, merId: string, fees: OpsFeeLine[], from: string, by: Operator): Promise<void> {
   for (const f of fees) {
     await q.query(
-      `INSERT INTO merchant_fee_schedule (mer_id, bus_line, effective_from, mdr_bp, fixed_fee, cycle_days, reserve_bp, reserve_hold_days, tran_threshold, tran_fee, transfer_period, created_by_operator)
-       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12)
+      `INSERT INTO merchant_fee_schedule (mer_id, bus_line, effective_from, mdr_bp, fixed_fee, cycle_days, reserve_bp, reserve_hold_days, tran_threshold, tran_fee, transfer_period, dispute_fee, created_by_operator)
+       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13)
        ON CONFLICT (mer_id, bus_line, effective_from) DO UPDATE SET mdr_bp = $4, fixed_fee = $5, cycle_days = $6, reserve_bp = $7, reserve_hold_days = $8,
-         tran_threshold = $9, tran_fee = $10, transfer_period = $11, created_by_operator = $12, created_at = now()`,
+         tran_threshold = $9, tran_fee = $10, transfer_period = $11, dispute_fee = $12, created_by_operator = $13, created_at = now()`,
       [merId, f.busLine, from, ...FEE_VALUES(f), by.id],
     );
   }
 }
 
-export async function writeFees(q: Queryable, merId: string, fees: OpsFeeLine[], from: string): Promise<void> {
+async function writeFees(q: Queryable, merId: string, fees: OpsFeeLine[], from: string): Promise<void> {
   for (const f of fees) {
     await q.query(
-      `INSERT INTO merchant_fee (mer_id, bus_line, mdr_bp, fixed_fee, cycle_days, reserve_bp, reserve_hold_days, tran_threshold, tran_fee, transfer_period, effective_from)
-       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11)`,
-      [merId, f.busLine, f.mdrBp, f.fixedFee, f.cycleDays, f.reserveBp, f.reserveHoldDays, f.tranThreshold, f.tranFee, f.transferPeriod, from],
+      `INSERT INTO merchant_fee (mer_id, bus_line, mdr_bp, fixed_fee, cycle_days, reserve_bp, reserve_hold_days, tran_threshold, tran_fee, transfer_period, dispute_fee, effective_from)
+       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12)`,
+      [merId, f.busLine, ...FEE_VALUES(f), from],
     );
   }
 }
@@ -310,7 +311,7 @@ export async function feeHistory(deps: Deps, merId: string) {
   const { rows } = await deps.db.query<Record<string, unknown> & { effectiveFrom: string; busLine: string }>(
     `SELECT bus_line AS "busLine", to_char(effective_from, 'YYYY-MM-DD') AS "effectiveFrom", mdr_bp AS "mdrBp", fixed_fee::float8 AS "fixedFee",
             cycle_days AS "cycleDays", reserve_bp AS "reserveBp", reserve_hold_days AS "reserveHoldDays", tran_threshold::float8 AS "tranThreshold",
-            tran_fee::float8 AS "tranFee", transfer_period AS "transferPeriod", o.username AS "enteredBy", s.created_at AS "enteredAt"
+            tran_fee::float8 AS "tranFee", transfer_period AS "transferPeriod", dispute_fee::float8 AS "disputeFee", o.username AS "enteredBy", s.created_at AS "enteredAt"
        FROM merchant_fee_schedule s LEFT JOIN ops_operator o ON o.id = s.created_by_operator
       WHERE s.mer_id = $1 ORDER BY s.effective_from DESC, s.bus_line`,
     [merId],
@@ -341,7 +342,8 @@ export async function addFeeSchedule(deps: Deps, merId: string, input: { effecti
     if (input.effectiveFrom < earliest) throw new AppError(Code.BAD_REQUEST, 'opsFeeNotBackInTime', { date: earliest }, 400);
     const before = await q.query<Record<string, unknown>>(
       `SELECT bus_line AS "busLine", mdr_bp AS "mdrBp", fixed_fee::float8 AS "fixedFee", cycle_days AS "cycleDays", reserve_bp AS "reserveBp",
-              reserve_hold_days AS "reserveHoldDays", tran_threshold::float8 AS "tranThreshold", tran_fee::float8 AS "tranFee", transfer_period AS "transferPeriod"
+              reserve_hold_days AS "reserveHoldDays", tran_threshold::float8 AS "tranThreshold", tran_fee::float8 AS "tranFee", transfer_period AS "transferPeriod",
+              dispute_fee::float8 AS "disputeFee"
          FROM merchant_fee WHERE mer_id = $1 AND bus_line = ANY($2::text[]) ORDER BY bus_line`,
       [merId, input.fees.map((f) => f.busLine)],
     );
@@ -349,10 +351,10 @@ export async function addFeeSchedule(deps: Deps, merId: string, input: { effecti
     if (input.effectiveFrom === today) {
       for (const f of input.fees) {
         await q.query(
-          `INSERT INTO merchant_fee (mer_id, bus_line, mdr_bp, fixed_fee, cycle_days, reserve_bp, reserve_hold_days, tran_threshold, tran_fee, transfer_period, effective_from)
-           VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11)
+          `INSERT INTO merchant_fee (mer_id, bus_line, mdr_bp, fixed_fee, cycle_days, reserve_bp, reserve_hold_days, tran_threshold, tran_fee, transfer_period, dispute_fee, effective_from)
+           VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12)
            ON CONFLICT (mer_id, bus_line) DO UPDATE SET mdr_bp = $3, fixed_fee = $4, cycle_days = $5, reserve_bp = $6, reserve_hold_days = $7,
-             tran_threshold = $8, tran_fee = $9, transfer_period = $10, effective_from = $11`,
+             tran_threshold = $8, tran_fee = $9, transfer_period = $10, dispute_fee = $11, effective_from = $12`,
           [merId, f.busLine, ...FEE_VALUES(f), today],
         );
       }

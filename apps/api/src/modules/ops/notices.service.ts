@@ -4,16 +4,16 @@ import { Code, type OpsNoticeInput, type OpsNoticeRow, type OpsNoticeStatus, typ
 import type { Db, Queryable } from '../../db/db';
 import { audit } from '../../lib/audit';
 import { AppError, notFound } from '../../lib/errors';
-import { formatInZone, zonedToUtc } from '../txn/time';
-import { attachFile, checkAttachment, type AttachmentFormat } from '../notice/attachment.service';
-import type { Meta } from '../user/login.service';
+import { formatInZone, zonedToUtc } from '../../lib/zone';
+import { attachFile, checkAttachment, type AttachmentFormat } from '../notice';
+import type { Meta } from '../user';
 
 /**
  * Notices in the back office (decision 044): written, targeted, scheduled, edited while scheduled and
  * withdrawn by an operator — or by `npm run publish-notice`, which calls these same functions. Which
  * notices a merchant user sees is notice/visibility.ts.
  */
-export const OpsNoticeAudit = { created: 'ops.notice.create', edited: 'ops.notice.edit', withdrawn: 'ops.notice.withdraw' } as const;
+const OpsNoticeAudit = { created: 'ops.notice.create', edited: 'ops.notice.edit', withdrawn: 'ops.notice.withdraw' } as const;
 
 /** Who acts: an operator, or the command line. */
 export type NoticeActor = { id: number; username: string } | { cli: true };
@@ -46,7 +46,7 @@ interface NoticeDbRow {
 const text = (m: Record<string, string>) => m.en ?? Object.values(m)[0] ?? '';
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
-export function noticeStatus(r: { published_at: Date; withdrawn_at: Date | null }, now: Date): OpsNoticeStatus {
+function noticeStatus(r: { published_at: Date; withdrawn_at: Date | null }, now: Date): OpsNoticeStatus {
   if (r.withdrawn_at) return 'withdrawn';
   return new Date(r.published_at).getTime() > now.getTime() ? 'scheduled' : 'published';
 }
@@ -107,7 +107,7 @@ export async function getNotice(db: Queryable, id: number, now: Date): Promise<O
  * The publication instant: the wall time publishAt in the operator's zone, parsed strictly (a time the
  * clocks skip is refused, not moved), and in the future; none: now.
  */
-export function publicationInstant(input: Pick<OpsNoticeInput, 'publishAt' | 'timeZone'>, now: Date): Date {
+function publicationInstant(input: Pick<OpsNoticeInput, 'publishAt' | 'timeZone'>, now: Date): Date {
   if (!input.publishAt) return now;
   const zone = input.timeZone ?? 'UTC';
   const at = zonedToUtc(input.publishAt, zone);

@@ -5,16 +5,16 @@ import { AppError, notFound } from '../../lib/errors';
 import { audit } from '../../lib/audit';
 import { t } from '../../lib/messages';
 import { sha256 } from '../../lib/crypto';
-import { OPERATOR_REALM } from '../user/realm';
-import { consumeLink, createLink, findLink, linkUsable, publicBase, UNUSABLE_PASSWORD } from '../account/links.service';
-import { checkPasswordRules, hashPassword } from '../account/password.policy';
-import { acceptTotp, newRecoveryCodes, newTotpSecret, storeRecoveryCodes, totpFor } from '../account/totp';
-import { maskEmail } from '../account/account.service';
-import type { Meta } from '../user/login.service';
+import { OPERATOR_REALM } from '../user';
+import { consumeLink, createLink, findLink, linkUsable, publicBase, UNUSABLE_PASSWORD } from '../account';
+import { checkPasswordRules, hashPassword } from '../account';
+import { acceptTotp, newRecoveryCodes, newTotpSecret, storeRecoveryCodes, totpFor } from '../account';
+import { maskEmail } from '../account';
+import type { Meta } from '../user';
 import type { Operator } from './ops.auth';
 
 /** Audit actions of the back office's operator accounts. */
-export const OpsAudit = {
+const OpsAudit = {
   operatorCreated: 'ops.operator.create',
   operatorActivated: 'ops.operator.activate',
   activationSent: 'ops.operator.activation_sent',
@@ -28,7 +28,7 @@ export const OpsAudit = {
 export type OpsActor = Pick<Operator, 'id' | 'username'> | { cli: true };
 const actorOf = (by: OpsActor) => ('cli' in by ? { operatorId: null, username: 'cli' } : { operatorId: by.id, username: by.username });
 
-export const OPS_ACTIVATE_PATH = '/ops/activate';
+const OPS_ACTIVATE_PATH = '/ops/activate';
 
 export interface OperatorRow {
   id: number;
@@ -80,7 +80,7 @@ export async function createOperator(deps: Deps, input: { username: string; emai
  * Mails an operator's activation link (after the transaction that made it: no mail is sent while a
  * transaction is open). A mail that cannot go withdraws the link; the administrator may send again.
  */
-export async function mailActivation(deps: Deps, q: Queryable, operatorId: number, link: string, lang: Language, by: OpsActor, meta: Meta): Promise<void> {
+async function mailActivation(deps: Deps, q: Queryable, operatorId: number, link: string, lang: Language, by: OpsActor, meta: Meta): Promise<void> {
   const { rows } = await q.query<OperatorRow>('SELECT id, username, email, role, status FROM ops_operator WHERE id = $1', [operatorId]);
   const o = rows[0];
   if (!o) throw notFound();

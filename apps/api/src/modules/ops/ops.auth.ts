@@ -4,7 +4,7 @@ import { AppError, forbidden } from '../../lib/errors';
 import { sha256 } from '../../lib/crypto';
 import { checkSessionAlive, type SessionState } from '../../plugins/auth';
 import type { Deps } from '../../plugins/context';
-import { OPERATOR_REALM } from '../user/realm';
+import { OPERATOR_REALM } from '../user';
 
 /** The signed-in operator of an /api/ops/ call. */
 export interface Operator {

@@ -1,3 +1,4 @@
+import type { RouteSetup } from '../contract';
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -22,11 +23,11 @@ import {
 } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
 import { ok, envelope } from '../../lib/envelope';
-import { login } from '../user/login.service';
-import { logout, refresh } from '../user/session.service';
-import { OPERATOR_REALM } from '../user/realm';
+import { login } from '../user';
+import { logout, refresh } from '../user';
+import { OPERATOR_REALM } from '../user';
 import { operatorOf, registerOpsAuth } from './ops.auth';
-import { localOnly } from '../dev/dev.routes';
+import { localOnly } from '../dev';
 import { portalDocTransform } from '../../lib/openapi';
 import { createOperator } from './operators.service';
 import { opsEmail, opsUsername } from '@portal/contract';
@@ -66,7 +67,7 @@ const opsRolesOf = (route: RouteOptions | undefined) => (route?.config as { opsR
  * document at /api/ops/docs (a second @fastify/swagger in this encapsulated context, as the
  * provider face does).
  */
-export function opsRoutes(app: FastifyInstance, deps: Deps): void {
+export function opsRoutes(app: FastifyInstance, deps: Deps, extra: readonly RouteSetup[] = []): void {
   registerOpsAuth(app, deps);
   void app.register(async (f) => {
     await f.register(swagger, {
@@ -102,6 +103,8 @@ export function opsRoutes(app: FastifyInstance, deps: Deps): void {
     runsRoutes(f, deps);
     // Exchange rates (issue 46).
     ratesRoutes(f, deps);
+    // Other modules' back-office routes (their manifests' `ops`).
+    for (const setup of extra) setup(f, deps);
   });
 }
 
@@ -278,6 +281,7 @@ function routes(f: FastifyInstance, deps: Deps) {
     tranThreshold: z.number(),
     tranFee: z.number(),
     transferPeriod: z.string(),
+    disputeFee: z.number(),
     effectiveFrom: s,
   });
   const merchantDetail = merchantRow.extend({

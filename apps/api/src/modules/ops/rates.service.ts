@@ -12,7 +12,7 @@ import type { Operator } from './ops.auth';
  * (a request), another approves it; only then is it stored, through the provider API's rules
  * (saveRates: a changed rate only as a correction; settled money never changes).
  */
-export const OpsRatesAudit = { propose: 'ops.fx_rate.propose', decide: 'ops.fx_rate.decide' } as const;
+const OpsRatesAudit = { propose: 'ops.fx_rate.propose', decide: 'ops.fx_rate.decide' } as const;
 
 type Actor = Pick<Operator, 'id' | 'username'>;
 const iso = (d: Date | null) => (d === null ? null : new Date(d).toISOString());

@@ -3,8 +3,8 @@ import type { Deps } from '../../plugins/context';
 import type { Queryable } from '../../db/db';
 import { AppError, notFound } from '../../lib/errors';
 import { audit } from '../../lib/audit';
-import type { Meta } from '../user/login.service';
-import { assertDayOver, lastRunDate, lastSettleableDate, settleRange, type RunResult } from '../payments/settlement/settle.run';
+import type { Meta } from '../user';
+import { assertDayOver, lastRunDate, lastSettleableDate, settleRange, type RunResult } from '../payments';
 import type { Operator } from './ops.auth';
 import { waitingForRate } from '../payments';
 
@@ -12,10 +12,10 @@ import { waitingForRate } from '../payments';
  * The back office's runs screen (issue 26, decision 045): settlement runs per date and their
  * re-run, the export queue, failed jobs and their retry, gateway connections and their imports.
  */
-export const OpsRunsAudit = { settleRerun: 'ops.settlement.rerun', jobRetry: 'ops.job.retry' } as const;
+const OpsRunsAudit = { settleRerun: 'ops.settlement.rerun', jobRetry: 'ops.job.retry' } as const;
 
 /** A run still marked running after this long was interrupted (its process died): a re-run may start. */
-export const RUN_STALE_MS = 60 * 60 * 1000;
+const RUN_STALE_MS = 60 * 60 * 1000;
 
 type Actor = Pick<Operator, 'id' | 'username'>;
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());

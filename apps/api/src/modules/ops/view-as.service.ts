@@ -4,7 +4,7 @@ import { newToken, sha256 } from '../../lib/crypto';
 import { audit } from '../../lib/audit';
 import type { Deps, SessionUser } from '../../plugins/context';
 import { checkSessionAlive, type SessionState } from '../../plugins/auth';
-import { OPERATOR_REALM } from '../user/realm';
+import { OPERATOR_REALM } from '../user';
 import type { Operator } from './ops.auth';
 
 /** A view-as token: found only in ops_view_as, never in access_token (decision 046). */
@@ -16,7 +16,7 @@ export const VIEW_AS_ROLES = ['support'] as const;
  * leave the provider's control; a support view looks at screens) and minus everything an
  * administrator alone holds (team, audit, keys and webhooks).
  */
-export const VIEW_AS_PERMISSIONS: string[] = READ_ONLY_PERMISSIONS.filter((p) => !([Perm.txnExport, Perm.filesDownload, Perm.reportFile] as string[]).includes(p));
+const VIEW_AS_PERMISSIONS: string[] = READ_ONLY_PERMISSIONS.filter((p) => !([Perm.txnExport, Perm.filesDownload, Perm.reportFile] as string[]).includes(p));
 
 /**
  * The merchant routes a view-as session may call, deny by default (decision 046): GET only, and
@@ -41,10 +41,14 @@ const READABLE = [
   '/api/report/txn/newList',
   '/api/report/txn/list',
   '/api/report/reserve/list',
+  // Disputes (issue 48): the inbox, the dashboard's counts and a dispute's detail; its evidence files stay refused (FILE).
+  '/api/disputes/list',
+  '/api/disputes/counts',
+  '/api/disputes/:id',
 ];
 // Files (exports, downloads, attachments, statements, templates, logos) and the one GET route that
 // changes something (the spec's GET /payByLink/closeOrder/:id).
-const FILE = /export|download|attachment|statement|logisticsTemplate|logo|close/i;
+const FILE = /export|download|attachment|statement|logisticsTemplate|logo|close|evidence/i;
 
 /** Whether a view-as session may make this call (method and route pattern). */
 export function viewAsMayCall(method: string, routeUrl: string): boolean {

@@ -12,10 +12,10 @@ import { findAttachment, insertAttachment, type AttachmentRow } from './attachme
 
 export const filesRoot = (deps: Deps) => path.join(deps.config.dataDir, 'files');
 const uploadError = () => new AppError(Code.BAD_REQUEST, 'pblUploadError', {}, 400);
-export const tooLarge = () => new AppError(Code.BAD_REQUEST, 'pblFileTooLarge', {}, 400);
+const tooLarge = () => new AppError(Code.BAD_REQUEST, 'pblFileTooLarge', {}, 400);
 
 /** A file name safe to store and to send back: no path, no control characters, at most 120 characters. */
-export function cleanFileName(name: string): string {
+function cleanFileName(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? '';
   const clean = safeFileName(base).replace(/"/g, '').trim();
   if (clean.length <= 120) return clean;

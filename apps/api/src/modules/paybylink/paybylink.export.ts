@@ -1,12 +1,12 @@
 import { Perm, payByLinkFilterSchema, pblStateOf, toDecimal, type Language, type PayByLinkFilter, type PblState } from '@portal/contract';
-import type { ExportColumn, ExportContext, ExportSource } from '../export/export.types';
-import { registerExportSource } from '../export/export.service';
+import type { ExportColumn, ExportContext, ExportSource } from '../export';
+import { registerExportSource } from '../export';
 import { checkPblRange } from './paybylink.range';
 import { countOrders, iterateOrders, pblWhere, type PblDbRow } from './paybylink.repo';
 import { invalidInput } from '../../lib/validation';
+import { label as L } from '../../lib/labels';
 
 type L = Record<Language, string>;
-const L = (en: string, zh: string, ko: string, ja: string): L => ({ en, zh, ko, ja });
 
 const COL = {
   orderNo: L('Order number', '订单号', '주문 번호', '注文番号'),
@@ -30,7 +30,7 @@ export const STATE_LABELS: Record<PblState, L> = {
 };
 const TITLE = L('Pay by link orders', '链接支付订单', '링크 결제 주문', 'リンク決済注文');
 
-export function pblColumns(ctx: ExportContext): ExportColumn<PblDbRow>[] {
+function pblColumns(ctx: ExportContext): ExportColumn<PblDbRow>[] {
   const { lang } = ctx;
   return [
     { key: 'orderNo', label: COL.orderNo[lang], type: 'text', width: 22, value: (r) => r.order_no },
@@ -48,14 +48,14 @@ export function pblColumns(ctx: ExportContext): ExportColumn<PblDbRow>[] {
   ];
 }
 
-export function parsePblExportParams(params: unknown): PayByLinkFilter {
+function parsePblExportParams(params: unknown): PayByLinkFilter {
   const p = payByLinkFilterSchema.safeParse(params);
   if (!p.success) throw invalidInput(p.error);
   checkPblRange(p.data.beginDate, p.data.endDate);
   return p.data;
 }
 
-export const pblExportSource: ExportSource<PayByLinkFilter, PblDbRow> = {
+const pblExportSource: ExportSource<PayByLinkFilter, PblDbRow> = {
   permission: Perm.payByLinkList,
   parse: parsePblExportParams,
   fileName: (ctx) => TITLE[ctx.lang],

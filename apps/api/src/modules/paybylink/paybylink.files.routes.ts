@@ -17,12 +17,12 @@ import type { Deps } from '../../plugins/context';
 import { userOf } from '../../plugins/auth';
 import { envelope, ok } from '../../lib/envelope';
 import { notFound } from '../../lib/errors';
-import { disposition } from '../export/export.service';
+import { disposition } from '../export';
 import { openAttachment, receiveUpload, saveAttachment } from './attachment.service';
-import { methodsFor } from './channels';
+import { methodsFor } from '@portal/contract';
 import { logoSvg } from './logos';
 import { tokenOfLink } from './paybylink.mapper';
-import { findOrder } from './paybylink.repo';
+import { findOrder, merchantChannels } from './paybylink.repo';
 import { merchantCurrencies } from './paybylink.service';
 
 const tags = ['payByLink'];
@@ -77,8 +77,7 @@ export function payByLinkFileRoutes(app: FastifyInstance, deps: Deps) {
       const token = tokenOfLink(req.body.link);
       const o = token ? await findOrder(deps.db, { token }, userOf(req).scope) : null;
       if (!o) throw notFound();
-      const { rows } = await deps.db.query<{ channels: string[] }>('SELECT channels FROM merchant WHERE mer_id = $1', [o.mer_id]);
-      return ok(methodsFor(req.body.orderCurrency ?? o.order_currency, rows[0]?.channels ?? []));
+      return ok(methodsFor(req.body.orderCurrency ?? o.order_currency, await merchantChannels(deps.db, o.mer_id)));
     },
   });
 

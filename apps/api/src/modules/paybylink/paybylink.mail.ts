@@ -4,7 +4,7 @@ import { formatMoney, type Language } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
 import type { MailMessage } from '../../plugins/mail';
 import { t } from '../../lib/messages';
-import { formatInZone, offsetLabel } from '../txn/time';
+import { formatInZone, offsetLabel } from '../../lib/zone';
 import { attachmentById } from './attachment.repo';
 import { filesRoot } from './attachment.service';
 import { payLink } from './paybylink.mapper';
@@ -13,7 +13,7 @@ import { addEvent, findOrder, setEmailStatus, type PblDbRow } from './paybylink.
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The buyer's e-mail: the link, the amount, the goods, the expiry, and the bill file attached. */
-export async function buildBuyerMail(deps: Deps, o: PblDbRow, lang: Language, linkBase: string): Promise<MailMessage> {
+async function buildBuyerMail(deps: Deps, o: PblDbRow, lang: Language, linkBase: string): Promise<MailMessage> {
   const link = payLink(linkBase, o.token);
   const amount = formatMoney(o.total_amount, o.order_currency, lang);
   const att = o.attachment_id ? await attachmentById(deps.db, o.attachment_id) : null;

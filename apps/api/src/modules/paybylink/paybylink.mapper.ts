@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { toDecimal, type PayByLinkActivity, type PayByLinkOrder, type PayByLinkRow } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
-import { formatInZone } from '../txn/time';
+import { formatInZone } from '../../lib/zone';
 import type { EventRow, PblDbRow } from './paybylink.repo';
 
 /**

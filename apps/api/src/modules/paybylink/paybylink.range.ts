@@ -1,7 +1,7 @@
 import { Code, MAX_RANGE_DAYS, isReversedRange } from '@portal/contract';
 import { AppError } from '../../lib/errors';
 import { reversedRange } from '../../lib/validation';
-import { daysBetween } from '../txn/time';
+import { daysBetween } from '../../lib/dates';
 
 /** The creation-date range of a list or export: begin ≤ end, at most three months (spec §5, §9). */
 export function checkPblRange(begin?: string, end?: string): void {

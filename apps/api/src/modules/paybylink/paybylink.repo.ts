@@ -1,6 +1,6 @@
 import type { PayByLinkFilter } from '@portal/contract';
 import type { Queryable } from '../../db/db';
-import { zonedToUtc } from '../txn/time';
+import { zonedToUtc } from '../../lib/zone';
 
 /** A pay_by_link_order row with its merchant name, attachment and creator e-mail. */
 export interface PblDbRow {
@@ -39,12 +39,14 @@ export interface PblDbRow {
   store_name: string | null;
   /** The brand of the order's payment, when there is one. */
   payment_brand: string | null;
+  /** /v1 metadata (issue 50): string keys and values. */
+  metadata: Record<string, string>;
 }
 
 const SELECT = `SELECT o.id, o.mer_id, m.name AS mer_name, o.order_no, o.token, o.recon_id, o.prod_category, trim(o.order_currency) AS order_currency,
     o.total_amount, o.goods_name, o.goods_price, o.goods_quantity, o.log_fee, o.remarks, o.buyer_email, o.send_email, o.attachment_id,
     a.file_key, a.file_name, o.status, o.open_status, o.close_reason, o.email_status, o.expires_at, o.paid_at, o.closed_at, o.txn_id,
-    o.created_by, u.email AS user_email, o.created_at, o.store_id, st.name AS store_name, tx.payment_brand
+    o.created_by, u.email AS user_email, o.created_at, o.store_id, st.name AS store_name, tx.payment_brand, o.metadata
   FROM pay_by_link_order o
   JOIN merchant m ON m.mer_id = o.mer_id
   LEFT JOIN store st ON st.store_id = o.store_id
@@ -161,14 +163,15 @@ export interface NewOrder {
   createdBy: number;
   now: Date;
   datePrefix: string;
+  metadata?: Record<string, string>;
 }
 
 /** Inserts an order; the order number is PBL + the platform date + a sequence number. */
 export async function insertOrder(q: Queryable, o: NewOrder): Promise<{ id: number; orderNo: string }> {
   const { rows } = await q.query<{ id: number; order_no: string }>(
     `INSERT INTO pay_by_link_order (mer_id, order_no, token, recon_id, order_currency, total_amount, goods_name, goods_price, goods_quantity,
-        log_fee, remarks, buyer_email, send_email, attachment_id, expires_at, created_by, created_at, updated_at)
-     VALUES ($1, 'PBL' || $2 || lpad(nextval('pay_by_link_order_no_seq')::text, 6, '0'), $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $17)
+        log_fee, remarks, buyer_email, send_email, attachment_id, expires_at, created_by, created_at, updated_at, metadata)
+     VALUES ($1, 'PBL' || $2 || lpad(nextval('pay_by_link_order_no_seq')::text, 6, '0'), $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $17, $18)
      RETURNING id, order_no`,
     [
       o.merId,
@@ -188,6 +191,7 @@ export async function insertOrder(q: Queryable, o: NewOrder): Promise<{ id: numb
       o.expiresAt,
       o.createdBy,
       o.now,
+      JSON.stringify(o.metadata ?? {}),
     ],
   );
   return { id: rows[0].id, orderNo: rows[0].order_no };
@@ -197,13 +201,13 @@ export async function insertOrder(q: Queryable, o: NewOrder): Promise<{ id: numb
 export async function updateOpenOrder(
   q: Queryable,
   id: number,
-  v: { totalAmount: number; goodsPrice: number; goodsQuantity: number; logFee: number; sendEmail: boolean; attachmentId: number | null; expiresAt: Date; now: Date },
+  v: { totalAmount: number; goodsPrice: number; goodsQuantity: number; logFee: number; sendEmail: boolean; attachmentId: number | null; expiresAt: Date; now: Date; metadata?: Record<string, string> },
 ): Promise<boolean> {
   const r = await q.query(
     `UPDATE pay_by_link_order SET total_amount = $2, goods_price = $3, goods_quantity = $4, log_fee = $5, send_email = $6, attachment_id = $7,
-        expires_at = $8, updated_at = $9
+        expires_at = $8, updated_at = $9, metadata = coalesce($10::jsonb, metadata)
       WHERE id = $1 AND status = '04' AND open_status = '02' AND prod_category = 'paybylink' AND expires_at > $9`,
-    [id, v.totalAmount, v.goodsPrice, v.goodsQuantity, v.logFee, v.sendEmail, v.attachmentId, v.expiresAt, v.now],
+    [id, v.totalAmount, v.goodsPrice, v.goodsQuantity, v.logFee, v.sendEmail, v.attachmentId, v.expiresAt, v.now, v.metadata ? JSON.stringify(v.metadata) : null],
   );
   return r.rowCount === 1;
 }
@@ -280,4 +284,15 @@ export async function listEvents(q: Queryable, orderId: number): Promise<EventRo
 export async function lastOpened(q: Queryable, orderId: number): Promise<Date | null> {
   const { rows } = await q.query<{ at: Date }>(`SELECT max(at) AS at FROM pay_by_link_event WHERE order_id = $1 AND kind = 'opened'`, [orderId]);
   return rows[0]?.at ?? null;
+}
+
+/** The channels a merchant has enabled (the methods a link of it offers). */
+export async function merchantChannels(q: Queryable, merId: string): Promise<string[]> {
+  const { rows } = await q.query<{ channels: string[] }>('SELECT channels FROM merchant WHERE mer_id = $1', [merId]);
+  return rows[0]?.channels ?? [];
+}
+
+/** An order's /v1 metadata (issue 50). */
+export async function setOrderMetadata(q: Queryable, id: number, metadata: Record<string, string>, now: Date): Promise<void> {
+  await q.query('UPDATE pay_by_link_order SET metadata = $2, updated_at = $3 WHERE id = $1', [id, JSON.stringify(metadata), now]);
 }

@@ -18,7 +18,7 @@ import type { Deps } from '../../plugins/context';
 import { userOf } from '../../plugins/auth';
 import { envelope, ok, pageOf } from '../../lib/envelope';
 import { t } from '../../lib/messages';
-import { disposition, streamExport } from '../export/export.service';
+import { disposition, streamExport } from '../export';
 import { linkBaseOf, toActivity, toOrder, toRow } from './paybylink.mapper';
 import { checkPblRange } from './paybylink.range';
 import { countOrders, expireDue, listEvents, listOrders, pblWhere } from './paybylink.repo';

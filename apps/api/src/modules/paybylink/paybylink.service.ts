@@ -5,11 +5,11 @@ import type { Queryable } from '../../db/db';
 import { AppError, notFound } from '../../lib/errors';
 import { audit } from '../../lib/audit';
 import { newToken } from '../../lib/crypto';
-import { formatInZone } from '../txn/time';
+import { formatInZone } from '../../lib/zone';
 import { findAttachment } from './attachment.repo';
 import { payLink } from './paybylink.mapper';
 import { sendBuyerMail } from './paybylink.mail';
-import { addEvent, closeOpenOrder, expireDue, findOrder, insertOrder, updateOpenOrder, type PblDbRow } from './paybylink.repo';
+import { addEvent, closeOpenOrder, expireDue, findOrder, insertOrder, setOrderMetadata, updateOpenOrder, type PblDbRow } from './paybylink.repo';
 import { syncProcessing } from './paybylink.sync';
 import { fieldError, orderValues, trimOrNull, validationError } from './paybylink.validation';
 
@@ -17,6 +17,21 @@ export interface Ctx {
   lang: Language;
   linkBase: string;
   ip?: string;
+  /**
+   * /v1 metadata (issue 50). On create: stored as given. On update: merged into the stored one (an
+   * empty value removes its key); the caller checks the merged size (at most 50 keys).
+   */
+  metadata?: Record<string, string>;
+}
+
+/** A metadata patch applied to stored metadata: a key with an empty value is removed (Stripe's rule). */
+export function mergeMetadata(stored: Record<string, string> | null | undefined, patch: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = { ...stored };
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === '') delete out[k];
+    else out[k] = v;
+  }
+  return out;
 }
 
 export const orderChanged = (data: unknown = null) => new AppError(Code.CONFLICT, 'pblOrderStatusChanged', {}, 409, data);
@@ -70,6 +85,7 @@ export async function createOrder(deps: Deps, user: SessionUser, given: PayByLin
       createdBy: user.id,
       now,
       datePrefix: formatInZone(now, deps.config.platformTz).slice(0, 10).replaceAll('-', ''),
+      metadata: ctx.metadata,
     });
     await addEvent(q, r.id, 'created', user.username, now, { totalAmount: form.totalAmount!.trim(), currency, validDays: days });
     await audit(q, { action: 'paybylink.create', userId: user.id, username: user.username, merId: user.merId, target: r.orderNo, ip: ctx.ip });
@@ -118,7 +134,7 @@ export async function updateOrder(deps: Deps, user: SessionUser, form: PayByLink
   const now = deps.clock.now();
   const expiresAt = form.validDays?.trim() ? new Date(now.getTime() + Number(form.validDays) * DAY) : o.expires_at;
   await deps.db.tx(async (q) => {
-    const ok = await updateOpenOrder(q, id, { ...v, attachmentId, expiresAt, now });
+    const ok = await updateOpenOrder(q, id, { ...v, attachmentId, expiresAt, now, metadata: ctx.metadata ? mergeMetadata(o.metadata, ctx.metadata) : undefined });
     if (!ok) throw orderChanged();
     const changes: Record<string, unknown> = {};
     if (v.totalAmount !== o.total_amount) changes.totalAmount = merged.totalAmount!.trim();
@@ -146,4 +162,18 @@ export async function closeOrder(deps: Deps, user: SessionUser, id: number, ip?:
     await audit(q, { action: 'paybylink.close', userId: user.id, username: user.username, merId: o.mer_id, target: o.order_no, ip });
     return '00' as const;
   });
+}
+
+/**
+ * /v1 (issue 50): only an order's metadata changes (merged: an empty value removes its key), in any
+ * state — it is the merchant's own note, not a term of the order. The caller checks the merged size.
+ */
+export async function updateOrderMetadata(deps: Deps, user: SessionUser, id: number, patch: Record<string, string>, ctx: Ctx): Promise<PblDbRow> {
+  const o = await loadOrder(deps, { id }, user.scope);
+  const metadata = mergeMetadata(o.metadata, patch);
+  await deps.db.tx(async (q) => {
+    await setOrderMetadata(q, id, metadata, deps.clock.now());
+    await audit(q, { action: 'paybylink.update', userId: user.id, username: user.username, merId: o.mer_id, target: o.order_no, ip: ctx.ip, detail: { metadata: Object.keys(patch) } });
+  });
+  return (await findOrder(deps.db, { id }))!;
 }

@@ -1,15 +1,15 @@
 import type { Deps } from '../../plugins/context';
-import { createSandboxAcquirer, type SandboxAcquirer } from '../payments/sandbox.acquirer';
+import { createSandboxAcquirer, type SandboxAcquirer } from '../payments';
 import { addEvent, settlePayment, type PblDbRow } from './paybylink.repo';
-import { operationOfTxn } from '../acquirer/operations.repo';
-import { resolveOperation } from '../acquirer/operations.service';
+import { operationOfTxn } from '../acquirer';
+import { resolveOperation } from '../acquirer';
 
 /** A processing payment is asked for its final result once it is this old (the acquirer's query). */
-export const PENDING_QUERY_AFTER_MS = 5_000;
+const PENDING_QUERY_AFTER_MS = 5_000;
 
 const acquirers = new WeakMap<Deps, SandboxAcquirer>();
 /** The sandbox acquirer of the payment core, one per app (it takes the app's clock and zone). */
-export function acquirerOf(deps: Deps): SandboxAcquirer {
+function acquirerOf(deps: Deps): SandboxAcquirer {
   let a = acquirers.get(deps);
   if (!a) {
     a = createSandboxAcquirer({ config: deps.config, clock: deps.clock });

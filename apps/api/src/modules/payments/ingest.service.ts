@@ -362,7 +362,7 @@ const PLAIN = /^[A-Za-z0-9_.:@+/-]+$/;
  * A PostgreSQL array literal of the values, built here rather than by the driver: most values are
  * plain (codes, digits, hex) and need no quoting, which makes large batches markedly cheaper.
  */
-export function pgArray(values: readonly unknown[]): string {
+function pgArray(values: readonly unknown[]): string {
   const parts = new Array<string>(values.length);
   for (let i = 0; i < values.length; i++) {
     const v = values[i];

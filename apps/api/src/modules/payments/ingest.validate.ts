@@ -145,7 +145,8 @@ export function checkMerchant(row: TxnRow, m: MerchantRules | undefined): void {
   if (!m) throw invalid('payMerchantNotFound', { merId: row.mer_id }, 'merId');
   if (!m.enabled || m.locked) throw invalid('payMerchantDisabled', { merId: row.mer_id }, 'merId');
   if (!m.channels.includes(row.payment_schema)) throw invalid('payChannelNotEnabled', { channel: row.payment_schema }, 'paymentSchema');
-  if (!m.currencies.includes(row.currency)) throw invalid('payCurrencyNotAllowed', { currency: row.currency, merId: row.mer_id }, 'currency');
+  // Issue 48: a dispute fee is in the settlement currency (the disputes module checks it is the merchant's).
+  if (row.tran_type !== 'DISPUTE_FEE' && !m.currencies.includes(row.currency)) throw invalid('payCurrencyNotAllowed', { currency: row.currency, merId: row.mer_id }, 'currency');
 }
 
 /** The original transaction a REFD / VOID / DISPUTE points at, as ingestion needs it. */

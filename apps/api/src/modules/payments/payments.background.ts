@@ -5,7 +5,7 @@ import { createSandboxAcquirer } from './sandbox.acquirer';
 import { SETTLE_JOB, ensureSettlementSchedule, settlementJob } from './settlement/settle.schedule';
 import { metrics } from '../../plugins/metrics';
 
-export const SANDBOX_SWEEP_JOB = 'sandbox.resolve';
+const SANDBOX_SWEEP_JOB = 'sandbox.resolve';
 const SWEEP_EVERY_MS = 30_000;
 const RESOLVE_AFTER_MS = 60_000;
 

@@ -4,8 +4,8 @@ import { AppError } from '../../lib/errors';
 import { queueLate } from './late';
 import type { Clock } from '../../lib/clock';
 import { systemClock } from '../../lib/clock';
-import { operationOfTxn } from '../acquirer/operations.repo';
-import { completeOperation } from '../acquirer/operations.service';
+import { operationOfTxn } from '../acquirer';
+import { completeOperation } from '../acquirer';
 
 /** '04' or empty: the gateway has not decided yet (domain.md, "Transactions"). */
 export const isProcessing = (gw: string | null | undefined) => gw === null || gw === undefined || gw === '' || gw === '04';

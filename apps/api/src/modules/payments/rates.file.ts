@@ -5,7 +5,7 @@ import { Code, type Language } from '@portal/contract';
 import type { Db } from '../../db/db';
 import { AppError } from '../../lib/errors';
 import { t } from '../../lib/messages';
-import { fileHash } from '../gateway';
+import { fileHash } from '../../lib/crypto';
 import { parseRateRow, saveRates, MAX_RATE_FILE_ROWS, type RateRow } from './rates.service';
 
 /**

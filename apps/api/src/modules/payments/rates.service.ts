@@ -56,7 +56,7 @@ export interface RateResult {
 const fail = (key: Parameters<typeof t>[1], params: Record<string, string | number>, field?: string) => new AppError(Code.BAD_REQUEST, key, params, 400, field ? { field } : null);
 
 /** The last rate date accepted: tomorrow in the platform zone (a provider publishes the next day's rates the evening before). */
-export const lastRateDate = (now: Date, tz: string) => addDays(platformDate(now, tz), 1);
+const lastRateDate = (now: Date, tz: string) => addDays(platformDate(now, tz), 1);
 
 /** Strict parsing of one row ({date, from, to, rate, correction?}); throws an AppError naming the field. */
 export function parseRateRow(raw: unknown, o: { now: Date; platformTz: string }): RateRow {

@@ -1,7 +1,9 @@
 import type { CashCalendar, CashDay } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
 import type { Queryable } from '../../db/db';
-import { addDays, datesBetween, isoDow, nextBusinessDay, platformDate } from '../payments/time';
+import { datesBetween, isoDow, nextBusinessDay } from '../payments';
+import { platformDate } from '../../lib/zone';
+import { addDays } from '../../lib/dates';
 import { money } from './report.rows';
 
 /**
@@ -11,7 +13,8 @@ import { money } from './report.rows';
  * - projected: balances carried today (plus reserves released meanwhile) that the run will transfer
  *   on the merchant's next transfer day at or over the threshold, by the remit date (next business
  *   day) — the run's own rule of domain.md step 3, without transactions not yet settled;
- * - release: reserves due for release that day.
+ * - release: reserves due for release that day;
+ * and the decided transfers one by one, each with its id, so the calendar opens their payout proofs (issue 49 §1).
  */
 
 interface Key {
@@ -39,8 +42,8 @@ export function isTransferDay(period: string, date: string): boolean {
   return Number(date.slice(8, 10)) === n;
 }
 
-/** The calendar's five reads (also run as they are by the report benchmark's raw side). */
-export const CALENDAR_SQL = {
+/** The calendar's six reads (also run as they are by the report benchmark's raw side). */
+const CALENDAR_SQL = {
   /** Transfers the run decided, by remit date ($1 scope, $2..$3 dates). */
   known: `SELECT remit_date AS d, set_cur AS cur, sum(real_trans_amount)::int8 AS amount FROM settlement
            WHERE mer_id = ANY($1::text[]) AND remit_date BETWEEN $2::date AND $3::date AND trans_amount > 0 GROUP BY 1, 2`,
@@ -57,17 +60,22 @@ export const CALENDAR_SQL = {
   unreleased: `SELECT mer_id, bus_line, set_cur, release_date, sum(amount)::int8 AS amount FROM reserve
                 WHERE mer_id = ANY($1::text[]) AND NOT released AND release_date <= $2::date GROUP BY 1, 2, 3, 4`,
   lastRun: 'SELECT max(run_date) AS d FROM settlement_run',
+  /** The decided transfers themselves, each with its id (opens the proof) ($1 scope, $2..$3 dates). */
+  transfers: `SELECT remit_date::text AS d, txn_set_date::text AS set_date, mer_id, bus_line, set_cur AS cur, real_trans_amount AS amount FROM settlement
+               WHERE mer_id = ANY($1::text[]) AND remit_date BETWEEN $2::date AND $3::date AND trans_amount > 0
+               ORDER BY remit_date, mer_id, bus_line, set_cur, txn_set_date`,
 };
 
 export async function loadCalendar(q: Queryable, scope: string[], from: string, to: string) {
-  const [known, releases, carried, unreleased, last] = await Promise.all([
+  const [known, releases, carried, unreleased, last, transfers] = await Promise.all([
     q.query<{ d: string; cur: string; amount: number }>(CALENDAR_SQL.known, [scope, from, to]),
     q.query<{ d: string; cur: string; amount: number }>(CALENDAR_SQL.releases, [scope, from, to]),
     q.query<Carried>(CALENDAR_SQL.carried, [scope]),
     q.query<Due>(CALENDAR_SQL.unreleased, [scope, to]),
     q.query<{ d: string | null }>(CALENDAR_SQL.lastRun),
+    q.query<{ d: string; set_date: string; mer_id: string; bus_line: string; cur: string; amount: number }>(CALENDAR_SQL.transfers, [scope, from, to]),
   ]);
-  return { known: known.rows, releases: releases.rows, carried: carried.rows, unreleased: unreleased.rows, lastRun: last.rows[0].d };
+  return { known: known.rows, releases: releases.rows, carried: carried.rows, unreleased: unreleased.rows, lastRun: last.rows[0].d, transfers: transfers.rows };
 }
 
 const keyOf = (k: Key) => `${k.mer_id}|${k.bus_line}|${k.set_cur.trim()}`;
@@ -101,7 +109,7 @@ function project(carried: Carried[], unreleased: Due[], lastRun: string | null, 
 export async function cashCalendar(deps: Deps, scope: string[], days: number): Promise<CashCalendar> {
   const from = platformDate(deps.clock.now(), deps.config.platformTz);
   const to = addDays(from, days - 1);
-  if (!scope.length) return { from, to, currencies: [], days: [] };
+  if (!scope.length) return { from, to, currencies: [], days: [], transfers: [] };
   const data = await loadCalendar(deps.db.read, scope, from, to);
   const cells = new Map<string, { transfer: number; projected: number; release: number }>();
   const add = (d: string, cur: string, field: 'transfer' | 'projected' | 'release', amount: number) => {
@@ -121,5 +129,9 @@ export async function cashCalendar(deps: Deps, scope: string[], days: number): P
       out.push({ date: d, currency: cur, transfer: money(c.transfer, cur), projected: money(c.projected, cur), release: money(c.release, cur) });
     }
   }
-  return { from, to, currencies, days: out };
+  const transfers = data.transfers.map((r) => {
+    const cur = r.cur.trim();
+    return { id: `${r.set_date}.${r.mer_id}.${r.bus_line}.${cur}`, remitDate: r.d, merId: r.mer_id, currency: cur, amount: money(r.amount, cur) };
+  });
+  return { from, to, currencies, days: out, transfers };
 }

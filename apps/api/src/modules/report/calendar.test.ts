@@ -51,6 +51,17 @@ describe.each(DB_KINDS)('GET /api/dashboard/cashCalendar (%s)', (kind) => {
     for (const x of releases) bump(rel, `${x.releaseDate}|${x.merTxnSet}`, minor(x.releaseAmount, x.merTxnSet));
     expect(sum('release')).toEqual(rel);
     expect(rel.size).toBeGreaterThan(0);
+    // The decided transfers one by one: per day and currency they make the day's figure, and each opens its payout proof (issue 49 §1).
+    const each = new Map<string, number>();
+    for (const x of cal.transfers) bump(each, `${x.remitDate}|${x.currency}`, minor(x.amount, x.currency));
+    expect(each).toEqual(sum('transfer'));
+    expect(cal.transfers.length).toBeGreaterThan(0);
+    for (const x of cal.transfers.slice(0, 3)) {
+      const p = await get<{ transfer: { id: string; remitDate: string; amount: string }; balanced: boolean }>(ctx, demo, `/api/trail/transfer/${x.id}/proof`);
+      expect(p.body.code, p.body.msg).toBe(0);
+      expect(p.body.data.transfer).toMatchObject({ id: x.id, remitDate: x.remitDate, amount: x.amount });
+      expect(p.body.data.balanced).toBe(true);
+    }
     const expected = sum('transfer');
     for (const [k, v] of sum('projected')) bump(expected, k, v);
     expect([...sum('projected').values()].some((v) => v > 0)).toBe(true);
@@ -73,9 +84,10 @@ describe.each(DB_KINDS)('GET /api/dashboard/cashCalendar (%s)', (kind) => {
     const mine = await get<CashCalendar>(ctx, sub, '/api/dashboard/cashCalendar', { days: 10 });
     expect(mine.body.data.currencies).toEqual(['CNY']);
     expect(mine.body.data.days).toHaveLength(10);
+    expect(mine.body.data.transfers.every((x) => x.merId === DEMO.subA)).toBe(true);
     const other = (await ctx.login(DEMO.users.other)).token;
     const none = await get<CashCalendar>(ctx, other, '/api/dashboard/cashCalendar', { merId: DEMO.group });
-    expect(none.body.data).toMatchObject({ currencies: [], days: [] });
+    expect(none.body.data).toMatchObject({ currencies: [], days: [], transfers: [] });
     for (const days of [0, 91, 'x']) expect((await get(ctx, demo, '/api/dashboard/cashCalendar', { days })).status).toBe(400);
     await ctx.db.query('UPDATE app_user SET permissions = array_remove(permissions, $2) WHERE username = $1', [DEMO.users.sub, Perm.dashboard]);
     expect((await get(ctx, sub, '/api/dashboard/cashCalendar')).body.code).toBe(403);

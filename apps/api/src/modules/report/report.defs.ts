@@ -1,5 +1,5 @@
 import { Perm, brandName, type Language, type ReportFilter } from '@portal/contract';
-import type { ExportColumn } from '../export/export.types';
+import type { ExportColumn } from '../export';
 import { readRange, reserveRanges, settlementRange, spanDays } from './report.filter';
 import { REPORT_FILE_TITLES, REPORT_LABELS as L, periodLabel } from './report.labels';
 import { reserveListing, settlementListing, summaryListing, type ReserveDbRow, type SettlementDbRow, type SummaryDbRow } from './report.repo';
@@ -54,7 +54,7 @@ const settlementHead = (lang: Language): ExportColumn<SettlementDbRow>[] => [
 ];
 const sm = (v: number, r: { set_cur: string }) => money(v, r.set_cur);
 
-export const billDef: ReportDef<SettlementDbRow> = {
+const billDef: ReportDef<SettlementDbRow> = {
   kind: 'bill',
   permission: Perm.reportBill,
   listing: (scope, f, lang) => settlementListing(scope, settlementRange(f, lang)),
@@ -117,10 +117,10 @@ function summaryDef(byBrand: boolean): ReportDef<SummaryDbRow> {
     title: (lang) => (byBrand ? REPORT_FILE_TITLES.summary : REPORT_FILE_TITLES.summaryOld)[lang],
   };
 }
-export const summaryNewDef = summaryDef(true);
-export const summaryOldDef = summaryDef(false);
+const summaryNewDef = summaryDef(true);
+const summaryOldDef = summaryDef(false);
 
-export const reserveDef: ReportDef<ReserveDbRow> = {
+const reserveDef: ReportDef<ReserveDbRow> = {
   kind: 'reserve',
   permission: Perm.reportReserve,
   listing: (scope, f, lang) => reserveListing(scope, reserveRanges(f, lang)),

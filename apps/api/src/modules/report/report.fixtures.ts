@@ -4,10 +4,11 @@
  */
 import type { Db } from '../../db/db';
 import { DEMO } from '../../seed/foundation.seed';
-import { ingestBatch } from '../payments/ingest.service';
-import type { IngestInput } from '../payments/ingest.types';
-import { settleRange } from '../payments/settlement/settle.run';
-import { addDays, zonedInstant } from '../payments/time';
+import { ingestBatch } from '../payments';
+import type { IngestInput } from '../payments';
+import { settleRange } from '../payments';
+import { zonedInstant } from '../../lib/zone';
+import { addDays } from '../../lib/dates';
 
 /** Deterministic PRNG (mulberry32). */
 export function prng(seed: number) {

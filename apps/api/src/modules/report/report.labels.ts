@@ -1,7 +1,5 @@
 import type { Language } from '@portal/contract';
-
-type L = Record<Language, string>;
-const l = (en: string, zh: string, ko: string, ja: string): L => ({ en, zh, ko, ja });
+import { label as l } from '../../lib/labels';
 
 /** Names of the date ranges, used inside the range messages. */
 export const RANGE_NAMES = {

@@ -16,7 +16,7 @@ import type { Deps } from '../../plugins/context';
 import { scopeFor, userOf } from '../../plugins/auth';
 import { envelope, ok, pageOf } from '../../lib/envelope';
 import { t } from '../../lib/messages';
-import { disposition, enqueueExport, streamExport } from '../export/export.service';
+import { disposition, enqueueExport, streamExport } from '../export';
 import { REPORTS, type ReportDef, type ReportKind } from './report.defs';
 import { exportKind, exportMode, listReport, registerReportExports } from './report.service';
 

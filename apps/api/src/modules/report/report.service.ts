@@ -1,7 +1,7 @@
 import { EXPORT_SYNC_MAX_DAYS, EXPORT_SYNC_MAX_ROWS, reportFilterSchema, type Language, type ReportExportQuery, type ReportFilter, type ReportQuery } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
-import type { ExportSource } from '../export/export.types';
-import { registerExportSource } from '../export/export.service';
+import type { ExportSource } from '../export';
+import { registerExportSource } from '../export';
 import { REPORTS, type ReportDef } from './report.defs';
 import { countRows, iterateRows, listPage } from './report.query';
 import { invalidInput } from '../../lib/validation';
@@ -27,7 +27,7 @@ export async function exportMode(deps: Deps, def: ReportDef, scope: string[], q:
 }
 
 /** The export row source of a report (kind `report.<kind>`): keyset batches over the stored scope. */
-export function reportExportSource(def: ReportDef): ExportSource<ReportFilter, Record<string, unknown>> {
+function reportExportSource(def: ReportDef): ExportSource<ReportFilter, Record<string, unknown>> {
   return {
     permission: def.permission,
     parse: (params) => {

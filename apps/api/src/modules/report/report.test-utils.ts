@@ -2,7 +2,7 @@
 import { toMinor } from '@portal/contract';
 import type { TestCtx } from '../../../test/helpers';
 
-export const auth = (token: string) => ({ 'x-token': token });
+const auth = (token: string) => ({ 'x-token': token });
 
 /** GET with query params; returns the parsed envelope. */
 export async function get<T = any>(ctx: TestCtx, token: string, url: string, params: Record<string, string | number | undefined> = {}) {

@@ -2,15 +2,15 @@ import type { Queryable } from '../../db/db';
 import type { Deps } from '../../plugins/context';
 import type { JobHandler } from '../../jobs/runner';
 import { enqueueJob } from '../../jobs/queue';
-import { registerReportExports } from '../report/report.service';
-import { registerTxnExports } from '../txn/txn.exports';
+import { registerReportExports } from '../report';
+import { registerTxnExports } from '../txn';
 import { findSchedule, recordRun, recurrenceOf } from './schedule.repo';
 import { runSchedule } from './schedule.run';
 import { nextRun } from './schedule.time';
 
 /** The recurring job of each schedule (unique key SCHEDULE_JOB:<id>) and the one-off 'send now'. */
-export const SCHEDULE_JOB = 'report-schedule';
-export const SEND_NOW_JOB = 'report-schedule.now';
+const SCHEDULE_JOB = 'report-schedule';
+const SEND_NOW_JOB = 'report-schedule.now';
 const keyOf = (id: number) => `${SCHEDULE_JOB}:${id}`;
 
 /**

@@ -3,13 +3,13 @@ import type { Deps } from '../../plugins/context';
 import { AppError } from '../../lib/errors';
 import { InvalidInput, issuesDetail } from '../../lib/validation';
 import { t } from '../../lib/messages';
-import { contextOf, exportSource, stamp, writeExportRow } from '../export/export.service';
-import { insertExport } from '../export/export.repo';
-import { formatInZone } from '../txn/time';
+import { contextOf, exportSource, stamp, writeExportRow } from '../export';
+import { insertExport } from '../export';
+import { formatInZone } from '../../lib/zone';
 import { runUser, usersInScope, type ScheduleRow } from './schedule.repo';
 import { dateIn, offsetHours, rollParams } from './schedule.time';
 import { merchantFilterOf } from './schedule.filters';
-import { auditExport, ExportAudit } from '../export/export.audit';
+import { auditExport, ExportAudit } from '../export';
 
 export interface RunResult {
   at: Date;

@@ -1,12 +1,12 @@
 import { Code, Perm, SCHEDULE_MAX_PER_USER, SCHEDULE_PERMISSION, type Language, type ScheduleInput } from '@portal/contract';
 import type { Deps, SessionUser } from '../../plugins/context';
 import { AppError, forbidden, notFound } from '../../lib/errors';
-import { exportSource } from '../export/export.service';
+import { exportSource } from '../export';
 import { countSchedules, findOwnSchedule, recurrenceOf, insertSchedule, markDeleted, setPaused, updateSchedule, usersInScope, type ScheduleRow } from './schedule.repo';
 import { nextRun, type Recurrence } from './schedule.time';
 import { merchantFilterOf } from './schedule.filters';
 import { armScheduleJob, disarmScheduleJob, queueSendNow } from './schedule.jobs';
-import { auditExport, ExportAudit } from '../export/export.audit';
+import { auditExport, ExportAudit } from '../export';
 import type { Queryable } from '../../db/db';
 
 /** What an audit entry of a schedule change records: its report, filters, timing and recipients. */
@@ -44,7 +44,7 @@ async function check(deps: Deps, u: SessionUser, v: ScheduleInput): Promise<stri
 }
 
 /** The caller's schedule or 404 (another user's, another merchant's, a deleted one). */
-export async function ownSchedule(deps: Deps, u: SessionUser, id: number): Promise<ScheduleRow> {
+async function ownSchedule(deps: Deps, u: SessionUser, id: number): Promise<ScheduleRow> {
   const s = await findOwnSchedule(deps.db, id, u.id);
   if (!s) throw notFound();
   return s;

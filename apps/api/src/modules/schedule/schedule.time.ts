@@ -1,6 +1,8 @@
 import { daysInMonth } from '@portal/contract';
 import type { ScheduleFrequency } from '@portal/contract';
-import { addDays, daysBetween, isoDow, platformDate, zoneOffsetMs } from '../payments/time';
+import { isoDow } from '../payments';
+import { platformDate, zoneOffsetMs } from '../../lib/zone';
+import { addDays, daysBetween } from '../../lib/dates';
 
 /** When a schedule runs: a wall-clock time on matching days, in an IANA zone. */
 export interface Recurrence {
@@ -30,7 +32,7 @@ export function wallInstant(date: string, minutes: number, tz: string): number {
 }
 
 /** True when the schedule runs on calendar date `date`. */
-export function runsOn(r: Recurrence, date: string): boolean {
+function runsOn(r: Recurrence, date: string): boolean {
   if (r.frequency === 'daily') return true;
   if (r.frequency === 'weekly') return isoDow(date) === r.weekday;
   const [y, m, d] = date.split('-').map(Number);

@@ -6,9 +6,9 @@ import type { Deps } from '../../plugins/context';
 import { userOf } from '../../plugins/auth';
 import { envelope, ok, pageOf } from '../../lib/envelope';
 import { AppError } from '../../lib/errors';
-import { linkBaseOf } from '../paybylink/paybylink.mapper';
-import { countOrders, expireDue, listOrders } from '../paybylink/paybylink.repo';
-import { syncProcessing } from '../paybylink/paybylink.sync';
+import { linkBaseOf } from '../paybylink';
+import { countOrders, expireDue, listOrders } from '../paybylink';
+import { syncProcessing } from '../paybylink';
 import { pisWhere } from './payinstore.repo';
 import { toPisRow } from './payinstore.service';
 import {

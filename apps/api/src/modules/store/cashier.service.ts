@@ -3,8 +3,8 @@ import type { Deps, SessionUser } from '../../plugins/context';
 import { AppError, notFound } from '../../lib/errors';
 import { audit } from '../../lib/audit';
 import { newToken, safeEqual, sha256 } from '../../lib/crypto';
-import { formatInZone } from '../txn/time';
-import { consumeOAuthState, createOAuthState, wechatClientOf, OAUTH_STATE_SECONDS } from '../account/wechat.client';
+import { formatInZone } from '../../lib/zone';
+import { consumeOAuthState, createOAuthState, wechatClientOf, OAUTH_STATE_SECONDS } from '../account';
 import { storeInScope } from './payinstore.service';
 
 /**
@@ -13,8 +13,8 @@ import { storeInScope } from './payinstore.service';
  * to the cashier view — the in-store orders of that store, nothing else. A cashier signs in again
  * later with WeChat; unbinding ends the binding and its sessions at once.
  */
-export const CASHIER_BIND = 'cashier.bind';
-export const CASHIER_LOGIN = 'cashier.login';
+const CASHIER_BIND = 'cashier.bind';
+const CASHIER_LOGIN = 'cashier.login';
 export const CASHIER_SESSION_HOURS = 12;
 export const CASHIER_COOKIE = 'mp_cashier';
 

@@ -4,15 +4,15 @@ import { Perm, brandName, exportFormatSchema, payInStoreExportQuerySchema, payIn
 import type { Deps } from '../../plugins/context';
 import { userOf } from '../../plugins/auth';
 import { badRequest } from '../../lib/errors';
-import type { ExportColumn, ExportContext, ExportSource } from '../export/export.types';
-import { disposition, registerExportSource, streamExport } from '../export/export.service';
-import { STATE_LABELS } from '../paybylink/paybylink.export';
-import { checkPblRange } from '../paybylink/paybylink.range';
-import { countOrders, expireDue, iterateOrders, type PblDbRow } from '../paybylink/paybylink.repo';
+import type { ExportColumn, ExportContext, ExportSource } from '../export';
+import { disposition, registerExportSource, streamExport } from '../export';
+import { STATE_LABELS } from '../paybylink';
+import { checkPblRange } from '../paybylink';
+import { countOrders, expireDue, iterateOrders, type PblDbRow } from '../paybylink';
 import { pisWhere } from './payinstore.repo';
+import { label as L } from '../../lib/labels';
 
 type L = Record<Language, string>;
-const L = (en: string, zh: string, ko: string, ja: string): L => ({ en, zh, ko, ja });
 const COL = {
   orderNo: L('Order number', '订单号', '주문 번호', '注文番号'),
   createTime: L('Creation time', '创建时间', '생성 시간', '作成日時'),

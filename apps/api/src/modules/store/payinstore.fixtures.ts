@@ -17,7 +17,7 @@ export function pis(ctx: TestCtx, token: string, lang = 'en') {
   };
 }
 
-export const VALID_PIS = { orderCurrency: 'HKD', totalAmount: '58.00', goodsName: 'Milk tea ×2' };
+const VALID_PIS = { orderCurrency: 'HKD', totalAmount: '58.00', goodsName: 'Milk tea ×2' };
 
 /** Creates an in-store order and returns {id, orderNo, link, linkToken}. */
 export async function createPis(ctx: TestCtx, token: string, storeId: string, over: Record<string, string> = {}) {

@@ -17,11 +17,11 @@ import {
 import type { Deps } from '../../plugins/context';
 import { userOf } from '../../plugins/auth';
 import { envelope, ok, pageOf } from '../../lib/envelope';
-import { formatInZone } from '../txn/time';
-import { linkBaseOf, payLink, toActivity } from '../paybylink/paybylink.mapper';
-import { checkPblRange } from '../paybylink/paybylink.range';
-import { countOrders, expireDue, listEvents, listOrders } from '../paybylink/paybylink.repo';
-import { syncProcessing } from '../paybylink/paybylink.sync';
+import { formatInZone } from '../../lib/zone';
+import { linkBaseOf, payLink, toActivity } from '../paybylink';
+import { checkPblRange } from '../paybylink';
+import { countOrders, expireDue, listEvents, listOrders } from '../paybylink';
+import { syncProcessing } from '../paybylink';
 import { listStores } from './store.repo';
 import { pisWhere } from './payinstore.repo';
 import { createInStoreOrder, loadInStoreOrder, logoList, storeInScope, toPisRow, toStore } from './payinstore.service';

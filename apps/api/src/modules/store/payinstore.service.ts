@@ -19,10 +19,10 @@ import { AppError, notFound } from '../../lib/errors';
 import { audit } from '../../lib/audit';
 import { newToken } from '../../lib/crypto';
 import { t, type MessageKey } from '../../lib/messages';
-import { formatInZone } from '../txn/time';
-import { payLink } from '../paybylink/paybylink.mapper';
-import { addEvent, type PblDbRow } from '../paybylink/paybylink.repo';
-import { loadOrder } from '../paybylink/paybylink.service';
+import { formatInZone } from '../../lib/zone';
+import { payLink } from '../paybylink';
+import { addEvent, type PblDbRow } from '../paybylink';
+import { loadOrder } from '../paybylink';
 import { findStore, findStoreByToken, type StoreDbRow } from './store.repo';
 import { storeCurrencies, storeEnabled, storeMethods } from './store.rules';
 import { insertInStoreOrder } from './payinstore.repo';
@@ -81,7 +81,17 @@ export function logoList(s: StoreDbRow, currency?: string): PayMethod[] {
   return cur.flatMap((c) => storeMethods(s, c)).filter((m, i, a) => a.findIndex((x) => x.code === m.code) === i);
 }
 
-async function create(deps: Deps, s: StoreDbRow, form: PayInStoreAdd, goodsName: string, createdBy: SessionUser | null, lang: Language, linkBase: string, ip?: string): Promise<PayInStoreAddResult> {
+async function create(
+  deps: Deps,
+  s: StoreDbRow,
+  form: PayInStoreAdd,
+  goodsName: string,
+  createdBy: SessionUser | null,
+  lang: Language,
+  linkBase: string,
+  ip?: string,
+  metadata?: Record<string, string>,
+): Promise<PayInStoreAddResult> {
   // A merchant (or its group) locked by the provider's risk team takes no new order (issue 47).
   await assertMerchantOpen(deps.db, s.mer_id);
   if (!storeEnabled(s)) throw notEnabled();
@@ -103,6 +113,7 @@ async function create(deps: Deps, s: StoreDbRow, form: PayInStoreAdd, goodsName:
       createdBy: createdBy?.id ?? null,
       now,
       datePrefix: formatInZone(now, deps.config.platformTz).slice(0, 10).replaceAll('-', ''),
+      metadata,
     });
     await addEvent(q, o.id, 'created', createdBy?.username ?? 'buyer', now, { totalAmount: form.totalAmount!.trim(), currency, storeId: s.store_id, qr: createdBy ? 'dynamic' : 'static' });
     await audit(q, {
@@ -124,11 +135,16 @@ async function create(deps: Deps, s: StoreDbRow, form: PayInStoreAdd, goodsName:
  * the dynamic QR (the hosted checkout link) within 30 minutes. A store that can take no method
  * answers 'You have not enabled this function, please contact sales'.
  */
-export async function createInStoreOrder(deps: Deps, user: SessionUser, form: PayInStoreAdd, ctx: { lang: Language; linkBase: string; ip?: string }): Promise<PayInStoreAddResult> {
+export async function createInStoreOrder(
+  deps: Deps,
+  user: SessionUser,
+  form: PayInStoreAdd,
+  ctx: { lang: Language; linkBase: string; ip?: string; metadata?: Record<string, string> },
+): Promise<PayInStoreAddResult> {
   const storeId = form.storeId?.trim() ?? '';
   if (!storeId) throw formError([{ field: 'storeId', rule: 'storeRequired' }], ctx.lang);
   const s = await storeInScope(deps, storeId, user.scope);
-  return create(deps, s, form, form.goodsName ?? '', user, ctx.lang, ctx.linkBase, ctx.ip);
+  return create(deps, s, form, form.goodsName ?? '', user, ctx.lang, ctx.linkBase, ctx.ip, ctx.metadata);
 }
 
 /** The store's static QR: the buyer enters the amount; an order is made for it and paid like a dynamic one. */

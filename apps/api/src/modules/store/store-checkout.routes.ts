@@ -5,7 +5,7 @@ import { storeCheckoutOrderSchema, storeCheckoutSchema } from '@portal/contract'
 import type { Deps } from '../../plugins/context';
 import { envelope, ok } from '../../lib/envelope';
 import { notFound } from '../../lib/errors';
-import { linkBaseOf } from '../paybylink/paybylink.mapper';
+import { linkBaseOf } from '../paybylink';
 import { findStoreByToken } from './store.repo';
 import { storeCurrencies, storeEnabled } from './store.rules';
 import { createStaticOrder, logoList, notEnabled } from './payinstore.service';

@@ -1,5 +1,5 @@
 import type { PayMethod } from '@portal/contract';
-import { methodsFor } from '../paybylink/channels';
+import { methodsFor } from '@portal/contract';
 import type { StoreDbRow } from './store.repo';
 
 /**

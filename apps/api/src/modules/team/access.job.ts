@@ -5,9 +5,10 @@ import type { JobHandler } from '../../jobs/runner';
 import { enqueueJob, ensureRecurringJob } from '../../jobs/queue';
 import { audit } from '../../lib/audit';
 import { t } from '../../lib/messages';
-import { addDays, platformDate, zonedInstant } from '../payments/time';
-import { formatInZone } from '../txn/time';
-import { endUserSessions, publicBase } from '../account/links.service';
+import { platformDate, zonedInstant } from '../../lib/zone';
+import { addDays } from '../../lib/dates';
+import { formatInZone } from '../../lib/zone';
+import { endUserSessions, publicBase } from '../account';
 
 /**
  * Access that expires (issue 28 item 3, decision 048): the daily job. What holds:
@@ -29,9 +30,9 @@ import { endUserSessions, publicBase } from '../account/links.service';
 
 export const ACCESS_JOB = 'access.daily';
 export const ACCESS_NOTICE_JOB = 'access.notice';
-export const ACCESS_AT_MINUTES = 5;
+const ACCESS_AT_MINUTES = 5;
 export const DEFAULT_INACTIVE_DAYS = 90;
-export const WARN_DAYS_BEFORE = 7;
+const WARN_DAYS_BEFORE = 7;
 const DAY_MS = 86_400_000;
 
 export const AccessAudit = {
@@ -50,7 +51,7 @@ export function nextAccessRunAt(now: Date, tz: string): Date {
 }
 
 /** The first run of the job at or after `t`: when a user inactive since `since` is disabled. */
-export const disableAt = (since: Date, days: number, tz: string) => nextAccessRunAt(new Date(since.getTime() + days * DAY_MS - 1), tz);
+const disableAt = (since: Date, days: number, tz: string) => nextAccessRunAt(new Date(since.getTime() + days * DAY_MS - 1), tz);
 
 interface Candidate {
   id: number;
@@ -70,7 +71,7 @@ export const SINCE_SQL = `greatest(u.created_at, u.access_renewed_at,
     (SELECT max(s.created_at) FROM user_session s WHERE s.user_id = u.id),
     (SELECT max(l.used_at) FROM account_link l WHERE l.user_id = u.id AND l.purpose = 'activate'))`;
 // The stricter (fewer days) of the merchant's own limit and its group's (issue 47: a floor), else the default.
-export const LIMIT_SQL = `coalesce(least((SELECT p.inactive_days FROM access_policy p WHERE p.mer_id = u.mer_id),
+const LIMIT_SQL = `coalesce(least((SELECT p.inactive_days FROM access_policy p WHERE p.mer_id = u.mer_id),
     (SELECT p.inactive_days FROM access_policy p JOIN merchant m ON m.parent_id = p.mer_id WHERE m.mer_id = u.mer_id)), ${DEFAULT_INACTIVE_DAYS})`;
 
 const CANDIDATE_SQL = `SELECT * FROM (
@@ -242,7 +243,7 @@ export async function sendNotice(deps: Deps, noticeId: number): Promise<'sent' |
 }
 
 /** The daily job: skips a platform day already completed, else sweeps and records the day. */
-export function accessDailyJob(deps: Deps): JobHandler {
+function accessDailyJob(deps: Deps): JobHandler {
   return async ({ clock, log }) => {
     const now = clock.now();
     const tz = deps.config.platformTz;

@@ -16,8 +16,8 @@ import type { Queryable } from '../../db/db';
 import type { Deps, SessionUser } from '../../plugins/context';
 import { AppError, notFound } from '../../lib/errors';
 import { audit } from '../../lib/audit';
-import { formatInZone } from '../txn/time';
-import { platformDate } from '../payments/time';
+import { formatInZone } from '../../lib/zone';
+import { platformDate } from '../../lib/zone';
 import { AccessAudit, DEFAULT_INACTIVE_DAYS, SINCE_SQL } from './access.job';
 import { assertMainUser, removeUser, updateUserStatus, type Meta } from './team.service';
 import { insertApproval } from './approvals.repo';
@@ -117,7 +117,7 @@ export async function saveAccessPolicy(deps: Deps, caller: SessionUser, input: A
 }
 
 /** The quarter of `now` in the platform zone, e.g. 2026-Q4. */
-export function quarterOf(now: Date, tz: string): string {
+function quarterOf(now: Date, tz: string): string {
   const d = platformDate(now, tz);
   return `${d.slice(0, 4)}-Q${Math.ceil(Number(d.slice(5, 7)) / 3)}`;
 }

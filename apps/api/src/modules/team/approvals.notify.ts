@@ -1,7 +1,7 @@
 import type { Language } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
 import { t } from '../../lib/messages';
-import { publicBase } from '../account/links.service';
+import { publicBase } from '../account';
 
 /**
  * E-mails a request's possible approvers (issue 28): the active users who hold its permission and

@@ -19,12 +19,11 @@ import type { Deps, SessionUser } from '../../plugins/context';
 import { AppError, notFound } from '../../lib/errors';
 import { audit } from '../../lib/audit';
 import { t } from '../../lib/messages';
-import { formatInZone } from '../txn/time';
-import { hasStepUp } from '../user/login.service';
-import { refund } from '../txn/refund.service';
+import { formatInZone } from '../../lib/zone';
+import { hasStepUp } from '../user';
 import type { Queryable } from '../../db/db';
 import { ApprovalAudit, effectivePolicy, grantsOf, insertApproval, loosenedRules, policyRows, stricter, type PolicyRow } from './approvals.repo';
-import { closeHeldBankRequest } from '../merchant/bank-request.service';
+import { approvalKind, closers } from './approvals.kinds';
 import { notifyApprovers, notifyRequesterOfRejection } from './approvals.notify';
 import { addUser, assertMainUser, updateUser, updateUserStatus, type Meta } from './team.service';
 import { setRequireTotp } from '../account';
@@ -264,7 +263,7 @@ async function expireDue(deps: Deps, scope: string[]): Promise<void> {
     );
     for (const r of rows) {
       await audit(q, { action: ApprovalAudit.expired, merId: r.mer_id, target: `approval #${r.id}`, detail: { approvalId: r.id } });
-      await closeHeldBankRequest(q, r.id, 'EXPIRED', deps.clock.now());
+      for (const close of closers()) await close(q, r.id, 'EXPIRED', deps.clock.now());
     }
   });
 }
@@ -284,7 +283,7 @@ export async function decide(deps: Deps, caller: SessionUser, id: number, approv
     if (r.status === 'PENDING' && r.expires_at <= now) {
       await q.query(`UPDATE approval_request SET status = 'EXPIRED' WHERE id = $1`, [r.id]);
       await audit(q, { action: ApprovalAudit.expired, merId: r.mer_id, target: `approval #${r.id}`, detail: { approvalId: r.id } });
-      await closeHeldBankRequest(q, r.id, 'EXPIRED', now);
+      for (const close of closers()) await close(q, r.id, 'EXPIRED', now);
       return { expired: true as const };
     }
     if (r.status !== 'PENDING') throw new AppError(Code.APPROVAL_DECIDED, 'approvalDecided', {}, 200);
@@ -312,7 +311,7 @@ export async function decide(deps: Deps, caller: SessionUser, id: number, approv
     // A bank change moves on in this same transaction (no network call): approved, it is handed to
     // the provider (PENDING, now seen by the back office); rejected, it is closed. One decision, one move.
     if (r.kind === 'bank_change') {
-      const bankId = await closeHeldBankRequest(q, r.id, approve ? 'PENDING' : 'MERCHANT_REJECTED', now, { user: caller, note, meta });
+      const bankId = await approvalKind('bank_change').close!(q, r.id, approve ? 'PENDING' : 'MERCHANT_REJECTED', now, { user: caller, note, meta });
       const result = bankId ? { code: 0, bankRequestId: bankId } : { code: Code.SERVER_ERROR, msg: t(lang, 'approvalActionFailed') };
       await q.query('UPDATE approval_request SET result = $2 WHERE id = $1', [r.id, JSON.stringify(result)]);
     }
@@ -353,10 +352,8 @@ export async function decide(deps: Deps, caller: SessionUser, id: number, approv
 }
 
 async function execute(deps: Deps, approver: SessionUser, r: ApprovalDbRow, lang: Language, meta: Meta): Promise<Record<string, unknown>> {
-  if (r.kind === 'refund') {
-    const p = r.payload as { id: string; amount: string; txnschema: string | null };
-    return { ...(await refund(deps, approver, lang, { id: p.id, amount: p.amount, txnschema: p.txnschema ?? undefined, requestKey: `approval-${r.id}` }, meta, { approvalId: r.id })) };
-  }
+  // A kind another module owns (the refund: the transactions module) runs through its handler.
+  if (r.kind === 'refund') return approvalKind('refund').execute!(deps, approver, { id: r.id, payload: r.payload, requestedBy: r.requested_by }, lang, meta);
   const p = r.payload as {
     user?: UpdateUserInput;
     role?: RoleSaveInput;

@@ -1,12 +1,13 @@
-import { AUDIT_EVENT_TYPES, AUDIT_RETENTION_MONTHS, LIMITS, Perm, auditFilterSchema, type AuditFilter, type AuditRow, type Language } from '@portal/contract';
+import { AUDIT_EVENT_TYPES, AUDIT_RETENTION_MONTHS, LIMITS, Perm, auditFilterSchema, type AuditFilter, type AuditRow } from '@portal/contract';
 import type { Queryable } from '../../db/db';
 import type { Deps } from '../../plugins/context';
 import type { JobHandler } from '../../jobs/runner';
 import { ensureRecurringJob } from '../../jobs/queue';
 import { listMonths } from '../../db/partitions';
 import { badRequest } from '../../lib/errors';
-import { formatInZone, zonedToUtc } from '../txn/time';
-import { registerExportSource } from '../export/export.service';
+import { formatInZone, zonedToUtc } from '../../lib/zone';
+import { registerExportSource } from '../export';
+import { label as L } from '../../lib/labels';
 
 /**
  * The audit log viewer (issue 12): every audited event of the caller's merchant scope — who, what,
@@ -93,7 +94,6 @@ async function* auditBatches(q: Queryable, f: AuditFilter, scope: string[], tz: 
   }
 }
 
-const L = (en: string, zh: string, ko: string, ja: string): Record<Language, string> => ({ en, zh, ko, ja });
 const LABEL = {
   title: L('Audit log', '审计日志', '감사 로그', '監査ログ'),
   time: L('Time', '时间', '시간', '日時'),
@@ -164,7 +164,7 @@ export async function purgeAudit(q: Queryable, now: Date): Promise<{ auditRows: 
  * and their resend minute is long past. Without this the table grows with every name ever tried.
  * Returns how many rows went.
  */
-export async function purgeLoginNameAttempts(q: Queryable, now: Date): Promise<number> {
+async function purgeLoginNameAttempts(q: Queryable, now: Date): Promise<number> {
   return (await q.query('DELETE FROM login_name_attempt WHERE updated_at < $1', [new Date(now.getTime() - LIMITS.lockMinutes * 60_000)])).rowCount;
 }
 

@@ -3,8 +3,8 @@ import type { Queryable } from '../../db/db';
 import type { Deps, SessionUser } from '../../plugins/context';
 import { AppError, notFound } from '../../lib/errors';
 import { audit } from '../../lib/audit';
-import { formatInZone } from '../txn/time';
-import { assertMainUser, type Meta } from './team.service';
+import { formatInZone } from '../../lib/zone';
+import { assertMainUser, type Meta } from './team.rules';
 import { effectivePolicy, insertApproval, recordGrant } from './approvals.repo';
 import { notifyApprovers } from './approvals.notify';
 
@@ -22,7 +22,7 @@ import { notifyApprovers } from './approvals.notify';
  * - a role held by users cannot be removed; every change is audited with before and after.
  */
 
-export const RoleAudit = { added: 'role.add', updated: 'role.update', removed: 'role.remove' } as const;
+const RoleAudit = { added: 'role.add', updated: 'role.update', removed: 'role.remove' } as const;
 
 export type Caps = Record<string, { perRefund: number | null; perDay: number | null }>;
 
@@ -72,7 +72,7 @@ const capsOut = (c: Caps) =>
   );
 
 /** "CUR:perRefund:perDay" entries → minor units by currency; a currency's decimals enforced, each currency once. */
-export function parseRefundCaps(list: readonly string[]): Caps {
+function parseRefundCaps(list: readonly string[]): Caps {
   const out: Caps = {};
   const minor = (v: string | undefined, cur: string) => {
     if (!v) return null;
@@ -91,7 +91,7 @@ export function parseRefundCaps(list: readonly string[]): Caps {
 }
 
 /** The permission codes a role may hold when saved by `caller`, in the contract's order; else refused. */
-export function rolePermissionsOf(caller: SessionUser, asked: readonly string[]): string[] {
+function rolePermissionsOf(caller: SessionUser, asked: readonly string[]): string[] {
   if (asked.some((p) => !(ALL_PERMISSIONS as string[]).includes(p))) throw new AppError(Code.BAD_REQUEST, 'badRequest', { detail: 'permissions' }, 400);
   if (asked.some((p) => !caller.permissions.includes(p) || (ADMIN_ONLY_PERMISSIONS as string[]).includes(p))) {
     throw new AppError(Code.GRANT_NOT_HELD, 'grantNotHeld', {}, 403);

@@ -20,13 +20,13 @@ import type { Deps } from '../../plugins/context';
 import { scopeFor, userOf } from '../../plugins/auth';
 import { envelope, ok, pageOf } from '../../lib/envelope';
 import { audit } from '../../lib/audit';
-import { enqueueExport } from '../export/export.service';
+import { enqueueExport } from '../export';
 import { addUser, assertMainUser, checkUserExist, generateUserName, removeUser, resetPassword, teamList, TeamAudit, updateUser, updateUserStatus } from './team.service';
 import { AUDIT_EXPORT_KIND, auditList } from './audit.service';
 
 const meta = (req: FastifyRequest) => ({ ip: req.ip, userAgent: req.headers['user-agent'] });
 
-export const teamUserRowSchema = z.object({
+const teamUserRowSchema = z.object({
   id: z.number(),
   userID: z.number(),
   userName: z.string(),

@@ -14,10 +14,12 @@ import {
 import type { Deps, SessionUser } from '../../plugins/context';
 import { AppError, notFound } from '../../lib/errors';
 import { audit } from '../../lib/audit';
-import { formatInZone } from '../txn/time';
-import { platformDate } from '../payments/time';
-import { endUserSessions, sendActivation, sendPasswordReset, UNUSABLE_PASSWORD } from '../account/links.service';
+import { formatInZone } from '../../lib/zone';
+import { platformDate } from '../../lib/zone';
+import { endUserSessions, sendActivation, sendPasswordReset, UNUSABLE_PASSWORD } from '../account';
+import { checkAccessChange } from '../user';
 import { capsLoosened, lockRole } from './roles.service';
+import { assertMainUser, type Meta } from './team.rules';
 import { effectivePolicy, insertApproval, recordGrant } from './approvals.repo';
 import { notifyApprovers } from './approvals.notify';
 import { findUser, insertUser, listUsers, otherAdmins, setScope, taken, updateGrants, type TeamListFilter, type TeamUserDbRow } from './team.repo';
@@ -34,10 +36,8 @@ import { findUser, insertUser, listUsers, otherAdmins, setScope, taken, updateGr
  * - every change is audited with who, what, target, address and time.
  */
 
-export interface Meta {
-  ip?: string;
-  userAgent?: string;
-}
+// Who asks and the main-user rule live in team.rules.ts (roles.service uses them: no circle).
+export { assertMainUser, type Meta } from './team.rules';
 
 export const TeamAudit = {
   added: 'user.add',
@@ -50,13 +50,9 @@ export const TeamAudit = {
   auditExport: 'audit.export',
 } as const;
 
-export function assertMainUser(caller: SessionUser): void {
-  if (caller.userType !== 'MAIN') throw new AppError(Code.FORBIDDEN, 'mainUserOnly', {}, 403);
-}
-
 const maskPhone = (p: string | null) => (p ? `${'*'.repeat(Math.max(0, p.replace(/\D/g, '').length - 4))}${p.replace(/\D/g, '').slice(-4)}` : null);
 
-export function toTeamRow(r: TeamUserDbRow, tz: string, callerId: number): TeamUserRow {
+function toTeamRow(r: TeamUserDbRow, tz: string, callerId: number): TeamUserRow {
   return {
     id: r.id,
     userID: r.id,
@@ -148,7 +144,7 @@ export interface ApprovedBy {
  * Issue 47: whether granting `permissions` (or administrator) to a new user is a permission raise —
  * anything beyond the read-only baseline, which includes every grant that could approve a request.
  */
-export const beyondBaseline = (permissions: readonly string[], admin: boolean) => admin || permissions.some((p) => !(READ_ONLY_PERMISSIONS as string[]).includes(p));
+const beyondBaseline = (permissions: readonly string[], admin: boolean) => admin || permissions.some((p) => !(READ_ONLY_PERMISSIONS as string[]).includes(p));
 
 /**
  * Adds a user (status INACTIVE, unusable password) and mails the activation link, all in one
@@ -297,6 +293,8 @@ export async function updateUser(deps: Deps, caller: SessionUser, input: UpdateU
     if (u.user_admin && (!admin || home !== u.mer_id) && others === 0) {
       throw new AppError(Code.LAST_ADMIN, 'lastAdmin', {}, 200);
     }
+    // Issue 51: nor the last break-glass administrator of a merchant requiring SSO.
+    if (u.user_admin && (!admin || home !== u.mer_id)) await checkAccessChange(q, u, 'demote');
     const before = { role: u.role, roleId: u.role_id, permissions: [...u.permissions].sort(), merIds: [...u.mer_ids].sort(), merId: u.mer_id, accessEndsOn: u.access_ends_on };
     const after = { role: input.role, roleId: named?.id ?? null, permissions: [...permissions].sort(), merIds, merId: home, accessEndsOn: input.accessEndsOn ?? null };
     if (JSON.stringify(before) === JSON.stringify(after)) return;
@@ -383,6 +381,7 @@ export async function updateUserStatus(deps: Deps, caller: SessionUser, userId: 
     if (status === 'DISABLED') {
       if (u.status === 'DISABLED') return opts.within?.(q, u);
       if (others === 0) throw new AppError(Code.LAST_ADMIN, 'lastAdmin', {}, 200);
+      await checkAccessChange(q, u, 'disable');
       await q.query(`UPDATE app_user SET status = 'DISABLED', status_before_disable = status WHERE id = $1`, [u.id]);
       await endUserSessions(q, u.id, 'user-disabled');
     } else {
@@ -438,6 +437,7 @@ export async function removeUser(deps: Deps, caller: SessionUser, userId: number
     const { u, others } = await lockTarget(q, caller, userId);
     if (u.id === caller.id) throw new AppError(Code.NOT_ON_SELF, 'notOnSelf', {}, 200);
     if (others === 0) throw new AppError(Code.LAST_ADMIN, 'lastAdmin', {}, 200);
+    await checkAccessChange(q, u, 'remove');
     await opts.within?.(q, u);
     await q.query(`UPDATE app_user SET removed_at = $2, status = 'DISABLED', status_before_disable = NULL WHERE id = $1`, [u.id, deps.clock.now()]);
     await endUserSessions(q, u.id, 'user-removed');

@@ -1,8 +1,7 @@
 import type { Deps } from '../../plugins/context';
-import { createSandboxAcquirer, type SandboxAcquirer } from '../payments/sandbox.acquirer';
+import { createSandboxAcquirer, type SandboxAcquirer } from '../payments';
 
 /** The gateway the portal asks (refund, void, charge, status): chosen by configuration (decision 033). */
-export { acquirerOf } from '../acquirer/acquirer';
 
 const cache = new WeakMap<Deps, SandboxAcquirer>();
 

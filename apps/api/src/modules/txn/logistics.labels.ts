@@ -1,7 +1,7 @@
 import type { Language } from '@portal/contract';
+import { label as l } from '../../lib/labels';
 
 type L = Record<Language, string>;
-const l = (en: string, zh: string, ko: string, ja: string): L => ({ en, zh, ko, ja });
 
 /** Columns of the logistics import (the template's header row is in the user's language). */
 export const LOGISTICS_COLUMNS = {

@@ -90,7 +90,7 @@ function statusKey(v: string): string | undefined {
  * Checks every row of a logistics sheet (header + rows). Each bad row is reported with its row
  * number (as the spreadsheet numbers it) and reason; the import writes only when none is bad.
  */
-export async function validateLogistics(q: Queryable, scope: string[], sheet: string[][], lang: Language): Promise<{ rows: Parsed[]; errors: RowError[] }> {
+async function validateLogistics(q: Queryable, scope: string[], sheet: string[][], lang: Language): Promise<{ rows: Parsed[]; errors: RowError[] }> {
   const errors: RowError[] = [];
   const label = (k: LogisticsKey) => LOGISTICS_COLUMNS[k][lang];
   const idx = headerIndex(sheet[0] ?? [], LOGISTICS_COLUMNS);

@@ -2,8 +2,8 @@ import { resultStateOf, type TxnRow } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
 import { notFound } from '../../lib/errors';
 import { sandboxLedgerOf } from './acquirer';
-import { operationOfTxn } from '../acquirer/operations.repo';
-import { resolveOperation } from '../acquirer/operations.service';
+import { operationOfTxn } from '../acquirer';
+import { resolveOperation } from '../acquirer';
 import { ROW_COLUMNS, toTxnRow, type TxnDbRow } from './txn.row';
 
 /**

@@ -1,6 +1,6 @@
 import type { RefundResult } from '@portal/contract';
 import type { Queryable } from '../../db/db';
-import type { TxnRow as StoredTxnRow } from '../payments/ingest.types';
+import type { TxnRow as StoredTxnRow } from '../payments';
 
 /** The purchase a refund is taken from: the stored row's columns (ingest.types) plus its id and what was returned. */
 export interface PurchaseRow
@@ -25,6 +25,8 @@ export interface PurchaseRow
   > {
   id: number;
   return_amount: number;
+  /** Issue 48: the open or lost chargeback debits of the purchase (not refundable). */
+  disputed_amount: number;
 }
 
 /**
@@ -34,7 +36,7 @@ export interface PurchaseRow
  */
 export async function lockPurchase(q: Queryable, gwTransId: string, scope: string[]): Promise<PurchaseRow | undefined> {
   const { rows } = await q.query<PurchaseRow>(
-    `SELECT id, gw_trans_id, mer_id, order_no, tran_type, gw_response, amount, return_amount, currency, payment_schema,
+    `SELECT id, gw_trans_id, mer_id, order_no, tran_type, gw_response, amount, return_amount, disputed_amount, currency, payment_schema,
             payment_brand, sub_brand_code, mer_reserve, store_name, store_id, card_first6, card_last4, channel_order_no
        FROM txn WHERE gw_trans_id = $1 AND mer_id = ANY($2::text[]) FOR UPDATE`,
     [gwTransId, scope],
@@ -70,7 +72,7 @@ export async function storeRequestResult(q: Queryable, purchaseId: number, key: 
 export async function reserveReturn(q: Queryable, purchaseId: number, amount: number): Promise<number | null> {
   const { rows } = await q.query<{ return_amount: number }>(
     `UPDATE txn SET return_amount = return_amount + $2
-      WHERE id = $1 AND tran_type = 'PURC' AND gw_response = '00' AND return_amount + $2 <= amount
+      WHERE id = $1 AND tran_type = 'PURC' AND gw_response = '00' AND return_amount + disputed_amount + $2 <= amount
       RETURNING return_amount`,
     [purchaseId, amount],
   );
@@ -85,4 +87,19 @@ export async function releaseReturn(q: Queryable, purchaseId: number, amount: nu
 export async function countChildren(q: Queryable, purchaseId: number): Promise<number> {
   const { rows } = await q.query<{ n: number }>('SELECT count(*)::int AS n FROM txn WHERE origin_txn_id = $1', [purchaseId]);
   return rows[0].n;
+}
+
+/** A refund's /v1 metadata (issue 50), beside the ledger row. */
+export async function storeRefundMetadata(q: Queryable, txnId: number, merId: string, metadata: Record<string, string>): Promise<void> {
+  await q.query('INSERT INTO txn_metadata (txn_id, mer_id, metadata) VALUES ($1, $2, $3) ON CONFLICT (txn_id) DO UPDATE SET metadata = EXCLUDED.metadata', [txnId, merId, JSON.stringify(metadata)]);
+}
+
+/** The /v1 metadata of some transactions of the scope (those that have any), by id. */
+export async function metadataOf(q: Queryable, ids: number[], scope: string[]): Promise<Map<number, Record<string, string>>> {
+  if (!ids.length) return new Map();
+  const { rows } = await q.query<{ txn_id: string | number; metadata: Record<string, string> }>(
+    'SELECT txn_id, metadata FROM txn_metadata WHERE txn_id = ANY($1::bigint[]) AND mer_id = ANY($2::text[])',
+    [ids, scope],
+  );
+  return new Map(rows.map((r) => [Number(r.txn_id), r.metadata]));
 }

@@ -4,23 +4,25 @@ import type { Deps, SessionUser } from '../../plugins/context';
 import { AppError, notFound } from '../../lib/errors';
 import { audit, AuditAction } from '../../lib/audit';
 import { t } from '../../lib/messages';
-import { hasStepUp } from '../user/login.service';
-import { acquirerOf, firstSendLeaseMs } from '../acquirer/acquirer';
-import type { OperationRequest } from '../acquirer/acquirer.types';
-import { insertOperation } from '../acquirer/operations.repo';
-import { OperationAudit, sendOperation } from '../acquirer/operations.service';
-import { ingestTransaction } from '../payments/ingest.service';
-import { ApprovalAudit, claimDailyCap, dailyCapUsed, insertApproval, refundLimitFor, releaseDailyCap, roleCapsOf } from '../team/approvals.repo';
+import { hasStepUp } from '../user';
+import { acquirerOf, firstSendLeaseMs } from '../acquirer';
+import type { OperationRequest } from '../acquirer';
+import { insertOperation } from '../acquirer';
+import { OperationAudit, sendOperation } from '../acquirer';
+import { ingestTransaction } from '../payments';
+import { ApprovalAudit, claimDailyCap, dailyCapUsed, insertApproval, refundLimitFor, releaseDailyCap, roleCapsOf } from '../team';
 import { formatInZone } from './time';
-import { notifyApprovers } from '../team/approvals.notify';
+import { notifyApprovers } from '../team';
 import { assertMerchantOpen } from '../ops';
-import { claimRequestKey, countChildren, lockPurchase, reserveReturn, storeRequestResult, type PurchaseRow } from './refund.repo';
+import { claimRequestKey, countChildren, lockPurchase, reserveReturn, storeRequestResult, storeRefundMetadata, type PurchaseRow } from './refund.repo';
 
 export interface RefundInput {
   id: string;
   amount: string;
   txnschema?: string;
   requestKey?: string;
+  /** /v1 metadata (issue 50): kept beside the refund (its webhook events and /v1 objects carry it). */
+  metadata?: Record<string, string>;
 }
 interface Meta {
   ip?: string;
@@ -110,7 +112,12 @@ export async function refund(deps: Deps, user: SessionUser, lang: Language, inpu
           now,
           ip: meta.ip,
           userAgent: meta.userAgent,
-          payload: { id: p.gw_trans_id, amount: toDecimal(amount, p.currency), txnschema: input.txnschema ?? null },
+          payload: {
+            id: p.gw_trans_id,
+            amount: toDecimal(amount, p.currency),
+            txnschema: input.txnschema ?? null,
+            ...(input.metadata && Object.keys(input.metadata).length ? { metadata: input.metadata } : {}),
+          },
           summary: { gwTransId: p.gw_trans_id, orderNo: p.order_no, amount: toDecimal(amount, p.currency), currency: p.currency, ...why },
         });
       }
@@ -143,6 +150,11 @@ export async function refund(deps: Deps, user: SessionUser, lang: Language, inpu
     if (reserved === null) {
       // Not refunded: the day's claim is given back in the same transaction.
       if (claimedDay) await releaseDailyCap(q, user.id, p.currency, formatInZone(now, deps.config.platformTz).slice(0, 10), amount);
+      // Issue 48: the disputed part of an open chargeback is not refundable (no double loss).
+      if (p.disputed_amount > 0 && amount <= p.amount - p.return_amount) {
+        const left = toDecimal(Math.max(0, p.amount - p.return_amount - p.disputed_amount), p.currency);
+        return refuse(RefundCode.OVER_AMOUNT, t(lang, 'refundDisputed', { disputed: `${toDecimal(p.disputed_amount, p.currency)} ${p.currency}`, max: left }));
+      }
       const max = toDecimal(p.amount - p.return_amount, p.currency);
       return refuse(RefundCode.OVER_AMOUNT, t(lang, 'refundOverAmount', { max }));
     }
@@ -150,6 +162,8 @@ export async function refund(deps: Deps, user: SessionUser, lang: Language, inpu
     const seq = (await countChildren(q, p.id)) + 1;
     const orderNo = p.order_no.length <= 56 ? `${p.order_no}-R${seq}` : `R${seq}-${p.gw_trans_id}`;
     const opId = await recordRefundOperation(q, deps, { p, amount, orderNo, user, lang, requestKey: input.requestKey ?? null, now, acquirer: acquirer.name });
+    // In this transaction, before the acquirer answers: the refund's final webhook event carries it.
+    if (input.metadata && Object.keys(input.metadata).length) await storeRefundMetadata(q, opId.txnId, p.mer_id, input.metadata);
     const pending: RefundResult = {
       code: RefundCode.OK,
       msg: t(lang, 'refundProcessing'),
@@ -278,7 +292,7 @@ async function writeAudit(q: Parameters<typeof audit>[0], user: SessionUser, p: 
   });
 }
 
-export const RefundApprovalAudit = { joined: 'approval.join' } as const;
+const RefundApprovalAudit = { joined: 'approval.join' } as const;
 
 /**
  * The open four-eyes request for the same refund — this purchase, this amount — or null. One past

@@ -5,7 +5,7 @@ import type { Deps } from '../../plugins/context';
 import { userOf } from '../../plugins/auth';
 import { envelope, ok, pageOf } from '../../lib/envelope';
 import { notFound } from '../../lib/errors';
-import { disposition } from '../export/export.service';
+import { disposition } from '../export';
 import { loadStatement, settleBatches, statementCsv, statementFileName, statementPdf } from './settle-detail.service';
 
 /** /txn/settleDetail: settlement batches and each batch's statement (PDF or CSV). */

@@ -1,7 +1,11 @@
 import type { Language } from '@portal/contract';
+import { label as l } from '../../lib/labels';
+import { typeLabel } from './txn.labels';
+
+/** A transaction type in words on a statement (issue 53: the monthly CSV showed the raw code). */
+export const statementTypeLabel = (type: string, lang: Language): string => typeLabel(type, lang);
 
 type L = Record<Language, string>;
-const l = (en: string, zh: string, ko: string, ja: string): L => ({ en, zh, ko, ja });
 
 /** Texts of the settlement statement and the monthly statement (PDF and CSV), in the four languages. */
 export const STATEMENT_LABELS = {
@@ -43,5 +47,12 @@ export const STATEMENT_LABELS = {
   transfers: l('Transfers (before fee)', '划款（扣费前）', '송금(수수료 전)', '送金（手数料控除前）'),
   outstanding: l('Outstanding reserve at month end', '月末未释放保证金', '월말 미해제 보증금', '月末未解除保証金'),
   transferList: l('Transfers', '划款明细', '송금 내역', '送金明細'),
+  zone: l('Time zone', '时区', '시간대', 'タイムゾーン'),
+  platformZone: l(
+    'UTC+8 (Asia/Shanghai): settlement and remittance dates are days of this zone',
+    'UTC+8（Asia/Shanghai）：结算日期与汇款日期均为该时区的日期',
+    'UTC+8 (Asia/Shanghai): 정산일과 송금일은 이 시간대의 날짜입니다',
+    'UTC+8（Asia/Shanghai）：精算日・送金日はこのタイムゾーンの日付です',
+  ),
   settledBy: l('Settled: {type}', '结算：{type}', '정산: {type}', '精算：{type}'),
 } satisfies Record<string, L>;

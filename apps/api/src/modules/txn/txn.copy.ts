@@ -6,8 +6,8 @@
  */
 import { BRANDS, CURRENCY_EXPONENT, type Language } from '@portal/contract';
 import { sqlLiteral } from '../../db/sql-inline';
-import { textCellLiteral, textCellSql, type ColumnSql } from '../export/export.copy';
-import { neutralise } from '../export/export.writer';
+import { textCellLiteral, textCellSql, type ColumnSql } from '../export';
+import { neutralise } from '../export';
 import { RESULT_LABELS, SETTLE_LABELS, TYPE_LABELS } from './txn.labels';
 
 const byExponent = new Map<number, string[]>();
@@ -22,7 +22,7 @@ for (const [cur, e] of Object.entries(CURRENCY_EXPONENT)) byExponent.set(e, [...
  * `o.checked`: the same row's amount cell already fails on an unknown `cur`, and `minor` and `cur`
  * are never NULL — only the decimals are left to choose. `o.zeroFirst`: most values are 0.
  */
-export function moneySql(minor: string, cur: string, o: { checked?: boolean; zeroFirst?: boolean } = {}): string {
+function moneySql(minor: string, cur: string, o: { checked?: boolean; zeroFirst?: boolean } = {}): string {
   const m = `(${minor})`;
   const groups = [...byExponent].sort((a, b) => b[1].length - a[1].length); // the longest list first: most rows
   const text = (e: number, v: string) => (e === 0 ? `${v}::text` : `(${v} * 0.${'0'.repeat(e - 1)}1)::text`);
@@ -59,10 +59,13 @@ function settleStateSql(lang: Language): string {
 // A blank name would be a blank cell in JS; BRAND_SQL would print `""` for it.
 if (BRANDS.some((b) => !b.name)) throw new Error('a brand without a name');
 /** code → display name as a text cell (neutralised), a JSON object: one binary search per row. */
-const BRAND_CELLS = sqlLiteral(JSON.stringify(Object.fromEntries(BRANDS.map((b) => [b.code, neutralise(b.name)]))));
+// Built on first use, not while this file loads: `sqlLiteral`, `neutralise` and `textCellSql` come
+// through the export module's door, which a circle of doors may not have run yet (decision 066).
+let brandSql: string | undefined;
+const brandCells = () => sqlLiteral(JSON.stringify(Object.fromEntries(BRANDS.map((b) => [b.code, neutralise(b.name)]))));
 
 /** `brandName(payment_brand)`: the name of a known code, else the code; blank for NULL or '' (no such key). */
-const BRAND_SQL = `COALESCE(${BRAND_CELLS}::jsonb ->> t.payment_brand, ${textCellSql('t.payment_brand')})`;
+const BRAND_SQL = () => (brandSql ??= `COALESCE(${brandCells()}::jsonb ->> t.payment_brand, ${textCellSql('t.payment_brand')})`);
 
 /** SQL of every column of `txnColumns` (txn t joined to merchant m), by key. */
 export function txnColumnSql(lang: Language): Record<string, ColumnSql> {
@@ -80,7 +83,7 @@ export function txnColumnSql(lang: Language): Record<string, ColumnSql> {
     currency: { cell: 't.currency' },
     // The amount cell (same row, same currency) fails on an unknown currency; both columns NOT NULL.
     returnAmount: moneySql('t.return_amount', 't.currency', { checked: true, zeroFirst: true }),
-    brand: { cell: BRAND_SQL },
+    brand: { cell: BRAND_SQL() },
     channel: 't.payment_schema',
     settleFlag: { cell: settleStateSql(lang) },
   };

@@ -1,6 +1,6 @@
 import { MAX_RANGE_DAYS, Perm, brandName, resultStateOf, settleFilterSchema, txnFilterSchema, type TxnFilter } from '@portal/contract';
-import type { ExportColumn, ExportContext, ExportSource } from '../export/export.types';
-import { registerExportSource } from '../export/export.service';
+import type { ExportColumn, ExportContext, ExportSource } from '../export';
+import { registerExportSource } from '../export';
 import { COLUMN_LABELS as C, FILE_TITLES, RESULT_LABELS, SETTLE_LABELS, typeLabel } from './txn.labels';
 import { countTxn } from './txn.count';
 import { iterateTxn, txnWhere } from './txn.repo';
@@ -9,13 +9,13 @@ import { iterateSettle, settleWhere, sumSettle, type SettleFilter } from './sett
 import { checkRange } from './txn.service';
 import { daysBetween } from './time';
 import { settleStateOf } from '@portal/contract';
-import { csvCopy } from '../export/export.copy';
+import { csvCopy } from '../export';
 import { inlineParams } from '../../db/sql-inline';
 import { settleColumnSql, txnColumnSql } from './txn.copy';
 import { invalidInput, rangeRequired, rangeTooLong, reversedRange } from '../../lib/validation';
 
 /** The list's columns, labels and values in the user's language. */
-export function txnColumns(ctx: ExportContext): ExportColumn<TxnDbRow>[] {
+function txnColumns(ctx: ExportContext): ExportColumn<TxnDbRow>[] {
   const { lang } = ctx;
   return [
     { key: 'orderNo', label: C.orderNo[lang], type: 'text', width: 26, value: (r) => r.order_no },

@@ -2,8 +2,8 @@
 import type { Queryable } from '../../db/db';
 import type { TestCtx } from '../../../test/helpers';
 import { DEMO, form } from '../../../test/helpers';
-import { ingestTransaction } from '../payments/ingest.service';
-import type { IngestInput } from '../payments/ingest.types';
+import { ingestTransaction } from '../payments';
+import type { IngestInput } from '../payments';
 
 let seq = 0;
 

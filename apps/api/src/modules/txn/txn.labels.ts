@@ -1,7 +1,7 @@
 import type { Language, ResultState, SettleState } from '@portal/contract';
+import { label as l } from '../../lib/labels';
 
 type L = Record<Language, string>;
-const l = (en: string, zh: string, ko: string, ja: string): L => ({ en, zh, ko, ja });
 
 /** Labels and values of the transaction exports, in the four languages. */
 export const COLUMN_LABELS = {
@@ -50,6 +50,9 @@ export const TYPE_LABELS: Record<string, L> = {
   PROFIT_INCOME: l('Profit income', '分润收入', '수익 배분 수입', '収益分配収入'),
   PROFIT_OUTGO: l('Profit outgo', '分润支出', '수익 배분 지출', '収益分配支出'),
   FEE_COLLECTION: l('Fee collection', '费用扣收', '수수료 징수', '手数料徴収'),
+  // Issue 48.
+  DISPUTE_REVERSAL: l('Dispute won (credit)', '争议胜诉退回', '분쟁 승소 환입', 'チャージバック勝訴返金'),
+  DISPUTE_FEE: l('Dispute fee', '争议处理费', '분쟁 수수료', 'チャージバック手数料'),
 };
 
 export const FILE_TITLES = {

@@ -1,7 +1,7 @@
 import type { TxnFilter } from '@portal/contract';
 import { keyTimeBounds } from '../../db/partitions';
 import { arrayParam } from '../../db/sql-inline';
-import type { TxnRow as StoredTxnRow } from '../payments/ingest.types';
+import type { TxnRow as StoredTxnRow } from '../payments';
 import { ROW_COLUMNS, money, pgTimestampMs, type TxnDbRow } from './txn.row';
 import { PIPELINED, type Queryable } from '../../db/db';
 import { zonedToUtc, type Zone } from './time';
@@ -130,9 +130,9 @@ export async function totalsTxn(q: Queryable, w: Where) {
   const { rows } = await q.query<{ currency: string; n: number; amount: number; net: number }>(
     `SELECT t.currency, count(*)::int8 AS n, coalesce(sum(t.amount), 0)::int8 AS amount,
             coalesce(sum(CASE WHEN t.gw_response <> '00' THEN 0
-                              WHEN t.tran_type IN ('PURC','UNFREEZE','PROFIT_INCOME') THEN t.amount
+                              WHEN t.tran_type IN ('PURC','UNFREEZE','PROFIT_INCOME','DISPUTE_REVERSAL') THEN t.amount
                               WHEN t.tran_type = 'MANENTD' THEN t.amount * t.amount_sign
-                              WHEN t.tran_type IN ('REFD','VOID','DISPUTE','FREEZE','PROFIT_OUTGO','FEE_COLLECTION') THEN -t.amount
+                              WHEN t.tran_type IN ('REFD','VOID','DISPUTE','FREEZE','PROFIT_OUTGO','FEE_COLLECTION','DISPUTE_FEE') THEN -t.amount
                               ELSE 0 END), 0)::int8 AS net
        FROM txn t WHERE ${w.sql} GROUP BY t.currency ORDER BY t.currency`,
     w.params,
@@ -145,7 +145,7 @@ export async function totalsTxn(q: Queryable, w: Where) {
  * keyset) and without the merchant join (names come from a map): the driver's per-row cost is most
  * of an export's time.
  */
-export const TXN_EXPORT_COLUMNS = `t.id, t.mer_id, t.order_no, t.origin_order_no, t.tran_type, t.gw_response, t.amount, t.amount_sign, t.currency,
+const TXN_EXPORT_COLUMNS = `t.id, t.mer_id, t.order_no, t.origin_order_no, t.tran_type, t.gw_response, t.amount, t.amount_sign, t.currency,
   t.return_amount, t.payment_schema, t.payment_brand, t.txn_time::text AS txn_ts, t.settle_flag`;
 export const SETTLE_EXPORT_COLUMNS = `${TXN_EXPORT_COLUMNS}, t.settle_date, t.settle_currency, t.settle_amount, t.settle_fee`;
 export const EXPORT_BATCH = 2000;
@@ -200,12 +200,14 @@ export interface DetailDbRow extends TxnDbRow, Pick<StoredTxnRow, 'sub_brand_cod
   company: string | null;
   ship_date: string | null;
   ship_status: string | null;
+  /** Issue 48: open or lost chargeback debits (not refundable). */
+  disputed_amount: number;
 }
 
 export async function findDetail(q: Queryable, id: number, scope: string[]): Promise<DetailDbRow | undefined> {
   const { rows } = await q.query<DetailDbRow>(
     `SELECT ${ROW_COLUMNS}, t.version, t.sub_brand_code, t.store_name, t.store_id, t.back_url, t.front_url, t.card_first6, t.card_last4,
-            l.shipment_no, l.company, l.ship_date, l.status AS ship_status
+            t.disputed_amount::float8 AS disputed_amount, l.shipment_no, l.company, l.ship_date, l.status AS ship_status
        FROM txn t JOIN merchant m ON m.mer_id = t.mer_id
        LEFT JOIN logistics l ON l.mer_id = t.mer_id AND l.order_no = t.order_no
       WHERE t.id = $1 AND t.mer_id = ANY($2::text[])

@@ -21,7 +21,7 @@ import type { Deps } from '../../plugins/context';
 import { scopeFor, userOf } from '../../plugins/auth';
 import { fastSerializerCompiler } from '../../lib/fast-serializer';
 import { envelope, ok } from '../../lib/envelope';
-import { enqueueExport, disposition, streamExport } from '../export/export.service';
+import { enqueueExport, disposition, streamExport } from '../export';
 import { listTransactions, txnDetail, txnTakings, txnTotals } from './txn.service';
 import { refund } from './refund.service';
 import { queryResult } from './query-result.service';

@@ -1,5 +1,5 @@
 import { CURRENCY_EXPONENT, settleStateOf, toDecimal, type TxnRow } from '@portal/contract';
-import type { TxnRow as StoredTxnRow } from '../payments/ingest.types';
+import type { TxnRow as StoredTxnRow } from '../payments';
 import { formatInZone, type Zone } from './time';
 
 /*

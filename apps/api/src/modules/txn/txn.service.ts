@@ -80,7 +80,7 @@ export async function txnDetail(deps: Deps, scope: string[], id: number): Promis
   if (!r) throw notFound();
   const rootId = r.tran_type === 'PURC' || !r.origin_txn_id ? r.id : r.origin_txn_id;
   const family = await findFamily(deps.db, rootId, scope);
-  const refundable = r.tran_type === 'PURC' && r.gw_response === '00' ? r.amount - r.return_amount : 0;
+  const refundable = r.tran_type === 'PURC' && r.gw_response === '00' ? Math.max(0, r.amount - r.return_amount - (r.disputed_amount ?? 0)) : 0;
   const row = toTxnRow(r, tz);
   return {
     id: r.id,

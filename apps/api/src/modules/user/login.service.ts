@@ -8,10 +8,13 @@ import type { Language } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
 import { startSession, type TokenPair } from './session.service';
 import { randomBytes } from 'node:crypto';
-import { passwordExpired } from '../account/password.policy';
-import { acceptTotp, totpCodeUsed, useRecoveryCode, RECOVERY_RE } from '../account/totp';
-import { AccountAudit } from '../account/account.audit';
+import { passwordExpired } from '../account';
+import { acceptTotp, totpCodeUsed, useRecoveryCode, RECOVERY_RE } from '../account';
+import { AccountAudit } from '../account';
 import { MERCHANT_REALM, type Realm } from './realm';
+import { checkSignIn, signInRefused } from './sign-in-guard';
+// Issue 51: the checks modules add to every sign-in (the IP allow-list).
+import { runSignInChecks } from './signin-checks';
 
 export interface UserRow {
   id: number;
@@ -54,7 +57,7 @@ let dummy: Promise<string> | null = null;
  * A hash of a random password, made once: an unknown user name is verified against it, so it
  * costs the same argon2 time as a known one with a wrong password.
  */
-export const dummyHash = () => (dummy ??= hashPassword(randomBytes(16).toString('hex')));
+const dummyHash = () => (dummy ??= hashPassword(randomBytes(16).toString('hex')));
 
 export function checkUsable(u: UserRow | undefined, username: string, now: Date): UserRow {
   if (!USERNAME_RE.test(username)) throw new AppError(Code.INVALID_USERNAME, 'invalidUsername');
@@ -189,6 +192,8 @@ export async function sendEmailCode(deps: Deps, lang: Language, username: string
   if (!usableAccount(found)) return noCodeForName(deps, found, username, now, meta);
   const user = checkUsable(found, username, now);
   if (user.totp_enabled_at || (await passkeyInsteadOfEmail(deps.db, user))) return noCodeForName(deps, found, username, now, meta, 'factor-not-email-unproven');
+  // Issue 51: "SSO required" — no code is e-mailed, the answer is an e-mail account's (the password step says why).
+  if (await signInRefused(deps.db, user, 'email-code')) return noCodeForName(deps, found, username, now, meta, 'sso-required');
   return mailLoginCode(deps, lang, user, meta);
 }
 
@@ -359,10 +364,22 @@ export async function passwordStep(deps: Deps, input: { username: string; passwo
     if (checked.left === 0) throw new AppError(Code.USER_LOCKED, 'userLocked', { m: LIMITS.lockMinutes });
     throw new AppError(Code.WRONG_PASSWORD, 'signInFailed', { n: checked.left }, 200, { remaining: checked.left });
   }
+  // Issue 51: the merchant requires SSO — told only once the password proved right.
+  if (realm.id === 'merchant') {
+    try {
+      await checkSignIn(deps.db, user, 'password');
+    } catch (err) {
+      await failLogin(deps, user, user.username, 'sso-required', meta, realm);
+      throw err;
+    }
+  }
   if (passwordExpired(deps, user.password_changed_at, now)) {
     await failLogin(deps, user, user.username, 'password-expired', meta, realm);
     throw new AppError(Code.PASSWORD_EXPIRED, 'passwordExpired', {}, 200, { username: user.username });
   }
+  // Issue 51: the merchant group's sign-in IP allow-list, once the password is proven (so it tells
+  // nothing to a caller without it), before any code is e-mailed or passkey offered.
+  if (realm === MERCHANT_REALM) await runSignInChecks(deps, user, meta, 'password');
   return user;
 }
 
@@ -381,6 +398,10 @@ export interface SecondFactorOptions {
 export async function completeSecondFactor(deps: Deps, user: UserRow, verifyCode: string, meta: Meta, opts: SecondFactorOptions = {}, realm: Realm = MERCHANT_REALM): Promise<TokenPair> {
   const now = deps.clock.now();
   const input = { verifyCode };
+  // Issue 51: "SSO required" also holds for a first factor that was not a password (WeChat).
+  if (realm.id === 'merchant') await checkSignIn(deps.db, user, 'second-factor');
+  // Issue 51: every sign-in's last step (password + code or TOTP, WeChat) checks the IP allow-list.
+  if (realm === MERCHANT_REALM) await runSignInChecks(deps, user, meta, opts.detail?.via ? String(opts.detail.via) : 'second-factor');
   if (user.totp_enabled_at && user.totp_secret) return loginWithTotp(deps, user, input.verifyCode, now, meta, opts, realm);
   // A realm whose second factor is the authenticator only (operators): no e-mailed code, no session.
   if (realm.totpOnly) {
@@ -465,6 +486,14 @@ export async function checkPassword(deps: Deps, userId: number, sessionId: numbe
   const now = deps.clock.now();
   const { rows } = await deps.db.query<UserRow>(`SELECT ${USER_COLUMNS} FROM app_user WHERE id = $1`, [userId]);
   const user = rows[0];
+  // Issue 51: a user without a portal password (made by SSO) or whose merchant requires SSO (not
+  // break-glass) confirms with the identity provider instead — told so, no try counted.
+  const noPassword = !user.password_hash.startsWith('$');
+  const refusedBy = noPassword ? 'no-password' : (await signInRefused(deps.db, user, 'step-up')) ? 'sso-required' : null;
+  if (refusedBy) {
+    await audit(deps.db, { action: AuditAction.passwordCheck, outcome: 'failure', userId, username: user.username, merId: user.mer_id, detail: { reason: refusedBy }, ...meta });
+    throw new AppError(Code.STEP_UP_USE_SSO, 'stepUpUseSso');
+  }
   const checked = await verifyPasswordCounted(deps, user, password, meta, 'check-password').catch((err: AppError) => {
     throw err.key === 'userLocked' ? new AppError(Code.SESSION_ENDED, 'userLocked', err.params, 401) : err;
   });
@@ -482,9 +511,21 @@ export async function checkPassword(deps: Deps, userId: number, sessionId: numbe
   return true;
 }
 
+/**
+ * Grants the session its step-up (5 minutes) once another proof than the password was given (issue
+ * 51: a fresh re-authentication at the identity provider). Only a live session of that user is
+ * granted: false otherwise.
+ */
+export async function grantStepUp(q: Queryable, sessionId: number, userId: number, now: Date): Promise<boolean> {
+  const { rows } = await q.query('UPDATE user_session SET step_up_until = $3 WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL RETURNING id', [
+    sessionId,
+    userId,
+    new Date(now.getTime() + LIMITS.stepUpSeconds * 1000),
+  ]);
+  return !!rows[0];
+}
+
 /** True when the session passed a password check within the last 5 minutes. */
 export function hasStepUp(stepUpUntil: Date | null, now: Date): boolean {
   return !!stepUpUntil && stepUpUntil > now;
 }
-
-export { hashPassword };

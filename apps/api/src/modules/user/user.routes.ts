@@ -13,7 +13,7 @@ const meta = (req: FastifyRequest) => ({ ip: req.ip, userAgent: req.headers['use
 const tokenPair = z.object({ token: z.string(), refreshToken: z.string(), expiresIn: z.number() });
 const authLimit = { rateLimit: { max: 30, timeWindow: '1 minute' } };
 
-export const userInfoSchema = z.object({
+const userInfoSchema = z.object({
   username: z.string(),
   userAdmin: z.boolean(),
   merName: z.string(),

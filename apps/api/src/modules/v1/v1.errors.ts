@@ -12,7 +12,7 @@ import { InvalidInput, issuesDetail, issuesOfValidation } from '../../lib/valida
  * branches on), `code` the precise reason, `message` in the key's language, `param` the input at
  * fault (or null), `request_id` to quote to support (also the X-Request-Id header).
  */
-export const V1_ERROR_TYPES = ['invalid_request_error', 'authentication_error', 'permission_error', 'not_found_error', 'idempotency_error', 'refund_error', 'rate_limit_error', 'api_error'] as const;
+const V1_ERROR_TYPES = ['invalid_request_error', 'authentication_error', 'permission_error', 'not_found_error', 'idempotency_error', 'refund_error', 'rate_limit_error', 'api_error'] as const;
 export type V1ErrorType = (typeof V1_ERROR_TYPES)[number];
 
 export const v1ErrorSchema = z.object({
@@ -101,11 +101,11 @@ export function sendV1Error(err: unknown, req: FastifyRequest, reply: FastifyRep
 
 /** The documented error answers (each operation lists the ones it can give). */
 export const ERROR_DESCRIPTIONS: Record<number, string> = {
-  400: 'Invalid request (type invalid_request_error; param names the field)',
+  400: 'Invalid request (type invalid_request_error; param names the field — an unknown parameter is refused, named; idempotency_key_missing / idempotency_key_invalid for the Idempotency-Key header)',
   401: 'No key, or an unknown, revoked or expired key (type authentication_error)',
   403: 'The key lacks the permission (permission_missing), the address is not on its allow-list (ip_not_allowed), or the merchant is locked by the provider (merchant_locked) (type permission_error)',
   404: "Not found — also another merchant's record (type not_found_error)",
-  409: 'Idempotency-Key reused with another body (type idempotency_error)',
+  409: 'Idempotency-Key reused with another body (type idempotency_error, code idempotency_key_reused) or its first request still running (idempotency_key_in_use); or the object is not in a state for it (type invalid_request_error: order_status_changed, export_not_ready)',
   422: 'The refund is refused: not refundable, or over the refundable amount (type refund_error)',
   429: 'Rate limit of the key reached, or too many failed authentications from this address: see the RateLimit-* and Retry-After headers (type rate_limit_error)',
   500: 'Server error; quote request_id to support (type api_error)',

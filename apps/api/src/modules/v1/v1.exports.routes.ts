@@ -5,28 +5,33 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { EXPORT_STATUSES, Perm } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
-import { contentTypeOf, disposition, enqueueExport, exportDir, exportSource } from '../export/export.service';
-import { toExportFile, type ExportFileRow } from '../export/export.repo';
-import { registerTxnExports } from '../txn/txn.exports';
-import { registerReportExports } from '../report/report.service';
-import { zoneOffsetMinutes } from '../txn/time';
+import { contentTypeOf, disposition, enqueueExport, exportDir, exportSource } from '../export';
+import { toExportFile, type ExportFileRow } from '../export';
+import { registerTxnExports } from '../txn';
+import { registerReportExports } from '../report';
+import { zoneOffsetMinutes } from '../../lib/zone';
 import { V1Error } from './v1.errors';
 import { keyOf, narrowScope } from './v1.txn.routes';
+import { named } from './v1.registry';
 
 const idParams = z.strictObject({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
-const exportSchema = z.object({
-  id: z.number(),
-  kind: z.string(),
-  file_name: z.string(),
-  format: z.enum(['xlsx', 'csv']),
-  status: z.enum(EXPORT_STATUSES),
-  progress: z.number().describe('0–100 while running'),
-  row_count: z.number().nullable(),
-  size_bytes: z.number().nullable(),
-  error: z.string().nullable(),
-  created_at: z.string(),
-  finished_at: z.string().nullable(),
-});
+const exportSchema = named(
+  z.object({
+    id: z.number(),
+    kind: z.string(),
+    file_name: z.string(),
+    format: z.enum(['xlsx', 'csv']),
+    status: z.enum(EXPORT_STATUSES),
+    progress: z.number().describe('0–100 while running'),
+    row_count: z.number().nullable(),
+    size_bytes: z.number().nullable(),
+    error: z.string().nullable(),
+    created_at: z.string(),
+    finished_at: z.string().nullable(),
+  }),
+  'Export',
+  'An export file asked through /v1: its status, then its download',
+);
 const KINDS = 'txn (transactions), settle (settlement transactions), paybylink, payinstore, report.bill, report.transfer, report.summary, report.reserve';
 
 /**
@@ -66,7 +71,7 @@ export function v1ExportRoutes(f: FastifyInstance, deps: Deps) {
   };
 
   r.post('/exports', {
-    config: { v1: { permission: Perm.reportFile, tag: 'exports' } },
+    config: { v1: { permission: Perm.reportFile, tag: 'exports', errors: [409], idempotent: true } },
     schema: {
       tags: hidden,
       operationId: 'createExport',
@@ -120,7 +125,7 @@ export function v1ExportRoutes(f: FastifyInstance, deps: Deps) {
   });
 
   r.get('/exports/:id/file', {
-    config: { v1: { permission: Perm.reportFile, tag: 'exports', errors: [409] } },
+    config: { v1: { permission: Perm.reportFile, tag: 'exports', errors: [409], file: ['text/csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'] } },
     schema: {
       tags: hidden,
       operationId: 'downloadExport',

@@ -2,29 +2,38 @@ import { isIPv4, isIPv6 } from 'node:net';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { pickLanguage } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
 import { pgRateLimitStore } from '../../plugins/rate-limit-store';
-import { authenticateKey, type KeyCaller } from '../apikey/apikey.service';
+import { API_VERSIONS, authenticateKey, type ApiVersion, type KeyCaller } from '../apikey';
 import { AppError } from '../../lib/errors';
-import { ERROR_DESCRIPTIONS, V1Error, sendV1Error, v1ErrorOf } from './v1.errors';
+import { V1Error, sendV1Error, v1ErrorOf } from './v1.errors';
 import { resolveSession } from '../../plugins/auth';
 import { v1TxnRoutes } from './v1.txn.routes';
 import { v1PayByLinkRoutes } from './v1.paybylink.routes';
 import { v1InStoreRoutes } from './v1.instore.routes';
 import { v1ExportRoutes } from './v1.exports.routes';
 import { v1SettleRoutes } from './v1.settle.routes';
-import { v1ErrorJsonSchema } from './v1.schemas';
+import { v1WebhookRoutes } from './v1.webhooks.routes';
+import { v1StoreRoutes } from './v1.stores.routes';
+import { v1Registry } from './v1.registry';
+import { documentOperation, nullableEnums, type V1RouteConfig } from './v1.document';
+import { idempotencyHooks } from './v1.idempotency';
+import { faceRoutes, v1TagsOf, type ModuleManifest } from '../contract';
+
+export type { V1RouteConfig } from './v1.document';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The API key of a /v1 request (its merchants and permissions cut to its creator's). */
     apiKey?: KeyCaller;
+    /** The API version this /v1 request is answered in: its Portal-Version header, else its key's. */
+    apiVersion?: ApiVersion;
   }
   interface FastifyContextConfig {
     /** /v1 routes: the permission the key must carry; the operation's tag in /v1/docs. */
-    v1?: { permission: string; tag: string; errors?: number[] };
+    v1?: V1RouteConfig;
   }
 }
 
@@ -42,7 +51,10 @@ Every error answers \`{ error: { type, code, message, param, request_id } }\` (m
 Each key has a rate limit per minute, shared by every server: \`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\` headers, 429 past it.
 A client address that fails authentication ${V1_AUTH_FAILURES_PER_MINUTE} times in a minute (unknown, revoked or expired key, or one used outside its IP allow-list) is answered 429 with \`Retry-After\` until the minute ends.
 Every JSON answer carries \`Cache-Control: no-store\`.
-Writes that move money take an \`Idempotency-Key\` header. See docs/merchant-api.md.`;
+Every POST takes a required \`Idempotency-Key\` header (8–64 letters, digits, \`-\` or \`_\`): the first answer is kept 24 hours and a repeat with the same body replays it with \`Idempotent-Replayed: true\`; with another body 409 \`idempotency_error\`.
+Every answer carries \`X-Request-Id\` (also the error's \`request_id\`).
+Versions are dates (\`Portal-Version\`): a key answers in the version pinned at its creation; the \`Portal-Version\` request header answers one call in another; the answer's \`Portal-Version\` header names the version it is in (changelog in docs/merchant-api.md).
+\`metadata\` (up to 50 string keys of at most 40 characters, values of at most 500) on refunds, payment links and in-store orders; \`expand[]\` answers an object inline instead of its id where an operation lists it. See docs/merchant-api.md.`;
 
 const WINDOW_MS = 60_000;
 
@@ -66,7 +78,9 @@ export function clientBucket(ip: string): string {
  * the database's rate_limit table: shared by every process), its own error model and its own
  * OpenAPI document (/v1/docs). The routes are thin: they call the modules' services.
  */
-export async function v1Face(app: FastifyInstance, deps: Deps): Promise<void> {
+export async function v1Face(app: FastifyInstance, deps: Deps, modules: readonly ModuleManifest[] = []): Promise<void> {
+  const zodTransform = createJsonSchemaTransform({ schemaRegistry: v1Registry });
+  const zodTransformObject = createJsonSchemaTransformObject({ schemaRegistry: v1Registry });
   await app.register(
     async (f) => {
       await f.register(swagger, {
@@ -81,23 +95,17 @@ export async function v1Face(app: FastifyInstance, deps: Deps): Promise<void> {
             { name: 'settlements', description: 'Settlement batches with their fees, reserve and transfer' },
             { name: 'exports', description: 'Export files of lists and reports: ask, poll, download' },
             { name: 'in-store-orders', description: 'In-store orders paid through a dynamic QR (the same service as the portal)' },
+            // Issue 50: events to pull and webhook endpoints by API.
+            { name: 'events', description: 'The events webhooks deliver, to pull (30 days kept)' },
+            { name: 'webhook-endpoints', description: 'Where a merchant receives its events (key permission developer:webhooks)' },
+            ...v1TagsOf(modules),
           ],
           components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', bearerFormat: 'mpk_…' } } },
           security: [{ apiKey: [] }],
         },
         hiddenTag: 'X-V1-HIDDEN',
-        transform: (arg) => {
-          const out = jsonSchemaTransform(arg);
-          const v1 = (arg.route.config as { v1?: { tag: string; errors?: number[] } } | undefined)?.v1;
-          const schema = out.schema as Record<string, unknown> & { response?: Record<string, unknown> };
-          const response: Record<string, unknown> = { ...schema.response };
-          // A route answering a file declares no schema: documented as such.
-          if (!Object.keys(response).some((k) => k.startsWith('2'))) response[200] = { description: 'The file (CSV or XLSX, as asked)' };
-          for (const s of [400, 401, 403, 404, 429, 500, ...(v1?.errors ?? [])]) {
-            response[s] = { description: ERROR_DESCRIPTIONS[s], ...v1ErrorJsonSchema };
-          }
-          return { ...out, schema: { ...schema, tags: v1 ? [v1.tag] : (schema.tags as string[] | undefined), response } };
-        },
+        transform: (arg) => documentOperation(zodTransform(arg), (arg.route.config as { v1?: V1RouteConfig } | undefined)?.v1),
+        transformObject: (arg) => nullableEnums(zodTransformObject(arg)),
       });
       // The store's own counters (one atomic upsert per hit), under the route name 'v1'.
       const Store = pgRateLimitStore(deps.db) as unknown as new (
@@ -168,6 +176,14 @@ export async function v1Face(app: FastifyInstance, deps: Deps): Promise<void> {
         req.lang = pickLanguage(req.headers['accept-language']);
         const key = await keyOfRequest(req, reply);
         req.apiKey = key;
+        // Portal-Version (issue 50): the header overrides the key's pinned version for this call;
+        // an unknown one is refused (never silently answered in another shape). Echoed on the answer.
+        const asked = req.headers['portal-version'];
+        if (asked !== undefined && (typeof asked !== 'string' || !(API_VERSIONS as readonly string[]).includes(asked))) {
+          throw new V1Error(400, 'invalid_request_error', 'version_invalid', 'v1VersionInvalid', { version: String(asked).slice(0, 20), versions: API_VERSIONS.join(', ') }, 'Portal-Version');
+        }
+        req.apiVersion = (asked as ApiVersion | undefined) ?? key.apiVersion;
+        reply.header('Portal-Version', req.apiVersion);
         if (!key.permissions.includes(v1.permission)) throw new V1Error(403, 'permission_error', 'permission_missing', 'v1Forbidden', { perm: v1.permission });
         const { current, ttl } = await hit(`key:${key.keyId}`);
         const reset = Math.max(1, Math.ceil(ttl / 1000));
@@ -180,11 +196,17 @@ export async function v1Face(app: FastifyInstance, deps: Deps): Promise<void> {
           throw new V1Error(429, 'rate_limit_error', 'rate_limited', 'tooMany');
         }
       });
+      // Idempotency-Key on the routes that declare `idempotent` (claim, wait, replay, store).
+      idempotencyHooks(f, deps);
       v1TxnRoutes(f, deps);
       v1PayByLinkRoutes(f, deps);
       v1InStoreRoutes(f, deps);
       v1ExportRoutes(f, deps);
       v1SettleRoutes(f, deps);
+      v1WebhookRoutes(f, deps);
+      v1StoreRoutes(f, deps);
+      // Other modules' /v1 routes (their manifests' `v1`).
+      for (const setup of faceRoutes('v1', modules)) setup(f, deps);
     },
     { prefix: '/v1' },
   );

@@ -1,61 +1,57 @@
 import { z } from 'zod';
 import { settleStateOf } from '@portal/contract';
-import { money, type TxnDbRow } from '../txn/txn.row';
+import { money, type TxnDbRow } from '../txn';
+import { named } from './v1.registry';
+import { v1ErrorSchema } from './v1.errors';
+import { metadataSchema } from './v1.metadata';
 
-/** The error body as JSON schema, for the document's error responses (v1.errors.ts has the zod one). */
-export const v1ErrorJsonSchema = {
-  type: 'object',
-  required: ['error'],
-  properties: {
-    error: {
-      type: 'object',
-      required: ['type', 'code', 'message', 'param', 'request_id'],
-      properties: {
-        type: {
-          type: 'string',
-          enum: ['invalid_request_error', 'authentication_error', 'permission_error', 'not_found_error', 'idempotency_error', 'refund_error', 'rate_limit_error', 'api_error'],
-        },
-        code: { type: 'string', description: 'the precise reason, e.g. api_key_revoked, parameter_invalid, amount_too_large' },
-        message: { type: 'string', description: "in the key's language" },
-        param: { type: 'string', nullable: true, description: 'the parameter at fault' },
-        request_id: { type: 'string' },
-      },
-    },
-  },
-} as const;
+named(v1ErrorSchema, 'Error', "Every refusal: type (what a client branches on), code (the precise reason), message in the key's language, param at fault, request_id");
 
 const STATUS = ['succeeded', 'failed', 'processing'] as const;
-export const statusOf = (gwResponse: string | null): (typeof STATUS)[number] => (gwResponse === '00' ? 'succeeded' : !gwResponse || gwResponse === '04' ? 'processing' : 'failed');
+const statusOf = (gwResponse: string | null): (typeof STATUS)[number] => (gwResponse === '00' ? 'succeeded' : !gwResponse || gwResponse === '04' ? 'processing' : 'failed');
 
-export const v1TransactionSchema = z.object({
-  id: z.number().int().describe('the transaction id (use it in /v1/transactions/{id} and refunds)'),
-  gateway_id: z.string().describe('the gateway transaction id'),
-  merchant_id: z.string(),
-  order_no: z.string(),
-  origin_order_no: z.string().nullable().describe("a refund's purchase order number"),
-  origin_transaction_id: z.number().int().nullable().describe("a refund's purchase"),
-  type: z.string().describe('PURC purchase, REFD refund, …'),
-  status: z.enum(STATUS),
-  response_code: z.string().nullable(),
-  response_message: z.string().nullable(),
-  amount: z.string().describe("decimal string in the currency's exponent"),
-  currency: z.string(),
-  refunded_amount: z.string(),
-  payment_schema: z.string().nullable(),
-  payment_brand: z.string().nullable(),
-  merchant_reference: z.string().nullable(),
-  created_at: z.string().describe('ISO-8601, UTC'),
-  settlement: z.object({
-    state: z.enum(['N', 'W', 'T', '']).describe('N not settled, W awaiting transfer, T transferred'),
-    date: z.string().nullable(),
-    currency: z.string().nullable(),
-    amount: z.string().nullable(),
-    fee: z.string().nullable(),
+export const v1TransactionSchema = named(
+  z.object({
+    id: z.number().int().describe('the transaction id (use it in /v1/transactions/{id} and refunds)'),
+    gateway_id: z.string().describe('the gateway transaction id'),
+    merchant_id: z.string(),
+    order_no: z.string(),
+    origin_order_no: z.string().nullable().describe("a refund's purchase order number"),
+    origin_transaction_id: z.number().int().nullable().describe("a refund's purchase"),
+    type: z.string().describe('PURC purchase, REFD refund, …'),
+    status: z.enum(STATUS),
+    response_code: z.string().nullable(),
+    response_message: z.string().nullable(),
+    amount: z.string().describe("decimal string in the currency's exponent"),
+    currency: z.string(),
+    refunded_amount: z.string(),
+    payment_schema: z.string().nullable(),
+    payment_brand: z.string().nullable(),
+    merchant_reference: z.string().nullable(),
+    created_at: z.string().describe('ISO-8601, UTC'),
+    settlement: z.object({
+      state: z.enum(['N', 'W', 'T', '']).describe('N not settled, W awaiting transfer, T transferred'),
+      date: z.string().nullable(),
+      currency: z.string().nullable(),
+      amount: z.string().nullable(),
+      fee: z.string().nullable(),
+    }),
+    metadata: metadataSchema,
   }),
-});
+  'Transaction',
+  'A transaction of the ledger: a purchase, a refund or another kind',
+);
+/** A refund: a transaction of type REFD (its own name in the document). */
+export const v1RefundSchema = named(
+  v1TransactionSchema.extend({
+    purchase: z.union([z.number().int().nullable(), v1TransactionSchema]).describe('the purchase refunded: its id (as origin_transaction_id), or with expand[]=purchase the Transaction itself'),
+  }),
+  'Refund',
+  'A refund: a transaction of type REFD; purchase (origin_transaction_id) is its purchase; expandable',
+);
 export type V1Transaction = z.infer<typeof v1TransactionSchema>;
 
-export function toV1Transaction(r: TxnDbRow & { gw_trans_id: string }): V1Transaction {
+export function toV1Transaction(r: TxnDbRow & { gw_trans_id: string }, metadata: Record<string, string> = {}): V1Transaction {
   return {
     id: Number(r.id),
     gateway_id: r.gw_trans_id,
@@ -81,27 +77,35 @@ export function toV1Transaction(r: TxnDbRow & { gw_trans_id: string }): V1Transa
       amount: r.settle_amount === null ? null : money(r.settle_amount, r.settle_currency),
       fee: r.settle_fee === null ? null : money(r.settle_fee, r.settle_currency),
     },
+    metadata,
   };
 }
 
-export const listOf = <T extends z.ZodTypeAny>(item: T) =>
-  z.object({
-    data: z.array(item),
-    has_more: z.boolean(),
-    next_cursor: z.string().nullable().describe('pass as cursor for the next page; null on the last page'),
-  });
+/** A cursor-paged list (named `id` in the document: e.g. TransactionList). */
+export const listOf = <T extends z.ZodTypeAny>(item: T, id: string) =>
+  named(
+    z.object({
+      data: z.array(item),
+      has_more: z.boolean(),
+      next_cursor: z.string().nullable().describe('pass as cursor for the next page; null on the last page'),
+    }),
+    id,
+  );
 
 /** A refund above the merchant's four-eyes limit, waiting for (or decided by) a second user (issue 47). */
-export const v1RefundApprovalSchema = z.object({
-  id: z.number().int().describe("the approval request's id (the portal's Team → Approvals; GET /v1/refund-approvals/{id})"),
-  status: z.enum(['pending', 'approved', 'rejected', 'expired']).describe('pending until a second user of the merchant decides it, or it expires'),
-  transaction_id: z.number().int().nullable().describe('the purchase to refund'),
-  amount: z.string().describe("decimal string in the purchase's currency"),
-  currency: z.string(),
-  created_at: z.string().describe('ISO-8601, UTC'),
-  expires_at: z.string().describe('ISO-8601, UTC: not decided by then, it expires'),
-  decided_at: z.string().nullable(),
-  refund_id: z.number().int().nullable().describe('approved: the refund made (GET /v1/refunds/{id}); else null'),
-  failure_message: z.string().nullable().describe('approved but the refund was refused (e.g. no longer refundable): why, in the language of the approver'),
-});
+export const v1RefundApprovalSchema = named(
+  z.object({
+    id: z.number().int().describe("the approval request's id (the portal's Team → Approvals; GET /v1/refund-approvals/{id})"),
+    status: z.enum(['pending', 'approved', 'rejected', 'expired']).describe('pending until a second user of the merchant decides it, or it expires'),
+    transaction_id: z.number().int().nullable().describe('the purchase to refund'),
+    amount: z.string().describe("decimal string in the purchase's currency"),
+    currency: z.string(),
+    created_at: z.string().describe('ISO-8601, UTC'),
+    expires_at: z.string().describe('ISO-8601, UTC: not decided by then, it expires'),
+    decided_at: z.string().nullable(),
+    refund_id: z.number().int().nullable().describe('approved: the refund made (GET /v1/refunds/{id}); else null'),
+    failure_message: z.string().nullable().describe('approved but the refund was refused (e.g. no longer refundable): why, in the language of the approver'),
+  }),
+  'RefundApproval',
+);
 export type V1RefundApproval = z.infer<typeof v1RefundApprovalSchema>;

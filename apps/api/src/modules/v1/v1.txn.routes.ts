@@ -4,16 +4,17 @@ import { z } from 'zod';
 import { BEGIN_END, Perm, RefundCode, refuseReversed, txnFilterSchema, textInput } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
 import { sha256 } from '../../lib/crypto';
-import { findDetail, listTxn, txnKey, txnWhere } from '../txn/txn.repo';
-import { type TxnDbRow } from '../txn/txn.row';
-import { checkRange } from '../txn/txn.service';
-import { refund } from '../txn/refund.service';
-import { keyAsUser } from '../apikey/apikey.service';
+import { findDetail, listTxn, metadataOf, txnKey, txnWhere } from '../txn';
+import { type TxnDbRow } from '../txn';
+import { checkRange } from '../txn';
+import { refund } from '../txn';
+import { keyAsUser } from '../apikey';
 import { V1Error } from './v1.errors';
-import { listOf, toV1Transaction, v1RefundApprovalSchema, v1TransactionSchema, type V1RefundApproval } from './v1.schemas';
+import { listOf, toV1Transaction, v1RefundApprovalSchema, v1RefundSchema, v1TransactionSchema, type V1RefundApproval, type V1Transaction } from './v1.schemas';
+import { metadataInput, metadataToStore } from './v1.metadata';
+import { expandQuery, expandsOf } from './v1.expand';
 import { audit } from '../../lib/audit';
 import { ApprovalAudit } from '../team';
-import { claimIdempotencyKey } from './v1.idempotency';
 
 /** The key of the request (set by the face's hook before any handler runs). */
 export const keyOf = (req: FastifyRequest) => {
@@ -69,14 +70,38 @@ async function page(deps: Deps, keyScope: string[], q: z.infer<typeof cursorQuer
   const w = txnWhere({ ...q, ...extra }, scope, deps.config.platformTz);
   const rows = (await listTxn(deps.db.read, w, 0, q.limit + 1, after)) as (TxnDbRow & { gw_trans_id: string })[];
   const more = rows.length > q.limit;
-  const data = rows.slice(0, q.limit).map(toV1Transaction);
+  const slice = rows.slice(0, q.limit);
+  const meta = await metadataOf(
+    deps.db.read,
+    slice.map((r) => Number(r.id)),
+    scope,
+  );
+  const data = slice.map((r) => asRefund(toV1Transaction(r, meta.get(Number(r.id)))));
   return { data, has_more: more, next_cursor: more ? encodeCursor(data[data.length - 1].id) : null };
 }
 
 async function one(deps: Deps, scope: string[], id: number, type?: string) {
   const r = await findDetail(deps.db, id, scope);
   if (!r || (type && r.tran_type !== type)) throw new V1Error(404, 'not_found_error', 'resource_missing', 'notFound', {}, 'id');
-  return toV1Transaction(r as TxnDbRow & { gw_trans_id: string });
+  const meta = await metadataOf(deps.db, [Number(r.id)], scope);
+  return asRefund(toV1Transaction(r as TxnDbRow & { gw_trans_id: string }, meta.get(Number(r.id))));
+}
+
+/** A refund's purchase by id (the Refund's `purchase`; a Transaction answers without it). */
+const asRefund = (t: V1Transaction) => ({ ...t, purchase: t.origin_transaction_id as number | V1Transaction | null });
+
+const REFUND_EXPANDS = ['purchase'] as const;
+/** A refund, its purchase inline when expand[]=purchase. */
+async function refundView(deps: Deps, scope: string[], id: number, expand: Set<string>) {
+  const r = await one(deps, scope, id, 'REFD');
+  if (expand.has('purchase') && r.origin_transaction_id !== null) {
+    const p = await one(deps, scope, r.origin_transaction_id).catch(() => null);
+    if (p) {
+      const { purchase: _p, ...purchase } = p;
+      return { ...r, purchase };
+    }
+  }
+  return r;
 }
 
 interface ApprovalDbRow {
@@ -129,13 +154,10 @@ async function refundApproval(deps: Deps, scope: string[], id: number): Promise<
   };
 }
 
-export const idempotencyHeaders = z.object({
-  'idempotency-key': z.string().optional().describe('required: 8–64 letters, digits, "-" or "_": a repeat with the same body answers the first result; with another body 409'),
-});
-
 const refundBody = z.strictObject({
   transaction_id: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).describe('the purchase to refund'),
   amount: textInput(32, { min: 1 }).describe("decimal string in the purchase's currency"),
+  metadata: metadataInput.optional(),
 });
 
 const REFUND_ERRORS: Record<number, [number, string, string]> = {
@@ -158,7 +180,7 @@ export function v1TxnRoutes(f: FastifyInstance, deps: Deps) {
       description:
         "Filters as on the portal's list; merId narrows to one of the key's merchants (another merchant's id matches nothing: an empty page). A parameter not listed here answers 400 (param names it).",
       querystring: cursorQuery,
-      response: { 200: listOf(v1TransactionSchema) },
+      response: { 200: listOf(v1TransactionSchema, 'TransactionList') },
     },
     handler: async (req) => page(deps, keyOf(req).scope, req.query),
   });
@@ -170,7 +192,7 @@ export function v1TxnRoutes(f: FastifyInstance, deps: Deps) {
   });
 
   r.post('/refunds', {
-    config: { v1: { permission: Perm.txnRefund, tag: 'refunds', errors: [409, 422] } },
+    config: { v1: { permission: Perm.txnRefund, tag: 'refunds', errors: [409, 422], idempotent: true } },
     schema: {
       tags: hidden,
       operationId: 'createRefund',
@@ -179,13 +201,12 @@ export function v1TxnRoutes(f: FastifyInstance, deps: Deps) {
         'Needs an Idempotency-Key header. The same key with the same body answers the first result (also when the two requests arrive at once: one refund); with another body 409. 201 with the refund (status succeeded, or processing while the acquirer has not answered); a refusal answers 422 (type refund_error: not_refundable, amount_too_large, refund_declined). ' +
         "Above the merchant's four-eyes limit (or the key creator's refund cap, where the merchant has four eyes): 202 with the approval request (status pending) — nothing is refunded until a second user of the merchant approves it in the portal; the webhook event refund_approval.decided tells when it is approved (with the refund's id), rejected or expired, and GET /v1/refund-approvals/{id} reads it. There is one open request per purchase and amount: asking again (another Idempotency-Key, another key, the portal) answers 202 with the same request, never a second one. " +
         'A merchant (or its group) locked by the provider answers 403 merchant_locked.',
-      headers: idempotencyHeaders,
       body: refundBody,
-      response: { 201: v1TransactionSchema, 202: v1RefundApprovalSchema },
+      response: { 201: v1RefundSchema, 202: v1RefundApprovalSchema },
     },
     handler: async (req, reply) => {
       const key = keyOf(req);
-      const idem = await claimIdempotencyKey(deps, key.keyId, req.headers['idempotency-key'], 'refund.create', req.body);
+      const idem = req.idempotency?.key ?? '';
       const { rows } = await deps.db.query<{ gw_trans_id: string }>('SELECT gw_trans_id FROM txn_key WHERE id = $1 AND mer_id = ANY($2::text[])', [req.body.transaction_id, key.scope]);
       if (!rows[0]) throw new V1Error(404, 'not_found_error', 'resource_missing', 'notFound', {}, 'transaction_id');
       const now = deps.clock.now();
@@ -193,7 +214,7 @@ export function v1TxnRoutes(f: FastifyInstance, deps: Deps) {
         deps,
         keyAsUser(key, now),
         key.lang,
-        { id: rows[0].gw_trans_id, amount: req.body.amount, requestKey: `v1${sha256(`${key.keyId}:${idem}`).slice(0, 40)}` },
+        { id: rows[0].gw_trans_id, amount: req.body.amount, requestKey: `v1${sha256(`${key.keyId}:${idem}`).slice(0, 40)}`, metadata: metadataToStore(req.body.metadata) },
         { ip: req.ip, userAgent: req.headers['user-agent'] },
       );
       const fail = REFUND_ERRORS[result.code];
@@ -230,14 +251,21 @@ export function v1TxnRoutes(f: FastifyInstance, deps: Deps) {
       description:
         "The transaction filters; merId narrows to one of the key's merchants (another merchant's id matches nothing: an empty page). A parameter not listed here answers 400 (param names it).",
       querystring: cursorQuery,
-      response: { 200: listOf(v1TransactionSchema) },
+      response: { 200: listOf(v1RefundSchema, 'RefundList') },
     },
     handler: async (req) => page(deps, keyOf(req).scope, req.query, { gwTranType: 'REFD' }),
   });
 
   r.get('/refunds/:id', {
     config: { v1: { permission: Perm.txnDetail, tag: 'refunds' } },
-    schema: { tags: hidden, operationId: 'getRefund', summary: 'One refund', params: idParams, response: { 200: v1TransactionSchema } },
-    handler: async (req) => one(deps, keyOf(req).scope, req.params.id, 'REFD'),
+    schema: {
+      tags: hidden,
+      operationId: 'getRefund',
+      summary: 'One refund (expand[]=purchase: its purchase inline)',
+      params: idParams,
+      querystring: z.strictObject({ 'expand[]': expandQuery(REFUND_EXPANDS) }),
+      response: { 200: v1RefundSchema },
+    },
+    handler: async (req) => refundView(deps, keyOf(req).scope, req.params.id, expandsOf(req.query['expand[]'], REFUND_EXPANDS)),
   });
 }

@@ -4,9 +4,9 @@ import { audit } from '../../lib/audit';
 import { t } from '../../lib/messages';
 import { enqueueJob, ensureRecurringJob } from '../../jobs/queue';
 import type { JobHandler, JobLog } from '../../jobs/runner';
-import { openSecret } from '../gateway/gateway.crypto';
+import { openSecret } from '../gateway';
 import { NoAddress, postPinned, RefusedAddress, resolveAllowed, TimedOut } from './webhook.net';
-import { eventBody, signatureHeader } from './webhook.sign';
+import { eventBody, signatureHeader, standardSignatureHeader } from './webhook.sign';
 
 /**
  * Sending the outbox (decision 040). The job claims due deliveries with a lease (FOR UPDATE SKIP
@@ -21,11 +21,11 @@ import { eventBody, signatureHeader } from './webhook.sign';
  * every try; the signature's timestamp is the try's.
  */
 
-export const WEBHOOK_DELIVER_JOB = 'webhook.deliver';
+const WEBHOOK_DELIVER_JOB = 'webhook.deliver';
 export const WEBHOOK_MAIL_JOB = 'webhook.mail';
 const EVERY_MS = 2_000;
 const LEASE_MS = 60_000;
-export const TIMEOUT_MS = 10_000;
+const TIMEOUT_MS = 10_000;
 const BATCH = 20;
 const PARALLEL = 4;
 
@@ -81,6 +81,7 @@ interface Claimed {
   prev_secret_key_id: string | null;
   prev_secret_enc: string | null;
   prev_secret_until: Date | null;
+  signature_scheme: 'stripe' | 'standard';
   event_id: string;
   type: string;
   mer_id: string;
@@ -113,10 +114,10 @@ function reasonOf(err: unknown): { outcome: AttemptOutcome; reason: AttemptReaso
 }
 
 /** One try of one delivery. Returns its outcome (null: nothing to do — no longer pending or endpoint off). */
-export async function deliverOne(deps: Deps, deliveryId: number, log?: JobLog): Promise<AttemptOutcome | null> {
+async function deliverOne(deps: Deps, deliveryId: number, log?: JobLog): Promise<AttemptOutcome | null> {
   const { rows } = await deps.db.query<Claimed>(
     `SELECT d.id, d.endpoint_id, d.attempts, d.give_up_at, d.manual_pending, e.url, e.enabled, e.secret_key_id, e.secret_enc,
-            e.prev_secret_key_id, e.prev_secret_enc, e.prev_secret_until, v.event_id, v.type, v.mer_id, v.data, v.created_at
+            e.prev_secret_key_id, e.prev_secret_enc, e.prev_secret_until, e.signature_scheme, v.event_id, v.type, v.mer_id, v.data, v.created_at
        FROM webhook_delivery d JOIN webhook_endpoint e ON e.id = d.endpoint_id JOIN webhook_event v ON v.id = d.event_id
       WHERE d.id = $1 AND d.state = 'pending'`,
     [deliveryId],
@@ -162,7 +163,10 @@ export async function deliverOne(deps: Deps, deliveryId: number, log?: JobLog): 
       {
         'content-type': 'application/json',
         'user-agent': 'MerchantPortal-Webhooks/1.0',
-        [WEBHOOK_SIGNATURE_HEADER.toLowerCase()]: signatureHeader(secrets, timestamp, body),
+        // The endpoint's scheme (issue 50): Stripe-like Portal-Signature, or Standard Webhooks' three headers.
+        ...(d.signature_scheme === 'standard'
+          ? { 'webhook-id': d.event_id, 'webhook-timestamp': String(timestamp), 'webhook-signature': standardSignatureHeader(secrets, d.event_id, timestamp, body) }
+          : { [WEBHOOK_SIGNATURE_HEADER.toLowerCase()]: signatureHeader(secrets, timestamp, body) }),
         'portal-event-id': d.event_id,
         'portal-event-type': d.type,
         'portal-delivery-attempt': String(d.attempts + 1),
@@ -255,5 +259,31 @@ export async function setUpWebhookJobs(deps: Deps): Promise<Record<string, JobHa
   await ensureRecurringJob(deps.db, { kind: WEBHOOK_DELIVER_JOB, uniqueKey: WEBHOOK_DELIVER_JOB, runAt: deps.clock.now() });
   const deliver: JobHandler = async ({ clock, log }) => ({ result: await deliverDue(deps, BATCH, log), nextRunAt: new Date(clock.now().getTime() + EVERY_MS) });
   const mail: JobHandler = async ({ job }) => ({ result: { sent: await mailDisabled(deps, Number(job.payload.endpointId)) } });
-  return { [WEBHOOK_DELIVER_JOB]: deliver, [WEBHOOK_MAIL_JOB]: mail };
+  // Issue 50: events (and their deliveries) are kept 30 days — GET /v1/events reads them — then purged, daily.
+  await ensureRecurringJob(deps.db, { kind: WEBHOOK_EVENTS_PURGE_JOB, uniqueKey: WEBHOOK_EVENTS_PURGE_JOB, runAt: deps.clock.now() });
+  const purge: JobHandler = async ({ clock }) => ({ result: { purged: await purgeEvents(deps) }, nextRunAt: new Date(clock.now().getTime() + 86_400_000) });
+  return { [WEBHOOK_DELIVER_JOB]: deliver, [WEBHOOK_MAIL_JOB]: mail, [WEBHOOK_EVENTS_PURGE_JOB]: purge };
+}
+
+export const WEBHOOK_EVENTS_PURGE_JOB = 'webhook.events.purge';
+/** How long an event is kept (GET /v1/events, the delivery log). */
+export const EVENT_KEEP_MS = 30 * 86_400_000;
+
+/** Deletes the events older than 30 days with their deliveries and attempts (in batches); returns how many events. */
+export async function purgeEvents(deps: Pick<Deps, 'db' | 'clock'>): Promise<number> {
+  const before = new Date(deps.clock.now().getTime() - EVENT_KEEP_MS);
+  let total = 0;
+  for (;;) {
+    const n = await deps.db.tx(async (q) => {
+      const { rows } = await q.query<{ id: number }>('SELECT id FROM webhook_event WHERE created_at < $1 ORDER BY id LIMIT 1000', [before]);
+      if (!rows.length) return 0;
+      const ids = rows.map((r) => r.id);
+      await q.query('DELETE FROM webhook_attempt WHERE delivery_id IN (SELECT id FROM webhook_delivery WHERE event_id = ANY($1::bigint[]))', [ids]);
+      await q.query('DELETE FROM webhook_delivery WHERE event_id = ANY($1::bigint[])', [ids]);
+      await q.query('DELETE FROM webhook_event WHERE id = ANY($1::bigint[])', [ids]);
+      return ids.length;
+    });
+    total += n;
+    if (n < 1000) return total;
+  }
 }

@@ -100,7 +100,7 @@ export interface PostResult {
   excerpt: string;
 }
 
-export const RESPONSE_EXCERPT_BYTES = 2048;
+const RESPONSE_EXCERPT_BYTES = 2048;
 
 /** POSTs `body` to `url`, connecting to `pinned` only; resolves on any HTTP answer, rejects on a network error or timeout. */
 export function postPinned(url: URL, pinned: { address: string; family: 4 | 6 }, headers: Record<string, string>, body: string, timeoutMs: number): Promise<PostResult> {

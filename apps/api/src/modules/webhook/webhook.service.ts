@@ -17,7 +17,7 @@ import type { Deps, SessionUser } from '../../plugins/context';
 import { audit } from '../../lib/audit';
 import { AppError, notFound } from '../../lib/errors';
 import { t } from '../../lib/messages';
-import { encryptSecret, encryptionKey } from '../gateway/gateway.crypto';
+import { encryptSecret, encryptionKey } from '../gateway';
 import { isPrivateAddress } from './webhook.net';
 import { eventBody, newSecretKeyId, newWebhookSecret } from './webhook.sign';
 
@@ -35,9 +35,9 @@ export interface Meta {
 }
 
 /** How long the secret before a rotation keeps signing. */
-export const PREVIOUS_SECRET_MS = 24 * 3_600_000;
+const PREVIOUS_SECRET_MS = 24 * 3_600_000;
 /** A delivery is retried for this long after its event (or its resend). */
-export const RETRY_WINDOW_MS = 3 * 24 * 3_600_000;
+const RETRY_WINDOW_MS = 3 * 24 * 3_600_000;
 
 interface EndpointRow {
   id: number;
@@ -53,6 +53,7 @@ interface EndpointRow {
   created_by_name: string | null;
   pending: number;
   failed: number;
+  signature_scheme: 'stripe' | 'standard';
 }
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
@@ -71,10 +72,11 @@ const toEndpoint = (r: EndpointRow, now: Date): WebhookEndpoint => ({
   createdBy: r.created_by_name,
   pending: Number(r.pending),
   failed: Number(r.failed),
+  signatureScheme: r.signature_scheme,
 });
 
 const SELECT_ENDPOINT = `
-  SELECT e.id, e.mer_id, e.url, e.description, e.events, e.enabled, e.disabled_reason, e.disabled_at, e.prev_secret_until, e.created_at,
+  SELECT e.id, e.mer_id, e.url, e.description, e.events, e.enabled, e.disabled_reason, e.disabled_at, e.prev_secret_until, e.created_at, e.signature_scheme,
          u.username AS created_by_name,
          (SELECT count(*) FROM webhook_delivery d WHERE d.endpoint_id = e.id AND d.state = 'pending')::int AS pending,
          (SELECT count(*) FROM webhook_delivery d WHERE d.endpoint_id = e.id AND d.state = 'failed')::int AS failed
@@ -95,7 +97,7 @@ async function endpointOf(q: Queryable, id: number, scope: string[], now: Date, 
 export const getEndpoint = (deps: Deps, user: SessionUser, id: number) => endpointOf(deps.db, id, user.scope, deps.clock.now());
 
 /** https in production; never a literal private address or a local name there (the resolved address is checked at every attempt). */
-export function checkUrl(deps: Pick<Deps, 'config'>, raw: string): URL {
+function checkUrl(deps: Pick<Deps, 'config'>, raw: string): URL {
   const url = new URL(raw);
   if (deps.config.env !== 'production') return url;
   if (url.protocol !== 'https:') throw new AppError(Code.BAD_REQUEST, 'webhookHttpsOnly', {}, 400);
@@ -104,18 +106,25 @@ export function checkUrl(deps: Pick<Deps, 'config'>, raw: string): URL {
   return url;
 }
 
-function sealSecret(deps: Deps) {
-  const secret = newWebhookSecret();
+function sealSecret(deps: Deps, scheme: 'stripe' | 'standard' = 'stripe') {
+  const secret = newWebhookSecret(scheme);
   const keyId = newSecretKeyId();
   return { secret, keyId, enc: encryptSecret(encryptionKey(deps.config), secret, keyId) };
 }
 
 const actorOf = (user: SessionUser, meta: Meta) => ({ userId: user.id, username: user.username, ip: meta.ip ?? null, userAgent: meta.userAgent ?? null });
 
-export async function createEndpoint(deps: Deps, user: SessionUser, lang: Language, input: WebhookEndpointCreate, meta: Meta): Promise<WebhookSecret> {
+export async function createEndpoint(
+  deps: Deps,
+  user: SessionUser,
+  lang: Language,
+  input: Omit<WebhookEndpointCreate, 'signatureScheme'> & { signatureScheme?: WebhookEndpointCreate['signatureScheme'] },
+  meta: Meta,
+): Promise<WebhookSecret> {
   if (!user.scope.includes(input.merId)) throw new AppError(Code.BAD_REQUEST, 'webhookForeignMerchant', { merId: input.merId }, 400);
   checkUrl(deps, input.url);
-  const s = sealSecret(deps);
+  const scheme = input.signatureScheme ?? 'stripe';
+  const s = sealSecret(deps, scheme);
   const now = deps.clock.now();
   const id = await deps.db.tx(async (q) => {
     // The merchant row is the lock that makes the count and the insert one step (two at once: one waits).
@@ -123,16 +132,16 @@ export async function createEndpoint(deps: Deps, user: SessionUser, lang: Langua
     const { rows: n } = await q.query<{ n: number }>('SELECT count(*)::int AS n FROM webhook_endpoint WHERE mer_id = $1', [input.merId]);
     if (n[0].n >= WEBHOOK_MAX_ENDPOINTS) throw new AppError(Code.BAD_REQUEST, 'webhookTooMany', { max: WEBHOOK_MAX_ENDPOINTS }, 400);
     const { rows } = await q.query<{ id: number }>(
-      `INSERT INTO webhook_endpoint (mer_id, url, description, events, secret_key_id, secret_enc, created_by, lang, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9) RETURNING id`,
-      [input.merId, input.url, input.description, input.events, s.keyId, s.enc, user.id, lang, now],
+      `INSERT INTO webhook_endpoint (mer_id, url, description, events, secret_key_id, secret_enc, created_by, lang, created_at, updated_at, signature_scheme)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, $10) RETURNING id`,
+      [input.merId, input.url, input.description, input.events, s.keyId, s.enc, user.id, lang, now, scheme],
     );
     await audit(q, {
       action: 'webhook.endpoint.create',
       ...actorOf(user, meta),
       merId: input.merId,
       target: String(rows[0].id),
-      detail: { after: { url: input.url, events: input.events, description: input.description } },
+      detail: { after: { url: input.url, events: input.events, description: input.description, signatureScheme: scheme } },
     });
     return Number(rows[0].id);
   });
@@ -158,10 +167,10 @@ export async function updateEndpoint(deps: Deps, user: SessionUser, input: Webho
 
 /** A new secret; the one it replaces keeps signing (a second v1) for 24 hours. */
 export async function rotateSecret(deps: Deps, user: SessionUser, id: number, meta: Meta): Promise<WebhookSecret> {
-  const s = sealSecret(deps);
   const now = deps.clock.now();
   return deps.db.tx(async (q) => {
     const before = await endpointOf(q, id, user.scope, now, true);
+    const s = sealSecret(deps, before.signatureScheme);
     await q.query(
       `UPDATE webhook_endpoint SET prev_secret_key_id = secret_key_id, prev_secret_enc = secret_enc, prev_secret_until = $2,
               secret_key_id = $3, secret_enc = $4, updated_at = $5 WHERE id = $1`,
@@ -369,4 +378,83 @@ export async function resendFailed(deps: Deps, user: SessionUser, id: number, si
     await audit(q, { action: 'webhook.delivery.resendFailed', ...actorOf(user, meta), merId: e.merId, target: String(id), detail: { since: since.toISOString(), count: r.rowCount } });
     return { count: r.rowCount };
   });
+}
+
+/**
+ * Deletes an endpoint (issue 50: DELETE /v1/webhook_endpoints/{id}) with its delivery log; audited.
+ * Its events stay (GET /v1/events).
+ */
+export async function deleteEndpoint(deps: Deps, user: SessionUser, id: number, meta: Meta): Promise<WebhookEndpoint> {
+  const now = deps.clock.now();
+  return deps.db.tx(async (q) => {
+    const before = await endpointOf(q, id, user.scope, now, true);
+    await q.query('DELETE FROM webhook_attempt WHERE delivery_id IN (SELECT id FROM webhook_delivery WHERE endpoint_id = $1)', [id]);
+    await q.query('DELETE FROM webhook_delivery WHERE endpoint_id = $1', [id]);
+    await q.query('DELETE FROM webhook_endpoint WHERE id = $1', [id]);
+    await audit(q, {
+      action: 'webhook.endpoint.delete',
+      ...actorOf(user, meta),
+      merId: before.merId,
+      target: String(id),
+      detail: { before: { url: before.url, events: before.events, description: before.description } },
+    });
+    return before;
+  });
+}
+
+/** An event as delivered (the body's JSON), for GET /v1/events. */
+export interface DeliveredEvent {
+  id: string;
+  type: string;
+  created: number;
+  merId: string;
+  data: Record<string, unknown>;
+}
+
+interface EventRow {
+  id: number;
+  event_id: string;
+  type: string;
+  mer_id: string;
+  data: Record<string, unknown>;
+  created_at: Date;
+}
+
+const delivered = (r: EventRow): DeliveredEvent => JSON.parse(eventBody({ event_id: r.event_id, type: r.type, mer_id: r.mer_id, data: r.data, created_at: r.created_at }));
+/** Events are kept 30 days (the purge job deletes older ones); older ones are not listed even before it runs. */
+const EVENTS_KEPT_MS = 30 * 86_400_000;
+
+/**
+ * The scope's events newest first (issue 50), `limit` after the event `after` (its row id; keyset
+ * paging: an event added meanwhile never shifts a page), optionally of one type or a type's prefix
+ * (`refund.` …). Returns one more than `limit` when there are more. The test event is not listed.
+ */
+export async function listEvents(deps: Deps, scope: string[], f: { type?: string; limit: number; after?: number }): Promise<{ rowId: number; event: DeliveredEvent }[]> {
+  const since = new Date(deps.clock.now().getTime() - EVENTS_KEPT_MS);
+  const prefix = f.type?.endsWith('.') ? f.type : null;
+  const { rows } = await deps.db.query<EventRow>(
+    `SELECT id, event_id, type, mer_id, data, created_at FROM webhook_event
+      WHERE mer_id = ANY($1::text[]) AND created_at >= $2 AND type <> $3 AND ($4::bigint IS NULL OR id < $4)
+        AND ($5::text IS NULL OR type = $5) AND ($6::text IS NULL OR starts_with(type, $6))
+      ORDER BY id DESC LIMIT $7`,
+    [scope, since, WEBHOOK_TEST_EVENT, f.after ?? null, prefix ? null : (f.type ?? null), prefix, f.limit + 1],
+  );
+  return rows.map((r) => ({ rowId: Number(r.id), event: delivered(r) }));
+}
+
+/** The row id of one of the scope's events by its `evt_…` id (for a cursor), or null. */
+export async function eventRowId(deps: Deps, scope: string[], eventId: string): Promise<number | null> {
+  const { rows } = await deps.db.query<{ id: number }>('SELECT id FROM webhook_event WHERE event_id = $1 AND mer_id = ANY($2::text[])', [eventId, scope]);
+  return rows[0] ? Number(rows[0].id) : null;
+}
+
+/** One of the scope's events (of the last 30 days) by its id; another merchant's answers as absent. */
+export async function getEvent(deps: Deps, scope: string[], eventId: string): Promise<DeliveredEvent> {
+  const since = new Date(deps.clock.now().getTime() - EVENTS_KEPT_MS);
+  const { rows } = await deps.db.query<EventRow>(
+    'SELECT id, event_id, type, mer_id, data, created_at FROM webhook_event WHERE event_id = $1 AND mer_id = ANY($2::text[]) AND created_at >= $3 AND type <> $4',
+    [eventId, scope, since, WEBHOOK_TEST_EVENT],
+  );
+  if (!rows[0]) throw notFound();
+  return delivered(rows[0]);
 }

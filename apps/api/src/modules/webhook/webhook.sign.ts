@@ -26,7 +26,7 @@ export function eventBody(e: StoredEvent): string {
   return JSON.stringify({ id: e.event_id, type: e.type, created: Math.floor(new Date(e.created_at).getTime() / 1000), merId: e.mer_id, data });
 }
 
-export function signature(secret: string, timestamp: number, body: string): string {
+function signature(secret: string, timestamp: number, body: string): string {
   return createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
 }
 
@@ -35,6 +35,26 @@ export function signatureHeader(secrets: string[], timestamp: number, body: stri
   return [`t=${timestamp}`, ...secrets.map((s) => `v1=${signature(s, timestamp, body)}`)].join(',');
 }
 
-/** A new signing secret (shown once). */
-export const newWebhookSecret = () => `whsec_${randomBytes(24).toString('base64url')}`;
+/**
+ * Standard Webhooks (issue 50; standardwebhooks.com): `webhook-signature: v1,<base64 HMAC-SHA256 of
+ * "<webhook-id>.<webhook-timestamp>.<body>">` with the base64-decoded part of the secret after
+ * `whsec_` as the key; one `v1,…` per secret that still signs, space-separated (current first).
+ */
+export function standardSignatureHeader(secrets: string[], id: string, timestamp: number, body: string): string {
+  return secrets
+    .map(
+      (s) =>
+        `v1,${createHmac('sha256', Buffer.from(s.replace(/^whsec_/, ''), 'base64'))
+          .update(`${id}.${timestamp}.${body}`)
+          .digest('base64')}`,
+    )
+    .join(' ');
+}
+
+/**
+ * A new signing secret (shown once): `whsec_` and 24 random bytes — base64url for the Stripe-like
+ * scheme (the whole string is the HMAC key), plain base64 for Standard Webhooks (whose libraries
+ * decode it to get the key).
+ */
+export const newWebhookSecret = (scheme: 'stripe' | 'standard' = 'stripe') => `whsec_${randomBytes(24).toString(scheme === 'standard' ? 'base64' : 'base64url')}`;
 export const newSecretKeyId = () => `wk_${randomBytes(9).toString('base64url')}`;

@@ -5,7 +5,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { useMerchant, useUser } from '../../lib/session';
 import { NavContext } from '../../lib/nav';
 import { COOKIE, DAY_SECONDS, getCookie, setCookie } from '../../lib/cookies';
-import { isServer, serverWidth } from '../../lib/ssr-env';
+import { hydratingWidth, isServer, serverWidth } from '../../lib/ssr-env';
 import { AccessibilityLink } from '../../components/accessibility-link';
 import { SideMenu } from './side-menu';
 import { menuWithScreens } from './menu-with-screens';
@@ -33,8 +33,11 @@ const onNarrowChange = (cb: () => void) => {
 };
 /** True under 992 px: the menu is then a drawer over the page (issue 13, fix 5). */
 const useNarrow = () => useSyncExternalStore(onNarrowChange, narrow, serverNarrow);
-/** On the server (decision 050): the width the page is rendered for; in the browser taking its page over, its own. */
-const serverNarrow = () => (isServer ? (serverWidth() ?? 1440) < 992 : narrow());
+/** On the server (decision 050): the width the page is rendered for; in the browser hydrating its page, the same (then its own). */
+const serverNarrow = () => {
+  const w = isServer ? (serverWidth() ?? 1440) : hydratingWidth();
+  return w === undefined ? narrow() : w < 992;
+};
 
 /** The signed-in shell (spec §2 Layout): side menu 210 px (collapses under 992 px), top bar, content, footer. */
 export default function AppShell() {

@@ -1,4 +1,5 @@
 import {
+  AlertOutlined,
   ApiOutlined,
   AppstoreOutlined,
   BarChartOutlined,
@@ -9,6 +10,8 @@ import {
   ShopOutlined,
   TeamOutlined,
   TransactionOutlined,
+  // Issue 49 §2.
+  BankOutlined,
 } from '@ant-design/icons';
 import type { ReactNode } from 'react';
 
@@ -17,6 +20,8 @@ import type { ReactNode } from 'react';
  * bundle holds only these (decorative: hidden from screen readers, the label names the entry); a new icon name in MENU needs a line here (unknown names fall back).
  */
 const ICONS: Record<string, ReactNode> = {
+  // Issue 48: disputes.
+  AlertOutlined: <AlertOutlined aria-hidden />,
   ApiOutlined: <ApiOutlined aria-hidden />,
   AppstoreOutlined: <AppstoreOutlined aria-hidden />,
   BarChartOutlined: <BarChartOutlined aria-hidden />,
@@ -27,6 +32,8 @@ const ICONS: Record<string, ReactNode> = {
   ShopOutlined: <ShopOutlined aria-hidden />,
   TeamOutlined: <TeamOutlined aria-hidden />,
   TransactionOutlined: <TransactionOutlined aria-hidden />,
+  // Issue 49 §2.
+  BankOutlined: <BankOutlined aria-hidden />,
 };
 
 export function menuIcon(name: string | undefined): ReactNode {

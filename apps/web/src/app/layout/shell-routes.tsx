@@ -24,7 +24,7 @@ interface ShellRoute {
  * dashboard is not granted), a registered screen without the permission → "no access" and who
  * can grant it, else 404 (also a server route without a registered screen).
  */
-export function buildShellRoutes(routers: RouterItem[], permissions: readonly string[]): ShellRoute[] {
+function buildShellRoutes(routers: RouterItem[], permissions: readonly string[]): ShellRoute[] {
   const out: ShellRoute[] = featureRoutes.filter((r) => hasAny(permissions, r.permission)).map((r) => ({ path: r.path, Screen: r.element }));
   for (const group of flattenRouters(routers)) {
     const first = group.children?.find((c) => !c.hidden && !c.children?.length);

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import UserOutlined from '@ant-design/icons-svg/es/asn/UserOutlined';
 import LockOutlined from '@ant-design/icons-svg/es/asn/LockOutlined';
 import SafetyOutlined from '@ant-design/icons-svg/es/asn/SafetyOutlined';
+import SafetyCertificateOutlined from '@ant-design/icons-svg/es/asn/SafetyCertificateOutlined';
 import WechatOutlined from '@ant-design/icons-svg/es/asn/WechatOutlined';
 import KeyOutlined from '@ant-design/icons-svg/es/asn/KeyOutlined';
 import EyeOutlined from '@ant-design/icons-svg/es/asn/EyeOutlined';
@@ -17,7 +18,8 @@ import { takeSessionError } from '../../lib/session-error';
 import { toast } from '../../lib/light-ui';
 import { LanguageMenu } from '../../components/light/language-menu';
 import { SvgIcon } from '../../components/light/svg-icon';
-import { login, passkeyLogin, passkeyLoginOptions, wechatAvailable, wechatLogin, wechatLoginUrl } from './api/login';
+import { login, passkeyLogin, passkeyLoginOptions, ssoDiscover, ssoLogin, wechatAvailable, wechatLogin, wechatLoginUrl } from './api/login';
+import { goToSso, SsoStep } from './sso-step';
 import { SendCodeButton } from './send-code-button';
 import { LoginHero } from './login-hero';
 import './login-page.css';
@@ -72,7 +74,7 @@ function InputField(props: {
  * React and CSS, no antd (issue 16: the first page a merchant opens loads little JavaScript).
  */
 export default function LoginPage() {
-  const { t } = useTranslation(['login', 'layout', 'account']);
+  const { t } = useTranslation(['login', 'layout', 'account', 'sso']);
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const [values, setValues] = useState<Record<Field, string>>({ username: '', password: '', verifyCode: '' });
@@ -85,6 +87,9 @@ export default function LoginPage() {
   /** The browser can use passkeys (WebAuthn): the "Use a passkey" button is shown. */
   const passkeys = typeof window !== 'undefined' && !!window.PublicKeyCredential;
   const [submitting, setSubmitting] = useState(false);
+  /** Issue 51: the e-mail-first SSO step is shown; the user name typed is a work e-mail of a domain with SSO. */
+  const [ssoStep, setSsoStep] = useState(false);
+  const [ssoDetected, setSsoDetected] = useState(false);
   const usernameRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
   const verifyCodeRef = useRef<HTMLInputElement>(null);
@@ -121,6 +126,19 @@ export default function LoginPage() {
       );
     } else if (params.get('wechat') === 'failed') {
       toast('error', t('account:login.wechatFailed'), { key: 'wechat' });
+    }
+    // Issue 51: back from the identity provider — its one-time ticket trades for the session.
+    const ssoTicket = params.get('ssoTicket');
+    if (ssoTicket) {
+      ssoLogin(ssoTicket).then(
+        (pair) => {
+          cookieTokens.setTokens(pair);
+          navigate('/', { replace: true });
+        },
+        () => navigate('/login', { replace: true }),
+      );
+    } else if (params.get('sso') === 'failed') {
+      toast('error', t('sso:signin.failed'), { key: 'sso' });
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once, on arrival
   }, []);
@@ -220,7 +238,9 @@ export default function LoginPage() {
         <main className="login-card">
           <h1 className="login-card__title">{t('title')}</h1>
           <p className="login-card__subtitle">{t('subtitle')}</p>
-          {wxStep ? (
+          {ssoStep && !wxStep ? (
+            <SsoStep initialEmail={values.username} onBack={() => setSsoStep(false)} />
+          ) : wxStep ? (
             <form className="light-form" noValidate onSubmit={submitWechat} data-testid="wechat-second-factor">
               <p role="status">{wxStep.factor === 'totp' ? t('account:login.wechatTotpStep') : t('account:login.wechatEmailStep')}</p>
               <InputField
@@ -253,8 +273,33 @@ export default function LoginPage() {
                 icon={UserOutlined}
                 error={errors.username}
                 inputRef={usernameRef}
-                input={{ value: values.username, onChange: set('username'), autoComplete: 'username', placeholder: t('usernamePlaceholder'), autoFocus: true, required: true }}
+                input={{
+                  value: values.username,
+                  onChange: set('username'),
+                  // Issue 51: a work e-mail of a domain with SSO is offered "Sign in with SSO".
+                  onBlur: () => {
+                    const v = values.username.trim();
+                    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v)) return setSsoDetected(false);
+                    ssoDiscover(v).then(
+                      (r) => setSsoDetected(r.sso),
+                      () => setSsoDetected(false),
+                    );
+                  },
+                  autoComplete: 'username',
+                  placeholder: t('usernamePlaceholder'),
+                  autoFocus: true,
+                  required: true,
+                }}
               />
+              {ssoDetected && (
+                <div className="login-card__sso" role="status">
+                  <span>{t('sso:signin.detected')}</span>
+                  <button type="button" className="light-button light-button--primary light-button--block" onClick={() => goToSso(values.username).catch(() => undefined)}>
+                    <SvgIcon icon={SafetyCertificateOutlined} />
+                    <span>{t('sso:signin.sso')}</span>
+                  </button>
+                </div>
+              )}
               <InputField
                 id="password"
                 label={t('password')}
@@ -324,11 +369,20 @@ export default function LoginPage() {
               )}
             </form>
           )}
-          {wechat && !wxStep && (
+          {!wxStep && !ssoStep && (
             <>
               <div className="light-divider" role="separator">
                 <span>{t('account:login.or')}</span>
               </div>
+              <button type="button" className="light-button light-button--large light-button--block" onClick={() => setSsoStep(true)}>
+                <SvgIcon icon={SafetyCertificateOutlined} />
+                <span>{t('sso:signin.sso')}</span>
+              </button>
+            </>
+          )}
+          {/* WeChat sits under the same divider as SSO (issue 51). */}
+          {wechat && !wxStep && !ssoStep && (
+            <>
               <button
                 type="button"
                 className="light-button light-button--large light-button--block"
@@ -344,7 +398,7 @@ export default function LoginPage() {
               </button>
             </>
           )}
-          <p className="login-card__hint">{t('codeHint')}</p>
+          {!ssoStep && <p className="login-card__hint">{t('codeHint')}</p>}
         </main>
       </div>
     </div>

@@ -5,7 +5,7 @@ import { App, Button, DatePicker, Form, Modal, Table, Tag, Typography } from 'an
 import { toDecimal } from '@portal/contract';
 import { dayjs } from '../../lib/time';
 import { opsFeesApi, type OpsFeeHistoryRow, type OpsMerchantDetail } from './api/ops-http';
-import { feeToApi, FeeLinesField, type FeeForm } from './merchant-form';
+import { feeFromApi, feeToApi, FeeLinesField, type FeeForm } from './merchant-form';
 
 const STATE_COLOR = { FUTURE: 'processing', IN_FORCE: 'success', PAST: 'default' } as const;
 
@@ -67,6 +67,7 @@ export function FeeSchedules({ merchant, canEdit }: { merchant: OpsMerchantDetai
           { title: t('fee.cycle'), dataIndex: 'cycleDays', render: (v: number) => `T+${v}` },
           { title: t('fee.reserve'), dataIndex: 'reserveBp', render: (v: number, r) => `${pct(v)} / ${r.reserveHoldDays}` },
           { title: t('fee.tranFee'), dataIndex: 'tranFee', render: (v: number, r) => `${toDecimal(v, cur)} ≥ ${toDecimal(r.tranThreshold, cur)} · ${r.transferPeriod}` },
+          { title: t('fee.disputeFee'), dataIndex: 'disputeFee', render: (v: number) => `${toDecimal(v ?? 0, cur)} ${cur}` },
           { title: t('fee.enteredBy'), dataIndex: 'enteredBy' },
         ]}
       />
@@ -86,17 +87,7 @@ export function FeeSchedules({ merchant, canEdit }: { merchant: OpsMerchantDetai
           layout="vertical"
           requiredMark={false}
           onFinish={(v) => add.mutate(v)}
-          initialValues={{
-            effectiveFrom: dayjs().add(1, 'day'),
-            fees: merchant.fees.map((f) => ({
-              ...f,
-              mdr: f.mdrBp / 100,
-              reserve: f.reserveBp / 100,
-              fixedFee: toDecimal(f.fixedFee, cur),
-              tranThreshold: toDecimal(f.tranThreshold, cur),
-              tranFee: toDecimal(f.tranFee, cur),
-            })),
-          }}
+          initialValues={{ effectiveFrom: dayjs().add(1, 'day'), fees: merchant.fees.map((f) => feeFromApi(f, cur)) }}
         >
           <Form.Item name="effectiveFrom" label={t('fee.from')} extra={t('fee.fromHint')} rules={[{ required: true, message: t('form.required') }]}>
             <DatePicker disabledDate={(d) => d.isBefore(dayjs(), 'day')} />

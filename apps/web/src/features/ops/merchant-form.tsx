@@ -18,6 +18,7 @@ export interface FeeForm {
   tranThreshold: string;
   tranFee: string;
   transferPeriod: string;
+  disputeFee: string;
 }
 export interface MerchantFormValues {
   attribute: 'GROUP' | 'SUB' | 'INDEPENDENT';
@@ -80,6 +81,7 @@ export function feeToApi(f: FeeForm, currency: string): OpsFee {
     tranThreshold: toMinor(f.tranThreshold || '0', currency),
     tranFee: toMinor(f.tranFee || '0', currency),
     transferPeriod: f.transferPeriod,
+    disputeFee: toMinor(f.disputeFee || '0', currency),
   };
 }
 
@@ -94,6 +96,7 @@ export const feeFromApi = (f: OpsFee, currency: string) => ({
   fixedFee: toDecimal(f.fixedFee, currency),
   tranThreshold: toDecimal(f.tranThreshold, currency),
   tranFee: toDecimal(f.tranFee, currency),
+  disputeFee: toDecimal(f.disputeFee ?? 0, currency),
 });
 
 const money = /^\d{1,12}(\.\d{1,3})?$/;
@@ -256,6 +259,11 @@ export function FeeLinesField() {
                     <Select options={opts(PERIODS)} />
                   </Form.Item>
                 </Col>
+                <Col xs={12} md={6}>
+                  <Form.Item name={[line.name, 'disputeFee']} label={t('fee.disputeFee')} tooltip={t('fee.disputeFeeHint')} rules={[{ pattern: money, message: t('form.amount') }]}>
+                    <Input inputMode="decimal" />
+                  </Form.Item>
+                </Col>
                 <Col xs={12} md={6} className="ops-fee-line__remove">
                   <Button onClick={() => remove(line.name)} disabled={lines.length === 1}>
                     {t('fee.remove')}
@@ -263,7 +271,9 @@ export function FeeLinesField() {
                 </Col>
               </Row>
             ))}
-            <Button onClick={() => add({ mdr: 2.5, cycleDays: 1, reserve: 0, reserveHoldDays: 0, fixedFee: '0', tranThreshold: '0', tranFee: '0', transferPeriod: 'D' })}>{t('fee.add')}</Button>
+            <Button onClick={() => add({ mdr: 2.5, cycleDays: 1, reserve: 0, reserveHoldDays: 0, fixedFee: '0', tranThreshold: '0', tranFee: '0', transferPeriod: 'D', disputeFee: '0' })}>
+              {t('fee.add')}
+            </Button>
           </>
         )}
       </Form.List>

@@ -168,7 +168,7 @@ export default function MerchantsPage() {
           onFinish={(v) => save.mutate(v)}
           initialValues={{
             attribute: 'GROUP',
-            fees: [{ busLine: 'CARD', mdr: 2.5, cycleDays: 1, reserve: 0, reserveHoldDays: 0, fixedFee: '0', tranThreshold: '0', tranFee: '0', transferPeriod: 'D' }],
+            fees: [{ busLine: 'CARD', mdr: 2.5, cycleDays: 1, reserve: 0, reserveHoldDays: 0, fixedFee: '0', tranThreshold: '0', tranFee: '0', transferPeriod: 'D', disputeFee: '0' }],
           }}
         >
           <MerchantFormFields mode={editing ? 'edit' : 'create'} groups={(groups.data?.content ?? []).map((g) => ({ value: g.merId, label: `${g.name} (${g.merId})` }))} />
@@ -242,6 +242,7 @@ export default function MerchantsPage() {
                   dataIndex: 'tranFee',
                   render: (v: number, r) => `${toDecimal(v, m.settleCurrency)} ≥ ${toDecimal(r.tranThreshold, m.settleCurrency)} · ${r.transferPeriod}`,
                 },
+                { title: t('fee.disputeFee'), dataIndex: 'disputeFee', render: (v: number) => `${toDecimal(v ?? 0, m.settleCurrency)} ${m.settleCurrency}` },
                 { title: t('fee.from'), dataIndex: 'effectiveFrom' },
               ]}
             />

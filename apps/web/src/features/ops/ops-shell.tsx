@@ -6,7 +6,7 @@ import { FullPageSpin } from '../../components/full-page-spin';
 import { opsApi, opsTokens } from './api/ops-http';
 import { OpsLanguageSelect } from './ops-language';
 import { mayDo, useOperator } from './ops-me';
-import { OPS_RUNS_READ_ROLES } from '@portal/contract';
+import { OPS_DISPUTES_READ_ROLES, OPS_RUNS_READ_ROLES } from '@portal/contract';
 import './ops.css';
 
 const OperatorsPage = lazy(() => import('./operators-page'));
@@ -17,6 +17,10 @@ const SessionsPage = lazy(() => import('./sessions-page'));
 const RunsPage = lazy(() => import('./runs-page'));
 const NoticesPage = lazy(() => import('./notices-page'));
 const RatesPage = lazy(() => import('./rates-page'));
+// Issue 48: every merchant's disputes.
+const DisputesPage = lazy(() => import('./disputes-page'));
+// Issue 51: merchants using SSO, "SSO required" lifted with four eyes.
+const OpsSsoPage = lazy(() => import('../sso/ops-sso-page'));
 
 /** The back office's screens: a top bar (who, role, language, sign out), the menu, the screen. */
 export default function OpsShell() {
@@ -31,8 +35,11 @@ export default function OpsShell() {
     { key: '/ops/audit', label: t('menu.audit') },
     ...(mayDo(me, OPS_RUNS_READ_ROLES) ? [{ key: '/ops/runs', label: t('menu.runs') }] : []),
     { key: '/ops/rates', label: t('menu.rates') },
+    ...(mayDo(me, OPS_DISPUTES_READ_ROLES) ? [{ key: '/ops/disputes', label: t('menu.disputes') }] : []),
     ...(me.role === 'administrator' ? [{ key: '/ops/operators', label: t('menu.operators') }] : []),
     { key: '/ops/sessions', label: t('menu.sessions') },
+    // Issue 51.
+    { key: '/ops/sso', label: t('menu.sso') },
   ];
   async function signOut() {
     await opsApi.logout().catch(() => undefined);
@@ -62,8 +69,11 @@ export default function OpsShell() {
               <Route path="audit" element={<AuditPage />} />
               <Route path="runs" element={<RunsPage />} />
               <Route path="rates" element={<RatesPage />} />
+              <Route path="disputes" element={<DisputesPage />} />
               <Route path="operators" element={<OperatorsPage />} />
               <Route path="sessions" element={<SessionsPage />} />
+              {/* Issue 51. */}
+              <Route path="sso" element={<OpsSsoPage />} />
               <Route path="*" element={<Navigate to="/ops/merchants" replace />} />
             </Routes>
           </Suspense>

@@ -4,10 +4,10 @@
  * full portal's root stays where it is afterwards.
  */
 export const PHONE_PATH = '/m';
-export const PHONE_MAX_WIDTH = 600;
-export const FULL_PORTAL_KEY = 'mp_full_portal';
+const PHONE_MAX_WIDTH = 600;
+const FULL_PORTAL_KEY = 'mp_full_portal';
 
-export function isPhoneWidth(): boolean {
+function isPhoneWidth(): boolean {
   return typeof window !== 'undefined' && !!window.matchMedia?.(`(max-width: ${PHONE_MAX_WIDTH}px)`).matches;
 }
 

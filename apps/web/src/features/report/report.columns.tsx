@@ -3,6 +3,7 @@ import type { TFunction } from 'i18next';
 import { Perm, TXN_SIGN, brandName, type BillRow, type ReserveRow, type SummaryRow, type TransferRow } from '@portal/contract';
 import { Can } from '../../components/can';
 import type { ReportColumn } from './components/report-table';
+import { proofPath } from '../trail/api';
 
 /** The settle list behind a row (spec §2): transactions of merchant, business line and currency settled in the range. */
 export function settleListLink(r: { clientid: string; reconBusiness: string; merTxnSet: string }, beginDate: string, endDate: string): string {
@@ -90,6 +91,20 @@ export const transferColumns = (t: TFunction): ReportColumn<TransferRow>[] => {
       width: 90,
       render: (r) => details(t, settleListLink(r, r.reconSearchDate, r.txnSetDate), `${t('action.details')} ${r.clientid} ${r.reconBusiness} ${r.txnSetDate}`),
     },
+    // issue 49: the transfer's payout proof
+    {
+      key: 'proof',
+      title: t('trail:proofLink'),
+      width: 80,
+      render: (r) =>
+        r.remitDate ? (
+          <Link to={proofPath(r)} aria-label={`${t('trail:proofLink')} ${r.clientid} ${r.reconBusiness} ${r.txnSetDate}`}>
+            {t('trail:proofLink')}
+          </Link>
+        ) : (
+          '—'
+        ),
+    },
   ];
 };
 
@@ -99,7 +114,7 @@ export const transferColumns = (t: TFunction): ReportColumn<TransferRow>[] => {
  * unsigned on the wire, its settlement amount signed. Refunds, voids, chargebacks, freezes, debits
  * and the reserve held subtract; purchases, releases and credits add; a manual entry carries its own.
  */
-export function summarySign(r: Pick<SummaryRow, 'txnType'>): 1 | -1 {
+function summarySign(r: Pick<SummaryRow, 'txnType'>): 1 | -1 {
   if (r.txnType === 'M-DEPOSIT') return -1;
   if (r.txnType === 'M-DEPOSIT-RELEASE') return 1;
   return (TXN_SIGN as Record<string, number>)[r.txnType] === -1 ? -1 : 1;

@@ -15,7 +15,7 @@ const FORM = reportForm(['period', 'remit', 'merId']);
  * cleared), remittance range, merchant 'id - name' (clearable); search goes back to the first page.
  */
 export function TransferReportPage() {
-  const { t } = useTranslation('report');
+  const { t } = useTranslation(['report', 'trail']);
   const report = useReport();
   const list = useTransferList(report.query, !!report.wire.beginDate);
   const columns = useMemo(() => transferColumns(t), [t]);

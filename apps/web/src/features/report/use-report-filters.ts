@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import { isCalendarDate } from '@portal/contract';
-import { dayjs, WIRE_DATE } from '../../lib/time';
+import { WIRE_DATE, zoneNow } from '../../lib/time';
 import { useUrlFilters } from '../../lib/url-filters';
 import type { ReportWireQuery } from './api/report-client';
 
@@ -23,12 +23,8 @@ const KEPT = ['version', 'size'] as const;
 
 /** The preset every report opens with: the last 7 days, today included. */
 export function lastDays(n = 7): { beginDate: string; endDate: string } {
-  return {
-    beginDate: dayjs()
-      .subtract(n - 1, 'day')
-      .format(WIRE_DATE),
-    endDate: dayjs().format(WIRE_DATE),
-  };
+  const today = zoneNow();
+  return { beginDate: today.subtract(n - 1, 'day').format(WIRE_DATE), endDate: today.format(WIRE_DATE) };
 }
 
 function read(params: URLSearchParams, defaults: { beginDate?: string; endDate?: string }): ReportFilters {

@@ -1,6 +1,7 @@
 import { List, Modal, Space, Tag, Typography } from 'antd';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { timelinePath } from '../trail/api';
 import { pblStateOf, searchHitPath, type SearchHit } from '@portal/contract';
 import { displayZone, formatPlatform, zoneOffsetLabel } from '../../lib/time';
 
@@ -12,6 +13,7 @@ const KIND_COLOR: Record<SearchHit['kind'], string> = { txn: 'blue', refund: 'or
  */
 export function SearchResults({ q, hits, onClose }: { q: string; hits: SearchHit[] | null; onClose: () => void }) {
   const { t } = useTranslation('search');
+  const { t: tt } = useTranslation('trail');
   const state = (h: SearchHit) =>
     h.kind === 'txn' || h.kind === 'refund'
       ? t(`status.${h.status === '00' ? 'success' : h.status === '04' || !h.status ? 'processing' : 'failed'}`)
@@ -36,6 +38,10 @@ export function SearchResults({ q, hits, onClose }: { q: string; hits: SearchHit
                     <Tag color={KIND_COLOR[h.kind]}>{t(`kind.${h.kind}`)}</Tag>
                     <Link to={searchHitPath(h)} onClick={onClose} className="global-search__hit">
                       {h.orderNo}
+                    </Link>
+                    {/* issue 49: the buyer order's timeline (a refund's: found from its number) */}
+                    <Link to={h.kind === 'refund' ? `/trail/order?q=${encodeURIComponent(h.orderNo)}` : timelinePath(h.merId, h.orderNo)} onClick={onClose}>
+                      {tt('timeline.title')}
                     </Link>
                   </Space>
                   <Typography.Text type="secondary">

@@ -5,7 +5,7 @@ import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { toDecimal } from '@portal/contract';
 import { http } from '../../lib/http';
-import { dayjs } from '../../lib/time';
+import { zoneNow } from '../../lib/time';
 
 /** One difference of the gateway feed's reconciliation (GET /api/gateway/differences). */
 export interface FeedDifference {
@@ -33,7 +33,7 @@ const money = (m: Money | undefined) => (m && typeof m.amount === 'number' && m.
  */
 export function FeedDifferences() {
   const { t } = useTranslation('settleDetail');
-  const [day, setDay] = useState<Dayjs>(() => dayjs().subtract(1, 'day'));
+  const [day, setDay] = useState<Dayjs>(() => zoneNow().subtract(1, 'day'));
   const date = day.format('YYYY-MM-DD');
   // The sideways-scrolling region takes the keyboard focus (WCAG 2.1.1), named after the card, as the reports' tables do.
   const frame = useRef<HTMLDivElement>(null);
@@ -78,7 +78,7 @@ export function FeedDifferences() {
       <Typography.Paragraph type="secondary">{t('feed.help')}</Typography.Paragraph>
       <Form layout="inline" style={{ marginBottom: 12 }}>
         <Form.Item label={t('feed.date')}>
-          <DatePicker value={day} allowClear={false} aria-label={t('feed.date')} disabledDate={(d) => d.isAfter(dayjs(), 'day')} onChange={(d) => d && setDay(d)} />
+          <DatePicker value={day} allowClear={false} aria-label={t('feed.date')} disabledDate={(d) => d.isAfter(zoneNow(), 'day')} onChange={(d) => d && setDay(d)} />
         </Form.Item>
       </Form>
       {list.isError ? (

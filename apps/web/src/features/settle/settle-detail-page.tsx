@@ -3,6 +3,7 @@ import { Button, Dropdown, Flex, Form, Grid, Input, Select } from 'antd';
 import { DownloadOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table';
 import dayjs from 'dayjs';
+import { zoneNow } from '../../lib/time';
 import { Link, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { CURRENCIES, type SettleBatchRow } from '@portal/contract';
@@ -15,6 +16,7 @@ import { DateRangeFilter } from '../../components/date-range-filter';
 import { MerchantSelect } from '../../components/merchant-select';
 import { usePageParams } from '../../lib/paging';
 import { downloadStatement, useSettleBatches } from './api';
+import { proofPath } from '../trail/api';
 
 type Range = [dayjs.Dayjs, dayjs.Dayjs];
 const D = 'YYYY-MM-DD';
@@ -34,11 +36,11 @@ const SETTLE_DETAIL_HIDDEN = ['busLine', 'currency', 'count', 'settleAmount', 'f
  * list of that date) and downloading its statement (PDF or CSV, totals equal to the transfer report row).
  */
 export function SettleDetailPage() {
-  const { t } = useTranslation('settleDetail');
+  const { t } = useTranslation(['settleDetail', 'trail']);
   const [params, setParams] = useSearchParams();
   const { page, size, pagination } = usePageParams();
-  const beginDate = params.get('beginDate') ?? dayjs().subtract(30, 'day').format(D);
-  const endDate = params.get('endDate') ?? dayjs().format(D);
+  const beginDate = params.get('beginDate') ?? zoneNow().subtract(30, 'day').format(D);
+  const endDate = params.get('endDate') ?? zoneNow().format(D);
   const q = { page, size, beginDate, endDate, merId: params.get('merId') || undefined, busLine: params.get('busLine') || undefined, setCur: params.get('setCur') || undefined };
   const list = useSettleBatches(q);
   const [busy, setBusy] = useState<string | null>(null);
@@ -95,6 +97,7 @@ export function SettleDetailPage() {
         render: (_, r) => (
           <Flex gap={8} align="center">
             <Link to={`/txn/settleList?beginDate=${r.txnSetDate}&endDate=${r.txnSetDate}&busLine=${r.reconBusiness}&setCur=${r.merTxnSet}&clientid=${r.clientid}`}>{t('transactions')}</Link>
+            {r.remitDate ? <Link to={proofPath(r)}>{t('trail:proofLink')}</Link> : null}
             <Dropdown
               trigger={['click']}
               menu={{

@@ -9,7 +9,7 @@ import { useUser } from '../../lib/session';
 import { useApp } from '../../app/lazy-app';
 import { saveAccessPolicy, useAccessPolicy, useReview } from './api/access';
 
-export const REVIEW_PATH = '/merchant/team/review';
+const REVIEW_PATH = '/merchant/team/review';
 
 /** The quarter's access review is due: a banner with the way to it (administrators with user management). */
 export function ReviewDueBanner({ canManage }: { canManage: boolean }) {

@@ -5,7 +5,7 @@ import type { AuditRow } from '@portal/contract';
 import { formatPlatform } from '../../lib/time';
 
 /** A readable name of an audit action ('user.add' → 'User added'), the code itself when unknown. */
-export function actionLabel(t: TFunction<'team'>, action: string): string {
+function actionLabel(t: TFunction<'team'>, action: string): string {
   const key = `auditAction.${action.replace(/\./g, '_')}`;
   const s = t(key, { defaultValue: '' });
   return s || action;

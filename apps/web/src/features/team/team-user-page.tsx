@@ -21,6 +21,9 @@ import { useApp } from '../../app/lazy-app';
 import { RolesPanel } from './roles-panel';
 import { FourEyesPanel } from './four-eyes-panel';
 import { AccessPanel, ReviewDueBanner } from './access-panel';
+// Issue 51: SCIM provisioning and the sign-in IP allow-list.
+import { ProvisioningPanel } from '../scim/provisioning-panel';
+import { SignInIpPanel } from '../scim/signin-ip-panel';
 
 /** /merchant/user: the merchant's users (main users only), add, edit, enable/disable, reset password, remove. */
 export function TeamUserPage() {
@@ -31,11 +34,13 @@ export function TeamUserPage() {
 function TeamUsers() {
   const { t } = useTranslation('team');
   const { t: tRoles } = useTranslation('roles');
+  const { t: tScim } = useTranslation('scim'); // issue 51
   const { modal, message } = useApp();
   const qc = useQueryClient();
   const { filters, apply, page, size, pagination } = useUserFilters();
   const list = useUserList({ ...filters, page, size });
   const canManage = useCan(Perm.merchantUserManage);
+  const canScim = useCan(Perm.teamScimManage); // issue 51
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<TeamUserRow | null>(null);
   const refresh = () => qc.invalidateQueries({ queryKey: ['team'] });
@@ -126,6 +131,9 @@ function TeamUsers() {
           { key: 'roles', label: tRoles('tab.roles'), children: <RolesPanel canManage={canManage} /> },
           { key: 'fourEyes', label: tRoles('tab.fourEyes'), children: <FourEyesPanel canManage={canManage} /> },
           { key: 'access', label: tRoles('tab.access'), children: <AccessPanel canManage={canManage} /> },
+          // Issue 51: SCIM provisioning (team:scim:manage) and the sign-in IP allow-list (administrators).
+          ...(canScim ? [{ key: 'provisioning', label: tScim('tab.provisioning'), children: <ProvisioningPanel /> }] : []),
+          ...(canManage ? [{ key: 'signinIp', label: tScim('tab.signinIp'), children: <SignInIpPanel /> }] : []),
         ]}
       />
     </PageContainer>

@@ -2,7 +2,7 @@ import type { TFunction } from 'i18next';
 import { Button, Space, Tag, Tooltip } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import type { TeamUserRow } from '@portal/contract';
-import { formatPlatform } from '../../lib/time';
+import { displayZone, formatPlatform, zoneOffsetLabel } from '../../lib/time';
 
 export const STATUS_COLOR: Record<TeamUserRow['status'], string> = { ACTIVE: 'success', INACTIVE: 'warning', DISABLED: 'default' };
 
@@ -19,6 +19,8 @@ export function userColumns(t: TFunction<'team'>, a: UserActions): ColumnsType<T
   // At 1440 px what a manager checks first — status, two-factor, last sign-in, created — is in view
   // beside the actions column (issue 53: they were past it, off-screen); the phone sits under the
   // e-mail, the user type and the access end last.
+  // The times are in the user's zone: its label in their headers (issue 53; the cells stay one line).
+  const zone = zoneOffsetLabel(displayZone());
   const cols: ColumnsType<TeamUserRow> = [
     {
       title: t('column.userName'),
@@ -37,8 +39,8 @@ export function userColumns(t: TFunction<'team'>, a: UserActions): ColumnsType<T
     },
     { title: t('column.status'), dataIndex: 'status', width: 100, render: (v: TeamUserRow['status']) => <Tag color={STATUS_COLOR[v]}>{t(`status.${v}`)}</Tag> },
     { title: t('column.twoFactor'), dataIndex: 'twoFactor', width: 100, render: (v: boolean) => (v ? t('twoFactor.on') : t('twoFactor.off')) },
-    { title: t('column.lastLogin'), dataIndex: 'lastLoginTime', width: 150, render: (v: string | null) => (v ? formatPlatform(v).slice(0, 16) : t('never')) },
-    { title: t('column.createTime'), dataIndex: 'createTime', width: 150, render: (v: string) => formatPlatform(v).slice(0, 16) },
+    { title: `${t('column.lastLogin')} (${zone})`, dataIndex: 'lastLoginTime', width: 150, render: (v: string | null) => (v ? formatPlatform(v).slice(0, 16) : t('never')) },
+    { title: `${t('column.createTime')} (${zone})`, dataIndex: 'createTime', width: 150, render: (v: string) => formatPlatform(v).slice(0, 16) },
     { title: t('column.role'), dataIndex: 'role', width: 130, render: (v: TeamUserRow['role'], r) => r.roleName ?? (v ? t(`role.${v}.name`) : '') },
     { title: t('column.merchant'), dataIndex: 'merName', width: 190, render: (v: string, r) => <Tooltip title={r.merIds.join(', ')}>{`${r.merId} - ${v}`}</Tooltip> },
     {

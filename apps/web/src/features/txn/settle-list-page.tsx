@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { Alert, Descriptions, Flex } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { DATE_RE, Perm, type SettleRow } from '@portal/contract';
 import { PageContainer } from '../../components/page-container';
@@ -10,6 +10,7 @@ import { ListTable } from '../../components/list-table';
 import { Can } from '../../components/can';
 import { Money } from '../../components/money';
 import { usePageParams } from '../../lib/paging';
+import { proofPathOf } from '../trail/paths';
 import { defaultOffset } from '../../lib/time';
 import { settleExportBack, useSettleList, type SettleQuery } from './api/settle';
 import { txnColumns } from './txn.columns';
@@ -25,6 +26,7 @@ const SETTLE_LIST_HIDDEN = ['originorderno', 'merName', 'paymentBrand', 'gwRespo
  */
 export function SettleListPage() {
   const { t } = useTranslation('txn');
+  const { t: tt } = useTranslation('trail');
   const [params] = useSearchParams();
   const { page, size, pagination } = usePageParams();
   const q: SettleQuery = {
@@ -62,6 +64,10 @@ export function SettleListPage() {
         <Flex gap={8} wrap>
           <Can permission={Perm.settleList}>
             <ExportButton onClick={() => exportFlow(null, () => settleExportBack({ ...q, format: 'xlsx' }))}>{t('action.export')}</ExportButton>
+          </Can>
+          {/* issue 49: the payout proof of the transfer whose range this list shows */}
+          <Can permission={Perm.reportTransfer}>
+            <Link to={proofPathOf(`${q.endDate}.${q.clientid}.${q.busLine}.${q.setCur}`)}>{tt('proofLink')}</Link>
           </Can>
           <SavedViews />
         </Flex>

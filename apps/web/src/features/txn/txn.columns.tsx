@@ -22,7 +22,8 @@ export function txnColumns<T extends TxnRow>(t: TFunction, tz: number): ColumnsT
     },
     { key: 'currentTime', title: t('col.time'), width: 150, render: (_, r) => platformToOffset(r.currentTime, tz) },
     { key: 'gwResponse', title: t('col.result'), width: 100, render: (_, r) => <StatusTag gwResponse={r.gwResponse} respMsg={r.respMsg} /> },
-    { key: 'merName', title: t('col.merName'), width: 120, ellipsis: true, render: (_, r) => r.merName },
+    // The whole name, wrapped (cut to "Demo Store S…" at 1440 px, issue 53).
+    { key: 'merName', title: t('col.merName'), width: 120, className: 'cell-wrap', render: (_, r) => r.merName },
     { key: 'originorderno', title: t('col.originOrderNo'), width: 150, render: (_, r) => r.mrequest.originorderno ?? '' },
     { key: 'gwTranType', title: t('col.type'), width: 90, render: (_, r) => t(`type.${r.gwTranType}`, { defaultValue: r.gwTranType }) },
     { key: 'gwAmount', title: t('col.amount'), width: 130, align: 'right', render: (_, r) => <Money value={r.gwAmount} currency={r.gwCurrency} /> },

@@ -46,7 +46,7 @@ export function cardNumber(rng: Rng, brand: string): string {
 }
 
 /** Hour-of-day weights of shopping (platform zone): quiet nights, lunch and evening peaks. */
-export const HOUR_WEIGHTS = [1, 0.6, 0.4, 0.3, 0.3, 0.4, 0.8, 1.5, 2.5, 3, 3.2, 3.5, 4, 3.8, 3.5, 3.3, 3.2, 3.5, 4, 4.2, 4, 3.5, 2.5, 1.6];
+const HOUR_WEIGHTS = [1, 0.6, 0.4, 0.3, 0.3, 0.4, 0.8, 1.5, 2.5, 3, 3.2, 3.5, 4, 3.8, 3.5, 3.3, 3.2, 3.5, 4, 4.2, 4, 3.5, 2.5, 1.6];
 const CUM = HOUR_WEIGHTS.reduce<number[]>((a, w) => [...a, (a[a.length - 1] ?? 0) + w], []);
 
 /** Seconds after midnight, following HOUR_WEIGHTS. */

@@ -76,7 +76,7 @@ export const EXTRA_ACQUIRERS: readonly [string, string, string][] = [
 ];
 
 /** The brand of a local-method channel PPRO_X. */
-export const PPRO_BRAND: Readonly<Record<string, string>> = {
+const PPRO_BRAND: Readonly<Record<string, string>> = {
   PPRO_IDEAL: 'ideal',
   PPRO_PAYPAY: 'paypay',
   PPRO_KONBINI: 'konbini',

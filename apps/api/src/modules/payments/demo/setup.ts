@@ -5,7 +5,7 @@ import { Rng } from './rng';
 import { DEFAULT_FX_SIGMA, DEMO_FEES, EXTRA_ACQUIRERS, FEE_CHOICES, FX_SIGMA, REGIONS, USD_VALUE, type FeeSchedule } from './catalog';
 import { busLineOf } from '@portal/contract';
 import { newToken } from '../../../lib/crypto';
-import { methodsFor } from '../../paybylink/channels';
+import { methodsFor } from '@portal/contract';
 
 /** What the generator needs to know of a merchant. */
 export interface GenMerchant {
@@ -126,7 +126,7 @@ export async function createMerchants(q: Queryable, n: number, seed: string, app
 }
 
 /** A generated merchant's fee schedules, one per business line, drawn from FEE_CHOICES. */
-export function drawFees(m: GenMerchant, seed: string): FeeSchedule[] {
+function drawFees(m: GenMerchant, seed: string): FeeSchedule[] {
   const rng = new Rng(`${seed}:fees:${m.merId}`);
   const lines = [...new Set(m.channels.map(busLineOf))];
   const inSettle = (usd: number) => Math.round(usd / USD_VALUE[m.settleCurrency]) * 10 ** exponentOf(m.settleCurrency);
@@ -169,7 +169,7 @@ export async function setupMerchantTerms(q: Queryable, merchants: GenMerchant[],
 }
 
 /** USD value of a currency on a date: smooth waves plus daily noise, a pure function of (seed, currency, date). */
-export function usdValue(cur: string, date: string, seed: string): number {
+function usdValue(cur: string, date: string, seed: string): number {
   const sigma = FX_SIGMA[cur] ?? DEFAULT_FX_SIGMA;
   if (sigma === 0) return USD_VALUE[cur];
   const dn = daysBetween('2020-01-01', date);

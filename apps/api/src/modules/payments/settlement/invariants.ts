@@ -79,6 +79,32 @@ const CHECKS: Record<string, string> = {
   I6: `
     SELECT mer_id, bus_line, set_cur, txn_set_date, real_trans_before_fee, tran_fee, real_trans_amount
       FROM settlement WHERE real_trans_amount <> real_trans_before_fee - tran_fee OR real_trans_amount < 0`,
+  // I8 (issue 48, docs/disputes.md): no purchase loses more than its amount through refunds and
+  // disputes together (refunds + chargeback debits − credits back ≤ amount, the purchase's own
+  // counters agree); every settled dispute movement is its ledger row's settlement amount with its
+  // kind's sign, on that row's day and settlement row — so a settlement row's reconSetAmount is its
+  // other transactions' (amount − fee) plus the disputes' debits, credits and fees.
+  I8: `
+    WITH fam AS (
+      SELECT t.origin_txn_id AS pid,
+             coalesce(sum(t.amount) FILTER (WHERE t.tran_type = 'REFD'), 0) AS refunded,
+             coalesce(sum(t.amount) FILTER (WHERE t.tran_type = 'DISPUTE'), 0) AS debited,
+             coalesce(sum(t.amount) FILTER (WHERE t.tran_type = 'DISPUTE_REVERSAL'), 0) AS credited
+        FROM txn t WHERE t.origin_txn_id IS NOT NULL AND t.gw_response = '00' AND t.tran_type IN ('REFD', 'DISPUTE', 'DISPUTE_REVERSAL')
+       GROUP BY t.origin_txn_id)
+    SELECT 'purchase' AS what, p.id, p.amount, fam.refunded, fam.debited, fam.credited, p.disputed_amount AS other
+      FROM fam JOIN txn p ON p.id = fam.pid
+     WHERE fam.refunded + fam.debited - fam.credited > p.amount OR p.return_amount + p.disputed_amount > p.amount
+        OR fam.debited - fam.credited < p.disputed_amount
+    UNION ALL
+    SELECT 'movement', m.id, m.amount, t.settle_amount, NULL, NULL, NULL
+      FROM dispute_movement m JOIN txn t ON t.id = m.txn_id
+     WHERE m.settle_date IS NOT NULL AND (t.settle_date IS DISTINCT FROM m.settle_date OR t.bus_line <> m.bus_line OR t.settle_currency <> m.set_cur
+        OR t.settle_amount - t.settle_fee <> m.amount * CASE WHEN m.kind = 'credit' THEN 1 ELSE -1 END)
+    UNION ALL
+    SELECT 'unsettled', m.id, m.amount, t.settle_amount, NULL, NULL, NULL
+      FROM dispute_movement m JOIN txn t ON t.id = m.txn_id
+     WHERE m.settle_date IS NULL AND t.settle_date IS NOT NULL`,
 };
 
 export const INVARIANTS = Object.keys(CHECKS);

@@ -5,6 +5,8 @@ import { addDays, isDate, nextBusinessDay, platformDate } from '../time';
 import {
   ADVANCE_CURSORS,
   APPLY_SCHEDULES,
+  DISPUTE_MOVEMENTS,
+  DISPUTE_RATES,
   WORK_TABLES,
   DROP_IDLE,
   DROP_UNCONVERTED,
@@ -84,6 +86,9 @@ export async function settleDate(db: Db, date: string): Promise<RunResult> {
     await q.query('SET LOCAL enable_nestloop = off');
     await q.query(PICK, [date, last]);
     await q.query('SET LOCAL enable_nestloop = on');
+    // Issue 48: only a day with dispute rows pays for the look-up of their purchases.
+    const disputes = await q.query<{ n: boolean }>(`SELECT EXISTS (SELECT 1 FROM s_pick WHERE tran_type IN ('DISPUTE', 'DISPUTE_REVERSAL')) AS n`);
+    if (disputes.rows[0].n) await q.query(DISPUTE_RATES, [CODES, EXPONENTS]);
     await q.query(LATE_QUEUE[0], [date]);
     out.unconverted = (await q.query(DROP_UNCONVERTED)).rowCount;
     await q.query(GROUPS, [date, nextBusinessDay(date)]);
@@ -92,6 +97,7 @@ export async function settleDate(db: Db, date: string): Promise<RunResult> {
     for (const sql of RESERVES) await q.query(sql, [date]);
     out.txnCount = (await q.query(MARK_TXNS[0], [date])).rowCount;
     await q.query(MARK_TXNS[1], [date]);
+    await q.query(DISPUTE_MOVEMENTS, [date]);
     await q.query(SUMMARY, [date]);
     await q.query(LATE_QUEUE[1]);
     await q.query(ADVANCE_CURSORS, [date]);

@@ -8,7 +8,7 @@ import { recordFailure, recordRuns } from './settle.log';
 
 export const SETTLE_JOB = 'settlement.daily';
 /** The daily run starts at 00:30 platform time, for the day before. */
-export const SETTLE_AT_MINUTES = 30;
+const SETTLE_AT_MINUTES = 30;
 
 /** The next 00:30 in the platform zone strictly after `now`. */
 export function nextSettleRunAt(now: Date, tz: string): Date {

@@ -4,7 +4,7 @@
  */
 
 /** Fee schedule used when a merchant has none for a business line (the column defaults of 002). */
-export const FEE_DEFAULTS = { mdrBp: 250, fixedFee: 0, cycleDays: 1, reserveBp: 0, holdDays: 0, threshold: 0, tranFee: 0, period: 'D' } as const;
+const FEE_DEFAULTS = { mdrBp: 250, fixedFee: 0, cycleDays: 1, reserveBp: 0, holdDays: 0, threshold: 0, tranFee: 0, period: 'D' } as const;
 const D = FEE_DEFAULTS;
 
 /**
@@ -23,7 +23,7 @@ export const WORK_TABLES = [
 ];
 
 /** A rate older than this many days is not used: the transactions wait for a fresh one. */
-export const RATE_MAX_AGE_DAYS = 31;
+const RATE_MAX_AGE_DAYS = 31;
 
 /**
  * Per currency pair, the rate in force on D — the rate of D, else the latest of the month before —,
@@ -49,7 +49,7 @@ export const APPLY_SCHEDULES = `
 UPDATE merchant_fee f
    SET mdr_bp = s.mdr_bp, fixed_fee = s.fixed_fee, cycle_days = s.cycle_days, reserve_bp = s.reserve_bp,
        reserve_hold_days = s.reserve_hold_days, tran_threshold = s.tran_threshold, tran_fee = s.tran_fee,
-       transfer_period = s.transfer_period, effective_from = s.effective_from
+       transfer_period = s.transfer_period, effective_from = s.effective_from, dispute_fee = s.dispute_fee
   FROM (SELECT DISTINCT ON (mer_id, bus_line) * FROM merchant_fee_schedule WHERE effective_from <= $1::date
          ORDER BY mer_id, bus_line, effective_from DESC) s
  WHERE f.mer_id = s.mer_id AND f.bus_line = s.bus_line AND f.effective_from IS DISTINCT FROM s.effective_from`;
@@ -113,6 +113,31 @@ SELECT c.id, c.mer_id, c.bus_line, c.set_cur, c.brand, c.tran_type, c.cur, c.amo
        AND (l.txn_id IS NOT NULL
             OR t.txn_date > coalesce(f.settled_through, $2::date - greatest(coalesce(f.cycle_days, ${D.cycleDays}), 1), '-infinity'::date))
     OFFSET 0) c`;
+
+/**
+ * Issue 48: a chargeback's debit and a won dispute's credit (DISPUTE, DISPUTE_REVERSAL) convert as
+ * their purchase did — at the purchase's rate (and rate version), not the day's —, so a dispute
+ * never gains or loses on the exchange. A purchase not settled yet leaves the day's rate. $1 codes,
+ * $2 exponents.
+ */
+export const DISPUTE_RATES = `
+UPDATE s_pick p SET rate = o.fx_rate, rate_id = o.fx_rate_id, conv = x.conv,
+       signed = x.conv * CASE WHEN p.tran_type = 'DISPUTE_REVERSAL' THEN 1 ELSE -1 END
+  FROM txn d
+  JOIN txn o ON o.id = d.origin_txn_id
+  JOIN unnest($1::text[], $2::int[]) AS ef(c, e) ON ef.c = o.currency::text
+  JOIN unnest($1::text[], $2::int[]) AS et(c, e) ON et.c = o.settle_currency::text
+  CROSS JOIN LATERAL (SELECT round_half_even(d.amount * o.fx_rate * (10::numeric ^ (et.e - ef.e))) AS conv) x
+ WHERE p.tran_type IN ('DISPUTE', 'DISPUTE_REVERSAL') AND d.id = p.id AND o.fx_rate IS NOT NULL
+   AND o.currency::text = p.cur AND o.settle_currency::text = p.set_cur`;
+
+/**
+ * Issue 48: the disputes' own record of their ledger rows learns the settlement row each joined
+ * (day, business line, currency) and its exact amount. $1 D.
+ */
+export const DISPUTE_MOVEMENTS = `
+UPDATE dispute_movement m SET settle_date = $1::date, bus_line = p.bus_line, set_cur = p.set_cur, amount = abs(p.signed)
+  FROM s_pick p WHERE m.settle_date IS NULL AND m.txn_id = p.id`;
 
 /** Every schedule's cursor moves to D − cycle (never back: a lengthened cycle waits for it). */
 export const ADVANCE_CURSORS = `

@@ -23,3 +23,8 @@ export const wechatLogin = (ticket: string, verifyCode?: string) => http.post<Lo
 export const passkeyLoginOptions = (username: string, password: string) =>
   http.post<{ attempt: string; options: PublicKeyCredentialRequestOptionsJSON }>('/user/passkey/loginOptions', { username, password });
 export const passkeyLogin = (attempt: string, credential: string) => http.post<LoginResult>('/user/passkey/login', { attempt, credential });
+
+/** Enterprise sign-in (issue 51), e-mail first: is SSO set up for the e-mail's domain; where to go; the way back's ticket traded for tokens. */
+export const ssoDiscover = (email: string) => http.post<{ sso: boolean }>('/sso/discover', { email }, { quiet: true });
+export const ssoStart = (email: string) => http.post<{ url: string }>('/sso/start', { email });
+export const ssoLogin = (ticket: string) => http.post<LoginResult>('/sso/login', { ticket });

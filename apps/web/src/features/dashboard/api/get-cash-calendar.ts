@@ -3,7 +3,7 @@ import type { CashCalendar } from '@portal/contract';
 import { http } from '../../../lib/http';
 
 /** GET /dashboard/cashCalendar: the next `days` days of expected transfers and reserve releases per currency. */
-export const cashCalendarQuery = (q: { merId?: string; days?: number }) =>
+const cashCalendarQuery = (q: { merId?: string; days?: number }) =>
   queryOptions({
     queryKey: ['dashboard', 'cashCalendar', q],
     queryFn: ({ signal }) => http.get<CashCalendar>('/dashboard/cashCalendar', q, { signal }),

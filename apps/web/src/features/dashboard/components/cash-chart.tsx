@@ -38,55 +38,59 @@ export function CashChart({ days, currency }: { days: CashDay[]; currency: strin
   const y = (v: number) => PAD.t + plotH - (v / top) * plotH;
   const compact = new Intl.NumberFormat(i18n.language, { notation: 'compact', maximumFractionDigits: 1 });
   const fmt = (v: string) => `${formatAmount(v, currency, i18n.language)} ${currency}`;
+  // On a phone the chart keeps its drawn size (its 11 px figures were 4 px at 390 px, issue 53) and
+  // scrolls sideways in its own frame, which the keyboard can reach and scroll too.
   return (
-    <svg viewBox={`0 0 ${W} ${H}`} width="100%" role="img" aria-label={t('calendar.chartLabel', { currency })} className="cash-chart">
-      {axis.map((v) => (
-        <g key={v}>
-          <line x1={PAD.l} x2={W - PAD.r} y1={y(v)} y2={y(v)} stroke={v === 0 ? '#8c8c8c' : '#eef0f3'} />
-          <text x={PAD.l - 8} y={y(v) + 4} textAnchor="end" fontSize="11" fill="#6b7280">
-            {compact.format(v)}
-          </text>
-        </g>
-      ))}
-      {days.map((d, i) => {
-        const x = PAD.l + i * slot;
-        const date = dayjs(d.date);
-        const weekend = date.day() === 0 || date.day() === 6;
-        const tr = n(d.transfer);
-        const pr = n(d.projected);
-        const rel = n(d.release);
-        return (
-          <Tooltip
-            key={d.date}
-            title={
-              <div>
-                <strong>{d.date}</strong>
+    <div className="cash-chart-scroll" data-testid="cash-chart-scroll" tabIndex={0} role="group" aria-label={t('calendar.chartLabel', { currency })}>
+      <svg viewBox={`0 0 ${W} ${H}`} width="100%" role="img" aria-label={t('calendar.chartLabel', { currency })} className="cash-chart">
+        {axis.map((v) => (
+          <g key={v}>
+            <line x1={PAD.l} x2={W - PAD.r} y1={y(v)} y2={y(v)} stroke={v === 0 ? '#8c8c8c' : '#eef0f3'} />
+            <text x={PAD.l - 8} y={y(v) + 4} textAnchor="end" fontSize="11" fill="#6b7280">
+              {compact.format(v)}
+            </text>
+          </g>
+        ))}
+        {days.map((d, i) => {
+          const x = PAD.l + i * slot;
+          const date = dayjs(d.date);
+          const weekend = date.day() === 0 || date.day() === 6;
+          const tr = n(d.transfer);
+          const pr = n(d.projected);
+          const rel = n(d.release);
+          return (
+            <Tooltip
+              key={d.date}
+              title={
                 <div>
-                  {t('calendar.transfer')}: {fmt(d.transfer)}
+                  <strong>{d.date}</strong>
+                  <div>
+                    {t('calendar.transfer')}: {fmt(d.transfer)}
+                  </div>
+                  <div>
+                    {t('calendar.projected')}: {fmt(d.projected)}
+                  </div>
+                  <div>
+                    {t('calendar.release')}: {fmt(d.release)}
+                  </div>
                 </div>
-                <div>
-                  {t('calendar.projected')}: {fmt(d.projected)}
-                </div>
-                <div>
-                  {t('calendar.release')}: {fmt(d.release)}
-                </div>
-              </div>
-            }
-          >
-            <g data-testid={`cash-day-${d.date}`}>
-              <rect x={x} y={PAD.t} width={slot} height={plotH} fill={weekend ? '#f6f7f9' : 'transparent'} />
-              {tr > 0 && <rect x={x + 2} y={y(tr)} width={bar} height={y(0) - y(tr)} fill={COLORS.transfer} rx={1.5} />}
-              {pr > 0 && <rect x={x + 2} y={y(tr + pr)} width={bar} height={y(tr) - y(tr + pr)} fill={COLORS.projected} rx={1.5} />}
-              {rel > 0 && <rect x={x + 2 + bar} y={y(rel)} width={bar} height={y(0) - y(rel)} fill={COLORS.release} rx={1.5} />}
-              {(i % 5 === 0 || i === days.length - 1) && (
-                <text x={x + slot / 2} y={H - 10} textAnchor="middle" fontSize="11" fill="#6b7280">
-                  {date.format('MM-DD')}
-                </text>
-              )}
-            </g>
-          </Tooltip>
-        );
-      })}
-    </svg>
+              }
+            >
+              <g data-testid={`cash-day-${d.date}`}>
+                <rect x={x} y={PAD.t} width={slot} height={plotH} fill={weekend ? '#f6f7f9' : 'transparent'} />
+                {tr > 0 && <rect x={x + 2} y={y(tr)} width={bar} height={y(0) - y(tr)} fill={COLORS.transfer} rx={1.5} />}
+                {pr > 0 && <rect x={x + 2} y={y(tr + pr)} width={bar} height={y(tr) - y(tr + pr)} fill={COLORS.projected} rx={1.5} />}
+                {rel > 0 && <rect x={x + 2 + bar} y={y(rel)} width={bar} height={y(0) - y(rel)} fill={COLORS.release} rx={1.5} />}
+                {(i % 5 === 0 || i === days.length - 1) && (
+                  <text x={x + slot / 2} y={H - 10} textAnchor="middle" fontSize="11" fill="#6b7280">
+                    {date.format('MM-DD')}
+                  </text>
+                )}
+              </g>
+            </Tooltip>
+          );
+        })}
+      </svg>
+    </div>
   );
 }

@@ -3,9 +3,9 @@ import type { ExportFile, Page } from '@portal/contract';
 import { http, saveFile } from '../../../lib/http';
 
 /** GET /report/file/list: the user's export files, newest first. */
-export const getFiles = (page: number, size: number, signal?: AbortSignal) => http.get<Page<ExportFile>>('/report/file/list', { page, size }, { signal });
+const getFiles = (page: number, size: number, signal?: AbortSignal) => http.get<Page<ExportFile>>('/report/file/list', { page, size }, { signal });
 
-export const filesQuery = (page: number, size: number) =>
+const filesQuery = (page: number, size: number) =>
   queryOptions({
     queryKey: ['files', 'list', { page, size }],
     queryFn: ({ signal }) => getFiles(page, size, signal),
@@ -19,7 +19,7 @@ export const useFiles = (page: number, size: number) => useQuery(filesQuery(page
 export const downloadFile = async (id: number) => saveFile(await http.file(`/report/file/download/${id}`));
 
 /** POST /report/file/delete (form id). */
-export const deleteFile = (id: number) => http.post<null>('/report/file/delete', { id });
+const deleteFile = (id: number) => http.post<null>('/report/file/delete', { id });
 export function useDeleteFile() {
   const qc = useQueryClient();
   return useMutation({ mutationFn: deleteFile, onSuccess: () => qc.invalidateQueries({ queryKey: ['files'] }) });

@@ -10,8 +10,8 @@ export interface MerchantListParams {
 }
 
 /** GET /merchant/list */
-export const getMerchantList = (q: MerchantListParams, signal?: AbortSignal) => http.get<Page<MerchantListRow>>('/merchant/list', { ...q }, { signal });
-export const merchantListQuery = (q: MerchantListParams) => queryOptions({ queryKey: ['merchant', 'list', q], queryFn: ({ signal }) => getMerchantList(q, signal), placeholderData: keepPreviousData });
+const getMerchantList = (q: MerchantListParams, signal?: AbortSignal) => http.get<Page<MerchantListRow>>('/merchant/list', { ...q }, { signal });
+const merchantListQuery = (q: MerchantListParams) => queryOptions({ queryKey: ['merchant', 'list', q], queryFn: ({ signal }) => getMerchantList(q, signal), placeholderData: keepPreviousData });
 export const useMerchantList = (q: MerchantListParams) => useQuery(merchantListQuery(q));
 
 /** GET /merchant/{id} */

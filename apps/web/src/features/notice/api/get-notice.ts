@@ -3,8 +3,8 @@ import type { NoticeDetail } from '@portal/contract';
 import { http } from '../../../lib/http';
 
 /** GET /notice/detail/{id}. */
-export const getNotice = (id: string, signal?: AbortSignal) => http.get<NoticeDetail>(`/notice/detail/${encodeURIComponent(id)}`, undefined, { signal });
+const getNotice = (id: string, signal?: AbortSignal) => http.get<NoticeDetail>(`/notice/detail/${encodeURIComponent(id)}`, undefined, { signal });
 
-export const noticeQuery = (id: string) => queryOptions({ queryKey: ['notice', 'detail', id], queryFn: ({ signal }) => getNotice(id, signal) });
+const noticeQuery = (id: string) => queryOptions({ queryKey: ['notice', 'detail', id], queryFn: ({ signal }) => getNotice(id, signal) });
 
 export const useNotice = (id: string) => useQuery(noticeQuery(id));

@@ -3,9 +3,9 @@ import type { NoticeRow, Page } from '@portal/contract';
 import { http } from '../../../lib/http';
 
 /** GET /notice/list?page&size (page 0-based). */
-export const getNotices = (page: number, size: number, signal?: AbortSignal) => http.get<Page<NoticeRow>>('/notice/list', { page, size }, { signal });
+const getNotices = (page: number, size: number, signal?: AbortSignal) => http.get<Page<NoticeRow>>('/notice/list', { page, size }, { signal });
 
-export const noticesQuery = (page: number, size: number) =>
+const noticesQuery = (page: number, size: number) =>
   queryOptions({
     queryKey: ['notice', 'list', { page, size }],
     queryFn: ({ signal }) => getNotices(page, size, signal),

@@ -90,6 +90,8 @@ export interface OpsFee {
   tranThreshold: number;
   tranFee: number;
   transferPeriod: string;
+  /** Issue 48: the fee of each dispute that arrives (minor units of the settlement currency). */
+  disputeFee: number;
   effectiveFrom?: string | null;
 }
 

@@ -27,7 +27,7 @@ export const exportPbl = async (q: Record<string, string | number | undefined>):
 };
 
 /** POST /payByLink/qrList (form link, orderCurrency): the payment methods and their logos. */
-export const qrListQuery = (link: string, orderCurrency: string) =>
+const qrListQuery = (link: string, orderCurrency: string) =>
   queryOptions({ queryKey: ['payByLink', 'qrList', link, orderCurrency], queryFn: () => http.post<PayMethod[]>('/payByLink/qrList', { link, orderCurrency }), staleTime: 60_000 });
 export const useQrList = (link: string, orderCurrency: string) => useQuery({ ...qrListQuery(link, orderCurrency), enabled: !!link && !!orderCurrency });
 

@@ -5,7 +5,7 @@ import { http } from '../../../lib/http';
 /** GET /payByLink/{id}: the order with its activity timeline. */
 export const getPblDetail = (id: number | string, signal?: AbortSignal) => http.get<PayByLinkDetail>(`/payByLink/${encodeURIComponent(String(id))}`, undefined, { signal });
 
-export const pblDetailQuery = (id: number | string) => queryOptions({ queryKey: ['payByLink', 'detail', String(id)], queryFn: ({ signal }) => getPblDetail(id, signal) });
+const pblDetailQuery = (id: number | string) => queryOptions({ queryKey: ['payByLink', 'detail', String(id)], queryFn: ({ signal }) => getPblDetail(id, signal) });
 
 /**
  * While the order can still change on its own (not paid, or payment processing), it is fetched

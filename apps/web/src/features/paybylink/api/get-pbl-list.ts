@@ -6,8 +6,8 @@ import { http } from '../../../lib/http';
 export type PblWireQuery = Record<string, string | number | undefined>;
 
 /** GET /payByLink/list */
-export const getPblList = (q: PblWireQuery, signal?: AbortSignal) => http.get<Page<PayByLinkRow>>('/payByLink/list', q, { signal });
+const getPblList = (q: PblWireQuery, signal?: AbortSignal) => http.get<Page<PayByLinkRow>>('/payByLink/list', q, { signal });
 
-export const pblListQuery = (q: PblWireQuery) => queryOptions({ queryKey: ['payByLink', 'list', q], queryFn: ({ signal }) => getPblList(q, signal), placeholderData: keepPreviousData });
+const pblListQuery = (q: PblWireQuery) => queryOptions({ queryKey: ['payByLink', 'list', q], queryFn: ({ signal }) => getPblList(q, signal), placeholderData: keepPreviousData });
 
 export const usePblList = (q: PblWireQuery) => useQuery(pblListQuery(q));

@@ -5,10 +5,10 @@ import { http } from '../../../lib/http';
 export type PblFormBody = Record<string, string | undefined>;
 
 /** POST /payByLink/add (form) → orderNo, payByLink, emailStatus. Quiet: the dialog maps errors onto its fields. */
-export const addOrder = (body: PblFormBody) => http.post<PayByLinkAddResult>('/payByLink/add', body, { quiet: true });
+const addOrder = (body: PblFormBody) => http.post<PayByLinkAddResult>('/payByLink/add', body, { quiet: true });
 
 /** POST /payByLink/updateOrder (form: id and the editable fields) → the order. */
-export const updateOrder = (body: PblFormBody) => http.post<PayByLinkOrder>('/payByLink/updateOrder', body, { quiet: true });
+const updateOrder = (body: PblFormBody) => http.post<PayByLinkOrder>('/payByLink/updateOrder', body, { quiet: true });
 
 /** GET /payByLink/closeOrder/{id} → '00' closed, '01' order already paid, processing or closed. */
 export const closeOrder = (id: number) => http.get<'00' | '01'>(`/payByLink/closeOrder/${id}`);

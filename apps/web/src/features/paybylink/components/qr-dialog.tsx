@@ -70,7 +70,11 @@ export function QrDialog({
           )}
           <Flex vertical align="center" style={{ textAlign: 'center' }}>
             <Typography.Text strong>{t('qr.scanHint')}</Typography.Text>
-            <Typography.Text type="secondary">{t('qr.scanHintOther')}</Typography.Text>
+            {/* The hint in the other language is marked as that language (issue 53): read by a screen
+                reader in its own voice, and Chinese drawn with Chinese glyphs on a Japanese or English page. */}
+            <Typography.Text type="secondary" lang={i18n.language === 'en' ? 'zh-Hans' : 'en'} data-testid="qr-hint-other">
+              {t('qr.scanHintOther')}
+            </Typography.Text>
           </Flex>
           <Divider plain style={{ margin: '8px 0' }}>
             {t('qr.methods')}

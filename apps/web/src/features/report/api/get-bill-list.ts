@@ -3,5 +3,5 @@ import type { BillRow } from '@portal/contract';
 import { reportListQuery, type ReportWireQuery } from './report-client';
 
 /** GET /report/bill/list */
-export const billListQuery = (q: ReportWireQuery) => reportListQuery<BillRow>('bill/list', q);
+const billListQuery = (q: ReportWireQuery) => reportListQuery<BillRow>('bill/list', q);
 export const useBillList = (q: ReportWireQuery, enabled = true) => useQuery({ ...billListQuery(q), enabled });

@@ -3,5 +3,5 @@ import type { ReserveRow } from '@portal/contract';
 import { reportListQuery, type ReportWireQuery } from './report-client';
 
 /** GET /report/reserve/list */
-export const reserveListQuery = (q: ReportWireQuery) => reportListQuery<ReserveRow>('reserve/list', q);
+const reserveListQuery = (q: ReportWireQuery) => reportListQuery<ReserveRow>('reserve/list', q);
 export const useReserveList = (q: ReportWireQuery, enabled = true) => useQuery({ ...reserveListQuery(q), enabled });

@@ -3,5 +3,5 @@ import type { SummaryRow } from '@portal/contract';
 import { reportListQuery, type ReportWireQuery } from './report-client';
 
 /** GET /report/txn/newList (per payment brand) or, for the old version, GET /report/txn/list. */
-export const summaryListQuery = (q: ReportWireQuery, old: boolean) => reportListQuery<SummaryRow>(old ? 'txn/list' : 'txn/newList', q);
+const summaryListQuery = (q: ReportWireQuery, old: boolean) => reportListQuery<SummaryRow>(old ? 'txn/list' : 'txn/newList', q);
 export const useSummaryList = (q: ReportWireQuery, old: boolean, enabled = true) => useQuery({ ...summaryListQuery(q, old), enabled });

@@ -3,5 +3,5 @@ import type { TransferRow } from '@portal/contract';
 import { reportListQuery, type ReportWireQuery } from './report-client';
 
 /** GET /report/transfer/list */
-export const transferListQuery = (q: ReportWireQuery) => reportListQuery<TransferRow>('transfer/list', q);
+const transferListQuery = (q: ReportWireQuery) => reportListQuery<TransferRow>('transfer/list', q);
 export const useTransferList = (q: ReportWireQuery, enabled = true) => useQuery({ ...transferListQuery(q), enabled });

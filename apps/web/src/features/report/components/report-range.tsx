@@ -3,7 +3,7 @@ import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { MAX_RANGE_DAYS } from '@portal/contract';
 import { RangePicker } from '../../../components/date-range-filter';
-import { dayjs, WIRE_DATE } from '../../../lib/time';
+import { dayjs, WIRE_DATE, zoneNow } from '../../../lib/time';
 
 export type DayRange = [Dayjs, Dayjs];
 
@@ -13,7 +13,7 @@ export const fromRange = (r: DayRange | null | undefined): [string | undefined, 
 
 /** The reserve report's shortcuts (spec §2): last week, last month, last three months. */
 export function reservePresets(t: (k: string) => string): { label: string; value: DayRange }[] {
-  const today = dayjs();
+  const today = zoneNow();
   return [
     { label: t('range.lastWeek'), value: [today.subtract(6, 'day'), today] },
     { label: t('range.lastMonth'), value: [today.subtract(1, 'month'), today] },

@@ -3,7 +3,7 @@ import type { Page, Schedule, ScheduleRecipient } from '@portal/contract';
 import { http } from '../../../lib/http';
 
 /** GET /report/schedule/list: the user's scheduled reports. */
-export const schedulesQuery = (page: number, size: number) =>
+const schedulesQuery = (page: number, size: number) =>
   queryOptions({
     queryKey: ['schedules', 'list', { page, size }],
     queryFn: ({ signal }) => http.get<Page<Schedule>>('/report/schedule/list', { page, size }, { signal }),

@@ -7,7 +7,7 @@ export const useAccessPolicy = (merId: string) => useQuery({ queryKey: ['team', 
 export const saveAccessPolicy = (p: { merId: string; inactiveDays: number }) => http.post<AccessPolicy>('/access/policy', { ...p }, { quiet: true });
 
 /** GET /access/review: the merchant's users with their grants and the open review's decisions. */
-export const reviewQuery = (merId: string) => queryOptions({ queryKey: ['team', 'access', 'review', merId], queryFn: ({ signal }) => http.get<ReviewState>('/access/review', { merId }, { signal }) });
+const reviewQuery = (merId: string) => queryOptions({ queryKey: ['team', 'access', 'review', merId], queryFn: ({ signal }) => http.get<ReviewState>('/access/review', { merId }, { signal }) });
 export const useReview = (merId: string, enabled = true) => useQuery({ ...reviewQuery(merId), enabled });
 
 export const decideReview = (merId: string, userId: number, decision: 'CONFIRM' | 'DISABLE' | 'REMOVE') =>

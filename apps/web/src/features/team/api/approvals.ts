@@ -3,7 +3,7 @@ import type { ApprovalRow, FourEyesPolicy, Page } from '@portal/contract';
 import { http } from '../../../lib/http';
 
 /** GET /approval/list: requests the caller may decide or asked itself (issue 28). */
-export const approvalListQuery = (q: Record<string, string | number | undefined>) =>
+const approvalListQuery = (q: Record<string, string | number | undefined>) =>
   queryOptions({ queryKey: ['team', 'approvals', q], queryFn: ({ signal }) => http.get<Page<ApprovalRow>>('/approval/list', q, { signal }), placeholderData: keepPreviousData });
 export const useApprovalList = (q: Record<string, string | number | undefined>) => useQuery(approvalListQuery(q));
 

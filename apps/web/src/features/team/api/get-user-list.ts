@@ -5,8 +5,8 @@ import { http } from '../../../lib/http';
 export type UserListQuery = Record<string, string | number | undefined>;
 
 /** GET /user/list (spec §7): merId, status, text, page 0-based, size. */
-export const getUserList = (q: UserListQuery, signal?: AbortSignal) => http.get<Page<TeamUserRow>>('/user/list', q, { signal });
+const getUserList = (q: UserListQuery, signal?: AbortSignal) => http.get<Page<TeamUserRow>>('/user/list', q, { signal });
 
-export const userListQuery = (q: UserListQuery) => queryOptions({ queryKey: ['team', 'users', q], queryFn: ({ signal }) => getUserList(q, signal), placeholderData: keepPreviousData });
+const userListQuery = (q: UserListQuery) => queryOptions({ queryKey: ['team', 'users', q], queryFn: ({ signal }) => getUserList(q, signal), placeholderData: keepPreviousData });
 
 export const useUserList = (q: UserListQuery) => useQuery(userListQuery(q));

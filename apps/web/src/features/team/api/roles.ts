@@ -3,7 +3,7 @@ import type { TeamRoleRow } from '@portal/contract';
 import { http } from '../../../lib/http';
 
 /** GET /role/list: the named roles of the merchant scope (issue 28). */
-export const roleListQuery = () => queryOptions({ queryKey: ['team', 'roles'], queryFn: ({ signal }) => http.get<TeamRoleRow[]>('/role/list', {}, { signal }) });
+const roleListQuery = () => queryOptions({ queryKey: ['team', 'roles'], queryFn: ({ signal }) => http.get<TeamRoleRow[]>('/role/list', {}, { signal }) });
 export const useRoleList = (enabled = true) => useQuery({ ...roleListQuery(), enabled });
 
 export interface SaveRoleBody {

@@ -6,8 +6,8 @@ import { http } from '../../../lib/http';
 export type TxnWireQuery = Record<string, string | number | undefined>;
 
 /** GET /txn/list (totalExact false: 'more than totalElements'; exactTotal=true asks for the exact count) */
-export const getTxnList = (q: TxnWireQuery, signal?: AbortSignal) => http.get<TxnPage>('/txn/list', q, { signal });
+const getTxnList = (q: TxnWireQuery, signal?: AbortSignal) => http.get<TxnPage>('/txn/list', q, { signal });
 
-export const txnListQuery = (q: TxnWireQuery) => queryOptions({ queryKey: ['txn', 'list', q], queryFn: ({ signal }) => getTxnList(q, signal), placeholderData: keepPreviousData });
+const txnListQuery = (q: TxnWireQuery) => queryOptions({ queryKey: ['txn', 'list', q], queryFn: ({ signal }) => getTxnList(q, signal), placeholderData: keepPreviousData });
 
 export const useTxnList = (q: TxnWireQuery) => useQuery(txnListQuery(q));

@@ -4,8 +4,8 @@ import { http } from '../../../lib/http';
 import type { TxnWireQuery } from './get-txn-list';
 
 /** GET /txn/totals: per-currency totals of the rows matching the filter (page and size left out). */
-export const getTxnTotals = (q: TxnWireQuery, signal?: AbortSignal) => http.get<TxnTotals>('/txn/totals', q, { signal });
+const getTxnTotals = (q: TxnWireQuery, signal?: AbortSignal) => http.get<TxnTotals>('/txn/totals', q, { signal });
 
-export const txnTotalsQuery = (q: TxnWireQuery) => queryOptions({ queryKey: ['txn', 'totals', q], queryFn: ({ signal }) => getTxnTotals(q, signal) });
+const txnTotalsQuery = (q: TxnWireQuery) => queryOptions({ queryKey: ['txn', 'totals', q], queryFn: ({ signal }) => getTxnTotals(q, signal) });
 
 export const useTxnTotals = (q: TxnWireQuery) => useQuery(txnTotalsQuery(q));

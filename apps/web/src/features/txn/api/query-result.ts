@@ -3,7 +3,7 @@ import type { TxnRow } from '@portal/contract';
 import { http } from '../../../lib/http';
 
 /** GET /txn/queryResult?id: asks the acquirer for a processing transaction's result. */
-export const queryResult = (id: number) => http.get<TxnRow>('/txn/queryResult', { id });
+const queryResult = (id: number) => http.get<TxnRow>('/txn/queryResult', { id });
 
 export function useQueryResult() {
   const qc = useQueryClient();

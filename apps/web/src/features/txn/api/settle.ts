@@ -14,9 +14,9 @@ export interface SettlePage extends Page<SettleRow> {
 }
 
 /** GET /txn/settleList */
-export const getSettleList = (q: SettleQuery & { page: number; size: number }, signal?: AbortSignal) => http.get<SettlePage>('/txn/settleList', { ...q }, { signal });
+const getSettleList = (q: SettleQuery & { page: number; size: number }, signal?: AbortSignal) => http.get<SettlePage>('/txn/settleList', { ...q }, { signal });
 
-export const settleListQuery = (q: SettleQuery & { page: number; size: number }) =>
+const settleListQuery = (q: SettleQuery & { page: number; size: number }) =>
   queryOptions({ queryKey: ['txn', 'settleList', q], queryFn: ({ signal }) => getSettleList(q, signal), placeholderData: keepPreviousData });
 
 export const useSettleList = (q: SettleQuery & { page: number; size: number }, enabled: boolean) => useQuery({ ...settleListQuery(q), enabled });

@@ -1,10 +1,11 @@
 import { useRef, useState } from 'react';
-import { Form, Input, InputNumber, Modal, Typography, type GetRef, type InputRef } from 'antd';
+import { Alert, Button, Form, Input, InputNumber, Modal, Typography, type GetRef, type InputRef } from 'antd';
+import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { exponentOf, toMinor, type TxnDetail } from '@portal/contract';
 import { formatAmount } from '../../../components/money';
-import { checkPassword, useRefund } from '../api/refund';
+import { checkPassword, startSsoStepUp, stepUpOptions, useRefund } from '../api/refund';
 import { passwordIcon } from '../../../components/password-icon';
 import { useApp } from '../../../app/lazy-app';
 import { refundNotice } from './refund-outcome';
@@ -19,6 +20,9 @@ const newKey = () => (crypto.randomUUID?.() ?? `${Date.now()}-${Math.random()}`)
  * the session 5 minutes), then /txn/refund. Success: message, then /txn/list; accepted but not yet
  * confirmed by the gateway (gwResponse '04'): an info message saying it shows as processing until
  * the gateway answers, then /txn/list; failure: data.msg.
+ * Issue 51: a user who signs in through SSO confirms at its identity provider instead ("Confirm
+ * with SSO": a window opens there for a fresh sign-in; the dialog waits for the session's step-up,
+ * then refunds) — the only way for a user without a portal password or whose merchant requires SSO.
  */
 export function useRefundDialogs(txn: TxnDetail) {
   const { t, i18n } = useTranslation('txn');
@@ -29,6 +33,10 @@ export function useRefundDialogs(txn: TxnDetail) {
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
   const [requestKey, setRequestKey] = useState(newKey);
+  const [waitingSso, setWaitingSso] = useState(false);
+  const how = useQuery({ queryKey: ['sso-step-up'], queryFn: stepUpOptions, enabled: step === 'password', staleTime: 0, retry: false });
+  const sso = !!how.data?.sso;
+  const passwordAllowed = how.data?.password !== false;
   const refund = useRefund();
   // The dialog takes the focus when it opens; hand it to the field (keyboard users start typing at once).
   const amountRef = useRef<GetRef<typeof InputNumber>>(null);
@@ -43,18 +51,55 @@ export function useRefundDialogs(txn: TxnDetail) {
     setStep('amount');
   };
 
+  const sendRefund = async () => {
+    const res = await refund.mutateAsync({ id: txn.gwGTransId, amount, txnschema: txn.mrequest.paymentSchema, requestKey });
+    const notice = refundNotice(res);
+    const content = notice.key ? t(notice.key) : notice.text;
+    message[notice.kind]({ content, duration: notice.duration });
+    if (notice.leave) {
+      setStep('closed');
+      setTimeout(() => navigate('/txn/list'), 800);
+    }
+  };
+
+  /** Confirm at the identity provider: its window opens; the session's step-up is awaited (5 minutes at most), then the refund is sent. */
+  const confirmWithSso = async () => {
+    // The window opens in the click's own turn (a blocker lets it through), the provider's address follows.
+    const win = window.open('about:blank', 'sso-step-up', 'popup,width=520,height=720');
+    if (!win) {
+      message.error(t('refund.ssoPopupBlocked'));
+      return;
+    }
+    setWaitingSso(true);
+    try {
+      const { url } = await startSsoStepUp();
+      win.location.href = url;
+      const deadline = Date.now() + 5 * 60_000;
+      let closedChecks = 0;
+      while (Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 1500));
+        const s = await stepUpOptions().catch(() => null);
+        if (s?.active) {
+          await sendRefund();
+          return;
+        }
+        // The window closed without a confirmation: two more looks (its answer may still be on its way), then stop.
+        if (win.closed && ++closedChecks > 2) break;
+      }
+      message.warning(t('refund.ssoNotConfirmed'));
+    } catch {
+      win.close();
+      // The request client already showed the error.
+    } finally {
+      setWaitingSso(false);
+    }
+  };
+
   const confirm = async () => {
     setBusy(true);
     try {
       await checkPassword(password);
-      const res = await refund.mutateAsync({ id: txn.gwGTransId, amount, txnschema: txn.mrequest.paymentSchema, requestKey });
-      const notice = refundNotice(res);
-      const content = notice.key ? t(notice.key) : notice.text;
-      message[notice.kind]({ content, duration: notice.duration });
-      if (notice.leave) {
-        setStep('closed');
-        setTimeout(() => navigate('/txn/list'), 800);
-      }
+      await sendRefund();
     } catch {
       // The request client already showed the error (wrong password, …).
     } finally {
@@ -116,27 +161,44 @@ export function useRefundDialogs(txn: TxnDetail) {
       </Modal>
       <Modal
         open={step === 'password'}
-        title={t('refund.passwordTitle')}
+        title={t(passwordAllowed ? 'refund.passwordTitle' : 'refund.confirmTitle')}
         okText={t('refund.confirm')}
         cancelText={t('export.cancel')}
-        okButtonProps={{ disabled: !password, loading: busy }}
+        okButtonProps={{ disabled: !password || waitingSso, loading: busy, style: passwordAllowed ? undefined : { display: 'none' } }}
         onOk={confirm}
         onCancel={() => setStep('closed')}
         afterOpenChange={(o) => o && passwordRef.current?.focus()}
         destroyOnHidden
       >
-        <Typography.Paragraph>{t('refund.passwordHint', { amount: `${formatAmount(amount, txn.gwCurrency, i18n.language)} ${txn.gwCurrency}`, order: txn.mrequest.orderNum })}</Typography.Paragraph>
-        <Input.Password
-          iconRender={passwordIcon}
-          ref={passwordRef}
-          aria-label={t('refund.password')}
-          placeholder={t('refund.password')}
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-          onPressEnter={() => password && confirm()}
-          autoFocus
-          autoComplete="current-password"
-        />
+        {passwordAllowed && (
+          <>
+            <Typography.Paragraph>
+              {t('refund.passwordHint', { amount: `${formatAmount(amount, txn.gwCurrency, i18n.language)} ${txn.gwCurrency}`, order: txn.mrequest.orderNum })}
+            </Typography.Paragraph>
+            <Input.Password
+              iconRender={passwordIcon}
+              ref={passwordRef}
+              aria-label={t('refund.password')}
+              placeholder={t('refund.password')}
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+              onPressEnter={() => password && confirm()}
+              autoFocus
+              autoComplete="current-password"
+            />
+          </>
+        )}
+        {/* A session from before "SSO required", of a user not yet linked to the provider: it signs in through SSO once. */}
+        {!passwordAllowed && !sso && <Alert type="warning" showIcon title={t('refund.ssoSignInFirst')} />}
+        {sso && (
+          <div style={{ marginTop: passwordAllowed ? 16 : 0 }}>
+            <Typography.Paragraph>{t('refund.ssoHint', { amount: `${formatAmount(amount, txn.gwCurrency, i18n.language)} ${txn.gwCurrency}`, order: txn.mrequest.orderNum })}</Typography.Paragraph>
+            {waitingSso && <Alert type="info" showIcon title={t('refund.ssoWaiting')} style={{ marginBottom: 12 }} role="status" />}
+            <Button type={passwordAllowed ? 'default' : 'primary'} onClick={confirmWithSso} loading={waitingSso} disabled={busy} autoFocus={!passwordAllowed}>
+              {t('refund.ssoConfirm')}
+            </Button>
+          </div>
+        )}
       </Modal>
     </>
   );

@@ -1,4 +1,6 @@
-import { Card, Collapse, Descriptions, Empty, Table, Tag } from 'antd';
+import { Card, Collapse, Descriptions, Empty, Grid, Table, Tag } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { brandName, type TxnDetail, type TxnRow } from '@portal/contract';
 import { Money } from '../../../components/money';
@@ -56,19 +58,49 @@ export function MainInfo({ d }: { d: TxnDetail }) {
   );
 }
 
-/** Associated orders: the original purchase and all its refunds. */
+/** The associated orders' columns: those of the list without the merchant and the brand (one
+ * purchase: the same for every row), the time headed by its zone. */
+const ASSOCIATED_KEYS = ['orderno', 'currentTime', 'gwResponse', 'gwTranType', 'gwAmount', 'originorderno', 'settleFlag'];
+
+/** Associated orders: the original purchase and all its refunds. At 1440 px the table fits its
+ * card (it was 1,300 px wide in a 1,030 px card, the brand cut off, issue 53); on a phone each row
+ * is the order number with its type, time and status under it, and the amount. */
 export function AssociatedOrders({ d }: { d: TxnDetail }) {
   const { t } = useTranslation('txn');
+  const narrow = !Grid.useBreakpoint().md;
+  const tz = defaultOffset();
+  const wide = txnColumns<TxnRow>(t, tz)
+    .filter((c) => ASSOCIATED_KEYS.includes(String(c.key)))
+    .map((c) => (c.key === 'orderno' ? { ...c, fixed: undefined } : c.key === 'currentTime' ? { ...c, title: `${t('col.time')} (${offsetLabel(tz)})` } : c));
+  const compact: ColumnsType<TxnRow> = [
+    {
+      key: 'order',
+      title: t('col.orderNo'),
+      render: (_, r) => (
+        <div className="associated-compact">
+          <Link to={`/txn/detail/${r.id}`} className="txn-order-link">
+            {r.mrequest.orderno}
+          </Link>
+          <div className="associated-compact__meta">
+            {t(`type.${r.gwTranType}`, { defaultValue: r.gwTranType })} · {platformToOffset(r.currentTime, tz)} {offsetLabel(tz)}
+          </div>
+          <StatusTag gwResponse={r.gwResponse} respMsg={r.respMsg} />
+        </div>
+      ),
+    },
+    { key: 'gwAmount', title: t('col.amount'), align: 'right', render: (_, r) => <Money value={r.gwAmount} currency={r.gwCurrency} /> },
+  ];
   return (
     <Card title={t('detail.associated')} variant="borderless">
       <Table<TxnRow>
         rowKey="id"
         size="small"
         pagination={false}
-        columns={txnColumns<TxnRow>(t, defaultOffset())}
+        columns={narrow ? compact : wide}
         dataSource={d.associated}
         rowClassName={(r) => (r.id === d.id ? 'txn-row--current' : '')}
-        scroll={{ x: 1300 }}
+        scroll={narrow ? undefined : { x: 'max-content' }}
+        data-testid="associated-orders"
       />
     </Card>
   );

@@ -3,7 +3,7 @@ import type { ApiKeyCreated, ApiKeyRow, Page } from '@portal/contract';
 import { http } from '../../../../lib/http';
 
 /** GET /developer/keys: the merchant's API keys, newest first. */
-export const keysQuery = (page: number, size: number) =>
+const keysQuery = (page: number, size: number) =>
   queryOptions({
     queryKey: ['developer', 'keys', { page, size }],
     queryFn: ({ signal }) => http.get<Page<ApiKeyRow>>('/developer/keys', { page, size }, { signal }),

@@ -7,7 +7,7 @@ import { http } from '../../../../lib/http';
  * one has deliveries being tried, so its counts follow the delivery log (issue 53: a row said
  * "Retrying 1" while its delivery showed "Delivered, 200").
  */
-export const endpointsQuery = () =>
+const endpointsQuery = () =>
   queryOptions({
     queryKey: ['webhooks', 'endpoints'],
     queryFn: ({ signal }) => http.get<WebhookEndpoint[]>('/webhooks/endpoint/list', undefined, { signal }),

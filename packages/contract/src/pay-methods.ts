@@ -1,4 +1,6 @@
-import { brandName, busLineOf, type PayMethod } from '@portal/contract';
+import { brandName } from './brands';
+import { busLineOf } from './payments';
+import type { PayMethod } from './paybylink';
 
 /**
  * The payment methods a buyer may use for a link: a method is offered when the merchant has its
@@ -18,7 +20,7 @@ interface MethodDef {
 
 const WALLET_CUR = ['CNY', 'HKD', 'USD', 'EUR', 'GBP', 'JPY', 'KRW', 'SGD', 'AUD', 'CAD', 'NZD', 'THB', 'MYR', 'CHF', 'MOP', 'TWD'];
 
-export const METHODS: readonly MethodDef[] = [
+const METHODS: readonly MethodDef[] = [
   { brand: 'visa', group: 'CARD', card: true },
   { brand: 'mastercard', group: 'CARD', card: true },
   { brand: 'amex', group: 'CARD', card: true, currencies: ['USD', 'EUR', 'GBP', 'HKD', 'JPY', 'AUD', 'CAD', 'SGD', 'CNY', 'CHF', 'NZD'] },
@@ -33,7 +35,7 @@ export const METHODS: readonly MethodDef[] = [
   { brand: 'kakaopay', group: 'PPRO', channel: 'PPRO_KAKAOPAY', currencies: ['KRW'] },
 ];
 
-export const logoUrl = (brand: string) => `/api/payByLink/logo/${brand}.svg`;
+const logoUrl = (brand: string) => `/api/payByLink/logo/${brand}.svg`;
 
 /** Methods for `currency` given the merchant's enabled channels (the channel used is the merchant's first of the group). */
 export function methodsFor(currency: string, merchantChannels: readonly string[]): PayMethod[] {

@@ -2,9 +2,9 @@ import { toMinor } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
 import { newToken } from '../../lib/crypto';
 import { DEMO } from '../../seed/foundation.seed';
-import { formatInZone } from '../txn/time';
-import { payCheckout } from '../checkout/checkout.service';
-import { addEvent, closeOpenOrder, insertOrder } from './paybylink.repo';
+import { formatInZone } from '../../lib/zone';
+import { payCheckout } from './checkout.service';
+import { addEvent, closeOpenOrder, insertOrder } from '../paybylink';
 
 const DAY = 86_400_000;
 

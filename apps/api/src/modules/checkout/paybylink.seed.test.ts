@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DEMO, type TestCtx } from '../../../test/helpers';
-import { pbl } from './paybylink.fixtures';
+import { pbl } from '../paybylink/paybylink.fixtures';
 import { seedPayByLinkDemo } from './paybylink.seed';
 
 describe('pay-by-link demo seed', () => {

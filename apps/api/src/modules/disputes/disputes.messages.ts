@@ -1,0 +1,111 @@
+/** Server messages of this module, added to the catalogue by modules/messages.ts (issue 45). */
+export const DISPUTE_MESSAGES = {
+  disputeNotFound: {
+    en: 'No such dispute',
+    zh: '争议不存在',
+    ko: '해당 분쟁이 없습니다',
+    ja: '該当するチャージバックはありません',
+  },
+  disputeIllegalTransition: {
+    en: 'A dispute that is {from} cannot become {to}',
+    zh: '处于“{from}”状态的争议不能变为“{to}”',
+    ko: '{from} 상태의 분쟁은 {to}(으)로 바뀔 수 없습니다',
+    ja: '「{from}」のチャージバックを「{to}」にすることはできません',
+  },
+  disputeAlreadyOpen: {
+    en: 'This purchase already has an open {kind}',
+    zh: '该笔消费已有一个未结的{kind}',
+    ko: '이 구매에는 이미 진행 중인 {kind}이(가) 있습니다',
+    ja: 'この購入にはすでに未解決の{kind}があります',
+  },
+  disputePreArbNeedsWon: {
+    en: 'A pre-arbitration follows a chargeback the merchant won: this purchase has none',
+    zh: '预仲裁只能在商户胜诉的拒付之后发起：该笔消费没有这样的拒付',
+    ko: '사전 중재는 가맹점이 승소한 지불 거절 뒤에만 옵니다: 이 구매에는 없습니다',
+    ja: 'プレアービトレーションは加盟店が勝訴したチャージバックの後にのみ発生します：この購入にはありません',
+  },
+  disputePurchaseNotFound: {
+    en: 'No successful purchase {id} for this gateway connection',
+    zh: '此网关连接下没有成功的消费交易 {id}',
+    ko: '이 게이트웨이 연결에 성공한 구매 거래 {id}이(가) 없습니다',
+    ja: 'このゲートウェイ接続に成功した購入取引 {id} はありません',
+  },
+  disputeAmountExceeds: {
+    en: 'The disputed amount is more than the purchase',
+    zh: '争议金额超过了消费金额',
+    ko: '분쟁 금액이 구매 금액보다 큽니다',
+    ja: 'チャージバック金額が購入金額を超えています',
+  },
+  disputeConflict: {
+    en: 'Dispute {id} was reported before with other content ({field})',
+    zh: '争议 {id} 之前已报送，内容不同（{field}）',
+    ko: '분쟁 {id}은(는) 이전에 다른 내용으로 보고되었습니다({field})',
+    ja: 'チャージバック {id} は以前に異なる内容で報告されています（{field}）',
+  },
+  disputeDeadlinePassed: {
+    en: 'The deadline to respond has passed',
+    zh: '答复期限已过',
+    ko: '응답 기한이 지났습니다',
+    ja: '回答期限を過ぎています',
+  },
+  disputeNotOpen: {
+    en: 'The dispute no longer takes an answer',
+    zh: '该争议已不再接受答复',
+    ko: '이 분쟁은 더 이상 응답을 받지 않습니다',
+    ja: 'このチャージバックには回答できなくなりました',
+  },
+  disputeNoEvidence: {
+    en: 'Add at least one evidence file or a written statement before submitting',
+    zh: '提交前请至少添加一个证据文件或书面说明',
+    ko: '제출하기 전에 증빙 파일이나 서면 진술을 하나 이상 추가하세요',
+    ja: '提出する前に証拠ファイルまたは書面の説明を 1 つ以上追加してください',
+  },
+  disputeFileType: {
+    en: 'Evidence must be a PDF, JPG or PNG file (its content is checked, not its name)',
+    zh: '证据必须是 PDF、JPG 或 PNG 文件（检查的是文件内容而非文件名）',
+    ko: '증빙은 PDF, JPG 또는 PNG 파일이어야 합니다(이름이 아니라 내용을 확인합니다)',
+    ja: '証拠は PDF・JPG・PNG ファイルである必要があります（名前ではなく内容を確認します）',
+  },
+  disputeFileTooLarge: {
+    en: 'An evidence file may be at most {max} MB',
+    zh: '每个证据文件最大 {max} MB',
+    ko: '증빙 파일은 최대 {max}MB입니다',
+    ja: '証拠ファイルは 1 件 {max} MB までです',
+  },
+  disputeTooManyFiles: {
+    en: 'A dispute takes at most {max} evidence files',
+    zh: '每个争议最多 {max} 个证据文件',
+    ko: '분쟁당 증빙 파일은 최대 {max}개입니다',
+    ja: 'チャージバック 1 件につき証拠ファイルは {max} 件までです',
+  },
+  disputeEvidenceLocked: {
+    en: 'Submitted evidence cannot be changed',
+    zh: '已提交的证据不能修改',
+    ko: '제출된 증빙은 변경할 수 없습니다',
+    ja: '提出済みの証拠は変更できません',
+  },
+  disputeStatementTooLong: {
+    en: 'The statement may be at most {max} characters',
+    zh: '书面说明最多 {max} 个字符',
+    ko: '진술은 최대 {max}자입니다',
+    ja: '説明は {max} 文字までです',
+  },
+  refundDisputed: {
+    en: 'This purchase has an open chargeback of {disputed}: at most {max} can be refunded (answer the dispute instead)',
+    zh: '该笔消费有未结的拒付 {disputed}：最多只能退款 {max}（请改为答复争议）',
+    ko: '이 구매에는 진행 중인 지불 거절 {disputed}이(가) 있습니다: 최대 {max}까지만 환불할 수 있습니다(대신 분쟁에 응답하세요)',
+    ja: 'この購入には未解決のチャージバック {disputed} があります：返金できるのは最大 {max} です（代わりにチャージバックに回答してください）',
+  },
+  disputeReminderSubject: {
+    en: 'Dispute {id}: {days:day|days} left to respond',
+    zh: '争议 {id}：距答复期限还有 {days} 天',
+    ko: '분쟁 {id}: 응답 기한까지 {days}일 남았습니다',
+    ja: 'チャージバック {id}：回答期限まであと {days} 日',
+  },
+  disputeReminderBody: {
+    en: 'Dispute {id} on purchase {orderNo} ({amount} {currency}, reason {reason}) must be answered by {deadline} ({tz}). Open it in the portal: {url}',
+    zh: '消费 {orderNo}（{amount} {currency}，原因：{reason}）的争议 {id} 须在 {deadline}（{tz}）前答复。请在门户中打开：{url}',
+    ko: '구매 {orderNo}({amount} {currency}, 사유 {reason})의 분쟁 {id}은(는) {deadline}({tz})까지 응답해야 합니다. 포털에서 여세요: {url}',
+    ja: '購入 {orderNo}（{amount} {currency}、理由：{reason}）のチャージバック {id} は {deadline}（{tz}）までに回答が必要です。ポータルで開いてください：{url}',
+  },
+} as const;

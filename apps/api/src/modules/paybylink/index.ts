@@ -1,0 +1,20 @@
+/**
+ * The paybylink module's door (issue 45 §1–2): its manifest and what other modules may use of it.
+ * A module imports it from here, never from its files (`npm run lint:deps`).
+ */
+import { defineModule } from '../contract';
+import { payByLinkModule } from './paybylink.module';
+
+/** Pay by link: the merchant's orders (/api/payByLink/*); the demo seed's orders are the checkout's (they are paid through it). */
+export const manifest = defineModule({ name: 'paybylink', routes: payByLinkModule });
+
+// What other modules use of it (issue 45 §2: through this door only).
+export { sniffFileType } from './file-type';
+export { STATE_LABELS } from './paybylink.export';
+export { linkBaseOf, payLink, toActivity, toOrder } from './paybylink.mapper';
+export { checkPblRange } from './paybylink.range';
+export { closeOpenOrder, insertOrder } from './paybylink.repo';
+export { addEvent, claimForPayment, countOrders, expireDue, findOrder, iterateOrders, lastOpened, listEvents, listOrders, orderWhere, settlePayment } from './paybylink.repo';
+export type { PblDbRow, Where } from './paybylink.repo';
+export { closeOrder, createOrder, loadOrder, mergeMetadata, orderChanged, updateOrder, updateOrderMetadata } from './paybylink.service';
+export { outcomeOf, syncProcessing } from './paybylink.sync';
