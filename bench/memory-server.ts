@@ -1,5 +1,6 @@
 /**
- * The API exactly as `npm run serve` runs it (apps/api/src/server.ts, one process), for
+ * The API exactly as `npm run serve` runs it (apps/api/dist/server.mjs under plain Node, one
+ * process; this file is run by Node's own type stripping, no loader), for
  * `npm run bench -- memory`: memory.bench.ts starts it with `--expose-gc` and an IPC channel, its
  * settings in the environment (PORT, DATA_DIR, DATABASE_URL…). Once the server listens it sends
  * {ready: true}; on {gc: true} it runs full collections and answers {memory: process.memoryUsage()};
@@ -7,7 +8,9 @@
  */
 import v8 from 'node:v8';
 
-await import('../apps/api/src/server');
+// A path, not a literal: the bundle is built (memory.bench.ts), it has no types.
+const bundle = '../apps/api/dist/server.mjs';
+await import(bundle);
 const send = (m: unknown) => process.send?.(m);
 process.on('message', (m: { gc?: boolean; heapSnapshot?: string }) => {
   if (m.gc) {

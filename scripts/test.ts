@@ -2,7 +2,7 @@
  * `npm test` — the README's test command, and what CI (.ci/run) calls.
  *
  * Stages, timed, with a table of the times at the end (docs/testing.md):
- *   1. type-check every workspace ‖ build the web app and its server-side renderer (once, for both e2e runs)
+ *   1. type-check every workspace ‖ build the web app, its server-side renderer and the API bundle (once, for both e2e runs)
  *   2. unit and API tests (Vitest) — PGlite, and PostgreSQL too when TEST_DATABASE_URL is set
  *   3. end-to-end (Playwright + Chromium) on PGlite ‖ on PostgreSQL when E2E_DATABASE_URL is set:
  *      the two suites run side by side, each against its own server and database
@@ -81,6 +81,8 @@ async function main(): Promise<number> {
     first.push(
       run('build', [bin('vite/bin/vite.js'), 'build'], { cwd: web })
         .then((t) => (t.ok ? run('build (server renderer)', [bin('vite/bin/vite.js'), 'build', '--ssr', 'src/entry-server.tsx'], { cwd: web }) : t))
+        // The API as `npm run serve` runs it (apps/api/dist/server.mjs, issue 52): the e2e suites start it.
+        .then((t) => (t.ok ? run('build (API)', [bin('tsx/dist/cli.mjs'), 'apps/api/build.ts']) : t))
         .then((t) => ((buildOk = t.ok), t)),
     );
   await Promise.all(first);

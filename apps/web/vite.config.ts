@@ -30,6 +30,10 @@ const ssrBuild = defineConfig({
   // ssrDynamicImport: no `import(` left in the renderer, so tsx does not attach a 100 MB source map to it (issue 52).
   plugins: [pureContract(), antdStyles(), react(), ssrDynamicImport()],
   ssr: { noExternal: true, target: 'node' },
+  // @ant-design/icons answers Node's `import` with index.mjs, a wrapper of its CommonJS build that
+  // requires all ~800 icons (2.9 MB of the renderer, issue 52): its ES build, as the browser gets,
+  // keeps only the icons the screens use.
+  resolve: { alias: [{ find: /^@ant-design\/icons$/, replacement: '@ant-design/icons/es' }] },
   // The renderer is a production build whatever the server's NODE_ENV: React's and antd's development
   // builds (checks, warnings) took twice the CPU per render.
   define: { 'process.env.NODE_ENV': JSON.stringify('production') },

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { envSchema, parseTrustProxy } from './config.env';
+import { API_ROOT } from './lib/package-root';
 
 /** What the server runs with: the environment, checked by config.env.ts, shaped for use (loadConfig). */
 export interface Config {
@@ -16,6 +17,8 @@ export interface Config {
   genericPlans: boolean;
   /** Pipelined connections per process for the lists' short statements (DATABASE_PIPELINE_CONNECTIONS, PostgreSQL). */
   pipelineConnections: number;
+  /** PGlite's shared_buffers (PGLITE_SHARED_BUFFERS, default 64MB). */
+  pgliteSharedBuffers: string;
   smtpUrl?: string;
   mailFrom: string;
   /** Origin of links handed out (PUBLIC_URL; development default http://localhost:PORT). */
@@ -129,6 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     replicaStickyMs: e.DATABASE_REPLICA_STICKY_MS,
     genericPlans: e.DATABASE_GENERIC_PLANS === 'on',
     pipelineConnections: e.DATABASE_PIPELINE_CONNECTIONS,
+    pgliteSharedBuffers: e.PGLITE_SHARED_BUFFERS,
     smtpUrl: e.SMTP_URL || undefined,
     mailFrom: e.MAIL_FROM,
     // Pay links and e-mailed links come from configuration only, never from a request's Host.
@@ -148,7 +152,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         ? { appId: e.WECHAT_APP_ID, appSecret: e.WECHAT_APP_SECRET, authUrl: e.WECHAT_AUTH_URL, tokenUrl: e.WECHAT_TOKEN_URL, userinfoUrl: e.WECHAT_USERINFO_URL }
         : undefined,
     workers: e.WORKERS,
-    webDist: path.resolve(import.meta.dirname, '../../web/dist'),
+    webDist: path.resolve(API_ROOT, '../web/dist'),
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     chatWidgetUrl: e.CHAT_WIDGET_URL,
     chatSecret: e.CHAT_SECRET,

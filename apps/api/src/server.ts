@@ -1,3 +1,4 @@
+import { fork } from 'node:child_process';
 import cluster from 'node:cluster';
 import path from 'node:path';
 import { loadConfig } from './config';
@@ -35,14 +36,44 @@ function banner(seeded: boolean, target: string) {
   console.log(['', ...lines, ''].join('\n'));
 }
 
-if (config.workers > 1 && cluster.isPrimary) {
+/** Migrations, then the first start's checks and demo seed (startup.ts firstStart): true when it seeded. */
+async function prepare(): Promise<boolean> {
+  const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgliteSharedBuffers: config.pgliteSharedBuffers });
+  try {
+    await migrate(db);
+    return await firstStart({ config, db, clock: systemClock, mailer: mailerOf() });
+  } finally {
+    await db.close();
+  }
+}
+
+/**
+ * `prepare()` in a process of its own when the demo may be seeded (issue 52): generating 90 days of
+ * transactions leaves the heap and malloc's arenas some 60–250 MB larger than serving needs, and a
+ * process that seeded kept it for its life. The serving process opens the database after this one
+ * has closed it (PGlite allows one process at a time). Without the demo (production) there is
+ * nothing to seed, and the migrations run in this process.
+ */
+async function prepareInItsOwnProcess(): Promise<boolean> {
+  if (!config.seedDemo) return prepare();
+  const child = fork(process.argv[1], process.argv.slice(2), { env: { ...process.env, PORTAL_PREPARE_ONLY: '1' }, stdio: 'inherit' });
+  let seeded = false;
+  child.on('message', (m: { seeded?: boolean }) => (seeded = m.seeded === true));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`the first start's preparation ended with ${code} (migrations or the demo seed, above)`);
+  return seeded;
+}
+
+if (process.env.PORTAL_PREPARE_ONLY === '1') {
+  // The child of prepareInItsOwnProcess: prepares, says whether it seeded, and ends.
+  const seeded = await prepare();
+  process.send?.({ seeded });
+  process.exit(0);
+} else if (config.workers > 1 && cluster.isPrimary) {
   // WORKERS=N: this process migrates and seeds once, then starts N API processes sharing the port
   // (node:cluster) and restarts one that dies. It serves nothing itself.
-  const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  await migrate(db);
   const mailer = mailerOf();
-  const seeded = await firstStart({ config, db, clock: systemClock, mailer });
-  await db.close();
+  const seeded = await prepareInItsOwnProcess();
   let closing = false;
   let ready = 0;
   cluster.on('listening', () => {
@@ -74,6 +105,8 @@ if (config.workers > 1 && cluster.isPrimary) {
     });
   }
 } else {
+  // One process: migrations and the first-start seed first (a cluster worker finds them done).
+  const seeded = cluster.isPrimary ? await prepareInItsOwnProcess() : false;
   const db = await openDb({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
@@ -81,12 +114,10 @@ if (config.workers > 1 && cluster.isPrimary) {
     replicaStickyMs: config.replicaStickyMs,
     genericPlans: config.genericPlans,
     pipelineConnections: config.pipelineConnections,
+    pgliteSharedBuffers: config.pgliteSharedBuffers,
   });
-  // One process: migrations and the first-start seed here. A cluster worker finds them done.
-  if (cluster.isPrimary) await migrate(db);
   const mailer = mailerOf();
   const deps = { config, db, clock: systemClock, mailer };
-  const seeded = cluster.isPrimary ? await firstStart(deps) : false;
   const app = await buildApp(deps, { logger: true, jobRunner: true });
   // Issue 46: every process of a production server on the sandbox logs it at every start.
   const sandboxWarning = sandboxInProductionWarning(config);

@@ -32,6 +32,7 @@ export async function firstStart(deps: Deps): Promise<boolean> {
   // The modules' parts (their manifests' `seed`), in the list's order: a demo notice's PDF
   // attachment (Files download), pay-by-link orders in every state (one paid through the sandbox).
   for (const m of enabledModules(MODULES, deps.config)) await m.seed?.(deps);
+  for (const m of enabledModules(MODULES, deps.config)) await m.afterSeed?.(deps);
   return true;
 }
 

@@ -1,6 +1,7 @@
 /**
- * The e2e runner (`npm run test:e2e`, after the web build): starts the real server
- * (`tsx apps/api/src/server.ts`) on a free port with a fresh temporary DATA_DIR, SEED_DAYS=7 and
+ * The e2e runner (`npm run test:e2e`, after the web build): starts the real server as
+ * `npm run serve` runs it (`node apps/api/dist/server.mjs`, built first when missing or older than
+ * its sources) on a free port with a fresh temporary DATA_DIR, SEED_DAYS=7 and
  * 5-second access tokens (ACCESS_TOKEN_SECONDS, so the silent refresh is exercised for real);
  * with E2E_DATABASE_URL set it creates a fresh database `e2e_<random>` on that server, points
  * DATABASE_URL at it and drops it afterwards. Then Playwright runs apps/web/e2e/*.spec.ts with
@@ -10,6 +11,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { API_BUNDLE, apiBundleIsFresh, buildApi } from '../../api/build-api';
 import { freePort, scratchDatabase } from '../../api/test/loopback';
 
 const root = path.resolve(import.meta.dirname, '../../..');
@@ -47,7 +49,7 @@ function stop(server: ChildProcess): Promise<void> {
       resolve();
     });
     try {
-      process.kill(-server.pid!, 'SIGTERM'); // the server's own process group (tsx and its child)
+      process.kill(-server.pid!, 'SIGTERM'); // the server's own process group
     } catch {
       resolve();
     }
@@ -109,7 +111,8 @@ async function main(): Promise<number> {
   if (db) env.DATABASE_URL = db.url;
   console.log(`e2e: server on ${base}, DATA_DIR ${dataDir}, database ${db ? new URL(db.url).pathname.slice(1) + ' (PostgreSQL)' : 'PGlite'}`);
   const started = Date.now();
-  const server = spawn(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'apps/api/src/server.ts'], {
+  if (!apiBundleIsFresh()) console.log(`e2e: API bundle built (${(await buildApi()).ms} ms)`);
+  const server = spawn(process.execPath, ['--enable-source-maps', API_BUNDLE], {
     cwd: root,
     env,
     stdio: ['ignore', log, log],

@@ -282,7 +282,16 @@ function statementName(text: string): string {
  * Opens the database: PGlite in `dataDir`, or the PostgreSQL server at `databaseUrl`, with its read
  * replica at `replicaUrl` when given (PostgreSQL only: config.ts refuses it without DATABASE_URL).
  */
-export async function openDb(opts: { databaseUrl?: string; dataDir?: string; replicaUrl?: string; replicaStickyMs?: number; genericPlans?: boolean; pipelineConnections?: number }): Promise<Db> {
+export async function openDb(opts: {
+  databaseUrl?: string;
+  dataDir?: string;
+  replicaUrl?: string;
+  replicaStickyMs?: number;
+  genericPlans?: boolean;
+  pipelineConnections?: number;
+  /** PGlite's shared_buffers (PostgreSQL's default when unset: 128MB). */
+  pgliteSharedBuffers?: string;
+}): Promise<Db> {
   if (opts.databaseUrl) {
     const primary = await openPostgres(opts.databaseUrl, { genericPlans: opts.genericPlans, pipelineConnections: opts.pipelineConnections });
     if (!opts.replicaUrl) return primary;
@@ -291,5 +300,5 @@ export async function openDb(opts: { databaseUrl?: string; dataDir?: string; rep
     return Object.assign(withReplica(primary, replica, { stickyMs: opts.replicaStickyMs }), { replica });
   }
   if (opts.replicaUrl) throw new Error('a read replica needs DATABASE_URL (PGlite has none)');
-  return openPglite(opts.dataDir ? path.join(opts.dataDir, 'pg') : undefined);
+  return openPglite(opts.dataDir ? path.join(opts.dataDir, 'pg') : undefined, { sharedBuffers: opts.pgliteSharedBuffers });
 }

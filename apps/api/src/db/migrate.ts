@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { API_ROOT } from '../lib/package-root';
 import type { Db } from './db';
 
-export const MIGRATIONS_DIR = path.resolve(import.meta.dirname, '../../migrations');
+export const MIGRATIONS_DIR = path.join(API_ROOT, 'migrations');
 
 /**
  * Applies the forward-only SQL files of `migrations/` (NNN-name.sql) not yet applied, each in its

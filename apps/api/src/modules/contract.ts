@@ -63,6 +63,8 @@ export interface ModuleManifest {
   readonly checks?: readonly ((deps: Deps) => Promise<string | null>)[];
   /** The development seed's part of this module, run on a first start after the foundation and the payment demo data. */
   readonly seed?: (deps: Deps) => Promise<void>;
+  /** After every module's seed: what is made from the seeded data (the months' statements), still in the preparation process. */
+  readonly afterSeed?: (deps: Deps) => Promise<void>;
 }
 
 /** Types a manifest (the identity: the compiler checks the shape). */

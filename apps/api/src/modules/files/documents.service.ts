@@ -110,6 +110,14 @@ function nextStatementRunAt(now: Date, tz: string): Date {
   return at > now ? at : zonedInstant(`${addMonths(month, 1)}-01`, tz, RUN_AT_MINUTES);
 }
 
+/** Publishes every due month not yet published; the months looked at and the documents added. */
+export async function publishDueStatements(db: Db, dataDir: string, tz: string, now: Date): Promise<{ months: string[]; added: number }> {
+  const months = await dueMonths(db, now, tz);
+  let added = 0;
+  for (const m of months) added += await publishMonth(db, dataDir, tz, m, now);
+  return { months, added };
+}
+
 /**
  * The month-end job: publishes every due month not yet published (missed months are caught up
  * after a restart), then re-queues itself for the next 1st. When the settlement run has not yet
@@ -117,9 +125,7 @@ function nextStatementRunAt(now: Date, tz: string): Date {
  */
 export function monthlyStatementJob(dataDir: string, tz: string): JobHandler {
   return async ({ db, clock, log }) => {
-    const months = await dueMonths(db, clock.now(), tz);
-    let added = 0;
-    for (const m of months) added += await publishMonth(db, dataDir, tz, m, clock.now());
+    const { months, added } = await publishDueStatements(db, dataDir, tz, clock.now());
     if (added) log.info({ months, added }, 'monthly statements published');
     const lastMonth = addMonths(platformDate(clock.now(), tz).slice(0, 7), -1);
     const ran = await lastRunDate(db);

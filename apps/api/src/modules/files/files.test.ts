@@ -6,7 +6,8 @@ import { TestClock } from '../../lib/clock';
 import { createJobRunner } from '../../jobs/runner';
 import { generateReportData } from '../report/report.fixtures';
 import { fetchAll } from '../report/report.test-utils';
-import { ensureStatementSchedule, monthlyStatementJob, publishMonth, STATEMENT_JOB } from './documents.service';
+import { ensureStatementSchedule, monthlyStatementJob, publishDueStatements, publishMonth, STATEMENT_JOB } from './documents.service';
+import { manifest } from '.';
 import type { MonthlyStatement } from './statement.service';
 
 const quiet = { info: () => undefined, error: () => undefined };
@@ -58,6 +59,16 @@ describe.each(DB_KINDS)('published documents (/files) on %s', (kind) => {
     expect(job.n).toBe(1);
     expect(new Date(job.run_at).toISOString()).toBe('2026-04-30T17:00:00.000Z');
   }, 300_000);
+
+  it("the demo's first start publishes the due statements (the manifest's afterSeed, in the preparation process): the job then finds none left", async () => {
+    const march = await count('2026-03');
+    expect(march).toBeGreaterThan(0);
+    await ctx.db.exec(`DELETE FROM merchant_document WHERE period = '2026-03'`);
+    await manifest.afterSeed!({ ...ctx.deps, clock });
+    expect(await count('2026-03')).toBe(march);
+    const { added } = await publishDueStatements(ctx.db, ctx.config.dataDir, TZ, clock.now());
+    expect(added).toBe(0);
+  }, 120_000);
 
   it('rolls forward (I7) and chains month to month; the figures equal the transfer report rows of the month', async () => {
     const transfer = await fetchAll<TransferRow>(ctx, tokens[DEMO.users.demo], '/api/report/transfer/list', { beginDate: '2026-03-01', endDate: '2026-03-31' });
