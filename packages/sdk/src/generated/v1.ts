@@ -49,8 +49,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List refunds, newest first (the transaction filters; cursor paging)
-         * @description The transaction filters; merId narrows to one of the key's merchants (another merchant's id matches nothing: an empty page). A parameter not listed here answers 400 (param names it).
+         * List refunds, newest first (the transaction filters; cursor paging; expand[]=data.purchase: each purchase inline)
+         * @description The transaction filters; merId narrows to one of the key's merchants (another merchant's id matches nothing: an empty page). expand[]=data.purchase (or expand[]=purchase) answers each refund's purchase as the Transaction itself. A parameter not listed here answers 400 (param names it).
          */
         get: operations["listRefunds"];
         put?: never;
@@ -249,7 +249,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Settlement batches between two settlement dates (beginDate, endDate required), newest first (page 0-based, size 10–100); filters merId, busLine, setCur, remitDate */
+        /** Settlement batches between two settlement dates (beginDate, endDate required), newest first (page 0-based, size 10–100); filters merId, busLine, setCur, remitDate; expand[]=data.transfer: each transfer inline (needs report:transfer) */
         get: operations["listSettlements"];
         put?: never;
         post?: never;
@@ -1457,6 +1457,7 @@ export interface operations {
                 paymentBrand?: string;
                 limit?: number;
                 cursor?: string;
+                "expand[]"?: string | string[];
             };
             header?: {
                 /** @description the API version to answer in for this call (a date; see the changelog in docs/merchant-api.md); default: the key's, pinned at its creation. Another value answers 400 version_invalid */
@@ -3484,6 +3485,7 @@ export interface operations {
                 busLine?: string;
                 setCur?: string;
                 remitDate?: string;
+                "expand[]"?: string | string[];
             };
             header?: {
                 /** @description the API version to answer in for this call (a date; see the changelog in docs/merchant-api.md); default: the key's, pinned at its creation. Another value answers 400 version_invalid */
