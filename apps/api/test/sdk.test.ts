@@ -152,19 +152,21 @@ describe.each(DB_KINDS)('@portal/sdk against a running server (%s)', (kind) => {
       const standard = orThrow(await api.POST('/v1/webhook_endpoints', { body: { url: rx.url, enabled_events: ['*'], merchant_id: DEMO.group, signature_scheme: 'standard' } }));
       const p = await addTxn(ctx, { merId: DEMO.group });
       for (let i = 0; i < 5 && (await deliverDue(ctx.deps, 100)).tried > 0; i++);
-      const mine = rx.got.filter((g) => g.event.data.id === p.gwTransId);
+      // The key's version (the newest): data.id is the /v1 id, the gateway's is gatewayId (decision 075).
+      const mine = rx.got.filter((g) => g.event.data.gatewayId === p.gwTransId);
       expect(mine).toHaveLength(2);
       const viaStripe = mine.find((g) => g.headers['portal-signature'])!;
       const viaStandard = mine.find((g) => g.headers['webhook-signature'])!;
       expect(verifyPortalSignature(viaStripe.body, String(viaStripe.headers['portal-signature']), stripe.secret).type).toBe('transaction.succeeded');
       expect(verifyStandardWebhook(viaStandard.body, viaStandard.headers, standard.secret).id).toBe(viaStandard.headers['webhook-id']);
-      expect(verifyWebhook(viaStandard.body, viaStandard.headers, standard.secret).data.id).toBe(p.gwTransId);
-      expect(verifyWebhook(viaStripe.body, viaStripe.headers, stripe.secret).data.id).toBe(p.gwTransId);
+      expect(verifyWebhook(viaStandard.body, viaStandard.headers, standard.secret).data.id).toBe(p.id);
+      expect(verifyWebhook(viaStripe.body, viaStripe.headers, stripe.secret).data.id).toBe(p.id);
       // The event delivered is the one GET /v1/events/{id} answers.
       const pulled = orThrow(await api.GET('/v1/events/{id}', { params: { path: { id: viaStripe.event.id } } }));
       expect(pulled).toEqual(JSON.parse(viaStripe.body));
       // Refusals: a changed body, another secret, a timestamp past the tolerance.
       const changed = viaStripe.body.replace(p.gwTransId, 'X');
+      expect(changed).not.toBe(viaStripe.body);
       expect(() => verifyPortalSignature(changed, String(viaStripe.headers['portal-signature']), stripe.secret)).toThrow(/no signature matches/);
       expect(() => verifyStandardWebhook(viaStandard.body, viaStandard.headers, stripe.secret)).toThrow();
       expect(() => verifyWebhook(viaStripe.body, viaStripe.headers, stripe.secret, { now: Math.floor(Date.now() / 1000) + 3600 })).toThrow(/tolerance/);

@@ -764,7 +764,8 @@ export interface components {
         EventInput: {
             id: string;
             type: string;
-            created: number;
+            created?: number;
+            created_at?: string;
             merId: string;
             data: {
                 [key: string]: unknown;
@@ -790,6 +791,7 @@ export interface components {
             signature_scheme: "stripe" | "standard";
             previous_secret_until: string | null;
             created_at: string;
+            api_version: string;
         };
         WebhookEndpointWithSecretInput: {
             id: number;
@@ -805,6 +807,7 @@ export interface components {
             signature_scheme: "stripe" | "standard";
             previous_secret_until: string | null;
             created_at: string;
+            api_version: string;
             secret: string;
         };
         WebhookEndpointListInput: {
@@ -1066,7 +1069,8 @@ export interface components {
         Event: {
             id: string;
             type: string;
-            created: number;
+            created?: number;
+            created_at?: string;
             merId: string;
             data: {
                 [key: string]: unknown;
@@ -1092,6 +1096,7 @@ export interface components {
             signature_scheme: "stripe" | "standard";
             previous_secret_until: string | null;
             created_at: string;
+            api_version: string;
         };
         WebhookEndpointWithSecret: {
             id: number;
@@ -1107,6 +1112,7 @@ export interface components {
             signature_scheme: "stripe" | "standard";
             previous_secret_until: string | null;
             created_at: string;
+            api_version: string;
             secret: string;
         };
         WebhookEndpointList: {
@@ -1177,7 +1183,7 @@ export interface operations {
             };
             header?: {
                 /** @description the API version to answer in for this call (a date; see the changelog in docs/merchant-api.md); default: the key's, pinned at its creation. Another value answers 400 version_invalid */
-                "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
             };
             path?: never;
             cookie?: never;
@@ -1196,7 +1202,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1215,7 +1221,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1245,7 +1251,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1264,7 +1270,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1296,7 +1302,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1310,7 +1316,7 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description the API version to answer in for this call (a date; see the changelog in docs/merchant-api.md); default: the key's, pinned at its creation. Another value answers 400 version_invalid */
-                "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
             };
             path: {
                 id: number;
@@ -1331,7 +1337,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1350,7 +1356,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1380,7 +1386,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1399,7 +1405,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1431,7 +1437,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1461,7 +1467,7 @@ export interface operations {
             };
             header?: {
                 /** @description the API version to answer in for this call (a date; see the changelog in docs/merchant-api.md); default: the key's, pinned at its creation. Another value answers 400 version_invalid */
-                "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
             };
             path?: never;
             cookie?: never;
@@ -1480,7 +1486,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1499,7 +1505,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1529,7 +1535,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1548,7 +1554,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1580,7 +1586,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1594,7 +1600,7 @@ export interface operations {
             query?: never;
             header: {
                 /** @description the API version to answer in for this call (a date; see the changelog in docs/merchant-api.md); default: the key's, pinned at its creation. Another value answers 400 version_invalid */
-                "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                 /** @description required: 8–64 letters, digits, "-" or "_". The first answer is kept 24 hours: a repeat with the same body answers it again (Idempotent-Replayed: true); with another body 409 idempotency_error */
                 "Idempotency-Key": string;
             };
@@ -1625,7 +1631,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     /** @description present on a replay: the stored first answer of this Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -1646,7 +1652,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     /** @description present on a replay: the stored first answer of this Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -1667,7 +1673,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1697,7 +1703,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1716,7 +1722,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1735,7 +1741,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1754,7 +1760,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1786,7 +1792,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1800,7 +1806,7 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description the API version to answer in for this call (a date; see the changelog in docs/merchant-api.md); default: the key's, pinned at its creation. Another value answers 400 version_invalid */
-                "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
             };
             path: {
                 id: number;
@@ -1821,7 +1827,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1840,7 +1846,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1870,7 +1876,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1889,7 +1895,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1921,7 +1927,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1937,7 +1943,7 @@ export interface operations {
             };
             header?: {
                 /** @description the API version to answer in for this call (a date; see the changelog in docs/merchant-api.md); default: the key's, pinned at its creation. Another value answers 400 version_invalid */
-                "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
             };
             path: {
                 id: number;
@@ -1958,7 +1964,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1977,7 +1983,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2007,7 +2013,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2026,7 +2032,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2058,7 +2064,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2072,7 +2078,7 @@ export interface operations {
             query?: never;
             header: {
                 /** @description the API version to answer in for this call (a date; see the changelog in docs/merchant-api.md); default: the key's, pinned at its creation. Another value answers 400 version_invalid */
-                "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                 /** @description required: 8–64 letters, digits, "-" or "_". The first answer is kept 24 hours: a repeat with the same body answers it again (Idempotent-Replayed: true); with another body 409 idempotency_error */
                 "Idempotency-Key": string;
             };
@@ -2113,7 +2119,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     /** @description present on a replay: the stored first answer of this Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -2134,7 +2140,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2164,7 +2170,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2183,7 +2189,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2202,7 +2208,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2234,7 +2240,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2248,7 +2254,7 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description the API version to answer in for this call (a date; see the changelog in docs/merchant-api.md); default: the key's, pinned at its creation. Another value answers 400 version_invalid */
-                "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
             };
             path: {
                 id: number;
@@ -2269,7 +2275,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2288,7 +2294,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2318,7 +2324,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2337,7 +2343,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2369,7 +2375,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2383,7 +2389,7 @@ export interface operations {
             query?: never;
             header: {
                 /** @description the API version to answer in for this call (a date; see the changelog in docs/merchant-api.md); default: the key's, pinned at its creation. Another value answers 400 version_invalid */
-                "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                 /** @description required: 8–64 letters, digits, "-" or "_". The first answer is kept 24 hours: a repeat with the same body answers it again (Idempotent-Replayed: true); with another body 409 idempotency_error */
                 "Idempotency-Key": string;
             };
@@ -2420,7 +2426,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     /** @description present on a replay: the stored first answer of this Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -2441,7 +2447,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2471,7 +2477,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2490,7 +2496,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2509,7 +2515,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2541,7 +2547,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2555,7 +2561,7 @@ export interface operations {
             query?: never;
             header: {
                 /** @description the API version to answer in for this call (a date; see the changelog in docs/merchant-api.md); default: the key's, pinned at its creation. Another value answers 400 version_invalid */
-                "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                 /** @description required: 8–64 letters, digits, "-" or "_". The first answer is kept 24 hours: a repeat with the same body answers it again (Idempotent-Replayed: true); with another body 409 idempotency_error */
                 "Idempotency-Key": string;
             };
@@ -2578,7 +2584,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     /** @description present on a replay: the stored first answer of this Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -2599,7 +2605,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2629,7 +2635,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2648,7 +2654,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2667,7 +2673,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2699,7 +2705,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2713,7 +2719,7 @@ export interface operations {
             query?: never;
             header: {
                 /** @description the API version to answer in for this call (a date; see the changelog in docs/merchant-api.md); default: the key's, pinned at its creation. Another value answers 400 version_invalid */
-                "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                 /** @description required: 8–64 letters, digits, "-" or "_". The first answer is kept 24 hours: a repeat with the same body answers it again (Idempotent-Replayed: true); with another body 409 idempotency_error */
                 "Idempotency-Key": string;
             };
@@ -2746,7 +2752,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     /** @description present on a replay: the stored first answer of this Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -2767,7 +2773,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2797,7 +2803,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2816,7 +2822,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2835,7 +2841,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2867,7 +2873,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2881,7 +2887,7 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description the API version to answer in for this call (a date; see the changelog in docs/merchant-api.md); default: the key's, pinned at its creation. Another value answers 400 version_invalid */
-                "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
             };
             path: {
                 id: number;
@@ -2902,7 +2908,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2921,7 +2927,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2951,7 +2957,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2970,7 +2976,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3002,7 +3008,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3016,7 +3022,7 @@ export interface operations {
             query?: never;
             header: {
                 /** @description the API version to answer in for this call (a date; see the changelog in docs/merchant-api.md); default: the key's, pinned at its creation. Another value answers 400 version_invalid */
-                "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                 /** @description required: 8–64 letters, digits, "-" or "_". The first answer is kept 24 hours: a repeat with the same body answers it again (Idempotent-Replayed: true); with another body 409 idempotency_error */
                 "Idempotency-Key": string;
             };
@@ -3052,7 +3058,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     /** @description present on a replay: the stored first answer of this Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -3073,7 +3079,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3103,7 +3109,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3122,7 +3128,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3141,7 +3147,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3173,7 +3179,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3187,7 +3193,7 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description the API version to answer in for this call (a date; see the changelog in docs/merchant-api.md); default: the key's, pinned at its creation. Another value answers 400 version_invalid */
-                "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
             };
             path: {
                 id: number;
@@ -3208,7 +3214,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3227,7 +3233,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3257,7 +3263,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3276,7 +3282,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3308,7 +3314,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3322,7 +3328,7 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description the API version to answer in for this call (a date; see the changelog in docs/merchant-api.md); default: the key's, pinned at its creation. Another value answers 400 version_invalid */
-                "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
             };
             path: {
                 id: number;
@@ -3343,7 +3349,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     /** @description attachment; filename=… */
                     "Content-Disposition"?: string;
                     [name: string]: unknown;
@@ -3365,7 +3371,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3395,7 +3401,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3414,7 +3420,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3433,7 +3439,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3465,7 +3471,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3489,7 +3495,7 @@ export interface operations {
             };
             header?: {
                 /** @description the API version to answer in for this call (a date; see the changelog in docs/merchant-api.md); default: the key's, pinned at its creation. Another value answers 400 version_invalid */
-                "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
             };
             path?: never;
             cookie?: never;
@@ -3508,7 +3514,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3527,7 +3533,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3557,7 +3563,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3576,7 +3582,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3608,7 +3614,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3624,7 +3630,7 @@ export interface operations {
             };
             header?: {
                 /** @description the API version to answer in for this call (a date; see the changelog in docs/merchant-api.md); default: the key's, pinned at its creation. Another value answers 400 version_invalid */
-                "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
             };
             path: {
                 id: string;
@@ -3645,7 +3651,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3664,7 +3670,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3694,7 +3700,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3713,7 +3719,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3745,7 +3751,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3767,7 +3773,7 @@ export interface operations {
             };
             header?: {
                 /** @description the API version to answer in for this call (a date; see the changelog in docs/merchant-api.md); default: the key's, pinned at its creation. Another value answers 400 version_invalid */
-                "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
             };
             path?: never;
             cookie?: never;
@@ -3786,7 +3792,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3805,7 +3811,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3835,7 +3841,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3854,7 +3860,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3886,7 +3892,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3900,7 +3906,7 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description the API version to answer in for this call (a date; see the changelog in docs/merchant-api.md); default: the key's, pinned at its creation. Another value answers 400 version_invalid */
-                "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
             };
             path: {
                 id: string;
@@ -3921,7 +3927,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3940,7 +3946,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3970,7 +3976,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3989,7 +3995,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4021,7 +4027,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4040,7 +4046,7 @@ export interface operations {
             };
             header?: {
                 /** @description the API version to answer in for this call (a date; see the changelog in docs/merchant-api.md); default: the key's, pinned at its creation. Another value answers 400 version_invalid */
-                "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
             };
             path?: never;
             cookie?: never;
@@ -4059,7 +4065,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4078,7 +4084,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4108,7 +4114,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4127,7 +4133,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4159,7 +4165,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4173,7 +4179,7 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description the API version to answer in for this call (a date; see the changelog in docs/merchant-api.md); default: the key's, pinned at its creation. Another value answers 400 version_invalid */
-                "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
             };
             path: {
                 id: string;
@@ -4194,7 +4200,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4213,7 +4219,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4243,7 +4249,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4262,7 +4268,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4294,7 +4300,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4310,7 +4316,7 @@ export interface operations {
             };
             header?: {
                 /** @description the API version to answer in for this call (a date; see the changelog in docs/merchant-api.md); default: the key's, pinned at its creation. Another value answers 400 version_invalid */
-                "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
             };
             path?: never;
             cookie?: never;
@@ -4329,7 +4335,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4348,7 +4354,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4378,7 +4384,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4397,7 +4403,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4429,7 +4435,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4443,7 +4449,7 @@ export interface operations {
             query?: never;
             header: {
                 /** @description the API version to answer in for this call (a date; see the changelog in docs/merchant-api.md); default: the key's, pinned at its creation. Another value answers 400 version_invalid */
-                "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                 /** @description required: 8–64 letters, digits, "-" or "_". The first answer is kept 24 hours: a repeat with the same body answers it again (Idempotent-Replayed: true); with another body 409 idempotency_error */
                 "Idempotency-Key": string;
             };
@@ -4462,6 +4468,8 @@ export interface operations {
                      * @enum {string}
                      */
                     signature_scheme?: "stripe" | "standard";
+                    /** @enum {string} */
+                    api_version?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                 };
             };
         };
@@ -4478,7 +4486,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     /** @description present on a replay: the stored first answer of this Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -4499,7 +4507,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4529,7 +4537,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4548,7 +4556,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4580,7 +4588,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4594,7 +4602,7 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description the API version to answer in for this call (a date; see the changelog in docs/merchant-api.md); default: the key's, pinned at its creation. Another value answers 400 version_invalid */
-                "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
             };
             path: {
                 id: number;
@@ -4615,7 +4623,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4634,7 +4642,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4664,7 +4672,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4683,7 +4691,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4715,7 +4723,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4729,7 +4737,7 @@ export interface operations {
             query?: never;
             header: {
                 /** @description the API version to answer in for this call (a date; see the changelog in docs/merchant-api.md); default: the key's, pinned at its creation. Another value answers 400 version_invalid */
-                "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                 /** @description required: 8–64 letters, digits, "-" or "_". The first answer is kept 24 hours: a repeat with the same body answers it again (Idempotent-Replayed: true); with another body 409 idempotency_error */
                 "Idempotency-Key": string;
             };
@@ -4761,7 +4769,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     /** @description present on a replay: the stored first answer of this Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -4782,7 +4790,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4812,7 +4820,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4831,7 +4839,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4863,7 +4871,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4877,7 +4885,7 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description the API version to answer in for this call (a date; see the changelog in docs/merchant-api.md); default: the key's, pinned at its creation. Another value answers 400 version_invalid */
-                "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
             };
             path: {
                 id: number;
@@ -4898,7 +4906,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4917,7 +4925,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4947,7 +4955,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4966,7 +4974,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4998,7 +5006,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5014,7 +5022,7 @@ export interface operations {
             };
             header?: {
                 /** @description the API version to answer in for this call (a date; see the changelog in docs/merchant-api.md); default: the key's, pinned at its creation. Another value answers 400 version_invalid */
-                "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
             };
             path?: never;
             cookie?: never;
@@ -5033,7 +5041,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5052,7 +5060,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5082,7 +5090,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5101,7 +5109,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5133,7 +5141,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5147,7 +5155,7 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description the API version to answer in for this call (a date; see the changelog in docs/merchant-api.md); default: the key's, pinned at its creation. Another value answers 400 version_invalid */
-                "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
             };
             path: {
                 id: string;
@@ -5168,7 +5176,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5187,7 +5195,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5217,7 +5225,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5236,7 +5244,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5268,7 +5276,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5286,7 +5294,7 @@ export interface operations {
             };
             header?: {
                 /** @description the API version to answer in for this call (a date; see the changelog in docs/merchant-api.md); default: the key's, pinned at its creation. Another value answers 400 version_invalid */
-                "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
             };
             path?: never;
             cookie?: never;
@@ -5305,7 +5313,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5353,7 +5361,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5383,7 +5391,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5402,7 +5410,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5434,7 +5442,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5448,7 +5456,7 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description the API version to answer in for this call (a date; see the changelog in docs/merchant-api.md); default: the key's, pinned at its creation. Another value answers 400 version_invalid */
-                "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
             };
             path: {
                 id: number;
@@ -5469,7 +5477,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5573,7 +5581,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5603,7 +5611,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5622,7 +5630,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5654,7 +5662,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5670,7 +5678,7 @@ export interface operations {
             };
             header?: {
                 /** @description the API version to answer in for this call (a date; see the changelog in docs/merchant-api.md); default: the key's, pinned at its creation. Another value answers 400 version_invalid */
-                "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
             };
             path: {
                 id: number;
@@ -5691,7 +5699,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5721,7 +5729,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5740,7 +5748,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5772,7 +5780,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5786,7 +5794,7 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description the API version to answer in for this call (a date; see the changelog in docs/merchant-api.md); default: the key's, pinned at its creation. Another value answers 400 version_invalid */
-                "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
             };
             path: {
                 id: number;
@@ -5813,7 +5821,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5843,7 +5851,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5862,7 +5870,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5894,7 +5902,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5908,7 +5916,7 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description the API version to answer in for this call (a date; see the changelog in docs/merchant-api.md); default: the key's, pinned at its creation. Another value answers 400 version_invalid */
-                "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
             };
             path: {
                 id: number;
@@ -5929,7 +5937,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5959,7 +5967,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5978,7 +5986,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6010,7 +6018,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6024,7 +6032,7 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description the API version to answer in for this call (a date; see the changelog in docs/merchant-api.md); default: the key's, pinned at its creation. Another value answers 400 version_invalid */
-                "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
             };
             path: {
                 id: number;
@@ -6045,7 +6053,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6075,7 +6083,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6094,7 +6102,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6126,7 +6134,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6140,7 +6148,7 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description the API version to answer in for this call (a date; see the changelog in docs/merchant-api.md); default: the key's, pinned at its creation. Another value answers 400 version_invalid */
-                "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
             };
             path: {
                 id: string;
@@ -6161,7 +6169,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6214,7 +6222,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6244,7 +6252,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6263,7 +6271,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6295,7 +6303,7 @@ export interface operations {
                     /** @description seconds until the minute ends */
                     "RateLimit-Reset"?: number;
                     /** @description the API version this answer is in (the request's Portal-Version, else the key's pinned version) */
-                    "Portal-Version"?: "2026-06-01" | "2026-12-01";
+                    "Portal-Version"?: "2026-06-01" | "2026-12-01" | "2026-12-03";
                     [name: string]: unknown;
                 };
                 content: {
