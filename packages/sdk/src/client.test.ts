@@ -60,6 +60,21 @@ describe('createPortalClient', () => {
     expect({ status: e!.status, type: e!.type, code: e!.code, param: e!.param, requestId: e!.requestId }).toEqual({ status: 400, type: 'invalid_request_error', code: 'parameter_invalid', param: 'limit', requestId: 'r1' });
   });
 
+  it('409 idempotency_key_in_use (the first request still running) is tried again with the same key; 409 idempotency_key_reused is not', async () => {
+    const keys: string[] = [];
+    const inUse = { error: { type: 'idempotency_error', code: 'idempotency_key_in_use', message: 'busy', param: 'Idempotency-Key', request_id: 'r' } };
+    const reused = { error: { ...inUse.error, code: 'idempotency_key_reused' } };
+    const answers = [json(inUse, 409), json({ id: 1 }, 201), json(reused, 409)];
+    const api = createPortalClient({ baseUrl: 'https://portal.test', apiKey: 'k', sleep: async () => {}, fetch: async (r) => (keys.push(r.headers.get('idempotency-key')!), answers.shift()!) });
+    expect((await api.POST('/v1/refunds', { body: { transaction_id: 1, amount: '1.00' } })).response.status).toBe(201);
+    expect(keys).toHaveLength(2);
+    expect(keys[1]).toBe(keys[0]);
+    const out = await api.POST('/v1/refunds', { body: { transaction_id: 1, amount: '2.00' } });
+    expect(out.response.status).toBe(409);
+    expect(out.error?.error.code).toBe('idempotency_key_reused');
+    expect(keys).toHaveLength(3);
+  });
+
   it('waits: Retry-After as told (at most maxDelayMs), else exponential with jitter', () => {
     expect(retryDelay(0, '3')).toBe(3000);
     expect(retryDelay(0, '120', { maxDelayMs: 5000 })).toBe(5000);

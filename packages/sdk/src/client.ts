@@ -2,7 +2,7 @@ import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import type { ApiVersion, Schemas, SdkPaths } from './types';
 
 export interface RetryOptions {
-  /** Tries after the first (default 2): on a network error, 429, 500, 502, 503 or 504. 0 turns retries off. */
+  /** Tries after the first (default 2): on a network error, 429, 500, 502, 503, 504, or 409 idempotency_key_in_use. 0 turns retries off. */
   retries?: number;
   /** The first wait in ms (default 500), doubled each try (with jitter), at most `maxDelayMs`. A `Retry-After` answer is waited as told (up to `maxDelayMs`). */
   baseDelayMs?: number;
@@ -55,6 +55,14 @@ export function orThrow<T>(result: { data?: T; error?: unknown; response: Respon
 }
 
 const RETRY_STATUS = new Set([429, 500, 502, 503, 504]);
+/** A 409 that says the first request with this Idempotency-Key is still running (retry later), not another body. */
+async function stillRunning(res: Response): Promise<boolean> {
+  const body = (await res
+    .clone()
+    .json()
+    .catch(() => null)) as { error?: { code?: string } } | null;
+  return body?.error?.code === 'idempotency_key_in_use';
+}
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** How long to wait before try `attempt + 1` (0-based): `Retry-After` when the server said, else exponential with jitter. */
@@ -85,7 +93,7 @@ export function retryingFetch(inner: (input: Request) => Promise<Response>, o: R
         await sleep(retryDelay(attempt, null, o));
         continue;
       }
-      if (last || !RETRY_STATUS.has(res.status)) return res;
+      if (last || !(RETRY_STATUS.has(res.status) || (res.status === 409 && (await stillRunning(res))))) return res;
       await res.body?.cancel();
       await sleep(retryDelay(attempt, res.headers.get('retry-after'), o));
     }
