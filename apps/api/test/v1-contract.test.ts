@@ -203,7 +203,9 @@ export const k: Key = 'abcdefgh';
     // Settlements and transfers.
     expect((await call('GET', '/v1/settlements', { params: { query: { beginDate: '2026-07-01', endDate: '2026-07-31', size: 10 } } })).body.data).toHaveLength(1);
     expect((await call('GET', '/v1/settlements', { params: { query: { beginDate: '2026-07-01', endDate: '2026-07-31', size: 5 } } })).status).toBe(400);
-    expect((await call('GET', '/v1/settlements', { params: { query: { beginDate: '2026-07-01', endDate: '2026-07-31', 'expand[]': 'data.transfer' } } })).body.data[0].transfer.id).toBe(`2026-07-01.${DEMO.subA}.ONLINE.CNY`);
+    expect((await call('GET', '/v1/settlements', { params: { query: { beginDate: '2026-07-01', endDate: '2026-07-31', 'expand[]': 'data.transfer' } } })).body.data[0].transfer.id).toBe(
+      `2026-07-01.${DEMO.subA}.ONLINE.CNY`,
+    );
     expect((await call('GET', '/v1/settlements/{id}', { params: { path: { id: `2026-07-01.${DEMO.subA}.ONLINE.CNY` } } })).status).toBe(200);
     expect((await call('GET', '/v1/settlements/{id}', { params: { path: { id: `2026-07-01.${DEMO.subA}.ONLINE.CNY` }, query: { 'expand[]': 'transfer' } } })).status).toBe(200);
     expect((await call('GET', '/v1/transfers', { params: { query: { beginDate: '2026-07-01', endDate: '2026-07-31' } } })).status).toBe(200);

@@ -57,7 +57,13 @@ describe('createPortalClient', () => {
       }
     })();
     expect(e).toBeInstanceOf(PortalApiError);
-    expect({ status: e!.status, type: e!.type, code: e!.code, param: e!.param, requestId: e!.requestId }).toEqual({ status: 400, type: 'invalid_request_error', code: 'parameter_invalid', param: 'limit', requestId: 'r1' });
+    expect({ status: e!.status, type: e!.type, code: e!.code, param: e!.param, requestId: e!.requestId }).toEqual({
+      status: 400,
+      type: 'invalid_request_error',
+      code: 'parameter_invalid',
+      param: 'limit',
+      requestId: 'r1',
+    });
   });
 
   it('409 idempotency_key_in_use (the first request still running) is tried again with the same key; 409 idempotency_key_reused is not', async () => {

@@ -26,7 +26,12 @@ describe.each(DB_KINDS)('/v1 and webhook payloads: one id form and one time form
     for (let i = 0; i < 10 && (await deliverDue(ctx.deps, 100)).tried > 0; i++);
   };
   const endpoint = async (payload: Record<string, unknown>, headers?: Record<string, string>) => {
-    const r = await v1(ctx, key.secret, { method: 'POST', url: '/v1/webhook_endpoints', payload: { url: rx.url, enabled_events: ['*'], ...payload }, ...(headers ? { headers: { ...headers, 'idempotency-key': `ep-${Math.random().toString(36).slice(2)}` } } : {}) });
+    const r = await v1(ctx, key.secret, {
+      method: 'POST',
+      url: '/v1/webhook_endpoints',
+      payload: { url: rx.url, enabled_events: ['*'], ...payload },
+      ...(headers ? { headers: { ...headers, 'idempotency-key': `ep-${Math.random().toString(36).slice(2)}` } } : {}),
+    });
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     return r.body;
   };
@@ -53,7 +58,9 @@ describe.each(DB_KINDS)('/v1 and webhook payloads: one id form and one time form
     expect(bad.body.error.param).toBe('api_version');
     const nope = await createApiKey(ctx, demo, { permissions: [Perm.txnList] });
     expect((await v1(ctx, nope.secret, { method: 'POST', url: '/v1/webhook_endpoints', payload: { url: rx.url, enabled_events: ['*'], api_version: '2026-12-03' } })).status).toBe(403);
-    expect((await v1(ctx, key.secret, { method: 'POST', url: '/v1/webhook_endpoints', payload: { url: rx.url, enabled_events: ['*'], merchant_id: DEMO.other, api_version: '2026-12-03' } })).status).toBe(404);
+    expect(
+      (await v1(ctx, key.secret, { method: 'POST', url: '/v1/webhook_endpoints', payload: { url: rx.url, enabled_events: ['*'], merchant_id: DEMO.other, api_version: '2026-12-03' } })).status,
+    ).toBe(404);
   });
 
   it('a transaction: the new version names it by its /v1 id with ISO times; the old version keeps its shape (delivered and pulled)', async () => {

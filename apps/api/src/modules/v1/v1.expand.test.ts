@@ -92,7 +92,12 @@ describe.each(DB_KINDS)('/v1 lists: expand[] (%s)', (kind) => {
     }
     const plain = await v1(ctx, key.secret, { method: 'GET', url: '/v1/settlements', query: { beginDate: '2026-09-01', endDate: '2026-09-30' } });
     expect(plain.body.data.every((b: any) => b.transfer === b.id)).toBe(true);
-    expectError(await v1(ctx, key.secret, { method: 'GET', url: '/v1/settlements', query: { beginDate: '2026-09-01', endDate: '2026-09-30', 'expand[]': 'data.fees' } }), 400, 'expand_invalid', 'expand[]');
+    expectError(
+      await v1(ctx, key.secret, { method: 'GET', url: '/v1/settlements', query: { beginDate: '2026-09-01', endDate: '2026-09-30', 'expand[]': 'data.fees' } }),
+      400,
+      'expand_invalid',
+      'expand[]',
+    );
     const sk = await createApiKey(ctx, demo, { permissions: [Perm.settleDetail] });
     expectError(await v1(ctx, sk.secret, { method: 'GET', url: '/v1/settlements', query: { beginDate: '2026-09-01', endDate: '2026-09-30', 'expand[]': 'data.transfer' } }), 403, 'permission_missing');
     expect((await v1(ctx, sk.secret, { method: 'GET', url: '/v1/settlements', query: { beginDate: '2026-09-01', endDate: '2026-09-30' } })).status).toBe(200);

@@ -44,9 +44,7 @@ export const cursorQuery = z
   .superRefine(refuseReversed(BEGIN_END));
 
 /** The refunds' list: the transaction filters and `expand[]`. */
-const refundListQuery = z
-  .strictObject({ ...cursorQuery.shape, 'expand[]': expandQuery(['data.purchase', 'purchase']) })
-  .superRefine(refuseReversed(BEGIN_END));
+const refundListQuery = z.strictObject({ ...cursorQuery.shape, 'expand[]': expandQuery(['data.purchase', 'purchase']) }).superRefine(refuseReversed(BEGIN_END));
 
 /** The key's merchants, or the one asked for when the key acts for it (else none: nothing of another's). */
 export const narrowScope = (scope: string[], merId?: string | null) => (merId ? (scope.includes(merId) ? [merId] : []) : scope);

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { Perm, WEBHOOK_ALL_EVENTS, WEBHOOK_EVENTS, WEBHOOK_SIGNATURE_SCHEMES, WEBHOOK_URL_MAX, } from '@portal/contract';
+import { Perm, WEBHOOK_ALL_EVENTS, WEBHOOK_EVENTS, WEBHOOK_SIGNATURE_SCHEMES, WEBHOOK_URL_MAX } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
 import { API_VERSIONS, keyAsUser } from '../apikey';
 import { createEndpoint, deleteEndpoint, eventRowId, getEndpoint, getEvent, listEndpoints, listEvents, setEnabled, updateEndpoint, type DeliveredEvent, type VersionedEndpoint } from '../webhook';
@@ -83,10 +83,7 @@ const createBody = z.strictObject({
     .optional()
     .describe("the merchant (one of the key's); default: the key's own merchant, or its only one"),
   signature_scheme: z.enum(WEBHOOK_SIGNATURE_SCHEMES).default('stripe').describe('chosen at creation'),
-  api_version: z
-    .enum(API_VERSIONS)
-    .optional()
-    .describe("the API version its events are sent in, pinned at creation; default: the request's version (its Portal-Version, else the key's)"),
+  api_version: z.enum(API_VERSIONS).optional().describe("the API version its events are sent in, pinned at creation; default: the request's version (its Portal-Version, else the key's)"),
 });
 const updateBody = z.strictObject({
   url: urlInput.optional(),
@@ -218,7 +215,14 @@ export function v1WebhookRoutes(f: FastifyInstance, deps: Deps) {
         deps,
         userOf(req),
         key.lang,
-        { merId, url: req.body.url, events: [...new Set(req.body.enabled_events)] as never, description: req.body.description ?? '', signatureScheme: req.body.signature_scheme, apiVersion: req.body.api_version ?? req.apiVersion },
+        {
+          merId,
+          url: req.body.url,
+          events: [...new Set(req.body.enabled_events)] as never,
+          description: req.body.description ?? '',
+          signatureScheme: req.body.signature_scheme,
+          apiVersion: req.body.api_version ?? req.apiVersion,
+        },
         meta(req),
       );
       reply.status(201);

@@ -18,9 +18,35 @@ const ev = (type: string, data: Record<string, unknown>): StoredEvent => ({ even
 const txn = { id: 'G1', merId: '100000000000002', orderNo: 'O1', type: 'PURC', amount: 1050, currency: 'JPY', time: '2026-11-10T04:00:00.5+00:00', metadata: {} };
 const stored = {
   'transaction.succeeded': ev('transaction.succeeded', { ...txn, _id: 41 }),
-  'paylink.paid': ev('paylink.paid', { orderNo: 'PBL1', amount: 2000, currency: 'CNY', paidAt: '2026-11-10T05:00:00.123456+00:00', closedAt: null, expiresAt: '2026-11-17T05:00:00+00:00', transactionId: 'G2', _id: 7, _transactionId: 42 }),
-  'settlement.transferred': ev('settlement.transferred', { merId: '100000000000002', settlementDate: '2026-07-01', businessLine: 'ONLINE', currency: 'CNY', amount: 9700, fee: 100, netAmount: 9600, remitDate: '2026-07-02' }),
-  'refund_approval.decided': ev('refund_approval.decided', { approvalId: 3, status: 'approved', transactionId: 41, gatewayId: 'G1', requestedAt: '2026-11-10T04:00:00+00:00', decidedAt: '2026-11-10T05:12:00.25+00:00' }),
+  'paylink.paid': ev('paylink.paid', {
+    orderNo: 'PBL1',
+    amount: 2000,
+    currency: 'CNY',
+    paidAt: '2026-11-10T05:00:00.123456+00:00',
+    closedAt: null,
+    expiresAt: '2026-11-17T05:00:00+00:00',
+    transactionId: 'G2',
+    _id: 7,
+    _transactionId: 42,
+  }),
+  'settlement.transferred': ev('settlement.transferred', {
+    merId: '100000000000002',
+    settlementDate: '2026-07-01',
+    businessLine: 'ONLINE',
+    currency: 'CNY',
+    amount: 9700,
+    fee: 100,
+    netAmount: 9600,
+    remitDate: '2026-07-02',
+  }),
+  'refund_approval.decided': ev('refund_approval.decided', {
+    approvalId: 3,
+    status: 'approved',
+    transactionId: 41,
+    gatewayId: 'G1',
+    requestedAt: '2026-11-10T04:00:00+00:00',
+    decidedAt: '2026-11-10T05:12:00.25+00:00',
+  }),
   'dispute.created': ev('dispute.created', { id: 'DP-9', disputeId: 9, deadline: '2026-11-20T15:59:59+00:00', transactionId: 41, amount: 500, currency: 'CNY' }),
   'reserve.released': ev('reserve.released', { merId: '100000000000002', amount: 100, currency: 'USD', heldOn: '2026-10-01', releaseDate: '2026-11-01' }),
 };
@@ -49,7 +75,14 @@ describe('event bodies by version', () => {
       transactionId: 42,
       gatewayId: 'G2',
     });
-    expect(o('settlement.transferred').data).toMatchObject({ id: '2026-07-01.100000000000002.ONLINE.CNY', settlementDate: '2026-07-01', remitDate: '2026-07-02', amount: '97.00', fee: '1.00', netAmount: '96.00' });
+    expect(o('settlement.transferred').data).toMatchObject({
+      id: '2026-07-01.100000000000002.ONLINE.CNY',
+      settlementDate: '2026-07-01',
+      remitDate: '2026-07-02',
+      amount: '97.00',
+      fee: '1.00',
+      netAmount: '96.00',
+    });
     expect(o('refund_approval.decided').data).toMatchObject({ id: 3, approvalId: 3, transactionId: 41, requestedAt: '2026-11-10T04:00:00.000Z', decidedAt: '2026-11-10T05:12:00.250Z' });
     expect(o('dispute.created').data).toMatchObject({ id: 9, disputeId: 9, gatewayDisputeId: 'DP-9', deadline: '2026-11-20T15:59:59.000Z', amount: '5.00' });
     expect(o('reserve.released').data).toEqual({ merId: '100000000000002', amount: '1.00', currency: 'USD', heldOn: '2026-10-01', releaseDate: '2026-11-01' });
