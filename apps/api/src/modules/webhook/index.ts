@@ -25,5 +25,5 @@ export {
   type VersionedEndpoint,
 } from './webhook.service';
 export { standardSignatureHeader, signatureHeader } from './webhook.sign';
-export { eventBody, eventObject, EVENT_FORMS_VERSION, WEBHOOK_DEFAULT_VERSION } from './webhook.render';
+export { eventBody } from './webhook.render';
 export { purgeEvents, EVENT_KEEP_MS } from './webhook.deliver';
