@@ -61,7 +61,7 @@ const tsc = (project: string) => [bin('typescript/bin/tsc'), '-p', project];
 
 async function typecheck(): Promise<Timing> {
   const t0 = Date.now();
-  const parts = await Promise.all(['packages/contract', 'apps/api', 'apps/web', 'bench'].map((p) => run(`typecheck ${p}`, tsc(p))));
+  const parts = await Promise.all(['packages/contract', 'packages/sdk', 'apps/api', 'apps/web', 'bench'].map((p) => run(`typecheck ${p}`, tsc(p))));
   timings.splice(timings.length - parts.length, parts.length);
   const t = { name: 'typecheck', seconds: (Date.now() - t0) / 1000, ok: parts.every((p) => p.ok) };
   timings.push(t);

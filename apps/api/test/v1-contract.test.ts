@@ -174,6 +174,7 @@ export const k: Key = 'abcdefgh';
     expect((await call('POST', '/v1/refunds', { params: idem(), body: { transaction_id: p.id, amount: '1.00', metadata: { order: 'A-1' } } })).body.metadata).toEqual({ order: 'A-1' });
     expect((await call('GET', '/v1/refunds/{id}', { params: { path: { id: made.body.id }, query: { 'expand[]': 'purchase' } } })).body.purchase.id).toBe(p.id);
     expect((await call('GET', '/v1/refunds/{id}', { params: { path: { id: made.body.id }, query: { 'expand[]': 'nope' } } })).body.error.code).toBe('expand_invalid');
+    expect((await call('GET', '/v1/refunds', { params: { query: { 'expand[]': 'data.purchase' } } })).body.data.find((r: { id: number }) => r.id === made.body.id).purchase.id).toBe(p.id);
     expect((await call('GET', '/v1/refund-approvals/{id}', { params: { path: { id: 999999 } } })).status).toBe(404);
     // Payment links.
     const link = await call('POST', '/v1/payment-links', { params: idem(), body: { ...VALID_ORDER, merchant_id: DEMO.subA, orderCurrency: 'CNY' } });
@@ -202,6 +203,9 @@ export const k: Key = 'abcdefgh';
     // Settlements and transfers.
     expect((await call('GET', '/v1/settlements', { params: { query: { beginDate: '2026-07-01', endDate: '2026-07-31', size: 10 } } })).body.data).toHaveLength(1);
     expect((await call('GET', '/v1/settlements', { params: { query: { beginDate: '2026-07-01', endDate: '2026-07-31', size: 5 } } })).status).toBe(400);
+    expect((await call('GET', '/v1/settlements', { params: { query: { beginDate: '2026-07-01', endDate: '2026-07-31', 'expand[]': 'data.transfer' } } })).body.data[0].transfer.id).toBe(
+      `2026-07-01.${DEMO.subA}.ONLINE.CNY`,
+    );
     expect((await call('GET', '/v1/settlements/{id}', { params: { path: { id: `2026-07-01.${DEMO.subA}.ONLINE.CNY` } } })).status).toBe(200);
     expect((await call('GET', '/v1/settlements/{id}', { params: { path: { id: `2026-07-01.${DEMO.subA}.ONLINE.CNY` }, query: { 'expand[]': 'transfer' } } })).status).toBe(200);
     expect((await call('GET', '/v1/transfers', { params: { query: { beginDate: '2026-07-01', endDate: '2026-07-31' } } })).status).toBe(200);

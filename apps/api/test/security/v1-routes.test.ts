@@ -173,6 +173,17 @@ describe.each(DB_KINDS)('route table: /v1 keys, permissions, merchant scope (%s)
     );
     const foreign = await v1(ctx, full, { method: 'GET', url: `/v1/settlements/2026-07-01.${DEMO.other}.ONLINE.SGD`, query: { 'expand[]': 'transfer' } });
     if (foreign.status !== 404) failures.push(`GET /v1/settlements (another merchant's, expanded) → ${foreign.status}`);
+    // The lists expanded (decision 075): another merchant's rows neither listed nor inlined, with or without its merId.
+    const lists = [
+      ['/v1/refunds', { 'expand[]': 'data.purchase', merId: DEMO.other }],
+      ['/v1/refunds', { 'expand[]': 'data.purchase', limit: '100' }],
+      ['/v1/settlements', { beginDate: '2026-07-01', endDate: '2026-07-31', 'expand[]': 'data.transfer', merId: DEMO.other }],
+      ['/v1/settlements', { beginDate: '2026-07-01', endDate: '2026-07-31', 'expand[]': 'data.transfer' }],
+    ] as const;
+    for (const [url, query] of lists) {
+      const res = await v1(ctx, full, { method: 'GET', url, query });
+      if (res.status !== 200 || JSON.stringify(res.body).includes(DEMO.other)) failures.push(`GET ${url} ${JSON.stringify(query)} → ${res.status} ${JSON.stringify(res.body).slice(0, 120)}`);
+    }
     expect(failures).toEqual([]);
     const noTransfer = await v1(ctx, keys[Perm.reportTransfer], { method: 'GET', url: `/v1/settlements/2026-07-01.${DEMO.subA}.ONLINE.CNY`, query: { 'expand[]': 'transfer' } });
     expect(noTransfer.status, JSON.stringify(noTransfer.body)).toBe(403);

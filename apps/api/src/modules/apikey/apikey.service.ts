@@ -175,7 +175,7 @@ export async function revokeKey(deps: Deps, user: SessionUser, id: number, meta:
  * has the changelog. A key is pinned to the newest at its creation (keys older than versions: the
  * first); a request's Portal-Version header overrides it for that call.
  */
-export const API_VERSIONS = ['2026-06-01', '2026-12-01'] as const;
+export const API_VERSIONS = ['2026-06-01', '2026-12-01', '2026-12-03'] as const;
 export type ApiVersion = (typeof API_VERSIONS)[number];
 export const API_VERSION_CURRENT: ApiVersion = API_VERSIONS[API_VERSIONS.length - 1];
 

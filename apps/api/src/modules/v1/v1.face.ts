@@ -54,6 +54,8 @@ Every JSON answer carries \`Cache-Control: no-store\`.
 Every POST takes a required \`Idempotency-Key\` header (8–64 letters, digits, \`-\` or \`_\`): the first answer is kept 24 hours and a repeat with the same body replays it with \`Idempotent-Replayed: true\`; with another body 409 \`idempotency_error\`.
 Every answer carries \`X-Request-Id\` (also the error's \`request_id\`).
 Versions are dates (\`Portal-Version\`): a key answers in the version pinned at its creation; the \`Portal-Version\` request header answers one call in another; the answer's \`Portal-Version\` header names the version it is in (changelog in docs/merchant-api.md).
+Events (webhook deliveries and /v1/events) are in a version too — an endpoint's pinned at its creation (\`api_version\`), a request's for /v1/events: from 2026-12-03 they name each object by its /v1 id and write every time in ISO-8601 UTC (\`created_at\`).
+A TypeScript client generated from this document, with pagination, retries that keep the Idempotency-Key and webhook verification: packages/sdk (docs/merchant-api.md).
 \`metadata\` (up to 50 string keys of at most 40 characters, values of at most 500) on refunds, payment links and in-store orders; \`expand[]\` answers an object inline instead of its id where an operation lists it. See docs/merchant-api.md.`;
 
 const WINDOW_MS = 60_000;

@@ -148,9 +148,10 @@ describe.each(DB_KINDS)('/v1 metadata, expand[], Portal-Version (%s)', (kind) =>
 
   it('Portal-Version: pinned per key at creation, a header overrides it, echoed; the old version keeps its time format', async () => {
     const pinned = (await ctx.db.query<{ api_version: string }>('SELECT api_version FROM api_key WHERE id = $1', [key.id])).rows[0].api_version;
-    expect(pinned).toBe('2026-12-01');
+    // The newest version when the key was made (2026-12-03 since the events' one-form version, decision 075).
+    expect(pinned).toBe('2026-12-03');
     const made = await v1(ctx, key.secret, { method: 'POST', url: '/v1/in-store-orders', payload: { storeId: DEMO.stores.nanjingRoad, orderCurrency: 'CNY', totalAmount: '12.00', goodsName: 'Tea' } });
-    expect(made.headers['portal-version']).toBe('2026-12-01');
+    expect(made.headers['portal-version']).toBe('2026-12-03');
     const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
     const OLD = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/;
     expect(made.body.createTime).toMatch(ISO);

@@ -15,7 +15,7 @@ import type { KeyCaller } from '../apikey';
 /** /v1 pages of settlements and transfers: page 0-based, size 10–100 (the summary's words, enforced). */
 const v1Page = { page: z.coerce.number().int().min(0).default(0), size: z.coerce.number().int().min(10).max(100).default(10) };
 /** Settlement batches: both settlement dates required (as the service needs them); strict. */
-const settlementsQuery = settleBatchQuerySchema.extend(v1Page).strict();
+const settlementsQuery = settleBatchQuerySchema.extend({ ...v1Page, 'expand[]': expandQuery(['data.transfer', 'transfer']) }).strict();
 /** Transfers: the settlement dates beginDate–endDate are required (at most three months); the portal's screen fields are not parameters here; strict. */
 const {
   timeZone: _tz,
@@ -64,6 +64,12 @@ const settlementSchema = named(
   'A settlement batch: one settlement date, merchant, business line and currency; transfer is expandable (GET /v1/settlements/{id}?expand[]=transfer)',
 );
 const SETTLEMENT_EXPANDS = ['transfer'] as const;
+/** On the list, Stripe's form `data.transfer` (each batch's transfer), or the object's own `transfer`. */
+const SETTLEMENT_LIST_EXPANDS = ['data.transfer', 'transfer'] as const;
+/** The transfer inline is the Transfer report's row: expanding it needs that permission too. */
+const mayExpandTransfer = (key: KeyCaller) => {
+  if (!key.permissions.includes(Perm.reportTransfer)) throw new V1Error(403, 'permission_error', 'permission_missing', 'v1Forbidden', { perm: Perm.reportTransfer }, 'expand[]');
+};
 /** The key's merchants, or the one asked for when the key may act for it (else none: nothing of another's). */
 const narrowed = (scope: string[], merId?: string) => (merId ? (scope.includes(merId) ? [merId] : []) : scope);
 
@@ -86,18 +92,42 @@ export function v1SettleRoutes(f: FastifyInstance, deps: Deps) {
     return t ? { ...t, id: transferIdOf(t) } : null;
   };
 
+  /**
+   * The transfers of a page of batches, by id: the Transfer report over the page's settlement dates
+   * and merchants, read in pages of 100 until every batch's transfer is found or the rows end.
+   */
+  const transfersOf = async (key: KeyCaller, batches: SettleBatchRow[]) => {
+    const found = new Map<string, TransferRow & { id: string }>();
+    if (!batches.length) return found;
+    const wanted = new Set(batches.map(idOf));
+    const dates = batches.map((b) => b.txnSetDate).sort();
+    const merchants = [...new Set(batches.map((b) => b.clientid))].filter((m) => key.scope.includes(m));
+    for (let page = 0; page < 50 && found.size < wanted.size; page++) {
+      const out = await listReport(deps, transferDef, merchants, { beginDate: dates[0], endDate: dates[dates.length - 1], page, size: 100 } as never, key.lang);
+      for (const t of out.content as TransferRow[]) if (wanted.has(transferIdOf(t))) found.set(transferIdOf(t), { ...t, id: transferIdOf(t) });
+      if ((page + 1) * 100 >= out.totalElements) break;
+    }
+    return found;
+  };
+
   r.get('/settlements', {
     config: { v1: { permission: Perm.settleDetail, tag: 'settlements' } },
     schema: {
       tags: hidden,
       operationId: 'listSettlements',
-      summary: 'Settlement batches between two settlement dates (beginDate, endDate required), newest first (page 0-based, size 10–100); filters merId, busLine, setCur, remitDate',
+      summary:
+        'Settlement batches between two settlement dates (beginDate, endDate required), newest first (page 0-based, size 10–100); filters merId, busLine, setCur, remitDate; expand[]=data.transfer: each transfer inline (needs report:transfer)',
       querystring: settlementsQuery,
       response: { 200: settlementList },
     },
     handler: async (req) => {
-      const out = await settleBatches(deps.db.read, keyOf(req).scope, req.query);
-      return { data: out.content.map((b) => ({ ...b, id: idOf(b), transfer: idOf(b) })), total: out.totalElements };
+      const key = keyOf(req);
+      const { 'expand[]': asked, ...q } = req.query;
+      const expand = expandsOf(asked, SETTLEMENT_LIST_EXPANDS);
+      if (expand.size) mayExpandTransfer(key);
+      const out = await settleBatches(deps.db.read, key.scope, q);
+      const transfers = expand.size ? await transfersOf(key, out.content) : new Map<string, TransferRow & { id: string }>();
+      return { data: out.content.map((b) => ({ ...b, id: idOf(b), transfer: transfers.get(idOf(b)) ?? idOf(b) })), total: out.totalElements };
     },
   });
 
@@ -120,10 +150,7 @@ export function v1SettleRoutes(f: FastifyInstance, deps: Deps) {
       const out = await settleBatches(deps.db, keyOf(req).scope, { beginDate: date, endDate: date, merId, busLine, setCur, page: 0, size: 1 } as never);
       if (!out.content[0]) throw missing();
       const id = idOf(out.content[0]);
-      // The transfer inline is the Transfer report's row: the key needs that permission too.
-      if (expand.has('transfer') && !keyOf(req).permissions.includes(Perm.reportTransfer)) {
-        throw new V1Error(403, 'permission_error', 'permission_missing', 'v1Forbidden', { perm: Perm.reportTransfer }, 'expand[]');
-      }
+      if (expand.has('transfer')) mayExpandTransfer(keyOf(req));
       const transfer = expand.has('transfer') ? await transferOf(keyOf(req), id) : null;
       return { ...out.content[0], id, transfer: transfer ?? id };
     },

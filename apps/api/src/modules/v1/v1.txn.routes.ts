@@ -43,6 +43,9 @@ export const cursorQuery = z
   })
   .superRefine(refuseReversed(BEGIN_END));
 
+/** The refunds' list: the transaction filters and `expand[]`. */
+const refundListQuery = z.strictObject({ ...cursorQuery.shape, 'expand[]': expandQuery(['data.purchase', 'purchase']) }).superRefine(refuseReversed(BEGIN_END));
+
 /** The key's merchants, or the one asked for when the key acts for it (else none: nothing of another's). */
 export const narrowScope = (scope: string[], merId?: string | null) => (merId ? (scope.includes(merId) ? [merId] : []) : scope);
 
@@ -91,6 +94,21 @@ async function one(deps: Deps, scope: string[], id: number, type?: string) {
 const asRefund = (t: V1Transaction) => ({ ...t, purchase: t.origin_transaction_id as number | V1Transaction | null });
 
 const REFUND_EXPANDS = ['purchase'] as const;
+/** On a list, Stripe's form `data.purchase` (each item's purchase), or the object's own `purchase`. */
+const REFUND_LIST_EXPANDS = ['data.purchase', 'purchase'] as const;
+
+/** The refunds of a page with their purchases inline: each purchase read once (a page's refunds often share one). */
+async function withPurchases(deps: Deps, scope: string[], data: ReturnType<typeof asRefund>[]) {
+  const ids = [...new Set(data.map((r) => r.origin_transaction_id).filter((id): id is number => id !== null))];
+  const found = await Promise.all(ids.map((id) => one(deps, scope, id).catch(() => null)));
+  const byId = new Map<number, V1Transaction>();
+  for (const p of found) {
+    if (!p) continue;
+    const { purchase: _p, ...purchase } = p;
+    byId.set(p.id, purchase);
+  }
+  return data.map((r) => (r.origin_transaction_id !== null && byId.has(r.origin_transaction_id) ? { ...r, purchase: byId.get(r.origin_transaction_id)! } : r));
+}
 /** A refund, its purchase inline when expand[]=purchase. */
 async function refundView(deps: Deps, scope: string[], id: number, expand: Set<string>) {
   const r = await one(deps, scope, id, 'REFD');
@@ -247,13 +265,18 @@ export function v1TxnRoutes(f: FastifyInstance, deps: Deps) {
     schema: {
       tags: hidden,
       operationId: 'listRefunds',
-      summary: 'List refunds, newest first (the transaction filters; cursor paging)',
+      summary: 'List refunds, newest first (the transaction filters; cursor paging; expand[]=data.purchase: each purchase inline)',
       description:
-        "The transaction filters; merId narrows to one of the key's merchants (another merchant's id matches nothing: an empty page). A parameter not listed here answers 400 (param names it).",
-      querystring: cursorQuery,
+        "The transaction filters; merId narrows to one of the key's merchants (another merchant's id matches nothing: an empty page). expand[]=data.purchase (or expand[]=purchase) answers each refund's purchase as the Transaction itself. A parameter not listed here answers 400 (param names it).",
+      querystring: refundListQuery,
       response: { 200: listOf(v1RefundSchema, 'RefundList') },
     },
-    handler: async (req) => page(deps, keyOf(req).scope, req.query, { gwTranType: 'REFD' }),
+    handler: async (req) => {
+      const { 'expand[]': asked, ...q } = req.query;
+      const expand = expandsOf(asked, REFUND_LIST_EXPANDS);
+      const out = await page(deps, keyOf(req).scope, q as z.infer<typeof cursorQuery>, { gwTranType: 'REFD' });
+      return expand.size ? { ...out, data: await withPurchases(deps, keyOf(req).scope, out.data) } : out;
+    },
   });
 
   r.get('/refunds/:id', {

@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { Perm, WEBHOOK_ALL_EVENTS, WEBHOOK_EVENTS, WEBHOOK_SIGNATURE_SCHEMES, WEBHOOK_URL_MAX, type WebhookEndpoint } from '@portal/contract';
+import { Perm, WEBHOOK_ALL_EVENTS, WEBHOOK_EVENTS, WEBHOOK_SIGNATURE_SCHEMES, WEBHOOK_URL_MAX } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
-import { keyAsUser } from '../apikey';
-import { createEndpoint, deleteEndpoint, eventRowId, getEndpoint, getEvent, listEndpoints, listEvents, setEnabled, updateEndpoint, type DeliveredEvent } from '../webhook';
+import { API_VERSIONS, keyAsUser } from '../apikey';
+import { createEndpoint, deleteEndpoint, eventRowId, getEndpoint, getEvent, listEndpoints, listEvents, setEnabled, updateEndpoint, type DeliveredEvent, type VersionedEndpoint } from '../webhook';
 import { V1Error } from './v1.errors';
 import { keyOf, narrowScope } from './v1.txn.routes';
 import { named } from './v1.registry';
@@ -16,9 +16,14 @@ export const eventSchema = named(
   z.object({
     id: z.string().describe('evt_…: the same on every delivery, retry and resend (webhook-id / Portal-Event-Id)'),
     type: z.string().describe(`one of ${WEBHOOK_EVENTS.join(', ')}`),
-    created: z.number().int().describe('when it happened, Unix seconds (UTC)'),
+    created: z.number().int().optional().describe('before Portal-Version 2026-12-03: when it happened, Unix seconds (UTC)'),
+    created_at: z.string().optional().describe('from Portal-Version 2026-12-03: when it happened, ISO-8601 UTC'),
     merId: z.string().describe('the merchant it is about'),
-    data: z.record(z.string(), z.unknown()).describe("the object's fields at the event (amounts as decimal strings of data.currency)"),
+    data: z
+      .record(z.string(), z.unknown())
+      .describe(
+        "the object's fields at the event (amounts as decimal strings of data.currency). From Portal-Version 2026-12-03: id is the object's /v1 id and every time is ISO-8601 UTC (docs/webhooks.md)",
+      ),
   }),
   'Event',
   'A change a merchant is told about: delivered by webhooks and listed by GET /v1/events (kept 30 days)',
@@ -40,6 +45,7 @@ const endpointSchema = named(
     signature_scheme: z.enum(WEBHOOK_SIGNATURE_SCHEMES).describe('stripe: Portal-Signature (t=…,v1=<hex>); standard: Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature)'),
     previous_secret_until: z.string().nullable().describe('ISO-8601 UTC: until then the secret before the last rotation signs too'),
     created_at: z.string().describe('ISO-8601, UTC'),
+    api_version: z.string().describe('the API version its events are sent in (pinned at creation; docs/webhooks.md)'),
   }),
   'WebhookEndpoint',
   'Where a merchant receives its events',
@@ -47,7 +53,7 @@ const endpointSchema = named(
 const endpointWithSecret = named(endpointSchema.extend({ secret: z.string().describe('whsec_…: shown once, at creation') }), 'WebhookEndpointWithSecret');
 const endpointList = named(z.object({ data: z.array(endpointSchema), has_more: z.boolean(), next_cursor: z.string().nullable() }), 'WebhookEndpointList');
 
-const toV1Endpoint = (e: WebhookEndpoint) => ({
+const toV1Endpoint = (e: VersionedEndpoint) => ({
   id: e.id,
   merchant_id: e.merId,
   url: e.url,
@@ -58,6 +64,7 @@ const toV1Endpoint = (e: WebhookEndpoint) => ({
   signature_scheme: e.signatureScheme,
   previous_secret_until: e.previousSecretUntil,
   created_at: e.createdAt,
+  api_version: e.apiVersion,
 });
 
 const eventsInput = z
@@ -76,6 +83,7 @@ const createBody = z.strictObject({
     .optional()
     .describe("the merchant (one of the key's); default: the key's own merchant, or its only one"),
   signature_scheme: z.enum(WEBHOOK_SIGNATURE_SCHEMES).default('stripe').describe('chosen at creation'),
+  api_version: z.enum(API_VERSIONS).optional().describe("the API version its events are sent in, pinned at creation; default: the request's version (its Portal-Version, else the key's)"),
 });
 const updateBody = z.strictObject({
   url: urlInput.optional(),
@@ -153,7 +161,7 @@ export function v1WebhookRoutes(f: FastifyInstance, deps: Deps) {
         if (row === null) throw new V1Error(400, 'invalid_request_error', 'cursor_invalid', 'v1CursorInvalid', {}, 'cursor');
         after = row;
       }
-      const rows = await listEvents(deps, scope, { type: req.query.type, limit: req.query.limit, after });
+      const rows = await listEvents(deps, scope, { type: req.query.type, limit: req.query.limit, after, version: req.apiVersion });
       const more = rows.length > req.query.limit;
       const data: DeliveredEvent[] = rows.slice(0, req.query.limit).map((x) => x.event);
       return { data, has_more: more, next_cursor: more ? encodeCursor(data[data.length - 1].id) : null };
@@ -165,7 +173,7 @@ export function v1WebhookRoutes(f: FastifyInstance, deps: Deps) {
     schema: { tags: hidden, operationId: 'getEvent', summary: 'One event (evt_…)', params: z.strictObject({ id: z.string().max(64) }), response: { 200: eventSchema } },
     handler: async (req) => {
       try {
-        return await getEvent(deps, keyOf(req).scope, req.params.id);
+        return await getEvent(deps, keyOf(req).scope, req.params.id, req.apiVersion);
       } catch {
         throw missing();
       }
@@ -207,7 +215,14 @@ export function v1WebhookRoutes(f: FastifyInstance, deps: Deps) {
         deps,
         userOf(req),
         key.lang,
-        { merId, url: req.body.url, events: [...new Set(req.body.enabled_events)] as never, description: req.body.description ?? '', signatureScheme: req.body.signature_scheme },
+        {
+          merId,
+          url: req.body.url,
+          events: [...new Set(req.body.enabled_events)] as never,
+          description: req.body.description ?? '',
+          signatureScheme: req.body.signature_scheme,
+          apiVersion: req.body.api_version ?? req.apiVersion,
+        },
         meta(req),
       );
       reply.status(201);

@@ -22,6 +22,8 @@ export {
   setEnabled,
   updateEndpoint,
   type DeliveredEvent,
+  type VersionedEndpoint,
 } from './webhook.service';
-export { standardSignatureHeader, signatureHeader, eventBody } from './webhook.sign';
+export { standardSignatureHeader, signatureHeader } from './webhook.sign';
+export { eventBody } from './webhook.render';
 export { purgeEvents, EVENT_KEEP_MS } from './webhook.deliver';

@@ -6,7 +6,8 @@ import { enqueueJob, ensureRecurringJob } from '../../jobs/queue';
 import type { JobHandler, JobLog } from '../../jobs/runner';
 import { openSecret } from '../gateway';
 import { NoAddress, postPinned, RefusedAddress, resolveAllowed, TimedOut } from './webhook.net';
-import { eventBody, signatureHeader, standardSignatureHeader } from './webhook.sign';
+import { signatureHeader, standardSignatureHeader } from './webhook.sign';
+import { eventBody } from './webhook.render';
 
 /**
  * Sending the outbox (decision 040). The job claims due deliveries with a lease (FOR UPDATE SKIP
@@ -82,6 +83,8 @@ interface Claimed {
   prev_secret_enc: string | null;
   prev_secret_until: Date | null;
   signature_scheme: 'stripe' | 'standard';
+  /** The endpoint's API version (pinned at its creation): the shape of the body. */
+  api_version: string;
   event_id: string;
   type: string;
   mer_id: string;
@@ -117,7 +120,7 @@ function reasonOf(err: unknown): { outcome: AttemptOutcome; reason: AttemptReaso
 async function deliverOne(deps: Deps, deliveryId: number, log?: JobLog): Promise<AttemptOutcome | null> {
   const { rows } = await deps.db.query<Claimed>(
     `SELECT d.id, d.endpoint_id, d.attempts, d.give_up_at, d.manual_pending, e.url, e.enabled, e.secret_key_id, e.secret_enc,
-            e.prev_secret_key_id, e.prev_secret_enc, e.prev_secret_until, e.signature_scheme, v.event_id, v.type, v.mer_id, v.data, v.created_at
+            e.prev_secret_key_id, e.prev_secret_enc, e.prev_secret_until, e.signature_scheme, e.api_version, v.event_id, v.type, v.mer_id, v.data, v.created_at
        FROM webhook_delivery d JOIN webhook_endpoint e ON e.id = d.endpoint_id JOIN webhook_event v ON v.id = d.event_id
       WHERE d.id = $1 AND d.state = 'pending'`,
     [deliveryId],
@@ -141,7 +144,7 @@ async function deliverOne(deps: Deps, deliveryId: number, log?: JobLog): Promise
   ]);
   const attemptId = Number(a[0].id);
   // 2. Out, with no transaction open.
-  const body = eventBody(d);
+  const body = eventBody(d, d.api_version);
   const timestamp = Math.floor(started.getTime() / 1000);
   const production = deps.config.env === 'production';
   const allowPrivate = !production && deps.config.webhookAllowPrivate !== false;

@@ -19,7 +19,8 @@ import { AppError, notFound } from '../../lib/errors';
 import { t } from '../../lib/messages';
 import { encryptSecret, encryptionKey } from '../gateway';
 import { isPrivateAddress } from './webhook.net';
-import { eventBody, newSecretKeyId, newWebhookSecret } from './webhook.sign';
+import { newSecretKeyId, newWebhookSecret } from './webhook.sign';
+import { eventBody, WEBHOOK_DEFAULT_VERSION } from './webhook.render';
 
 /**
  * Webhook endpoints and their delivery log (issue 31; decision 040). Every call is within the
@@ -54,11 +55,15 @@ interface EndpointRow {
   pending: number;
   failed: number;
   signature_scheme: 'stripe' | 'standard';
+  api_version: string;
 }
+
+/** An endpoint, and the API version its events are sent in (pinned at its creation; /v1 shows it). */
+export type VersionedEndpoint = WebhookEndpoint & { apiVersion: string };
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
-const toEndpoint = (r: EndpointRow, now: Date): WebhookEndpoint => ({
+const toEndpoint = (r: EndpointRow, now: Date): VersionedEndpoint => ({
   id: Number(r.id),
   merId: r.mer_id,
   url: r.url,
@@ -73,21 +78,22 @@ const toEndpoint = (r: EndpointRow, now: Date): WebhookEndpoint => ({
   pending: Number(r.pending),
   failed: Number(r.failed),
   signatureScheme: r.signature_scheme,
+  apiVersion: r.api_version,
 });
 
 const SELECT_ENDPOINT = `
-  SELECT e.id, e.mer_id, e.url, e.description, e.events, e.enabled, e.disabled_reason, e.disabled_at, e.prev_secret_until, e.created_at, e.signature_scheme,
+  SELECT e.id, e.mer_id, e.url, e.description, e.events, e.enabled, e.disabled_reason, e.disabled_at, e.prev_secret_until, e.created_at, e.signature_scheme, e.api_version,
          u.username AS created_by_name,
          (SELECT count(*) FROM webhook_delivery d WHERE d.endpoint_id = e.id AND d.state = 'pending')::int AS pending,
          (SELECT count(*) FROM webhook_delivery d WHERE d.endpoint_id = e.id AND d.state = 'failed')::int AS failed
     FROM webhook_endpoint e LEFT JOIN app_user u ON u.id = e.created_by`;
 
-export async function listEndpoints(deps: Deps, scope: string[]): Promise<WebhookEndpoint[]> {
+export async function listEndpoints(deps: Deps, scope: string[]): Promise<VersionedEndpoint[]> {
   const { rows } = await deps.db.query<EndpointRow>(`${SELECT_ENDPOINT} WHERE e.mer_id = ANY($1::text[]) ORDER BY e.mer_id, e.id`, [scope]);
   return rows.map((r) => toEndpoint(r, deps.clock.now()));
 }
 
-async function endpointOf(q: Queryable, id: number, scope: string[], now: Date, lock = false): Promise<WebhookEndpoint> {
+async function endpointOf(q: Queryable, id: number, scope: string[], now: Date, lock = false): Promise<VersionedEndpoint> {
   if (lock) await q.query('SELECT 1 FROM webhook_endpoint WHERE id = $1 AND mer_id = ANY($2::text[]) FOR UPDATE', [id, scope]);
   const { rows } = await q.query<EndpointRow>(`${SELECT_ENDPOINT} WHERE e.id = $1 AND e.mer_id = ANY($2::text[])`, [id, scope]);
   if (!rows[0]) throw notFound();
@@ -118,9 +124,9 @@ export async function createEndpoint(
   deps: Deps,
   user: SessionUser,
   lang: Language,
-  input: Omit<WebhookEndpointCreate, 'signatureScheme'> & { signatureScheme?: WebhookEndpointCreate['signatureScheme'] },
+  input: Omit<WebhookEndpointCreate, 'signatureScheme'> & { signatureScheme?: WebhookEndpointCreate['signatureScheme']; apiVersion?: string },
   meta: Meta,
-): Promise<WebhookSecret> {
+): Promise<WebhookSecret & { endpoint: VersionedEndpoint }> {
   if (!user.scope.includes(input.merId)) throw new AppError(Code.BAD_REQUEST, 'webhookForeignMerchant', { merId: input.merId }, 400);
   checkUrl(deps, input.url);
   const scheme = input.signatureScheme ?? 'stripe';
@@ -132,23 +138,23 @@ export async function createEndpoint(
     const { rows: n } = await q.query<{ n: number }>('SELECT count(*)::int AS n FROM webhook_endpoint WHERE mer_id = $1', [input.merId]);
     if (n[0].n >= WEBHOOK_MAX_ENDPOINTS) throw new AppError(Code.BAD_REQUEST, 'webhookTooMany', { max: WEBHOOK_MAX_ENDPOINTS }, 400);
     const { rows } = await q.query<{ id: number }>(
-      `INSERT INTO webhook_endpoint (mer_id, url, description, events, secret_key_id, secret_enc, created_by, lang, created_at, updated_at, signature_scheme)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, $10) RETURNING id`,
-      [input.merId, input.url, input.description, input.events, s.keyId, s.enc, user.id, lang, now, scheme],
+      `INSERT INTO webhook_endpoint (mer_id, url, description, events, secret_key_id, secret_enc, created_by, lang, created_at, updated_at, signature_scheme, api_version)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, $10, $11) RETURNING id`,
+      [input.merId, input.url, input.description, input.events, s.keyId, s.enc, user.id, lang, now, scheme, input.apiVersion ?? WEBHOOK_DEFAULT_VERSION],
     );
     await audit(q, {
       action: 'webhook.endpoint.create',
       ...actorOf(user, meta),
       merId: input.merId,
       target: String(rows[0].id),
-      detail: { after: { url: input.url, events: input.events, description: input.description, signatureScheme: scheme } },
+      detail: { after: { url: input.url, events: input.events, description: input.description, signatureScheme: scheme, ...(input.apiVersion ? { apiVersion: input.apiVersion } : {}) } },
     });
     return Number(rows[0].id);
   });
   return { endpoint: await endpointOf(deps.db, id, user.scope, now), secret: s.secret };
 }
 
-export async function updateEndpoint(deps: Deps, user: SessionUser, input: WebhookEndpointUpdate, meta: Meta): Promise<WebhookEndpoint> {
+export async function updateEndpoint(deps: Deps, user: SessionUser, input: WebhookEndpointUpdate, meta: Meta): Promise<VersionedEndpoint> {
   checkUrl(deps, input.url);
   const now = deps.clock.now();
   return deps.db.tx(async (q) => {
@@ -192,7 +198,7 @@ export async function rotateSecret(deps: Deps, user: SessionUser, id: number, me
  * second v1 for 24 hours; a merchant whose old secret leaked, or whose receivers all have the new
  * one, ends that now. The old secret is erased, not only expired. Refused when there is none.
  */
-export async function endPreviousSecret(deps: Deps, user: SessionUser, id: number, meta: Meta): Promise<WebhookEndpoint> {
+export async function endPreviousSecret(deps: Deps, user: SessionUser, id: number, meta: Meta): Promise<VersionedEndpoint> {
   const now = deps.clock.now();
   return deps.db.tx(async (q) => {
     const before = await endpointOf(q, id, user.scope, now, true);
@@ -210,7 +216,7 @@ export async function endPreviousSecret(deps: Deps, user: SessionUser, id: numbe
 }
 
 /** Turns an endpoint off (no delivery is sent; pending ones wait) or on again (they go on). */
-export async function setEnabled(deps: Deps, user: SessionUser, id: number, enabled: boolean, meta: Meta): Promise<WebhookEndpoint> {
+export async function setEnabled(deps: Deps, user: SessionUser, id: number, enabled: boolean, meta: Meta): Promise<VersionedEndpoint> {
   const now = deps.clock.now();
   return deps.db.tx(async (q) => {
     const before = await endpointOf(q, id, user.scope, now, true);
@@ -268,11 +274,13 @@ interface DeliveryRow {
   last_status: number | null;
   last_attempt_at: Date | null;
   next_attempt_at: Date | null;
+  api_version: string;
 }
 
 const SELECT_DELIVERY = `
   SELECT d.id, d.endpoint_id, v.event_id, v.type, v.mer_id, v.data, v.created_at AS event_created_at, d.created_at, d.state, d.attempts,
-         d.last_status, d.last_attempt_at, d.next_attempt_at
+         d.last_status, d.last_attempt_at, d.next_attempt_at,
+         (SELECT e.api_version FROM webhook_endpoint e WHERE e.id = d.endpoint_id) AS api_version
     FROM webhook_delivery d JOIN webhook_event v ON v.id = d.event_id`;
 
 const toDelivery = (r: DeliveryRow): WebhookDelivery => ({
@@ -328,7 +336,7 @@ export async function deliveryDetail(deps: Deps, user: SessionUser, lang: Langua
   }>('SELECT id, started_at, outcome, status, latency_ms, response_excerpt, reason, next_retry_at, manual FROM webhook_attempt WHERE delivery_id = $1 ORDER BY id DESC', [id]);
   return {
     ...toDelivery(r),
-    body: eventBody({ event_id: r.event_id, type: r.type, mer_id: r.mer_id, data: r.data, created_at: r.event_created_at }),
+    body: eventBody({ event_id: r.event_id, type: r.type, mer_id: r.mer_id, data: r.data, created_at: r.event_created_at }, r.api_version),
     attemptList: attempts.map((a) => ({
       id: Number(a.id),
       at: iso(a.started_at)!,
@@ -384,7 +392,7 @@ export async function resendFailed(deps: Deps, user: SessionUser, id: number, si
  * Deletes an endpoint (issue 50: DELETE /v1/webhook_endpoints/{id}) with its delivery log; audited.
  * Its events stay (GET /v1/events).
  */
-export async function deleteEndpoint(deps: Deps, user: SessionUser, id: number, meta: Meta): Promise<WebhookEndpoint> {
+export async function deleteEndpoint(deps: Deps, user: SessionUser, id: number, meta: Meta): Promise<VersionedEndpoint> {
   const now = deps.clock.now();
   return deps.db.tx(async (q) => {
     const before = await endpointOf(q, id, user.scope, now, true);
@@ -406,7 +414,10 @@ export async function deleteEndpoint(deps: Deps, user: SessionUser, id: number, 
 export interface DeliveredEvent {
   id: string;
   type: string;
-  created: number;
+  /** Unix seconds, before Portal-Version 2026-12-03 */
+  created?: number;
+  /** ISO-8601 UTC, from Portal-Version 2026-12-03 */
+  created_at?: string;
   merId: string;
   data: Record<string, unknown>;
 }
@@ -420,7 +431,7 @@ interface EventRow {
   created_at: Date;
 }
 
-const delivered = (r: EventRow): DeliveredEvent => JSON.parse(eventBody({ event_id: r.event_id, type: r.type, mer_id: r.mer_id, data: r.data, created_at: r.created_at }));
+const delivered = (r: EventRow, version?: string): DeliveredEvent => JSON.parse(eventBody({ event_id: r.event_id, type: r.type, mer_id: r.mer_id, data: r.data, created_at: r.created_at }, version));
 /** Events are kept 30 days (the purge job deletes older ones); older ones are not listed even before it runs. */
 const EVENTS_KEPT_MS = 30 * 86_400_000;
 
@@ -429,7 +440,7 @@ const EVENTS_KEPT_MS = 30 * 86_400_000;
  * paging: an event added meanwhile never shifts a page), optionally of one type or a type's prefix
  * (`refund.` …). Returns one more than `limit` when there are more. The test event is not listed.
  */
-export async function listEvents(deps: Deps, scope: string[], f: { type?: string; limit: number; after?: number }): Promise<{ rowId: number; event: DeliveredEvent }[]> {
+export async function listEvents(deps: Deps, scope: string[], f: { type?: string; limit: number; after?: number; version?: string }): Promise<{ rowId: number; event: DeliveredEvent }[]> {
   const since = new Date(deps.clock.now().getTime() - EVENTS_KEPT_MS);
   const prefix = f.type?.endsWith('.') ? f.type : null;
   const { rows } = await deps.db.query<EventRow>(
@@ -439,7 +450,7 @@ export async function listEvents(deps: Deps, scope: string[], f: { type?: string
       ORDER BY id DESC LIMIT $7`,
     [scope, since, WEBHOOK_TEST_EVENT, f.after ?? null, prefix ? null : (f.type ?? null), prefix, f.limit + 1],
   );
-  return rows.map((r) => ({ rowId: Number(r.id), event: delivered(r) }));
+  return rows.map((r) => ({ rowId: Number(r.id), event: delivered(r, f.version) }));
 }
 
 /** The row id of one of the scope's events by its `evt_…` id (for a cursor), or null. */
@@ -449,12 +460,12 @@ export async function eventRowId(deps: Deps, scope: string[], eventId: string): 
 }
 
 /** One of the scope's events (of the last 30 days) by its id; another merchant's answers as absent. */
-export async function getEvent(deps: Deps, scope: string[], eventId: string): Promise<DeliveredEvent> {
+export async function getEvent(deps: Deps, scope: string[], eventId: string, version?: string): Promise<DeliveredEvent> {
   const since = new Date(deps.clock.now().getTime() - EVENTS_KEPT_MS);
   const { rows } = await deps.db.query<EventRow>(
     'SELECT id, event_id, type, mer_id, data, created_at FROM webhook_event WHERE event_id = $1 AND mer_id = ANY($2::text[]) AND created_at >= $3 AND type <> $4',
     [eventId, scope, since, WEBHOOK_TEST_EVENT],
   );
   if (!rows[0]) throw notFound();
-  return delivered(rows[0]);
+  return delivered(rows[0], version);
 }
