@@ -17,16 +17,14 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { PGlite } from '@electric-sql/pglite';
 import { openPglite, openPostgres, type Db } from '../apps/api/src/db/db';
-import { migrate } from '../apps/api/src/db/migrate';
-import { DEMO, seedFoundation } from '../apps/api/src/seed/foundation.seed';
+import { DEMO } from '../apps/api/src/seed/foundation.seed';
 import type { Deps } from '../apps/api/src/plugins/context';
 import { countTxn } from '../apps/api/src/modules/txn/txn.count';
 import { txnWhere } from '../apps/api/src/modules/txn/txn.repo';
 import { pageWithCount } from '../apps/api/src/modules/txn/txn.service';
-import { compactDayCounts } from '../apps/api/src/jobs/day-counts.job';
 import { txnExportSource } from '../apps/api/src/modules/txn/txn.exports';
 import { formatInZone, zonedToUtc } from '../apps/api/src/modules/txn/time';
-import { loadBenchData } from './txn-data';
+import { prepareBenchData } from './txn-data';
 import { RemoteClient } from './http';
 import { benchDeps } from './api-server';
 import { check, finishCalls, sized, SMOKE } from './check';
@@ -244,24 +242,8 @@ export default async function run() {
   log(`txn bench: ${kind}${givenSchema ? ` (schema ${givenSchema})` : `, ${rows.toLocaleString('en')} rows`}`);
   const info = await openBenchDb();
   const { db } = info;
-  await migrate(db);
-  const { rows: c } = await db.query<{ n: number }>('SELECT count(*)::int8 AS n FROM txn');
-  if (givenSchema) rows = c[0].n;
-  if (c[0].n !== rows) {
-    if (c[0].n !== 0) throw new Error(`bench database holds ${c[0].n} rows, expected 0 or ${rows}: remove it`);
-    const t0 = performance.now();
-    const { rows: m } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM merchant');
-    if (m[0].n === 0) await seedFoundation(db, { env: 'development' });
-    await loadBenchData(db, { rows, extraMerchants: 46, log, bigShare });
-    log(`  loaded in ${Math.round((performance.now() - t0) / 1000)} s`);
-  }
-  // The load's per-day deltas into the sums the list reads (what the server's job does every minute).
-  if ((await compactDayCounts(db)) > 0 && db.kind === 'postgres') {
-    // The tables the list reads index-only: their visibility map set, as autovacuum would
-    // (the test server runs with autovacuum off; a never-vacuumed txn_day_count read its heap).
-    await db.query('VACUUM ANALYZE txn_key');
-    await db.query('VACUUM ANALYZE txn_day_count');
-  }
+  // A given schema is taken as it is (its row count read); otherwise `rows` are loaded when missing.
+  rows = await prepareBenchData(db, { rows, bigShare, log, expect: !givenSchema });
   const deps = benchDeps(db, 'txn-bench-data-');
   const token = await signedInToken(db);
   const result: Record<string, unknown> = { kind, rows, at: new Date().toISOString(), server: info.schema ? 'own process' : 'in process' };

@@ -11,7 +11,8 @@
  * is printed with each run, and where each run's CPU went (bench/cpu.ts): µs per request in the API's
  * processes, PostgreSQL's, wrk's and the machine's as a whole.
  *
- *   BENCH_SCHEMA=bench_txn_20000000_big25   the schema `npm run bench -- txn` loaded (required)
+ *   BENCH_SCHEMA=bench_txn_20000000_big25   a schema `npm run bench -- txn` loaded (default: bench_txn_<BENCH_ROWS>,
+ *                                          200,000 rows, loaded here when missing)
  *   BENCH_DATABASE_URL / TEST_DATABASE_URL  the server (default postgres://root@127.0.0.1:5432/test)
  *   WRK_SECONDS=15                          duration of each run
  *   WRK_WORKERS=1,2                         the process counts to run
@@ -29,7 +30,8 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { openPostgres } from '../apps/api/src/db/db';
 import { serveInChild, signedInToken } from './api-server';
 import { cpuPerRequest, postmasterOf, sampleCpu } from './cpu';
-import { check } from './check';
+import { check, SMOKE } from './check';
+import { prepareBenchData } from './txn-data';
 
 const RESULTS = path.resolve(import.meta.dirname, '..', 'bench-results');
 // (Checked calls: the warm-up's answers in full; wrk's runs by their non-2xx answers and socket errors.)
@@ -58,16 +60,39 @@ function parseWrk(out: string): WrkFigures {
   return { reqPerSec: rps ? Number(rps[1]) : 0, requests: n ? Number(n[1]) : 0, p50: lat('50'), p99: lat('99'), errors: errs ? errs[0] : null, failed };
 }
 
-export default async function run() {
-  const schema = process.env.BENCH_SCHEMA;
-  if (!schema) {
-    console.log('wrk bench: set BENCH_SCHEMA to a schema loaded by `npm run bench -- txn` (skipped)');
-    return;
+/**
+ * Without BENCH_SCHEMA: `bench_txn_<BENCH_ROWS>` (200,000 rows by default, as `BENCH_DB=postgres npm
+ * run bench -- txn` makes it), loaded here when it is missing — a newcomer's run needs no setting.
+ */
+async function defaultSchema(): Promise<string | null> {
+  const rows = Number(process.env.BENCH_ROWS ?? (SMOKE ? 2000 : 200_000));
+  const schema = `bench_txn_${rows}`;
+  let admin;
+  try {
+    admin = await openPostgres(pgUrl, { max: 1 });
+  } catch (e) {
+    console.log(`wrk bench: no PostgreSQL at ${pgUrl} (${(e as Error).message}) — skipped`);
+    return null;
   }
+  await admin.exec(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+  await admin.close();
+  const db = await openPostgres(pgUrl, { searchPath: schema });
+  try {
+    await prepareBenchData(db, { rows, log: (m) => console.log(m) });
+  } finally {
+    await db.close();
+  }
+  console.log(`wrk bench: schema ${schema} (${rows.toLocaleString('en')} rows; BENCH_SCHEMA names another)`);
+  return schema;
+}
+
+export default async function run() {
   if (spawnSync('wrk', ['--version']).error) {
     console.log('wrk bench: `wrk` is not installed (apt-get install wrk) — skipped');
     return;
   }
+  const schema = process.env.BENCH_SCHEMA ?? (await defaultSchema());
+  if (!schema) return;
   const seconds = Number(process.env.WRK_SECONDS ?? 15);
   const rounds = Math.max(1, Number(process.env.WRK_ROUNDS ?? 3));
   const warmup = Math.max(1, Number(process.env.WRK_WARMUP_SECONDS ?? 2));
@@ -133,7 +158,8 @@ export default async function run() {
     const list = mine[urls[1][0]].reqPerSec;
     const ratio = Math.round((list / floor) * 100) / 100;
     const median = rounds > 1 ? ' (medians of the rounds)' : '';
-    console.log(`  target 2: unfiltered list ÷ /user/info${median} = ${list.toFixed(0)} / ${floor.toFixed(0)} = ${ratio}×  goal ≥ 0.4×  ${ratio >= 0.4 ? 'met' : 'MISSED'}`);
+    // Issue 30's target 2 was 0.4×; issue 52 asks 0.5× ("the list at the floor").
+    console.log(`  target 2: unfiltered list ÷ /user/info${median} = ${list.toFixed(0)} / ${floor.toFixed(0)} = ${ratio}×  goal ≥ 0.5× (issue 52; 0.4× issue 30)  ${ratio >= 0.5 ? 'met' : 'MISSED'}`);
   }
   if (out['workers 1'] && out['workers 2']) {
     for (const [name] of urls.slice(0, 2)) {
