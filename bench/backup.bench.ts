@@ -19,7 +19,7 @@ import { generateDemoData } from '../apps/api/src/seed/demo-data';
 import { backup, restore } from '../apps/api/src/ops/backup';
 import { intArg, parseArgs } from '../apps/api/src/cli/args';
 import { scratchDatabase } from '../apps/api/test/loopback';
-import { check, finishCalls } from './check';
+import { BENCH_PG_URL, check, finishCalls, pgAnswers } from './check';
 
 const standalone = import.meta.url === `file://${process.argv[1]}`;
 // Flags when run on its own; under run.ts (argv holds bench names) the environment.
@@ -27,7 +27,7 @@ const args = standalone ? parseArgs(process.argv.slice(2)) : {};
 const env = process.env;
 const TARGET = standalone ? intArg(args, 'txns', 1_000_000, 1000) : Number(env.BENCH_BACKUP_TXNS ?? 1_000_000);
 const DAYS = standalone ? intArg(args, 'days', 120, 1, 1000) : Number(env.BENCH_BACKUP_DAYS ?? 120);
-const ADMIN = env.BENCH_DATABASE_URL ?? env.TEST_DATABASE_URL;
+const ADMIN = BENCH_PG_URL;
 
 function dirSize(d: string): number {
   let n = 0;
@@ -77,8 +77,9 @@ async function one(kind: 'pglite' | 'postgres') {
 
 export default async function run() {
   if (!args['skip-pg']) {
-    if (ADMIN) await one('postgres');
-    else console.log('  postgres: skipped (set BENCH_DATABASE_URL or TEST_DATABASE_URL)');
+    const missing = await pgAnswers(ADMIN);
+    if (!missing) await one('postgres');
+    else console.log(`  postgres: skipped — ${missing}`);
   }
   if (!args['skip-pglite']) await one('pglite');
 }

@@ -68,3 +68,21 @@ export function loadAverage(): string {
     .map((n) => n.toFixed(2))
     .join(' ');
 }
+
+/** The PostgreSQL server of the benches: BENCH_DATABASE_URL, TEST_DATABASE_URL, else this machine's (trust auth, database test). */
+export const BENCH_PG_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
+
+/** Whether that server answers (a bench on PostgreSQL is skipped, with the reason, when it does not). */
+export async function pgAnswers(url = BENCH_PG_URL): Promise<string | null> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+    return null;
+  } catch (e) {
+    return `no PostgreSQL answers at ${url.replace(/\/\/[^@]*@/, '//…@')} (${(e as Error).message})`;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}

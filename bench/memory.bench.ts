@@ -15,8 +15,8 @@
  *   3. /metrics: the process's own RSS and heap as it reports them (portal_process_resident_memory_bytes,
  *      portal_nodejs_heap_size_used_bytes, portal_process_memory_bytes{kind,pid}), beside /proc's.
  *
- *   MEMORY_DB=postgres,pglite  the engines (default both; PostgreSQL needs BENCH_DATABASE_URL or
- *                              TEST_DATABASE_URL, and runs in a scratch database created and dropped here)
+ *   MEMORY_DB=postgres,pglite  the engines (default both; PostgreSQL on BENCH_DATABASE_URL, TEST_DATABASE_URL
+ *                              or this machine's server, in a scratch database created and dropped here)
  *   MEMORY_SEED_DAYS           days of demo data seeded at first start (default: the server's, SEED_DAYS=90)
  *   BENCH_PORT                 the API's port (default: a free one)
  *   MEMORY_LOAD_ONLY=word,…     only the load's calls whose name holds one of the words (e.g. export, page, list)
@@ -36,7 +36,7 @@ import { MESSAGES } from '../apps/api/src/lib/messages';
 import { readOutbox } from '../apps/api/src/plugins/mail';
 import { DEMO } from '../apps/api/src/seed/foundation.seed';
 import { freePort, scratchDatabase } from '../apps/api/test/loopback';
-import { benchPort, check, finishCalls, loadAverage } from './check';
+import { BENCH_PG_URL, benchPort, check, finishCalls, loadAverage, pgAnswers } from './check';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const RESULTS = path.join(ROOT, 'bench-results');
@@ -311,13 +311,14 @@ async function one(kind: Kind, databaseUrl?: string) {
 
 export default async function run() {
   const kinds = (env.MEMORY_DB ?? 'postgres,pglite').split(',').map((k) => k.trim()) as Kind[];
-  const url = env.BENCH_DATABASE_URL ?? env.TEST_DATABASE_URL;
+  const url = BENCH_PG_URL;
   const result: Record<string, unknown> = { at: new Date().toISOString(), settleSeconds: SETTLE_S, seedDays: env.MEMORY_SEED_DAYS ?? 'server default' };
   if (SNAPSHOTS) fs.mkdirSync(SNAPSHOTS, { recursive: true });
   for (const kind of kinds) {
     if (kind === 'postgres') {
-      if (!url) {
-        log('  postgres: skipped (set BENCH_DATABASE_URL or TEST_DATABASE_URL)');
+      const missing = await pgAnswers(url);
+      if (missing) {
+        log(`  postgres: skipped — ${missing}`);
         continue;
       }
       const db = await scratchDatabase('bench_memory', url);
