@@ -1,6 +1,6 @@
-import type { AccessPolicy, ReviewDecision, ReviewRecord, ReviewRecordItem, ReviewState } from '../access';
+import type { AccessPolicy, ReviewDecideInput, ReviewRecord, ReviewRecordItem, ReviewState } from '../access';
 import type { Page } from '../api';
-import type { ApprovalRow, FourEyesPolicy } from '../approvals';
+import type { ApprovalRow, FourEyesPolicy, FourEyesPolicyInput } from '../approvals';
 import { Perm } from '../permissions';
 import type { ScimGroupRow, ScimMappingRow, ScimTokenRow, SignInIp } from '../scim';
 import type { AuditRow, TeamRoleRow } from '../team';
@@ -26,14 +26,14 @@ export const TeamApi = {
   saveRole: post<SaveRoleBody, TeamRoleRow>('/api/role/save', Perm.merchantUserManage),
   removeRole: post<{ roleId: number }, null>('/api/role/remove', Perm.merchantUserManage),
   approvalPolicy: get<{ merId: string }, FourEyesPolicy>('/api/approval/policy', Perm.merchantUser),
-  saveApprovalPolicy: post<FourEyesPolicy & { merId: string }, FourEyesPolicy>('/api/approval/policy', Perm.merchantUserManage),
+  saveApprovalPolicy: post<FourEyesPolicyInput, FourEyesPolicy>('/api/approval/policy', Perm.merchantUserManage),
   approvals: get<WireQuery, Page<ApprovalRow>>('/api/approval/list', APPROVERS),
   approve: post<{ id: number; note: string }, ApprovalRow>('/api/approval/approve', APPROVERS),
   reject: post<{ id: number; note: string }, ApprovalRow>('/api/approval/reject', APPROVERS),
   accessPolicy: get<{ merId: string }, AccessPolicy>('/api/access/policy', Perm.merchantUser),
   saveAccessPolicy: post<{ merId: string; inactiveDays: number }, AccessPolicy>('/api/access/policy', Perm.merchantUserManage),
   review: get<{ merId: string }, ReviewState>('/api/access/review', Perm.merchantUserManage),
-  reviewDecide: post<{ merId: string; userId: number; decision: ReviewDecision }, ReviewState>('/api/access/review/decide', Perm.merchantUserManage),
+  reviewDecide: post<ReviewDecideInput, ReviewState>('/api/access/review/decide', Perm.merchantUserManage),
   reviewComplete: post<{ merId: string }, ReviewRecord>('/api/access/review/complete', Perm.merchantUserManage),
   reviewHistory: get<{ merId: string; page: number; size: number }, Page<ReviewRecord>>('/api/access/review/history', Perm.merchantUserManage),
   reviewRecord: get<{ id: number }, { review: ReviewRecord; items: ReviewRecordItem[] }>('/api/access/review/:id', Perm.merchantUserManage),

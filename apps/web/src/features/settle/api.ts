@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { Page, SettleBatchRow } from '@portal/contract';
+import type { SettleBatchRow } from '@portal/contract';
 import { http, saveFile } from '../../lib/http';
+import { TxnApi } from '@portal/contract';
 
 export interface SettleBatchParams {
   page: number;
@@ -16,10 +17,10 @@ export interface SettleBatchParams {
 export const useSettleBatches = (q: SettleBatchParams) =>
   useQuery({
     queryKey: ['txn', 'settleDetail', q],
-    queryFn: ({ signal }) => http.get<Page<SettleBatchRow>>('/txn/settleDetail', { ...q }, { signal }),
+    queryFn: ({ signal }) => http.call(TxnApi.settleDetail, { ...q }, { signal }),
     placeholderData: keepPreviousData,
   });
 
 /** GET /txn/settleStatement (file): the batch's statement, PDF or CSV. */
 export const downloadStatement = async (b: SettleBatchRow, format: 'pdf' | 'csv') =>
-  saveFile(await http.file('/txn/settleStatement', { date: b.txnSetDate, merId: b.clientid, busLine: b.reconBusiness, setCur: b.merTxnSet, format }));
+  saveFile(await http.call(TxnApi.settleStatement, { date: b.txnSetDate, merId: b.clientid, busLine: b.reconBusiness, setCur: b.merTxnSet, format }));

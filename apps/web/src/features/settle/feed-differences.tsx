@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { toDecimal } from '@portal/contract';
 import { http } from '../../lib/http';
 import { zoneNow } from '../../lib/time';
+import { HomeApi } from '@portal/contract';
 
 /** One difference of the gateway feed's reconciliation (GET /api/gateway/differences). */
 export interface FeedDifference {
@@ -44,7 +45,7 @@ export function FeedDifferences() {
       el.setAttribute('aria-label', t('feed.title'));
     });
   });
-  const list = useQuery({ queryKey: ['gateway', 'differences', date], queryFn: () => http.get<FeedDifference[]>('/gateway/differences', { date }) });
+  const list = useQuery({ queryKey: ['gateway', 'differences', date], queryFn: () => http.call(HomeApi.feedDifferences, { date }) });
 
   const said = (d: FeedDifference) => {
     const x = d.detail as Record<string, unknown>;

@@ -10,6 +10,7 @@ import { DateRangeFilter } from '../../components/date-range-filter';
 import { http } from '../../lib/http';
 import { feedback } from '../../lib/feedback';
 import { FeedDifferences } from './feed-differences';
+import { TxnApi } from '@portal/contract';
 
 type Line = BlendResult['missing'][number];
 
@@ -21,7 +22,7 @@ const postBlend = (file: File, range: [dayjs.Dayjs, dayjs.Dayjs] | null) => {
     fd.set('beginDate', range[0].format('YYYY-MM-DD'));
     fd.set('endDate', range[1].format('YYYY-MM-DD'));
   }
-  return http.upload<BlendResult>('/txn/manualBlend', fd);
+  return http.call(TxnApi.manualBlend, { multipart: fd });
 };
 
 /**

@@ -1,7 +1,8 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { http, saveFile } from '../../lib/http';
 export type { Timeline, TimelineEvent } from '@portal/contract';
-import type { Timeline } from '@portal/contract';
+
+import { TrailApi } from '@portal/contract';
 
 /** GET /trail/transfer/:id/proof (issue 49 §1): the transfer's lines, which sum to the amount sent. */
 export interface ProofLine {
@@ -60,20 +61,18 @@ export interface ProofRows {
   sum: string;
 }
 
-const path = (id: string) => `/trail/transfer/${encodeURIComponent(id)}/proof`;
-
-export const useProof = (id: string) => useQuery({ queryKey: ['trail', 'proof', id], queryFn: ({ signal }) => http.get<Proof>(path(id), {}, { signal }) });
+export const useProof = (id: string) => useQuery({ queryKey: ['trail', 'proof', id], queryFn: ({ signal }) => http.call(TrailApi.proof, { id }, { signal }) });
 
 export const useProofRows = (id: string, line: string | null, page: number, size: number) =>
   useQuery({
     queryKey: ['trail', 'proofRows', id, line, page, size],
-    queryFn: ({ signal }) => http.get<ProofRows>(`${path(id)}/rows`, { line: line!, page, size }, { signal }),
+    queryFn: ({ signal }) => http.call(TrailApi.proofRows, { id, line: line!, page, size }, { signal }),
     enabled: !!line,
     placeholderData: keepPreviousData,
   });
 
 /** GET …/proof/export (file): the proof as CSV or PDF, every line's rows beneath it. */
-export const downloadProof = async (id: string, format: 'csv' | 'pdf', timeZone: string) => saveFile(await http.file(`${path(id)}/export`, { format, timeZone }));
+export const downloadProof = async (id: string, format: 'csv' | 'pdf', timeZone: string) => saveFile(await http.call(TrailApi.proofExport, { id, format, timeZone }));
 
 /** The proof screen's path of a transfer (date.merchant.businessLine.currency). */
 export const proofPath = (r: { txnSetDate: string; clientid: string; reconBusiness: string; merTxnSet: string }) =>
@@ -90,9 +89,9 @@ export interface OrderHit {
 }
 
 export const useOrderSearch = (q: Record<string, string> | null) =>
-  useQuery({ queryKey: ['trail', 'orders', q], queryFn: ({ signal }) => http.get<{ content: OrderHit[] }>('/trail/order/search', q!, { signal }), enabled: !!q });
+  useQuery({ queryKey: ['trail', 'orders', q], queryFn: ({ signal }) => http.call(TrailApi.orderSearch, q!, { signal }), enabled: !!q });
 
 export const useTimeline = (merId: string | null, no: string | null) =>
-  useQuery({ queryKey: ['trail', 'timeline', merId, no], queryFn: ({ signal }) => http.get<Timeline>('/trail/order/timeline', { merId: merId!, no: no! }, { signal }), enabled: !!merId && !!no });
+  useQuery({ queryKey: ['trail', 'timeline', merId, no], queryFn: ({ signal }) => http.call(TrailApi.orderTimeline, { merId: merId!, no: no! }, { signal }), enabled: !!merId && !!no });
 
 export const timelinePath = (merId: string, orderNo: string) => `/trail/order?merId=${merId}&no=${encodeURIComponent(orderNo)}`;

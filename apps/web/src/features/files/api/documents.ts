@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { DocumentKind, MerchantDocument, Page } from '@portal/contract';
+import type { DocumentKind, MerchantDocument } from '@portal/contract';
 import { http, saveFile } from '../../../lib/http';
+import { NoticeApi } from '@portal/contract';
 
 export interface DocumentParams {
   page: number;
@@ -15,10 +16,9 @@ export interface DocumentParams {
 export const useDocuments = (q: DocumentParams) =>
   useQuery({
     queryKey: ['files', 'documents', q],
-    queryFn: ({ signal }) => http.get<Page<MerchantDocument>>('/files/list', { ...q }, { signal }),
+    queryFn: ({ signal }) => http.call(NoticeApi.documents, { ...q }, { signal }),
     placeholderData: keepPreviousData,
   });
 
 /** GET /files/download/{id} (file), or a notice's attachment: GET /notice/attachment/{id}. */
-export const downloadDocument = async (d: Pick<MerchantDocument, 'id' | 'kind'>) =>
-  saveFile(await http.file(d.kind === 'NOTICE_ATTACHMENT' ? `/notice/attachment/${d.id}` : `/files/download/${d.id}`));
+export const downloadDocument = async (d: Pick<MerchantDocument, 'id' | 'kind'>) => saveFile(await http.call(d.kind === 'NOTICE_ATTACHMENT' ? NoticeApi.attachment : NoticeApi.document, { id: d.id }));

@@ -1,4 +1,5 @@
 import { http } from '../../../lib/http';
+import { PayByLinkApi } from '@portal/contract';
 
 export interface PblOrderStatus {
   orderno: string;
@@ -9,4 +10,4 @@ export interface PblOrderStatus {
 }
 
 /** GET /payByLink/orderno/{no}: what the QR dialog polls every 3 s ('00' paid, '01' ended). Quiet: a failed poll is retried by the next one. */
-export const getOrderStatus = (orderNo: string, signal?: AbortSignal) => http.get<PblOrderStatus>(`/payByLink/orderno/${encodeURIComponent(orderNo)}`, undefined, { signal, quiet: true });
+export const getOrderStatus = (orderNo: string, signal?: AbortSignal) => http.call(PayByLinkApi.orderStatus, { no: orderNo }, { signal, quiet: true });

@@ -1,5 +1,6 @@
-import type { Role, TeamUserRow } from '@portal/contract';
+import type { Role } from '@portal/contract';
 import { http } from '../../../lib/http';
+import { UsersApi } from '@portal/contract';
 
 export interface AddUserBody {
   userName: string;
@@ -15,4 +16,4 @@ export interface AddUserBody {
 }
 
 /** POST /user/add (spec §7): the new user gets the activation e-mail. */
-export const addUser = (body: AddUserBody) => http.post<TeamUserRow>('/user/add', { ...body }, { quiet: true });
+export const addUser = (body: AddUserBody) => http.call(UsersApi.add, { ...body }, { quiet: true });

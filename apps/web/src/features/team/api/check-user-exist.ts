@@ -1,4 +1,5 @@
 import { http } from '../../../lib/http';
+import { UsersApi } from '@portal/contract';
 
 export interface UserExist {
   userName: boolean;
@@ -8,4 +9,4 @@ export interface UserExist {
 }
 
 /** GET /user/checkUserExist (spec §7): which of user name, e-mail, phone are taken. */
-export const checkUserExist = (q: { userName?: string; email?: string; phone?: string }, signal?: AbortSignal) => http.get<UserExist>('/user/checkUserExist', q, { signal, quiet: true });
+export const checkUserExist = (q: { userName?: string; email?: string; phone?: string }, signal?: AbortSignal) => http.call(UsersApi.checkUserExist, q, { signal, quiet: true });

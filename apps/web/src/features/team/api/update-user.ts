@@ -1,5 +1,6 @@
-import type { Role, TeamUserRow } from '@portal/contract';
+import type { Role } from '@portal/contract';
 import { http } from '../../../lib/http';
+import { UsersApi } from '@portal/contract';
 
 export interface UpdateUserBody {
   userId: number;
@@ -13,4 +14,4 @@ export interface UpdateUserBody {
 }
 
 /** POST /user/update: a user's role, custom permissions and merchants (the rules of /user/add). */
-export const updateUser = (body: UpdateUserBody) => http.post<TeamUserRow>('/user/update', { ...body }, { quiet: true });
+export const updateUser = (body: UpdateUserBody) => http.call(UsersApi.update, { ...body }, { quiet: true });

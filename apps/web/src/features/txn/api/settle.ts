@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { ExportStatus, Page, SettleRow } from '@portal/contract';
+import type { Page, SettleRow } from '@portal/contract';
 import { http } from '../../../lib/http';
+import { TxnApi } from '@portal/contract';
 
 export interface SettleQuery {
   beginDate: string;
@@ -14,7 +15,7 @@ export interface SettlePage extends Page<SettleRow> {
 }
 
 /** GET /txn/settleList */
-const getSettleList = (q: SettleQuery & { page: number; size: number }, signal?: AbortSignal) => http.get<SettlePage>('/txn/settleList', { ...q }, { signal });
+const getSettleList = (q: SettleQuery & { page: number; size: number }, signal?: AbortSignal) => http.call(TxnApi.settleList, { ...q }, { signal });
 
 const settleListQuery = (q: SettleQuery & { page: number; size: number }) =>
   queryOptions({ queryKey: ['txn', 'settleList', q], queryFn: ({ signal }) => getSettleList(q, signal), placeholderData: keepPreviousData });
@@ -22,4 +23,4 @@ const settleListQuery = (q: SettleQuery & { page: number; size: number }) =>
 export const useSettleList = (q: SettleQuery & { page: number; size: number }, enabled: boolean) => useQuery({ ...settleListQuery(q), enabled });
 
 /** GET /txn/settleExportBack: queues the settle list export. */
-export const settleExportBack = (q: SettleQuery & { format?: 'xlsx' | 'csv' }) => http.get<{ id: number; status: ExportStatus }>('/txn/settleExportBack', { ...q });
+export const settleExportBack = (q: SettleQuery & { format?: 'xlsx' | 'csv' }) => http.call(TxnApi.settleExportBack, { ...q });

@@ -1,12 +1,13 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ApiKeyCreated, ApiKeyRow, Page } from '@portal/contract';
+
 import { http } from '../../../../lib/http';
+import { ApiKeysApi } from '@portal/contract';
 
 /** GET /developer/keys: the merchant's API keys, newest first. */
 const keysQuery = (page: number, size: number) =>
   queryOptions({
     queryKey: ['developer', 'keys', { page, size }],
-    queryFn: ({ signal }) => http.get<Page<ApiKeyRow>>('/developer/keys', { page, size }, { signal }),
+    queryFn: ({ signal }) => http.call(ApiKeysApi.list, { page, size }, { signal }),
     placeholderData: keepPreviousData,
   });
 export const useKeys = (page: number, size: number) => useQuery(keysQuery(page, size));
@@ -23,7 +24,7 @@ export interface CreateKeyForm {
 export const useCreateKey = () => {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (f: CreateKeyForm) => http.post<ApiKeyCreated>('/developer/keys/create', { ...f }, { quiet: true }),
+    mutationFn: (f: CreateKeyForm) => http.call(ApiKeysApi.create, { ...f }, { quiet: true }),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['developer', 'keys'] }),
   });
 };
@@ -32,7 +33,7 @@ export const useCreateKey = () => {
 export const useRevokeKey = () => {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => http.post<ApiKeyRow>('/developer/keys/revoke', { id }),
+    mutationFn: (id: number) => http.call(ApiKeysApi.revoke, { id }),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['developer', 'keys'] }),
   });
 };
