@@ -2,16 +2,8 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { SettleBatchRow } from '@portal/contract';
 import { http, saveFile } from '../../lib/http';
 import { TxnApi } from '@portal/contract';
-
-export interface SettleBatchParams {
-  page: number;
-  size: number;
-  beginDate: string;
-  endDate: string;
-  merId?: string;
-  busLine?: string;
-  setCur?: string;
-}
+import type { SettleBatchParams } from '@portal/contract';
+export type { SettleBatchParams } from '@portal/contract';
 
 /** GET /txn/settleDetail: settlement batches. */
 export const useSettleBatches = (q: SettleBatchParams) =>

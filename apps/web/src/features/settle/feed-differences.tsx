@@ -7,17 +7,8 @@ import { toDecimal } from '@portal/contract';
 import { http } from '../../lib/http';
 import { zoneNow } from '../../lib/time';
 import { HomeApi } from '@portal/contract';
-
-/** One difference of the gateway feed's reconciliation (GET /api/gateway/differences). */
-export interface FeedDifference {
-  id: number;
-  connectionId: string;
-  date: string;
-  kind: 'missing' | 'extra' | 'amount' | 'status' | 'unreported' | string;
-  gwTransId: string | null;
-  merId: string | null;
-  detail: Record<string, unknown>;
-}
+import type { FeedDifference } from '@portal/contract';
+export type { FeedDifference } from '@portal/contract';
 
 const KIND_COLOR: Record<string, string> = { missing: 'red', extra: 'orange', amount: 'gold', status: 'blue', unreported: 'volcano' };
 

@@ -3,6 +3,8 @@ import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/brow
 import { http } from '../../../lib/http';
 import { AuthApi, SsoApi } from '@portal/contract';
 
+export type { WechatStep } from '@portal/contract';
+
 /**
  * POST /user/getEmailCode (form username, password): the password is checked first (issue 47), then
  * the answer names the second factor — the authenticator, a required passkey, or a code e-mailed.
@@ -15,8 +17,6 @@ export const login = (input: { username: string; password: string; verifyCode: s
 /** WeChat sign-in (issue 11): whether the server has a provider, where to go, and the way back. Kept here, free of TanStack Query, for the sign-in page. */
 export const wechatAvailable = () => http.call(AuthApi.wechatAvailable, undefined, { quiet: true });
 export const wechatLoginUrl = () => http.call(AuthApi.wechatLoginUrl);
-/** After WeChat the server asks for the user's second factor (issue 28): without a code, which one; with it, the tokens. */
-export type WechatStep = { secondFactor: 'totp' | 'email'; resendAfter: number };
 export const wechatLogin = (ticket: string, verifyCode?: string) => http.call(AuthApi.wechatLogin, verifyCode ? { ticket, verifyCode } : { ticket });
 
 /** "Use a passkey" (decision 047): the password first, then a challenge bound to this attempt; the authenticator's answer (JSON text) trades for tokens. */

@@ -1,16 +1,9 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { DocumentKind, MerchantDocument } from '@portal/contract';
+import type { MerchantDocument } from '@portal/contract';
 import { http, saveFile } from '../../../lib/http';
 import { NoticeApi } from '@portal/contract';
-
-export interface DocumentParams {
-  page: number;
-  size: number;
-  kind?: DocumentKind;
-  periodFrom?: string;
-  periodTo?: string;
-  currency?: string;
-}
+import type { DocumentParams } from '@portal/contract';
+export type { DocumentParams } from '@portal/contract';
 
 /** GET /files/list: documents the provider published to the caller's merchants. */
 export const useDocuments = (q: DocumentParams) =>

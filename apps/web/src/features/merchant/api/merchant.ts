@@ -2,13 +2,8 @@ import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient }
 
 import { http } from '../../../lib/http';
 import { MerchantApi } from '@portal/contract';
-
-export interface MerchantListParams {
-  page: number;
-  size: number;
-  keyword?: string;
-  attribute?: string;
-}
+import type { MerchantListParams } from '@portal/contract';
+export type { MerchantListParams } from '@portal/contract';
 
 /** GET /merchant/list */
 const getMerchantList = (q: MerchantListParams, signal?: AbortSignal) => http.call(MerchantApi.list, { ...q }, { signal });

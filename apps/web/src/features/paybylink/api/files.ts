@@ -2,13 +2,8 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { http, saveFile } from '../../../lib/http';
 import { PayByLinkApi } from '@portal/contract';
-
-export interface UploadResult {
-  attachment: string;
-  fileName: string;
-  size: number;
-  type: string;
-}
+import type { UploadResult } from '@portal/contract';
+export type { UploadResult, PblOptions } from '@portal/contract';
 
 /** POST /payByLink/uploadFile (multipart `file`): msg 'success', data the stored attachment. */
 export function uploadFile(file: File): Promise<UploadResult> {
@@ -32,14 +27,6 @@ const qrListQuery = (link: string, orderCurrency: string) =>
   queryOptions({ queryKey: ['payByLink', 'qrList', link, orderCurrency], queryFn: () => http.call(PayByLinkApi.qrList, { link, orderCurrency }), staleTime: 60_000 });
 export const useQrList = (link: string, orderCurrency: string) => useQuery({ ...qrListQuery(link, orderCurrency), enabled: !!link && !!orderCurrency });
 
-export interface PblOptions {
-  currencies: string[];
-  validDays: number[];
-  defaultValidDays: number;
-  attachmentMaxBytes: number;
-  attachmentTypes: string[];
-  accept: string;
-}
 /** GET /payByLink/options: the merchant's currencies (default first) and the form's choices. */
 /** Asked only while `enabled` (the create/modify dialog is open): a user who cannot create never asks (issue 13, fix 2). */
 export const usePblOptions = (enabled = true) => useQuery({ queryKey: ['payByLink', 'options'], queryFn: () => http.call(PayByLinkApi.options), staleTime: 300_000, enabled });

@@ -2,6 +2,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { SsoRole } from '@portal/contract';
 import { http } from '../../../lib/http';
 import { SsoApi } from '@portal/contract';
+import type { OidcForm, SamlForm } from '@portal/contract';
+export type { OidcForm, SamlForm } from '@portal/contract';
 
 /** Team → Sign-in (issue 51): the group's identity provider, mapping, domains and policy. */
 export const useSsoConfig = () => useQuery({ queryKey: ['sso', 'config'], queryFn: ({ signal }) => http.call(SsoApi.config, undefined, { signal }) });
@@ -11,27 +13,7 @@ function useSsoMutation<A, R>(fn: (a: A) => Promise<R>) {
   return useMutation({ mutationFn: fn, onSuccess: () => qc.invalidateQueries({ queryKey: ['sso'] }) });
 }
 
-export interface OidcForm {
-  name: string;
-  issuer: string;
-  clientId: string;
-  clientSecret?: string;
-  groupsClaim: string;
-  enabled: boolean;
-  defaultRole: SsoRole | null;
-  defaultRoleId?: number | null;
-}
-
 export const useSaveProvider = () => useSsoMutation((f: OidcForm) => http.call(SsoApi.saveProvider, { kind: 'oidc', ...f, clientSecret: f.clientSecret || undefined }, { quiet: true }));
-export interface SamlForm {
-  name: string;
-  metadataXml?: string;
-  metadataUrl?: string;
-  groupsClaim: string;
-  enabled: boolean;
-  defaultRole: SsoRole | null;
-  defaultRoleId?: number | null;
-}
 export const useSaveSamlProvider = () =>
   useSsoMutation((f: SamlForm) => http.call(SsoApi.saveProvider, { kind: 'saml', ...f, metadataXml: f.metadataXml || undefined, metadataUrl: f.metadataUrl || undefined }, { quiet: true }));
 export const useRemoveProvider = () => useSsoMutation(() => http.call(SsoApi.removeProvider));

@@ -2,19 +2,12 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { http } from '../../../lib/http';
 import { TeamApi } from '@portal/contract';
+import type { SaveRoleBody } from '@portal/contract';
+export type { SaveRoleBody } from '@portal/contract';
 
 /** GET /role/list: the named roles of the merchant scope (issue 28). */
 const roleListQuery = () => queryOptions({ queryKey: ['team', 'roles'], queryFn: ({ signal }) => http.call(TeamApi.roles, undefined, { signal }) });
 export const useRoleList = (enabled = true) => useQuery({ ...roleListQuery(), enabled });
-
-export interface SaveRoleBody {
-  roleId?: number;
-  name: string;
-  description: string;
-  permissions: string[];
-  /** "CUR:perRefund:perDay" (either amount may be empty). */
-  refundCaps: string[];
-}
 
 /** POST /role/save: a new role (no roleId) or a change, which applies to every user holding it at once. */
 export const saveRole = (body: SaveRoleBody) => http.call(TeamApi.saveRole, { ...body }, { quiet: true });

@@ -2,8 +2,8 @@ import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient }
 
 import { http, saveFile } from '../../../lib/http';
 import { TxnApi } from '@portal/contract';
-
-export type LogisticsQuery = { page: number; size: number; merId?: string; orderNum?: string; shipmentNo?: string; beginDate?: string; endDate?: string };
+import type { LogisticsQuery } from '@portal/contract';
+export type { LogisticsQuery } from '@portal/contract';
 
 /** GET /txn/settleLogisticsList */
 const getLogistics = (q: LogisticsQuery, signal?: AbortSignal) => http.call(TxnApi.logisticsList, q, { signal });

@@ -3,15 +3,11 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { http } from '../../../lib/http';
 import { AuthApi, SsoApi, TxnApi } from '@portal/contract';
 
+export type { StepUpOptions } from '@portal/contract';
+
 /** POST /user/checkPassword (form password): a successful check allows refunds for 5 minutes. */
 export const checkPassword = (password: string) => http.call(AuthApi.checkPassword, { password });
 
-/** GET /sso/step-up (issue 51): how this user confirms a refund — at its identity provider, with its password — and whether the session's step-up holds now. */
-export interface StepUpOptions {
-  sso: boolean;
-  password: boolean;
-  active: boolean;
-}
 export const stepUpOptions = () => http.call(SsoApi.stepUp, undefined, { quiet: true });
 /** POST /sso/step-up/start: the identity provider's URL to open (a fresh sign-in there grants the session's step-up). */
 export const startSsoStepUp = () => http.call(SsoApi.stepUpStart);

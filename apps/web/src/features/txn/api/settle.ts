@@ -1,18 +1,9 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { Page, SettleRow } from '@portal/contract';
+
 import { http } from '../../../lib/http';
 import { TxnApi } from '@portal/contract';
-
-export interface SettleQuery {
-  beginDate: string;
-  endDate: string;
-  busLine: string;
-  setCur: string;
-  clientid: string;
-}
-export interface SettlePage extends Page<SettleRow> {
-  sum: { currency: string; count: number; settleAmount: string; fee: string; net: string };
-}
+import type { SettleQuery } from '@portal/contract';
+export type { SettlePage, SettleQuery } from '@portal/contract';
 
 /** GET /txn/settleList */
 const getSettleList = (q: SettleQuery & { page: number; size: number }, signal?: AbortSignal) => http.call(TxnApi.settleList, { ...q }, { signal });

@@ -2,6 +2,8 @@ import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient }
 
 import { http } from '../../../../lib/http';
 import { ApiKeysApi } from '@portal/contract';
+import type { CreateKeyForm } from '@portal/contract';
+export type { CreateKeyForm } from '@portal/contract';
 
 /** GET /developer/keys: the merchant's API keys, newest first. */
 const keysQuery = (page: number, size: number) =>
@@ -11,14 +13,6 @@ const keysQuery = (page: number, size: number) =>
     placeholderData: keepPreviousData,
   });
 export const useKeys = (page: number, size: number) => useQuery(keysQuery(page, size));
-
-export interface CreateKeyForm {
-  name: string;
-  merIds: string[];
-  permissions: string[];
-  ipAllow?: string[];
-  expiresOn?: string;
-}
 
 /** POST /developer/keys/create (quiet: the dialog shows the error). The answer holds the secret, shown once. */
 export const useCreateKey = () => {

@@ -2,6 +2,8 @@ import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient }
 
 import { http } from '../../../../lib/http';
 import { WebhooksApi } from '@portal/contract';
+import type { DeliveryFilter } from '@portal/contract';
+export type { DeliveryFilter } from '@portal/contract';
 
 /**
  * GET /webhooks/endpoint/list: the endpoints of the user's merchants — refreshed every 5 s while
@@ -15,14 +17,6 @@ const endpointsQuery = () =>
     refetchInterval: (q) => (q.state.data?.some((e) => e.pending > 0) ? 5_000 : false),
   });
 export const useEndpoints = () => useQuery(endpointsQuery());
-
-export interface DeliveryFilter {
-  id: number;
-  state?: string;
-  eventId?: string;
-  page: number;
-  size: number;
-}
 
 /** GET /webhooks/delivery/list: one endpoint's deliveries, newest first (refreshed every 5 s while some are pending). */
 export const useDeliveries = (f: DeliveryFilter | null) =>

@@ -1,0 +1,36 @@
+import type { z } from 'zod';
+import type { Access, AnyEndpoint, EndpointIn, EndpointOut } from '@portal/contract';
+
+/**
+ * A portal route from its descriptor in the endpoint table (issue 45 §3, decision 074):
+ *
+ *   r.route({ ...routeOf(NoticeApi.list), schema: { querystring: inputOf(NoticeApi.list)(pageQuerySchema),
+ *     response: { 200: envelope(answerOf(NoticeApi.list)(noticeRows)) } }, handler })
+ *
+ * The method, path and access come from the descriptor, so the route table and the web cannot
+ * drift apart (apps/api/test/security/routes.test.ts checks the rest at run time); `inputOf` and
+ * `answerOf` fail to compile when the zod schema's types and the descriptor's disagree.
+ */
+export function routeOf<E extends AnyEndpoint>(e: E, config: { rateLimit?: { max: number; timeWindow: string } } = {}) {
+  return { method: e.method, url: e.path, config: { ...accessConfig(e.access), ...config } };
+}
+
+function accessConfig(a: Access): { auth?: 'public'; permission?: string | string[] } {
+  if (a === 'public') return { auth: 'public' };
+  if (a === 'signed-in') return {};
+  return { permission: typeof a === 'string' ? a : [...a] };
+}
+
+type Mismatch<Want, Got> = { readonly 'the schema does not match the endpoint table': { want: Want; got: Got } };
+
+/** The schema of a route's input (query, form or JSON body): what the web sends by the descriptor must parse. */
+export const inputOf =
+  <E extends AnyEndpoint>(_e: E) =>
+  <S extends z.ZodType>(schema: S & ([EndpointIn<E>] extends [z.input<S>] ? unknown : Mismatch<EndpointIn<E>, z.input<S>>)): S =>
+    schema;
+
+/** The schema of a route's answer (the envelope's data): what it parses to is what the descriptor promises. */
+export const answerOf =
+  <E extends AnyEndpoint>(_e: E) =>
+  <S extends z.ZodType>(schema: S & ([z.output<S>] extends [EndpointOut<E>] ? unknown : Mismatch<EndpointOut<E>, z.output<S>>)): S =>
+    schema;
