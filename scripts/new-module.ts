@@ -157,7 +157,7 @@ export function generateModule(name: string, root: string, contract?: string): G
     fs.writeFileSync(idx, `${fs.readFileSync(idx, 'utf8').trimEnd()}\nexport * from './${name}';\n`);
     const allFile = path.join(contract, 'endpoints', 'all.ts');
     let all = afterLast(fs.readFileSync(allFile, 'utf8'), 'import {', `import { ${P}Api } from './${name}';`);
-    all = all.replace(/\n\};\n\n\/\*\* Every descriptor/, `\n  ${P}Api,\n};\n\n/** Every descriptor`);
+    all = all.replace(/\n\};\n\nconst named/, `\n  ${P}Api,\n};\n\nconst named`);
     fs.writeFileSync(allFile, all);
     changed.push('contract:endpoints/index.ts', 'contract:endpoints/all.ts');
   }

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Access, AnyEndpoint, EndpointIn, EndpointOut } from '@portal/contract';
+import type { Access, AnyEndpoint, EndpointIn, EndpointOut, OpsRole } from '@portal/contract';
 
 /**
  * A portal route from its descriptor in the endpoint table (issue 45 §3, decision 074):
@@ -12,13 +12,16 @@ import type { Access, AnyEndpoint, EndpointIn, EndpointOut } from '@portal/contr
  * `answerOf` fail to compile when the zod schema's types and the descriptor's disagree.
  */
 export function routeOf<E extends AnyEndpoint>(e: E, config: { rateLimit?: { max: number; timeWindow: string } } = {}) {
-  return { method: e.method, url: e.path, config: { ...accessConfig(e.access), ...config } };
+  return { method: e.method, url: e.path, config: { ...accessConfig(e.access, e.path.startsWith('/api/ops/')), ...config } };
 }
 
-function accessConfig(a: Access): { auth?: 'public'; permission?: string | string[] } {
-  if (a === 'public') return { auth: 'public' };
+/** The route config of an access: the portal's auth/permission, or the back office's opsRoles (its own realm, decision 038). */
+function accessConfig(a: Access, ops: boolean): { auth?: 'public'; permission?: string | string[]; opsRoles?: readonly OpsRole[] | 'public' } {
+  if (a === 'public') return ops ? { opsRoles: 'public' } : { auth: 'public' };
   if (a === 'signed-in') return {};
-  return { permission: typeof a === 'string' ? a : [...a] };
+  if (typeof a === 'string') return { permission: a };
+  if ('opsRoles' in a) return { opsRoles: a.opsRoles };
+  return { permission: [...a] };
 }
 
 type Mismatch<Want, Got> = { readonly 'the schema does not match the endpoint table': { want: Want; got: Got } };

@@ -73,7 +73,7 @@ const accessOf = (r: ApiRoute): string => {
   const p = r.config?.permission;
   return p === undefined ? 'signed-in' : ([] as string[]).concat(p).sort().join(' | ');
 };
-const describeAccess = (a: Access): string => (typeof a === 'string' ? a : [...a].sort().join(' | '));
+const describeAccess = (a: Access): string => (typeof a === 'string' ? a : 'opsRoles' in a ? `ops: ${a.opsRoles.join(' | ')}` : [...a].sort().join(' | '));
 const endpointKey = (e: { method: string; path: string }) => routeKey({ method: e.method, url: e.path });
 
 /** Field names that carry a record's identity, in paths, queries and bodies. */

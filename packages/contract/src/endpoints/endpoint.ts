@@ -1,3 +1,4 @@
+import type { OpsRole } from '../ops';
 import type { Permission } from '../permissions';
 
 /**
@@ -11,8 +12,12 @@ import type { Permission } from '../permissions';
  */
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** Who may call: a permission (any one of several), any signed-in user, or anybody. */
-export type Access = Permission | readonly Permission[] | 'signed-in' | 'public';
+/** The back office (/api/ops, decision 038): the operator roles that may call; the administrator always may. */
+export interface OpsAccess {
+  readonly opsRoles: readonly OpsRole[];
+}
+/** Who may call: a permission (any one of several), any signed-in user, operators of some roles, or anybody. */
+export type Access = Permission | readonly Permission[] | 'signed-in' | OpsAccess | 'public';
 
 /** How the input travels: the query string, a url-encoded form, a JSON body or a multipart upload. */
 export type BodyKind = 'query' | 'form' | 'json' | 'multipart';

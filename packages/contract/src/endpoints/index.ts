@@ -12,3 +12,5 @@ export * from './developer';
 export * from './work';
 export * from './bankrec';
 export * from './disputes';
+export * from './ops-types';
+export * from './ops';
