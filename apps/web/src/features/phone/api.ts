@@ -1,8 +1,7 @@
-import type { Takings, TxnPage } from '@portal/contract';
+import { TxnApi, type Takings, type TxnPage } from '@portal/contract';
 import { browserZone } from '../../lib/time';
 import { dayInZone, dayRange } from './phone-dates';
 import { http } from '../../lib/http';
-import { TxnApi } from '@portal/contract';
 
 export type DayRange = { beginDate: string; endDate: string };
 

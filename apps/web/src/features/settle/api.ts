@@ -1,8 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { SettleBatchRow } from '@portal/contract';
+import { TxnApi, type SettleBatchParams, type SettleBatchRow } from '@portal/contract';
 import { http, saveFile } from '../../lib/http';
-import { TxnApi } from '@portal/contract';
-import type { SettleBatchParams } from '@portal/contract';
 export type { SettleBatchParams } from '@portal/contract';
 
 /** GET /txn/settleDetail: settlement batches. */

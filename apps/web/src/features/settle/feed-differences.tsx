@@ -3,11 +3,9 @@ import { Alert, Card, DatePicker, Form, Table, Tag, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import { toDecimal } from '@portal/contract';
+import { HomeApi, toDecimal, type FeedDifference } from '@portal/contract';
 import { http } from '../../lib/http';
 import { zoneNow } from '../../lib/time';
-import { HomeApi } from '@portal/contract';
-import type { FeedDifference } from '@portal/contract';
 export type { FeedDifference } from '@portal/contract';
 
 const KIND_COLOR: Record<string, string> = { missing: 'red', extra: 'orange', amount: 'gold', status: 'blue', unreported: 'volcano' };

@@ -4,13 +4,12 @@ import { UploadOutlined } from '@ant-design/icons';
 import { useMutation } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import { LIMITS, type BlendResult } from '@portal/contract';
+import { LIMITS, TxnApi, type BlendResult } from '@portal/contract';
 import { PageContainer } from '../../components/page-container';
 import { DateRangeFilter } from '../../components/date-range-filter';
 import { http } from '../../lib/http';
 import { feedback } from '../../lib/feedback';
 import { FeedDifferences } from './feed-differences';
-import { TxnApi } from '@portal/contract';
 
 type Line = BlendResult['missing'][number];
 

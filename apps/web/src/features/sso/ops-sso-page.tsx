@@ -4,8 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Form, Input, Modal, Space, Table, Tag, Typography } from 'antd';
 import { opsHttp } from '../ops/api/ops-http';
 import { mayDo, useOperator } from '../ops/ops-me';
-import type { OpsSsoMerchant } from '@portal/contract';
-import { OpsWorkApi } from '@portal/contract';
+import { OpsWorkApi, type OpsSsoMerchant } from '@portal/contract';
 export type { OpsSsoMerchant } from '@portal/contract';
 
 const api = {

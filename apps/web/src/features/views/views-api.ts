@@ -1,7 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ViewScreenKey } from '@portal/contract';
+import { ViewsApi, type ViewScreenKey } from '@portal/contract';
 import { http } from '../../lib/http';
-import { ViewsApi } from '@portal/contract';
 
 /** Saved views (issue 13): /views calls, one hook each. */
 const key = (screen: ViewScreenKey) => ['views', screen] as const;

@@ -1,7 +1,6 @@
-import type { PasskeyOptionsJson } from '@portal/contract';
+import { AuthApi, SsoApi, type PasskeyOptionsJson } from '@portal/contract';
 import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
 import { http } from '../../../lib/http';
-import { AuthApi, SsoApi } from '@portal/contract';
 
 export type { WechatStep } from '@portal/contract';
 

@@ -1,27 +1,24 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { BankCsvMapping } from '@portal/contract';
+import { BankrecApi, type BankCsvMapping } from '@portal/contract';
 import { http } from '../../../lib/http';
-import { BankrecApi } from '@portal/contract';
+import { apiQuery } from '../../../lib/api-query';
 
 /** Bank statements and matching (issue 49 §2): /api/bankrec/*. */
 
 export const statementsQuery = (merId: string | undefined, page: number, size: number) =>
   queryOptions({
-    queryKey: ['bankrec', 'statements', { merId, page, size }],
-    queryFn: ({ signal }) => http.call(BankrecApi.statements, { merId, page, size }, { signal }),
+    ...apiQuery(BankrecApi.statements, { merId, page, size }),
     placeholderData: keepPreviousData,
   });
 export const useStatements = (merId: string | undefined, page: number, size: number) => useQuery(statementsQuery(merId, page, size));
 
 export const useMatching = (q: { merId?: string; beginDate: string; endDate: string }) =>
   useQuery({
-    queryKey: ['bankrec', 'matching', q],
-    queryFn: ({ signal }) => http.call(BankrecApi.matching, q, { signal }),
+    ...apiQuery(BankrecApi.matching, q),
     placeholderData: keepPreviousData,
   });
 
-export const useCsvMapping = (merId: string | undefined, enabled: boolean) =>
-  useQuery({ queryKey: ['bankrec', 'csv', merId], queryFn: ({ signal }) => http.call(BankrecApi.csvMapping, { merId }, { signal }), enabled });
+export const useCsvMapping = (merId: string | undefined, enabled: boolean) => useQuery({ ...apiQuery(BankrecApi.csvMapping, { merId }), enabled });
 
 const invalidate = (qc: ReturnType<typeof useQueryClient>) => qc.invalidateQueries({ queryKey: ['bankrec'] });
 

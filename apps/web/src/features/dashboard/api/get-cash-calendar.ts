@@ -1,5 +1,4 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-
 import { http } from '../../../lib/http';
 import { HomeApi } from '@portal/contract';
 

@@ -1,8 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { MerchantDocument } from '@portal/contract';
+import { NoticeApi, type DocumentParams, type MerchantDocument } from '@portal/contract';
 import { http, saveFile } from '../../../lib/http';
-import { NoticeApi } from '@portal/contract';
-import type { DocumentParams } from '@portal/contract';
 export type { DocumentParams } from '@portal/contract';
 
 /** GET /files/list: documents the provider published to the caller's merchants. */

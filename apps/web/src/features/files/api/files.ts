@@ -1,5 +1,4 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-
 import { http, saveFile } from '../../../lib/http';
 import { FilesApi } from '@portal/contract';
 

@@ -1,8 +1,6 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-
 import { http } from '../../../lib/http';
-import { MerchantApi } from '@portal/contract';
-import type { MerchantListParams } from '@portal/contract';
+import { MerchantApi, type MerchantListParams } from '@portal/contract';
 export type { MerchantListParams } from '@portal/contract';
 
 /** GET /merchant/list */

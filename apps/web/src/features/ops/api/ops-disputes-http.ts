@@ -1,6 +1,5 @@
 import { opsHttp } from './ops-http';
-import type { OpsDisputeQuery } from '@portal/contract';
-import { OpsWorkApi } from '@portal/contract';
+import { OpsWorkApi, type OpsDisputeQuery } from '@portal/contract';
 export type { OpsDisputeQuery } from '@portal/contract';
 
 export const opsDisputesApi = {

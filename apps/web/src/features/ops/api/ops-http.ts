@@ -1,10 +1,9 @@
-import { OpsApi, OpsMerchantsApi, OpsWorkApi } from '@portal/contract';
+import { OpsApi, OpsMerchantsApi, OpsWorkApi, type OpsFee } from '@portal/contract';
 import { createClient } from '../../../lib/request';
 import { getCookie, removeCookie, setCookie } from '../../../lib/cookies';
 import { currentLanguage } from '../../../lib/i18n';
 import { displayOffsetHours } from '../../../lib/time';
 import { antdUi } from '../../../app/antd-ui';
-import type { OpsFee } from '@portal/contract';
 export type {
   OperatorRow,
   OpsSession,

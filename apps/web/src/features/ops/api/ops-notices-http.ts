@@ -1,7 +1,5 @@
-import type { OpsNoticeStatus } from '@portal/contract';
+import { OpsMerchantsApi, type OpsNoticeBody, type OpsNoticeStatus } from '@portal/contract';
 import { opsHttp } from './ops-http';
-import type { OpsNoticeBody } from '@portal/contract';
-import { OpsMerchantsApi } from '@portal/contract';
 export type { OpsNoticeBody } from '@portal/contract';
 
 export const opsNoticesApi = {

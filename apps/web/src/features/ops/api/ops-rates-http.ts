@@ -1,7 +1,6 @@
-import type { OpsRatePropose } from '@portal/contract';
+import { OpsWorkApi, type OpsRatePropose } from '@portal/contract';
 import { opsHttp } from './ops-http';
 
-import { OpsWorkApi } from '@portal/contract';
 export type { OpsRate, OpsRateRequest, OpsRateVersion, OpsFxWaiting } from '@portal/contract';
 
 export const opsRatesApi = {

@@ -1,6 +1,5 @@
 import { opsHttp } from './ops-http';
-import type { ViewAsOpened } from '@portal/contract';
-import { OpsWorkApi } from '@portal/contract';
+import { OpsWorkApi, type ViewAsOpened } from '@portal/contract';
 export type { ViewAsOpened } from '@portal/contract';
 
 export const viewAsApi = {

@@ -1,8 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-
 import { http, saveFile } from '../../../lib/http';
-import { PayByLinkApi } from '@portal/contract';
-import type { UploadResult } from '@portal/contract';
+import { PayByLinkApi, type UploadResult } from '@portal/contract';
 export type { UploadResult, PblOptions } from '@portal/contract';
 
 /** POST /payByLink/uploadFile (multipart `file`): msg 'success', data the stored attachment. */

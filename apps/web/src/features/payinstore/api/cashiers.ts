@@ -1,5 +1,4 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-
 import { http } from '../../../lib/http';
 import { PayInStoreApi } from '@portal/contract';
 

@@ -1,5 +1,4 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-
 import { http, saveFile } from '../../../lib/http';
 import { PayInStoreApi } from '@portal/contract';
 

@@ -1,5 +1,4 @@
 import { useQuery } from '@tanstack/react-query';
-
 import { http } from '../../../lib/http';
 import { PayInStoreApi } from '@portal/contract';
 

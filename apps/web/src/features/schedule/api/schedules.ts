@@ -1,5 +1,4 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-
 import { http } from '../../../lib/http';
 import { ScheduleApi } from '@portal/contract';
 

@@ -1,12 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { SsoRole } from '@portal/contract';
+import { SsoApi, type OidcForm, type SamlForm, type SsoRole } from '@portal/contract';
 import { http } from '../../../lib/http';
-import { SsoApi } from '@portal/contract';
-import type { OidcForm, SamlForm } from '@portal/contract';
+import { apiQuery } from '../../../lib/api-query';
 export type { OidcForm, SamlForm } from '@portal/contract';
 
 /** Team → Sign-in (issue 51): the group's identity provider, mapping, domains and policy. */
-export const useSsoConfig = () => useQuery({ queryKey: ['sso', 'config'], queryFn: ({ signal }) => http.call(SsoApi.config, undefined, { signal }) });
+export const useSsoConfig = () => useQuery(apiQuery(SsoApi.config, undefined));
 
 function useSsoMutation<A, R>(fn: (a: A) => Promise<R>) {
   const qc = useQueryClient();

@@ -1,6 +1,5 @@
 import { http } from '../../../lib/http';
-import { UsersApi } from '@portal/contract';
-import type { AddUserBody } from '@portal/contract';
+import { UsersApi, type AddUserBody } from '@portal/contract';
 export type { AddUserBody } from '@portal/contract';
 
 /** POST /user/add (spec §7): the new user gets the activation e-mail. */

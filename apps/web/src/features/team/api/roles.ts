@@ -1,8 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-
 import { http } from '../../../lib/http';
-import { TeamApi } from '@portal/contract';
-import type { SaveRoleBody } from '@portal/contract';
+import { TeamApi, type SaveRoleBody } from '@portal/contract';
 export type { SaveRoleBody } from '@portal/contract';
 
 /** GET /role/list: the named roles of the merchant scope (issue 28). */

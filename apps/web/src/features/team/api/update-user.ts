@@ -1,6 +1,5 @@
 import { http } from '../../../lib/http';
-import { UsersApi } from '@portal/contract';
-import type { UpdateUserBody } from '@portal/contract';
+import { UsersApi, type UpdateUserBody } from '@portal/contract';
 export type { UpdateUserBody } from '@portal/contract';
 
 /** POST /user/update: a user's role, custom permissions and merchants (the rules of /user/add). */

@@ -1,5 +1,4 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-
 import { http } from '../../../lib/http';
 import type { TxnWireQuery } from './get-txn-list';
 import { TxnApi } from '@portal/contract';

@@ -1,8 +1,6 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-
 import { http, saveFile } from '../../../lib/http';
-import { TxnApi } from '@portal/contract';
-import type { LogisticsQuery } from '@portal/contract';
+import { TxnApi, type LogisticsQuery } from '@portal/contract';
 export type { LogisticsQuery } from '@portal/contract';
 
 /** GET /txn/settleLogisticsList */

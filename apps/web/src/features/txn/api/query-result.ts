@@ -1,5 +1,4 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-
 import { http } from '../../../lib/http';
 import { TxnApi } from '@portal/contract';
 

@@ -1,8 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-
 import { http } from '../../../lib/http';
-import { TxnApi } from '@portal/contract';
-import type { SettleQuery } from '@portal/contract';
+import { TxnApi, type SettleQuery } from '@portal/contract';
 export type { SettlePage, SettleQuery } from '@portal/contract';
 
 /** GET /txn/settleList */

@@ -1,15 +1,13 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-
 import { http } from '../../../../lib/http';
-import { ApiKeysApi } from '@portal/contract';
-import type { CreateKeyForm } from '@portal/contract';
+import { apiKey, apiQuery } from '../../../../lib/api-query';
+import { ApiKeysApi, type CreateKeyForm } from '@portal/contract';
 export type { CreateKeyForm } from '@portal/contract';
 
 /** GET /developer/keys: the merchant's API keys, newest first. */
 const keysQuery = (page: number, size: number) =>
   queryOptions({
-    queryKey: ['developer', 'keys', { page, size }],
-    queryFn: ({ signal }) => http.call(ApiKeysApi.list, { page, size }, { signal }),
+    ...apiQuery(ApiKeysApi.list, { page, size }),
     placeholderData: keepPreviousData,
   });
 export const useKeys = (page: number, size: number) => useQuery(keysQuery(page, size));
@@ -19,7 +17,7 @@ export const useCreateKey = () => {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (f: CreateKeyForm) => http.call(ApiKeysApi.create, { ...f }, { quiet: true }),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['developer', 'keys'] }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: apiKey(ApiKeysApi.list) }),
   });
 };
 
@@ -28,6 +26,6 @@ export const useRevokeKey = () => {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (id: number) => http.call(ApiKeysApi.revoke, { id }),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['developer', 'keys'] }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: apiKey(ApiKeysApi.list) }),
   });
 };

@@ -1,8 +1,7 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-
 import { http } from '../../../../lib/http';
-import { WebhooksApi } from '@portal/contract';
-import type { DeliveryFilter } from '@portal/contract';
+import { apiQuery } from '../../../../lib/api-query';
+import { WebhooksApi, type DeliveryFilter } from '@portal/contract';
 export type { DeliveryFilter } from '@portal/contract';
 
 /**
@@ -12,8 +11,7 @@ export type { DeliveryFilter } from '@portal/contract';
  */
 const endpointsQuery = () =>
   queryOptions({
-    queryKey: ['webhooks', 'endpoints'],
-    queryFn: ({ signal }) => http.call(WebhooksApi.endpoints, undefined, { signal }),
+    ...apiQuery(WebhooksApi.endpoints, undefined),
     refetchInterval: (q) => (q.state.data?.some((e) => e.pending > 0) ? 5_000 : false),
   });
 export const useEndpoints = () => useQuery(endpointsQuery());
@@ -21,8 +19,7 @@ export const useEndpoints = () => useQuery(endpointsQuery());
 /** GET /webhooks/delivery/list: one endpoint's deliveries, newest first (refreshed every 5 s while some are pending). */
 export const useDeliveries = (f: DeliveryFilter | null) =>
   useQuery({
-    queryKey: ['webhooks', 'deliveries', f],
-    queryFn: ({ signal }) => http.call(WebhooksApi.deliveries, { ...f! }, { signal }),
+    ...apiQuery(WebhooksApi.deliveries, { ...f! }),
     enabled: !!f,
     placeholderData: keepPreviousData,
     refetchInterval: (q) => (q.state.data?.content.some((d) => d.state === 'pending') ? 5_000 : false),
@@ -31,8 +28,7 @@ export const useDeliveries = (f: DeliveryFilter | null) =>
 /** GET /webhooks/delivery/detail: a delivery's body and attempts. */
 export const useDeliveryDetail = (id: number | null) =>
   useQuery({
-    queryKey: ['webhooks', 'delivery', id],
-    queryFn: ({ signal }) => http.call(WebhooksApi.delivery, { id: id! }, { signal }),
+    ...apiQuery(WebhooksApi.delivery, { id: id! }),
     enabled: id !== null,
   });
 
