@@ -6,7 +6,7 @@ import { get, post } from './endpoint';
 
 export interface DeliveryFilter {
   id: number;
-  state?: string;
+  state?: WebhookDelivery['state'];
   eventId?: string;
   page: number;
   size: number;
@@ -25,8 +25,8 @@ const DEV = Perm.developerManage;
 export const WebhooksApi = {
   endpoints: get<void, WebhookEndpoint[]>('/api/webhooks/endpoint/list', DEV),
   endpoint: get<Id, WebhookEndpoint>('/api/webhooks/endpoint/detail', DEV),
-  create: post<{ merId?: string; url: string; events: string[]; description: string }, WebhookSecret>('/api/webhooks/endpoint/create', DEV),
-  update: post<{ id?: number; url: string; events: string[]; description: string }, WebhookEndpoint>('/api/webhooks/endpoint/update', DEV),
+  create: post<{ merId: string; url: string; events: string[]; description: string }, WebhookSecret>('/api/webhooks/endpoint/create', DEV),
+  update: post<{ id: number; url: string; events: string[]; description: string }, WebhookEndpoint>('/api/webhooks/endpoint/update', DEV),
   rotate: post<Id, WebhookSecret>('/api/webhooks/endpoint/rotate', DEV),
   endPreviousSecret: post<Id, WebhookEndpoint>('/api/webhooks/endpoint/endPreviousSecret', DEV),
   disable: post<Id, WebhookEndpoint>('/api/webhooks/endpoint/disable', DEV),

@@ -37,7 +37,7 @@ export const SsoApi = {
   login: post<{ ticket: string }, LoginResult>('/api/sso/login', 'public'),
   stepUp: get<void, StepUpOptions>('/api/sso/step-up', 'signed-in'),
   stepUpStart: post<void, { url: string }>('/api/sso/step-up/start', 'signed-in'),
-  stepUpDone: download<void>('/api/sso/step-up/done', 'public'),
+  stepUpDone: download<{ ok?: '0' | '1' }>('/api/sso/step-up/done', 'public'),
   config: get<void, SsoConfig>('/api/sso/config', Perm.teamSsoManage),
   saveProvider: post<(OidcForm & { kind: 'oidc' }) | (SamlForm & { kind: 'saml' }), SsoProvider>('/api/sso/provider', Perm.teamSsoManage, 'json'),
   removeProvider: post<void, null>('/api/sso/provider/remove', Perm.teamSsoManage),

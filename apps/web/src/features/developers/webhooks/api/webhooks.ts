@@ -41,9 +41,9 @@ export type EndpointForm = { id?: number; merId?: string; url: string; events: s
 
 /** POST /webhooks/endpoint/create (answers with the secret, once) or /update (quiet: the dialog shows the error). */
 export const useCreateEndpoint = () =>
-  useWebhookMutation((f: EndpointForm) => http.call(WebhooksApi.create, { merId: f.merId, url: f.url, events: f.events, description: f.description ?? '' }, { quiet: true }));
+  useWebhookMutation((f: EndpointForm) => http.call(WebhooksApi.create, { merId: f.merId ?? '', url: f.url, events: f.events, description: f.description ?? '' }, { quiet: true }));
 export const useUpdateEndpoint = () =>
-  useWebhookMutation((f: EndpointForm) => http.call(WebhooksApi.update, { id: f.id, url: f.url, events: f.events, description: f.description ?? '' }, { quiet: true }));
+  useWebhookMutation((f: EndpointForm) => http.call(WebhooksApi.update, { id: f.id!, url: f.url, events: f.events, description: f.description ?? '' }, { quiet: true }));
 export const useRotateSecret = () => useWebhookMutation((id: number) => http.call(WebhooksApi.rotate, { id }));
 /** POST /webhooks/endpoint/endPreviousSecret: the previous secret stops signing now (issue 47). */
 export const useEndPreviousSecret = () => useWebhookMutation((id: number) => http.call(WebhooksApi.endPreviousSecret, { id }));
