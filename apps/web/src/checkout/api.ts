@@ -17,7 +17,7 @@ type In<E> = E extends Endpoint<infer I, unknown> ? I : never;
  * One public endpoint of the table (the buyer's checkout, the cashier view): plain fetch with the
  * buyer's language and the cashier's cookie, no portal token. GET input in the query, POST as a form.
  */
-export async function callPublic<E extends AnyEndpoint>(e: E, input: In<E>, lang: string): Promise<Out<E>> {
+async function callPublic<E extends AnyEndpoint>(e: E, input: In<E>, lang: string): Promise<Out<E>> {
   const { path, rest } = fillEndpoint(e, input);
   const fields = new URLSearchParams();
   for (const [k, v] of Object.entries(rest)) if (v !== undefined && v !== null && v !== '') fields.append(k, String(v));

@@ -4,7 +4,7 @@ export type { Timeline, TimelineEvent } from '@portal/contract';
 
 import { TrailApi } from '@portal/contract';
 
-export type { ProofLine, Proof, ProofRow, ProofRows, OrderHit } from '@portal/contract';
+export type { ProofLine, ProofRow } from '@portal/contract';
 
 export const useProof = (id: string) => useQuery({ queryKey: ['trail', 'proof', id], queryFn: ({ signal }) => http.call(TrailApi.proof, { id }, { signal }) });
 

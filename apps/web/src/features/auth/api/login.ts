@@ -2,8 +2,6 @@ import { AuthApi, SsoApi, type PasskeyOptionsJson } from '@portal/contract';
 import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
 import { http } from '../../../lib/http';
 
-export type { WechatStep } from '@portal/contract';
-
 /**
  * POST /user/getEmailCode (form username, password): the password is checked first (issue 47), then
  * the answer names the second factor — the authenticator, a required passkey, or a code e-mailed.

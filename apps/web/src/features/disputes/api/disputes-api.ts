@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { http, saveFile } from '../../../lib/http';
 import { DisputesApi, type Evidence } from '@portal/contract';
-export type { DisputeRow, DisputeDetail, Evidence, DisputeState, DisputeKind } from '@portal/contract';
+export type { DisputeRow, DisputeDetail, Evidence, DisputeState } from '@portal/contract';
 
 export { DISPUTE_STATES, DISPUTE_KINDS, EVIDENCE_CATEGORIES, EVIDENCE_MAX_BYTES, EVIDENCE_MAX_FILES, STATEMENT_MAX } from '@portal/contract';
 

@@ -13,8 +13,6 @@ export type {
   OpsFeeHistoryRow,
   OpsBankChange,
   OpsAuditRow,
-  OpsRunTotal,
-  OpsRunAttempt,
   OpsSettlementRun,
   OpsExportRow,
   OpsJobRow,

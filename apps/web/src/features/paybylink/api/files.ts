@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { http, saveFile } from '../../../lib/http';
 import { PayByLinkApi, type UploadResult } from '@portal/contract';
-export type { UploadResult, PblOptions } from '@portal/contract';
+export type { UploadResult } from '@portal/contract';
 
 /** POST /payByLink/uploadFile (multipart `file`): msg 'success', data the stored attachment. */
 export function uploadFile(file: File): Promise<UploadResult> {

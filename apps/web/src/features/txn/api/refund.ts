@@ -2,8 +2,6 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { http } from '../../../lib/http';
 import { AuthApi, SsoApi, TxnApi } from '@portal/contract';
 
-export type { StepUpOptions } from '@portal/contract';
-
 /** POST /user/checkPassword (form password): a successful check allows refunds for 5 minutes. */
 export const checkPassword = (password: string) => http.call(AuthApi.checkPassword, { password });
 

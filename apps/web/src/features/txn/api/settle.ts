@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { http } from '../../../lib/http';
 import { TxnApi, type SettleQuery } from '@portal/contract';
-export type { SettlePage, SettleQuery } from '@portal/contract';
+export type { SettleQuery } from '@portal/contract';
 
 /** GET /txn/settleList */
 const getSettleList = (q: SettleQuery & { page: number; size: number }, signal?: AbortSignal) => http.call(TxnApi.settleList, { ...q }, { signal });
