@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ApiKeysApi, Perm, apiKeyCreateSchema, apiKeyCreatedSchema, apiKeyIdSchema, apiKeyListQuerySchema, apiKeyRowSchema } from '@portal/contract';
+import { ApiKeysApi, apiKeyCreateSchema, apiKeyCreatedSchema, apiKeyIdSchema, apiKeyListQuerySchema, apiKeyRowSchema } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
 import { userOf } from '../../plugins/auth';
 import { envelope, ok, pageOf } from '../../lib/envelope';
@@ -12,11 +12,9 @@ const meta = (req: FastifyRequest) => ({ ip: req.ip, userAgent: req.headers['use
 /** Developers → Keys (issue 31): the merchant API's keys, for holders of developer:manage. */
 export function apiKeyRoutes(app: FastifyInstance, deps: Deps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const config = { permission: Perm.developerManage };
 
   r.route({
     ...routeOf(ApiKeysApi.list),
-    config,
     schema: {
       tags: ['developer'],
       summary: "API keys of the merchants in the caller's scope, newest first: prefix, last use, creator, expiry, the 90-days-unused flag",
@@ -40,7 +38,6 @@ export function apiKeyRoutes(app: FastifyInstance, deps: Deps) {
 
   r.route({
     ...routeOf(ApiKeysApi.revoke),
-    config,
     schema: {
       tags: ['developer'],
       summary: 'Revoke an API key: refused on every server from the next request. Audited.',

@@ -4,7 +4,6 @@ import { z } from 'zod';
 import {
   BankrecApi,
   Code,
-  Perm,
   bankBulkConfirmSchema,
   bankCsvMappingOutSchema,
   bankCsvMappingSaveSchema,
@@ -62,12 +61,10 @@ const uploadFields = z.strictObject({
 /** Bank statements (issue 49 §2): upload, the statement list, the matching screen, confirm / undo. */
 export function bankrecRoutes(app: FastifyInstance, deps: Deps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const config = { permission: Perm.bankStatement };
   const tags = ['bankrec'];
 
   r.route({
     ...routeOf(BankrecApi.statements),
-    config,
     schema: {
       tags,
       summary: "Imported bank statements of the caller's merchants (or merId), newest first",
@@ -97,7 +94,6 @@ export function bankrecRoutes(app: FastifyInstance, deps: Deps) {
 
   r.route({
     ...routeOf(BankrecApi.csvMapping),
-    config,
     schema: {
       tags,
       summary: "The merchant's saved CSV column mapping (null before one is saved)",
@@ -109,7 +105,6 @@ export function bankrecRoutes(app: FastifyInstance, deps: Deps) {
 
   r.route({
     ...routeOf(BankrecApi.saveCsvMapping),
-    config,
     schema: {
       tags,
       summary: "Save the merchant's CSV column mapping (header names, decimal mark, date layout, delimiter, account). Audited.",
@@ -121,7 +116,6 @@ export function bankrecRoutes(app: FastifyInstance, deps: Deps) {
 
   r.route({
     ...routeOf(BankrecApi.matching),
-    config,
     schema: {
       tags,
       summary: 'Matches (proposed, confirmed), unmatched credits and transfers without a credit between two dates (at most 366 days), each miss with why its nearest counterpart failed',
@@ -138,7 +132,6 @@ export function bankrecRoutes(app: FastifyInstance, deps: Deps) {
 
   r.route({
     ...routeOf(BankrecApi.confirmMany),
-    config,
     schema: {
       tags,
       summary: 'Confirm proposed matches in bulk (all or none; each audited)',
@@ -150,14 +143,12 @@ export function bankrecRoutes(app: FastifyInstance, deps: Deps) {
 
   r.route({
     ...routeOf(BankrecApi.confirm),
-    config,
     schema: { tags, summary: 'Confirm a proposed match. Audited.', params: inputOf(BankrecApi.confirm)(bankMatchIdSchema), response: { 200: envelope(answerOf(BankrecApi.confirm)(bankMatchSchema)) } },
     handler: async (req) => ok((await confirmMatches(deps, userOf(req), [req.params.id], zoneOf(req), meta(req)))[0]),
   });
 
   r.route({
     ...routeOf(BankrecApi.undo),
-    config,
     schema: {
       tags,
       summary: 'Undo a match: a confirmed one goes back to proposed; a proposed one is dismissed (not proposed again). Audited.',
@@ -169,7 +160,6 @@ export function bankrecRoutes(app: FastifyInstance, deps: Deps) {
 
   r.route({
     ...routeOf(BankrecApi.match),
-    config,
     schema: {
       tags,
       summary: 'Match by hand: credits (entryIds) to transfers (transferIds) of one merchant and currency, confirmed at once. Audited.',
@@ -181,7 +171,6 @@ export function bankrecRoutes(app: FastifyInstance, deps: Deps) {
 
   r.route({
     ...routeOf(BankrecApi.matchRun),
-    config,
     schema: {
       tags,
       summary: 'Run the matcher again for a merchant (after new transfers): how many matches it proposed',

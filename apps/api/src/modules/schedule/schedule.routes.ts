@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { Perm, ScheduleApi, pageQuerySchema, scheduleIdSchema, scheduleInputSchema, scheduleRecipientSchema, scheduleSchema, scheduleUpdateSchema } from '@portal/contract';
+import { ScheduleApi, pageQuerySchema, scheduleIdSchema, scheduleInputSchema, scheduleRecipientSchema, scheduleSchema, scheduleUpdateSchema } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
 import { userOf } from '../../plugins/auth';
 import { envelope, ok, pageOf } from '../../lib/envelope';
@@ -11,7 +11,6 @@ import { listSchedules, toSchedule, usersInScope } from './schedule.repo';
 import { createSchedule, deleteSchedule, editSchedule, pauseSchedule, sendScheduleNow } from './schedule.service';
 
 const TAG = ['schedules'];
-const config = { permission: Perm.reportFile };
 
 /**
  * Scheduled reports (issue 13, docs/api.md "Scheduled reports"): the caller's own schedules. Every
@@ -23,7 +22,6 @@ export function scheduleRoutes(app: FastifyInstance, deps: Deps) {
 
   r.route({
     ...routeOf(ScheduleApi.list),
-    config,
     schema: {
       tags: TAG,
       summary: "The caller's scheduled reports, newest first, with next run and last result",
@@ -38,7 +36,6 @@ export function scheduleRoutes(app: FastifyInstance, deps: Deps) {
 
   r.route({
     ...routeOf(ScheduleApi.recipients),
-    config,
     schema: {
       tags: TAG,
       summary: "Who a schedule may be sent to: the active users of the caller's merchants",
@@ -49,7 +46,6 @@ export function scheduleRoutes(app: FastifyInstance, deps: Deps) {
 
   r.route({
     ...routeOf(ScheduleApi.create),
-    config,
     schema: {
       tags: TAG,
       summary: 'Schedule a report (form: kind, params JSON, format, frequency, time HH:mm, weekday 1–7 | monthDay 1–31, timeZone, recipients comma-joined)',
@@ -61,7 +57,6 @@ export function scheduleRoutes(app: FastifyInstance, deps: Deps) {
 
   r.route({
     ...routeOf(ScheduleApi.update),
-    config,
     schema: {
       tags: TAG,
       summary: 'Edit a schedule (form: id and the fields of create)',
@@ -73,7 +68,6 @@ export function scheduleRoutes(app: FastifyInstance, deps: Deps) {
 
   r.route({
     ...routeOf(ScheduleApi.pause),
-    config,
     schema: {
       tags: TAG,
       summary: 'Pause a schedule (form: id): no runs until resumed',
@@ -85,7 +79,6 @@ export function scheduleRoutes(app: FastifyInstance, deps: Deps) {
 
   r.route({
     ...routeOf(ScheduleApi.resume),
-    config,
     schema: {
       tags: TAG,
       summary: 'Resume a schedule (form: id): the next run is the next matching time from now',
@@ -97,7 +90,6 @@ export function scheduleRoutes(app: FastifyInstance, deps: Deps) {
 
   r.route({
     ...routeOf(ScheduleApi.delete),
-    config,
     schema: {
       tags: TAG,
       summary: 'Delete a schedule (form: id); its past files stay in the file report',
@@ -112,7 +104,6 @@ export function scheduleRoutes(app: FastifyInstance, deps: Deps) {
 
   r.route({
     ...routeOf(ScheduleApi.sendNow),
-    config,
     schema: {
       tags: TAG,
       summary: 'Run a schedule now (form: id), through the job runner; its file lands in the file report',

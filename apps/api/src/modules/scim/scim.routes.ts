@@ -2,7 +2,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  Perm,
   ScimApi,
   scimGroupRowSchema,
   scimIdSchema,
@@ -31,11 +30,9 @@ const meta = (req: FastifyRequest) => ({ ip: req.ip, userAgent: req.headers['use
  */
 export function scimPortalRoutes(app: FastifyInstance, deps: Deps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const config = { permission: Perm.teamScimManage };
 
   r.route({
     ...routeOf(ScimApi.tokens),
-    config,
     schema: {
       tags: ['team'],
       summary: "The merchant group's SCIM tokens, newest first (prefix, creator, last use; never the secret)",
@@ -55,7 +52,6 @@ export function scimPortalRoutes(app: FastifyInstance, deps: Deps) {
   });
   r.route({
     ...routeOf(ScimApi.revokeToken),
-    config,
     schema: {
       tags: ['team'],
       summary: 'Revoke a SCIM token: refused on every server from the next request. Audited.',
@@ -66,7 +62,6 @@ export function scimPortalRoutes(app: FastifyInstance, deps: Deps) {
   });
   r.route({
     ...routeOf(ScimApi.mappings),
-    config,
     schema: {
       tags: ['team'],
       summary: "Group → named-role mappings (the first mapping, in this order, among a user's groups gives its role)",
@@ -76,7 +71,6 @@ export function scimPortalRoutes(app: FastifyInstance, deps: Deps) {
   });
   r.route({
     ...routeOf(ScimApi.saveMapping),
-    config,
     schema: {
       tags: ['team'],
       summary: "Map a directory group (by name) to a named role: its provisioned members get the role's permissions at once. Audited.",
@@ -87,7 +81,6 @@ export function scimPortalRoutes(app: FastifyInstance, deps: Deps) {
   });
   r.route({
     ...routeOf(ScimApi.removeMapping),
-    config,
     schema: {
       tags: ['team'],
       summary: 'Remove a mapping: its members lose the role at once (no mapping: no permissions). Audited.',
@@ -98,7 +91,6 @@ export function scimPortalRoutes(app: FastifyInstance, deps: Deps) {
   });
   r.route({
     ...routeOf(ScimApi.groups),
-    config,
     schema: {
       tags: ['team'],
       summary: 'The groups the identity provider pushed, with their member counts and mapped role',

@@ -2,7 +2,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  Perm,
   SsoApi,
   ssoConfigSchema,
   ssoDiscoverSchema,
@@ -28,7 +27,6 @@ import { t } from '../../lib/messages';
 import { pickLanguage } from '@portal/contract';
 
 const TAG = ['sso'];
-const config = { permission: Perm.teamSsoManage };
 const meta = (req: FastifyRequest) => ({ ip: req.ip, userAgent: req.headers['user-agent'], lang: req.lang });
 /** The public sign-in steps' rate limit (their access, public, comes from the descriptor). */
 const limit = { rateLimit: { max: 30, timeWindow: '1 minute' } };
@@ -180,7 +178,6 @@ export function ssoRoutes(app: FastifyInstance, deps: Deps) {
   // ---- Team → Sign-in (team:sso:manage) ----
   r.route({
     ...routeOf(SsoApi.config),
-    config,
     schema: {
       tags: TAG,
       summary: "The caller's group's identity provider (no secret), role mapping, domains, policy and break-glass administrators",
@@ -190,7 +187,6 @@ export function ssoRoutes(app: FastifyInstance, deps: Deps) {
   });
   r.route({
     ...routeOf(SsoApi.saveProvider),
-    config,
     schema: {
       tags: TAG,
       summary:
@@ -205,7 +201,6 @@ export function ssoRoutes(app: FastifyInstance, deps: Deps) {
   });
   r.route({
     ...routeOf(SsoApi.removeProvider),
-    config,
     schema: { tags: TAG, summary: 'Remove the provider (refused while SSO is required). Audited', response: { 200: envelope(answerOf(SsoApi.removeProvider)(z.null())) } },
     handler: async (req) => {
       await removeProvider(deps, userOf(req), meta(req));
@@ -214,7 +209,6 @@ export function ssoRoutes(app: FastifyInstance, deps: Deps) {
   });
   r.route({
     ...routeOf(SsoApi.saveMapping),
-    config,
     schema: {
       tags: TAG,
       summary: 'Map a provider group (claim value) to a role: a preset, or a named role (CUSTOM + roleId). Lowest priority first wins. Audited',
@@ -225,7 +219,6 @@ export function ssoRoutes(app: FastifyInstance, deps: Deps) {
   });
   r.route({
     ...routeOf(SsoApi.removeMapping),
-    config,
     schema: { tags: TAG, summary: 'Remove a mapping (id). Audited', body: inputOf(SsoApi.removeMapping)(ssoIdSchema), response: { 200: envelope(answerOf(SsoApi.removeMapping)(z.null())) } },
     handler: async (req) => {
       await removeMapping(deps, userOf(req), req.body.id, meta(req));
@@ -234,7 +227,6 @@ export function ssoRoutes(app: FastifyInstance, deps: Deps) {
   });
   r.route({
     ...routeOf(SsoApi.claimDomain),
-    config,
     schema: {
       tags: TAG,
       summary: 'Claim an e-mail domain: the TXT record to publish (name and value). Audited',
@@ -245,7 +237,6 @@ export function ssoRoutes(app: FastifyInstance, deps: Deps) {
   });
   r.route({
     ...routeOf(SsoApi.verifyDomain),
-    config,
     schema: {
       tags: TAG,
       summary: "Look the domain's TXT record up (SSO_DNS_SERVERS, else the system's resolvers): verified when it holds the value; not found → code 400 with what to publish. Audited",
@@ -256,7 +247,6 @@ export function ssoRoutes(app: FastifyInstance, deps: Deps) {
   });
   r.route({
     ...routeOf(SsoApi.removeDomain),
-    config,
     schema: { tags: TAG, summary: 'Remove a domain (id). Audited', body: inputOf(SsoApi.removeDomain)(ssoIdSchema), response: { 200: envelope(answerOf(SsoApi.removeDomain)(z.null())) } },
     handler: async (req) => {
       await removeDomain(deps, userOf(req), req.body.id, meta(req));
@@ -265,7 +255,6 @@ export function ssoRoutes(app: FastifyInstance, deps: Deps) {
   });
   r.route({
     ...routeOf(SsoApi.savePolicy),
-    config,
     schema: {
       tags: TAG,
       summary:
