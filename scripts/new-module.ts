@@ -2,10 +2,12 @@
  * `npm run new:module NAME` (issue 45 §1, apps/api/README.md "Adding a module"): the skeleton of a
  * new API module — its folder with a door (`index.ts`: manifest and public functions), a route, a
  * service, a message catalogue and a first route test — and its two central lines: the manifest in
- * `modules/index.ts` (MODULES), the catalogue in `modules/messages.ts`. Prints the places touched.
+ * `modules/index.ts` (MODULES), the catalogue in `modules/messages.ts`; and in the contract its
+ * endpoint descriptors (decision 074) with their two lines in `endpoints/index.ts` and `endpoints/all.ts`.
+ * Prints the places touched.
  *
  *   npm run new:module disputes
- *   npm run new:module -- disputes --root /tmp/x   (writes under /tmp/x/modules; the tests use it)
+ *   npm run new:module -- disputes --root /tmp/x --contract /tmp/y   (the tests write under these)
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -19,11 +21,13 @@ export interface Generated {
 
 const camel = (s: string) => s.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 const upper = (s: string) => s.replace(/-/g, '_').toUpperCase();
+const pascal = (s: string) => camel(s).replace(/^./, (c) => c.toUpperCase());
 
 /** The skeleton's files, by path under `modules/<name>/`. */
 export function skeleton(name: string): Record<string, string> {
   const c = camel(name);
   const U = upper(name);
+  const P = pascal(name);
   return {
     'index.ts': `/**
  * The ${name} module's door (issue 45, decision 066): its manifest and what other modules may use
@@ -39,15 +43,22 @@ export const manifest = defineModule({ name: '${name}', routes: ${c}Routes });
     [`${name}.routes.ts`]: `import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { ${P}Api } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
 import { userOf } from '../../plugins/auth';
 import { envelope, ok } from '../../lib/envelope';
+import { answerOf, routeOf } from '../../lib/endpoint-route';
 import { ${c}Status } from './${name}.service';
 
-/** Routes parse, authorise and map; the service runs the statements (decision 066). */
+/** Routes parse, authorise and map; the service runs the statements (decision 066). Method, path and access: the descriptor (decision 074). */
 export function ${c}Routes(app: FastifyInstance, deps: Deps): void {
-  app.withTypeProvider<ZodTypeProvider>().get('/api/${name}/status', {
-    schema: { tags: ['${name}'], summary: 'The ${name} module answers for the signed-in merchant', response: { 200: envelope(z.object({ merId: z.string(), ready: z.boolean() })) } },
+  app.withTypeProvider<ZodTypeProvider>().route({
+    ...routeOf(${P}Api.status),
+    schema: {
+      tags: ['${name}'],
+      summary: 'The ${name} module answers for the signed-in merchant',
+      response: { 200: envelope(answerOf(${P}Api.status)(z.object({ merId: z.string(), ready: z.boolean() }))) },
+    },
     handler: async (req) => ok(await ${c}Status(deps, userOf(req).merId)),
   });
 }
@@ -87,8 +98,29 @@ describe.each(DB_KINDS)('${name} on %s', (kind) => {
   };
 }
 
-/** Writes the skeleton under `<root>/modules/<name>/` and adds its two central lines. */
-export function generateModule(name: string, root: string): Generated {
+/** The module's endpoint descriptors in the contract (`endpoints/<name>.ts`, decision 074). */
+export function descriptors(name: string): string {
+  return `import { get } from './endpoint';
+
+/** The ${name} module's portal endpoints (decision 074): the web calls them with http.call, the route table is checked against them. */
+export const ${pascal(name)}Api = {
+  status: get<void, { merId: string; ready: boolean }>('/api/${name}/status', 'signed-in'),
+} as const;
+`;
+}
+
+/** Adds a line after the last line that starts with `marker`. */
+function afterLast(text: string, marker: string, line: string): string {
+  const at = text.lastIndexOf(`\n${marker}`);
+  const eol = text.indexOf('\n', at + 1);
+  return `${text.slice(0, eol + 1)}${line}\n${text.slice(eol + 1)}`;
+}
+
+/**
+ * Writes the skeleton under `<root>/modules/<name>/` and adds its two central lines; with
+ * `contract` (the contract's `src`), its descriptors and their two lines there.
+ */
+export function generateModule(name: string, root: string, contract?: string): Generated {
   if (!/^[a-z][a-z0-9-]*$/.test(name)) throw new Error(`module name: lower-case letters, digits and dashes (${name})`);
   const dir = path.join(root, 'modules', name);
   if (fs.existsSync(dir)) throw new Error(`modules/${name} exists`);
@@ -116,20 +148,35 @@ export function generateModule(name: string, root: string): Generated {
   msgs = `${msgs.slice(0, eol2 + 1)}import { ${U}_MESSAGES } from './${name}/${name}.messages';\n${msgs.slice(eol2 + 1)}`;
   msgs = msgs.replace(/\n\};\n\naddMessages/, `\n  ...${U}_MESSAGES,\n};\n\naddMessages`);
   fs.writeFileSync(msgFile, msgs);
-  return { created, changed: ['modules/index.ts', 'modules/messages.ts'] };
+  const changed = ['modules/index.ts', 'modules/messages.ts'];
+  if (contract) {
+    const P = pascal(name);
+    fs.writeFileSync(path.join(contract, 'endpoints', `${name}.ts`), descriptors(name));
+    created.push(`contract:endpoints/${name}.ts`);
+    const idx = path.join(contract, 'endpoints', 'index.ts');
+    fs.writeFileSync(idx, `${fs.readFileSync(idx, 'utf8').trimEnd()}\nexport * from './${name}';\n`);
+    const allFile = path.join(contract, 'endpoints', 'all.ts');
+    let all = afterLast(fs.readFileSync(allFile, 'utf8'), 'import {', `import { ${P}Api } from './${name}';`);
+    all = all.replace(/\n\};\n\nconst named/, `\n  ${P}Api,\n};\n\nconst named`);
+    fs.writeFileSync(allFile, all);
+    changed.push('contract:endpoints/index.ts', 'contract:endpoints/all.ts');
+  }
+  return { created, changed };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const args = process.argv.slice(2);
   const rootAt = args.indexOf('--root');
   const root = rootAt >= 0 ? path.resolve(args[rootAt + 1]) : path.resolve(import.meta.dirname, '../apps/api/src');
-  const name = args.find((a, i) => !a.startsWith('--') && (rootAt < 0 || i !== rootAt + 1));
+  const contractAt = args.indexOf('--contract');
+  const contract = contractAt >= 0 ? path.resolve(args[contractAt + 1]) : path.resolve(import.meta.dirname, '../packages/contract/src');
+  const name = args.find((a, i) => !a.startsWith('--') && (rootAt < 0 || i !== rootAt + 1) && (contractAt < 0 || i !== contractAt + 1));
   if (!name) {
     console.error('usage: npm run new:module NAME');
     process.exit(2);
   }
-  const g = generateModule(name, root);
+  const g = generateModule(name, root, contract);
   console.log(`new module ${name}: ${g.created.length} files created, ${g.changed.length} changed (${g.created.length + g.changed.length} places):`);
   for (const f of [...g.created, ...g.changed]) console.log(`  ${f}`);
-  console.log('Next: its permission and route in packages/contract and the security route table if it has one (apps/api/README.md, "Adding a module").');
+  console.log('Next: a permission in packages/contract if a route needs one, a descriptor per new route (apps/api/README.md, "Adding a module").');
 }

@@ -36,3 +36,4 @@ export * from './scim';
 export * from './bankrec';
 export * from './pay-methods';
 export * from './trail';
+export * from './endpoints';

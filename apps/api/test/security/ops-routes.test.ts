@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Code, OPS_ROLES, type OpsRole } from '@portal/contract';
+import { Code, OPS_ROLES, pathParams, type OpsRole } from '@portal/contract';
+import { OPS_ENDPOINTS } from '@portal/contract/endpoints/all';
 import { createTestApp, DB_KINDS, type TestCtx } from '../helpers';
 import { addOperator, opsLogin } from '../../src/modules/ops/ops.fixtures';
 import { fillPath, opsRoutes, routeKey } from './route-table';
@@ -44,6 +45,24 @@ describe.each(DB_KINDS)('ops route table: realm and roles (%s)', (kind) => {
       .map(routeKey)
       .sort();
     expect(open).toEqual(Object.keys(PUBLIC_OPS_ROUTES).sort());
+  });
+
+  // The back office's part of the endpoint table (packages/contract/src/endpoints/ops.ts, decision 074):
+  // one descriptor per route, the same method, path, path parameters and roles, both ways.
+  it('every ops route has its descriptor in the endpoint table, with its roles, and every descriptor its route', () => {
+    const rolesOf = (a: unknown) => (a === 'public' ? 'public' : [...((a as { opsRoles?: readonly string[] } | undefined)?.opsRoles ?? [])].sort().join(' | '));
+    const table = new Map(OPS_ENDPOINTS.map((e) => [routeKey({ method: e.endpoint.method, url: e.endpoint.path }), e.endpoint]));
+    expect(routes.filter((r) => !table.has(routeKey(r))).map(routeKey), 'ops routes without a descriptor').toEqual([]);
+    const routeRoles = (r: (typeof routes)[number]) => (r.config?.opsRoles === 'public' ? 'public' : [...(r.config?.opsRoles ?? [])].sort().join(' | '));
+    expect(routes.filter((r) => routeRoles(r) !== rolesOf(table.get(routeKey(r))!.access)).map(routeKey), 'roles differ').toEqual([]);
+    const registered = new Map(routes.map((r) => [routeKey(r), r]));
+    const keys = OPS_ENDPOINTS.map((e) => routeKey({ method: e.endpoint.method, url: e.endpoint.path }));
+    expect(
+      OPS_ENDPOINTS.filter((_, i) => !registered.has(keys[i])).map((e) => e.name),
+      'descriptors without a route',
+    ).toEqual([]);
+    expect(keys.filter((k, i) => keys.indexOf(k) !== i)).toEqual([]);
+    expect(OPS_ENDPOINTS.filter((e, i) => pathParams(e.endpoint.path).join() !== pathParams(registered.get(keys[i])!.url).join()).map((e) => e.name)).toEqual([]);
   });
 
   it('every other ops route: 401 with no token, a made-up token, and a merchant user’s token', async () => {

@@ -6,6 +6,8 @@ import { addTxn, loginWithStepUp } from '../../src/modules/txn/txn.fixtures';
 import { createOrder, multipartFile, PDF } from '../../src/modules/paybylink/paybylink.fixtures';
 import { apiRoutes, createUser, fillPath, routeKey, type ApiRoute } from './route-table';
 import { SoftAuthenticator } from '../soft-authenticator';
+import { ALL_ENDPOINTS } from '@portal/contract/endpoints/all';
+import { pathParams, type Access } from '@portal/contract';
 // Bank statements (issue 49 §2).
 import { camtStatement, insertTransfers, multipartBody } from '../../src/modules/bankrec/bankrec.fixtures';
 import { receiveDispute } from '../../src/modules/disputes';
@@ -64,6 +66,15 @@ const PUBLIC_ROUTES: Record<string, string> = {
   // Issue 48.
   'POST /api/dev/disputes': 'development helper (sandbox disputes on demand, a key of the sandbox gateway connection): loopback only, never in production',
 };
+
+/** A route's access as the endpoint table writes it (issue 45 §3, decision 074). */
+const accessOf = (r: ApiRoute): string => {
+  if (r.config?.auth === 'public') return 'public';
+  const p = r.config?.permission;
+  return p === undefined ? 'signed-in' : ([] as string[]).concat(p).sort().join(' | ');
+};
+const describeAccess = (a: Access): string => (typeof a === 'string' ? a : 'opsRoles' in a ? `ops: ${a.opsRoles.join(' | ')}` : [...a].sort().join(' | '));
+const endpointKey = (e: { method: string; path: string }) => routeKey({ method: e.method, url: e.path });
 
 /** Field names that carry a record's identity, in paths, queries and bodies. */
 const ID_FIELDS = ['id', 'no', 'attachment', 'link', 'roleId', /* issue 48 */ 'evidenceId'];
@@ -224,6 +235,30 @@ describe.each(DB_KINDS)('route table: authentication, permission, merchant scope
   it('collects the route table', () => {
     expect(routes.length).toBeGreaterThan(30);
     expect(routes.map(routeKey)).toContain('GET /api/txn/list');
+  });
+
+  // The endpoint table (packages/contract/src/endpoints) against the routes: a route added without
+  // its descriptor, or a descriptor whose route moved or changed its permission, fails here.
+  it('every registered /api route has a descriptor in the endpoint table, with its access', () => {
+    const table = new Map(ALL_ENDPOINTS.map((e) => [endpointKey(e.endpoint), e.endpoint]));
+    expect(routes.filter((r) => !table.has(routeKey(r))).map(routeKey), 'routes without a descriptor').toEqual([]);
+    const differ = routes.map((r) => `${routeKey(r)}: route ${accessOf(r)}, table ${describeAccess(table.get(routeKey(r))!.access)}`).filter((x) => !/route (.*), table \1$/.test(x));
+    expect(differ, 'access differs').toEqual([]);
+  });
+
+  it('every descriptor of the endpoint table has its registered route, one each', () => {
+    const registered = new Map(routes.map((r) => [routeKey(r), r]));
+    const keys = ALL_ENDPOINTS.map((e) => endpointKey(e.endpoint));
+    expect(ALL_ENDPOINTS.filter((e) => !registered.has(endpointKey(e.endpoint))).map((e) => `${e.name}: ${endpointKey(e.endpoint)}`)).toEqual([]);
+    expect(
+      keys.filter((k, i) => keys.indexOf(k) !== i),
+      'two descriptors of one route',
+    ).toEqual([]);
+    const bad = ALL_ENDPOINTS.filter(({ endpoint: e }) => pathParams(e.path).join() !== pathParams(registered.get(endpointKey(e))?.url ?? '').join() || (e.method === 'GET') !== (e.body === 'query'));
+    expect(
+      bad.map((e) => e.name),
+      "path parameters differ, or a GET's input is not its query",
+    ).toEqual([]);
   });
 
   it('only the allow-listed routes are public', () => {

@@ -1,7 +1,7 @@
-import type { MerchantInfo, UserInfo } from '@portal/contract';
 import { http } from '../lib/http';
 import { getSession, setSession } from '../lib/session';
 import { setChosenZone } from '../lib/time';
+import { AuthApi, SessionApi } from '@portal/contract';
 
 let loading: Promise<void> | null = null;
 
@@ -13,9 +13,9 @@ let loading: Promise<void> | null = null;
 export function loadSession(): Promise<void> {
   loading ??= (async () => {
     if (!getSession().merchant?.subMerIdList.length) {
-      setSession({ merchant: await http.get<MerchantInfo>('/merchant/info', undefined, { quiet: true }) });
+      setSession({ merchant: await http.call(SessionApi.merchantInfo, undefined, { quiet: true }) });
     }
-    const user = await http.get<UserInfo>('/user/info', { flag: 'N' }, { quiet: true });
+    const user = await http.call(AuthApi.info, { flag: 'N' }, { quiet: true });
     // Before the screens render: every time they show is in the zone the user chose.
     setChosenZone(user.timeZone);
     setSession({ user });

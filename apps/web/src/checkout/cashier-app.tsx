@@ -1,25 +1,8 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import type { PayInStoreRow } from '@portal/contract';
-import { CheckoutError } from './api';
+import type { CashierMe, PayInStoreRow } from '@portal/contract';
+import { CASHIER_WECHAT_LOGIN, CheckoutError, cashierLogout, cashierMe, cashierOrders } from './api';
 import { I18nContext, formatAmount, translator, type Lang } from './i18n';
 import { CheckoutHeader } from './checkout-header';
-
-interface Me {
-  cashierId: string;
-  wechatName: string;
-  storeId: string;
-  storeName: string;
-  merId: string;
-  merName: string;
-}
-
-async function get<T>(url: string, lang: string, init: RequestInit = {}): Promise<T> {
-  const res = await fetch(url, { ...init, credentials: 'same-origin', headers: { 'Accept-Language': lang } });
-  const body = (await res.json().catch(() => null)) as { code: number; msg: string; data: T } | null;
-  if (!body) throw new CheckoutError('', res.status);
-  if (body.code !== 0) throw new CheckoutError(body.msg, body.code);
-  return body.data;
-}
 
 const REFRESH_MS = 5000;
 
@@ -30,16 +13,16 @@ const REFRESH_MS = 5000;
 export function CashierApp({ initialLang }: { initialLang: Lang }) {
   const [lang, setLang] = useState<Lang>(initialLang);
   const t = useMemo(() => translator(lang), [lang]);
-  const [me, setMe] = useState<Me | null>(null);
+  const [me, setMe] = useState<CashierMe | null>(null);
   const [signedOut, setSignedOut] = useState(false);
   const [orders, setOrders] = useState<PayInStoreRow[]>([]);
   const notice = new URLSearchParams(location.search).get('wechat');
 
   const load = useCallback(async () => {
     try {
-      const m = await get<Me>('/api/cashier/me', lang);
+      const m = await cashierMe(lang);
       setMe(m);
-      setOrders((await get<{ content: PayInStoreRow[] }>('/api/cashier/orders?page=0&size=30', lang)).content);
+      setOrders((await cashierOrders(lang)).content);
     } catch (e) {
       if (e instanceof CheckoutError && e.code === -1) {
         setMe(null);
@@ -59,7 +42,7 @@ export function CashierApp({ initialLang }: { initialLang: Lang }) {
   }, [load]);
 
   const logout = async () => {
-    await get('/api/cashier/logout', lang, { method: 'POST' }).catch(() => undefined);
+    await cashierLogout(lang).catch(() => undefined);
     setMe(null);
     setSignedOut(true);
   };
@@ -78,7 +61,7 @@ export function CashierApp({ initialLang }: { initialLang: Lang }) {
                 </p>
               )}
               <p>{t('cashier.signInText')}</p>
-              <a className="co-button co-button--primary" href="/api/cashier/wechat/login" style={{ textDecoration: 'none' }}>
+              <a className="co-button co-button--primary" href={CASHIER_WECHAT_LOGIN} style={{ textDecoration: 'none' }}>
                 {t('cashier.signIn')}
               </a>
             </div>

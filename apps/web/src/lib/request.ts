@@ -1,4 +1,4 @@
-import type { Envelope } from '@portal/contract';
+import { fillEndpoint, type AnyEndpoint, type Endpoint, type Envelope, type FileAnswer } from '@portal/contract';
 import type { TokenStore } from './tokens';
 import { filenameFromDisposition } from './download';
 
@@ -83,6 +83,13 @@ export interface FileResult {
   blob: Blob;
   filename: string;
 }
+
+/** What a call may add: quiet (the caller shows errors itself) and an abort signal. */
+export type CallOptions = Pick<RequestOptions, 'quiet' | 'signal'>;
+/** The arguments after the descriptor: the input (optional when the endpoint takes none), then options. */
+export type CallArgs<E> = E extends Endpoint<infer In, unknown> ? ([In] extends [void] ? [input?: undefined, opts?: CallOptions] : [input: In, opts?: CallOptions]) : never;
+/** What a call resolves to: the envelope's data, or the file for a download. */
+export type CallAnswer<E> = E extends Endpoint<unknown, infer Out> ? ([Out] extends [FileAnswer] ? FileResult : Out) : never;
 
 type Outcome = { kind: 'envelope'; env: Envelope<unknown>; status: number } | { kind: 'file'; file: FileResult };
 
@@ -225,18 +232,49 @@ export function createClient(deps: ClientDeps) {
     }
   }
 
+  /** The request of a descriptor: its path filled, the rest of the input as query, form, JSON or multipart. */
+  function requestOf(e: AnyEndpoint, input: unknown, opts: CallOptions = {}): RequestOptions {
+    if (!e.path.startsWith(`${base}/`)) throw new Error(`${e.method} ${e.path} is not under ${base}`);
+    const { path, rest } = fillEndpoint(e, input);
+    const req: RequestOptions = { ...opts, url: path.slice(base.length), method: e.method as RequestOptions['method'] };
+    if (e.body === 'query') req.params = rest;
+    else if (e.body === 'form') req.form = rest;
+    else if (e.body === 'json') req.json = rest;
+    else {
+      const { multipart, ...query } = rest as { multipart?: FormData };
+      req.multipart = multipart;
+      if (Object.keys(query).length) req.params = query;
+    }
+    return req;
+  }
+
+  async function fileOf(opts: RequestOptions): Promise<FileResult> {
+    const out = await guarded(opts);
+    if (out.kind === 'file') return out.file;
+    throw new RequestError(out.env.msg || 'Error', out.env.code, out.env.data, out.status, 'business');
+  }
+
   return {
+    /**
+     * One endpoint of the table (packages/contract/src/endpoints): `http.call(TxnApi.detail, { id })`
+     * answers the envelope's data typed by the descriptor, or the file of a download.
+     */
+    async call<E extends AnyEndpoint>(e: E, ...[input, opts]: CallArgs<E>): Promise<CallAnswer<E>> {
+      const req = requestOf(e, input, opts);
+      if (e.file) return (await fileOf(req)) as CallAnswer<E>;
+      return (await envelope<CallAnswer<E>>(req)).data;
+    },
+    /** The whole envelope of an endpoint's answer (its msg beside the data). */
+    callEnvelope<E extends AnyEndpoint>(e: E, ...[input, opts]: CallArgs<E>): Promise<Envelope<CallAnswer<E>>> {
+      return envelope<CallAnswer<E>>(requestOf(e, input, opts));
+    },
     envelope,
     request: async <T>(opts: RequestOptions): Promise<T> => (await envelope<T>(opts)).data,
     get: async <T>(url: string, params?: Params, opts: Partial<RequestOptions> = {}): Promise<T> => (await envelope<T>({ ...opts, url, params, method: 'GET' })).data,
     post: async <T>(url: string, form: Params = {}, opts: Partial<RequestOptions> = {}): Promise<T> => (await envelope<T>({ ...opts, url, form, method: 'POST' })).data,
     upload: async <T>(url: string, multipart: FormData, opts: Partial<RequestOptions> = {}): Promise<T> => (await envelope<T>({ ...opts, url, multipart, method: 'POST' })).data,
     /** A file call: resolves to the blob and its name; an envelope instead of a file is handled as an error. */
-    async file(url: string, params?: Params, opts: Partial<RequestOptions> = {}): Promise<FileResult> {
-      const out = await guarded({ ...opts, url, params, method: opts.method ?? 'GET' });
-      if (out.kind === 'file') return out.file;
-      throw new RequestError(out.env.msg || 'Error', out.env.code, out.env.data, out.status, 'business');
-    },
+    file: (url: string, params?: Params, opts: Partial<RequestOptions> = {}): Promise<FileResult> => fileOf({ ...opts, url, params, method: opts.method ?? 'GET' }),
   };
 }
 

@@ -2,11 +2,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  BankrecApi,
   Code,
-  Perm,
   bankBulkConfirmSchema,
-  bankCsvMappingSaveSchema,
   bankCsvMappingOutSchema,
+  bankCsvMappingSaveSchema,
   bankImportResultSchema,
   bankManualMatchSchema,
   bankMatchIdSchema,
@@ -20,6 +20,7 @@ import {
 import type { Deps } from '../../plugins/context';
 import { userOf } from '../../plugins/auth';
 import { envelope, ok, pageOf } from '../../lib/envelope';
+import { answerOf, inputOf, routeOf } from '../../lib/endpoint-route';
 import { AppError } from '../../lib/errors';
 import { rangeTooLong, reversedRange } from '../../lib/validation';
 import { STATEMENT_MAX_BYTES } from './parse/types';
@@ -60,29 +61,28 @@ const uploadFields = z.strictObject({
 /** Bank statements (issue 49 §2): upload, the statement list, the matching screen, confirm / undo. */
 export function bankrecRoutes(app: FastifyInstance, deps: Deps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const config = { permission: Perm.bankStatement };
   const tags = ['bankrec'];
 
-  r.get('/api/bankrec/statements', {
-    config,
+  r.route({
+    ...routeOf(BankrecApi.statements),
     schema: {
       tags,
       summary: "Imported bank statements of the caller's merchants (or merId), newest first",
-      querystring: bankStatementQuerySchema,
-      response: { 200: envelope(pageOf(bankStatementRowSchema)) },
+      querystring: inputOf(BankrecApi.statements)(bankStatementQuerySchema),
+      response: { 200: envelope(answerOf(BankrecApi.statements)(pageOf(bankStatementRowSchema))) },
     },
     handler: async (req) => ok(await listStatementRows(deps, userOf(req), req.query, zoneOf(req))),
   });
 
-  r.post('/api/bankrec/statements', {
-    config: { ...config, rateLimit: { max: 120, timeWindow: '1 minute' } },
+  r.route({
+    ...routeOf(BankrecApi.upload, { rateLimit: { max: 120, timeWindow: '1 minute' } }),
     schema: {
       tags,
       summary: 'Upload a bank statement (multipart: file — camt.053 .001.02–.13, MT940, or CSV read with the saved mapping; ≤ 32 MiB, UTF-8; fields merId, acceptUnbalanced)',
       description:
         'Refused (400, naming the line or element): an unknown version, another encoding, a DOCTYPE (entities), a malformed file, balances that do not add up (unless acceptUnbalanced=true: kept on the statement, audited). The same statement again adds nothing; entries already on an overlapping statement are not added again. The matcher runs after the import. Audited.',
       consumes: ['multipart/form-data'],
-      response: { 200: envelope(bankImportResultSchema) },
+      response: { 200: envelope(answerOf(BankrecApi.upload)(bankImportResultSchema)) },
     },
     handler: async (req) => {
       const up = await readUpload(req);
@@ -92,30 +92,35 @@ export function bankrecRoutes(app: FastifyInstance, deps: Deps) {
     },
   });
 
-  r.get('/api/bankrec/csv-mapping', {
-    config,
-    schema: { tags, summary: "The merchant's saved CSV column mapping (null before one is saved)", querystring: bankMerQuerySchema, response: { 200: envelope(bankCsvMappingOutSchema.nullable()) } },
+  r.route({
+    ...routeOf(BankrecApi.csvMapping),
+    schema: {
+      tags,
+      summary: "The merchant's saved CSV column mapping (null before one is saved)",
+      querystring: inputOf(BankrecApi.csvMapping)(bankMerQuerySchema),
+      response: { 200: envelope(answerOf(BankrecApi.csvMapping)(bankCsvMappingOutSchema.nullable())) },
+    },
     handler: async (req) => ok(await getCsvMappingFor(deps, userOf(req), req.query.merId)),
   });
 
-  r.post('/api/bankrec/csv-mapping', {
-    config,
+  r.route({
+    ...routeOf(BankrecApi.saveCsvMapping),
     schema: {
       tags,
       summary: "Save the merchant's CSV column mapping (header names, decimal mark, date layout, delimiter, account). Audited.",
-      body: bankCsvMappingSaveSchema,
-      response: { 200: envelope(bankCsvMappingOutSchema) },
+      body: inputOf(BankrecApi.saveCsvMapping)(bankCsvMappingSaveSchema),
+      response: { 200: envelope(answerOf(BankrecApi.saveCsvMapping)(bankCsvMappingOutSchema)) },
     },
     handler: async (req) => ok(await saveCsvMappingFor(deps, userOf(req), req.body, meta(req))),
   });
 
-  r.get('/api/bankrec/matching', {
-    config,
+  r.route({
+    ...routeOf(BankrecApi.matching),
     schema: {
       tags,
       summary: 'Matches (proposed, confirmed), unmatched credits and transfers without a credit between two dates (at most 366 days), each miss with why its nearest counterpart failed',
-      querystring: bankMatchingQuerySchema,
-      response: { 200: envelope(bankMatchingSchema) },
+      querystring: inputOf(BankrecApi.matching)(bankMatchingQuerySchema),
+      response: { 200: envelope(answerOf(BankrecApi.matching)(bankMatchingSchema)) },
     },
     handler: async (req) => {
       const q = req.query;
@@ -125,47 +130,52 @@ export function bankrecRoutes(app: FastifyInstance, deps: Deps) {
     },
   });
 
-  r.post('/api/bankrec/matches/confirm', {
-    config,
-    schema: { tags, summary: 'Confirm proposed matches in bulk (all or none; each audited)', body: bankBulkConfirmSchema, response: { 200: envelope(z.array(bankMatchSchema)) } },
+  r.route({
+    ...routeOf(BankrecApi.confirmMany),
+    schema: {
+      tags,
+      summary: 'Confirm proposed matches in bulk (all or none; each audited)',
+      body: inputOf(BankrecApi.confirmMany)(bankBulkConfirmSchema),
+      response: { 200: envelope(answerOf(BankrecApi.confirmMany)(z.array(bankMatchSchema))) },
+    },
     handler: async (req) => ok(await confirmMatches(deps, userOf(req), req.body.ids, zoneOf(req), meta(req))),
   });
 
-  r.post('/api/bankrec/matches/:id/confirm', {
-    config,
-    schema: { tags, summary: 'Confirm a proposed match. Audited.', params: bankMatchIdSchema, response: { 200: envelope(bankMatchSchema) } },
+  r.route({
+    ...routeOf(BankrecApi.confirm),
+    schema: { tags, summary: 'Confirm a proposed match. Audited.', params: inputOf(BankrecApi.confirm)(bankMatchIdSchema), response: { 200: envelope(answerOf(BankrecApi.confirm)(bankMatchSchema)) } },
     handler: async (req) => ok((await confirmMatches(deps, userOf(req), [req.params.id], zoneOf(req), meta(req)))[0]),
   });
 
-  r.post('/api/bankrec/matches/:id/undo', {
-    config,
+  r.route({
+    ...routeOf(BankrecApi.undo),
     schema: {
       tags,
       summary: 'Undo a match: a confirmed one goes back to proposed; a proposed one is dismissed (not proposed again). Audited.',
-      params: bankMatchIdSchema,
-      response: { 200: envelope(bankMatchSchema.nullable()) },
+      params: inputOf(BankrecApi.undo)(bankMatchIdSchema),
+      response: { 200: envelope(answerOf(BankrecApi.undo)(bankMatchSchema.nullable())) },
     },
     handler: async (req) => ok(await undoMatch(deps, userOf(req), req.params.id, zoneOf(req), meta(req))),
   });
 
-  r.post('/api/bankrec/matches', {
-    config,
+  r.route({
+    ...routeOf(BankrecApi.match),
     schema: {
       tags,
       summary: 'Match by hand: credits (entryIds) to transfers (transferIds) of one merchant and currency, confirmed at once. Audited.',
-      body: bankManualMatchSchema,
-      response: { 200: envelope(bankMatchSchema) },
+      body: inputOf(BankrecApi.match)(bankManualMatchSchema),
+      response: { 200: envelope(answerOf(BankrecApi.match)(bankMatchSchema)) },
     },
     handler: async (req) => ok(await manualMatch(deps, userOf(req), req.body, zoneOf(req), meta(req))),
   });
 
-  r.post('/api/bankrec/match-run', {
-    config,
+  r.route({
+    ...routeOf(BankrecApi.matchRun),
     schema: {
       tags,
       summary: 'Run the matcher again for a merchant (after new transfers): how many matches it proposed',
-      body: bankMerQuerySchema,
-      response: { 200: envelope(z.object({ proposed: z.number() })) },
+      body: inputOf(BankrecApi.matchRun)(bankMerQuerySchema),
+      response: { 200: envelope(answerOf(BankrecApi.matchRun)(z.object({ proposed: z.number() }))) },
     },
     handler: async (req) => {
       const u = userOf(req);

@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { Code, Perm, toMinor } from '@portal/contract';
+import { Code, DisputesApi, toMinor } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
 import { userOf } from '../../plugins/auth';
 import { envelope, ok, pageOf } from '../../lib/envelope';
+import { answerOf, inputOf, routeOf } from '../../lib/endpoint-route';
 import { AppError } from '../../lib/errors';
 import { DISPUTE_KINDS, DISPUTE_STATES } from './disputes.machine';
 import { EVIDENCE_CATEGORIES } from './reason-codes';
@@ -25,8 +26,6 @@ import {
 } from './disputes.service';
 
 const TAG = ['disputes'];
-const view = { permission: Perm.disputeView };
-const respond = { permission: Perm.disputeRespond };
 const meta = (req: FastifyRequest) => ({ ip: req.ip, userAgent: req.headers['user-agent'] ?? null });
 const csv = <T extends string>(values: readonly T[]) =>
   z
@@ -175,14 +174,14 @@ export function filterOf(q: DisputeQuery) {
 export function disputeRoutes(app: FastifyInstance, deps: Deps): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
-  r.get('/api/disputes/list', {
-    config: view,
+  r.route({
+    ...routeOf(DisputesApi.list),
     schema: {
       tags: TAG,
       summary:
         "The disputes inbox: the caller's merchants' disputes, open ones first by deadline (days left in the user's zone); filters state, kind (comma-joined), reasonCode, brand, merId, amountMin/Max, deadlineBefore, opened beginDate–endDate",
-      querystring: disputeQuerySchema,
-      response: { 200: envelope(pageOf(disputeViewSchema)) },
+      querystring: inputOf(DisputesApi.list)(disputeQuerySchema),
+      response: { 200: envelope(answerOf(DisputesApi.list)(pageOf(disputeViewSchema))) },
     },
     handler: async (req) => {
       const u = userOf(req);
@@ -190,19 +189,23 @@ export function disputeRoutes(app: FastifyInstance, deps: Deps): void {
     },
   });
 
-  r.get('/api/disputes/counts', {
-    config: view,
-    schema: { tags: TAG, summary: "Disputes per state of the caller's merchants (the dashboard), and those needing a response within 7 days", response: { 200: envelope(countsSchema) } },
+  r.route({
+    ...routeOf(DisputesApi.counts),
+    schema: {
+      tags: TAG,
+      summary: "Disputes per state of the caller's merchants (the dashboard), and those needing a response within 7 days",
+      response: { 200: envelope(countsSchema) },
+    },
     handler: async (req) => ok(await stateCounts(deps, userOf(req).scope)),
   });
 
-  r.get('/api/disputes/:id', {
-    config: view,
+  r.route({
+    ...routeOf(DisputesApi.detail),
     schema: {
       tags: TAG,
       summary: 'One dispute: the purchase and its refunds, the reason in plain words with the evidence that helps, the evidence, the timeline (audit log), the settlement lines',
-      params: idParams,
-      response: { 200: envelope(detailSchema) },
+      params: inputOf(DisputesApi.detail)(idParams),
+      response: { 200: envelope(answerOf(DisputesApi.detail)(detailSchema)) },
     },
     handler: async (req) => {
       const u = userOf(req);
@@ -210,15 +213,15 @@ export function disputeRoutes(app: FastifyInstance, deps: Deps): void {
     },
   });
 
-  r.post('/api/disputes/:id/evidence', {
-    config: { ...respond, rateLimit: { max: 60, timeWindow: '1 minute' } },
+  r.route({
+    ...routeOf(DisputesApi.uploadEvidence, { rateLimit: { max: 60, timeWindow: '1 minute' } }),
     schema: {
       tags: TAG,
       summary: `Add an evidence file (multipart field "file"; query category: ${EVIDENCE_CATEGORIES.join(', ')}): PDF, JPG or PNG checked by content, at most 4.5 MB, at most 10 per dispute; only while the dispute needs a response`,
       consumes: ['multipart/form-data'],
-      params: idParams,
-      querystring: z.strictObject({ category: z.enum(EVIDENCE_CATEGORIES as [string, ...string[]]).optional() }),
-      response: { 200: envelope(evidenceSchema) },
+      params: inputOf(DisputesApi.uploadEvidence)(idParams),
+      querystring: inputOf(DisputesApi.uploadEvidence)(z.strictObject({ category: z.enum(EVIDENCE_CATEGORIES as [string, ...string[]]).optional() })),
+      response: { 200: envelope(answerOf(DisputesApi.uploadEvidence)(evidenceSchema)) },
     },
     handler: async (req) => {
       await assertDisputeVisible(deps, userOf(req).scope, req.params.id);
@@ -227,13 +230,13 @@ export function disputeRoutes(app: FastifyInstance, deps: Deps): void {
     },
   });
 
-  r.post('/api/disputes/:id/evidence/:evidenceId/delete', {
-    config: respond,
+  r.route({
+    ...routeOf(DisputesApi.removeEvidence),
     schema: {
       tags: TAG,
       summary: 'Remove a draft evidence file (submitted evidence is immutable: 409)',
-      params: z.strictObject({ id: idParams.shape.id, evidenceId: idParams.shape.id }),
-      response: { 200: envelope(z.null()) },
+      params: inputOf(DisputesApi.removeEvidence)(z.strictObject({ id: idParams.shape.id, evidenceId: idParams.shape.id })),
+      response: { 200: envelope(answerOf(DisputesApi.removeEvidence)(z.null())) },
     },
     handler: async (req) => {
       await removeEvidence(deps, userOf(req), req.params.id, req.params.evidenceId, meta(req));
@@ -241,9 +244,9 @@ export function disputeRoutes(app: FastifyInstance, deps: Deps): void {
     },
   });
 
-  r.get('/api/disputes/:id/evidence/:evidenceId', {
-    config: view,
-    schema: { tags: TAG, summary: 'Download an evidence file (audited)', params: z.strictObject({ id: idParams.shape.id, evidenceId: idParams.shape.id }) },
+  r.route({
+    ...routeOf(DisputesApi.evidence),
+    schema: { tags: TAG, summary: 'Download an evidence file (audited)', params: inputOf(DisputesApi.evidence)(z.strictObject({ id: idParams.shape.id, evidenceId: idParams.shape.id })) },
     handler: async (req, reply) => {
       const f = await evidenceFile(deps, userOf(req), req.params.id, req.params.evidenceId);
       reply.header('Content-Type', f.mime);
@@ -253,14 +256,14 @@ export function disputeRoutes(app: FastifyInstance, deps: Deps): void {
     },
   });
 
-  r.post('/api/disputes/:id/statement', {
-    config: respond,
+  r.route({
+    ...routeOf(DisputesApi.statement),
     schema: {
       tags: TAG,
       summary: `Save the written statement as a draft (at most ${STATEMENT_MAX} characters)`,
-      params: idParams,
-      body: z.strictObject({ statement: z.string().max(20_000) }),
-      response: { 200: envelope(z.null()) },
+      params: inputOf(DisputesApi.statement)(idParams),
+      body: inputOf(DisputesApi.statement)(z.strictObject({ statement: z.string().max(20_000) })),
+      response: { 200: envelope(answerOf(DisputesApi.statement)(z.null())) },
     },
     handler: async (req) => {
       await saveStatement(deps, userOf(req), req.params.id, req.body.statement, meta(req));
@@ -269,20 +272,20 @@ export function disputeRoutes(app: FastifyInstance, deps: Deps): void {
   });
 
   const stateAnswer = envelope(z.object({ state: z.string(), sendState: z.string().nullable() }));
-  r.post('/api/disputes/:id/submit', {
-    config: respond,
+  r.route({
+    ...routeOf(DisputesApi.submit),
     schema: {
       tags: TAG,
       summary: 'Submit the answer once: the evidence becomes immutable, the dispute is under review, "sending" until the gateway confirms',
-      params: idParams,
+      params: inputOf(DisputesApi.submit)(idParams),
       response: { 200: stateAnswer },
     },
     handler: async (req) => ok(await submitDispute(deps, userOf(req), req.params.id, meta(req))),
   });
 
-  r.post('/api/disputes/:id/accept', {
-    config: respond,
-    schema: { tags: TAG, summary: 'Accept the dispute (the debit stays; nothing more moves); sent to the gateway', params: idParams, response: { 200: stateAnswer } },
+  r.route({
+    ...routeOf(DisputesApi.accept),
+    schema: { tags: TAG, summary: 'Accept the dispute (the debit stays; nothing more moves); sent to the gateway', params: inputOf(DisputesApi.accept)(idParams), response: { 200: stateAnswer } },
     handler: async (req) => ok(await acceptDispute(deps, userOf(req), req.params.id, meta(req))),
   });
 }

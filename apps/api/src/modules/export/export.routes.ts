@@ -3,10 +3,11 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { Code, Perm, exportFileSchema, pageQuerySchema } from '@portal/contract';
+import { Code, FilesApi, exportFileSchema, pageQuerySchema } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
 import { userOf } from '../../plugins/auth';
 import { envelope, ok, pageOf } from '../../lib/envelope';
+import { answerOf, inputOf, routeOf } from '../../lib/endpoint-route';
 import { AppError, notFound } from '../../lib/errors';
 import { findFile, listFiles, markDeleted, toExportFile } from './export.repo';
 import { contentTypeOf, disposition, exportDir } from './export.service';
@@ -17,13 +18,13 @@ const idParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX
 export function exportRoutes(app: FastifyInstance, deps: Deps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
-  r.get('/api/report/file/list', {
-    config: { permission: Perm.reportFile },
+  r.route({
+    ...routeOf(FilesApi.list),
     schema: {
       tags: ['files'],
       summary: "The caller's export files, newest first (status queued/running/ready/failed, progress, rows, size)",
-      querystring: pageQuerySchema,
-      response: { 200: envelope(pageOf(exportFileSchema)) },
+      querystring: inputOf(FilesApi.list)(pageQuerySchema),
+      response: { 200: envelope(answerOf(FilesApi.list)(pageOf(exportFileSchema))) },
     },
     handler: async (req) => {
       const { rows, total } = await listFiles(deps.db, userOf(req).id, req.query.page, req.query.size);
@@ -31,9 +32,9 @@ export function exportRoutes(app: FastifyInstance, deps: Deps) {
     },
   });
 
-  r.get('/api/report/file/download/:id', {
-    config: { permission: Perm.reportFile },
-    schema: { tags: ['files'], summary: "Download a ready export file (another user's answers as absent)", params: idParam },
+  r.route({
+    ...routeOf(FilesApi.download),
+    schema: { tags: ['files'], summary: "Download a ready export file (another user's answers as absent)", params: inputOf(FilesApi.download)(idParam) },
     handler: async (req, reply) => {
       const f = await findFile(deps.db, req.params.id, userOf(req).id);
       if (!f) throw notFound();
@@ -48,9 +49,9 @@ export function exportRoutes(app: FastifyInstance, deps: Deps) {
     },
   });
 
-  r.post('/api/report/file/delete', {
-    config: { permission: Perm.reportFile },
-    schema: { tags: ['files'], summary: 'Delete an export file (form: id)', body: idParam, response: { 200: envelope(z.null()) } },
+  r.route({
+    ...routeOf(FilesApi.delete),
+    schema: { tags: ['files'], summary: 'Delete an export file (form: id)', body: inputOf(FilesApi.delete)(idParam), response: { 200: envelope(answerOf(FilesApi.delete)(z.null())) } },
     handler: async (req) => {
       const f = await findFile(deps.db, req.body.id, userOf(req).id);
       if (!f) throw notFound();

@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { Perm } from '@portal/contract';
+import { HomeApi } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
 import { scopeFor } from '../../plugins/auth';
 import { envelope, ok } from '../../lib/envelope';
+import { answerOf, inputOf, routeOf } from '../../lib/endpoint-route';
 import { isDate } from '../../lib/zone';
 import { listDifferences } from './recon.service';
 
@@ -26,14 +27,14 @@ const DifferenceSchema = z.object({
  */
 export function gatewayRoutes(app: FastifyInstance, deps: Deps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  r.get('/api/gateway/differences', {
-    config: { permission: Perm.manualBlend },
+  r.route({
+    ...routeOf(HomeApi.feedDifferences),
     schema: {
       tags: ['reconciliation'],
       summary:
         "Differences between the gateway's feed and the ledger for a transaction day (missing, extra, amount, status, unreported: a refund, void or charge the portal made that the gateway never reported), of the caller's merchants",
-      querystring: z.strictObject({ date: z.string().refine(isDate, 'a date YYYY-MM-DD'), merId: z.string().max(15).optional() }),
-      response: { 200: envelope(z.array(DifferenceSchema)) },
+      querystring: inputOf(HomeApi.feedDifferences)(z.strictObject({ date: z.string().refine(isDate, 'a date YYYY-MM-DD'), merId: z.string().max(15).optional() })),
+      response: { 200: envelope(answerOf(HomeApi.feedDifferences)(z.array(DifferenceSchema))) },
     },
     handler: async (req) => ok(await listDifferences(deps.db, req.query.date, scopeFor(req, req.query.merId))),
   });

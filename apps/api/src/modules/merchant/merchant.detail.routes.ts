@@ -4,6 +4,7 @@ import { z } from 'zod';
 import {
   BANK_DOC_MAX_BYTES,
   Code,
+  MerchantApi,
   Perm,
   bankChangeFieldsSchema,
   bankRequestSchema,
@@ -19,6 +20,7 @@ import {
 import type { Deps } from '../../plugins/context';
 import { assertInScope, userOf } from '../../plugins/auth';
 import { envelope, ok, pageOf } from '../../lib/envelope';
+import { answerOf, inputOf, routeOf } from '../../lib/endpoint-route';
 import { AppError, forbidden, notFound } from '../../lib/errors';
 import { t } from '../../lib/messages';
 import { sniffFileType } from '../paybylink';
@@ -81,13 +83,13 @@ export function merchantDetailRoutes(app: FastifyInstance, deps: Deps) {
       },
     });
 
-  r.get('/api/merchant/listMerchantFee', {
-    config: { permission: Perm.merchantDetail },
+  r.route({
+    ...routeOf(MerchantApi.fees),
     schema: {
       tags: ['merchant'],
       summary: 'Fee schedule of a merchant per business line: channels, MDR rate (%), fixed fee, cycle, reserve, effective dates',
-      querystring: merIdQuerySchema,
-      response: { 200: envelope(z.object({ content: z.array(merchantFeeRowSchema), totalElements: z.number() })) },
+      querystring: inputOf(MerchantApi.fees)(merIdQuerySchema),
+      response: { 200: envelope(answerOf(MerchantApi.fees)(z.object({ content: z.array(merchantFeeRowSchema), totalElements: z.number() }))) },
     },
     handler: async (req) => {
       assertInScope(req, req.query.merId);
@@ -96,13 +98,13 @@ export function merchantDetailRoutes(app: FastifyInstance, deps: Deps) {
     },
   });
 
-  r.get('/api/merchant/listMerchantBank', {
-    config: { permission: Perm.merchantDetail },
+  r.route({
+    ...routeOf(MerchantApi.banks),
     schema: {
       tags: ['merchant'],
       summary: 'Bank accounts of a merchant (account number masked to the last 4) and its change requests',
-      querystring: merIdQuerySchema,
-      response: { 200: envelope(merchantBankListSchema) },
+      querystring: inputOf(MerchantApi.banks)(merIdQuerySchema),
+      response: { 200: envelope(answerOf(MerchantApi.banks)(merchantBankListSchema)) },
     },
     handler: async (req) => {
       assertInScope(req, req.query.merId);
@@ -111,14 +113,14 @@ export function merchantDetailRoutes(app: FastifyInstance, deps: Deps) {
     },
   });
 
-  r.post('/api/merchant/bankChangeRequest', {
-    config: { permission: Perm.merchantBankChange },
+  r.route({
+    ...routeOf(MerchantApi.bankChangeRequest),
     schema: {
       tags: ['merchant'],
       summary:
         "Ask to change (accountId) or add a bank account: multipart fields of the new details and a `document` (PDF/PNG/JPG ≤ 5 MiB). Pending until the provider approves; under the merchant's four eyes on bank changes (decision 049) it first waits (status MERCHANT_APPROVAL, approvalId) for a second user holding merchant:bank:change.",
       consumes: ['multipart/form-data'],
-      response: { 200: envelope(bankRequestSchema) },
+      response: { 200: envelope(answerOf(MerchantApi.bankChangeRequest)(bankRequestSchema)) },
     },
     handler: async (req) => {
       const u = userOf(req);
@@ -130,13 +132,13 @@ export function merchantDetailRoutes(app: FastifyInstance, deps: Deps) {
     },
   });
 
-  r.get('/api/merchant/detailDeposit/:id', {
-    config: { permission: Perm.merchantDetail },
+  r.route({
+    ...routeOf(MerchantApi.deposit),
     schema: {
       tags: ['merchant'],
       summary: "Reserve (deposit) of a merchant: rate and hold days, held, released, balance per business line; next releases (the reserve report's rows)",
-      params: idParam,
-      response: { 200: envelope(depositDetailSchema) },
+      params: inputOf(MerchantApi.deposit)(idParam),
+      response: { 200: envelope(answerOf(MerchantApi.deposit)(depositDetailSchema)) },
     },
     handler: async (req) => {
       assertInScope(req, req.params.id);
@@ -144,13 +146,13 @@ export function merchantDetailRoutes(app: FastifyInstance, deps: Deps) {
     },
   });
 
-  r.get('/api/merchant/:id', {
-    config: { permission: Perm.merchantDetail },
+  r.route({
+    ...routeOf(MerchantApi.detail),
     schema: {
       tags: ['merchant'],
       summary: "Business information of a merchant of the caller's scope (another merchant answers 404)",
-      params: idParam,
-      response: { 200: envelope(merchantDetailSchema) },
+      params: inputOf(MerchantApi.detail)(idParam),
+      response: { 200: envelope(answerOf(MerchantApi.detail)(merchantDetailSchema)) },
     },
     handler: async (req) => {
       const d = await merchantDetail(deps.db, userOf(req).scope, req.params.id, tz);

@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { BRANDS } from '@portal/contract';
+import { BRANDS, MerchantApi, SessionApi } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
 import { userOf } from '../../plugins/auth';
 import { envelope, ok } from '../../lib/envelope';
+import { answerOf, routeOf } from '../../lib/endpoint-route';
 import { merchantDetailRoutes } from './merchant.detail.routes';
 import { merchantsOfScope } from './merchant.repo';
 
@@ -19,13 +20,14 @@ const merchantInfoSchema = z.object({
 export function merchantRoutes(app: FastifyInstance, deps: Deps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
-  r.get('/api/merchant/info', {
+  r.route({
+    ...routeOf(SessionApi.merchantInfo),
     schema: {
       tags: ['merchant'],
       summary: 'Merchant info of the signed-in user: the merchants it may see, channels, currencies, contractor',
       description:
         "Path chosen by us (the spec leaves it unnamed). subMerIdList holds the caller's own merchant first, then a group's sub-merchants; currencyList starts with the merchant's default currency.",
-      response: { 200: envelope(merchantInfoSchema) },
+      response: { 200: envelope(answerOf(SessionApi.merchantInfo)(merchantInfoSchema)) },
     },
     handler: async (req) => {
       const u = userOf(req);
@@ -43,16 +45,18 @@ export function merchantRoutes(app: FastifyInstance, deps: Deps) {
     },
   });
 
-  r.get('/api/merchant/getSubBrandCodeList', {
-    schema: { tags: ['merchant'], summary: 'Payment brand codes', response: { 200: envelope(z.array(z.string())) } },
+  r.route({
+    ...routeOf(MerchantApi.subBrandCodes),
+    schema: { tags: ['merchant'], summary: 'Payment brand codes', response: { 200: envelope(answerOf(MerchantApi.subBrandCodes)(z.array(z.string()))) } },
     handler: async () => ok(BRANDS.map((b) => b.code)),
   });
 
-  r.get('/api/charge/codeList', {
+  r.route({
+    ...routeOf(MerchantApi.chargeCodes),
     schema: {
       tags: ['merchant'],
       summary: "Payment brand table: code → display name (the spec's charge service, served here)",
-      response: { 200: envelope(z.array(z.object({ code: z.string(), name: z.string(), category: z.string(), region: z.string() }))) },
+      response: { 200: envelope(answerOf(MerchantApi.chargeCodes)(z.array(z.object({ code: z.string(), name: z.string(), category: z.string(), region: z.string() })))) },
     },
     handler: async () => ok([...BRANDS]),
   });

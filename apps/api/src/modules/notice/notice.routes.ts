@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { Perm, pageQuerySchema } from '@portal/contract';
+import { NoticeApi, pageQuerySchema } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
 import { userOf } from '../../plugins/auth';
 import { envelope, ok, pageOf } from '../../lib/envelope';
 import { notFound } from '../../lib/errors';
+import { answerOf, inputOf, routeOf } from '../../lib/endpoint-route';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { disposition } from '../export';
@@ -24,29 +25,38 @@ const noticeRow = z.object({
 export function noticeRoutes(app: FastifyInstance, deps: Deps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
-  r.get('/api/notice/list', {
-    config: { permission: Perm.noticeList },
-    schema: { tags: ['notice'], summary: "Notices for the caller's merchants, newest first", querystring: pageQuerySchema, response: { 200: envelope(pageOf(noticeRow)) } },
+  r.route({
+    ...routeOf(NoticeApi.list),
+    schema: {
+      tags: ['notice'],
+      summary: "Notices for the caller's merchants, newest first",
+      querystring: inputOf(NoticeApi.list)(pageQuerySchema),
+      response: { 200: envelope(answerOf(NoticeApi.list)(pageOf(noticeRow))) },
+    },
     handler: async (req) => ok(await listNotices(deps, userOf(req).scope, req.query.page, req.query.size, req.lang)),
   });
 
-  r.get('/api/notice/detail/:id', {
-    config: { permission: Perm.noticeList },
+  r.route({
+    ...routeOf(NoticeApi.detail),
     schema: {
       tags: ['notice'],
       summary: 'One notice, with the files the provider attached (download: /notice/attachment/{id})',
-      params: z.object({ id: z.coerce.number().int().positive().max(2147483647) }),
-      response: { 200: envelope(noticeRow.extend({ content: z.string(), attachments: z.array(z.object({ id: z.number(), fileName: z.string(), format: z.string(), sizeBytes: z.number() })) })) },
+      params: inputOf(NoticeApi.detail)(z.object({ id: z.coerce.number().int().positive().max(2147483647) })),
+      response: {
+        200: envelope(
+          answerOf(NoticeApi.detail)(noticeRow.extend({ content: z.string(), attachments: z.array(z.object({ id: z.number(), fileName: z.string(), format: z.string(), sizeBytes: z.number() })) })),
+        ),
+      },
     },
     handler: async (req) => ok(await noticeDetail(deps, userOf(req).scope, req.params.id, req.lang)),
   });
 
-  r.get('/api/notice/attachment/:id', {
-    config: { permission: [Perm.noticeList, Perm.filesDownload] },
+  r.route({
+    ...routeOf(NoticeApi.attachment),
     schema: {
       tags: ['notice'],
       summary: "A file attached to a notice the caller may read (also listed in /files); another merchant's → 404",
-      params: z.object({ id: z.coerce.number().int().positive().max(2147483647) }),
+      params: inputOf(NoticeApi.attachment)(z.object({ id: z.coerce.number().int().positive().max(2147483647) })),
     },
     handler: async (req, reply) => {
       const a = await noticeAttachment(deps, userOf(req).scope, req.params.id);

@@ -8,7 +8,7 @@ import {
   PBL_ATTACHMENT_TYPES,
   PBL_DEFAULT_VALID_DAYS,
   PBL_VALID_DAY_CHOICES,
-  Perm,
+  PayByLinkApi,
   payByLinkUploadResultSchema,
   payMethodSchema,
   textInput,
@@ -16,6 +16,7 @@ import {
 import type { Deps } from '../../plugins/context';
 import { userOf } from '../../plugins/auth';
 import { envelope, ok } from '../../lib/envelope';
+import { answerOf, inputOf, routeOf } from '../../lib/endpoint-route';
 import { notFound } from '../../lib/errors';
 import { disposition } from '../export';
 import { openAttachment, receiveUpload, saveAttachment } from './attachment.service';
@@ -31,13 +32,13 @@ const tags = ['payByLink'];
 export function payByLinkFileRoutes(app: FastifyInstance, deps: Deps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
-  r.post('/api/payByLink/uploadFile', {
-    config: { permission: [Perm.payByLinkCreate, Perm.payByLinkUpdate], rateLimit: { max: 60, timeWindow: '1 minute' } },
+  r.route({
+    ...routeOf(PayByLinkApi.uploadFile, { rateLimit: { max: 60, timeWindow: '1 minute' } }),
     schema: {
       tags,
       summary: 'Upload a bill file (multipart field "file"): at most 5 MiB; xlsx, xls, csv, pdf, png, jpg, checked by content (magic bytes) and extension',
       consumes: ['multipart/form-data'],
-      response: { 200: envelope(payByLinkUploadResultSchema) },
+      response: { 200: envelope(answerOf(PayByLinkApi.uploadFile)(payByLinkUploadResultSchema)) },
     },
     handler: async (req) => {
       const u = userOf(req);
@@ -45,9 +46,9 @@ export function payByLinkFileRoutes(app: FastifyInstance, deps: Deps) {
     },
   });
 
-  r.get('/api/payByLink/attachmentDownload', {
-    config: { permission: [Perm.payByLinkDetail, Perm.payByLinkList] },
-    schema: { tags, summary: "Download an order's bill file (query: attachment)", querystring: z.object({ attachment: textInput(100, { min: 1 }) }) },
+  r.route({
+    ...routeOf(PayByLinkApi.attachmentDownload),
+    schema: { tags, summary: "Download an order's bill file (query: attachment)", querystring: inputOf(PayByLinkApi.attachmentDownload)(z.object({ attachment: textInput(100, { min: 1 }) })) },
     handler: async (req, reply) => {
       const { row, full } = await openAttachment(deps, req.query.attachment, userOf(req).scope);
       reply.header('Content-Type', row.content_type);
@@ -58,20 +59,22 @@ export function payByLinkFileRoutes(app: FastifyInstance, deps: Deps) {
     },
   });
 
-  r.post('/api/payByLink/qrList', {
-    config: { permission: [Perm.payByLinkList, Perm.payByLinkDetail, Perm.payByLinkCreate] },
+  r.route({
+    ...routeOf(PayByLinkApi.qrList),
     schema: {
       tags,
       summary: "Payment channel logos for a link (form: link, orderCurrency): the methods the order's merchant offers in that currency",
-      body: z.object({
-        link: textInput(500, { min: 1 }),
-        orderCurrency: z
-          .string()
-          .trim()
-          .regex(/^[A-Z]{3}$/, 'currency code')
-          .optional(),
-      }),
-      response: { 200: envelope(z.array(payMethodSchema)) },
+      body: inputOf(PayByLinkApi.qrList)(
+        z.object({
+          link: textInput(500, { min: 1 }),
+          orderCurrency: z
+            .string()
+            .trim()
+            .regex(/^[A-Z]{3}$/, 'currency code')
+            .optional(),
+        }),
+      ),
+      response: { 200: envelope(answerOf(PayByLinkApi.qrList)(z.array(payMethodSchema))) },
     },
     handler: async (req) => {
       const token = tokenOfLink(req.body.link);
@@ -81,21 +84,23 @@ export function payByLinkFileRoutes(app: FastifyInstance, deps: Deps) {
     },
   });
 
-  r.get('/api/payByLink/options', {
-    config: { permission: [Perm.payByLinkCreate, Perm.payByLinkUpdate] },
+  r.route({
+    ...routeOf(PayByLinkApi.options),
     schema: {
       tags,
       summary: "The create form's choices: the merchant's currencies (default first), link validity days, attachment rules",
       response: {
         200: envelope(
-          z.object({
-            currencies: z.array(z.string()),
-            validDays: z.array(z.number()),
-            defaultValidDays: z.number(),
-            attachmentMaxBytes: z.number(),
-            attachmentTypes: z.array(z.string()),
-            accept: z.string(),
-          }),
+          answerOf(PayByLinkApi.options)(
+            z.object({
+              currencies: z.array(z.string()),
+              validDays: z.array(z.number()),
+              defaultValidDays: z.number(),
+              attachmentMaxBytes: z.number(),
+              attachmentTypes: z.array(z.string()),
+              accept: z.string(),
+            }),
+          ),
         ),
       },
     },
@@ -110,9 +115,13 @@ export function payByLinkFileRoutes(app: FastifyInstance, deps: Deps) {
       }),
   });
 
-  r.get('/api/payByLink/logo/:file', {
-    config: { auth: 'public' },
-    schema: { tags, summary: 'A payment method logo (SVG), public: the QR dialog and the hosted checkout show it', params: z.object({ file: z.string().regex(/^[a-z0-9_]{1,40}\.svg$/) }) },
+  r.route({
+    ...routeOf(PayByLinkApi.logo),
+    schema: {
+      tags,
+      summary: 'A payment method logo (SVG), public: the QR dialog and the hosted checkout show it',
+      params: inputOf(PayByLinkApi.logo)(z.object({ file: z.string().regex(/^[a-z0-9_]{1,40}\.svg$/) })),
+    },
     handler: async (req, reply) => {
       const svg = logoSvg(req.params.file.slice(0, -4));
       if (!svg) throw notFound();

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  Perm,
+  PayByLinkApi,
   exportFormatSchema,
   payByLinkAddResultSchema,
   payByLinkDetailSchema,
@@ -17,6 +17,7 @@ import {
 import type { Deps } from '../../plugins/context';
 import { userOf } from '../../plugins/auth';
 import { envelope, ok, pageOf } from '../../lib/envelope';
+import { answerOf, inputOf, routeOf } from '../../lib/endpoint-route';
 import { t } from '../../lib/messages';
 import { disposition, streamExport } from '../export';
 import { linkBaseOf, toActivity, toOrder, toRow } from './paybylink.mapper';
@@ -33,14 +34,14 @@ export function payByLinkRoutes(app: FastifyInstance, deps: Deps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tz = deps.config.platformTz;
 
-  r.get('/api/payByLink/list', {
-    config: { permission: Perm.payByLinkList },
+  r.route({
+    ...routeOf(PayByLinkApi.list),
     schema: {
       tags,
       summary: "The caller's pay-by-link orders, newest first",
       description: "Filters: creation date range (platform zone, at most three months), orderno, reconId, status ('02' not paid, '00' processing, 'status00' paid, '01' closed).",
-      querystring: payByLinkQuerySchema,
-      response: { 200: envelope(pageOf(payByLinkRowSchema)) },
+      querystring: inputOf(PayByLinkApi.list)(payByLinkQuerySchema),
+      response: { 200: envelope(answerOf(PayByLinkApi.list)(pageOf(payByLinkRowSchema))) },
     },
     handler: async (req) => {
       const u = userOf(req);
@@ -55,9 +56,9 @@ export function payByLinkRoutes(app: FastifyInstance, deps: Deps) {
     },
   });
 
-  r.get('/api/payByLink/export', {
-    config: { permission: Perm.payByLinkList },
-    schema: { tags, summary: 'The filtered orders as an XLSX (default) or CSV file, streamed', querystring: payByLinkFilterSchema.extend(exportFormatSchema.shape) },
+  r.route({
+    ...routeOf(PayByLinkApi.export),
+    schema: { tags, summary: 'The filtered orders as an XLSX (default) or CSV file, streamed', querystring: inputOf(PayByLinkApi.export)(payByLinkFilterSchema.extend(exportFormatSchema.shape)) },
     handler: async (req, reply) => {
       const u = userOf(req);
       const { format, ...params } = req.query;
@@ -80,13 +81,13 @@ export function payByLinkRoutes(app: FastifyInstance, deps: Deps) {
     },
   });
 
-  r.get('/api/payByLink/orderno/:no', {
-    config: { permission: [Perm.payByLinkList, Perm.payByLinkDetail] },
+  r.route({
+    ...routeOf(PayByLinkApi.orderStatus),
     schema: {
       tags,
       summary: "An order's status, polled every 3 s by the QR dialog: '00' paid, '01' ended (failed, closed, expired), '04' awaiting",
-      params: z.object({ no: textInput(64, { min: 1 }) }),
-      response: { 200: envelope(payByLinkOrderStatusSchema) },
+      params: inputOf(PayByLinkApi.orderStatus)(z.object({ no: textInput(64, { min: 1 }) })),
+      response: { 200: envelope(answerOf(PayByLinkApi.orderStatus)(payByLinkOrderStatusSchema)) },
     },
     handler: async (req) => {
       const o = await loadOrder(deps, { orderNo: req.params.no }, userOf(req).scope);
@@ -94,13 +95,13 @@ export function payByLinkRoutes(app: FastifyInstance, deps: Deps) {
     },
   });
 
-  r.get('/api/payByLink/closeOrder/:id', {
-    config: { permission: Perm.payByLinkClose },
+  r.route({
+    ...routeOf(PayByLinkApi.close),
     schema: {
       tags,
       summary: "Close an open, unpaid order: data '00' closed; data '01' with 'Order status has changed, operation failed' when it was paid, processing or closed first",
-      params: idParam,
-      response: { 200: envelope(z.enum(['00', '01'])) },
+      params: inputOf(PayByLinkApi.close)(idParam),
+      response: { 200: envelope(answerOf(PayByLinkApi.close)(z.enum(['00', '01']))) },
     },
     handler: async (req) => {
       const res = await closeOrder(deps, userOf(req), req.params.id, req.ip);
@@ -108,9 +109,9 @@ export function payByLinkRoutes(app: FastifyInstance, deps: Deps) {
     },
   });
 
-  r.get('/api/payByLink/:id', {
-    config: { permission: Perm.payByLinkDetail },
-    schema: { tags, summary: 'One order with its activity timeline', params: idParam, response: { 200: envelope(payByLinkDetailSchema) } },
+  r.route({
+    ...routeOf(PayByLinkApi.detail),
+    schema: { tags, summary: 'One order with its activity timeline', params: inputOf(PayByLinkApi.detail)(idParam), response: { 200: envelope(answerOf(PayByLinkApi.detail)(payByLinkDetailSchema)) } },
     handler: async (req) => {
       const o = await loadOrder(deps, { id: req.params.id }, userOf(req).scope);
       const events = await listEvents(deps.db, o.id);
@@ -118,25 +119,25 @@ export function payByLinkRoutes(app: FastifyInstance, deps: Deps) {
     },
   });
 
-  r.post('/api/payByLink/add', {
-    config: { permission: Perm.payByLinkCreate, rateLimit: { max: 120, timeWindow: '1 minute' } },
+  r.route({
+    ...routeOf(PayByLinkApi.add, { rateLimit: { max: 120, timeWindow: '1 minute' } }),
     schema: {
       tags,
       summary: 'Create an order (form); returns orderNo and the pay link (payByLink); e-mails the buyer when sendEmailChecked',
       description: "Validation errors: code 400, msg the first message, data.errors [{field, rule, message}]. emailStatus 'failed' when the buyer e-mail could not be sent.",
-      body: payByLinkFormSchema,
-      response: { 200: envelope(payByLinkAddResultSchema) },
+      body: inputOf(PayByLinkApi.add)(payByLinkFormSchema),
+      response: { 200: envelope(answerOf(PayByLinkApi.add)(payByLinkAddResultSchema)) },
     },
     handler: async (req) => ok(await createOrder(deps, userOf(req), req.body, { lang: req.lang, linkBase: linkBaseOf(deps, req), ip: req.ip })),
   });
 
-  r.post('/api/payByLink/updateOrder', {
-    config: { permission: Perm.payByLinkUpdate },
+  r.route({
+    ...routeOf(PayByLinkApi.update),
     schema: {
       tags,
       summary: 'Update an open, unpaid order (form: id and the editable fields); 409 with "Order status has changed, operation failed" otherwise',
-      body: payByLinkFormSchema,
-      response: { 200: envelope(payByLinkOrderSchema) },
+      body: inputOf(PayByLinkApi.update)(payByLinkFormSchema),
+      response: { 200: envelope(answerOf(PayByLinkApi.update)(payByLinkOrderSchema)) },
     },
     handler: async (req) => ok(toOrder(await updateOrder(deps, userOf(req), req.body, { lang: req.lang, linkBase: linkBaseOf(deps, req), ip: req.ip }), tz, linkBaseOf(deps, req))),
   });

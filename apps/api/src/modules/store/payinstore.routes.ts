@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   CURRENCIES,
-  Perm,
+  PayInStoreApi,
   payInStoreAddResultSchema,
   payInStoreAddSchema,
   payInStoreDetailSchema,
@@ -17,6 +17,7 @@ import {
 import type { Deps } from '../../plugins/context';
 import { userOf } from '../../plugins/auth';
 import { envelope, ok, pageOf } from '../../lib/envelope';
+import { answerOf, inputOf, routeOf } from '../../lib/endpoint-route';
 import { formatInZone } from '../../lib/zone';
 import { linkBaseOf, payLink, toActivity } from '../paybylink';
 import { checkPblRange } from '../paybylink';
@@ -35,13 +36,13 @@ export function payInStoreRoutes(app: FastifyInstance, deps: Deps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tz = deps.config.platformTz;
 
-  r.get('/api/payInStore/storeList', {
-    config: { permission: Perm.payInStoreList },
+  r.route({
+    ...routeOf(PayInStoreApi.stores),
     schema: {
       tags,
       summary: "The stores of the caller's merchants: id, name, address, enabled brands, the methods they can take, static QR link",
       description: "enabled false: the store can take no payment method (no brand enabled, or the merchant lacks the brands' channels) — 'You have not enabled this function, please contact sales'.",
-      response: { 200: envelope(z.array(storeSchema)) },
+      response: { 200: envelope(answerOf(PayInStoreApi.stores)(z.array(storeSchema))) },
     },
     handler: async (req) => {
       const base = linkBaseOf(deps, req);
@@ -49,14 +50,14 @@ export function payInStoreRoutes(app: FastifyInstance, deps: Deps) {
     },
   });
 
-  r.get('/api/payInStore/list', {
-    config: { permission: Perm.payInStoreList },
+  r.route({
+    ...routeOf(PayInStoreApi.list),
     schema: {
       tags,
       summary: "The caller's in-store orders, newest first",
       description: "Filters: creation time range (platform zone, at most three months), storeId, orderno, status ('02' not paid, '00' processing, 'status00' paid, '01' closed).",
-      querystring: payInStoreQuerySchema,
-      response: { 200: envelope(pageOf(payInStoreRowSchema)) },
+      querystring: inputOf(PayInStoreApi.list)(payInStoreQuerySchema),
+      response: { 200: envelope(answerOf(PayInStoreApi.list)(pageOf(payInStoreRowSchema))) },
     },
     handler: async (req) => {
       const u = userOf(req);
@@ -71,24 +72,24 @@ export function payInStoreRoutes(app: FastifyInstance, deps: Deps) {
     },
   });
 
-  r.get('/api/payInStore/logoList', {
-    config: { permission: Perm.payInStoreList },
+  r.route({
+    ...routeOf(PayInStoreApi.logoList),
     schema: {
       tags,
       summary: 'The payment-brand logos shown under the QR: the methods the store can take (in orderCurrency when given), 5 per row on screen',
-      querystring: z.object({ storeId: z.string().trim().min(1).max(20), orderCurrency: z.enum(CURRENCIES as unknown as [string, ...string[]]).optional() }),
-      response: { 200: envelope(z.array(payMethodSchema)) },
+      querystring: inputOf(PayInStoreApi.logoList)(z.object({ storeId: z.string().trim().min(1).max(20), orderCurrency: z.enum(CURRENCIES as unknown as [string, ...string[]]).optional() })),
+      response: { 200: envelope(answerOf(PayInStoreApi.logoList)(z.array(payMethodSchema))) },
     },
     handler: async (req) => ok(logoList(await storeInScope(deps, req.query.storeId, userOf(req).scope), req.query.orderCurrency)),
   });
 
-  r.get('/api/payInStore/orderno/:no', {
-    config: { permission: Perm.payInStoreList },
+  r.route({
+    ...routeOf(PayInStoreApi.orderStatus),
     schema: {
       tags,
       summary: "An in-store order's status, polled every 3 s by the QR dialog: '00' paid, '01' ended (failed, expired), '04' awaiting",
-      params: payInStoreOrderNoParamsSchema,
-      response: { 200: envelope(payInStoreStatusSchema) },
+      params: inputOf(PayInStoreApi.orderStatus)(payInStoreOrderNoParamsSchema),
+      response: { 200: envelope(answerOf(PayInStoreApi.orderStatus)(payInStoreStatusSchema)) },
     },
     handler: async (req) => {
       const o = await loadInStoreOrder(deps, { orderNo: req.params.no }, userOf(req).scope);
@@ -96,9 +97,14 @@ export function payInStoreRoutes(app: FastifyInstance, deps: Deps) {
     },
   });
 
-  r.get('/api/payInStore/:id', {
-    config: { permission: Perm.payInStoreList },
-    schema: { tags, summary: 'One in-store order with its payment link and activity', params: idParam, response: { 200: envelope(payInStoreDetailSchema) } },
+  r.route({
+    ...routeOf(PayInStoreApi.detail),
+    schema: {
+      tags,
+      summary: 'One in-store order with its payment link and activity',
+      params: inputOf(PayInStoreApi.detail)(idParam),
+      response: { 200: envelope(answerOf(PayInStoreApi.detail)(payInStoreDetailSchema)) },
+    },
     handler: async (req) => {
       const o = await loadInStoreOrder(deps, { id: req.params.id }, userOf(req).scope);
       const events = await listEvents(deps.db, o.id);
@@ -116,16 +122,16 @@ export function payInStoreRoutes(app: FastifyInstance, deps: Deps) {
     },
   });
 
-  r.post('/api/payInStore/add', {
-    config: { permission: Perm.payInStoreCreate, rateLimit: { max: 120, timeWindow: '1 minute' } },
+  r.route({
+    ...routeOf(PayInStoreApi.add, { rateLimit: { max: 120, timeWindow: '1 minute' } }),
     schema: {
       tags,
       summary: 'Create an in-store order (params / form: storeId, orderCurrency, totalAmount, goodsName); returns the order number and the link its dynamic QR shows (valid 30 minutes)',
       description:
         "Validation errors: code 400, data.errors [{field, rule, message}]. A store that can take no payment method: code 1401 'You have not enabled this function, please contact sales'. Another merchant's store: 404.",
-      querystring: payInStoreAddSchema,
-      body: payInStoreAddSchema.nullish(),
-      response: { 200: envelope(payInStoreAddResultSchema) },
+      querystring: inputOf(PayInStoreApi.add)(payInStoreAddSchema),
+      body: inputOf(PayInStoreApi.add)(payInStoreAddSchema.nullish()),
+      response: { 200: envelope(answerOf(PayInStoreApi.add)(payInStoreAddResultSchema)) },
     },
     handler: async (req) => ok(await createInStoreOrder(deps, userOf(req), { ...req.query, ...req.body }, { lang: req.lang, linkBase: linkBaseOf(deps, req), ip: req.ip })),
   });

@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { storeCheckoutOrderSchema, storeCheckoutSchema } from '@portal/contract';
+import { CheckoutApi, storeCheckoutOrderSchema, storeCheckoutSchema } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
 import { envelope, ok } from '../../lib/envelope';
+import { answerOf, inputOf, routeOf } from '../../lib/endpoint-route';
 import { notFound } from '../../lib/errors';
 import { linkBaseOf } from '../paybylink';
 import { findStoreByToken } from './store.repo';
@@ -27,23 +28,28 @@ export function storeCheckoutRoutes(app: FastifyInstance, deps: Deps) {
     return s;
   };
 
-  r.get('/api/checkout/store/:token', {
-    config: { auth: 'public', rateLimit: { max: 120, timeWindow: '1 minute' } },
-    schema: { tags, summary: "A store's static QR: merchant and store name, the currencies and methods it takes", params: tokenParam, response: { 200: envelope(storeCheckoutSchema) } },
+  r.route({
+    ...routeOf(CheckoutApi.store, { rateLimit: { max: 120, timeWindow: '1 minute' } }),
+    schema: {
+      tags,
+      summary: "A store's static QR: merchant and store name, the currencies and methods it takes",
+      params: inputOf(CheckoutApi.store)(tokenParam),
+      response: { 200: envelope(answerOf(CheckoutApi.store)(storeCheckoutSchema)) },
+    },
     handler: async (req) => {
       const s = await store(req.params.token);
       return ok({ merName: s.mer_name, storeName: s.name, currencies: storeCurrencies(s), methods: logoList(s) });
     },
   });
 
-  r.post('/api/checkout/store/:token/order', {
-    config: { auth: 'public', rateLimit: { max: 30, timeWindow: '1 minute' } },
+  r.route({
+    ...routeOf(CheckoutApi.storeOrder, { rateLimit: { max: 30, timeWindow: '1 minute' } }),
     schema: {
       tags,
       summary: 'The buyer entered an amount on the static QR (form: orderCurrency, totalAmount): creates an in-store order and returns its checkout link',
-      params: tokenParam,
-      body: storeCheckoutOrderSchema,
-      response: { 200: envelope(z.object({ orderNo: z.string(), link: z.string() })) },
+      params: inputOf(CheckoutApi.storeOrder)(tokenParam),
+      body: inputOf(CheckoutApi.storeOrder)(storeCheckoutOrderSchema),
+      response: { 200: envelope(answerOf(CheckoutApi.storeOrder)(z.object({ orderNo: z.string(), link: z.string() }))) },
     },
     handler: async (req) => {
       await store(req.params.token);

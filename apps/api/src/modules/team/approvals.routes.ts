@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { APPROVAL_KINDS, APPROVAL_STATUSES, Perm, approvalDecisionSchema, approvalListQuerySchema, fourEyesPolicySchema, policyQuerySchema } from '@portal/contract';
+import { APPROVAL_KINDS, APPROVAL_STATUSES, Perm, TeamApi, approvalDecisionSchema, approvalListQuerySchema, fourEyesPolicySchema, policyQuerySchema } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
 import { userOf } from '../../plugins/auth';
 import { envelope, ok, pageOf } from '../../lib/envelope';
+import { answerOf, inputOf, routeOf } from '../../lib/endpoint-route';
 import { decide, getPolicy, listApprovals, savePolicy } from './approvals.service';
 
 const meta = (req: FastifyRequest) => ({ ip: req.ip, userAgent: req.headers['user-agent'] });
@@ -44,33 +45,38 @@ const deciders = [Perm.txnRefund, Perm.merchantUserManage, Perm.merchantBankChan
 export function approvalRoutes(app: FastifyInstance, deps: Deps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
-  r.get('/api/approval/policy', {
-    config: { permission: Perm.merchantUser },
-    schema: { tags: ['team'], summary: "A merchant's four-eyes policy (its own, else its group's); main users only", querystring: policyQuerySchema, response: { 200: envelope(policySchema) } },
+  r.route({
+    ...routeOf(TeamApi.approvalPolicy),
+    schema: {
+      tags: ['team'],
+      summary: "A merchant's four-eyes policy (its own, else its group's); main users only",
+      querystring: inputOf(TeamApi.approvalPolicy)(policyQuerySchema),
+      response: { 200: envelope(answerOf(TeamApi.approvalPolicy)(policySchema)) },
+    },
     handler: async (req) => ok(await getPolicy(deps, userOf(req), req.query.merId)),
   });
 
-  r.post('/api/approval/policy', {
-    config: { permission: Perm.merchantUserManage },
+  r.route({
+    ...routeOf(TeamApi.saveApprovalPolicy),
     schema: {
       tags: ['team'],
       summary:
         'Set a merchant\'s four-eyes policy: refundLimits ("USD:1000.00,EUR:500"), permissionRaise, bankChange (absent: false), expiryHours (1–720), approverCooldownDays (0–365, absent: unchanged). Administrators of the merchant only; audited with before and after',
       description:
         "Tightening applies at once. Loosening any rule (a limit raised or removed, a switch turned off, a longer expiry, a shorter cool-down) waits for a second administrator: code 1234 with the request id, carried out by its approval (issue 47). A sub-merchant only tightens its group's policy: asking for less answers 400.",
-      body: fourEyesPolicySchema,
-      response: { 200: envelope(policySchema) },
+      body: inputOf(TeamApi.saveApprovalPolicy)(fourEyesPolicySchema),
+      response: { 200: envelope(answerOf(TeamApi.saveApprovalPolicy)(policySchema)) },
     },
     handler: async (req) => ok(await savePolicy(deps, userOf(req), req.body, meta(req))),
   });
 
-  r.get('/api/approval/list', {
-    config: { permission: deciders },
+  r.route({
+    ...routeOf(TeamApi.approvals),
     schema: {
       tags: ['team'],
       summary: "Approval requests of the caller's scope that it may decide (holds their permission) or asked itself; newest first. Expired ones are marked as such",
-      querystring: approvalListQuerySchema,
-      response: { 200: envelope(pageOf(approvalRowSchema)) },
+      querystring: inputOf(TeamApi.approvals)(approvalListQuerySchema),
+      response: { 200: envelope(answerOf(TeamApi.approvals)(pageOf(approvalRowSchema))) },
     },
     handler: async (req) => {
       const { page, size, ...f } = req.query;

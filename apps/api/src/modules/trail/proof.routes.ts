@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { Perm } from '@portal/contract';
+import { Perm, TrailApi } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
 import { userOf } from '../../plugins/auth';
 import { envelope, ok } from '../../lib/envelope';
+import { answerOf, inputOf, routeOf } from '../../lib/endpoint-route';
 import { notFound } from '../../lib/errors';
 import { safeFileName } from '../../lib/filename';
 import { badZone, checkZone, proofCsv, proofFileName, proofPdf, proofWithRows } from './proof.export';
@@ -25,15 +26,15 @@ const keyOrMissing = (id: string) => {
 export function proofRoutes(app: FastifyInstance, deps: Deps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
-  r.get('/api/trail/transfer/:id/proof', {
-    config: { permission: Perm.reportTransfer },
+  r.route({
+    ...routeOf(TrailApi.proof),
     schema: {
       tags: ['report'],
       summary:
         'Payout proof of one transfer: its lines (settled by brand and currency, refunds, fees, reserve held and released, manual entries, other types, transfer fee), which sum to the amount sent',
       description: "id: date.merchant.businessLine.currency (the transfer report row). Each line's rows: /api/trail/transfer/{id}/proof/rows?line=key.",
-      params: transferIdParam,
-      response: { 200: envelope(proofSchema) },
+      params: inputOf(TrailApi.proof)(transferIdParam),
+      response: { 200: envelope(answerOf(TrailApi.proof)(proofSchema)) },
     },
     handler: async (req) => {
       const p = await loadProof(deps.db.read, userOf(req).scope, keyOrMissing(req.params.id), req.lang);
@@ -42,14 +43,14 @@ export function proofRoutes(app: FastifyInstance, deps: Deps) {
     },
   });
 
-  r.get('/api/trail/transfer/:id/proof/rows', {
-    config: { permission: Perm.reportTransfer },
+  r.route({
+    ...routeOf(TrailApi.proofRows),
     schema: {
       tags: ['report'],
       summary: 'The rows behind one line of a payout proof (a 0-based page), their count and their sum (the total row, equal to the line)',
-      params: transferIdParam,
-      querystring: proofRowsQuerySchema,
-      response: { 200: envelope(proofRowsSchema) },
+      params: inputOf(TrailApi.proofRows)(transferIdParam),
+      querystring: inputOf(TrailApi.proofRows)(proofRowsQuerySchema),
+      response: { 200: envelope(answerOf(TrailApi.proofRows)(proofRowsSchema)) },
     },
     handler: async (req) => {
       const p = await loadProofRows(deps.db.read, userOf(req).scope, keyOrMissing(req.params.id), req.query.line, req.query.page, req.query.size, req.lang);
@@ -58,14 +59,14 @@ export function proofRoutes(app: FastifyInstance, deps: Deps) {
     },
   });
 
-  r.get('/api/trail/transfer/:id/proof/export', {
-    config: { permission: Perm.reportTransfer },
+  r.route({
+    ...routeOf(TrailApi.proofExport),
     schema: {
       tags: ['report'],
       summary: "The payout proof as a file, CSV or PDF, in the caller's language: currency and time zone stated, each line with every row beneath it and their total, then the amount sent",
       description: `PDF up to 20,000 rows (beyond: CSV). timeZone: the IANA zone of the times (default: the user's).`,
-      params: transferIdParam,
-      querystring: proofExportQuerySchema,
+      params: inputOf(TrailApi.proofExport)(transferIdParam),
+      querystring: inputOf(TrailApi.proofExport)(proofExportQuerySchema),
     },
     handler: async (req, reply) => {
       const key = keyOrMissing(req.params.id);

@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { Perm, settleBatchQuerySchema, settleBatchRowSchema, settleStatementQuerySchema } from '@portal/contract';
+import { TxnApi, settleBatchQuerySchema, settleBatchRowSchema, settleStatementQuerySchema } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
 import { userOf } from '../../plugins/auth';
 import { envelope, ok, pageOf } from '../../lib/envelope';
+import { answerOf, inputOf, routeOf } from '../../lib/endpoint-route';
 import { notFound } from '../../lib/errors';
 import { disposition } from '../export';
 import { loadStatement, settleBatches, statementCsv, statementFileName, statementPdf } from './settle-detail.service';
@@ -12,24 +13,24 @@ import { loadStatement, settleBatches, statementCsv, statementFileName, statemen
 export function settleDetailRoutes(app: FastifyInstance, deps: Deps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
-  r.get('/api/txn/settleDetail', {
-    config: { permission: Perm.settleDetail },
+  r.route({
+    ...routeOf(TxnApi.settleDetail),
     schema: {
       tags: ['txn'],
       summary: 'Settlement batches (one per settlement date, merchant, business line, currency) with their settled, fee, reserve and transfer figures',
       description: 'Each batch opens its transactions with /txn/settleList?beginDate=endDate=txnSetDate; its statement with /txn/settleStatement.',
-      querystring: settleBatchQuerySchema,
-      response: { 200: envelope(pageOf(settleBatchRowSchema)) },
+      querystring: inputOf(TxnApi.settleDetail)(settleBatchQuerySchema),
+      response: { 200: envelope(answerOf(TxnApi.settleDetail)(pageOf(settleBatchRowSchema))) },
     },
     handler: async (req) => ok(await settleBatches(deps.db.read, userOf(req).scope, req.query)),
   });
 
-  r.get('/api/txn/settleStatement', {
-    config: { permission: Perm.settleDetail },
+  r.route({
+    ...routeOf(TxnApi.settleStatement),
     schema: {
       tags: ['txn'],
       summary: "Statement of one settlement batch, PDF (in the caller's language) or CSV: its transactions and totals, equal to the transfer report row",
-      querystring: settleStatementQuerySchema,
+      querystring: inputOf(TxnApi.settleStatement)(settleStatementQuerySchema),
     },
     handler: async (req, reply) => {
       const { format, ...key } = req.query;

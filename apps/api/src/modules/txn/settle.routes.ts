@@ -4,15 +4,15 @@ import { z } from 'zod';
 import {
   BEGIN_END,
   Code,
-  Perm,
+  TxnApi,
   blankToUndefined,
-  isoDate,
-  refuseReversed,
   blendResultSchema,
   exportQueuedSchema,
+  isoDate,
   logisticsImportResultSchema,
   logisticsQuerySchema,
   logisticsRowSchema,
+  refuseReversed,
   settleExportQuerySchema,
   settleQuerySchema,
   settleRowSchema,
@@ -21,6 +21,7 @@ import {
 import type { Deps } from '../../plugins/context';
 import { scopeFor, userOf } from '../../plugins/auth';
 import { envelope, ok, pageOf } from '../../lib/envelope';
+import { answerOf, inputOf, routeOf } from '../../lib/endpoint-route';
 import { AppError } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
 import { t } from '../../lib/messages';
@@ -72,44 +73,58 @@ const multipartDoc = { consumes: ['multipart/form-data'] };
 export function settleRoutes(app: FastifyInstance, deps: Deps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
-  r.get('/api/txn/settleList', {
-    config: { permission: Perm.settleList },
+  r.route({
+    ...routeOf(TxnApi.settleList),
     schema: {
       tags: ['txn'],
       summary: 'Transactions behind a settlement row (settlement date in [beginDate, endDate]) with their sum',
-      querystring: settleQuerySchema,
-      response: { 200: envelope(pageOf(settleRowSchema).extend({ sum: settleSumSchema })) },
+      querystring: inputOf(TxnApi.settleList)(settleQuerySchema),
+      response: { 200: envelope(answerOf(TxnApi.settleList)(pageOf(settleRowSchema).extend({ sum: settleSumSchema }))) },
     },
     handler: async (req) => ok(await settleList(deps, scopeFor(req, req.query.clientid), req.query)),
   });
 
-  r.get('/api/txn/settleExport', {
-    config: { permission: Perm.settleList },
-    schema: { tags: ['txn'], summary: 'The settle list as an XLSX or CSV file, streamed', querystring: settleExportQuerySchema },
+  r.route({
+    ...routeOf(TxnApi.settleExport),
+    schema: { tags: ['txn'], summary: 'The settle list as an XLSX or CSV file, streamed', querystring: inputOf(TxnApi.settleExport)(settleExportQuerySchema) },
     handler: async (req, reply) => {
       const { format, ...params } = req.query;
       return sendExport(deps, req, reply, 'settle', params, format, scopeFor(req, params.clientid));
     },
   });
 
-  r.get('/api/txn/settleExportBack', {
-    config: { permission: Perm.settleList },
-    schema: { tags: ['txn'], summary: 'Queue the settle list export; the file appears in /report/file', querystring: settleExportQuerySchema, response: { 200: envelope(exportQueuedSchema) } },
+  r.route({
+    ...routeOf(TxnApi.settleExportBack),
+    schema: {
+      tags: ['txn'],
+      summary: 'Queue the settle list export; the file appears in /report/file',
+      querystring: inputOf(TxnApi.settleExportBack)(settleExportQuerySchema),
+      response: { 200: envelope(answerOf(TxnApi.settleExportBack)(exportQueuedSchema)) },
+    },
     handler: async (req) => {
       const { format, ...params } = req.query;
       return queueExport(deps, req, 'settle', params, format, scopeFor(req, params.clientid));
     },
   });
 
-  r.get('/api/txn/settleLogisticsList', {
-    config: { permission: Perm.logisticsList },
-    schema: { tags: ['txn'], summary: "Shipping (logistics) records of the caller's merchants", querystring: logisticsQuerySchema, response: { 200: envelope(pageOf(logisticsRowSchema)) } },
+  r.route({
+    ...routeOf(TxnApi.logisticsList),
+    schema: {
+      tags: ['txn'],
+      summary: "Shipping (logistics) records of the caller's merchants",
+      querystring: inputOf(TxnApi.logisticsList)(logisticsQuerySchema),
+      response: { 200: envelope(answerOf(TxnApi.logisticsList)(pageOf(logisticsRowSchema))) },
+    },
     handler: async (req) => ok(await logisticsList(deps, scopeFor(req, req.query.merId), req.query)),
   });
 
-  r.get('/api/txn/logisticsTemplate', {
-    config: { permission: Perm.logisticsImport },
-    schema: { tags: ['txn'], summary: "The logistics import template (header in the caller's language, one example row)", querystring: z.object({ format: z.enum(['xlsx', 'csv']).default('xlsx') }) },
+  r.route({
+    ...routeOf(TxnApi.logisticsTemplate),
+    schema: {
+      tags: ['txn'],
+      summary: "The logistics import template (header in the caller's language, one example row)",
+      querystring: inputOf(TxnApi.logisticsTemplate)(z.object({ format: z.enum(['xlsx', 'csv']).default('xlsx') })),
+    },
     handler: async (req, reply) => {
       const { header, example } = logisticsTemplate(req.lang);
       const name = `${FILE_TITLES.logisticsTemplate[req.lang]}.${req.query.format}`;
@@ -131,13 +146,13 @@ export function settleRoutes(app: FastifyInstance, deps: Deps) {
     },
   });
 
-  r.post('/api/txn/uploadLogisticsInfo', {
-    config: { permission: Perm.logisticsImport },
+  r.route({
+    ...routeOf(TxnApi.uploadLogistics),
     schema: {
       tags: ['txn'],
       summary: 'Import shipping info (multipart file: XLSX/CSV with order number, shipment number, company, date, status). All rows or none.',
       ...multipartDoc,
-      response: { 200: envelope(logisticsImportResultSchema) },
+      response: { 200: envelope(answerOf(TxnApi.uploadLogistics)(logisticsImportResultSchema)) },
     },
     handler: async (req) => {
       const { sheet } = await readUpload(req);
@@ -147,13 +162,13 @@ export function settleRoutes(app: FastifyInstance, deps: Deps) {
     },
   });
 
-  r.post('/api/txn/manualBlend', {
-    config: { permission: Perm.manualBlend },
+  r.route({
+    ...routeOf(TxnApi.manualBlend),
     schema: {
       tags: ['txn'],
       summary: 'Match a bank or channel statement (multipart file: order number, amount, currency[, merchant id]; fields beginDate, endDate) against settled transactions',
       ...multipartDoc,
-      response: { 200: envelope(blendResultSchema) },
+      response: { 200: envelope(answerOf(TxnApi.manualBlend)(blendResultSchema)) },
     },
     handler: async (req) => {
       const { sheet, fields } = await readUpload(req);

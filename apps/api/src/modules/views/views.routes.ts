@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { VIEWS_PATH, savedViewListSchema, savedViewSchema, viewBodySchema, viewDefaultSchema, viewIdParamSchema, viewListQuerySchema, viewUpdateSchema } from '@portal/contract';
+import { ViewsApi, savedViewListSchema, savedViewSchema, viewBodySchema, viewDefaultSchema, viewIdParamSchema, viewListQuerySchema, viewUpdateSchema } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
 import { userOf } from '../../plugins/auth';
 import { envelope, ok } from '../../lib/envelope';
+import { answerOf, inputOf, routeOf } from '../../lib/endpoint-route';
 import { createView, getView, listViews, removeView, setDefaultView, updateView } from './views.service';
 
 const perm = "The caller must hold the permission of the view's screen (403 otherwise).";
@@ -17,35 +18,38 @@ export function viewsRoutes(app: FastifyInstance, deps: Deps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['views'];
 
-  r.get(VIEWS_PATH, {
+  r.route({
+    ...routeOf(ViewsApi.list),
     schema: {
       tags,
       summary: "The caller's views of a screen and those its team shared (own first); isDefault marks the caller's default",
       description: perm,
-      querystring: viewListQuerySchema,
-      response: { 200: envelope(savedViewListSchema) },
+      querystring: inputOf(ViewsApi.list)(viewListQuerySchema),
+      response: { 200: envelope(answerOf(ViewsApi.list)(savedViewListSchema)) },
     },
     handler: async (req) => ok(await listViews(deps, userOf(req), req.query.screen)),
   });
 
-  r.post(`${VIEWS_PATH}/add`, {
+  r.route({
+    ...routeOf(ViewsApi.add),
     schema: {
       tags,
       summary: 'Save the current filters of a screen as a named view (form: screen, name, query, shared)',
       description: `${perm} name: 1–40 characters, unique per user and screen (code 409). query: the screen's URL query string, at most 1,000 characters, only the screen's filter keys, each once (400 otherwise). At most 50 views per user and screen (code 409).`,
-      body: viewBodySchema,
-      response: { 200: envelope(savedViewSchema) },
+      body: inputOf(ViewsApi.add)(viewBodySchema),
+      response: { 200: envelope(answerOf(ViewsApi.add)(savedViewSchema)) },
     },
     handler: async (req) => ok(await createView(deps, userOf(req), req.body)),
   });
 
-  r.post(`${VIEWS_PATH}/default`, {
+  r.route({
+    ...routeOf(ViewsApi.setDefault),
     schema: {
       tags,
       summary: "Set (viewId: a view the caller can open, of that screen) or clear (no viewId) the caller's default view of a screen",
       description: perm,
-      body: viewDefaultSchema,
-      response: { 200: envelope(z.null()) },
+      body: inputOf(ViewsApi.setDefault)(viewDefaultSchema),
+      response: { 200: envelope(answerOf(ViewsApi.setDefault)(z.null())) },
     },
     handler: async (req) => {
       await setDefaultView(deps, userOf(req), req.body.screen, req.body.viewId);
@@ -53,30 +57,38 @@ export function viewsRoutes(app: FastifyInstance, deps: Deps) {
     },
   });
 
-  r.get(`${VIEWS_PATH}/:id`, {
+  r.route({
+    ...routeOf(ViewsApi.get),
     schema: {
       tags,
       summary: 'One view the caller can open (its own, or shared with its team): the link of a shared view',
       description: perm,
-      params: viewIdParamSchema,
-      response: { 200: envelope(savedViewSchema) },
+      params: inputOf(ViewsApi.get)(viewIdParamSchema),
+      response: { 200: envelope(answerOf(ViewsApi.get)(savedViewSchema)) },
     },
     handler: async (req) => ok(await getView(deps, userOf(req), req.params.id)),
   });
 
-  r.post(`${VIEWS_PATH}/:id/update`, {
+  r.route({
+    ...routeOf(ViewsApi.update),
     schema: {
       tags,
       summary: 'Rename, change the filters of, share or unshare a view (owner only: 403 for a teammate, 404 for anyone else)',
-      params: viewIdParamSchema,
-      body: viewUpdateSchema,
-      response: { 200: envelope(savedViewSchema) },
+      params: inputOf(ViewsApi.update)(viewIdParamSchema),
+      body: inputOf(ViewsApi.update)(viewUpdateSchema),
+      response: { 200: envelope(answerOf(ViewsApi.update)(savedViewSchema)) },
     },
     handler: async (req) => ok(await updateView(deps, userOf(req), req.params.id, req.body)),
   });
 
-  r.post(`${VIEWS_PATH}/:id/remove`, {
-    schema: { tags, summary: "Delete a view (owner only); it stops being anyone's default", params: viewIdParamSchema, response: { 200: envelope(z.null()) } },
+  r.route({
+    ...routeOf(ViewsApi.remove),
+    schema: {
+      tags,
+      summary: "Delete a view (owner only); it stops being anyone's default",
+      params: inputOf(ViewsApi.remove)(viewIdParamSchema),
+      response: { 200: envelope(answerOf(ViewsApi.remove)(z.null())) },
+    },
     handler: async (req) => {
       await removeView(deps, userOf(req), req.params.id);
       return ok(null);

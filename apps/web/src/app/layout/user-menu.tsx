@@ -4,6 +4,7 @@ import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { http } from '../../lib/http';
 import { cookieTokens } from '../../lib/tokens';
+import { AuthApi } from '@portal/contract';
 
 /** The user dropdown (spec §2): user information, update password, security, log out. */
 export function UserMenu({ username }: { username: string }) {
@@ -13,7 +14,7 @@ export function UserMenu({ username }: { username: string }) {
   async function logout() {
     // The server revokes the session; whatever it answers, this browser forgets it. A full page
     // load of /login resets every piece of client state at once (session store, query cache).
-    await http.post('/user/logout', {}, { quiet: true }).catch(() => undefined);
+    await http.call(AuthApi.logout, undefined, { quiet: true }).catch(() => undefined);
     cookieTokens.clear();
     window.location.replace('/login');
   }

@@ -1,6 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { http } from '../../lib/http';
+import { HomeApi } from '@portal/contract';
 
 // FloatButton (with Badge) and Drawer: loaded only when the server has a chat (issue 16, target 6).
 const ChatWidget = lazy(() => import('./chat-widget').then((m) => ({ default: m.ChatWidget })));
@@ -9,7 +10,7 @@ const ChatWidget = lazy(() => import('./chat-widget').then((m) => ({ default: m.
 const useChat = () =>
   useQuery({
     queryKey: ['chat', 'token'],
-    queryFn: ({ signal }) => http.get<{ url: string; expiresAt: number } | null>('/chat/token', undefined, { signal, quiet: true }),
+    queryFn: ({ signal }) => http.call(HomeApi.chatToken, undefined, { signal, quiet: true }),
     // The token lives 10 minutes: take a fresh one before it ends.
     refetchInterval: 8 * 60_000,
     staleTime: 8 * 60_000,

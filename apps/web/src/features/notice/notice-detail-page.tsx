@@ -10,6 +10,7 @@ import { formatInstantLabelled } from '../../lib/time';
 import { useNotice } from './api/get-notice';
 import { NoticeLevelTag } from './notice-level-tag';
 import { NoticeLink } from './notice-link';
+import { NoticeApi } from '@portal/contract';
 
 /** /notice/detail/{id}: one notice in the user's language. */
 export function NoticeDetailPage() {
@@ -54,7 +55,7 @@ export function NoticeDetailPage() {
               <Typography.Title level={5}>{t('attachments')}</Typography.Title>
               <Flex vertical gap={8} align="flex-start">
                 {notice.attachments.map((a) => (
-                  <Button key={a.id} icon={<PaperClipOutlined />} aria-label={`${t('download')} ${a.fileName}`} onClick={async () => saveFile(await http.file(`/notice/attachment/${a.id}`))}>
+                  <Button key={a.id} icon={<PaperClipOutlined />} aria-label={`${t('download')} ${a.fileName}`} onClick={async () => saveFile(await http.call(NoticeApi.attachment, { id: a.id }))}>
                     {a.fileName} ({formatSize(a.sizeBytes)})
                   </Button>
                 ))}

@@ -1,4 +1,4 @@
-import type { Takings, TxnPage } from '@portal/contract';
+import { TxnApi, type Takings, type TxnPage } from '@portal/contract';
 import { browserZone } from '../../lib/time';
 import { dayInZone, dayRange } from './phone-dates';
 import { http } from '../../lib/http';
@@ -6,10 +6,10 @@ import { http } from '../../lib/http';
 export type DayRange = { beginDate: string; endDate: string };
 
 /** GET /txn/takings: a day's takings per currency, store and brand. */
-export const getTakings = (range: DayRange, quiet = false) => http.get<Takings>('/txn/takings', range, { quiet });
+export const getTakings = (range: DayRange, quiet = false) => http.call(TxnApi.takings, range, { quiet });
 
 /** The day's five latest purchases (any result), newest first: GET /txn/list. Quiet: the next poll retries. */
-export const getLatestPayments = (range: DayRange) => http.get<TxnPage>('/txn/list', { ...range, gwTranType: 'PURC', page: 0, size: 5 }, { quiet: true });
+export const getLatestPayments = (range: DayRange) => http.call(TxnApi.list, { ...range, gwTranType: 'PURC', page: 0, size: 5 }, { quiet: true });
 
 type First = Promise<[Takings, TxnPage]>;
 let first: { key: string; figures: First } | null = null;

@@ -3,20 +3,10 @@ import { Alert, Card, DatePicker, Form, Table, Tag, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import { toDecimal } from '@portal/contract';
+import { HomeApi, toDecimal, type FeedDifference } from '@portal/contract';
 import { http } from '../../lib/http';
 import { zoneNow } from '../../lib/time';
-
-/** One difference of the gateway feed's reconciliation (GET /api/gateway/differences). */
-export interface FeedDifference {
-  id: number;
-  connectionId: string;
-  date: string;
-  kind: 'missing' | 'extra' | 'amount' | 'status' | 'unreported' | string;
-  gwTransId: string | null;
-  merId: string | null;
-  detail: Record<string, unknown>;
-}
+export type { FeedDifference } from '@portal/contract';
 
 const KIND_COLOR: Record<string, string> = { missing: 'red', extra: 'orange', amount: 'gold', status: 'blue', unreported: 'volcano' };
 
@@ -44,7 +34,7 @@ export function FeedDifferences() {
       el.setAttribute('aria-label', t('feed.title'));
     });
   });
-  const list = useQuery({ queryKey: ['gateway', 'differences', date], queryFn: () => http.get<FeedDifference[]>('/gateway/differences', { date }) });
+  const list = useQuery({ queryKey: ['gateway', 'differences', date], queryFn: () => http.call(HomeApi.feedDifferences, { date }) });
 
   const said = (d: FeedDifference) => {
     const x = d.detail as Record<string, unknown>;

@@ -4,7 +4,7 @@ import { UploadOutlined } from '@ant-design/icons';
 import { useMutation } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import { LIMITS, type BlendResult } from '@portal/contract';
+import { LIMITS, TxnApi, type BlendResult } from '@portal/contract';
 import { PageContainer } from '../../components/page-container';
 import { DateRangeFilter } from '../../components/date-range-filter';
 import { http } from '../../lib/http';
@@ -21,7 +21,7 @@ const postBlend = (file: File, range: [dayjs.Dayjs, dayjs.Dayjs] | null) => {
     fd.set('beginDate', range[0].format('YYYY-MM-DD'));
     fd.set('endDate', range[1].format('YYYY-MM-DD'));
   }
-  return http.upload<BlendResult>('/txn/manualBlend', fd);
+  return http.call(TxnApi.manualBlend, { multipart: fd });
 };
 
 /**

@@ -4,24 +4,13 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Form, Input, Modal, Space, Table, Tag, Typography } from 'antd';
 import { opsHttp } from '../ops/api/ops-http';
 import { mayDo, useOperator } from '../ops/ops-me';
-
-/** A merchant group with an identity provider, as the back office sees it (GET /api/ops/sso/merchants). */
-interface OpsSsoMerchant {
-  merId: string;
-  merName: string;
-  kind: 'oidc' | 'saml';
-  providerName: string;
-  enabled: boolean;
-  ssoRequired: boolean;
-  verifiedDomains: number;
-  ssoUsers: number;
-  pendingRequest: { id: number; requestedBy: string } | null;
-}
+import { OpsWorkApi, type OpsSsoMerchant } from '@portal/contract';
+export type { OpsSsoMerchant } from '@portal/contract';
 
 const api = {
-  list: () => opsHttp.request<OpsSsoMerchant[]>({ url: '/sso/merchants' }),
-  ask: (merId: string, reason: string) => opsHttp.request<{ id: number }>({ method: 'POST', url: `/sso/merchants/${merId}/requireOff`, json: { reason } }),
-  decide: (id: number, how: 'approve' | 'reject') => opsHttp.request<{ id: number; status: string }>({ method: 'POST', url: `/sso/requests/${id}/${how}` }),
+  list: () => opsHttp.call(OpsWorkApi.ssoMerchants),
+  ask: (merId: string, reason: string) => opsHttp.call(OpsWorkApi.ssoRequireOff, { merId, reason }),
+  decide: (id: number, how: 'approve' | 'reject') => opsHttp.call(how === 'approve' ? OpsWorkApi.approveSso : OpsWorkApi.rejectSso, { id }),
 };
 const WRITERS = ['risk', 'support'] as const;
 

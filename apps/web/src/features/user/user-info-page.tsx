@@ -6,6 +6,7 @@ import { feedback } from '../../lib/feedback';
 import { http } from '../../lib/http';
 import { setSession, useMerchant, useUser } from '../../lib/session';
 import { allTimeZones, browserZone, setChosenZone, zoneOffsetLabel } from '../../lib/time';
+import { AccountApi } from '@portal/contract';
 
 /**
  * The zone every time in the portal is shown in (and the transaction list's default zone): the
@@ -26,7 +27,7 @@ function TimeZoneSetting() {
   const save = async (zone: string) => {
     setSaving(true);
     try {
-      const r = await http.post<{ timeZone: string | null }>('/user/updateTimeZone', { timeZone: zone });
+      const r = await http.call(AccountApi.updateTimeZone, { timeZone: zone });
       setChosenZone(r.timeZone);
       setSession({ user: { ...user, timeZone: r.timeZone } });
       feedback().message.success(t('info.timeZoneSaved', { zone: r.timeZone ?? browser }));

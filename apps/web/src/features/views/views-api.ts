@@ -1,15 +1,15 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Page, SavedView, ViewScreenKey } from '@portal/contract';
+import { ViewsApi, type ViewScreenKey } from '@portal/contract';
 import { http } from '../../lib/http';
 
 /** Saved views (issue 13): /views calls, one hook each. */
 const key = (screen: ViewScreenKey) => ['views', screen] as const;
 
 export const useViews = (screen: ViewScreenKey | undefined, enabled: boolean) =>
-  useQuery({ queryKey: key(screen!), queryFn: ({ signal }) => http.get<Page<SavedView>>('/views', { screen }, { signal }), enabled: enabled && !!screen, staleTime: 30_000 });
+  useQuery({ queryKey: key(screen!), queryFn: ({ signal }) => http.call(ViewsApi.list, { screen: screen! }, { signal }), enabled: enabled && !!screen, staleTime: 30_000 });
 
 /** GET /views/{id} — the link of a shared view. */
-export const getView = (id: string) => http.get<SavedView>(`/views/${encodeURIComponent(id)}`);
+export const getView = (id: string) => http.call(ViewsApi.get, { id });
 
 function useInvalidate(screen: ViewScreenKey) {
   const qc = useQueryClient();
@@ -18,20 +18,20 @@ function useInvalidate(screen: ViewScreenKey) {
 
 export function useAddView(screen: ViewScreenKey) {
   const onSuccess = useInvalidate(screen);
-  return useMutation({ mutationFn: (v: { name: string; query: string; shared: boolean }) => http.post<SavedView>('/views/add', { screen, ...v }), onSuccess });
+  return useMutation({ mutationFn: (v: { name: string; query: string; shared: boolean }) => http.call(ViewsApi.add, { screen, ...v }), onSuccess });
 }
 
 export function useUpdateView(screen: ViewScreenKey) {
   const onSuccess = useInvalidate(screen);
-  return useMutation({ mutationFn: ({ id, ...v }: { id: number; name?: string; query?: string; shared?: boolean }) => http.post<SavedView>(`/views/${id}/update`, v), onSuccess });
+  return useMutation({ mutationFn: ({ id, ...v }: { id: number; name?: string; query?: string; shared?: boolean }) => http.call(ViewsApi.update, { id, ...v }), onSuccess });
 }
 
 export function useRemoveView(screen: ViewScreenKey) {
   const onSuccess = useInvalidate(screen);
-  return useMutation({ mutationFn: (id: number) => http.post<null>(`/views/${id}/remove`), onSuccess });
+  return useMutation({ mutationFn: (id: number) => http.call(ViewsApi.remove, { id }), onSuccess });
 }
 
 export function useDefaultView(screen: ViewScreenKey) {
   const onSuccess = useInvalidate(screen);
-  return useMutation({ mutationFn: (viewId: number | undefined) => http.post<null>('/views/default', { screen, viewId }), onSuccess });
+  return useMutation({ mutationFn: (viewId: number | undefined) => http.call(ViewsApi.setDefault, { screen, viewId }), onSuccess });
 }

@@ -1,26 +1,24 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { BankCsvMapping, BankImportResult, BankMatch, BankMatching, BankStatementRow, Page } from '@portal/contract';
+import { BankrecApi, type BankCsvMapping } from '@portal/contract';
 import { http } from '../../../lib/http';
+import { apiQuery } from '../../../lib/api-query';
 
 /** Bank statements and matching (issue 49 §2): /api/bankrec/*. */
 
 export const statementsQuery = (merId: string | undefined, page: number, size: number) =>
   queryOptions({
-    queryKey: ['bankrec', 'statements', { merId, page, size }],
-    queryFn: ({ signal }) => http.get<Page<BankStatementRow>>('/bankrec/statements', { merId, page, size }, { signal }),
+    ...apiQuery(BankrecApi.statements, { merId, page, size }),
     placeholderData: keepPreviousData,
   });
 export const useStatements = (merId: string | undefined, page: number, size: number) => useQuery(statementsQuery(merId, page, size));
 
 export const useMatching = (q: { merId?: string; beginDate: string; endDate: string }) =>
   useQuery({
-    queryKey: ['bankrec', 'matching', q],
-    queryFn: ({ signal }) => http.get<BankMatching>('/bankrec/matching', q, { signal }),
+    ...apiQuery(BankrecApi.matching, q),
     placeholderData: keepPreviousData,
   });
 
-export const useCsvMapping = (merId: string | undefined, enabled: boolean) =>
-  useQuery({ queryKey: ['bankrec', 'csv', merId], queryFn: ({ signal }) => http.get<BankCsvMapping | null>('/bankrec/csv-mapping', { merId }, { signal }), enabled });
+export const useCsvMapping = (merId: string | undefined, enabled: boolean) => useQuery({ ...apiQuery(BankrecApi.csvMapping, { merId }), enabled });
 
 const invalidate = (qc: ReturnType<typeof useQueryClient>) => qc.invalidateQueries({ queryKey: ['bankrec'] });
 
@@ -33,7 +31,7 @@ export function useUploadStatement() {
       if (merId) fd.set('merId', merId);
       fd.set('acceptUnbalanced', String(acceptUnbalanced));
       fd.set('file', file, file.name);
-      return http.upload<BankImportResult>('/bankrec/statements', fd, { quiet: true });
+      return http.call(BankrecApi.upload, { multipart: fd }, { quiet: true });
     },
     onSuccess: () => invalidate(qc),
   });
@@ -42,7 +40,7 @@ export function useUploadStatement() {
 export function useSaveCsvMapping() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (m: BankCsvMapping & { merId: string }) => http.request<BankCsvMapping>({ url: '/bankrec/csv-mapping', method: 'POST', json: m, quiet: true }),
+    mutationFn: (m: BankCsvMapping & { merId: string }) => http.call(BankrecApi.saveCsvMapping, m, { quiet: true }),
     onSuccess: () => invalidate(qc),
   });
 }
@@ -51,9 +49,7 @@ export function useMatchAction() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: async ({ action, ids }: { action: 'confirm' | 'undo' | 'bulk'; ids: number[] }): Promise<unknown> =>
-      action === 'bulk'
-        ? http.request<BankMatch[]>({ url: '/bankrec/matches/confirm', method: 'POST', json: { ids } })
-        : http.request<BankMatch | null>({ url: `/bankrec/matches/${ids[0]}/${action}`, method: 'POST', json: {} }),
+      action === 'bulk' ? http.call(BankrecApi.confirmMany, { ids }) : http.call(action === 'confirm' ? BankrecApi.confirm : BankrecApi.undo, { id: ids[0] }),
     onSuccess: () => invalidate(qc),
   });
 }

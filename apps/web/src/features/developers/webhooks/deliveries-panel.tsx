@@ -6,11 +6,12 @@ import { RedoOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
 import dayjs, { type Dayjs } from 'dayjs';
-import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '@portal/contract';
+import { WebhooksApi, type WebhookAttempt, type WebhookDelivery, type WebhookEndpoint } from '@portal/contract';
 import { formatInstant } from '../../../lib/time';
 import { useApp } from '../../../app/lazy-app';
 import { useDeliveries, useDeliveryDetail, useResend, useResendFailed } from './api/webhooks';
 import { eventKey } from './endpoint-dialog';
+import { apiKey } from '../../../lib/api-query';
 
 const STATE_COLOR = { pending: 'processing', succeeded: 'success', failed: 'error' } as const;
 const OUTCOME_COLOR = { sending: 'processing', succeeded: 'success', failed: 'error', refused: 'warning' } as const;
@@ -115,7 +116,7 @@ export function DeliveriesPanel({ endpoint }: { endpoint: WebhookEndpoint }) {
   const states = data?.content.map((d) => `${d.id}:${d.state}`).join(',');
   const seen = useRef(states);
   useEffect(() => {
-    if (states !== undefined && seen.current !== undefined && states !== seen.current) void qc.invalidateQueries({ queryKey: ['webhooks', 'endpoints'] });
+    if (states !== undefined && seen.current !== undefined && states !== seen.current) void qc.invalidateQueries({ queryKey: apiKey(WebhooksApi.endpoints) });
     seen.current = states;
   }, [states, qc]);
   // A refused change (the endpoint was turned off meanwhile…) is shown by the request client's toast;

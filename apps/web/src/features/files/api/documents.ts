@@ -1,24 +1,15 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { DocumentKind, MerchantDocument, Page } from '@portal/contract';
+import { NoticeApi, type DocumentParams, type MerchantDocument } from '@portal/contract';
 import { http, saveFile } from '../../../lib/http';
-
-export interface DocumentParams {
-  page: number;
-  size: number;
-  kind?: DocumentKind;
-  periodFrom?: string;
-  periodTo?: string;
-  currency?: string;
-}
+export type { DocumentParams } from '@portal/contract';
 
 /** GET /files/list: documents the provider published to the caller's merchants. */
 export const useDocuments = (q: DocumentParams) =>
   useQuery({
     queryKey: ['files', 'documents', q],
-    queryFn: ({ signal }) => http.get<Page<MerchantDocument>>('/files/list', { ...q }, { signal }),
+    queryFn: ({ signal }) => http.call(NoticeApi.documents, { ...q }, { signal }),
     placeholderData: keepPreviousData,
   });
 
 /** GET /files/download/{id} (file), or a notice's attachment: GET /notice/attachment/{id}. */
-export const downloadDocument = async (d: Pick<MerchantDocument, 'id' | 'kind'>) =>
-  saveFile(await http.file(d.kind === 'NOTICE_ATTACHMENT' ? `/notice/attachment/${d.id}` : `/files/download/${d.id}`));
+export const downloadDocument = async (d: Pick<MerchantDocument, 'id' | 'kind'>) => saveFile(await http.call(d.kind === 'NOTICE_ATTACHMENT' ? NoticeApi.attachment : NoticeApi.document, { id: d.id }));

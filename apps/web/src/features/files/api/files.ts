@@ -1,9 +1,9 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ExportFile, Page } from '@portal/contract';
 import { http, saveFile } from '../../../lib/http';
+import { FilesApi } from '@portal/contract';
 
 /** GET /report/file/list: the user's export files, newest first. */
-const getFiles = (page: number, size: number, signal?: AbortSignal) => http.get<Page<ExportFile>>('/report/file/list', { page, size }, { signal });
+const getFiles = (page: number, size: number, signal?: AbortSignal) => http.call(FilesApi.list, { page, size }, { signal });
 
 const filesQuery = (page: number, size: number) =>
   queryOptions({
@@ -16,10 +16,10 @@ const filesQuery = (page: number, size: number) =>
 export const useFiles = (page: number, size: number) => useQuery(filesQuery(page, size));
 
 /** GET /report/file/download/{id} (file). */
-export const downloadFile = async (id: number) => saveFile(await http.file(`/report/file/download/${id}`));
+export const downloadFile = async (id: number) => saveFile(await http.call(FilesApi.download, { id }));
 
 /** POST /report/file/delete (form id). */
-const deleteFile = (id: number) => http.post<null>('/report/file/delete', { id });
+const deleteFile = (id: number) => http.call(FilesApi.delete, { id });
 export function useDeleteFile() {
   const qc = useQueryClient();
   return useMutation({ mutationFn: deleteFile, onSuccess: () => qc.invalidateQueries({ queryKey: ['files'] }) });

@@ -1,9 +1,9 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { NoticeDetail } from '@portal/contract';
 import { http } from '../../../lib/http';
+import { NoticeApi } from '@portal/contract';
 
 /** GET /notice/detail/{id}. */
-const getNotice = (id: string, signal?: AbortSignal) => http.get<NoticeDetail>(`/notice/detail/${encodeURIComponent(id)}`, undefined, { signal });
+const getNotice = (id: string, signal?: AbortSignal) => http.call(NoticeApi.detail, { id }, { signal });
 
 const noticeQuery = (id: string) => queryOptions({ queryKey: ['notice', 'detail', id], queryFn: ({ signal }) => getNotice(id, signal) });
 

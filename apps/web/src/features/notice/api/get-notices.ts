@@ -1,9 +1,9 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { NoticeRow, Page } from '@portal/contract';
 import { http } from '../../../lib/http';
+import { NoticeApi } from '@portal/contract';
 
 /** GET /notice/list?page&size (page 0-based). */
-const getNotices = (page: number, size: number, signal?: AbortSignal) => http.get<Page<NoticeRow>>('/notice/list', { page, size }, { signal });
+const getNotices = (page: number, size: number, signal?: AbortSignal) => http.call(NoticeApi.list, { page, size }, { signal });
 
 const noticesQuery = (page: number, size: number) =>
   queryOptions({

@@ -1,17 +1,10 @@
 import { opsHttp } from './ops-http';
-
-/** Support "view as" (decision 046): the back office's calls. */
-export interface ViewAsOpened {
-  id: number;
-  token: string;
-  merId: string;
-  merName: string;
-  expiresAt: string;
-}
+import { OpsWorkApi, type ViewAsOpened } from '@portal/contract';
+export type { ViewAsOpened } from '@portal/contract';
 
 export const viewAsApi = {
-  open: (merId: string, reason: string) => opsHttp.request<ViewAsOpened>({ method: 'POST', url: `/merchants/${merId}/view-as`, json: { reason } }),
-  end: (id: number) => opsHttp.request<null>({ method: 'POST', url: `/view-as/${id}/end`, quiet: true }),
+  open: (merId: string, reason: string) => opsHttp.call(OpsWorkApi.viewAs, { merId, reason }),
+  end: (id: number) => opsHttp.call(OpsWorkApi.endViewAs, { id }, { quiet: true }),
 };
 
 /** The merchant portal's entry of a view-as tab: the token rides in the fragment (never sent, never logged). */

@@ -1,44 +1,30 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { PayMethod } from '@portal/contract';
 import { http, saveFile } from '../../../lib/http';
-
-export interface UploadResult {
-  attachment: string;
-  fileName: string;
-  size: number;
-  type: string;
-}
+import { PayByLinkApi, type UploadResult } from '@portal/contract';
+export type { UploadResult } from '@portal/contract';
 
 /** POST /payByLink/uploadFile (multipart `file`): msg 'success', data the stored attachment. */
 export function uploadFile(file: File): Promise<UploadResult> {
   const fd = new FormData();
   fd.append('file', file, file.name);
-  return http.upload<UploadResult>('/payByLink/uploadFile', fd, { quiet: true });
+  return http.call(PayByLinkApi.uploadFile, { multipart: fd }, { quiet: true });
 }
 
 /** GET /payByLink/attachmentDownload?attachment=… (a file named by Content-Disposition). */
-export const downloadAttachment = async (attachment: string) => saveFile(await http.file('/payByLink/attachmentDownload', { attachment }));
+export const downloadAttachment = async (attachment: string) => saveFile(await http.call(PayByLinkApi.attachmentDownload, { attachment }));
 
 /** GET /payByLink/export with the list filters (a file); answers the file's name. */
 export const exportPbl = async (q: Record<string, string | number | undefined>): Promise<string> => {
-  const file = await http.file('/payByLink/export', { ...q, format: 'xlsx' });
+  const file = await http.call(PayByLinkApi.export, { ...q, format: 'xlsx' });
   saveFile(file);
   return file.filename;
 };
 
 /** POST /payByLink/qrList (form link, orderCurrency): the payment methods and their logos. */
 const qrListQuery = (link: string, orderCurrency: string) =>
-  queryOptions({ queryKey: ['payByLink', 'qrList', link, orderCurrency], queryFn: () => http.post<PayMethod[]>('/payByLink/qrList', { link, orderCurrency }), staleTime: 60_000 });
+  queryOptions({ queryKey: ['payByLink', 'qrList', link, orderCurrency], queryFn: () => http.call(PayByLinkApi.qrList, { link, orderCurrency }), staleTime: 60_000 });
 export const useQrList = (link: string, orderCurrency: string) => useQuery({ ...qrListQuery(link, orderCurrency), enabled: !!link && !!orderCurrency });
 
-export interface PblOptions {
-  currencies: string[];
-  validDays: number[];
-  defaultValidDays: number;
-  attachmentMaxBytes: number;
-  attachmentTypes: string[];
-  accept: string;
-}
 /** GET /payByLink/options: the merchant's currencies (default first) and the form's choices. */
 /** Asked only while `enabled` (the create/modify dialog is open): a user who cannot create never asks (issue 13, fix 2). */
-export const usePblOptions = (enabled = true) => useQuery({ queryKey: ['payByLink', 'options'], queryFn: () => http.get<PblOptions>('/payByLink/options'), staleTime: 300_000, enabled });
+export const usePblOptions = (enabled = true) => useQuery({ queryKey: ['payByLink', 'options'], queryFn: () => http.call(PayByLinkApi.options), staleTime: 300_000, enabled });

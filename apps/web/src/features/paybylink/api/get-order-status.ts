@@ -1,12 +1,5 @@
 import { http } from '../../../lib/http';
-
-export interface PblOrderStatus {
-  orderno: string;
-  reconId: string;
-  status: string;
-  openStatus: string;
-  closeReason: string | null;
-}
+import { PayByLinkApi } from '@portal/contract';
 
 /** GET /payByLink/orderno/{no}: what the QR dialog polls every 3 s ('00' paid, '01' ended). Quiet: a failed poll is retried by the next one. */
-export const getOrderStatus = (orderNo: string, signal?: AbortSignal) => http.get<PblOrderStatus>(`/payByLink/orderno/${encodeURIComponent(orderNo)}`, undefined, { signal, quiet: true });
+export const getOrderStatus = (orderNo: string, signal?: AbortSignal) => http.call(PayByLinkApi.orderStatus, { no: orderNo }, { signal, quiet: true });

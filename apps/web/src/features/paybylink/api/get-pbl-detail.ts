@@ -1,9 +1,9 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { LIMITS, pblStateOf, type PayByLinkDetail } from '@portal/contract';
+import { LIMITS, PayByLinkApi, pblStateOf, type PayByLinkDetail } from '@portal/contract';
 import { http } from '../../../lib/http';
 
 /** GET /payByLink/{id}: the order with its activity timeline. */
-export const getPblDetail = (id: number | string, signal?: AbortSignal) => http.get<PayByLinkDetail>(`/payByLink/${encodeURIComponent(String(id))}`, undefined, { signal });
+export const getPblDetail = (id: number | string, signal?: AbortSignal) => http.call(PayByLinkApi.detail, { id }, { signal });
 
 const pblDetailQuery = (id: number | string) => queryOptions({ queryKey: ['payByLink', 'detail', String(id)], queryFn: ({ signal }) => getPblDetail(id, signal) });
 

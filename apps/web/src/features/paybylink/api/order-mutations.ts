@@ -1,17 +1,17 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { PayByLinkAddResult, PayByLinkOrder } from '@portal/contract';
 import { http } from '../../../lib/http';
+import { PayByLinkApi } from '@portal/contract';
 
 export type PblFormBody = Record<string, string | undefined>;
 
 /** POST /payByLink/add (form) → orderNo, payByLink, emailStatus. Quiet: the dialog maps errors onto its fields. */
-const addOrder = (body: PblFormBody) => http.post<PayByLinkAddResult>('/payByLink/add', body, { quiet: true });
+const addOrder = (body: PblFormBody) => http.call(PayByLinkApi.add, body, { quiet: true });
 
 /** POST /payByLink/updateOrder (form: id and the editable fields) → the order. */
-const updateOrder = (body: PblFormBody) => http.post<PayByLinkOrder>('/payByLink/updateOrder', body, { quiet: true });
+const updateOrder = (body: PblFormBody) => http.call(PayByLinkApi.update, body, { quiet: true });
 
 /** GET /payByLink/closeOrder/{id} → '00' closed, '01' order already paid, processing or closed. */
-export const closeOrder = (id: number) => http.get<'00' | '01'>(`/payByLink/closeOrder/${id}`);
+export const closeOrder = (id: number) => http.call(PayByLinkApi.close, { id });
 
 /** After a change: every pay-by-link list and detail is fetched again. */
 export function useInvalidatePbl() {

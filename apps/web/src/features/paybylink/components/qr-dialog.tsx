@@ -1,9 +1,8 @@
 import { Button, Divider, Flex, Modal, QRCode, Skeleton, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { LIMITS } from '@portal/contract';
+import { LIMITS, type PayMethod } from '@portal/contract';
 import { formatAmount } from '../../../components/money';
 import { useQrList } from '../api/files';
-import type { PayMethod } from '@portal/contract';
 import { useQrPolling, type StatusFetcher } from '../use-qr-polling';
 
 /** What the QR dialog shows of an order. */

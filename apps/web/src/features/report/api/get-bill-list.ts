@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import type { BillRow } from '@portal/contract';
+import { ReportApi } from '@portal/contract';
 import { reportListQuery, type ReportWireQuery } from './report-client';
 
 /** GET /report/bill/list */
-const billListQuery = (q: ReportWireQuery) => reportListQuery<BillRow>('bill/list', q);
+const billListQuery = (q: ReportWireQuery) => reportListQuery(ReportApi.billList, q);
 export const useBillList = (q: ReportWireQuery, enabled = true) => useQuery({ ...billListQuery(q), enabled });

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import type { SummaryRow } from '@portal/contract';
+import { ReportApi } from '@portal/contract';
 import { reportListQuery, type ReportWireQuery } from './report-client';
 
 /** GET /report/txn/newList (per payment brand) or, for the old version, GET /report/txn/list. */
-const summaryListQuery = (q: ReportWireQuery, old: boolean) => reportListQuery<SummaryRow>(old ? 'txn/list' : 'txn/newList', q);
+const summaryListQuery = (q: ReportWireQuery, old: boolean) => reportListQuery(old ? ReportApi.txnList : ReportApi.txnNewList, q);
 export const useSummaryList = (q: ReportWireQuery, old: boolean, enabled = true) => useQuery({ ...summaryListQuery(q, old), enabled });

@@ -1,15 +1,15 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { ExportStatus, Page } from '@portal/contract';
+import { ReportApi, type Endpoint, type ExportStatus, type Page, type WireQuery } from '@portal/contract';
 import { http, RequestError, saveFile } from '../../../lib/http';
 
 /** The report query as sent (spec §3): dates 'YYYY-MM-DD', paymentBrand comma-joined, page 0-based. */
 export type ReportWireQuery = Record<string, string | number | undefined>;
 
-/** Query options of one report list call, kept per path and query. */
-export const reportListQuery = <R>(path: string, q: ReportWireQuery) =>
+/** Query options of one report list call, kept per path (under /api/report/) and query. */
+export const reportListQuery = <R>(list: Endpoint<WireQuery, Page<R>>, q: ReportWireQuery) =>
   queryOptions({
-    queryKey: ['report', path, q],
-    queryFn: ({ signal }) => http.get<Page<R>>(`/report/${path}`, q, { signal }),
+    queryKey: ['report', list.path.slice('/api/report/'.length), q],
+    queryFn: ({ signal }) => http.call(list, q, { signal }),
     placeholderData: keepPreviousData,
   });
 
@@ -19,9 +19,9 @@ export type ExportOutcome = { kind: 'file'; filename: string } | { kind: 'queued
  * A report export: a short range answers a file (saved under its Content-Disposition name); a long
  * one is queued by the server, which answers the envelope {id, status} instead.
  */
-export async function exportReport(path: string, q: ReportWireQuery): Promise<ExportOutcome> {
+export async function exportReport(path: ReportExportPath, q: ReportWireQuery): Promise<ExportOutcome> {
   try {
-    const file = await http.file(`/report/${path}`, q);
+    const file = await http.call(REPORT_EXPORTS[path], q);
     saveFile(file);
     return { kind: 'file', filename: file.filename };
   } catch (e) {
@@ -32,3 +32,13 @@ export async function exportReport(path: string, q: ReportWireQuery): Promise<Ex
     throw e;
   }
 }
+
+/** The report screens' exports, by the path the screen names (also the key of its schedule kind). */
+const REPORT_EXPORTS = {
+  'bill/export': ReportApi.billExport,
+  'transfer/export': ReportApi.transferExport,
+  'txn/newExport': ReportApi.txnNewExport,
+  'txn/export': ReportApi.txnExport,
+  'reserve/export': ReportApi.reserveExport,
+} as const;
+export type ReportExportPath = keyof typeof REPORT_EXPORTS;

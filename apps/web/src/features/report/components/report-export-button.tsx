@@ -1,14 +1,14 @@
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { ExportButton } from '../../../components/export-button';
-import { exportReport, type ReportWireQuery } from '../api/report-client';
+import { exportReport, type ReportExportPath, type ReportWireQuery } from '../api/report-client';
 import { useApp } from '../../../app/lazy-app';
 
 /**
  * The export of a report (locked 3 s after a click): a short range downloads at once; a long one is
  * queued by the server, and the user goes to /report/file where it lands.
  */
-export function ReportExportButton({ path, query, disabled }: { path: string; query: ReportWireQuery; disabled?: boolean }) {
+export function ReportExportButton({ path, query, disabled }: { path: ReportExportPath; query: ReportWireQuery; disabled?: boolean }) {
   const { t } = useTranslation('report');
   const { message } = useApp();
   const navigate = useNavigate();

@@ -4,6 +4,7 @@ import { DateRangeFilter } from '../../../components/date-range-filter';
 import { MerchantSelect } from '../../../components/merchant-select';
 import { toWire, useReportFilters, type ReportFilters } from '../use-report-filters';
 import { ReportExportButton } from './report-export-button';
+import type { ReportExportPath } from '../api/report-client';
 import { ReportFilterForm } from './report-filter-form';
 import { fromRange, threeMonthRule, toRange, type DayRange } from './report-range';
 import { ReportTable, type ReportColumn } from './report-table';
@@ -107,7 +108,7 @@ export function ReportView<R extends object>({
   form: ReturnType<typeof reportForm>;
   formKey?: string;
   fields: ReactNode[];
-  exportPath: string;
+  exportPath: ReportExportPath;
   canExport: boolean;
   buttons?: ReactNode;
   label: string;

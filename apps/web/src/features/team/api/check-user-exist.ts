@@ -1,11 +1,5 @@
 import { http } from '../../../lib/http';
-
-export interface UserExist {
-  userName: boolean;
-  email: boolean;
-  phone: boolean;
-  exists: boolean;
-}
+import { UsersApi } from '@portal/contract';
 
 /** GET /user/checkUserExist (spec §7): which of user name, e-mail, phone are taken. */
-export const checkUserExist = (q: { userName?: string; email?: string; phone?: string }, signal?: AbortSignal) => http.get<UserExist>('/user/checkUserExist', q, { signal, quiet: true });
+export const checkUserExist = (q: { userName?: string; email?: string; phone?: string }, signal?: AbortSignal) => http.call(UsersApi.checkUserExist, q, { signal, quiet: true });

@@ -1,22 +1,14 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { TeamRoleRow } from '@portal/contract';
 import { http } from '../../../lib/http';
+import { TeamApi, type SaveRoleBody } from '@portal/contract';
+export type { SaveRoleBody } from '@portal/contract';
 
 /** GET /role/list: the named roles of the merchant scope (issue 28). */
-const roleListQuery = () => queryOptions({ queryKey: ['team', 'roles'], queryFn: ({ signal }) => http.get<TeamRoleRow[]>('/role/list', {}, { signal }) });
+const roleListQuery = () => queryOptions({ queryKey: ['team', 'roles'], queryFn: ({ signal }) => http.call(TeamApi.roles, undefined, { signal }) });
 export const useRoleList = (enabled = true) => useQuery({ ...roleListQuery(), enabled });
 
-export interface SaveRoleBody {
-  roleId?: number;
-  name: string;
-  description: string;
-  permissions: string[];
-  /** "CUR:perRefund:perDay" (either amount may be empty). */
-  refundCaps: string[];
-}
-
 /** POST /role/save: a new role (no roleId) or a change, which applies to every user holding it at once. */
-export const saveRole = (body: SaveRoleBody) => http.post<TeamRoleRow>('/role/save', { ...body }, { quiet: true });
+export const saveRole = (body: SaveRoleBody) => http.call(TeamApi.saveRole, { ...body }, { quiet: true });
 
 /** POST /role/remove: only a role no user holds. */
-export const removeRole = (roleId: number) => http.post<null>('/role/remove', { roleId }, { quiet: true });
+export const removeRole = (roleId: number) => http.call(TeamApi.removeRole, { roleId }, { quiet: true });

@@ -1,9 +1,9 @@
-import type { ExportStatus } from '@portal/contract';
 import { http } from '../../../lib/http';
 import type { TxnWireQuery } from './get-txn-list';
+import { TxnApi } from '@portal/contract';
 
 /** GET /txn/exportBack: queues the export (the file appears in /report/file). */
-export const exportTxnBack = (q: TxnWireQuery & { format?: 'xlsx' | 'csv' }) => http.get<{ id: number; status: ExportStatus }>('/txn/exportBack', q);
+export const exportTxnBack = (q: TxnWireQuery & { format?: 'xlsx' | 'csv' }) => http.call(TxnApi.exportBack, q);
 
 /** GET /txn/export: the file at once (streamed). */
-export const exportTxnFile = (q: TxnWireQuery & { format?: 'xlsx' | 'csv' }) => http.file('/txn/export', q);
+export const exportTxnFile = (q: TxnWireQuery & { format?: 'xlsx' | 'csv' }) => http.call(TxnApi.export, q);

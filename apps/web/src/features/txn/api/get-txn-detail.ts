@@ -1,9 +1,9 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { TxnDetail } from '@portal/contract';
 import { http } from '../../../lib/http';
+import { TxnApi } from '@portal/contract';
 
 /** GET /txn/{id} — quiet: the page shows 'not found' itself. */
-const getTxnDetail = (id: string, signal?: AbortSignal) => http.get<TxnDetail>(`/txn/${encodeURIComponent(id)}`, undefined, { signal, quiet: true });
+const getTxnDetail = (id: string, signal?: AbortSignal) => http.call(TxnApi.detail, { id }, { signal, quiet: true });
 
 const txnDetailQuery = (id: string) => queryOptions({ queryKey: ['txn', 'detail', id], queryFn: ({ signal }) => getTxnDetail(id, signal) });
 

@@ -1,22 +1,21 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { LogisticsRow, Page, RowError } from '@portal/contract';
 import { http, saveFile } from '../../../lib/http';
-
-export type LogisticsQuery = { page: number; size: number; merId?: string; orderNum?: string; shipmentNo?: string; beginDate?: string; endDate?: string };
+import { TxnApi, type LogisticsQuery } from '@portal/contract';
+export type { LogisticsQuery } from '@portal/contract';
 
 /** GET /txn/settleLogisticsList */
-const getLogistics = (q: LogisticsQuery, signal?: AbortSignal) => http.get<Page<LogisticsRow>>('/txn/settleLogisticsList', q, { signal });
+const getLogistics = (q: LogisticsQuery, signal?: AbortSignal) => http.call(TxnApi.logisticsList, q, { signal });
 const logisticsQuery = (q: LogisticsQuery) => queryOptions({ queryKey: ['txn', 'logistics', q], queryFn: ({ signal }) => getLogistics(q, signal), placeholderData: keepPreviousData });
 export const useLogistics = (q: LogisticsQuery) => useQuery(logisticsQuery(q));
 
 /** GET /txn/logisticsTemplate (file). */
-export const downloadLogisticsTemplate = async (format: 'xlsx' | 'csv') => saveFile(await http.file('/txn/logisticsTemplate', { format }));
+export const downloadLogisticsTemplate = async (format: 'xlsx' | 'csv') => saveFile(await http.call(TxnApi.logisticsTemplate, { format }));
 
 /** POST /txn/uploadLogisticsInfo (multipart file): all rows or none; errors per row. */
 const uploadLogistics = (file: File) => {
   const body = new FormData();
   body.append('file', file);
-  return http.envelope<{ imported: number; errors: RowError[] }>({ url: '/txn/uploadLogisticsInfo', multipart: body, method: 'POST' });
+  return http.callEnvelope(TxnApi.uploadLogistics, { multipart: body });
 };
 
 export function useUploadLogistics() {

@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { TxnRow } from '@portal/contract';
 import { http } from '../../../lib/http';
+import { TxnApi } from '@portal/contract';
 
 /** GET /txn/queryResult?id: asks the acquirer for a processing transaction's result. */
-const queryResult = (id: number) => http.get<TxnRow>('/txn/queryResult', { id });
+const queryResult = (id: number) => http.call(TxnApi.queryResult, { id });
 
 export function useQueryResult() {
   const qc = useQueryClient();

@@ -1,22 +1,16 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { RefundResult } from '@portal/contract';
 import { http } from '../../../lib/http';
+import { AuthApi, SsoApi, TxnApi } from '@portal/contract';
 
 /** POST /user/checkPassword (form password): a successful check allows refunds for 5 minutes. */
-export const checkPassword = (password: string) => http.post<boolean>('/user/checkPassword', { password });
+export const checkPassword = (password: string) => http.call(AuthApi.checkPassword, { password });
 
-/** GET /sso/step-up (issue 51): how this user confirms a refund — at its identity provider, with its password — and whether the session's step-up holds now. */
-export interface StepUpOptions {
-  sso: boolean;
-  password: boolean;
-  active: boolean;
-}
-export const stepUpOptions = () => http.get<StepUpOptions>('/sso/step-up', undefined, { quiet: true });
+export const stepUpOptions = () => http.call(SsoApi.stepUp, undefined, { quiet: true });
 /** POST /sso/step-up/start: the identity provider's URL to open (a fresh sign-in there grants the session's step-up). */
-export const startSsoStepUp = () => http.post<{ url: string }>('/sso/step-up/start');
+export const startSsoStepUp = () => http.call(SsoApi.stepUpStart);
 
 /** POST /txn/refund (form id = gateway transaction id, amount, txnschema, requestKey). data.code 0 = success. */
-const refund = (input: { id: string; amount: string; txnschema: string; requestKey: string }) => http.post<RefundResult>('/txn/refund', input);
+const refund = (input: { id: string; amount: string; txnschema: string; requestKey: string }) => http.call(TxnApi.refund, input);
 
 export function useRefund() {
   const qc = useQueryClient();

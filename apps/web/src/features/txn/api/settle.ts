@@ -1,20 +1,10 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { ExportStatus, Page, SettleRow } from '@portal/contract';
 import { http } from '../../../lib/http';
-
-export interface SettleQuery {
-  beginDate: string;
-  endDate: string;
-  busLine: string;
-  setCur: string;
-  clientid: string;
-}
-export interface SettlePage extends Page<SettleRow> {
-  sum: { currency: string; count: number; settleAmount: string; fee: string; net: string };
-}
+import { TxnApi, type SettleQuery } from '@portal/contract';
+export type { SettleQuery } from '@portal/contract';
 
 /** GET /txn/settleList */
-const getSettleList = (q: SettleQuery & { page: number; size: number }, signal?: AbortSignal) => http.get<SettlePage>('/txn/settleList', { ...q }, { signal });
+const getSettleList = (q: SettleQuery & { page: number; size: number }, signal?: AbortSignal) => http.call(TxnApi.settleList, { ...q }, { signal });
 
 const settleListQuery = (q: SettleQuery & { page: number; size: number }) =>
   queryOptions({ queryKey: ['txn', 'settleList', q], queryFn: ({ signal }) => getSettleList(q, signal), placeholderData: keepPreviousData });
@@ -22,4 +12,4 @@ const settleListQuery = (q: SettleQuery & { page: number; size: number }) =>
 export const useSettleList = (q: SettleQuery & { page: number; size: number }, enabled: boolean) => useQuery({ ...settleListQuery(q), enabled });
 
 /** GET /txn/settleExportBack: queues the settle list export. */
-export const settleExportBack = (q: SettleQuery & { format?: 'xlsx' | 'csv' }) => http.get<{ id: number; status: ExportStatus }>('/txn/settleExportBack', { ...q });
+export const settleExportBack = (q: SettleQuery & { format?: 'xlsx' | 'csv' }) => http.call(TxnApi.settleExportBack, { ...q });

@@ -1,30 +1,23 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ApiKeyCreated, ApiKeyRow, Page } from '@portal/contract';
 import { http } from '../../../../lib/http';
+import { apiKey, apiQuery } from '../../../../lib/api-query';
+import { ApiKeysApi, type CreateKeyForm } from '@portal/contract';
+export type { CreateKeyForm } from '@portal/contract';
 
 /** GET /developer/keys: the merchant's API keys, newest first. */
 const keysQuery = (page: number, size: number) =>
   queryOptions({
-    queryKey: ['developer', 'keys', { page, size }],
-    queryFn: ({ signal }) => http.get<Page<ApiKeyRow>>('/developer/keys', { page, size }, { signal }),
+    ...apiQuery(ApiKeysApi.list, { page, size }),
     placeholderData: keepPreviousData,
   });
 export const useKeys = (page: number, size: number) => useQuery(keysQuery(page, size));
-
-export interface CreateKeyForm {
-  name: string;
-  merIds: string[];
-  permissions: string[];
-  ipAllow?: string[];
-  expiresOn?: string;
-}
 
 /** POST /developer/keys/create (quiet: the dialog shows the error). The answer holds the secret, shown once. */
 export const useCreateKey = () => {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (f: CreateKeyForm) => http.post<ApiKeyCreated>('/developer/keys/create', { ...f }, { quiet: true }),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['developer', 'keys'] }),
+    mutationFn: (f: CreateKeyForm) => http.call(ApiKeysApi.create, { ...f }, { quiet: true }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: apiKey(ApiKeysApi.list) }),
   });
 };
 
@@ -32,7 +25,7 @@ export const useCreateKey = () => {
 export const useRevokeKey = () => {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => http.post<ApiKeyRow>('/developer/keys/revoke', { id }),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['developer', 'keys'] }),
+    mutationFn: (id: number) => http.call(ApiKeysApi.revoke, { id }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: apiKey(ApiKeysApi.list) }),
   });
 };

@@ -1,6 +1,8 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Page, WebhookDelivery, WebhookDeliveryDetail, WebhookEndpoint, WebhookSecret } from '@portal/contract';
 import { http } from '../../../../lib/http';
+import { apiQuery } from '../../../../lib/api-query';
+import { WebhooksApi, type DeliveryFilter } from '@portal/contract';
+export type { DeliveryFilter } from '@portal/contract';
 
 /**
  * GET /webhooks/endpoint/list: the endpoints of the user's merchants — refreshed every 5 s while
@@ -9,25 +11,15 @@ import { http } from '../../../../lib/http';
  */
 const endpointsQuery = () =>
   queryOptions({
-    queryKey: ['webhooks', 'endpoints'],
-    queryFn: ({ signal }) => http.get<WebhookEndpoint[]>('/webhooks/endpoint/list', undefined, { signal }),
+    ...apiQuery(WebhooksApi.endpoints, undefined),
     refetchInterval: (q) => (q.state.data?.some((e) => e.pending > 0) ? 5_000 : false),
   });
 export const useEndpoints = () => useQuery(endpointsQuery());
 
-export interface DeliveryFilter {
-  id: number;
-  state?: string;
-  eventId?: string;
-  page: number;
-  size: number;
-}
-
 /** GET /webhooks/delivery/list: one endpoint's deliveries, newest first (refreshed every 5 s while some are pending). */
 export const useDeliveries = (f: DeliveryFilter | null) =>
   useQuery({
-    queryKey: ['webhooks', 'deliveries', f],
-    queryFn: ({ signal }) => http.get<Page<WebhookDelivery>>('/webhooks/delivery/list', { ...f! }, { signal }),
+    ...apiQuery(WebhooksApi.deliveries, { ...f! }),
     enabled: !!f,
     placeholderData: keepPreviousData,
     refetchInterval: (q) => (q.state.data?.content.some((d) => d.state === 'pending') ? 5_000 : false),
@@ -36,8 +28,7 @@ export const useDeliveries = (f: DeliveryFilter | null) =>
 /** GET /webhooks/delivery/detail: a delivery's body and attempts. */
 export const useDeliveryDetail = (id: number | null) =>
   useQuery({
-    queryKey: ['webhooks', 'delivery', id],
-    queryFn: ({ signal }) => http.get<WebhookDeliveryDetail>('/webhooks/delivery/detail', { id: id! }, { signal }),
+    ...apiQuery(WebhooksApi.delivery, { id: id! }),
     enabled: id !== null,
   });
 
@@ -50,14 +41,13 @@ export type EndpointForm = { id?: number; merId?: string; url: string; events: s
 
 /** POST /webhooks/endpoint/create (answers with the secret, once) or /update (quiet: the dialog shows the error). */
 export const useCreateEndpoint = () =>
-  useWebhookMutation((f: EndpointForm) => http.post<WebhookSecret>('/webhooks/endpoint/create', { merId: f.merId, url: f.url, events: f.events, description: f.description ?? '' }, { quiet: true }));
+  useWebhookMutation((f: EndpointForm) => http.call(WebhooksApi.create, { merId: f.merId ?? '', url: f.url, events: f.events, description: f.description ?? '' }, { quiet: true }));
 export const useUpdateEndpoint = () =>
-  useWebhookMutation((f: EndpointForm) => http.post<WebhookEndpoint>('/webhooks/endpoint/update', { id: f.id, url: f.url, events: f.events, description: f.description ?? '' }, { quiet: true }));
-export const useRotateSecret = () => useWebhookMutation((id: number) => http.post<WebhookSecret>('/webhooks/endpoint/rotate', { id }));
+  useWebhookMutation((f: EndpointForm) => http.call(WebhooksApi.update, { id: f.id!, url: f.url, events: f.events, description: f.description ?? '' }, { quiet: true }));
+export const useRotateSecret = () => useWebhookMutation((id: number) => http.call(WebhooksApi.rotate, { id }));
 /** POST /webhooks/endpoint/endPreviousSecret: the previous secret stops signing now (issue 47). */
-export const useEndPreviousSecret = () => useWebhookMutation((id: number) => http.post<WebhookEndpoint>('/webhooks/endpoint/endPreviousSecret', { id }));
-export const useSetEnabled = () =>
-  useWebhookMutation(({ id, enabled }: { id: number; enabled: boolean }) => http.post<WebhookEndpoint>(enabled ? '/webhooks/endpoint/enable' : '/webhooks/endpoint/disable', { id }));
-export const useSendTest = () => useWebhookMutation((id: number) => http.post<WebhookDeliveryDetail>('/webhooks/endpoint/test', { id }));
-export const useResend = () => useWebhookMutation((id: number) => http.post<WebhookDeliveryDetail>('/webhooks/delivery/resend', { id }));
-export const useResendFailed = () => useWebhookMutation(({ id, since }: { id: number; since: string }) => http.post<{ count: number }>('/webhooks/endpoint/resendFailed', { id, since }));
+export const useEndPreviousSecret = () => useWebhookMutation((id: number) => http.call(WebhooksApi.endPreviousSecret, { id }));
+export const useSetEnabled = () => useWebhookMutation(({ id, enabled }: { id: number; enabled: boolean }) => http.call(enabled ? WebhooksApi.enable : WebhooksApi.disable, { id }));
+export const useSendTest = () => useWebhookMutation((id: number) => http.call(WebhooksApi.test, { id }));
+export const useResend = () => useWebhookMutation((id: number) => http.call(WebhooksApi.resend, { id }));
+export const useResendFailed = () => useWebhookMutation(({ id, since }: { id: number; since: string }) => http.call(WebhooksApi.resendFailed, { id, since }));
