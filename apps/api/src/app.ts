@@ -180,8 +180,19 @@ export async function buildApp(
   }
   // A signed-in visitor's list screens are rendered here (decision 050); null when off or not built.
   const pages = hasWeb ? ssrPages(app, dist, deps.config.ssr === 'on') : null;
-  // Its 8 MB module loads once the server is ready (~1 s), not on the first visitor's request.
-  if (pages) app.addHook('onReady', async () => pages.warm());
+  // Its 6 MB module (~55 MB of a process) loads when the portal is first used — the first request
+  // that carries a session — not at start: a server no one has signed in to stays small at rest
+  // (issue 52), and a signed-in user's first page load still finds it loaded (the SPA's own calls
+  // carry the token long before a reload).
+  app.decorate('rendererLoaded', () => pages?.loaded() ?? false);
+  if (pages) {
+    let warmed = false;
+    app.addHook('onRequest', async (req) => {
+      if (warmed || !(req.headers['x-token'] || req.headers.cookie?.includes('mp_token='))) return;
+      warmed = true;
+      pages.warm();
+    });
+  }
   app.setNotFoundHandler(async (req, reply) => {
     // (Not /dev/…: the development pages are server routes, absent in production — never the SPA shell.)
     if (req.method === 'GET' && hasWeb && !req.url.startsWith('/api/') && !req.url.startsWith('/dev/')) {

@@ -192,3 +192,23 @@ describe.skipIf(!built).each(DB_KINDS)('lists rendered on the server (%s)', (kin
     }
   });
 });
+
+describe.skipIf(!built)('the renderer at rest (issue 52)', () => {
+  let ctx: TestCtx;
+  beforeAll(async () => {
+    ctx = await createTestApp({ kind: 'pglite', config: { ssr: 'on' } });
+  }, 120_000);
+  afterAll(() => ctx?.close());
+
+  it('is not loaded by a start, health checks or the sign-in page; the first request with a session loads it', async () => {
+    await ctx.app.ready();
+    expect(ctx.app.rendererLoaded()).toBe(false);
+    expect((await ctx.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBeLessThan(500);
+    expect((await ctx.app.inject({ method: 'GET', url: '/login' })).statusCode).toBe(200);
+    expect(ctx.app.rendererLoaded()).toBe(false);
+    const { token } = await ctx.login();
+    const info = await ctx.app.inject({ method: 'GET', url: '/api/user/info', headers: { 'x-token': token } });
+    expect(info.statusCode).toBe(200);
+    expect(ctx.app.rendererLoaded()).toBe(true);
+  });
+});

@@ -35,6 +35,10 @@ export interface SessionUser {
 }
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** Whether the server-side renderer was asked to load (app.ts: on the first request with a session). */
+    rendererLoaded(): boolean;
+  }
   interface FastifyRequest {
     lang: Language;
     /** Hours east of UTC the caller's browser is in (X-Timezone-Offset), -12..14. */

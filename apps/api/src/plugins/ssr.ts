@@ -24,8 +24,10 @@ const DESKTOP_WIDTH = 1440;
 export interface SsrPages {
   /** The rendered page, or null: send the plain one. */
   render(req: FastifyRequest): Promise<string | null>;
-  /** Loads the renderer now (the server calls it once ready), not on the first visitor's request. */
+  /** Loads the renderer now (the server calls it when the portal is first used), not on a visitor's page request. */
   warm(): void;
+  /** Whether the renderer was asked to load (warmed or used). */
+  loaded(): boolean;
 }
 
 function cookie(header: string | undefined, name: string): string | undefined {
@@ -186,6 +188,7 @@ export function ssrPages(app: FastifyInstance, dist: string, enabled: boolean): 
     warm() {
       void renderer();
     },
+    loaded: () => loading !== null,
     async render(req) {
       const url = req.url;
       const pathname = url.split('?')[0];
