@@ -6,9 +6,9 @@ import { MIGRATIONS_DIR } from './db/migrate';
 import { API_ROOT } from './lib/package-root';
 
 describe('configuration (issue 52)', () => {
-  it("PGlite's shared buffers: 64MB unless PGLITE_SHARED_BUFFERS says a size; anything else is refused by name", () => {
-    expect(loadConfig({}).pgliteSharedBuffers).toBe('64MB');
-    expect(loadConfig({ PGLITE_SHARED_BUFFERS: '32MB' }).pgliteSharedBuffers).toBe('32MB');
+  it("PGlite's shared buffers: 32MB unless PGLITE_SHARED_BUFFERS says a size; anything else is refused by name", () => {
+    expect(loadConfig({}).pgliteSharedBuffers).toBe('32MB');
+    expect(loadConfig({ PGLITE_SHARED_BUFFERS: '64MB' }).pgliteSharedBuffers).toBe('64MB');
     for (const bad of ['lots', '64', '64 MB', '64MB; DROP', '999999MB']) expect(() => loadConfig({ PGLITE_SHARED_BUFFERS: bad })).toThrow(/PGLITE_SHARED_BUFFERS/);
   });
 

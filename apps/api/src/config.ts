@@ -17,7 +17,7 @@ export interface Config {
   genericPlans: boolean;
   /** Pipelined connections per process for the lists' short statements (DATABASE_PIPELINE_CONNECTIONS, PostgreSQL). */
   pipelineConnections: number;
-  /** PGlite's shared_buffers (PGLITE_SHARED_BUFFERS, default 64MB). */
+  /** PGlite's shared_buffers (PGLITE_SHARED_BUFFERS, default 32MB). */
   pgliteSharedBuffers: string;
   smtpUrl?: string;
   mailFrom: string;
