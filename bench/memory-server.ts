@@ -18,7 +18,7 @@ process.on('message', (m: { gc?: boolean; heapSnapshot?: string }) => {
     globalThis.gc?.();
     setTimeout(() => {
       globalThis.gc?.();
-      send({ memory: process.memoryUsage() });
+      send({ memory: process.memoryUsage(), heap: v8.getHeapStatistics(), spaces: v8.getHeapSpaceStatistics() });
     }, 100);
   } else if (m.heapSnapshot) {
     send({ heapSnapshot: v8.writeHeapSnapshot(m.heapSnapshot) });

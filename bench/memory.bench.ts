@@ -130,8 +130,15 @@ function smapsSummary(pid: number): string {
   const groups = new Map<string, { kb: number; n: number }>();
   let name = '';
   for (const line of text.split('\n')) {
-    const head = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
-    if (head) name = head[1] || '[anonymous]';
+    const head = /^([0-9a-f]+)-([0-9a-f]+) \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+    if (head) {
+      name = head[3] || '[anonymous]';
+      // Anonymous regions by their size: V8's pages (256 KB), malloc's arenas (64 MB), larger ones.
+      if (!head[3]) {
+        const kb = (parseInt(head[2], 16) - parseInt(head[1], 16)) / 1024;
+        name = `[anonymous ${kb <= 256 ? '≤256K' : kb <= 2048 ? '≤2M' : kb <= 65536 ? '≤64M' : '>64M'}]`;
+      }
+    }
     const rss = /^Rss:\s+(\d+) kB/.exec(line);
     if (rss) {
       const g = groups.get(name) ?? { kb: 0, n: 0 };
@@ -280,7 +287,16 @@ async function one(kind: Kind, databaseUrl?: string) {
     const afterNoGc = s.rss();
     const after = await collect(s);
     log(`  ${kind}: at rest after the load, no forced GC: ${rest.join(', ')}`);
-    if (env.MEMORY_SMAPS) log(smapsSummary(s.child.pid!));
+    if (env.MEMORY_SMAPS) {
+      log(smapsSummary(s.child.pid!));
+      const { heap, spaces } = await s.request<{ heap: Record<string, number>; spaces: { space_name: string; space_size: number; physical_space_size: number }[] }>({ gc: true }, 'heap');
+      log(
+        `  V8: physical ${MB(heap.total_physical_size)} MB of ${MB(heap.total_heap_size)}, malloced ${MB(heap.malloced_memory)} MB (peak ${MB(heap.peak_malloced_memory)}), external ${MB(heap.external_memory)}; spaces: ${spaces
+          .filter((x) => x.space_size > 1048576)
+          .map((x) => `${x.space_name} ${MB(x.physical_space_size)}/${MB(x.space_size)}`)
+          .join(', ')}`,
+      );
+    }
     if (SNAPSHOTS) await s.request({ heapSnapshot: path.join(SNAPSHOTS, `memory-${kind}-after-load.heapsnapshot`) }, 'heapSnapshot');
     const ratio = Math.round((after.rss / idle.rss) * 100) / 100;
     const ratioNoGc = Math.round((afterNoGc / idle.rss) * 100) / 100;
