@@ -102,7 +102,9 @@ SELECT c.id, c.mer_id, c.bus_line, c.set_cur, c.brand, c.tran_type, c.cur, c.amo
            CASE WHEN t.currency = m.settle_currency THEN 1::numeric ELSE r.rate END AS rate,
            CASE WHEN t.currency = m.settle_currency THEN NULL ELSE r.entry_id END AS rate_id,
            CASE WHEN t.currency = m.settle_currency THEN t.amount ELSE round_half_even(t.amount * r.factor) END AS conv,
-           CASE WHEN t.tran_type IN ('PURC', 'UNFREEZE', 'PROFIT_INCOME') THEN 1 WHEN t.tran_type = 'MANENTD' THEN t.amount_sign ELSE -1 END AS sign,
+           -- A won dispute's credit back (DISPUTE_REVERSAL) is money in, whether or not DISPUTE_RATES
+           -- later converts it at its purchase's rate (it does not when the purchase settles in the same run).
+           CASE WHEN t.tran_type IN ('PURC', 'UNFREEZE', 'PROFIT_INCOME', 'DISPUTE_REVERSAL') THEN 1 WHEN t.tran_type = 'MANENTD' THEN t.amount_sign ELSE -1 END AS sign,
            coalesce(f.mdr_bp, ${D.mdrBp}) AS mdr_bp, coalesce(f.fixed_fee, ${D.fixedFee}) AS fixed_fee
       FROM s_cand t
       JOIN merchant m ON m.mer_id = t.mer_id
