@@ -134,6 +134,13 @@ export async function detachMonth(db: Db, table: PartitionedTable, month: string
   const days = `day >= ($1::timestamptz AT TIME ZONE 'UTC')::date AND day <= (($2::timestamptz - interval '1 microsecond') AT TIME ZONE 'UTC')::date`;
   const dropCounts = async () => {
     if (table !== 'txn') return;
+    // The edge days' counts are no longer exact: a deep page's jump skips no day at or before them
+    // (txn_day_inexact, migration 245, modules/txn/txn.jump.ts). Marked before their sums go.
+    await db.query(
+      `INSERT INTO txn_day_inexact (day) VALUES (($1::timestamptz AT TIME ZONE 'UTC')::date), ((($2::timestamptz - interval '1 microsecond') AT TIME ZONE 'UTC')::date)
+       ON CONFLICT (day) DO NOTHING`,
+      [part.from, part.to],
+    );
     await db.query(`DELETE FROM txn_day_delta WHERE ${days}`, [part.from, part.to]);
     await db.query(`DELETE FROM txn_day_count WHERE ${days}`, [part.from, part.to]);
   };

@@ -79,7 +79,8 @@ describe.each(DB_KINDS)('transaction list past the count budget (%s)', (kind) =>
   it('a page past the budget answers "more than the budget" without counting; past the end it counts', async () => {
     // Page 200 of 10 (offset 2,000 > budget) has rows: more than the budget match, whatever the count would say.
     const spy = vi.spyOn(ctx.db.read, 'query');
-    const counts = () => spy.mock.calls.filter(([sql]) => String(sql).includes('count(*)')).length;
+    // Count statements: the page's own (a deep one counts the partial newest day to skip whole days, txn.jump.ts) is not one.
+    const counts = () => spy.mock.calls.filter(([sql]) => String(sql).includes('count(*)') && !/LIMIT \d+ OFFSET/.test(String(sql))).length;
     const deep = await list({ merId: DEMO.subA, size: 10, page: 200 });
     expect(deep.body.data).toMatchObject({ totalElements: TXN_COUNT_BUDGET, totalExact: false });
     expect(counts()).toBe(0);

@@ -5,6 +5,7 @@ import type { TxnRow as StoredTxnRow } from '../payments';
 import { ROW_COLUMNS, money, pgTimestampMs, type TxnDbRow } from './txn.row';
 import { PIPELINED, type Queryable } from '../../db/db';
 import { zonedToUtc, type Zone } from './time';
+import { JUMP_FROM, jumpStatement } from './txn.jump';
 
 export interface Where {
   sql: string;
@@ -96,10 +97,12 @@ export async function txnKey(q: Queryable, id: number, scope: string[]): Promise
 /**
  * A page of the list, newest first. With `after` (the key of the last row of the page before) it
  * is read by keyset — it costs what page 1 costs however deep. Otherwise by offset, as a deferred
- * join: the offset walks the index only (ids), and only the page's rows are read whole. `columns`:
- * ROW_COLUMNS (TxnDbRow, the default) or LIST_COLUMNS (rows for listRow).
+ * join: the offset walks the index only (ids), and only the page's rows are read whole — from
+ * `o.jumpFrom` (JUMP_FROM) on, for a list filtered only by scope and time, past the newest whole days
+ * skipped by their counts (txn.jump.ts). `columns`: ROW_COLUMNS (TxnDbRow, the default) or
+ * LIST_COLUMNS (rows for listRow).
  */
-export async function listTxn<R = TxnDbRow>(q: Queryable, w: Where, page: number, size: number, after?: TxnKey | null, columns: string = ROW_COLUMNS): Promise<R[]> {
+export async function listTxn<R = TxnDbRow>(q: Queryable, w: Where, page: number, size: number, after?: TxnKey | null, columns: string = ROW_COLUMNS, o: { jumpFrom?: number } = {}): Promise<R[]> {
   if (after) {
     const n = w.params.length;
     const { rows } = await q.query<R>(
@@ -111,6 +114,11 @@ export async function listTxn<R = TxnDbRow>(q: Queryable, w: Where, page: number
     return rows;
   }
   const offset = page * size;
+  if (w.days && offset > 0 && offset >= (o.jumpFrom ?? JUMP_FROM)) {
+    // Deep, and filtered only by scope and time: the newest whole days skipped by their counts (txn.jump.ts).
+    const j = jumpStatement({ ...w, days: w.days }, offset, size, columns, PAGE_ORDER);
+    return (await q.query<R>(j.sql, j.params, w.genericSafe ? PIPELINED : undefined)).rows;
+  }
   const { rows } = await q.query<R>(
     offset === 0
       ? `SELECT ${columns} FROM txn t JOIN merchant m ON m.mer_id = t.mer_id WHERE ${w.sql} ${PAGE_ORDER} LIMIT ${size}`
