@@ -32,6 +32,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { apiBundleIsFresh, buildApi } from '../apps/api/build-api';
+import { ensureWebBuild } from './web-build';
 import { MESSAGES } from '../apps/api/src/lib/messages';
 import { readOutbox } from '../apps/api/src/plugins/mail';
 import { DEMO } from '../apps/api/src/seed/foundation.seed';
@@ -77,6 +78,7 @@ async function startServer(kind: Kind, databaseUrl?: string): Promise<Server> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-memory-'));
   const port = benchPort() || (await freePort());
   if (!apiBundleIsFresh()) await buildApi();
+  ensureWebBuild(); // the server-rendered lists of the load need the built SPA
   const nodeArgs = env.MEMORY_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
   const child = spawn(process.execPath, ['--expose-gc', ...nodeArgs, path.join(import.meta.dirname, 'memory-server.ts')], {
     cwd: ROOT,
