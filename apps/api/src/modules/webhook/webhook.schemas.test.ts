@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Ajv } from 'ajv';
 import { Perm, RefundCode, WEBHOOK_EVENTS } from '@portal/contract';
 import { createTestApp, DB_KINDS, DEMO, form, type TestCtx } from '../../../test/helpers';
 import { EVENT_FORMS, webhookEventsOf, type WebhookEventDef } from '../contract';
@@ -152,9 +153,23 @@ describe.each(DB_KINDS)('every event through the real triggers parses with its s
       DEFS.map((d) => d.type).filter((t) => !seen.has(t)),
       'declared but not produced here',
     ).toEqual([]);
+    // The /v1 document publishes them (OpenAPI 3.1 webhooks): one entry per type, the delivery's headers, the body in both forms.
+    const doc = (await ctx.app.inject({ method: 'GET', url: '/v1/docs/json' })).json();
+    expect(doc.openapi).toBe('3.1.0');
+    expect(Object.keys(doc.webhooks)).toEqual([...WEBHOOK_EVENTS]);
+    const ajv = new Ajv({ strict: false, allErrors: true });
+    const published = new Map(
+      DEFS.map((d) => {
+        const op = doc.webhooks[d.type].post;
+        expect(op.parameters.map((h: { name: string }) => h.name)).toEqual(expect.arrayContaining(['Portal-Signature', 'webhook-id', 'webhook-timestamp', 'webhook-signature', 'Portal-Event-Id']));
+        return [d.type, ajv.compile({ allOf: [op.requestBody.content['application/json'].schema], components: doc.components })];
+      }),
+    );
     for (const e of rows) {
       for (const f of EVENT_FORMS) {
         const body = JSON.parse(JSON.stringify(eventObject(e, f)));
+        const v = published.get(e.type)!;
+        expect(v(body), `${e.type} ${f} against /v1/docs: ${ajv.errorsText(v.errors)}`).toBe(true);
         const parsed = byType.get(e.type)!.payload[f].safeParse(body);
         expect(parsed.success, `${e.type} ${f}: ${parsed.error?.message} in ${JSON.stringify(body)}`).toBe(true);
         expect(parsed.data, `${e.type} ${f}: a field its schema does not name`).toEqual(body);
