@@ -6,7 +6,7 @@ import { createApiKey, v1, type TestApiKey } from '../apikey/apikey.fixtures';
 import { buyerPay, createOrder } from '../paybylink/paybylink.fixtures';
 import { deliverDue } from '../webhook/webhook.deliver';
 import { addEndpoint, demoUser, startReceiver } from '../webhook/webhook.fixtures';
-import { deliveryDetail } from '../webhook/webhook.service';
+import { deliveryDetail } from '../webhook/webhook.deliveries';
 
 /**
  * Issue 50, decision 075: one id form and one time format per object across /v1 and the webhooks.
