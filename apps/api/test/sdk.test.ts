@@ -152,8 +152,8 @@ describe.each(DB_KINDS)('@portal/sdk against a running server (%s)', (kind) => {
       const standard = orThrow(await api.POST('/v1/webhook_endpoints', { body: { url: rx.url, enabled_events: ['*'], merchant_id: DEMO.group, signature_scheme: 'standard' } }));
       const p = await addTxn(ctx, { merId: DEMO.group });
       for (let i = 0; i < 5 && (await deliverDue(ctx.deps, 100)).tried > 0; i++);
-      // The key's version (the newest): data.id is the /v1 id, the gateway's is gatewayId (decision 075).
-      const mine = rx.got.filter((g) => g.event.data.gatewayId === p.gwTransId);
+      // The key's version (the newest): data is the /v1 Transaction (decision 079), its id the /v1 id, the gateway's gateway_id.
+      const mine = rx.got.filter((g) => g.event.data.gateway_id === p.gwTransId);
       expect(mine).toHaveLength(2);
       const viaStripe = mine.find((g) => g.headers['portal-signature'])!;
       const viaStandard = mine.find((g) => g.headers['webhook-signature'])!;

@@ -6,4 +6,4 @@
 export { createPortalClient, orThrow, PortalApiError, retryDelay, retryingFetch, type PortalClient, type PortalClientOptions, type RetryOptions } from './client';
 export { listAll, paginate, paginatePages } from './paginate';
 export { verifyPortalSignature, verifyStandardWebhook, verifyWebhook, WebhookVerificationError, type VerifyOptions, type WebhookEvent } from './webhooks';
-export type { ApiVersion, components, CursorPath, ItemOf, operations, PagedPath, paths, Schemas, SdkPaths } from './types';
+export type { ApiVersion, components, CursorPath, ItemOf, operations, PagedPath, paths, Schemas, SdkPaths, WebhookEventType, WebhookPayload, webhooks } from './types';

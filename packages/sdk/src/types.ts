@@ -1,6 +1,6 @@
-import type { components, operations, paths } from './generated/v1';
+import type { components, operations, paths, webhooks } from './generated/v1';
 
-export type { components, operations, paths };
+export type { components, operations, paths, webhooks };
 
 /** The document's named schemas: `Schemas['Transaction']`, `Schemas['Refund']`, `Schemas['Error']` … */
 export type Schemas = components['schemas'];
@@ -42,3 +42,12 @@ export type PagedQuery<P extends PagedPath> = paths[P] extends { get: { paramete
 
 /** A version of the API (a date), as the document lists them. */
 export type ApiVersion = NonNullable<NonNullable<operations['listTransactions']['parameters']['header']>['Portal-Version']>;
+
+/** A webhook event type the document lists (its `webhooks`, decision 079). */
+export type WebhookEventType = keyof webhooks;
+/**
+ * The body a delivery of `T` carries, in either form (the endpoint's `api_version`): narrow on
+ * `'created_at' in body` for the 2026-12-03 form — e.g. `WebhookPayload<'transaction.succeeded'>`,
+ * whose `data` there is `Schemas['Transaction']`.
+ */
+export type WebhookPayload<T extends WebhookEventType> = webhooks[T]['post']['requestBody']['content']['application/json'];

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import Stripe from 'stripe';
 import { verifyPortalSignature, verifyStandardWebhook, verifyWebhook, WebhookVerificationError } from './webhooks';
+import type { Schemas, WebhookEventType, WebhookPayload } from './types';
 
 /**
  * The SDK's webhook helpers against the schemes' own libraries (issue 50): what `standardwebhooks`
@@ -47,5 +48,16 @@ describe('webhook verification helpers', () => {
     const old = stripe.webhooks.generateTestHeaderString({ payload: body, secret: 'whsec_old', timestamp: now });
     expect(verifyPortalSignature(body, `${header},${old.split(',')[1]}`, 'whsec_old').id).toBe('evt_1');
     expect(() => verifyPortalSignature('not json', stripe.webhooks.generateTestHeaderString({ payload: 'not json', secret, timestamp: now }), secret)).toThrow(/not JSON/);
+  });
+});
+
+describe('typed webhook payloads (the document’s webhooks, decision 079)', () => {
+  it('a delivery body narrows to its form; the 2026-12-03 transaction event carries the /v1 Transaction', () => {
+    const delivered = JSON.parse(body.replace('refund.succeeded', 'transaction.succeeded')) as WebhookPayload<'transaction.succeeded'>;
+    // Compile-time: the new form's data is Schemas['Transaction'], the old form's has the gateway id as `id`.
+    const txnOf = (p: WebhookPayload<'transaction.succeeded'>): Schemas['Transaction'] | string => ('created_at' in p ? p.data : p.data.id);
+    const types: WebhookEventType[] = ['transaction.succeeded', 'refund.succeeded', 'dispute.closed'];
+    expect(txnOf(delivered)).toBe('GW1');
+    expect(types).toHaveLength(3);
   });
 });

@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { named } from '../lib/v1-registry';
 import type { Deps } from '../plugins/context';
 import type { JobSetup } from '../jobs/start';
 import type { JobLog } from '../jobs/runner';
@@ -47,8 +49,12 @@ export interface ModuleManifest {
   readonly metrics?: readonly MetricSource[];
   /** `/v1` document tags this module's routes use (name and description), in order. */
   readonly v1Tags?: readonly { name: string; description: string }[];
-  /** Webhook event types the module emits (through the outbox), for the endpoint screen and `/v1/docs`. */
-  readonly webhookEvents?: readonly string[];
+  /**
+   * Webhook event types the module emits (through the outbox), each with its payload's schema in
+   * both event forms (`webhookEvent`): published in `/v1/docs` (OpenAPI `webhooks`); a test fails on
+   * an event type emitted that no manifest declares, or declared twice (decision 079).
+   */
+  readonly webhookEvents?: readonly WebhookEventDef[];
   /**
    * A face this module hosts (the merchant API, `/v1`): its encapsulated scope with its own checks,
    * error model and document, registered after every module's portal routes; it calls the modules'
@@ -90,4 +96,53 @@ export function v1TagsOf(modules: readonly ModuleManifest[]): { name: string; de
 /** The durable job setups the modules declare (the job runner takes them with the infrastructure's own). */
 export function moduleJobs(modules: readonly ModuleManifest[]): JobSetup[] {
   return modules.flatMap((m) => [...(m.jobs ?? [])]);
+}
+
+/** The Portal-Versions an event's payload has a form of (decision 075): every version before 2026-12-03 is sent the first. */
+export const EVENT_FORMS = ['2026-12-01', '2026-12-03'] as const;
+export type EventForm = (typeof EVENT_FORMS)[number];
+
+/**
+ * A webhook event type and the schema of the event as it is sent (issue 45 §3, decision 079): the
+ * envelope and its `data`, in each event form. From 2026-12-03 `data` is the /v1 object where one
+ * exists (a transaction.* event's is GET /v1/transactions/{id}'s Transaction).
+ */
+export interface WebhookEventDef {
+  readonly type: string;
+  readonly description: string;
+  readonly payload: { readonly [F in EventForm]: z.ZodType };
+}
+
+/** "transaction.succeeded" → "TransactionSucceeded" (the event's name in the /v1 document). */
+const eventName = (type: string) => type.replace(/(^|[._])([a-z])/g, (_m, _s, c: string) => c.toUpperCase());
+
+/**
+ * Declares an event type with its `data` in each form; the envelopes are the renderer's
+ * (`webhook.render.ts` eventObject): 2026-12-01 `created` (Unix seconds), 2026-12-03 `created_at`
+ * (ISO-8601 UTC). Both named in the /v1 document (`<Type>Event`, `<Type>EventV20261201`).
+ */
+export function webhookEvent(type: string, description: string, data: { readonly [F in EventForm]: z.ZodType }): WebhookEventDef {
+  const base = {
+    id: z.string().describe('evt_…: the same on every delivery, retry and resend (webhook-id / Portal-Event-Id)'),
+    type: z.literal(type),
+    merId: z.string().describe('the merchant it is about'),
+  };
+  const name = eventName(type);
+  return {
+    type,
+    description,
+    payload: {
+      '2026-12-01': named(
+        z.strictObject({ ...base, created: z.number().int().describe('when it happened, Unix seconds (UTC)'), data: data['2026-12-01'] }),
+        `${name}EventV20261201`,
+        `${type} as endpoints before Portal-Version 2026-12-03 receive it`,
+      ),
+      '2026-12-03': named(z.strictObject({ ...base, created_at: z.string().describe('when it happened, ISO-8601 UTC'), data: data['2026-12-03'] }), `${name}Event`, `${type}: ${description}`),
+    },
+  };
+}
+
+/** The event types the modules declare, in the list's order. */
+export function webhookEventsOf(modules: readonly ModuleManifest[]): WebhookEventDef[] {
+  return modules.flatMap((m) => [...(m.webhookEvents ?? [])]);
 }

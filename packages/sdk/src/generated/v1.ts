@@ -541,12 +541,505 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "transaction.succeeded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * transaction.succeeded
+         * @description a purchase succeeded (final): the Transaction. The body is in the endpoint's api_version: from 2026-12-03 the first schema, before it the second (created in Unix seconds, the first id forms). Also listed by GET /v1/events (30 days).
+         */
+        post: operations["webhook_transaction_succeeded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "transaction.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * transaction.failed
+         * @description a purchase failed (final): the Transaction. The body is in the endpoint's api_version: from 2026-12-03 the first schema, before it the second (created in Unix seconds, the first id forms). Also listed by GET /v1/events (30 days).
+         */
+        post: operations["webhook_transaction_failed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "refund.succeeded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * refund.succeeded
+         * @description a refund succeeded (final): the Refund. The body is in the endpoint's api_version: from 2026-12-03 the first schema, before it the second (created in Unix seconds, the first id forms). Also listed by GET /v1/events (30 days).
+         */
+        post: operations["webhook_refund_succeeded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "refund.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * refund.failed
+         * @description a refund failed (final): the Refund. The body is in the endpoint's api_version: from 2026-12-03 the first schema, before it the second (created in Unix seconds, the first id forms). Also listed by GET /v1/events (30 days).
+         */
+        post: operations["webhook_refund_failed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "paylink.paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * paylink.paid
+         * @description a pay-by-link order was paid. The body is in the endpoint's api_version: from 2026-12-03 the first schema, before it the second (created in Unix seconds, the first id forms). Also listed by GET /v1/events (30 days).
+         */
+        post: operations["webhook_paylink_paid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "paylink.closed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * paylink.closed
+         * @description a pay-by-link order was closed by the merchant. The body is in the endpoint's api_version: from 2026-12-03 the first schema, before it the second (created in Unix seconds, the first id forms). Also listed by GET /v1/events (30 days).
+         */
+        post: operations["webhook_paylink_closed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "paylink.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * paylink.expired
+         * @description a pay-by-link order expired unpaid. The body is in the endpoint's api_version: from 2026-12-03 the first schema, before it the second (created in Unix seconds, the first id forms). Also listed by GET /v1/events (30 days).
+         */
+        post: operations["webhook_paylink_expired"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "instore.paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * instore.paid
+         * @description an in-store order was paid (its dynamic QR). The body is in the endpoint's api_version: from 2026-12-03 the first schema, before it the second (created in Unix seconds, the first id forms). Also listed by GET /v1/events (30 days).
+         */
+        post: operations["webhook_instore_paid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "settlement.transferred": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * settlement.transferred
+         * @description a settlement was transferred. The body is in the endpoint's api_version: from 2026-12-03 the first schema, before it the second (created in Unix seconds, the first id forms). Also listed by GET /v1/events (30 days).
+         */
+        post: operations["webhook_settlement_transferred"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "reserve.released": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * reserve.released
+         * @description a rolling reserve was released. The body is in the endpoint's api_version: from 2026-12-03 the first schema, before it the second (created in Unix seconds, the first id forms). Also listed by GET /v1/events (30 days).
+         */
+        post: operations["webhook_reserve_released"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "refund_approval.decided": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * refund_approval.decided
+         * @description a refund that waited for four eyes was approved (with the refund made), rejected or expired. The body is in the endpoint's api_version: from 2026-12-03 the first schema, before it the second (created in Unix seconds, the first id forms). Also listed by GET /v1/events (30 days).
+         */
+        post: operations["webhook_refund_approval_decided"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "dispute.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * dispute.created
+         * @description a dispute arrived. The body is in the endpoint's api_version: from 2026-12-03 the first schema, before it the second (created in Unix seconds, the first id forms). Also listed by GET /v1/events (30 days).
+         */
+        post: operations["webhook_dispute_created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "dispute.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * dispute.updated
+         * @description a dispute changed state (the answer submitted: under review). The body is in the endpoint's api_version: from 2026-12-03 the first schema, before it the second (created in Unix seconds, the first id forms). Also listed by GET /v1/events (30 days).
+         */
+        post: operations["webhook_dispute_updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "dispute.closed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * dispute.closed
+         * @description a dispute closed with its outcome. The body is in the endpoint's api_version: from 2026-12-03 the first schema, before it the second (created in Unix seconds, the first id forms). Also listed by GET /v1/events (30 days).
+         */
+        post: operations["webhook_dispute_closed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** @description Key-value pairs the merchant attached to the object (returned in the object, in /v1/events and in the webhooks) */
         MetadataInput: {
             [key: string]: string;
+        };
+        /** @description settlement.transferred as endpoints before Portal-Version 2026-12-03 receive it */
+        SettlementTransferredEventV20261201Input: {
+            id: string;
+            /** @constant */
+            type: "settlement.transferred";
+            merId: string;
+            created: number;
+            data: {
+                merId: string;
+                settlementDate: string;
+                businessLine: string;
+                currency: string;
+                amount: string;
+                fee: string;
+                netAmount: string;
+                remitDate: string | null;
+            };
+        };
+        /** @description settlement.transferred: a settlement was transferred */
+        SettlementTransferredEventInput: {
+            id: string;
+            /** @constant */
+            type: "settlement.transferred";
+            merId: string;
+            created_at: string;
+            data: {
+                merId: string;
+                settlementDate: string;
+                businessLine: string;
+                currency: string;
+                amount: string;
+                fee: string;
+                netAmount: string;
+                remitDate: string | null;
+                id: string;
+            };
+        };
+        /** @description reserve.released as endpoints before Portal-Version 2026-12-03 receive it */
+        ReserveReleasedEventV20261201Input: {
+            id: string;
+            /** @constant */
+            type: "reserve.released";
+            merId: string;
+            created: number;
+            data: {
+                merId: string;
+                businessLine: string;
+                currency: string;
+                amount: string;
+                heldOn: string;
+                releaseDate: string | null;
+                transferDate: string | null;
+            };
+        };
+        /** @description reserve.released: a rolling reserve was released */
+        ReserveReleasedEventInput: {
+            id: string;
+            /** @constant */
+            type: "reserve.released";
+            merId: string;
+            created_at: string;
+            data: {
+                merId: string;
+                businessLine: string;
+                currency: string;
+                amount: string;
+                heldOn: string;
+                releaseDate: string | null;
+                transferDate: string | null;
+            };
+        };
+        /** @description dispute.created as endpoints before Portal-Version 2026-12-03 receive it */
+        DisputeCreatedEventV20261201Input: {
+            id: string;
+            /** @constant */
+            type: "dispute.created";
+            merId: string;
+            created: number;
+            data: {
+                id: string;
+                disputeId: number;
+                merId: string;
+                kind: string;
+                state: string;
+                brand: string | null;
+                reasonCode: string | null;
+                amount: string;
+                currency: string;
+                deadline: string | null;
+                transactionId: number | null;
+                gatewayId: string | null;
+                outcome: string | null;
+            };
+        };
+        /** @description dispute.created: a dispute arrived */
+        DisputeCreatedEventInput: {
+            id: string;
+            /** @constant */
+            type: "dispute.created";
+            merId: string;
+            created_at: string;
+            data: {
+                id: number;
+                disputeId: number;
+                merId: string;
+                kind: string;
+                state: string;
+                brand: string | null;
+                reasonCode: string | null;
+                amount: string;
+                currency: string;
+                deadline: string | null;
+                transactionId: number | null;
+                gatewayId: string | null;
+                outcome: string | null;
+                gatewayDisputeId: string;
+            };
+        };
+        /** @description dispute.updated as endpoints before Portal-Version 2026-12-03 receive it */
+        DisputeUpdatedEventV20261201Input: {
+            id: string;
+            /** @constant */
+            type: "dispute.updated";
+            merId: string;
+            created: number;
+            data: {
+                id: string;
+                disputeId: number;
+                merId: string;
+                kind: string;
+                state: string;
+                brand: string | null;
+                reasonCode: string | null;
+                amount: string;
+                currency: string;
+                deadline: string | null;
+                transactionId: number | null;
+                gatewayId: string | null;
+                outcome: string | null;
+            };
+        };
+        /** @description dispute.updated: a dispute changed state (the answer submitted: under review) */
+        DisputeUpdatedEventInput: {
+            id: string;
+            /** @constant */
+            type: "dispute.updated";
+            merId: string;
+            created_at: string;
+            data: {
+                id: number;
+                disputeId: number;
+                merId: string;
+                kind: string;
+                state: string;
+                brand: string | null;
+                reasonCode: string | null;
+                amount: string;
+                currency: string;
+                deadline: string | null;
+                transactionId: number | null;
+                gatewayId: string | null;
+                outcome: string | null;
+                gatewayDisputeId: string;
+            };
+        };
+        /** @description dispute.closed as endpoints before Portal-Version 2026-12-03 receive it */
+        DisputeClosedEventV20261201Input: {
+            id: string;
+            /** @constant */
+            type: "dispute.closed";
+            merId: string;
+            created: number;
+            data: {
+                id: string;
+                disputeId: number;
+                merId: string;
+                kind: string;
+                state: string;
+                brand: string | null;
+                reasonCode: string | null;
+                amount: string;
+                currency: string;
+                deadline: string | null;
+                transactionId: number | null;
+                gatewayId: string | null;
+                outcome: string | null;
+            };
+        };
+        /** @description dispute.closed: a dispute closed with its outcome */
+        DisputeClosedEventInput: {
+            id: string;
+            /** @constant */
+            type: "dispute.closed";
+            merId: string;
+            created_at: string;
+            data: {
+                id: number;
+                disputeId: number;
+                merId: string;
+                kind: string;
+                state: string;
+                brand: string | null;
+                reasonCode: string | null;
+                amount: string;
+                currency: string;
+                deadline: string | null;
+                transactionId: number | null;
+                gatewayId: string | null;
+                outcome: string | null;
+                gatewayDisputeId: string;
+            };
         };
         /** @description Every refusal: type (what a client branches on), code (the precise reason), message in the key's language, param at fault, request_id */
         ErrorInput: {
@@ -558,67 +1051,6 @@ export interface components {
                 param: string | null;
                 request_id: string;
             };
-        };
-        /** @description A transaction of the ledger: a purchase, a refund or another kind */
-        TransactionInput: {
-            id: number;
-            gateway_id: string;
-            merchant_id: string;
-            order_no: string;
-            origin_order_no: string | null;
-            origin_transaction_id: number | null;
-            type: string;
-            /** @enum {string} */
-            status: "succeeded" | "failed" | "processing";
-            response_code: string | null;
-            response_message: string | null;
-            amount: string;
-            currency: string;
-            refunded_amount: string;
-            payment_schema: string | null;
-            payment_brand: string | null;
-            merchant_reference: string | null;
-            created_at: string;
-            settlement: {
-                /** @enum {string} */
-                state: "N" | "W" | "T" | "";
-                date: string | null;
-                currency: string | null;
-                amount: string | null;
-                fee: string | null;
-            };
-            metadata: components["schemas"]["MetadataInput"];
-        };
-        /** @description A refund: a transaction of type REFD; purchase (origin_transaction_id) is its purchase; expandable */
-        RefundInput: {
-            id: number;
-            gateway_id: string;
-            merchant_id: string;
-            order_no: string;
-            origin_order_no: string | null;
-            origin_transaction_id: number | null;
-            type: string;
-            /** @enum {string} */
-            status: "succeeded" | "failed" | "processing";
-            response_code: string | null;
-            response_message: string | null;
-            amount: string;
-            currency: string;
-            refunded_amount: string;
-            payment_schema: string | null;
-            payment_brand: string | null;
-            merchant_reference: string | null;
-            created_at: string;
-            settlement: {
-                /** @enum {string} */
-                state: "N" | "W" | "T" | "";
-                date: string | null;
-                currency: string | null;
-                amount: string | null;
-                fee: string | null;
-            };
-            metadata: components["schemas"]["MetadataInput"];
-            purchase: (number | null) | components["schemas"]["TransactionInput"];
         };
         RefundApprovalInput: {
             id: number;
@@ -660,10 +1092,8 @@ export interface components {
             expireTime: string;
             paidTime: string | null;
             closeTime: string | null;
-            /** @enum {string|null} */
-            closeReason: "merchant" | "expired" | "failed" | null;
-            /** @enum {string|null} */
-            emailStatus: "sent" | "failed" | null;
+            closeReason: ("merchant" | "expired" | "failed") | null;
+            emailStatus: ("sent" | "failed") | null;
             txnId: number | null;
             metadata: components["schemas"]["MetadataInput"];
         };
@@ -785,8 +1215,7 @@ export interface components {
             enabled_events: string[];
             /** @enum {string} */
             status: "enabled" | "disabled";
-            /** @enum {string|null} */
-            disabled_reason: "user" | "failing" | null;
+            disabled_reason: ("user" | "failing") | null;
             /** @enum {string} */
             signature_scheme: "stripe" | "standard";
             previous_secret_until: string | null;
@@ -801,8 +1230,7 @@ export interface components {
             enabled_events: string[];
             /** @enum {string} */
             status: "enabled" | "disabled";
-            /** @enum {string|null} */
-            disabled_reason: "user" | "failing" | null;
+            disabled_reason: ("user" | "failing") | null;
             /** @enum {string} */
             signature_scheme: "stripe" | "standard";
             previous_secret_until: string | null;
@@ -839,6 +1267,430 @@ export interface components {
             has_more: boolean;
             next_cursor: string | null;
         };
+        /** @description paylink.paid as endpoints before Portal-Version 2026-12-03 receive it */
+        PaylinkPaidEventV20261201Input: {
+            id: string;
+            /** @constant */
+            type: "paylink.paid";
+            merId: string;
+            created: number;
+            data: {
+                orderNo: string;
+                merId: string;
+                invoiceId: string | null;
+                storeId: string | null;
+                amount: string;
+                currency: string;
+                goodsName: string | null;
+                paidAt: string | null;
+                closedAt: string | null;
+                expiresAt: string | null;
+                transactionId: string | null;
+                metadata: components["schemas"]["MetadataInput"] | null;
+            };
+        };
+        /** @description paylink.paid: a pay-by-link order was paid */
+        PaylinkPaidEventInput: {
+            id: string;
+            /** @constant */
+            type: "paylink.paid";
+            merId: string;
+            created_at: string;
+            data: {
+                orderNo: string;
+                merId: string;
+                invoiceId: string | null;
+                storeId: string | null;
+                amount: string;
+                currency: string;
+                goodsName: string | null;
+                paidAt: string | null;
+                closedAt: string | null;
+                expiresAt: string | null;
+                transactionId: number | null;
+                metadata: components["schemas"]["MetadataInput"] | null;
+                id: number | null;
+                gatewayId: string | null;
+            };
+        };
+        /** @description paylink.closed as endpoints before Portal-Version 2026-12-03 receive it */
+        PaylinkClosedEventV20261201Input: {
+            id: string;
+            /** @constant */
+            type: "paylink.closed";
+            merId: string;
+            created: number;
+            data: {
+                orderNo: string;
+                merId: string;
+                invoiceId: string | null;
+                storeId: string | null;
+                amount: string;
+                currency: string;
+                goodsName: string | null;
+                paidAt: string | null;
+                closedAt: string | null;
+                expiresAt: string | null;
+                transactionId: string | null;
+                metadata: components["schemas"]["MetadataInput"] | null;
+            };
+        };
+        /** @description paylink.closed: a pay-by-link order was closed by the merchant */
+        PaylinkClosedEventInput: {
+            id: string;
+            /** @constant */
+            type: "paylink.closed";
+            merId: string;
+            created_at: string;
+            data: {
+                orderNo: string;
+                merId: string;
+                invoiceId: string | null;
+                storeId: string | null;
+                amount: string;
+                currency: string;
+                goodsName: string | null;
+                paidAt: string | null;
+                closedAt: string | null;
+                expiresAt: string | null;
+                transactionId: number | null;
+                metadata: components["schemas"]["MetadataInput"] | null;
+                id: number | null;
+                gatewayId: string | null;
+            };
+        };
+        /** @description paylink.expired as endpoints before Portal-Version 2026-12-03 receive it */
+        PaylinkExpiredEventV20261201Input: {
+            id: string;
+            /** @constant */
+            type: "paylink.expired";
+            merId: string;
+            created: number;
+            data: {
+                orderNo: string;
+                merId: string;
+                invoiceId: string | null;
+                storeId: string | null;
+                amount: string;
+                currency: string;
+                goodsName: string | null;
+                paidAt: string | null;
+                closedAt: string | null;
+                expiresAt: string | null;
+                transactionId: string | null;
+                metadata: components["schemas"]["MetadataInput"] | null;
+            };
+        };
+        /** @description paylink.expired: a pay-by-link order expired unpaid */
+        PaylinkExpiredEventInput: {
+            id: string;
+            /** @constant */
+            type: "paylink.expired";
+            merId: string;
+            created_at: string;
+            data: {
+                orderNo: string;
+                merId: string;
+                invoiceId: string | null;
+                storeId: string | null;
+                amount: string;
+                currency: string;
+                goodsName: string | null;
+                paidAt: string | null;
+                closedAt: string | null;
+                expiresAt: string | null;
+                transactionId: number | null;
+                metadata: components["schemas"]["MetadataInput"] | null;
+                id: number | null;
+                gatewayId: string | null;
+            };
+        };
+        /** @description instore.paid as endpoints before Portal-Version 2026-12-03 receive it */
+        InstorePaidEventV20261201Input: {
+            id: string;
+            /** @constant */
+            type: "instore.paid";
+            merId: string;
+            created: number;
+            data: {
+                orderNo: string;
+                merId: string;
+                invoiceId: string | null;
+                storeId: string | null;
+                amount: string;
+                currency: string;
+                goodsName: string | null;
+                paidAt: string | null;
+                closedAt: string | null;
+                expiresAt: string | null;
+                transactionId: string | null;
+                metadata: components["schemas"]["MetadataInput"] | null;
+            };
+        };
+        /** @description instore.paid: an in-store order was paid (its dynamic QR) */
+        InstorePaidEventInput: {
+            id: string;
+            /** @constant */
+            type: "instore.paid";
+            merId: string;
+            created_at: string;
+            data: {
+                orderNo: string;
+                merId: string;
+                invoiceId: string | null;
+                storeId: string | null;
+                amount: string;
+                currency: string;
+                goodsName: string | null;
+                paidAt: string | null;
+                closedAt: string | null;
+                expiresAt: string | null;
+                transactionId: number | null;
+                metadata: components["schemas"]["MetadataInput"] | null;
+                id: number | null;
+                gatewayId: string | null;
+            };
+        };
+        /** @description A transaction of the ledger: a purchase, a refund or another kind */
+        TransactionInput: {
+            id: number;
+            gateway_id: string;
+            merchant_id: string;
+            order_no: string;
+            origin_order_no: string | null;
+            origin_transaction_id: number | null;
+            type: string;
+            /** @enum {string} */
+            status: "succeeded" | "failed" | "processing";
+            response_code: string | null;
+            response_message: string | null;
+            amount: string;
+            currency: string;
+            refunded_amount: string;
+            payment_schema: string | null;
+            payment_brand: string | null;
+            merchant_reference: string | null;
+            created_at: string;
+            settlement: {
+                /** @enum {string} */
+                state: "N" | "W" | "T" | "";
+                date: string | null;
+                currency: string | null;
+                amount: string | null;
+                fee: string | null;
+            };
+            metadata: components["schemas"]["MetadataInput"];
+        };
+        /** @description A refund: a transaction of type REFD; purchase (origin_transaction_id) is its purchase; expandable */
+        RefundInput: {
+            id: number;
+            gateway_id: string;
+            merchant_id: string;
+            order_no: string;
+            origin_order_no: string | null;
+            origin_transaction_id: number | null;
+            type: string;
+            /** @enum {string} */
+            status: "succeeded" | "failed" | "processing";
+            response_code: string | null;
+            response_message: string | null;
+            amount: string;
+            currency: string;
+            refunded_amount: string;
+            payment_schema: string | null;
+            payment_brand: string | null;
+            merchant_reference: string | null;
+            created_at: string;
+            settlement: {
+                /** @enum {string} */
+                state: "N" | "W" | "T" | "";
+                date: string | null;
+                currency: string | null;
+                amount: string | null;
+                fee: string | null;
+            };
+            metadata: components["schemas"]["MetadataInput"];
+            purchase: (number | null) | components["schemas"]["TransactionInput"];
+        };
+        /** @description transaction.succeeded as endpoints before Portal-Version 2026-12-03 receive it */
+        TransactionSucceededEventV20261201Input: {
+            id: string;
+            /** @constant */
+            type: "transaction.succeeded";
+            merId: string;
+            created: number;
+            data: {
+                id: string;
+                merId: string;
+                orderNo: string;
+                type: string;
+                amount: string;
+                currency: string;
+                channel: string | null;
+                brand: string | null;
+                gwResponse: string;
+                respMsg: string | null;
+                time: string;
+                originalOrderNo: string | null;
+                storeId: string | null;
+                metadata: components["schemas"]["MetadataInput"];
+            };
+        };
+        /** @description transaction.succeeded: a purchase succeeded (final): the Transaction */
+        TransactionSucceededEventInput: {
+            id: string;
+            /** @constant */
+            type: "transaction.succeeded";
+            merId: string;
+            created_at: string;
+            data: components["schemas"]["TransactionInput"];
+        };
+        /** @description transaction.failed as endpoints before Portal-Version 2026-12-03 receive it */
+        TransactionFailedEventV20261201Input: {
+            id: string;
+            /** @constant */
+            type: "transaction.failed";
+            merId: string;
+            created: number;
+            data: {
+                id: string;
+                merId: string;
+                orderNo: string;
+                type: string;
+                amount: string;
+                currency: string;
+                channel: string | null;
+                brand: string | null;
+                gwResponse: string;
+                respMsg: string | null;
+                time: string;
+                originalOrderNo: string | null;
+                storeId: string | null;
+                metadata: components["schemas"]["MetadataInput"];
+            };
+        };
+        /** @description transaction.failed: a purchase failed (final): the Transaction */
+        TransactionFailedEventInput: {
+            id: string;
+            /** @constant */
+            type: "transaction.failed";
+            merId: string;
+            created_at: string;
+            data: components["schemas"]["TransactionInput"];
+        };
+        /** @description refund.succeeded as endpoints before Portal-Version 2026-12-03 receive it */
+        RefundSucceededEventV20261201Input: {
+            id: string;
+            /** @constant */
+            type: "refund.succeeded";
+            merId: string;
+            created: number;
+            data: {
+                id: string;
+                merId: string;
+                orderNo: string;
+                type: string;
+                amount: string;
+                currency: string;
+                channel: string | null;
+                brand: string | null;
+                gwResponse: string;
+                respMsg: string | null;
+                time: string;
+                originalOrderNo: string | null;
+                storeId: string | null;
+                metadata: components["schemas"]["MetadataInput"];
+            };
+        };
+        /** @description refund.succeeded: a refund succeeded (final): the Refund */
+        RefundSucceededEventInput: {
+            id: string;
+            /** @constant */
+            type: "refund.succeeded";
+            merId: string;
+            created_at: string;
+            data: components["schemas"]["RefundInput"];
+        };
+        /** @description refund.failed as endpoints before Portal-Version 2026-12-03 receive it */
+        RefundFailedEventV20261201Input: {
+            id: string;
+            /** @constant */
+            type: "refund.failed";
+            merId: string;
+            created: number;
+            data: {
+                id: string;
+                merId: string;
+                orderNo: string;
+                type: string;
+                amount: string;
+                currency: string;
+                channel: string | null;
+                brand: string | null;
+                gwResponse: string;
+                respMsg: string | null;
+                time: string;
+                originalOrderNo: string | null;
+                storeId: string | null;
+                metadata: components["schemas"]["MetadataInput"];
+            };
+        };
+        /** @description refund.failed: a refund failed (final): the Refund */
+        RefundFailedEventInput: {
+            id: string;
+            /** @constant */
+            type: "refund.failed";
+            merId: string;
+            created_at: string;
+            data: components["schemas"]["RefundInput"];
+        };
+        /** @description refund_approval.decided as endpoints before Portal-Version 2026-12-03 receive it */
+        RefundApprovalDecidedEventV20261201Input: {
+            id: string;
+            /** @constant */
+            type: "refund_approval.decided";
+            merId: string;
+            created: number;
+            data: {
+                approvalId: number;
+                /** @enum {string} */
+                status: "approved" | "rejected" | "expired";
+                transactionId: number | null;
+                gatewayId: string | null;
+                orderNo: string | null;
+                amount: string | null;
+                currency: string | null;
+                refundId: number | null;
+                refundCode: number | null;
+                requestedAt: string;
+                decidedAt: string;
+                expiresAt: string;
+            };
+        };
+        /** @description refund_approval.decided: a refund that waited for four eyes was approved (with the refund made), rejected or expired */
+        RefundApprovalDecidedEventInput: {
+            id: string;
+            /** @constant */
+            type: "refund_approval.decided";
+            merId: string;
+            created_at: string;
+            data: {
+                approvalId: number;
+                /** @enum {string} */
+                status: "approved" | "rejected" | "expired";
+                transactionId: number | null;
+                gatewayId: string | null;
+                orderNo: string | null;
+                amount: string | null;
+                currency: string | null;
+                refundId: number | null;
+                refundCode: number | null;
+                requestedAt: string;
+                decidedAt: string;
+                expiresAt: string;
+                id: number;
+            };
+        };
         TransactionListInput: {
             data: components["schemas"]["TransactionInput"][];
             has_more: boolean;
@@ -853,6 +1705,218 @@ export interface components {
         Metadata: {
             [key: string]: string;
         };
+        /** @description settlement.transferred as endpoints before Portal-Version 2026-12-03 receive it */
+        SettlementTransferredEventV20261201: {
+            id: string;
+            /** @constant */
+            type: "settlement.transferred";
+            merId: string;
+            created: number;
+            data: {
+                merId: string;
+                settlementDate: string;
+                businessLine: string;
+                currency: string;
+                amount: string;
+                fee: string;
+                netAmount: string;
+                remitDate: string | null;
+            };
+        };
+        /** @description settlement.transferred: a settlement was transferred */
+        SettlementTransferredEvent: {
+            id: string;
+            /** @constant */
+            type: "settlement.transferred";
+            merId: string;
+            created_at: string;
+            data: {
+                merId: string;
+                settlementDate: string;
+                businessLine: string;
+                currency: string;
+                amount: string;
+                fee: string;
+                netAmount: string;
+                remitDate: string | null;
+                id: string;
+            };
+        };
+        /** @description reserve.released as endpoints before Portal-Version 2026-12-03 receive it */
+        ReserveReleasedEventV20261201: {
+            id: string;
+            /** @constant */
+            type: "reserve.released";
+            merId: string;
+            created: number;
+            data: {
+                merId: string;
+                businessLine: string;
+                currency: string;
+                amount: string;
+                heldOn: string;
+                releaseDate: string | null;
+                transferDate: string | null;
+            };
+        };
+        /** @description reserve.released: a rolling reserve was released */
+        ReserveReleasedEvent: {
+            id: string;
+            /** @constant */
+            type: "reserve.released";
+            merId: string;
+            created_at: string;
+            data: {
+                merId: string;
+                businessLine: string;
+                currency: string;
+                amount: string;
+                heldOn: string;
+                releaseDate: string | null;
+                transferDate: string | null;
+            };
+        };
+        /** @description dispute.created as endpoints before Portal-Version 2026-12-03 receive it */
+        DisputeCreatedEventV20261201: {
+            id: string;
+            /** @constant */
+            type: "dispute.created";
+            merId: string;
+            created: number;
+            data: {
+                id: string;
+                disputeId: number;
+                merId: string;
+                kind: string;
+                state: string;
+                brand: string | null;
+                reasonCode: string | null;
+                amount: string;
+                currency: string;
+                deadline: string | null;
+                transactionId: number | null;
+                gatewayId: string | null;
+                outcome: string | null;
+            };
+        };
+        /** @description dispute.created: a dispute arrived */
+        DisputeCreatedEvent: {
+            id: string;
+            /** @constant */
+            type: "dispute.created";
+            merId: string;
+            created_at: string;
+            data: {
+                id: number;
+                disputeId: number;
+                merId: string;
+                kind: string;
+                state: string;
+                brand: string | null;
+                reasonCode: string | null;
+                amount: string;
+                currency: string;
+                deadline: string | null;
+                transactionId: number | null;
+                gatewayId: string | null;
+                outcome: string | null;
+                gatewayDisputeId: string;
+            };
+        };
+        /** @description dispute.updated as endpoints before Portal-Version 2026-12-03 receive it */
+        DisputeUpdatedEventV20261201: {
+            id: string;
+            /** @constant */
+            type: "dispute.updated";
+            merId: string;
+            created: number;
+            data: {
+                id: string;
+                disputeId: number;
+                merId: string;
+                kind: string;
+                state: string;
+                brand: string | null;
+                reasonCode: string | null;
+                amount: string;
+                currency: string;
+                deadline: string | null;
+                transactionId: number | null;
+                gatewayId: string | null;
+                outcome: string | null;
+            };
+        };
+        /** @description dispute.updated: a dispute changed state (the answer submitted: under review) */
+        DisputeUpdatedEvent: {
+            id: string;
+            /** @constant */
+            type: "dispute.updated";
+            merId: string;
+            created_at: string;
+            data: {
+                id: number;
+                disputeId: number;
+                merId: string;
+                kind: string;
+                state: string;
+                brand: string | null;
+                reasonCode: string | null;
+                amount: string;
+                currency: string;
+                deadline: string | null;
+                transactionId: number | null;
+                gatewayId: string | null;
+                outcome: string | null;
+                gatewayDisputeId: string;
+            };
+        };
+        /** @description dispute.closed as endpoints before Portal-Version 2026-12-03 receive it */
+        DisputeClosedEventV20261201: {
+            id: string;
+            /** @constant */
+            type: "dispute.closed";
+            merId: string;
+            created: number;
+            data: {
+                id: string;
+                disputeId: number;
+                merId: string;
+                kind: string;
+                state: string;
+                brand: string | null;
+                reasonCode: string | null;
+                amount: string;
+                currency: string;
+                deadline: string | null;
+                transactionId: number | null;
+                gatewayId: string | null;
+                outcome: string | null;
+            };
+        };
+        /** @description dispute.closed: a dispute closed with its outcome */
+        DisputeClosedEvent: {
+            id: string;
+            /** @constant */
+            type: "dispute.closed";
+            merId: string;
+            created_at: string;
+            data: {
+                id: number;
+                disputeId: number;
+                merId: string;
+                kind: string;
+                state: string;
+                brand: string | null;
+                reasonCode: string | null;
+                amount: string;
+                currency: string;
+                deadline: string | null;
+                transactionId: number | null;
+                gatewayId: string | null;
+                outcome: string | null;
+                gatewayDisputeId: string;
+            };
+        };
         /** @description Every refusal: type (what a client branches on), code (the precise reason), message in the key's language, param at fault, request_id */
         Error: {
             error: {
@@ -863,67 +1927,6 @@ export interface components {
                 param: string | null;
                 request_id: string;
             };
-        };
-        /** @description A transaction of the ledger: a purchase, a refund or another kind */
-        Transaction: {
-            id: number;
-            gateway_id: string;
-            merchant_id: string;
-            order_no: string;
-            origin_order_no: string | null;
-            origin_transaction_id: number | null;
-            type: string;
-            /** @enum {string} */
-            status: "succeeded" | "failed" | "processing";
-            response_code: string | null;
-            response_message: string | null;
-            amount: string;
-            currency: string;
-            refunded_amount: string;
-            payment_schema: string | null;
-            payment_brand: string | null;
-            merchant_reference: string | null;
-            created_at: string;
-            settlement: {
-                /** @enum {string} */
-                state: "N" | "W" | "T" | "";
-                date: string | null;
-                currency: string | null;
-                amount: string | null;
-                fee: string | null;
-            };
-            metadata: components["schemas"]["Metadata"];
-        };
-        /** @description A refund: a transaction of type REFD; purchase (origin_transaction_id) is its purchase; expandable */
-        Refund: {
-            id: number;
-            gateway_id: string;
-            merchant_id: string;
-            order_no: string;
-            origin_order_no: string | null;
-            origin_transaction_id: number | null;
-            type: string;
-            /** @enum {string} */
-            status: "succeeded" | "failed" | "processing";
-            response_code: string | null;
-            response_message: string | null;
-            amount: string;
-            currency: string;
-            refunded_amount: string;
-            payment_schema: string | null;
-            payment_brand: string | null;
-            merchant_reference: string | null;
-            created_at: string;
-            settlement: {
-                /** @enum {string} */
-                state: "N" | "W" | "T" | "";
-                date: string | null;
-                currency: string | null;
-                amount: string | null;
-                fee: string | null;
-            };
-            metadata: components["schemas"]["Metadata"];
-            purchase: (number | null) | components["schemas"]["Transaction"];
         };
         RefundApproval: {
             id: number;
@@ -965,10 +1968,8 @@ export interface components {
             expireTime: string;
             paidTime: string | null;
             closeTime: string | null;
-            /** @enum {string|null} */
-            closeReason: "merchant" | "expired" | "failed" | null;
-            /** @enum {string|null} */
-            emailStatus: "sent" | "failed" | null;
+            closeReason: ("merchant" | "expired" | "failed") | null;
+            emailStatus: ("sent" | "failed") | null;
             txnId: number | null;
             metadata: components["schemas"]["Metadata"];
         };
@@ -1090,8 +2091,7 @@ export interface components {
             enabled_events: string[];
             /** @enum {string} */
             status: "enabled" | "disabled";
-            /** @enum {string|null} */
-            disabled_reason: "user" | "failing" | null;
+            disabled_reason: ("user" | "failing") | null;
             /** @enum {string} */
             signature_scheme: "stripe" | "standard";
             previous_secret_until: string | null;
@@ -1106,8 +2106,7 @@ export interface components {
             enabled_events: string[];
             /** @enum {string} */
             status: "enabled" | "disabled";
-            /** @enum {string|null} */
-            disabled_reason: "user" | "failing" | null;
+            disabled_reason: ("user" | "failing") | null;
             /** @enum {string} */
             signature_scheme: "stripe" | "standard";
             previous_secret_until: string | null;
@@ -1143,6 +2142,430 @@ export interface components {
             data: components["schemas"]["Store"][];
             has_more: boolean;
             next_cursor: string | null;
+        };
+        /** @description paylink.paid as endpoints before Portal-Version 2026-12-03 receive it */
+        PaylinkPaidEventV20261201: {
+            id: string;
+            /** @constant */
+            type: "paylink.paid";
+            merId: string;
+            created: number;
+            data: {
+                orderNo: string;
+                merId: string;
+                invoiceId: string | null;
+                storeId: string | null;
+                amount: string;
+                currency: string;
+                goodsName: string | null;
+                paidAt: string | null;
+                closedAt: string | null;
+                expiresAt: string | null;
+                transactionId: string | null;
+                metadata: components["schemas"]["Metadata"] | null;
+            };
+        };
+        /** @description paylink.paid: a pay-by-link order was paid */
+        PaylinkPaidEvent: {
+            id: string;
+            /** @constant */
+            type: "paylink.paid";
+            merId: string;
+            created_at: string;
+            data: {
+                orderNo: string;
+                merId: string;
+                invoiceId: string | null;
+                storeId: string | null;
+                amount: string;
+                currency: string;
+                goodsName: string | null;
+                paidAt: string | null;
+                closedAt: string | null;
+                expiresAt: string | null;
+                transactionId: number | null;
+                metadata: components["schemas"]["Metadata"] | null;
+                id: number | null;
+                gatewayId: string | null;
+            };
+        };
+        /** @description paylink.closed as endpoints before Portal-Version 2026-12-03 receive it */
+        PaylinkClosedEventV20261201: {
+            id: string;
+            /** @constant */
+            type: "paylink.closed";
+            merId: string;
+            created: number;
+            data: {
+                orderNo: string;
+                merId: string;
+                invoiceId: string | null;
+                storeId: string | null;
+                amount: string;
+                currency: string;
+                goodsName: string | null;
+                paidAt: string | null;
+                closedAt: string | null;
+                expiresAt: string | null;
+                transactionId: string | null;
+                metadata: components["schemas"]["Metadata"] | null;
+            };
+        };
+        /** @description paylink.closed: a pay-by-link order was closed by the merchant */
+        PaylinkClosedEvent: {
+            id: string;
+            /** @constant */
+            type: "paylink.closed";
+            merId: string;
+            created_at: string;
+            data: {
+                orderNo: string;
+                merId: string;
+                invoiceId: string | null;
+                storeId: string | null;
+                amount: string;
+                currency: string;
+                goodsName: string | null;
+                paidAt: string | null;
+                closedAt: string | null;
+                expiresAt: string | null;
+                transactionId: number | null;
+                metadata: components["schemas"]["Metadata"] | null;
+                id: number | null;
+                gatewayId: string | null;
+            };
+        };
+        /** @description paylink.expired as endpoints before Portal-Version 2026-12-03 receive it */
+        PaylinkExpiredEventV20261201: {
+            id: string;
+            /** @constant */
+            type: "paylink.expired";
+            merId: string;
+            created: number;
+            data: {
+                orderNo: string;
+                merId: string;
+                invoiceId: string | null;
+                storeId: string | null;
+                amount: string;
+                currency: string;
+                goodsName: string | null;
+                paidAt: string | null;
+                closedAt: string | null;
+                expiresAt: string | null;
+                transactionId: string | null;
+                metadata: components["schemas"]["Metadata"] | null;
+            };
+        };
+        /** @description paylink.expired: a pay-by-link order expired unpaid */
+        PaylinkExpiredEvent: {
+            id: string;
+            /** @constant */
+            type: "paylink.expired";
+            merId: string;
+            created_at: string;
+            data: {
+                orderNo: string;
+                merId: string;
+                invoiceId: string | null;
+                storeId: string | null;
+                amount: string;
+                currency: string;
+                goodsName: string | null;
+                paidAt: string | null;
+                closedAt: string | null;
+                expiresAt: string | null;
+                transactionId: number | null;
+                metadata: components["schemas"]["Metadata"] | null;
+                id: number | null;
+                gatewayId: string | null;
+            };
+        };
+        /** @description instore.paid as endpoints before Portal-Version 2026-12-03 receive it */
+        InstorePaidEventV20261201: {
+            id: string;
+            /** @constant */
+            type: "instore.paid";
+            merId: string;
+            created: number;
+            data: {
+                orderNo: string;
+                merId: string;
+                invoiceId: string | null;
+                storeId: string | null;
+                amount: string;
+                currency: string;
+                goodsName: string | null;
+                paidAt: string | null;
+                closedAt: string | null;
+                expiresAt: string | null;
+                transactionId: string | null;
+                metadata: components["schemas"]["Metadata"] | null;
+            };
+        };
+        /** @description instore.paid: an in-store order was paid (its dynamic QR) */
+        InstorePaidEvent: {
+            id: string;
+            /** @constant */
+            type: "instore.paid";
+            merId: string;
+            created_at: string;
+            data: {
+                orderNo: string;
+                merId: string;
+                invoiceId: string | null;
+                storeId: string | null;
+                amount: string;
+                currency: string;
+                goodsName: string | null;
+                paidAt: string | null;
+                closedAt: string | null;
+                expiresAt: string | null;
+                transactionId: number | null;
+                metadata: components["schemas"]["Metadata"] | null;
+                id: number | null;
+                gatewayId: string | null;
+            };
+        };
+        /** @description A transaction of the ledger: a purchase, a refund or another kind */
+        Transaction: {
+            id: number;
+            gateway_id: string;
+            merchant_id: string;
+            order_no: string;
+            origin_order_no: string | null;
+            origin_transaction_id: number | null;
+            type: string;
+            /** @enum {string} */
+            status: "succeeded" | "failed" | "processing";
+            response_code: string | null;
+            response_message: string | null;
+            amount: string;
+            currency: string;
+            refunded_amount: string;
+            payment_schema: string | null;
+            payment_brand: string | null;
+            merchant_reference: string | null;
+            created_at: string;
+            settlement: {
+                /** @enum {string} */
+                state: "N" | "W" | "T" | "";
+                date: string | null;
+                currency: string | null;
+                amount: string | null;
+                fee: string | null;
+            };
+            metadata: components["schemas"]["Metadata"];
+        };
+        /** @description A refund: a transaction of type REFD; purchase (origin_transaction_id) is its purchase; expandable */
+        Refund: {
+            id: number;
+            gateway_id: string;
+            merchant_id: string;
+            order_no: string;
+            origin_order_no: string | null;
+            origin_transaction_id: number | null;
+            type: string;
+            /** @enum {string} */
+            status: "succeeded" | "failed" | "processing";
+            response_code: string | null;
+            response_message: string | null;
+            amount: string;
+            currency: string;
+            refunded_amount: string;
+            payment_schema: string | null;
+            payment_brand: string | null;
+            merchant_reference: string | null;
+            created_at: string;
+            settlement: {
+                /** @enum {string} */
+                state: "N" | "W" | "T" | "";
+                date: string | null;
+                currency: string | null;
+                amount: string | null;
+                fee: string | null;
+            };
+            metadata: components["schemas"]["Metadata"];
+            purchase: (number | null) | components["schemas"]["Transaction"];
+        };
+        /** @description transaction.succeeded as endpoints before Portal-Version 2026-12-03 receive it */
+        TransactionSucceededEventV20261201: {
+            id: string;
+            /** @constant */
+            type: "transaction.succeeded";
+            merId: string;
+            created: number;
+            data: {
+                id: string;
+                merId: string;
+                orderNo: string;
+                type: string;
+                amount: string;
+                currency: string;
+                channel: string | null;
+                brand: string | null;
+                gwResponse: string;
+                respMsg: string | null;
+                time: string;
+                originalOrderNo: string | null;
+                storeId: string | null;
+                metadata: components["schemas"]["Metadata"];
+            };
+        };
+        /** @description transaction.succeeded: a purchase succeeded (final): the Transaction */
+        TransactionSucceededEvent: {
+            id: string;
+            /** @constant */
+            type: "transaction.succeeded";
+            merId: string;
+            created_at: string;
+            data: components["schemas"]["Transaction"];
+        };
+        /** @description transaction.failed as endpoints before Portal-Version 2026-12-03 receive it */
+        TransactionFailedEventV20261201: {
+            id: string;
+            /** @constant */
+            type: "transaction.failed";
+            merId: string;
+            created: number;
+            data: {
+                id: string;
+                merId: string;
+                orderNo: string;
+                type: string;
+                amount: string;
+                currency: string;
+                channel: string | null;
+                brand: string | null;
+                gwResponse: string;
+                respMsg: string | null;
+                time: string;
+                originalOrderNo: string | null;
+                storeId: string | null;
+                metadata: components["schemas"]["Metadata"];
+            };
+        };
+        /** @description transaction.failed: a purchase failed (final): the Transaction */
+        TransactionFailedEvent: {
+            id: string;
+            /** @constant */
+            type: "transaction.failed";
+            merId: string;
+            created_at: string;
+            data: components["schemas"]["Transaction"];
+        };
+        /** @description refund.succeeded as endpoints before Portal-Version 2026-12-03 receive it */
+        RefundSucceededEventV20261201: {
+            id: string;
+            /** @constant */
+            type: "refund.succeeded";
+            merId: string;
+            created: number;
+            data: {
+                id: string;
+                merId: string;
+                orderNo: string;
+                type: string;
+                amount: string;
+                currency: string;
+                channel: string | null;
+                brand: string | null;
+                gwResponse: string;
+                respMsg: string | null;
+                time: string;
+                originalOrderNo: string | null;
+                storeId: string | null;
+                metadata: components["schemas"]["Metadata"];
+            };
+        };
+        /** @description refund.succeeded: a refund succeeded (final): the Refund */
+        RefundSucceededEvent: {
+            id: string;
+            /** @constant */
+            type: "refund.succeeded";
+            merId: string;
+            created_at: string;
+            data: components["schemas"]["Refund"];
+        };
+        /** @description refund.failed as endpoints before Portal-Version 2026-12-03 receive it */
+        RefundFailedEventV20261201: {
+            id: string;
+            /** @constant */
+            type: "refund.failed";
+            merId: string;
+            created: number;
+            data: {
+                id: string;
+                merId: string;
+                orderNo: string;
+                type: string;
+                amount: string;
+                currency: string;
+                channel: string | null;
+                brand: string | null;
+                gwResponse: string;
+                respMsg: string | null;
+                time: string;
+                originalOrderNo: string | null;
+                storeId: string | null;
+                metadata: components["schemas"]["Metadata"];
+            };
+        };
+        /** @description refund.failed: a refund failed (final): the Refund */
+        RefundFailedEvent: {
+            id: string;
+            /** @constant */
+            type: "refund.failed";
+            merId: string;
+            created_at: string;
+            data: components["schemas"]["Refund"];
+        };
+        /** @description refund_approval.decided as endpoints before Portal-Version 2026-12-03 receive it */
+        RefundApprovalDecidedEventV20261201: {
+            id: string;
+            /** @constant */
+            type: "refund_approval.decided";
+            merId: string;
+            created: number;
+            data: {
+                approvalId: number;
+                /** @enum {string} */
+                status: "approved" | "rejected" | "expired";
+                transactionId: number | null;
+                gatewayId: string | null;
+                orderNo: string | null;
+                amount: string | null;
+                currency: string | null;
+                refundId: number | null;
+                refundCode: number | null;
+                requestedAt: string;
+                decidedAt: string;
+                expiresAt: string;
+            };
+        };
+        /** @description refund_approval.decided: a refund that waited for four eyes was approved (with the refund made), rejected or expired */
+        RefundApprovalDecidedEvent: {
+            id: string;
+            /** @constant */
+            type: "refund_approval.decided";
+            merId: string;
+            created_at: string;
+            data: {
+                approvalId: number;
+                /** @enum {string} */
+                status: "approved" | "rejected" | "expired";
+                transactionId: number | null;
+                gatewayId: string | null;
+                orderNo: string | null;
+                amount: string | null;
+                currency: string | null;
+                refundId: number | null;
+                refundCode: number | null;
+                requestedAt: string;
+                decidedAt: string;
+                expiresAt: string;
+                id: number;
+            };
         };
         TransactionList: {
             data: components["schemas"]["Transaction"][];
@@ -6309,6 +7732,622 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
+            };
+        };
+    };
+    webhook_transaction_succeeded: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description signature_scheme stripe (the default): t=<Unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" with the endpoint's secret>[,v1=… with the previous secret while it still signs] */
+                "Portal-Signature"?: string;
+                /** @description signature_scheme standard (Standard Webhooks): the event id (evt_…) */
+                "webhook-id"?: string;
+                /** @description signature_scheme standard: Unix seconds */
+                "webhook-timestamp"?: string;
+                /** @description signature_scheme standard: v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" with the base64 part of the secret after whsec_> (space-separated, one per secret) */
+                "webhook-signature"?: string;
+                /** @description the event id (evt_…): the same on every retry and resend — deduplicate on it */
+                "Portal-Event-Id"?: string;
+                /** @description the event type */
+                "Portal-Event-Type"?: string;
+                /** @description the attempt number of this delivery, from 1 */
+                "Portal-Delivery-Attempt"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransactionSucceededEvent"] | components["schemas"]["TransactionSucceededEventV20261201"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: received (the delivery succeeded) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 s: retried with backoff (1 min, 2, 4 … at most 12 h) for 3 days, then the endpoint is disabled */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_transaction_failed: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description signature_scheme stripe (the default): t=<Unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" with the endpoint's secret>[,v1=… with the previous secret while it still signs] */
+                "Portal-Signature"?: string;
+                /** @description signature_scheme standard (Standard Webhooks): the event id (evt_…) */
+                "webhook-id"?: string;
+                /** @description signature_scheme standard: Unix seconds */
+                "webhook-timestamp"?: string;
+                /** @description signature_scheme standard: v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" with the base64 part of the secret after whsec_> (space-separated, one per secret) */
+                "webhook-signature"?: string;
+                /** @description the event id (evt_…): the same on every retry and resend — deduplicate on it */
+                "Portal-Event-Id"?: string;
+                /** @description the event type */
+                "Portal-Event-Type"?: string;
+                /** @description the attempt number of this delivery, from 1 */
+                "Portal-Delivery-Attempt"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransactionFailedEvent"] | components["schemas"]["TransactionFailedEventV20261201"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: received (the delivery succeeded) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 s: retried with backoff (1 min, 2, 4 … at most 12 h) for 3 days, then the endpoint is disabled */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_refund_succeeded: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description signature_scheme stripe (the default): t=<Unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" with the endpoint's secret>[,v1=… with the previous secret while it still signs] */
+                "Portal-Signature"?: string;
+                /** @description signature_scheme standard (Standard Webhooks): the event id (evt_…) */
+                "webhook-id"?: string;
+                /** @description signature_scheme standard: Unix seconds */
+                "webhook-timestamp"?: string;
+                /** @description signature_scheme standard: v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" with the base64 part of the secret after whsec_> (space-separated, one per secret) */
+                "webhook-signature"?: string;
+                /** @description the event id (evt_…): the same on every retry and resend — deduplicate on it */
+                "Portal-Event-Id"?: string;
+                /** @description the event type */
+                "Portal-Event-Type"?: string;
+                /** @description the attempt number of this delivery, from 1 */
+                "Portal-Delivery-Attempt"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefundSucceededEvent"] | components["schemas"]["RefundSucceededEventV20261201"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: received (the delivery succeeded) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 s: retried with backoff (1 min, 2, 4 … at most 12 h) for 3 days, then the endpoint is disabled */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_refund_failed: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description signature_scheme stripe (the default): t=<Unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" with the endpoint's secret>[,v1=… with the previous secret while it still signs] */
+                "Portal-Signature"?: string;
+                /** @description signature_scheme standard (Standard Webhooks): the event id (evt_…) */
+                "webhook-id"?: string;
+                /** @description signature_scheme standard: Unix seconds */
+                "webhook-timestamp"?: string;
+                /** @description signature_scheme standard: v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" with the base64 part of the secret after whsec_> (space-separated, one per secret) */
+                "webhook-signature"?: string;
+                /** @description the event id (evt_…): the same on every retry and resend — deduplicate on it */
+                "Portal-Event-Id"?: string;
+                /** @description the event type */
+                "Portal-Event-Type"?: string;
+                /** @description the attempt number of this delivery, from 1 */
+                "Portal-Delivery-Attempt"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefundFailedEvent"] | components["schemas"]["RefundFailedEventV20261201"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: received (the delivery succeeded) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 s: retried with backoff (1 min, 2, 4 … at most 12 h) for 3 days, then the endpoint is disabled */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_paylink_paid: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description signature_scheme stripe (the default): t=<Unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" with the endpoint's secret>[,v1=… with the previous secret while it still signs] */
+                "Portal-Signature"?: string;
+                /** @description signature_scheme standard (Standard Webhooks): the event id (evt_…) */
+                "webhook-id"?: string;
+                /** @description signature_scheme standard: Unix seconds */
+                "webhook-timestamp"?: string;
+                /** @description signature_scheme standard: v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" with the base64 part of the secret after whsec_> (space-separated, one per secret) */
+                "webhook-signature"?: string;
+                /** @description the event id (evt_…): the same on every retry and resend — deduplicate on it */
+                "Portal-Event-Id"?: string;
+                /** @description the event type */
+                "Portal-Event-Type"?: string;
+                /** @description the attempt number of this delivery, from 1 */
+                "Portal-Delivery-Attempt"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaylinkPaidEvent"] | components["schemas"]["PaylinkPaidEventV20261201"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: received (the delivery succeeded) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 s: retried with backoff (1 min, 2, 4 … at most 12 h) for 3 days, then the endpoint is disabled */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_paylink_closed: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description signature_scheme stripe (the default): t=<Unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" with the endpoint's secret>[,v1=… with the previous secret while it still signs] */
+                "Portal-Signature"?: string;
+                /** @description signature_scheme standard (Standard Webhooks): the event id (evt_…) */
+                "webhook-id"?: string;
+                /** @description signature_scheme standard: Unix seconds */
+                "webhook-timestamp"?: string;
+                /** @description signature_scheme standard: v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" with the base64 part of the secret after whsec_> (space-separated, one per secret) */
+                "webhook-signature"?: string;
+                /** @description the event id (evt_…): the same on every retry and resend — deduplicate on it */
+                "Portal-Event-Id"?: string;
+                /** @description the event type */
+                "Portal-Event-Type"?: string;
+                /** @description the attempt number of this delivery, from 1 */
+                "Portal-Delivery-Attempt"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaylinkClosedEvent"] | components["schemas"]["PaylinkClosedEventV20261201"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: received (the delivery succeeded) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 s: retried with backoff (1 min, 2, 4 … at most 12 h) for 3 days, then the endpoint is disabled */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_paylink_expired: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description signature_scheme stripe (the default): t=<Unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" with the endpoint's secret>[,v1=… with the previous secret while it still signs] */
+                "Portal-Signature"?: string;
+                /** @description signature_scheme standard (Standard Webhooks): the event id (evt_…) */
+                "webhook-id"?: string;
+                /** @description signature_scheme standard: Unix seconds */
+                "webhook-timestamp"?: string;
+                /** @description signature_scheme standard: v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" with the base64 part of the secret after whsec_> (space-separated, one per secret) */
+                "webhook-signature"?: string;
+                /** @description the event id (evt_…): the same on every retry and resend — deduplicate on it */
+                "Portal-Event-Id"?: string;
+                /** @description the event type */
+                "Portal-Event-Type"?: string;
+                /** @description the attempt number of this delivery, from 1 */
+                "Portal-Delivery-Attempt"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaylinkExpiredEvent"] | components["schemas"]["PaylinkExpiredEventV20261201"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: received (the delivery succeeded) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 s: retried with backoff (1 min, 2, 4 … at most 12 h) for 3 days, then the endpoint is disabled */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_instore_paid: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description signature_scheme stripe (the default): t=<Unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" with the endpoint's secret>[,v1=… with the previous secret while it still signs] */
+                "Portal-Signature"?: string;
+                /** @description signature_scheme standard (Standard Webhooks): the event id (evt_…) */
+                "webhook-id"?: string;
+                /** @description signature_scheme standard: Unix seconds */
+                "webhook-timestamp"?: string;
+                /** @description signature_scheme standard: v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" with the base64 part of the secret after whsec_> (space-separated, one per secret) */
+                "webhook-signature"?: string;
+                /** @description the event id (evt_…): the same on every retry and resend — deduplicate on it */
+                "Portal-Event-Id"?: string;
+                /** @description the event type */
+                "Portal-Event-Type"?: string;
+                /** @description the attempt number of this delivery, from 1 */
+                "Portal-Delivery-Attempt"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InstorePaidEvent"] | components["schemas"]["InstorePaidEventV20261201"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: received (the delivery succeeded) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 s: retried with backoff (1 min, 2, 4 … at most 12 h) for 3 days, then the endpoint is disabled */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_settlement_transferred: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description signature_scheme stripe (the default): t=<Unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" with the endpoint's secret>[,v1=… with the previous secret while it still signs] */
+                "Portal-Signature"?: string;
+                /** @description signature_scheme standard (Standard Webhooks): the event id (evt_…) */
+                "webhook-id"?: string;
+                /** @description signature_scheme standard: Unix seconds */
+                "webhook-timestamp"?: string;
+                /** @description signature_scheme standard: v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" with the base64 part of the secret after whsec_> (space-separated, one per secret) */
+                "webhook-signature"?: string;
+                /** @description the event id (evt_…): the same on every retry and resend — deduplicate on it */
+                "Portal-Event-Id"?: string;
+                /** @description the event type */
+                "Portal-Event-Type"?: string;
+                /** @description the attempt number of this delivery, from 1 */
+                "Portal-Delivery-Attempt"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SettlementTransferredEvent"] | components["schemas"]["SettlementTransferredEventV20261201"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: received (the delivery succeeded) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 s: retried with backoff (1 min, 2, 4 … at most 12 h) for 3 days, then the endpoint is disabled */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_reserve_released: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description signature_scheme stripe (the default): t=<Unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" with the endpoint's secret>[,v1=… with the previous secret while it still signs] */
+                "Portal-Signature"?: string;
+                /** @description signature_scheme standard (Standard Webhooks): the event id (evt_…) */
+                "webhook-id"?: string;
+                /** @description signature_scheme standard: Unix seconds */
+                "webhook-timestamp"?: string;
+                /** @description signature_scheme standard: v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" with the base64 part of the secret after whsec_> (space-separated, one per secret) */
+                "webhook-signature"?: string;
+                /** @description the event id (evt_…): the same on every retry and resend — deduplicate on it */
+                "Portal-Event-Id"?: string;
+                /** @description the event type */
+                "Portal-Event-Type"?: string;
+                /** @description the attempt number of this delivery, from 1 */
+                "Portal-Delivery-Attempt"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReserveReleasedEvent"] | components["schemas"]["ReserveReleasedEventV20261201"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: received (the delivery succeeded) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 s: retried with backoff (1 min, 2, 4 … at most 12 h) for 3 days, then the endpoint is disabled */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_refund_approval_decided: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description signature_scheme stripe (the default): t=<Unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" with the endpoint's secret>[,v1=… with the previous secret while it still signs] */
+                "Portal-Signature"?: string;
+                /** @description signature_scheme standard (Standard Webhooks): the event id (evt_…) */
+                "webhook-id"?: string;
+                /** @description signature_scheme standard: Unix seconds */
+                "webhook-timestamp"?: string;
+                /** @description signature_scheme standard: v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" with the base64 part of the secret after whsec_> (space-separated, one per secret) */
+                "webhook-signature"?: string;
+                /** @description the event id (evt_…): the same on every retry and resend — deduplicate on it */
+                "Portal-Event-Id"?: string;
+                /** @description the event type */
+                "Portal-Event-Type"?: string;
+                /** @description the attempt number of this delivery, from 1 */
+                "Portal-Delivery-Attempt"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefundApprovalDecidedEvent"] | components["schemas"]["RefundApprovalDecidedEventV20261201"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: received (the delivery succeeded) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 s: retried with backoff (1 min, 2, 4 … at most 12 h) for 3 days, then the endpoint is disabled */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_dispute_created: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description signature_scheme stripe (the default): t=<Unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" with the endpoint's secret>[,v1=… with the previous secret while it still signs] */
+                "Portal-Signature"?: string;
+                /** @description signature_scheme standard (Standard Webhooks): the event id (evt_…) */
+                "webhook-id"?: string;
+                /** @description signature_scheme standard: Unix seconds */
+                "webhook-timestamp"?: string;
+                /** @description signature_scheme standard: v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" with the base64 part of the secret after whsec_> (space-separated, one per secret) */
+                "webhook-signature"?: string;
+                /** @description the event id (evt_…): the same on every retry and resend — deduplicate on it */
+                "Portal-Event-Id"?: string;
+                /** @description the event type */
+                "Portal-Event-Type"?: string;
+                /** @description the attempt number of this delivery, from 1 */
+                "Portal-Delivery-Attempt"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DisputeCreatedEvent"] | components["schemas"]["DisputeCreatedEventV20261201"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: received (the delivery succeeded) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 s: retried with backoff (1 min, 2, 4 … at most 12 h) for 3 days, then the endpoint is disabled */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_dispute_updated: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description signature_scheme stripe (the default): t=<Unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" with the endpoint's secret>[,v1=… with the previous secret while it still signs] */
+                "Portal-Signature"?: string;
+                /** @description signature_scheme standard (Standard Webhooks): the event id (evt_…) */
+                "webhook-id"?: string;
+                /** @description signature_scheme standard: Unix seconds */
+                "webhook-timestamp"?: string;
+                /** @description signature_scheme standard: v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" with the base64 part of the secret after whsec_> (space-separated, one per secret) */
+                "webhook-signature"?: string;
+                /** @description the event id (evt_…): the same on every retry and resend — deduplicate on it */
+                "Portal-Event-Id"?: string;
+                /** @description the event type */
+                "Portal-Event-Type"?: string;
+                /** @description the attempt number of this delivery, from 1 */
+                "Portal-Delivery-Attempt"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DisputeUpdatedEvent"] | components["schemas"]["DisputeUpdatedEventV20261201"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: received (the delivery succeeded) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 s: retried with backoff (1 min, 2, 4 … at most 12 h) for 3 days, then the endpoint is disabled */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_dispute_closed: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description signature_scheme stripe (the default): t=<Unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" with the endpoint's secret>[,v1=… with the previous secret while it still signs] */
+                "Portal-Signature"?: string;
+                /** @description signature_scheme standard (Standard Webhooks): the event id (evt_…) */
+                "webhook-id"?: string;
+                /** @description signature_scheme standard: Unix seconds */
+                "webhook-timestamp"?: string;
+                /** @description signature_scheme standard: v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" with the base64 part of the secret after whsec_> (space-separated, one per secret) */
+                "webhook-signature"?: string;
+                /** @description the event id (evt_…): the same on every retry and resend — deduplicate on it */
+                "Portal-Event-Id"?: string;
+                /** @description the event type */
+                "Portal-Event-Type"?: string;
+                /** @description the attempt number of this delivery, from 1 */
+                "Portal-Delivery-Attempt"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DisputeClosedEvent"] | components["schemas"]["DisputeClosedEventV20261201"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: received (the delivery succeeded) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 s: retried with backoff (1 min, 2, 4 … at most 12 h) for 3 days, then the endpoint is disabled */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

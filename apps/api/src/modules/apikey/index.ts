@@ -9,6 +9,6 @@ import { apiKeyRoutes } from './apikey.routes';
 export const manifest = defineModule({ name: 'apikey', routes: apiKeyRoutes });
 
 // What other modules use of it (issue 45 §2: through this door only).
-export { API_VERSIONS, API_VERSION_CURRENT, authenticateKey, keyAsUser } from './apikey.service';
-export type { ApiVersion } from './apikey.service';
-export type { KeyCaller } from './apikey.service';
+export { API_VERSIONS, API_VERSION_CURRENT, authenticateKey, keyAsUser } from './apikey.auth';
+export type { ApiVersion } from './apikey.auth';
+export type { KeyCaller } from './apikey.auth';

@@ -1,4 +1,5 @@
 import { defineModule } from '../contract';
+import { DISPUTE_EVENTS } from './disputes.events';
 import { disputeProviderRoutes } from './disputes.provider';
 import { disputeRoutes } from './disputes.routes';
 import { disputeV1Routes } from './disputes.v1';
@@ -34,7 +35,7 @@ export const disputesModule = defineModule({
         'Chargebacks, inquiries and pre-arbitrations of your purchases: list, detail, evidence, submit, accept (docs/disputes.md). Webhook events dispute.created, dispute.updated, dispute.closed.',
     },
   ],
-  webhookEvents: ['dispute.created', 'dispute.updated', 'dispute.closed'],
+  webhookEvents: DISPUTE_EVENTS,
 });
 
 export { disputeLinesOf, movementsOf, type DisputeLines, type DisputeMovement, type LinesQuery } from './disputes.lines';

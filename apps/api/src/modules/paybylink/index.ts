@@ -4,9 +4,10 @@
  */
 import { defineModule } from '../contract';
 import { payByLinkModule } from './paybylink.module';
+import { PAYLINK_EVENTS } from './paybylink.events';
 
 /** Pay by link: the merchant's orders (/api/payByLink/*); the demo seed's orders are the checkout's (they are paid through it). */
-export const manifest = defineModule({ name: 'paybylink', routes: payByLinkModule });
+export const manifest = defineModule({ name: 'paybylink', routes: payByLinkModule, webhookEvents: PAYLINK_EVENTS });
 
 // What other modules use of it (issue 45 §2: through this door only).
 export { sniffFileType } from './file-type';

@@ -1,6 +1,7 @@
 import { defineModule } from '../contract';
 import { setUpPaymentJobs } from './payments.background';
 import { registerFxMetrics } from './rates.metrics';
+import { SETTLEMENT_EVENTS } from './settlement/settle.events';
 
 /**
  * The payments module's door (issue 45 §1–2): what other modules may use of the ledger's money —
@@ -17,7 +18,7 @@ export { ingestTransaction } from './ingest.service';
 export { addDays, daysBetween, platformDate, zonedInstant } from './time';
 
 /** The ledger's money: ingest, settlement runs, exchange rates (issue 46: transactions waiting for a rate, on /metrics). */
-export const manifest = defineModule({ name: 'payments', metrics: [registerFxMetrics], jobs: [setUpPaymentJobs] });
+export const manifest = defineModule({ name: 'payments', metrics: [registerFxMetrics], jobs: [setUpPaymentJobs], webhookEvents: SETTLEMENT_EVENTS });
 
 // What other modules use of it (issue 45 §2: through this door only).
 export { ingestBatch, ingestEach } from './ingest.service';

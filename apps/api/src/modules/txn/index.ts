@@ -6,11 +6,13 @@ import { defineModule } from '../contract';
 import { txnModule } from './txn.module';
 import { registerApprovalKind } from '../team';
 import { refund } from './refund.service';
+import { TXN_EVENTS } from './txn.events';
 
 /** Transactions: list, detail, refund, exports, settle list, logistics, manual blend. */
 export const manifest = defineModule({
   name: 'txn',
   routes: txnModule,
+  webhookEvents: TXN_EVENTS,
   // Four eyes: an approved refund request runs as its approver, with the request's own key (one refund however often it runs).
   init: () =>
     registerApprovalKind('refund', {
@@ -38,3 +40,4 @@ export { findDetail, listTxn, txnKey, txnWhere } from './txn.repo';
 export { money } from './txn.row';
 export type { TxnDbRow } from './txn.row';
 export { checkRange } from './txn.service';
+export { statusOf, toV1Transaction, v1RefundSchema, v1TransactionSchema, type V1Transaction } from './txn.public';

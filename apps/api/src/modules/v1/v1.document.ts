@@ -1,4 +1,8 @@
+import type { z } from 'zod';
+import { WEBHOOK_EVENTS } from '@portal/contract';
 import { API_VERSIONS } from '../apikey';
+import type { WebhookEventDef } from '../contract';
+import { v1Registry } from './v1.registry';
 import { ERROR_DESCRIPTIONS } from './v1.errors';
 
 /**
@@ -26,7 +30,9 @@ type Json = Record<string, unknown>;
 /**
  * A nullable enum lists null among its values (OpenAPI 3.0.3: `nullable` does not widen `enum`, so
  * a validator refuses a null answer otherwise — the mismatch issue 50's developer met on
- * closeReason and emailStatus). Applied to every schema of the document, recursively.
+ * closeReason and emailStatus). Applied to every schema of the document, recursively. Since the
+ * document is OpenAPI 3.1 (decision 079: its `webhooks`) zod writes null as a type of its own and
+ * no `nullable` is left; this stays for a schema written by hand the 3.0 way.
  */
 export function nullableEnums<T>(s: T): T {
   if (Array.isArray(s)) return s.map(nullableEnums) as T;
@@ -106,4 +112,60 @@ export function documentOperation<T extends { schema: unknown }>(out: T, v1: V1R
     };
   }
   return { ...out, schema: nullableEnums({ ...schema, tags: [v1.tag], response, headers }) };
+}
+
+const header = (name: string, description: string) => ({ name, in: 'header', required: false, schema: { type: 'string' }, description });
+/** The headers of every delivery (webhook.deliver.ts): the signature headers of the endpoint's scheme, and the event's own. */
+const DELIVERY_HEADERS = [
+  header(
+    'Portal-Signature',
+    'signature_scheme stripe (the default): t=<Unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" with the endpoint\'s secret>[,v1=… with the previous secret while it still signs]',
+  ),
+  header('webhook-id', 'signature_scheme standard (Standard Webhooks): the event id (evt_…)'),
+  header('webhook-timestamp', 'signature_scheme standard: Unix seconds'),
+  header(
+    'webhook-signature',
+    'signature_scheme standard: v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" with the base64 part of the secret after whsec_> (space-separated, one per secret)',
+  ),
+  header('Portal-Event-Id', 'the event id (evt_…): the same on every retry and resend — deduplicate on it'),
+  header('Portal-Event-Type', 'the event type'),
+  header('Portal-Delivery-Attempt', 'the attempt number of this delivery, from 1'),
+];
+
+/** The id a schema is written under in the document (it must be named: `named`, or `webhookEvent` for an event). */
+function refOf(schema: unknown, where: string): Json {
+  const id = v1Registry.get(schema as z.ZodType)?.id;
+  if (!id) throw new Error(`${where}: the schema is not named in the /v1 registry`);
+  return { $ref: `#/components/schemas/${id}` };
+}
+
+/**
+ * The document's OpenAPI 3.1 `webhooks` (issue 45 §3, decision 079): one entry per event type the
+ * modules declare, the body the endpoint's version is sent — the 2026-12-03 form, or the first form
+ * an endpoint of an older version gets — and the delivery's headers; any 2xx answer is taken as
+ * received, anything else (or no answer within 10 s) is retried with backoff for 3 days.
+ */
+export function documentWebhooks(defs: readonly WebhookEventDef[]): Record<string, Json> {
+  const out: Record<string, Json> = {};
+  const order = (t: string) => (WEBHOOK_EVENTS as readonly string[]).indexOf(t);
+  for (const d of [...defs].sort((a, b) => order(a.type) - order(b.type))) {
+    out[d.type] = {
+      post: {
+        operationId: `webhook_${d.type.replace(/\./g, '_')}`,
+        tags: ['events'],
+        summary: d.type,
+        description: `${d.description}. The body is in the endpoint's api_version: from 2026-12-03 the first schema, before it the second (created in Unix seconds, the first id forms). Also listed by GET /v1/events (30 days).`,
+        parameters: DELIVERY_HEADERS,
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: { oneOf: [refOf(d.payload['2026-12-03'], d.type), refOf(d.payload['2026-12-01'], d.type)] } } },
+        },
+        responses: {
+          '200': { description: 'Any 2xx: received (the delivery succeeded)' },
+          '400': { description: 'Any other answer, or none within 10 s: retried with backoff (1 min, 2, 4 … at most 12 h) for 3 days, then the endpoint is disabled' },
+        },
+      },
+    };
+  }
+  return out;
 }

@@ -6,7 +6,7 @@ import { createApiKey, v1, type TestApiKey } from '../apikey/apikey.fixtures';
 import { buyerPay, createOrder } from '../paybylink/paybylink.fixtures';
 import { deliverDue } from '../webhook/webhook.deliver';
 import { addEndpoint, demoUser, startReceiver } from '../webhook/webhook.fixtures';
-import { deliveryDetail } from '../webhook/webhook.service';
+import { deliveryDetail } from '../webhook/webhook.deliveries';
 
 /**
  * Issue 50, decision 075: one id form and one time format per object across /v1 and the webhooks.
@@ -68,18 +68,18 @@ describe.each(DB_KINDS)('/v1 and webhook payloads: one id form and one time form
     const old = await endpoint({ merchant_id: DEMO.group, enabled_events: ['transaction.succeeded'], api_version: '2026-12-01' });
     const p = await addTxn(ctx, { merId: DEMO.group, orderNo: `EF-${kind}-1`, currency: 'USD', paymentSchema: 'CARD', paymentBrand: 'visa' });
     await drain();
-    const got = rx.got.filter((g) => g.event.data.orderNo === `EF-${kind}-1`);
+    const got = rx.got.filter((g) => (g.event.data.orderNo ?? g.event.data.order_no) === `EF-${kind}-1`);
     expect(got).toHaveLength(2);
     const [nw, od] = [got.find((g) => 'created_at' in g.event)!, got.find((g) => 'created' in g.event)!];
     expect(nw && od).toBeTruthy();
     const n = JSON.parse(nw.body);
     expect(n.created_at).toMatch(ISO);
     expect(n).not.toHaveProperty('created');
-    expect(n.data).toMatchObject({ id: p.id, gatewayId: p.gwTransId, time: '2026-11-10T04:00:00.000Z', orderNo: `EF-${kind}-1` });
+    expect(n.data).toMatchObject({ id: p.id, gateway_id: p.gwTransId, created_at: '2026-11-10T04:00:00.000Z', order_no: `EF-${kind}-1` });
     expect(Object.keys(n.data).filter((k) => k.startsWith('_'))).toEqual([]);
-    // The same object as /v1 names it: the event's id is the transaction's id.
+    // One public transaction shape (decision 079): the event's data is the very object GET /v1/transactions/{id} answers.
     const t = await v1(ctx, key.secret, { method: 'GET', url: `/v1/transactions/${n.data.id}` });
-    expect(t.body).toMatchObject({ id: p.id, gateway_id: p.gwTransId, created_at: n.data.time });
+    expect(t.body).toEqual(n.data);
     // The old shape, exactly: Unix seconds, the gateway id as id, PostgreSQL's time form, no /v1 id.
     const o = JSON.parse(od.body);
     expect(o.created).toBeTypeOf('number');

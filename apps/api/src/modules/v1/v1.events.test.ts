@@ -51,7 +51,8 @@ describe.each(DB_KINDS)('/v1 events and webhook endpoints (%s)', (kind) => {
     const t = await addTxn(ctx, { merId: DEMO.subA, orderNo: `EV-${kind}-1` });
     void t;
     await drain();
-    const got = rx.got.filter((g) => g.event.data.orderNo === `EV-${kind}-1`);
+    // The key's version (2026-12-03): the event's data is the /v1 Transaction (decision 079).
+    const got = rx.got.filter((g) => g.event.data.order_no === `EV-${kind}-1`);
     expect(got).toHaveLength(2);
     const standard = got.find((g) => g.headers['webhook-signature'])!;
     const stripeLike = got.find((g) => g.headers['portal-signature'])!;
@@ -84,7 +85,7 @@ describe.each(DB_KINDS)('/v1 events and webhook endpoints (%s)', (kind) => {
     for (let n = 0; n < 10; n++) {
       const r = await v1(ctx, key.secret, { method: 'GET', url: '/v1/events', query: { merId: DEMO.subB, limit: '2', ...(cursor ? { cursor } : {}) } });
       expect(r.status, JSON.stringify(r.body)).toBe(200);
-      seen.push(...r.body.data.map((e: { data: { orderNo: string } }) => e.data.orderNo));
+      seen.push(...r.body.data.map((e: { data: { order_no: string } }) => e.data.order_no));
       if (!r.body.has_more) break;
       cursor = r.body.next_cursor;
     }

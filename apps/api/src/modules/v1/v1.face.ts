@@ -18,9 +18,9 @@ import { v1SettleRoutes } from './v1.settle.routes';
 import { v1WebhookRoutes } from './v1.webhooks.routes';
 import { v1StoreRoutes } from './v1.stores.routes';
 import { v1Registry } from './v1.registry';
-import { documentOperation, nullableEnums, type V1RouteConfig } from './v1.document';
+import { documentOperation, documentWebhooks, nullableEnums, type V1RouteConfig } from './v1.document';
 import { idempotencyHooks } from './v1.idempotency';
-import { faceRoutes, v1TagsOf, type ModuleManifest } from '../contract';
+import { faceRoutes, v1TagsOf, webhookEventsOf, type ModuleManifest } from '../contract';
 
 export type { V1RouteConfig } from './v1.document';
 
@@ -87,7 +87,7 @@ export async function v1Face(app: FastifyInstance, deps: Deps, modules: readonly
     async (f) => {
       await f.register(swagger, {
         openapi: {
-          openapi: '3.0.3',
+          openapi: '3.1.0',
           info: { title: 'Merchant API', version: '1.0.0', description: DESCRIPTION, license: { name: 'Proprietary', url: `${deps.config.publicUrl}/v1/docs` } },
           servers: [{ url: deps.config.publicUrl, description: 'This portal' }],
           tags: [
@@ -107,7 +107,7 @@ export async function v1Face(app: FastifyInstance, deps: Deps, modules: readonly
         },
         hiddenTag: 'X-V1-HIDDEN',
         transform: (arg) => documentOperation(zodTransform(arg), (arg.route.config as { v1?: V1RouteConfig } | undefined)?.v1),
-        transformObject: (arg) => nullableEnums(zodTransformObject(arg)),
+        transformObject: (arg) => ({ ...nullableEnums(zodTransformObject(arg)), webhooks: documentWebhooks(webhookEventsOf(modules)) }),
       });
       // The store's own counters (one atomic upsert per hit), under the route name 'v1'.
       const Store = pgRateLimitStore(deps.db) as unknown as new (

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { named } from './v1.registry';
 
 /** Stripe's rules for metadata (issue 50): at most 50 keys, a key at most 40 characters, a value at most 500, strings only. */
 export const METADATA_MAX_KEYS = 50;
@@ -19,12 +18,8 @@ export const metadataInput = z
   .refine((m) => Object.keys(m).length <= METADATA_MAX_KEYS, { message: `at most ${METADATA_MAX_KEYS} keys` })
   .describe(`Up to ${METADATA_MAX_KEYS} keys (each at most ${METADATA_KEY_MAX} characters) with string values (at most ${METADATA_VALUE_MAX} characters); an empty value removes its key`);
 
-/** metadata as an object answers it. */
-export const metadataSchema = named(
-  z.record(z.string(), z.string()).describe('What the merchant attached (up to 50 string keys and values); {} when none'),
-  'Metadata',
-  'Key-value pairs the merchant attached to the object (returned in the object, in /v1/events and in the webhooks)',
-);
+/** metadata as an object answers it (lib/v1-registry.ts: the transaction's owner names it too). */
+export { metadataSchema } from '../../lib/v1-registry';
 
 /** The metadata to store at creation: the given keys without empty values (none: {}). */
 export const metadataToStore = (m: Record<string, string> | undefined): Record<string, string> => Object.fromEntries(Object.entries(m ?? {}).filter(([, v]) => v !== ''));

@@ -53,8 +53,10 @@ describe.each(DB_KINDS)('/v1 metadata, expand[], Portal-Version (%s)', (kind) =>
     const listed = (await v1(ctx, key.secret, { method: 'GET', url: '/v1/refunds' })).body.data.find((x: any) => x.id === r.body.id);
     expect(listed.metadata).toEqual({ order: 'A-17', note: 'damaged' });
     // The webhook payload (the event /v1/events lists is the object delivered) carries it.
-    const ev = (await events('refund.succeeded')).find((e) => e.data.orderNo === r.body.order_no);
+    const ev = (await events('refund.succeeded')).find((e) => e.data.order_no === r.body.order_no);
     expect(ev.data.metadata).toEqual({ order: 'A-17', note: 'damaged' });
+    // One public transaction shape (decision 079): the refund event's data is the Refund /v1 answered.
+    expect(ev.data).toEqual(r.body);
     // A purchase has none: {}.
     expect((await v1(ctx, key.secret, { method: 'GET', url: `/v1/transactions/${p.id}` })).body.metadata).toEqual({});
 

@@ -13,17 +13,14 @@ export const manifest = defineModule({ name: 'webhook', routes: webhookRoutes, j
 export {
   createEndpoint,
   deleteEndpoint,
-  eventRowId,
   getEndpoint,
-  getEvent,
   listEndpoints,
-  listEvents,
   rotateSecret,
   setEnabled,
   updateEndpoint,
-  type DeliveredEvent,
   type VersionedEndpoint,
 } from './webhook.service';
+export { eventRowId, getEvent, listEvents, type DeliveredEvent } from './webhook.events.service';
 export { standardSignatureHeader, signatureHeader } from './webhook.sign';
 export { eventBody } from './webhook.render';
 export { purgeEvents, EVENT_KEEP_MS } from './webhook.deliver';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { toDecimal } from '@portal/contract';
+import { toV1Transaction } from '../txn';
 import { eventBody, eventObject, type StoredEvent } from './webhook.render';
 
 /**
@@ -63,7 +64,65 @@ describe('event bodies by version', () => {
     const t = o('transaction.succeeded');
     expect(t.created_at).toBe('2026-11-10T04:00:00.123Z');
     expect(t).not.toHaveProperty('created');
-    expect(t.data).toEqual({ ...txn, id: 41, gatewayId: 'G1', amount: '1050', time: '2026-11-10T04:00:00.500Z' });
+    // Decision 079: a transaction event's data is the /v1 Transaction, by its mapper (toV1Transaction).
+    expect(t.data).toEqual(
+      toV1Transaction(
+        {
+          id: 41,
+          gw_trans_id: 'G1',
+          mer_id: txn.merId,
+          order_no: 'O1',
+          origin_order_no: null,
+          origin_txn_id: null,
+          tran_type: 'PURC',
+          gw_response: null,
+          resp_msg: null,
+          amount: 1050,
+          amount_sign: 1,
+          currency: 'JPY',
+          return_amount: 0,
+          payment_schema: null,
+          payment_brand: null,
+          mer_reserve: null,
+          txn_time: new Date(txn.time),
+          settle_flag: 'N',
+          settle_date: null,
+          settle_currency: null,
+          settle_amount: null,
+          settle_fee: null,
+        } as never,
+        {},
+      ),
+    );
+    expect(t.data).toMatchObject({ id: 41, gateway_id: 'G1', amount: '1050', created_at: '2026-11-10T04:00:00.500Z', status: 'processing', metadata: {} });
+    // The row the payload stored (migration 240) is what the mapper reads: a refund is the /v1 Refund, its purchase by id.
+    const row = {
+      id: 43,
+      gw_trans_id: 'G3',
+      mer_id: txn.merId,
+      order_no: 'R1',
+      origin_order_no: 'O1',
+      origin_txn_id: 41,
+      tran_type: 'REFD',
+      gw_response: '00',
+      resp_msg: 'ok',
+      amount: 500,
+      amount_sign: 1,
+      currency: 'CNY',
+      return_amount: 0,
+      payment_schema: 'CARD',
+      payment_brand: 'visa',
+      mer_reserve: 'r',
+      txn_time: '2026-11-10T04:00:00.5+00:00',
+      settle_flag: 'N',
+      settle_date: null,
+      settle_currency: null,
+      settle_amount: null,
+      settle_fee: null,
+    };
+    const r = eventObject(ev('refund.succeeded', { ...txn, id: 'G3', _id: 43, _row: row, metadata: { a: 'b' } }), '2026-12-03') as { data: Record<string, unknown> };
+    expect(r.data).toEqual({ ...toV1Transaction(row as never, { a: 'b' }), purchase: 41 });
+    expect(r.data).toMatchObject({ id: 43, gateway_id: 'G3', origin_transaction_id: 41, amount: '5.00', status: 'succeeded', merchant_reference: 'r', purchase: 41 });
     expect(o('paylink.paid').data).toEqual({
       orderNo: 'PBL1',
       amount: '20.00',
@@ -86,7 +145,7 @@ describe('event bodies by version', () => {
     expect(o('refund_approval.decided').data).toMatchObject({ id: 3, approvalId: 3, transactionId: 41, requestedAt: '2026-11-10T04:00:00.000Z', decidedAt: '2026-11-10T05:12:00.250Z' });
     expect(o('dispute.created').data).toMatchObject({ id: 9, disputeId: 9, gatewayDisputeId: 'DP-9', deadline: '2026-11-20T15:59:59.000Z', amount: '5.00' });
     expect(o('reserve.released').data).toEqual({ merId: '100000000000002', amount: '1.00', currency: 'USD', heldOn: '2026-10-01', releaseDate: '2026-11-01' });
-    // An event recorded before its /v1 id was kept: id null rather than the gateway's.
-    expect(eventObject(ev('refund.succeeded', { ...txn }), '2026-12-03').data).toMatchObject({ id: null, gatewayId: 'G1' });
+    // An order event recorded before its /v1 id was kept: id null rather than the gateway's.
+    expect(eventObject(ev('paylink.paid', { orderNo: 'PBL1', transactionId: 'G2' }), '2026-12-03').data).toMatchObject({ id: null, transactionId: null, gatewayId: 'G2' });
   });
 });

@@ -17,20 +17,8 @@ import type { Deps } from '../../plugins/context';
 import { userOf } from '../../plugins/auth';
 import { envelope, ok, pageOf } from '../../lib/envelope';
 import { answerOf, inputOf, routeOf } from '../../lib/endpoint-route';
-import {
-  createEndpoint,
-  deliveryDetail,
-  endPreviousSecret,
-  getEndpoint,
-  listDeliveries,
-  listEndpoints,
-  resendDelivery,
-  resendFailed,
-  rotateSecret,
-  sendTestEvent,
-  setEnabled,
-  updateEndpoint,
-} from './webhook.service';
+import { createEndpoint, endPreviousSecret, getEndpoint, listEndpoints, rotateSecret, setEnabled, updateEndpoint } from './webhook.service';
+import { deliveryDetail, listDeliveries, resendDelivery, resendFailed, sendTestEvent } from './webhook.deliveries';
 
 const TAG = ['webhooks'];
 const meta = (req: FastifyRequest) => ({ ip: req.ip, userAgent: req.headers['user-agent'] });

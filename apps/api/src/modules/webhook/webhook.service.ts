@@ -1,29 +1,17 @@
 import { isIP } from 'node:net';
-import {
-  Code,
-  WEBHOOK_MAX_ENDPOINTS,
-  WEBHOOK_TEST_EVENT,
-  type Language,
-  type WebhookDelivery,
-  type WebhookDeliveryDetail,
-  type WebhookEndpoint,
-  type WebhookEndpointCreate,
-  type WebhookEndpointUpdate,
-  type WebhookSecret,
-  type WebhookAttemptReason,
-} from '@portal/contract';
+import { Code, WEBHOOK_MAX_ENDPOINTS, type Language, type WebhookEndpoint, type WebhookEndpointCreate, type WebhookEndpointUpdate, type WebhookSecret } from '@portal/contract';
 import type { Queryable } from '../../db/db';
 import type { Deps, SessionUser } from '../../plugins/context';
 import { audit } from '../../lib/audit';
 import { AppError, notFound } from '../../lib/errors';
-import { t } from '../../lib/messages';
 import { encryptSecret, encryptionKey } from '../gateway';
 import { isPrivateAddress } from './webhook.net';
 import { newSecretKeyId, newWebhookSecret } from './webhook.sign';
-import { eventBody, WEBHOOK_DEFAULT_VERSION } from './webhook.render';
+import { WEBHOOK_DEFAULT_VERSION } from './webhook.render';
 
 /**
- * Webhook endpoints and their delivery log (issue 31; decision 040). Every call is within the
+ * Webhook endpoints (issue 31; decision 040); their delivery log is webhook.deliveries.ts, the
+ * events to pull webhook.events.service.ts. Every call is within the
  * caller's merchant scope (another merchant's endpoint answers as absent) and every change is
  * audited. Secrets are stored encrypted (PROVIDER_KEY_ENCRYPTION_KEY, as gateway keys are) and
  * returned once, at creation and rotation. Nothing here talks to the network: deliveries are
@@ -38,7 +26,7 @@ export interface Meta {
 /** How long the secret before a rotation keeps signing. */
 const PREVIOUS_SECRET_MS = 24 * 3_600_000;
 /** A delivery is retried for this long after its event (or its resend). */
-const RETRY_WINDOW_MS = 3 * 24 * 3_600_000;
+export const RETRY_WINDOW_MS = 3 * 24 * 3_600_000;
 
 interface EndpointRow {
   id: number;
@@ -61,7 +49,7 @@ interface EndpointRow {
 /** An endpoint, and the API version its events are sent in (pinned at its creation; /v1 shows it). */
 export type VersionedEndpoint = WebhookEndpoint & { apiVersion: string };
 
-const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+export const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
 const toEndpoint = (r: EndpointRow, now: Date): VersionedEndpoint => ({
   id: Number(r.id),
@@ -93,7 +81,7 @@ export async function listEndpoints(deps: Deps, scope: string[]): Promise<Versio
   return rows.map((r) => toEndpoint(r, deps.clock.now()));
 }
 
-async function endpointOf(q: Queryable, id: number, scope: string[], now: Date, lock = false): Promise<VersionedEndpoint> {
+export async function endpointOf(q: Queryable, id: number, scope: string[], now: Date, lock = false): Promise<VersionedEndpoint> {
   if (lock) await q.query('SELECT 1 FROM webhook_endpoint WHERE id = $1 AND mer_id = ANY($2::text[]) FOR UPDATE', [id, scope]);
   const { rows } = await q.query<EndpointRow>(`${SELECT_ENDPOINT} WHERE e.id = $1 AND e.mer_id = ANY($2::text[])`, [id, scope]);
   if (!rows[0]) throw notFound();
@@ -118,7 +106,7 @@ function sealSecret(deps: Deps, scheme: 'stripe' | 'standard' = 'stripe') {
   return { secret, keyId, enc: encryptSecret(encryptionKey(deps.config), secret, keyId) };
 }
 
-const actorOf = (user: SessionUser, meta: Meta) => ({ userId: user.id, username: user.username, ip: meta.ip ?? null, userAgent: meta.userAgent ?? null });
+export const actorOf = (user: SessionUser, meta: Meta) => ({ userId: user.id, username: user.username, ip: meta.ip ?? null, userAgent: meta.userAgent ?? null });
 
 export async function createEndpoint(
   deps: Deps,
@@ -238,156 +226,6 @@ export async function setEnabled(deps: Deps, user: SessionUser, id: number, enab
   });
 }
 
-/** A `webhook.test` event for this one endpoint, sent by the job like any other. */
-export async function sendTestEvent(deps: Deps, user: SessionUser, lang: Language, id: number, meta: Meta): Promise<WebhookDeliveryDetail> {
-  const now = deps.clock.now();
-  const deliveryId = await deps.db.tx(async (q) => {
-    const e = await endpointOf(q, id, user.scope, now, true);
-    if (!e.enabled) throw new AppError(Code.BAD_REQUEST, 'webhookDisabled', {}, 400);
-    const { rows: ev } = await q.query<{ id: number }>('INSERT INTO webhook_event (mer_id, type, data, created_at) VALUES ($1, $2, $3, $4) RETURNING id', [
-      e.merId,
-      WEBHOOK_TEST_EVENT,
-      JSON.stringify({ message: t(lang, 'webhookTestMessage'), endpointId: e.id }),
-      now,
-    ]);
-    const { rows } = await q.query<{ id: number }>(
-      'INSERT INTO webhook_delivery (event_id, endpoint_id, mer_id, next_attempt_at, give_up_at, created_at) VALUES ($1, $2, $3, $4, $5, $4) RETURNING id',
-      [ev[0].id, e.id, e.merId, now, new Date(now.getTime() + RETRY_WINDOW_MS)],
-    );
-    await audit(q, { action: 'webhook.endpoint.test', ...actorOf(user, meta), merId: e.merId, target: String(id) });
-    return Number(rows[0].id);
-  });
-  return deliveryDetail(deps, user, lang, deliveryId);
-}
-
-interface DeliveryRow {
-  id: number;
-  endpoint_id: number;
-  event_id: string;
-  type: string;
-  mer_id: string;
-  data: Record<string, unknown>;
-  event_created_at: Date;
-  created_at: Date;
-  state: 'pending' | 'succeeded' | 'failed';
-  attempts: number;
-  last_status: number | null;
-  last_attempt_at: Date | null;
-  next_attempt_at: Date | null;
-  api_version: string;
-}
-
-const SELECT_DELIVERY = `
-  SELECT d.id, d.endpoint_id, v.event_id, v.type, v.mer_id, v.data, v.created_at AS event_created_at, d.created_at, d.state, d.attempts,
-         d.last_status, d.last_attempt_at, d.next_attempt_at,
-         (SELECT e.api_version FROM webhook_endpoint e WHERE e.id = d.endpoint_id) AS api_version
-    FROM webhook_delivery d JOIN webhook_event v ON v.id = d.event_id`;
-
-const toDelivery = (r: DeliveryRow): WebhookDelivery => ({
-  id: Number(r.id),
-  endpointId: Number(r.endpoint_id),
-  eventId: r.event_id,
-  type: r.type,
-  createdAt: iso(r.event_created_at)!,
-  state: r.state,
-  attempts: r.attempts,
-  lastStatus: r.last_status,
-  lastAttemptAt: iso(r.last_attempt_at),
-  nextAttemptAt: r.state === 'pending' ? iso(r.next_attempt_at) : null,
-});
-
-/** An endpoint's deliveries, newest event first (one event's, with `eventId`). */
-export async function listDeliveries(
-  deps: Deps,
-  user: SessionUser,
-  f: { id: number; state?: string; eventId?: string; page: number; size: number },
-): Promise<{ content: WebhookDelivery[]; totalElements: number }> {
-  await endpointOf(deps.db, f.id, user.scope, deps.clock.now());
-  const where = `d.endpoint_id = $1 AND d.mer_id = ANY($2::text[]) AND ($3::text IS NULL OR d.state = $3) AND ($4::text IS NULL OR v.event_id = $4)`;
-  const params = [f.id, user.scope, f.state ?? null, f.eventId ?? null];
-  const { rows } = await deps.db.query<DeliveryRow>(`${SELECT_DELIVERY} WHERE ${where} ORDER BY d.id DESC LIMIT $5 OFFSET $6`, [...params, f.size, f.page * f.size]);
-  const { rows: n } = await deps.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_delivery d JOIN webhook_event v ON v.id = d.event_id WHERE ${where}`, params);
-  return { content: rows.map(toDelivery), totalElements: n[0].n };
-}
-
-const REASON_MESSAGE = {
-  address: 'webhookReasonAddress',
-  https: 'webhookReasonHttps',
-  timeout: 'webhookReasonTimeout',
-  tls: 'webhookReasonTls',
-  connection: 'webhookReasonConnection',
-} as const satisfies Record<WebhookAttemptReason, string>;
-
-/** One delivery with its body and every attempt (time, status, latency, answer's first 2 KB, next retry). */
-export async function deliveryDetail(deps: Deps, user: SessionUser, lang: Language, id: number): Promise<WebhookDeliveryDetail> {
-  const { rows } = await deps.db.query<DeliveryRow>(`${SELECT_DELIVERY} WHERE d.id = $1 AND d.mer_id = ANY($2::text[])`, [id, user.scope]);
-  if (!rows[0]) throw notFound();
-  const r = rows[0];
-  const { rows: attempts } = await deps.db.query<{
-    id: number;
-    started_at: Date;
-    outcome: 'sending' | 'succeeded' | 'failed' | 'refused';
-    status: number | null;
-    latency_ms: number | null;
-    response_excerpt: string | null;
-    reason: WebhookAttemptReason | null;
-    next_retry_at: Date | null;
-    manual: boolean;
-  }>('SELECT id, started_at, outcome, status, latency_ms, response_excerpt, reason, next_retry_at, manual FROM webhook_attempt WHERE delivery_id = $1 ORDER BY id DESC', [id]);
-  return {
-    ...toDelivery(r),
-    body: eventBody({ event_id: r.event_id, type: r.type, mer_id: r.mer_id, data: r.data, created_at: r.event_created_at }, r.api_version),
-    attemptList: attempts.map((a) => ({
-      id: Number(a.id),
-      at: iso(a.started_at)!,
-      outcome: a.outcome,
-      status: a.status,
-      latencyMs: a.latency_ms,
-      response: a.response_excerpt,
-      // A generic reason in the caller's language; the detail (webhook_attempt.error) is for operators only.
-      reason: a.reason,
-      error: a.reason ? t(lang, REASON_MESSAGE[a.reason]) : null,
-      nextRetryAt: iso(a.next_retry_at),
-      manual: a.manual,
-    })),
-  };
-}
-
-/** Sends one delivery again (same event id, same body), now, with a fresh 3-day window. */
-export async function resendDelivery(deps: Deps, user: SessionUser, lang: Language, id: number, meta: Meta): Promise<WebhookDeliveryDetail> {
-  const now = deps.clock.now();
-  await deps.db.tx(async (q) => {
-    const { rows } = await q.query<{ endpoint_id: number; mer_id: string; event_id: string }>(
-      `SELECT d.endpoint_id, d.mer_id, v.event_id FROM webhook_delivery d JOIN webhook_event v ON v.id = d.event_id
-        WHERE d.id = $1 AND d.mer_id = ANY($2::text[]) FOR UPDATE OF d`,
-      [id, user.scope],
-    );
-    if (!rows[0]) throw notFound();
-    const e = await endpointOf(q, Number(rows[0].endpoint_id), user.scope, now);
-    if (!e.enabled) throw new AppError(Code.BAD_REQUEST, 'webhookDisabled', {}, 400);
-    await q.query(`UPDATE webhook_delivery SET state = 'pending', next_attempt_at = $2, give_up_at = $3, manual_pending = true WHERE id = $1`, [id, now, new Date(now.getTime() + RETRY_WINDOW_MS)]);
-    await audit(q, { action: 'webhook.delivery.resend', ...actorOf(user, meta), merId: rows[0].mer_id, target: String(id), detail: { eventId: rows[0].event_id, endpointId: e.id } });
-  });
-  return deliveryDetail(deps, user, lang, id);
-}
-
-/** Sends again every failed delivery of an endpoint whose event happened at or after `since`. */
-export async function resendFailed(deps: Deps, user: SessionUser, id: number, since: Date, meta: Meta): Promise<{ count: number }> {
-  const now = deps.clock.now();
-  return deps.db.tx(async (q) => {
-    const e = await endpointOf(q, id, user.scope, now, true);
-    if (!e.enabled) throw new AppError(Code.BAD_REQUEST, 'webhookDisabled', {}, 400);
-    const r = await q.query(
-      `UPDATE webhook_delivery d SET state = 'pending', next_attempt_at = $3, give_up_at = $4, manual_pending = true
-         FROM webhook_event v
-        WHERE v.id = d.event_id AND d.endpoint_id = $1 AND d.state = 'failed' AND v.created_at >= $2`,
-      [id, since, now, new Date(now.getTime() + RETRY_WINDOW_MS)],
-    );
-    await audit(q, { action: 'webhook.delivery.resendFailed', ...actorOf(user, meta), merId: e.merId, target: String(id), detail: { since: since.toISOString(), count: r.rowCount } });
-    return { count: r.rowCount };
-  });
-}
-
 /**
  * Deletes an endpoint (issue 50: DELETE /v1/webhook_endpoints/{id}) with its delivery log; audited.
  * Its events stay (GET /v1/events).
@@ -408,64 +246,4 @@ export async function deleteEndpoint(deps: Deps, user: SessionUser, id: number, 
     });
     return before;
   });
-}
-
-/** An event as delivered (the body's JSON), for GET /v1/events. */
-export interface DeliveredEvent {
-  id: string;
-  type: string;
-  /** Unix seconds, before Portal-Version 2026-12-03 */
-  created?: number;
-  /** ISO-8601 UTC, from Portal-Version 2026-12-03 */
-  created_at?: string;
-  merId: string;
-  data: Record<string, unknown>;
-}
-
-interface EventRow {
-  id: number;
-  event_id: string;
-  type: string;
-  mer_id: string;
-  data: Record<string, unknown>;
-  created_at: Date;
-}
-
-const delivered = (r: EventRow, version?: string): DeliveredEvent => JSON.parse(eventBody({ event_id: r.event_id, type: r.type, mer_id: r.mer_id, data: r.data, created_at: r.created_at }, version));
-/** Events are kept 30 days (the purge job deletes older ones); older ones are not listed even before it runs. */
-const EVENTS_KEPT_MS = 30 * 86_400_000;
-
-/**
- * The scope's events newest first (issue 50), `limit` after the event `after` (its row id; keyset
- * paging: an event added meanwhile never shifts a page), optionally of one type or a type's prefix
- * (`refund.` …). Returns one more than `limit` when there are more. The test event is not listed.
- */
-export async function listEvents(deps: Deps, scope: string[], f: { type?: string; limit: number; after?: number; version?: string }): Promise<{ rowId: number; event: DeliveredEvent }[]> {
-  const since = new Date(deps.clock.now().getTime() - EVENTS_KEPT_MS);
-  const prefix = f.type?.endsWith('.') ? f.type : null;
-  const { rows } = await deps.db.query<EventRow>(
-    `SELECT id, event_id, type, mer_id, data, created_at FROM webhook_event
-      WHERE mer_id = ANY($1::text[]) AND created_at >= $2 AND type <> $3 AND ($4::bigint IS NULL OR id < $4)
-        AND ($5::text IS NULL OR type = $5) AND ($6::text IS NULL OR starts_with(type, $6))
-      ORDER BY id DESC LIMIT $7`,
-    [scope, since, WEBHOOK_TEST_EVENT, f.after ?? null, prefix ? null : (f.type ?? null), prefix, f.limit + 1],
-  );
-  return rows.map((r) => ({ rowId: Number(r.id), event: delivered(r, f.version) }));
-}
-
-/** The row id of one of the scope's events by its `evt_…` id (for a cursor), or null. */
-export async function eventRowId(deps: Deps, scope: string[], eventId: string): Promise<number | null> {
-  const { rows } = await deps.db.query<{ id: number }>('SELECT id FROM webhook_event WHERE event_id = $1 AND mer_id = ANY($2::text[])', [eventId, scope]);
-  return rows[0] ? Number(rows[0].id) : null;
-}
-
-/** One of the scope's events (of the last 30 days) by its id; another merchant's answers as absent. */
-export async function getEvent(deps: Deps, scope: string[], eventId: string, version?: string): Promise<DeliveredEvent> {
-  const since = new Date(deps.clock.now().getTime() - EVENTS_KEPT_MS);
-  const { rows } = await deps.db.query<EventRow>(
-    'SELECT id, event_id, type, mer_id, data, created_at FROM webhook_event WHERE event_id = $1 AND mer_id = ANY($2::text[]) AND created_at >= $3 AND type <> $4',
-    [eventId, scope, since, WEBHOOK_TEST_EVENT],
-  );
-  if (!rows[0]) throw notFound();
-  return delivered(rows[0], version);
 }
