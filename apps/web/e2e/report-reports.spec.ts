@@ -66,7 +66,7 @@ test('transfer report: settlement range cannot be cleared; details open the sett
   // The page's own list call (as the screen asked for it) gives the rows' hidden fields.
   // (code 0: with 5-second tokens the first answer may be 'expired', then the client refreshes and replays)
   // (When the server rendered the page, decision 050, the answer came with it and the browser asks nothing.)
-  const listed = await firstAnswer<{ content: TransferRow[] }>(page, '/api/report/transfer/list', ['report', 'transfer/list'], () =>
+  const listed = await firstAnswer<{ content: TransferRow[] }>(page, '/api/report/transfer/list', ['report', 'transfer', 'list'], () =>
     page.goto(`/report/transfer?beginDate=${isoDaysAgo(30)}&endDate=${isoDaysAgo(0)}&page=1&size=100`),
   );
   expect(listed.query.size).toBe('100');

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Access, AnyEndpoint, EndpointIn, EndpointOut, OpsRole } from '@portal/contract';
+import type { Access, AnyEndpoint, EndpointIn, EndpointOut, EndpointRefusal, OpsRole } from '@portal/contract';
 
 /**
  * A portal route from its descriptor in the endpoint table (issue 45 §3, decision 074):
@@ -12,8 +12,19 @@ import type { Access, AnyEndpoint, EndpointIn, EndpointOut, OpsRole } from '@por
  * `answerOf` fail to compile when the zod schema's types and the descriptor's disagree.
  */
 export function routeOf<E extends AnyEndpoint>(e: E, config: { rateLimit?: { max: number; timeWindow: string } } = {}) {
-  return { method: e.method, url: e.path, config: { ...accessConfig(e.access, e.path.startsWith('/api/ops/')), ...config } };
+  return { method: e.method, url: e.path, config: { ...accessConfig(e.access, e.path.startsWith('/api/ops/')), ...config, [FROM_ENDPOINT]: e } };
 }
+
+/**
+ * The mark routeOf leaves on a route's config: the descriptor it was registered from. A symbol, so
+ * nothing that reads or prints the config sees it; Fastify's copy of the config keeps it. The
+ * route-table suites fail on a portal or back-office route without it (decision 074).
+ */
+export const FROM_ENDPOINT: unique symbol = Symbol.for('portal.routeOf');
+
+/** The descriptor a route was registered from (routeOf), or undefined for a route that wrote its own path and config. */
+export const endpointOfRoute = (config: unknown): AnyEndpoint | undefined =>
+  config && typeof config === 'object' ? ((config as { [FROM_ENDPOINT]?: AnyEndpoint })[FROM_ENDPOINT] ?? undefined) : undefined;
 
 /** The route config of an access: the portal's auth/permission, or the back office's opsRoles (its own realm, decision 038). */
 function accessConfig(a: Access, ops: boolean): { auth?: 'public'; permission?: string | string[]; opsRoles?: readonly OpsRole[] | 'public' } {
@@ -32,8 +43,12 @@ export const inputOf =
   <S extends z.ZodType>(schema: S & ([EndpointIn<E>] extends [z.input<S>] ? unknown : Mismatch<EndpointIn<E>, z.input<S>>)): S =>
     schema;
 
-/** The schema of a route's answer (the envelope's data): what it parses to is what the descriptor promises. */
+/**
+ * The schema of a route's answer (the envelope's data): what it parses to is what the descriptor
+ * promises — its answer, or the data a refusal carries beside its code (`EndpointRefusal`, e.g.
+ * sign-in's `{ remaining }`), which the same schema serialises.
+ */
 export const answerOf =
   <E extends AnyEndpoint>(_e: E) =>
-  <S extends z.ZodType>(schema: S & ([z.output<S>] extends [EndpointOut<E>] ? unknown : Mismatch<EndpointOut<E>, z.output<S>>)): S =>
+  <S extends z.ZodType>(schema: S & ([z.output<S>] extends [EndpointOut<E> | EndpointRefusal<E>] ? unknown : Mismatch<EndpointOut<E> | EndpointRefusal<E>, z.output<S>>)): S =>
     schema;

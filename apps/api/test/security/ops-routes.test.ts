@@ -4,6 +4,7 @@ import { OPS_ENDPOINTS } from '@portal/contract/endpoints/all';
 import { createTestApp, DB_KINDS, type TestCtx } from '../helpers';
 import { addOperator, opsLogin } from '../../src/modules/ops/ops.fixtures';
 import { fillPath, opsRoutes, routeKey } from './route-table';
+import { endpointOfRoute } from '../../src/lib/endpoint-route';
 
 /**
  * The back office's route table (issue 26): every /api/ops/ route the app registers — collected
@@ -63,6 +64,17 @@ describe.each(DB_KINDS)('ops route table: realm and roles (%s)', (kind) => {
     ).toEqual([]);
     expect(keys.filter((k, i) => keys.indexOf(k) !== i)).toEqual([]);
     expect(OPS_ENDPOINTS.filter((e, i) => pathParams(e.endpoint.path).join() !== pathParams(registered.get(keys[i])!.url).join()).map((e) => e.name)).toEqual([]);
+  });
+
+  // Decision 074: every ops route is registered from its descriptor (routeOf marks its config), so
+  // its method, path and roles are the table's and its schemas are tied to the descriptor's types.
+  it('every ops route is registered from its descriptor (routeOf)', () => {
+    expect(routes.filter((r) => !endpointOfRoute(r.config)).map(routeKey), 'ops routes registered without routeOf').toEqual([]);
+    expect(
+      routes.filter((r) => routeKey({ method: endpointOfRoute(r.config)!.method, url: endpointOfRoute(r.config)!.path }) !== routeKey(r)).map(routeKey),
+      'ops routes whose descriptor names another method or path',
+    ).toEqual([]);
+    expect(routes.length).toBe(OPS_ENDPOINTS.length);
   });
 
   it('every other ops route: 401 with no token, a made-up token, and a merchant user’s token', async () => {

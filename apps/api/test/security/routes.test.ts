@@ -5,6 +5,7 @@ import { createTestApp, DB_KINDS, DEMO, type TestCtx } from '../helpers';
 import { addTxn, loginWithStepUp } from '../../src/modules/txn/txn.fixtures';
 import { createOrder, multipartFile, PDF } from '../../src/modules/paybylink/paybylink.fixtures';
 import { apiRoutes, createUser, fillPath, routeKey, type ApiRoute } from './route-table';
+import { endpointOfRoute } from '../../src/lib/endpoint-route';
 import { SoftAuthenticator } from '../soft-authenticator';
 import { ALL_ENDPOINTS } from '@portal/contract/endpoints/all';
 import { pathParams, type Access } from '@portal/contract';
@@ -244,6 +245,20 @@ describe.each(DB_KINDS)('route table: authentication, permission, merchant scope
     expect(routes.filter((r) => !table.has(routeKey(r))).map(routeKey), 'routes without a descriptor').toEqual([]);
     const differ = routes.map((r) => `${routeKey(r)}: route ${accessOf(r)}, table ${describeAccess(table.get(routeKey(r))!.access)}`).filter((x) => !/route (.*), table \1$/.test(x));
     expect(differ, 'access differs').toEqual([]);
+  });
+
+  // Decision 074, issue 45 §3: every portal route is registered from its descriptor (routeOf marks
+  // the route's config with it), so its method, path and access are the table's and its schemas can
+  // be tied to the descriptor's types (inputOf, answerOf). A route that writes its own path fails here.
+  it('every registered /api route is registered from its descriptor (routeOf)', () => {
+    const unmarked = routes.filter((r) => !endpointOfRoute(r.config)).map(routeKey);
+    expect(unmarked, 'routes registered without routeOf').toEqual([]);
+    const elsewhere = routes.filter((r) => {
+      const e = endpointOfRoute(r.config);
+      return e && endpointKey(e) !== routeKey(r);
+    });
+    expect(elsewhere.map(routeKey), 'routes whose descriptor names another method or path').toEqual([]);
+    expect(routes.length).toBe(ALL_ENDPOINTS.length);
   });
 
   it('every descriptor of the endpoint table has its registered route, one each', () => {

@@ -10,8 +10,8 @@ export class CheckoutError extends Error {
   }
 }
 
-type Out<E> = E extends Endpoint<unknown, infer O> ? O : never;
-type In<E> = E extends Endpoint<infer I, unknown> ? I : never;
+type Out<E> = E extends Endpoint<unknown, infer O, unknown> ? O : never;
+type In<E> = E extends Endpoint<infer I, unknown, unknown> ? I : never;
 
 /**
  * One public endpoint of the table (the buyer's checkout, the cashier view): plain fetch with the

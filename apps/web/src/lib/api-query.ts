@@ -8,11 +8,11 @@ import type { CallAnswer, CallArgs } from './request';
  * under /api, then the input (`['webhooks', 'endpoint', 'list']`) — and its call. A prefix of the key
  * (`['webhooks']`) invalidates the area. Spread it into useQuery with the screen's own options.
  */
-export const apiQuery = <E extends AnyEndpoint>(e: E, input: EndpointIn<E>) =>
+export const apiQuery = <E extends AnyEndpoint>(e: E, input: EndpointIn<E>, call: { quiet?: boolean } = {}) =>
   queryOptions({
     queryKey: endpointKey(e, input),
     // The input is EndpointIn<E> already; TypeScript cannot see that it fits the argument tuple of CallArgs<E>.
-    queryFn: ({ signal }): Promise<CallAnswer<E>> => http.call(e, ...([input, { signal }] as unknown as CallArgs<E>)),
+    queryFn: ({ signal }): Promise<CallAnswer<E>> => http.call(e, ...([input, { ...call, signal }] as unknown as CallArgs<E>)),
   });
 
 /** The key alone (to invalidate one endpoint's queries, whatever their input). */

@@ -87,9 +87,9 @@ export interface FileResult {
 /** What a call may add: quiet (the caller shows errors itself) and an abort signal. */
 export type CallOptions = Pick<RequestOptions, 'quiet' | 'signal'>;
 /** The arguments after the descriptor: the input (optional when the endpoint takes none), then options. */
-export type CallArgs<E> = E extends Endpoint<infer In, unknown> ? ([In] extends [void] ? [input?: undefined, opts?: CallOptions] : [input: In, opts?: CallOptions]) : never;
+export type CallArgs<E> = E extends Endpoint<infer In, unknown, unknown> ? ([In] extends [void] ? [input?: undefined, opts?: CallOptions] : [input: In, opts?: CallOptions]) : never;
 /** What a call resolves to: the envelope's data, or the file for a download. */
-export type CallAnswer<E> = E extends Endpoint<unknown, infer Out> ? ([Out] extends [FileAnswer] ? FileResult : Out) : never;
+export type CallAnswer<E> = E extends Endpoint<unknown, infer Out, unknown> ? ([Out] extends [FileAnswer] ? FileResult : Out) : never;
 
 type Outcome = { kind: 'envelope'; env: Envelope<unknown>; status: number } | { kind: 'file'; file: FileResult };
 

@@ -37,7 +37,12 @@ export interface Multipart {
   multipart: FormData;
 }
 
-export interface Endpoint<In = void, Out = unknown> {
+/**
+ * `Refusal`: the data a refusal carries beside its non-zero code (sign-in's `{ remaining }` tries,
+ * an expired password's `{ username }`), which `http.call` never answers — it throws a
+ * RequestError whose `data` it is. Phantom like the rest; `never` for most endpoints.
+ */
+export interface Endpoint<In = void, Out = unknown, Refusal = never> {
   readonly method: Method;
   /** The path as the server registers it, `:name` for a path parameter: `/api/notice/detail/:id`. */
   readonly path: string;
@@ -46,22 +51,23 @@ export interface Endpoint<In = void, Out = unknown> {
   /** Set when the answer is a file (Content-Disposition names it), not an envelope. */
   readonly file?: true;
   /** Phantom: the input and answer types. Never set at run time. */
-  readonly types?: { readonly in: In; readonly out: Out };
+  readonly types?: { readonly in: In; readonly out: Out; readonly refusal?: Refusal };
 }
 
 /** Any descriptor (the phantom types are read-only, so every endpoint is one of these). */
-export type AnyEndpoint = Endpoint<unknown, unknown>;
-export type EndpointIn<E> = E extends Endpoint<infer In, unknown> ? In : never;
-export type EndpointOut<E> = E extends Endpoint<unknown, infer Out> ? Out : never;
+export type AnyEndpoint = Endpoint<unknown, unknown, unknown>;
+export type EndpointIn<E> = E extends Endpoint<infer In, unknown, unknown> ? In : never;
+export type EndpointOut<E> = E extends Endpoint<unknown, infer Out, unknown> ? Out : never;
+export type EndpointRefusal<E> = E extends Endpoint<unknown, unknown, infer R> ? R : never;
 
 /** A GET: the input is the query string (and the path's parameters). */
-export const get = <In = void, Out = unknown>(path: string, access: Access): Endpoint<In, Out> => ({ method: 'GET', path, access, body: 'query' });
+export const get = <In = void, Out = unknown, Refusal = never>(path: string, access: Access): Endpoint<In, Out, Refusal> => ({ method: 'GET', path, access, body: 'query' });
 
 /** A GET whose answer is a file (an export, a statement, an attachment). */
 export const download = <In = void>(path: string, access: Access): Endpoint<In, FileAnswer> => ({ method: 'GET', path, access, body: 'query', file: true });
 
 /** A POST: the input is a url-encoded form unless said otherwise (and the path's parameters). */
-export const post = <In = void, Out = unknown>(path: string, access: Access, body: Exclude<BodyKind, 'query'> = 'form'): Endpoint<In, Out> => ({
+export const post = <In = void, Out = unknown, Refusal = never>(path: string, access: Access, body: Exclude<BodyKind, 'query'> = 'form'): Endpoint<In, Out, Refusal> => ({
   method: 'POST',
   path,
   access,

@@ -1,5 +1,9 @@
 import type { Page } from '../api';
-import type { OpsMe, OpsRole } from '../ops';
+import type { z } from 'zod';
+import type { ExportStatus } from '../files';
+import type { OpsMe, OpsRole, opsBankAccountSchema, opsCreateMerchantSchema, opsMerchantFieldsSchema } from '../ops';
+import type { JOB_STATUSES } from '../ops-runs';
+import type { SignInRefusal } from './user';
 import type { OpsNoticeRow, OpsNoticeStatus } from '../ops-notices';
 import type { OpsRatePropose } from '../ops-rates';
 import type { DisputeDetail, DisputeRow } from './disputes';
@@ -35,10 +39,26 @@ const READERS = roles('onboarding', 'risk', 'support', 'read-only');
 type Id = { id: number };
 type MerId = { merId: string };
 type Reason = { reason: string };
+type JobStatus = (typeof JOB_STATUSES)[number];
+/** What the merchant forms send (JSON): the input of the route's own schemas, types only (no zod value reaches the web). */
+export type OpsMerchantCreate = z.input<typeof opsCreateMerchantSchema>;
+export type OpsMerchantFields = z.input<typeof opsMerchantFieldsSchema>;
+export type OpsBankAccount = z.input<typeof opsBankAccountSchema>;
+/** GET /api/ops/audit: by merchant, action prefix, actor, platform days (at most 92). */
+export interface OpsAuditQuery {
+  page?: number;
+  size?: number;
+  merId?: string;
+  action?: string;
+  actor?: string;
+  operatorsOnly?: 'true' | 'false';
+  from: string;
+  to: string;
+}
 
 /** The back office's sign-in, session and operators (decision 038): its own realm under /api/ops. */
 export const OpsApi = {
-  login: post<{ username: string; password: string; verifyCode: string }, { token: string; refreshToken: string } | { remaining: number }>('/api/ops/auth/login', 'public'),
+  login: post<{ username: string; password: string; verifyCode: string }, { token: string; refreshToken: string }, SignInRefusal>('/api/ops/auth/login', 'public'),
   refreshToken: post<{ refreshToken: string }, { token: string; refreshToken: string }>('/api/ops/auth/refreshToken', 'public'),
   logout: post<void, null>('/api/ops/auth/logout', 'public'),
   activation: get<{ token: string }, { username: string; email: string; role: OpsMe['role']; totpSecret: string; otpauthUri: string }>('/api/ops/auth/activation', 'public'),
@@ -47,31 +67,31 @@ export const OpsApi = {
   sessions: get<void, OpsSession[]>('/api/ops/sessions', ANY),
   revokeSession: post<Id, null>('/api/ops/sessions/:id/revoke', ANY),
   operators: get<void, OperatorRow[]>('/api/ops/operators', ADMIN),
-  invite: post<{ username: string; email: string; role: string }, { id: number }>('/api/ops/operators', ADMIN),
+  invite: post<{ username: string; email: string; role: OpsRole }, { id: number }>('/api/ops/operators', ADMIN),
   resendActivation: post<Id, null>('/api/ops/operators/:id/resendActivation', ADMIN),
-  setRole: post<Id & { role: string }, null>('/api/ops/operators/:id/role', ADMIN),
+  setRole: post<Id & { role: OpsRole }, null>('/api/ops/operators/:id/role', ADMIN),
   disable: post<Id, null>('/api/ops/operators/:id/disable', ADMIN),
   enable: post<Id, null>('/api/ops/operators/:id/enable', ADMIN),
   /** Development only (loopback, never in production): an operator for the e2e specs. */
-  devAddOperator: post<{ username: string; role?: string }, unknown>('/api/ops/dev/addOperator', 'public', 'json'),
+  devAddOperator: post<{ username: string; email: string; role?: OpsRole }, { id: number; link: string }>('/api/ops/dev/addOperator', 'public', 'json'),
 } as const;
 
 /** Merchants, their fees and bank changes, the audit log, notices (issues 26, 30). */
 export const OpsMerchantsApi = {
   list: get<Record<string, unknown>, Page<OpsMerchant>>('/api/ops/merchants', ANY),
   get: get<MerId, OpsMerchantDetail>('/api/ops/merchants/:merId', ANY),
-  create: post<Record<string, unknown>, { merId: string; mainUserId: number | null; mailed: boolean }>('/api/ops/merchants', roles('onboarding'), 'json'),
-  edit: post<MerId & Record<string, unknown>, null>('/api/ops/merchants/:merId', roles('onboarding'), 'json'),
+  create: post<OpsMerchantCreate, { merId: string; mainUserId: number | null; mailed: boolean }>('/api/ops/merchants', roles('onboarding'), 'json'),
+  edit: post<MerId & OpsMerchantFields, null>('/api/ops/merchants/:merId', roles('onboarding'), 'json'),
   fees: get<MerId, OpsFeeHistoryRow[]>('/api/ops/merchants/:merId/fees', ANY),
   addFees: post<MerId & { effectiveFrom: string; fees: OpsFee[] }, null>('/api/ops/merchants/:merId/fees', roles('onboarding'), 'json'),
   resendActivation: post<MerId, null>('/api/ops/merchants/:merId/resendActivation', roles('onboarding')),
   lock: post<MerId & Reason, null>('/api/ops/merchants/:merId/lock', roles('risk')),
   unlock: post<MerId, null>('/api/ops/merchants/:merId/unlock', roles('risk')),
-  bankChanges: get<{ status?: string }, OpsBankChange[]>('/api/ops/bankChanges', ANY),
-  bankChange: post<Id & Record<string, unknown>, unknown>('/api/ops/bankChanges/:id', roles('onboarding')),
+  bankChanges: get<{ status?: 'PENDING' | 'APPROVED' | 'REJECTED' }, OpsBankChange[]>('/api/ops/bankChanges', ANY),
+  bankChange: post<Id & OpsBankAccount, null>('/api/ops/bankChanges/:id', roles('onboarding')),
   approveBankChange: post<Id & Reason, unknown>('/api/ops/bankChanges/:id/approve', roles('risk')),
   rejectBankChange: post<Id & Reason, unknown>('/api/ops/bankChanges/:id/reject', roles('risk')),
-  audit: get<Record<string, unknown>, Page<OpsAuditRow>>('/api/ops/audit', ANY),
+  audit: get<OpsAuditQuery, Page<OpsAuditRow>>('/api/ops/audit', ANY),
   notices: get<{ status?: OpsNoticeStatus; page: number; size: number }, Page<OpsNoticeRow>>('/api/ops/notices', ANY),
   notice: get<Id, OpsNoticeRow>('/api/ops/notices/:id', ANY),
   createNotice: post<OpsNoticeBody, OpsNoticeRow>('/api/ops/notices', roles('support', 'onboarding'), 'json'),
@@ -89,8 +109,8 @@ export const OpsWorkApi = {
     roles('risk', 'support'),
   ),
   rerun: post<{ date: string }, { date: string; skipped: boolean; txnCount: number; rowCount: number; unconverted: number; alsoRan: string[] }>('/api/ops/runs/settlement/:date/rerun', ADMIN),
-  exports: get<{ status?: string }, OpsExportRow[]>('/api/ops/runs/exports', roles('risk', 'support')),
-  jobs: get<{ status?: string }, OpsJobRow[]>('/api/ops/runs/jobs', roles('risk', 'support')),
+  exports: get<{ status?: ExportStatus }, OpsExportRow[]>('/api/ops/runs/exports', roles('risk', 'support')),
+  jobs: get<{ status?: JobStatus }, OpsJobRow[]>('/api/ops/runs/jobs', roles('risk', 'support')),
   retryJob: post<Id, unknown>('/api/ops/runs/jobs/:id/retry', ADMIN),
   gateways: get<void, OpsGatewayRow[]>('/api/ops/runs/gateways', roles('risk', 'support')),
   rates: get<{ from: string; to: string; pair?: string }, { rates: OpsRate[]; pending: OpsRateRequest[] }>('/api/ops/rates', READERS),

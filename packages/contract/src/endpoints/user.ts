@@ -32,46 +32,54 @@ export interface AddUserBody {
 export interface UpdateUserBody extends Omit<AddUserBody, 'userName' | 'email' | 'phone'> {
   userId: number;
 }
+/** The data of a refused sign-in step (a RequestError's `data`): the tries left, or the user whose password expired. */
+export type SignInRefusal = { remaining: number } | { username: string };
 type NewPassword = { token: string; newPassword: string; confirmPassword: string };
 
 /** Sign-in, the session and its tokens (spec §4, §7). */
 export const AuthApi = {
-  getEmailCode: post<{ username: string; password: string }, { resendAfter: number; expiresIn: number; totp?: boolean; passkey?: boolean }>('/api/user/getEmailCode', 'public'),
-  login: post<{ username: string; password: string; verifyCode: string }, LoginResult>('/api/user/login', 'public'),
+  getEmailCode: post<{ username: string; password: string }, { resendAfter: number; expiresIn: number; totp?: boolean; passkey?: boolean }, SignInRefusal | { wait: number }>(
+    '/api/user/getEmailCode',
+    'public',
+  ),
+  login: post<{ username: string; password: string; verifyCode: string }, LoginResult, SignInRefusal>('/api/user/login', 'public'),
   refreshToken: post<{ refreshToken: string }, { token: string; refreshToken: string }>('/api/user/refreshToken', 'public'),
   logout: post<void, null>('/api/user/logout', 'public'),
   info: get<{ flag?: 'Y' | 'N' }, UserInfo>('/api/user/info', 'signed-in'),
   checkPassword: post<{ password: string }, boolean | { remaining: number }>('/api/user/checkPassword', 'signed-in'),
   wechatAvailable: get<void, { available: boolean }>('/api/user/wechat/available', 'public'),
-  wechatLoginUrl: get<void, { url: string }>('/api/user/wechat/loginUrl', 'public'),
+  wechatLoginUrl: get<void, { url: string }, null>('/api/user/wechat/loginUrl', 'public'),
   wechatCallback: get<{ code?: string; state?: string }, RedirectAnswer>('/api/user/wechat/callback', 'public'),
-  wechatLogin: post<{ ticket: string; verifyCode?: string }, LoginResult | WechatStep>('/api/user/wechat/login', 'public'),
-  passkeyLoginOptions: post<{ username: string; password: string }, { attempt: string; options: PasskeyOptionsJson }>('/api/user/passkey/loginOptions', 'public'),
-  passkeyLogin: post<{ attempt: string; credential: string }, LoginResult>('/api/user/passkey/login', 'public'),
+  wechatLogin: post<{ ticket: string; verifyCode?: string }, LoginResult | WechatStep, { remaining: number } | null>('/api/user/wechat/login', 'public'),
+  passkeyLoginOptions: post<{ username: string; password: string }, { attempt: string; options: PasskeyOptionsJson }, SignInRefusal | null>('/api/user/passkey/loginOptions', 'public'),
+  passkeyLogin: post<{ attempt: string; credential: string }, LoginResult, null>('/api/user/passkey/login', 'public'),
 } as const;
 
 /** The signed-in user's own account: activation, passwords, second factors, sessions (issues 11, 28, 47). */
 export const AccountApi = {
-  activeInfo: get<{ token: string }, { username: string; merName: string; email: string }>('/api/user/activeInfo', 'public'),
-  active: post<NewPassword, { username: string }>('/api/user/active', 'public'),
-  updatePassword: post<{ username?: string; oldPassword: string; newPassword: string; confirmPassword: string }, { sessionsEnded: number }>('/api/user/updatePassword', 'public'),
+  activeInfo: get<{ token: string }, { username: string; merName: string; email: string }, null>('/api/user/activeInfo', 'public'),
+  active: post<NewPassword, { username: string }, null>('/api/user/active', 'public'),
+  updatePassword: post<{ username?: string; oldPassword: string; newPassword: string; confirmPassword: string }, { sessionsEnded: number }, { remaining: number } | null>(
+    '/api/user/updatePassword',
+    'public',
+  ),
   forgotPassword: post<{ account: string }, null>('/api/user/forgotPassword', 'public'),
-  resetInfo: get<{ token: string }, { username: string }>('/api/user/resetInfo', 'public'),
-  resetByLink: post<NewPassword, { username: string }>('/api/user/resetByLink', 'public'),
+  resetInfo: get<{ token: string }, { username: string }, null>('/api/user/resetInfo', 'public'),
+  resetByLink: post<NewPassword, { username: string }, null>('/api/user/resetByLink', 'public'),
   passwordPolicy: get<void, { minLength: number; history: number; maxAgeDays: number }>('/api/user/passwordPolicy', 'public'),
   security: get<void, SecurityOverview>('/api/user/security', 'signed-in'),
   updateTimeZone: post<{ timeZone: string }, { timeZone: string | null }>('/api/user/updateTimeZone', 'signed-in'),
-  phoneCode: post<{ phone: string }, { resendAfter: number }>('/api/user/phone/code', 'signed-in'),
-  phoneBind: post<{ phone: string; code: string }, { phone: string }>('/api/user/phone/bind', 'signed-in'),
-  wechatBindUrl: get<void, { url: string }>('/api/user/wechat/bindUrl', 'signed-in'),
+  phoneCode: post<{ phone: string }, { resendAfter: number; expiresIn: number }, { wait: number } | null>('/api/user/phone/code', 'signed-in'),
+  phoneBind: post<{ phone: string; code: string }, { phone: string }, null>('/api/user/phone/bind', 'signed-in'),
+  wechatBindUrl: get<void, { url: string }, null>('/api/user/wechat/bindUrl', 'signed-in'),
   wechatUnbind: post<void, null>('/api/user/wechat/unbind', 'signed-in'),
-  totpSetup: post<void, { secret: string; otpauthUrl: string }>('/api/user/totp/setup', 'signed-in'),
-  totpEnable: post<{ code: string }, { recoveryCodes: string[] }>('/api/user/totp/enable', 'signed-in'),
-  totpDisable: post<{ password: string; code: string }, null>('/api/user/totp/disable', 'signed-in'),
+  totpSetup: post<void, { secret: string; otpauthUrl: string }, null>('/api/user/totp/setup', 'signed-in'),
+  totpEnable: post<{ code: string }, { recoveryCodes: string[] }, null>('/api/user/totp/enable', 'signed-in'),
+  totpDisable: post<{ password: string; code: string }, null, { remaining: number }>('/api/user/totp/disable', 'signed-in'),
   requireTotp: post<{ require: 'true' | 'false' }, { require: boolean }>('/api/user/requireTotp', 'signed-in'),
   passkeys: get<void, PasskeyItem[]>('/api/user/passkeys', 'signed-in'),
   passkeyRegisterOptions: post<void, PasskeyOptionsJson>('/api/user/passkey/registerOptions', 'signed-in'),
-  passkeyRegister: post<{ name: string; credential: string }, { id: number; name: string }>('/api/user/passkey/register', 'signed-in'),
+  passkeyRegister: post<{ name: string; credential: string }, { id: number; name: string }, null>('/api/user/passkey/register', 'signed-in'),
   passkeyRename: post<{ id: number; name: string }, { id: number; name: string }>('/api/user/passkey/rename', 'signed-in'),
   passkeyRemove: post<{ id: number }, null>('/api/user/passkey/remove', 'signed-in'),
   sessions: get<void, SessionItem[]>('/api/user/sessions', 'signed-in'),

@@ -2,6 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  AccountApi,
+  AuthApi,
   activeInfoQuerySchema,
   activeSchema,
   bindPhoneSchema,
@@ -26,6 +28,7 @@ import {
 import type { Deps } from '../../plugins/context';
 import { resolveSession, userOf } from '../../plugins/auth';
 import { envelope, ok } from '../../lib/envelope';
+import { answerOf, inputOf, routeOf } from '../../lib/endpoint-route';
 import { AppError } from '../../lib/errors';
 import { t } from '../../lib/messages';
 import { maxAgeDaysOf, minLengthOf, PASSWORD_HISTORY } from './password.policy';
@@ -55,8 +58,8 @@ import {
 } from './security.service';
 
 const meta = (req: FastifyRequest) => ({ ip: req.ip, userAgent: req.headers['user-agent'] });
-const publicLimit = { auth: 'public' as const, rateLimit: { max: 30, timeWindow: '1 minute' } };
-const userLimit = { rateLimit: { max: 30, timeWindow: '1 minute' } };
+/** 30 calls a minute (the routes' access comes from their descriptors, decision 074). */
+const limit30 = { rateLimit: { max: 30, timeWindow: '1 minute' } };
 const tokenPair = z.object({ token: z.string(), refreshToken: z.string(), expiresIn: z.number() });
 /** Where WeChat sends the browser back: always PUBLIC_URL (development default http://localhost:PORT) — never the request's Host (issue 10, finding 3). */
 const origin = (deps: Deps) => deps.config.publicUrl.replace(/\/+$/, '');
@@ -82,38 +85,40 @@ export function accountRoutes(app: FastifyInstance, deps: Deps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   // ---- activation and passwords ----
-  r.get('/api/user/activeInfo', {
-    config: publicLimit,
+  r.route({
+    ...routeOf(AccountApi.activeInfo, limit30),
     schema: {
       tags: ['account'],
       summary: 'Who an activation link is for (user name, merchant, e-mail masked), or "activation link expired"',
-      querystring: activeInfoQuerySchema,
-      response: { 200: envelope(z.object({ username: z.string(), merName: z.string(), email: z.string() }).nullable()) },
+      querystring: inputOf(AccountApi.activeInfo)(activeInfoQuerySchema),
+      response: { 200: envelope(answerOf(AccountApi.activeInfo)(z.object({ username: z.string(), merName: z.string(), email: z.string() }).nullable())) },
     },
     handler: async (req) => ok(await activeInfo(deps, req.query.token)),
   });
-  r.post('/api/user/active', {
-    config: publicLimit,
+  r.route({
+    ...routeOf(AccountApi.active, limit30),
     schema: {
       tags: ['account'],
       summary: 'Set the first password from the activation link (72 h, single use) and activate',
-      body: activeSchema,
-      response: { 200: envelope(z.object({ username: z.string() }).nullable()) },
+      body: inputOf(AccountApi.active)(activeSchema),
+      response: { 200: envelope(answerOf(AccountApi.active)(z.object({ username: z.string() }).nullable())) },
     },
     handler: async (req) => ok(await activate(deps, req.body, meta(req))),
   });
-  r.post('/api/user/updatePassword', {
-    config: publicLimit,
+  r.route({
+    ...routeOf(AccountApi.updatePassword, limit30),
     schema: {
       tags: ['account'],
       summary: 'Change the password: signed in (X-Token; other sessions end), or with `username` when the password expired (every session ends)',
-      body: updatePasswordSchema,
+      body: inputOf(AccountApi.updatePassword)(updatePasswordSchema),
       response: {
         200: envelope(
-          z
-            .object({ sessionsEnded: z.number() })
-            .or(z.object({ remaining: z.number() }))
-            .nullable(),
+          answerOf(AccountApi.updatePassword)(
+            z
+              .object({ sessionsEnded: z.number() })
+              .or(z.object({ remaining: z.number() }))
+              .nullable(),
+          ),
         ),
       },
     },
@@ -127,114 +132,131 @@ export function accountRoutes(app: FastifyInstance, deps: Deps) {
       return ok(await updatePassword(deps, { username: req.body.username }, req.body, meta(req)));
     },
   });
-  r.post('/api/user/forgotPassword', {
-    config: { auth: 'public', rateLimit: { max: 10, timeWindow: '1 minute' } },
+  r.route({
+    ...routeOf(AccountApi.forgotPassword, { rateLimit: { max: 10, timeWindow: '1 minute' } }),
     schema: {
       tags: ['account'],
       summary: 'E-mail a reset link (30 min, single use) to the account named by user name or e-mail; the same answer whether or not it exists',
-      body: forgotPasswordSchema,
-      response: { 200: envelope(z.null()) },
+      body: inputOf(AccountApi.forgotPassword)(forgotPasswordSchema),
+      response: { 200: envelope(answerOf(AccountApi.forgotPassword)(z.null())) },
     },
     handler: async (req) => {
       await forgotPassword(deps, req.lang, req.body.account, meta(req));
       return { code: 0, msg: t(req.lang, 'resetMailSent'), data: null };
     },
   });
-  r.get('/api/user/resetInfo', {
-    config: publicLimit,
+  r.route({
+    ...routeOf(AccountApi.resetInfo, limit30),
     schema: {
       tags: ['account'],
       summary: 'Whose reset link this is, or "reset link expired"',
-      querystring: activeInfoQuerySchema,
-      response: { 200: envelope(z.object({ username: z.string() }).nullable()) },
+      querystring: inputOf(AccountApi.resetInfo)(activeInfoQuerySchema),
+      response: { 200: envelope(answerOf(AccountApi.resetInfo)(z.object({ username: z.string() }).nullable())) },
     },
     handler: async (req) => ok(await resetInfo(deps, req.query.token)),
   });
-  r.post('/api/user/resetByLink', {
-    config: publicLimit,
+  r.route({
+    ...routeOf(AccountApi.resetByLink, limit30),
     schema: {
       tags: ['account'],
       summary: 'Set a new password from the reset link; every session of the user ends',
-      body: resetByLinkSchema,
-      response: { 200: envelope(z.object({ username: z.string() }).nullable()) },
+      body: inputOf(AccountApi.resetByLink)(resetByLinkSchema),
+      response: { 200: envelope(answerOf(AccountApi.resetByLink)(z.object({ username: z.string() }).nullable())) },
     },
     handler: async (req) => ok(await resetByLink(deps, req.body, meta(req))),
   });
 
-  r.get('/api/user/passwordPolicy', {
-    config: { auth: 'public' },
+  r.route({
+    ...routeOf(AccountApi.passwordPolicy),
     schema: {
       tags: ['account'],
       summary: 'The password rules (PASSWORD_MIN_LENGTH, history, PASSWORD_MAX_AGE_DAYS) for the forms',
-      response: { 200: envelope(z.object({ minLength: z.number(), history: z.number(), maxAgeDays: z.number() })) },
+      response: { 200: envelope(answerOf(AccountApi.passwordPolicy)(z.object({ minLength: z.number(), history: z.number(), maxAgeDays: z.number() }))) },
     },
     handler: async () => ok({ minLength: minLengthOf(deps), history: PASSWORD_HISTORY, maxAgeDays: maxAgeDaysOf(deps) }),
   });
 
   // ---- security page ----
-  r.get('/api/user/security', {
-    schema: { tags: ['account'], summary: 'Phone (masked), WeChat, TOTP state; the merchant setting for the main user', response: { 200: envelope(overview) } },
+  r.route({
+    ...routeOf(AccountApi.security),
+    schema: { tags: ['account'], summary: 'Phone (masked), WeChat, TOTP state; the merchant setting for the main user', response: { 200: envelope(answerOf(AccountApi.security)(overview)) } },
     handler: async (req) => ok(await securityOverview(deps, userOf(req))),
   });
-  r.post('/api/user/updateTimeZone', {
+  r.route({
+    ...routeOf(AccountApi.updateTimeZone),
     schema: {
       tags: ['account'],
       summary: "The zone every shown time is in for this user: an IANA name (Asia/Tokyo); absent or '' for the browser's; audit-logged",
-      body: updateTimeZoneSchema,
-      response: { 200: envelope(z.object({ timeZone: z.string().nullable() })) },
+      body: inputOf(AccountApi.updateTimeZone)(updateTimeZoneSchema),
+      response: { 200: envelope(answerOf(AccountApi.updateTimeZone)(z.object({ timeZone: z.string().nullable() }))) },
     },
     handler: async (req) => ok(await updateTimeZone(deps, userOf(req), req.body.timeZone, meta(req))),
   });
-  r.post('/api/user/phone/code', {
-    config: userLimit,
+  r.route({
+    ...routeOf(AccountApi.phoneCode, limit30),
     schema: {
       tags: ['account'],
       summary: 'SMS a 6-digit code to bind this E.164 number (5 min, 60 s between sends, 5 tries)',
-      body: phoneCodeSchema,
+      body: inputOf(AccountApi.phoneCode)(phoneCodeSchema),
       response: {
         200: envelope(
-          z
-            .object({ resendAfter: z.number(), expiresIn: z.number() })
-            .or(z.object({ wait: z.number() }))
-            .nullable(),
+          answerOf(AccountApi.phoneCode)(
+            z
+              .object({ resendAfter: z.number(), expiresIn: z.number() })
+              .or(z.object({ wait: z.number() }))
+              .nullable(),
+          ),
         ),
       },
     },
     handler: async (req) => ok(await sendPhoneCode(deps, req.lang, userOf(req), req.body.phone, meta(req))),
   });
-  r.post('/api/user/phone/bind', {
-    config: userLimit,
-    schema: { tags: ['account'], summary: 'Bind the phone with the SMS code', body: bindPhoneSchema, response: { 200: envelope(z.object({ phone: z.string() }).nullable()) } },
+  r.route({
+    ...routeOf(AccountApi.phoneBind, limit30),
+    schema: {
+      tags: ['account'],
+      summary: 'Bind the phone with the SMS code',
+      body: inputOf(AccountApi.phoneBind)(bindPhoneSchema),
+      response: { 200: envelope(answerOf(AccountApi.phoneBind)(z.object({ phone: z.string() }).nullable())) },
+    },
     handler: async (req) => ok(await bindPhone(deps, userOf(req), req.body.phone, req.body.code, meta(req))),
   });
 
   // ---- WeChat ----
-  r.get('/api/user/wechat/available', {
-    config: { auth: 'public' },
-    schema: { tags: ['account'], summary: 'Whether WeChat (WECHAT_*) is configured: the buttons are hidden otherwise', response: { 200: envelope(z.object({ available: z.boolean() })) } },
+  r.route({
+    ...routeOf(AuthApi.wechatAvailable),
+    schema: {
+      tags: ['account'],
+      summary: 'Whether WeChat (WECHAT_*) is configured: the buttons are hidden otherwise',
+      response: { 200: envelope(answerOf(AuthApi.wechatAvailable)(z.object({ available: z.boolean() }))) },
+    },
     handler: async () => ok({ available: !!deps.config.wechat }),
   });
-  r.get('/api/user/wechat/bindUrl', {
-    config: userLimit,
-    schema: { tags: ['account'], summary: 'Authorize URL to bind the signed-in user to a WeChat account', response: { 200: envelope(z.object({ url: z.string() }).nullable()) } },
+  r.route({
+    ...routeOf(AccountApi.wechatBindUrl, limit30),
+    schema: {
+      tags: ['account'],
+      summary: 'Authorize URL to bind the signed-in user to a WeChat account',
+      response: { 200: envelope(answerOf(AccountApi.wechatBindUrl)(z.object({ url: z.string() }).nullable())) },
+    },
     handler: async (req, reply) => {
       const { url, browser } = await wechatAuthorize(deps, WECHAT_BIND, callbackUrl(deps), userOf(req).id);
       reply.header('set-cookie', wechatBrowserCookie(browser, origin(deps).startsWith('https:')));
       return ok({ url });
     },
   });
-  r.get('/api/user/wechat/loginUrl', {
-    config: publicLimit,
-    schema: { tags: ['account'], summary: 'Authorize URL to sign in with WeChat', response: { 200: envelope(z.object({ url: z.string() }).nullable()) } },
+  r.route({
+    ...routeOf(AuthApi.wechatLoginUrl, limit30),
+    schema: { tags: ['account'], summary: 'Authorize URL to sign in with WeChat', response: { 200: envelope(answerOf(AuthApi.wechatLoginUrl)(z.object({ url: z.string() }).nullable())) } },
     handler: async (req, reply) => {
       const { url, browser } = await wechatAuthorize(deps, WECHAT_LOGIN, callbackUrl(deps));
       reply.header('set-cookie', wechatBrowserCookie(browser, origin(deps).startsWith('https:')));
       return ok({ url });
     },
   });
-  r.get('/api/user/wechat/callback', {
-    config: publicLimit,
-    schema: { tags: ['account'], summary: 'WeChat redirects here with code and state; answers a redirect to the portal', querystring: wechatCallbackQuerySchema },
+  r.route({
+    ...routeOf(AuthApi.wechatCallback, limit30),
+    schema: { tags: ['account'], summary: 'WeChat redirects here with code and state; answers a redirect to the portal', querystring: inputOf(AuthApi.wechatCallback)(wechatCallbackQuerySchema) },
     handler: async (req, reply) => {
       const { code, state } = req.query;
       const to = code && state ? await wechatCallback(deps, code, state, wechatBrowserOf(req.headers.cookie), meta(req)) : '/login?wechat=failed';
@@ -243,26 +265,28 @@ export function accountRoutes(app: FastifyInstance, deps: Deps) {
       return reply.redirect(to, 302);
     },
   });
-  r.post('/api/user/wechat/login', {
-    config: publicLimit,
+  r.route({
+    ...routeOf(AuthApi.wechatLogin, limit30),
     schema: {
       tags: ['account'],
       summary: 'Trade the one-time ticket of a WeChat sign-in for tokens, after the second factor: without verifyCode, answers which one is asked (the e-mailed code is sent then)',
-      body: wechatTicketSchema,
+      body: inputOf(AuthApi.wechatLogin)(wechatTicketSchema),
       response: {
         200: envelope(
-          tokenPair
-            .or(z.object({ secondFactor: z.enum(['totp', 'email']), resendAfter: z.number() }))
-            .or(z.object({ remaining: z.number() }))
-            .nullable(),
+          answerOf(AuthApi.wechatLogin)(
+            tokenPair
+              .or(z.object({ secondFactor: z.enum(['totp', 'email']), resendAfter: z.number() }))
+              .or(z.object({ remaining: z.number() }))
+              .nullable(),
+          ),
         ),
       },
     },
     handler: async (req) => ok(await wechatLogin(deps, req.body.ticket, req.body.verifyCode || undefined, req.lang, meta(req))),
   });
-  r.post('/api/user/wechat/unbind', {
-    config: userLimit,
-    schema: { tags: ['account'], summary: 'Remove the WeChat binding', response: { 200: envelope(z.null()) } },
+  r.route({
+    ...routeOf(AccountApi.wechatUnbind, limit30),
+    schema: { tags: ['account'], summary: 'Remove the WeChat binding', response: { 200: envelope(answerOf(AccountApi.wechatUnbind)(z.null())) } },
     handler: async (req) => {
       await wechatUnbind(deps, userOf(req), meta(req));
       return ok(null);
@@ -270,145 +294,164 @@ export function accountRoutes(app: FastifyInstance, deps: Deps) {
   });
 
   // ---- TOTP ----
-  r.post('/api/user/totp/setup', {
-    config: userLimit,
+  r.route({
+    ...routeOf(AccountApi.totpSetup, limit30),
     schema: {
       tags: ['account'],
       summary: 'Start TOTP enrolment: secret and otpauth:// URL for the QR',
-      response: { 200: envelope(z.object({ secret: z.string(), otpauthUrl: z.string() }).nullable()) },
+      response: { 200: envelope(answerOf(AccountApi.totpSetup)(z.object({ secret: z.string(), otpauthUrl: z.string() }).nullable())) },
     },
     handler: async (req) => ok(await totpSetup(deps, userOf(req))),
   });
-  r.post('/api/user/totp/enable', {
-    config: userLimit,
+  r.route({
+    ...routeOf(AccountApi.totpEnable, limit30),
     schema: {
       tags: ['account'],
       summary: 'Confirm enrolment with a code; answers ten recovery codes, shown once',
-      body: totpEnableSchema,
-      response: { 200: envelope(z.object({ recoveryCodes: z.array(z.string()) }).nullable()) },
+      body: inputOf(AccountApi.totpEnable)(totpEnableSchema),
+      response: { 200: envelope(answerOf(AccountApi.totpEnable)(z.object({ recoveryCodes: z.array(z.string()) }).nullable())) },
     },
     handler: async (req) => ok(await totpEnable(deps, userOf(req), req.body.code, meta(req))),
   });
-  r.post('/api/user/totp/disable', {
-    config: userLimit,
-    schema: { tags: ['account'], summary: 'Turn TOTP off with password and a current code', body: totpDisableSchema, response: { 200: envelope(z.object({ remaining: z.number() }).nullable()) } },
+  r.route({
+    ...routeOf(AccountApi.totpDisable, limit30),
+    schema: {
+      tags: ['account'],
+      summary: 'Turn TOTP off with password and a current code',
+      body: inputOf(AccountApi.totpDisable)(totpDisableSchema),
+      response: { 200: envelope(answerOf(AccountApi.totpDisable)(z.object({ remaining: z.number() }).nullable())) },
+    },
     handler: async (req) => {
       await totpDisable(deps, userOf(req), req.body.password, req.body.code, meta(req));
       return ok(null);
     },
   });
-  r.post('/api/user/requireTotp', {
-    config: userLimit,
+  r.route({
+    ...routeOf(AccountApi.requireTotp, limit30),
     schema: {
       tags: ['account'],
       summary: 'Main user: require every user of the merchant to enrol TOTP at the next sign-in',
       description: 'Switching it on is at once; switching it off waits for a second administrator (issue 47): code 1234 with the request id, the rule stays on until approved.',
-      body: requireTotpSchema,
-      response: { 200: envelope(z.object({ require: z.boolean() })) },
+      body: inputOf(AccountApi.requireTotp)(requireTotpSchema),
+      response: { 200: envelope(answerOf(AccountApi.requireTotp)(z.object({ require: z.boolean() }))) },
     },
     handler: async (req) => ok(await setRequireTotp(deps, userOf(req), req.body.require, meta(req))),
   });
 
   // ---- passkeys (decision 047) ----
-  r.get('/api/user/passkeys', {
-    schema: { tags: ['account'], summary: "The user's passkeys (name, added, last used), times in the caller's offset", response: { 200: envelope(z.array(passkeyItem)) } },
+  r.route({
+    ...routeOf(AccountApi.passkeys),
+    schema: {
+      tags: ['account'],
+      summary: "The user's passkeys (name, added, last used), times in the caller's offset",
+      response: { 200: envelope(answerOf(AccountApi.passkeys)(z.array(passkeyItem))) },
+    },
     handler: async (req) => ok(await listPasskeys(deps, userOf(req), req.tzOffset)),
   });
-  r.post('/api/user/passkey/registerOptions', {
-    config: userLimit,
+  r.route({
+    ...routeOf(AccountApi.passkeyRegisterOptions, limit30),
     schema: {
       tags: ['account'],
       summary: 'Options for navigator.credentials.create(): needs a password check within 5 minutes (step-up, 403 otherwise); the challenge is kept for this session, 2 minutes, once',
-      response: { 200: envelope(webauthnOptions) },
+      response: { 200: envelope(answerOf(AccountApi.passkeyRegisterOptions)(webauthnOptions)) },
     },
     handler: async (req) => ok({ ...(await registrationOptions(deps, userOf(req), meta(req))) }),
   });
-  r.post('/api/user/passkey/register', {
-    config: userLimit,
+  r.route({
+    ...routeOf(AccountApi.passkeyRegister, limit30),
     schema: {
       tags: ['account'],
       summary: "Store a passkey under a name: the authenticator's answer (JSON text) to this session's challenge; needs a password check within 5 minutes (step-up); audited",
-      body: passkeyRegisterSchema,
-      response: { 200: envelope(z.object({ id: z.number(), name: z.string() }).nullable()) },
+      body: inputOf(AccountApi.passkeyRegister)(passkeyRegisterSchema),
+      response: { 200: envelope(answerOf(AccountApi.passkeyRegister)(z.object({ id: z.number(), name: z.string() }).nullable())) },
     },
     handler: async (req) => ok(await registerPasskey(deps, userOf(req), req.body.name, req.body.credential, meta(req))),
   });
-  r.post('/api/user/passkey/rename', {
-    config: userLimit,
+  r.route({
+    ...routeOf(AccountApi.passkeyRename, limit30),
     schema: {
       tags: ['account'],
       summary: "Rename one of the user's passkeys (another user's answers 404); audited",
-      body: passkeyRenameSchema,
-      response: { 200: envelope(z.object({ id: z.number(), name: z.string() })) },
+      body: inputOf(AccountApi.passkeyRename)(passkeyRenameSchema),
+      response: { 200: envelope(answerOf(AccountApi.passkeyRename)(z.object({ id: z.number(), name: z.string() }))) },
     },
     handler: async (req) => ok(await renamePasskey(deps, userOf(req), req.body.id, req.body.name, meta(req))),
   });
-  r.post('/api/user/passkey/remove', {
-    config: userLimit,
+  r.route({
+    ...routeOf(AccountApi.passkeyRemove, limit30),
     schema: {
       tags: ['account'],
       summary: 'Remove a passkey: needs a password check within 5 minutes (step-up); the last strong factor a merchant requires stays; audited',
-      body: passkeyRemoveSchema,
-      response: { 200: envelope(z.null()) },
+      body: inputOf(AccountApi.passkeyRemove)(passkeyRemoveSchema),
+      response: { 200: envelope(answerOf(AccountApi.passkeyRemove)(z.null())) },
     },
     handler: async (req) => {
       await removePasskey(deps, userOf(req), req.body.id, meta(req));
       return ok(null);
     },
   });
-  r.post('/api/user/passkey/loginOptions', {
-    config: publicLimit,
+  r.route({
+    ...routeOf(AuthApi.passkeyLoginOptions, limit30),
     schema: {
       tags: ['account'],
       summary: "Sign-in with a passkey as the second factor: user name and password (counted toward the lockout), then a challenge bound to this attempt and the user's passkeys",
-      body: passkeyLoginOptionsSchema,
+      body: inputOf(AuthApi.passkeyLoginOptions)(passkeyLoginOptionsSchema),
       response: {
         200: envelope(
-          z
-            .object({ attempt: z.string(), options: webauthnOptions })
-            .or(z.object({ remaining: z.number() }))
-            .or(z.object({ username: z.string() }))
-            .nullable(),
+          answerOf(AuthApi.passkeyLoginOptions)(
+            z
+              .object({ attempt: z.string(), options: webauthnOptions })
+              .or(z.object({ remaining: z.number() }))
+              .or(z.object({ username: z.string() }))
+              .nullable(),
+          ),
         ),
       },
     },
     handler: async (req) => ok(await loginOptions(deps, req.body, meta(req))),
   });
-  r.post('/api/user/passkey/login', {
-    config: publicLimit,
+  r.route({
+    ...routeOf(AuthApi.passkeyLogin, limit30),
     schema: {
       tags: ['account'],
       summary: "The authenticator's answer (JSON text) to the attempt's challenge, used once: the session starts; audited",
-      body: passkeyLoginSchema,
-      response: { 200: envelope(tokenPair.nullable()) },
+      body: inputOf(AuthApi.passkeyLogin)(passkeyLoginSchema),
+      response: { 200: envelope(answerOf(AuthApi.passkeyLogin)(tokenPair.nullable())) },
     },
     handler: async (req) => ok(await loginWithPasskey(deps, req.body.attempt, req.body.credential, meta(req))),
   });
 
   // ---- sessions ----
-  r.get('/api/user/sessions', {
+  r.route({
+    ...routeOf(AccountApi.sessions),
     schema: {
       tags: ['account'],
       summary: "The user's active sessions (device from the User-Agent, address, started, last seen), times in the caller's offset",
-      response: { 200: envelope(z.array(sessionItem)) },
+      response: { 200: envelope(answerOf(AccountApi.sessions)(z.array(sessionItem))) },
     },
     handler: async (req) => ok(await listSessions(deps, userOf(req), req.tzOffset)),
   });
-  r.post('/api/user/sessions/revoke', {
-    config: userLimit,
-    schema: { tags: ['account'], summary: "Sign out one of the user's sessions (another user's answers 404)", body: revokeSessionSchema, response: { 200: envelope(z.null()) } },
+  r.route({
+    ...routeOf(AccountApi.revokeSession, limit30),
+    schema: {
+      tags: ['account'],
+      summary: "Sign out one of the user's sessions (another user's answers 404)",
+      body: inputOf(AccountApi.revokeSession)(revokeSessionSchema),
+      response: { 200: envelope(answerOf(AccountApi.revokeSession)(z.null())) },
+    },
     handler: async (req) => {
       await revokeSession(deps, userOf(req), req.body.id, meta(req));
       return ok(null);
     },
   });
-  r.post('/api/user/sessions/revokeOthers', {
-    config: userLimit,
-    schema: { tags: ['account'], summary: 'Sign out every other session of the user', response: { 200: envelope(z.object({ ended: z.number() })) } },
+  r.route({
+    ...routeOf(AccountApi.revokeOtherSessions, limit30),
+    schema: { tags: ['account'], summary: 'Sign out every other session of the user', response: { 200: envelope(answerOf(AccountApi.revokeOtherSessions)(z.object({ ended: z.number() }))) } },
     handler: async (req) => ok(await revokeOtherSessions(deps, userOf(req), meta(req))),
   });
-  r.get('/api/user/loginHistory', {
-    schema: { tags: ['account'], summary: 'The last 30 sign-in events of the user', response: { 200: envelope(z.array(historyItem)) } },
+  r.route({
+    ...routeOf(AccountApi.loginHistory),
+    schema: { tags: ['account'], summary: 'The last 30 sign-in events of the user', response: { 200: envelope(answerOf(AccountApi.loginHistory)(z.array(historyItem))) } },
     handler: async (req) => ok(await loginHistory(deps, userOf(req), req.tzOffset)),
   });
 }

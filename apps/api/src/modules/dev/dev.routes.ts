@@ -4,6 +4,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../plugins/context';
 import { readOutbox } from '../../plugins/mail';
 import { ok } from '../../lib/envelope';
+import { routeOf } from '../../lib/endpoint-route';
+import { DevApi } from '@portal/contract';
 import { notFound } from '../../lib/errors';
 import { readSmsOutbox, smsOutboxDir } from '../account';
 import { sendActivation, UNUSABLE_PASSWORD } from '../account';
@@ -77,27 +79,26 @@ export function sameLocalOrigin(h: { host?: string; origin?: string; 'sec-fetch-
 export function devRoutes(app: FastifyInstance, deps: Deps) {
   if (deps.config.env === 'production') return;
   const outbox = path.join(deps.config.dataDir, 'outbox');
-  app.get(
-    '/api/dev/mailbox',
-    { config: { auth: 'public' }, onRequest: async (req) => localOnly(req), schema: { tags: ['dev'], summary: 'Development outbox, newest first (not in production)' } },
-    async () => ok(await readOutbox(outbox)),
-  );
-  app.get(
-    '/api/dev/sms',
-    { config: { auth: 'public' }, onRequest: async (req) => localOnly(req), schema: { tags: ['dev'], summary: 'Development SMS outbox, newest first (not in production)' } },
-    async () => ok(readSmsOutbox(smsOutboxDir(deps))),
-  );
+  app.route({
+    ...routeOf(DevApi.mailbox),
+    onRequest: async (req) => localOnly(req),
+    schema: { tags: ['dev'], summary: 'Development outbox, newest first (not in production)' },
+    handler: async () => ok(await readOutbox(outbox)),
+  });
+  app.route({
+    ...routeOf(DevApi.sms),
+    onRequest: async (req) => localOnly(req),
+    schema: { tags: ['dev'], summary: 'Development SMS outbox, newest first (not in production)' },
+    handler: async () => ok(readSmsOutbox(smsOutboxDir(deps))),
+  });
   // Development stand-in for user management (not in production): a new not-activated sub-user of
   // the demo store, with the activation e-mail sent through the real service. The e2e specs start
   // every account flow from here.
-  app.post(
-    '/api/dev/invite',
-    {
-      config: { auth: 'public' },
-      onRequest: async (req) => localOnly(req),
-      schema: { tags: ['dev'], summary: 'Create a not-activated demo sub-user and e-mail its activation link (not in production)' },
-    },
-    async (req) => {
+  app.route({
+    ...routeOf(DevApi.invite),
+    onRequest: async (req) => localOnly(req),
+    schema: { tags: ['dev'], summary: 'Create a not-activated demo sub-user and e-mail its activation link (not in production)' },
+    handler: async (req) => {
       const b = (req.body ?? {}) as { username?: string; email?: string };
       if (!b.username || !/^[a-z0-9-]{3,40}$/.test(b.username) || !b.email || !/^[^@\s]+@[^@\s]+$/.test(b.email)) return { code: 400, msg: 'username, email', data: null };
       await deps.db.tx(async (q) => {
@@ -109,18 +110,15 @@ export function devRoutes(app: FastifyInstance, deps: Deps) {
       });
       return ok(null);
     },
-  );
+  });
   // Development stand-in for the passing of time (not in production): runs the month-end work as if
   // the clock read `at` — the settlement run through the day before, then the monthly statements.
   // The recurring jobs themselves are not moved. The e2e specs use it to reach a month end.
-  app.post(
-    '/api/dev/runJob',
-    {
-      config: { auth: 'public' },
-      onRequest: async (req) => localOnly(req),
-      schema: { tags: ['dev'], summary: 'Run the settlement and monthly-statement jobs as of a given instant (not in production)' },
-    },
-    async (req) => {
+  app.route({
+    ...routeOf(DevApi.runJob),
+    onRequest: async (req) => localOnly(req),
+    schema: { tags: ['dev'], summary: 'Run the settlement and monthly-statement jobs as of a given instant (not in production)' },
+    handler: async (req) => {
       const b = (req.body ?? {}) as { job?: string; at?: string };
       const at = typeof b.at === 'string' ? new Date(b.at) : null;
       if (b.job !== 'monthEnd' || !at || Number.isNaN(at.getTime())) return { code: 400, msg: 'job=monthEnd, at=ISO instant', data: null };
@@ -135,20 +133,21 @@ export function devRoutes(app: FastifyInstance, deps: Deps) {
       const statements = await monthlyStatementJob(deps.config.dataDir, deps.config.platformTz)(ctx());
       return ok({ settlement: settled?.result ?? null, statements: statements?.result ?? null });
     },
-  );
+  });
   // Development only (not in production): a failed job for the back office's runs screen to show and
   // retry (e2e ops-runs.spec.ts). Kind dev.example has no handler: a retried one stays queued.
-  app.post(
-    '/api/dev/failedJob',
-    { config: { auth: 'public' }, onRequest: async (req) => localOnly(req), schema: { tags: ['dev'], summary: 'Record a failed job of kind dev.example (not in production)' } },
-    async () => {
+  app.route({
+    ...routeOf(DevApi.failedJob),
+    onRequest: async (req) => localOnly(req),
+    schema: { tags: ['dev'], summary: 'Record a failed job of kind dev.example (not in production)' },
+    handler: async () => {
       const { rows } = await deps.db.query<{ id: string }>(
         `INSERT INTO job (kind, unique_key, payload, status, attempts, error, finished_at)
        VALUES ('dev.example', 'dev.example:' || gen_random_uuid()::text, '{}', 'failed', 3, 'Example failure: the mail server refused the connection', now()) RETURNING id`,
       );
       return ok({ id: Number(rows[0].id) });
     },
-  );
+  });
   app.get(
     '/dev/mailbox',
     { config: { auth: 'public' }, schema: { summary: 'Development mailbox page (HTML; loopback callers only, never in production)' }, onRequest: async (req) => localOnly(req) },
@@ -172,14 +171,11 @@ export function devRoutes(app: FastifyInstance, deps: Deps) {
   // Issue 48 (not in production): the sandbox raises disputes on the demo purchases on demand (every
   // kind and state, one due tomorrow), and hands a signing key of its own gateway connection so a
   // test can report disputes over the provider API (e2e disputes.spec.ts).
-  app.post(
-    '/api/dev/disputes',
-    {
-      config: { auth: 'public' },
-      onRequest: async (req) => localOnly(req),
-      schema: { tags: ['dev'], summary: 'Raise sandbox disputes on demo purchases; a gateway key for dispute notifications (not in production)' },
-    },
-    async (req) => {
+  app.route({
+    ...routeOf(DevApi.disputes),
+    onRequest: async (req) => localOnly(req),
+    schema: { tags: ['dev'], summary: 'Raise sandbox disputes on demo purchases; a gateway key for dispute notifications (not in production)' },
+    handler: async (req) => {
       const b = (req.body ?? {}) as { count?: number; key?: boolean; merId?: string; tick?: boolean; purchase?: string };
       const raised = typeof b.count === 'number' && b.count > 0 ? await raiseSandboxDisputes(deps, { count: Math.min(b.count, 50), merIds: b.merId ? [b.merId] : undefined }) : [];
       const key = b.key ? await sandboxGatewayKey(deps) : null;
@@ -188,5 +184,5 @@ export function devRoutes(app: FastifyInstance, deps: Deps) {
       const purchase = b.purchase ? await sandboxPurchase(deps, b.purchase) : null;
       return ok({ raised, key, tick, purchase });
     },
-  );
+  });
 }

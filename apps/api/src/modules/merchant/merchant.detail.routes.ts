@@ -5,7 +5,6 @@ import {
   BANK_DOC_MAX_BYTES,
   Code,
   MerchantApi,
-  Perm,
   bankChangeFieldsSchema,
   bankRequestSchema,
   depositDetailSchema,
@@ -65,17 +64,17 @@ export function merchantDetailRoutes(app: FastifyInstance, deps: Deps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tz = deps.config.platformTz;
 
-  for (const url of ['/api/merchant/list', '/api/merchant'])
-    r.get(url, {
-      config: { permission: Perm.merchantList },
+  for (const endpoint of [MerchantApi.list, MerchantApi.listRoot])
+    r.route({
+      ...routeOf(endpoint),
       schema: {
         tags: ['merchant'],
         summary:
-          (url === '/api/merchant' ? 'Spec §7 "GET /merchant (params)": the same as /merchant/list. ' : '') +
+          (endpoint === MerchantApi.listRoot ? 'Spec §7 "GET /merchant (params)": the same as /merchant/list. ' : '') +
           "The caller's merchant and, for a group, its sub-merchants: attribute, status, currencies, daily limit, approval",
         description: 'keyword matches the merchant id or name (part of it); attribute GROUP, SUB or INDEPENDENT. Own merchant first.',
-        querystring: merchantListQuerySchema,
-        response: { 200: envelope(pageOf(merchantListRowSchema)) },
+        querystring: inputOf(endpoint)(merchantListQuerySchema),
+        response: { 200: envelope(answerOf(endpoint)(pageOf(merchantListRowSchema))) },
       },
       handler: async (req) => {
         const u = userOf(req);

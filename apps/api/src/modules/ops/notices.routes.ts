@@ -1,9 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ANY_OPS_ROLE, OPS_NOTICE_TARGETS, opsNoticeSchema, type OpsRole } from '@portal/contract';
+import { OPS_NOTICE_TARGETS, opsNoticeSchema, type OpsRole } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
 import { envelope, ok } from '../../lib/envelope';
+import { answerOf, inputOf, routeOf } from '../../lib/endpoint-route';
+import { OpsMerchantsApi } from '@portal/contract';
 import { operatorOf } from './ops.auth';
 import { createNotice, editNotice, getNotice, listNotices, withdrawNotice } from './notices.service';
 
@@ -44,57 +46,59 @@ const inputNote =
 export function opsNoticeRoutes(f: FastifyInstance, deps: Deps): void {
   const r = f.withTypeProvider<ZodTypeProvider>();
   const env = () => ({ db: deps.db, dataDir: deps.config.dataDir, now: deps.clock.now() });
-  r.get('/api/ops/notices', {
-    config: { opsRoles: ANY_OPS_ROLE },
+  r.route({
+    ...routeOf(OpsMerchantsApi.notices),
     schema: {
       tags,
       summary: 'Every notice, newest publication first, with its status (scheduled / published / withdrawn), target and times',
-      querystring: z.object({
-        status: z.enum(['scheduled', 'published', 'withdrawn']).optional(),
-        page: z.coerce.number().int().min(0).max(100000).default(0),
-        size: z.coerce.number().int().min(1).max(100).default(20),
-      }),
-      response: { 200: envelope(z.object({ content: z.array(noticeRow), totalElements: z.number() })) },
+      querystring: inputOf(OpsMerchantsApi.notices)(
+        z.object({
+          status: z.enum(['scheduled', 'published', 'withdrawn']).optional(),
+          page: z.coerce.number().int().min(0).max(100000).default(0),
+          size: z.coerce.number().int().min(1).max(100).default(20),
+        }),
+      ),
+      response: { 200: envelope(answerOf(OpsMerchantsApi.notices)(z.object({ content: z.array(noticeRow), totalElements: z.number() }))) },
     },
     handler: async (req) => ok(await listNotices(deps.db, req.query, deps.clock.now())),
   });
-  r.get('/api/ops/notices/:id', {
-    config: { opsRoles: ANY_OPS_ROLE },
-    schema: { tags, summary: 'One notice', params: idParam, response: { 200: envelope(noticeRow) } },
+  r.route({
+    ...routeOf(OpsMerchantsApi.notice),
+    schema: { tags, summary: 'One notice', params: inputOf(OpsMerchantsApi.notice)(idParam), response: { 200: envelope(answerOf(OpsMerchantsApi.notice)(noticeRow)) } },
     handler: async (req) => ok(await getNotice(deps.db, req.params.id, deps.clock.now())),
   });
-  r.post('/api/ops/notices', {
-    config: { opsRoles: NOTICE_WRITERS },
+  r.route({
+    ...routeOf(OpsMerchantsApi.createNotice),
     bodyLimit,
     schema: {
       tags,
       summary: 'Write a notice: to every merchant, chosen merchants, or a group (the group and its sub-merchants); at once or at a future instant',
       description: inputNote,
-      body: opsNoticeSchema,
-      response: { 200: envelope(noticeRow) },
+      body: inputOf(OpsMerchantsApi.createNotice)(opsNoticeSchema),
+      response: { 200: envelope(answerOf(OpsMerchantsApi.createNotice)(noticeRow)) },
     },
     handler: async (req) => ok(await createNotice(env(), req.body, operatorOf(req), meta(req))),
   });
-  r.post('/api/ops/notices/:id', {
-    config: { opsRoles: NOTICE_WRITERS },
+  r.route({
+    ...routeOf(OpsMerchantsApi.editNotice),
     bodyLimit,
     schema: {
       tags,
       summary: 'Edit a scheduled notice (not yet published): text, target, time; add files, drop some (removeAttachments)',
       description: inputNote,
-      params: idParam,
-      body: opsNoticeSchema,
-      response: { 200: envelope(noticeRow) },
+      params: inputOf(OpsMerchantsApi.editNotice)(idParam),
+      body: inputOf(OpsMerchantsApi.editNotice)(opsNoticeSchema),
+      response: { 200: envelope(answerOf(OpsMerchantsApi.editNotice)(noticeRow)) },
     },
     handler: async (req) => ok(await editNotice(env(), req.params.id, req.body, operatorOf(req), meta(req))),
   });
-  r.post('/api/ops/notices/:id/withdraw', {
-    config: { opsRoles: NOTICE_WRITERS },
+  r.route({
+    ...routeOf(OpsMerchantsApi.withdrawNotice),
     schema: {
       tags,
       summary: 'Withdraw a notice: merchants no longer see it nor its attachments (a scheduled one never appears); kept for the record',
-      params: idParam,
-      response: { 200: envelope(noticeRow) },
+      params: inputOf(OpsMerchantsApi.withdrawNotice)(idParam),
+      response: { 200: envelope(answerOf(OpsMerchantsApi.withdrawNotice)(noticeRow)) },
     },
     handler: async (req) => ok(await withdrawNotice(env(), req.params.id, operatorOf(req), meta(req))),
   });

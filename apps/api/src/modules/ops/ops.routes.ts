@@ -8,7 +8,6 @@ import {
   isoDate,
   opsBankAccountSchema,
   opsFeeScheduleSchema,
-  ANY_OPS_ROLE,
   OPS_ROLES,
   opsCreateMerchantSchema,
   opsLockSchema,
@@ -23,6 +22,8 @@ import {
 } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
 import { ok, envelope } from '../../lib/envelope';
+import { answerOf, inputOf, routeOf } from '../../lib/endpoint-route';
+import { OpsApi, OpsMerchantsApi } from '@portal/contract';
 import { login } from '../user';
 import { logout, refresh } from '../user';
 import { OPERATOR_REALM } from '../user';
@@ -112,24 +113,29 @@ function routes(f: FastifyInstance, deps: Deps) {
   const r = f.withTypeProvider<ZodTypeProvider>();
 
   // ——— Sign-in: the merchant realm's code (login.service, session.service) on the operator tables.
-  r.post('/api/ops/auth/login', {
-    config: { opsRoles: 'public', ...authLimit },
+  r.route({
+    ...routeOf(OpsApi.login, authLimit),
     schema: {
       tags: tag('auth'),
       summary: 'Sign in: user name, password and the authenticator code (or a recovery code) — the second factor is mandatory',
-      body: opsLoginSchema,
-      response: { 200: envelope(tokenPair.or(z.object({ remaining: z.number() })).or(z.object({ username: z.string() }))) },
+      body: inputOf(OpsApi.login)(opsLoginSchema),
+      response: { 200: envelope(answerOf(OpsApi.login)(tokenPair.or(z.object({ remaining: z.number() })).or(z.object({ username: z.string() })))) },
     },
     handler: async (req) => ok(await login(deps, req.body, meta(req), OPERATOR_REALM)),
   });
-  r.post('/api/ops/auth/refreshToken', {
-    config: { opsRoles: 'public', ...authLimit },
-    schema: { tags: tag('auth'), summary: 'Rotate the token pair (reuse after the grace window revokes the session)', body: opsRefreshSchema, response: { 200: envelope(tokenPair) } },
+  r.route({
+    ...routeOf(OpsApi.refreshToken, authLimit),
+    schema: {
+      tags: tag('auth'),
+      summary: 'Rotate the token pair (reuse after the grace window revokes the session)',
+      body: inputOf(OpsApi.refreshToken)(opsRefreshSchema),
+      response: { 200: envelope(answerOf(OpsApi.refreshToken)(tokenPair)) },
+    },
     handler: async (req) => ok(await refresh(deps, req.body.refreshToken, meta(req), OPERATOR_REALM)),
   });
-  r.post('/api/ops/auth/logout', {
-    config: { opsRoles: 'public' },
-    schema: { tags: tag('auth'), summary: 'End the session of X-Token (even an expired one)', response: { 200: envelope(z.null()) } },
+  r.route({
+    ...routeOf(OpsApi.logout),
+    schema: { tags: tag('auth'), summary: 'End the session of X-Token (even an expired one)', response: { 200: envelope(answerOf(OpsApi.logout)(z.null())) } },
     handler: async (req) => {
       const token = req.headers['x-token'];
       if (typeof token === 'string' && token) await logout(deps, token, meta(req), OPERATOR_REALM);
@@ -138,54 +144,63 @@ function routes(f: FastifyInstance, deps: Deps) {
       return ok(null);
     },
   });
-  r.get('/api/ops/auth/activation', {
-    config: { opsRoles: 'public', ...authLimit },
+  r.route({
+    ...routeOf(OpsApi.activation, authLimit),
     schema: {
       tags: tag('auth'),
       summary: 'Activation page: who is activating and the authenticator key to set up (the link token is the credential)',
-      querystring: z.object({ token: opsLinkToken }),
-      response: { 200: envelope(z.object({ username: z.string(), email: z.string(), role: z.enum(OPS_ROLES), totpSecret: z.string(), otpauthUri: z.string() })) },
+      querystring: inputOf(OpsApi.activation)(z.object({ token: opsLinkToken })),
+      response: { 200: envelope(answerOf(OpsApi.activation)(z.object({ username: z.string(), email: z.string(), role: z.enum(OPS_ROLES), totpSecret: z.string(), otpauthUri: z.string() }))) },
     },
     handler: async (req) => ok(await activationInfo(deps, req.query.token)),
   });
-  r.post('/api/ops/auth/activate', {
-    config: { opsRoles: 'public', ...authLimit },
+  r.route({
+    ...routeOf(OpsApi.activate, authLimit),
     schema: {
       tags: tag('auth'),
       summary: 'Activate: first password and authenticator at once; answers the recovery codes (shown once)',
-      body: opsActivateSchema,
-      response: { 200: envelope(z.object({ username: z.string(), recoveryCodes: z.array(z.string()) })) },
+      body: inputOf(OpsApi.activate)(opsActivateSchema),
+      response: { 200: envelope(answerOf(OpsApi.activate)(z.object({ username: z.string(), recoveryCodes: z.array(z.string()) }))) },
     },
     handler: async (req) => ok(await activateOperator(deps, req.body, meta(req))),
   });
 
   // ——— The signed-in operator.
-  r.get('/api/ops/me', {
-    config: { opsRoles: ANY_OPS_ROLE },
+  r.route({
+    ...routeOf(OpsApi.me),
     schema: {
       tags: tag('auth'),
       summary: 'The signed-in operator and its role',
-      response: { 200: envelope(z.object({ id: z.number(), username: z.string(), email: z.string(), role: z.enum(OPS_ROLES) })) },
+      response: { 200: envelope(answerOf(OpsApi.me)(z.object({ id: z.number(), username: z.string(), email: z.string(), role: z.enum(OPS_ROLES) }))) },
     },
     handler: async (req) => {
       const o = operatorOf(req);
       return ok({ id: o.id, username: o.username, email: o.email, role: o.role });
     },
   });
-  r.get('/api/ops/sessions', {
-    config: { opsRoles: ANY_OPS_ROLE },
+  r.route({
+    ...routeOf(OpsApi.sessions),
     schema: {
       tags: tag('auth'),
       summary: "The operator's own open sessions",
       response: {
-        200: envelope(z.array(z.object({ id: z.number(), createdAt: z.string(), lastSeenAt: z.string(), ip: z.string().nullable(), userAgent: z.string().nullable(), current: z.boolean() }))),
+        200: envelope(
+          answerOf(OpsApi.sessions)(
+            z.array(z.object({ id: z.number(), createdAt: z.string(), lastSeenAt: z.string(), ip: z.string().nullable(), userAgent: z.string().nullable(), current: z.boolean() })),
+          ),
+        ),
       },
     },
     handler: async (req) => ok(await listSessions(deps, operatorOf(req))),
   });
-  r.post('/api/ops/sessions/:id/revoke', {
-    config: { opsRoles: ANY_OPS_ROLE },
-    schema: { tags: tag('auth'), summary: "End one of the operator's own sessions", params: idParam, response: { 200: envelope(z.null()) } },
+  r.route({
+    ...routeOf(OpsApi.revokeSession),
+    schema: {
+      tags: tag('auth'),
+      summary: "End one of the operator's own sessions",
+      params: inputOf(OpsApi.revokeSession)(idParam),
+      response: { 200: envelope(answerOf(OpsApi.revokeSession)(z.null())) },
+    },
     handler: async (req) => {
       await revokeSession(deps, operatorOf(req), req.params.id, meta(req));
       return ok(null);
@@ -193,48 +208,64 @@ function routes(f: FastifyInstance, deps: Deps) {
   });
 
   // ——— Operators (administrator only).
-  r.get('/api/ops/operators', {
-    schema: { tags: tag('operators'), summary: 'Every operator', response: { 200: envelope(z.array(operatorRow)) } },
+  r.route({
+    ...routeOf(OpsApi.operators),
+    schema: { tags: tag('operators'), summary: 'Every operator', response: { 200: envelope(answerOf(OpsApi.operators)(z.array(operatorRow))) } },
     handler: async () => ok(await listOperators(deps)),
   });
-  r.post('/api/ops/operators', {
+  r.route({
+    ...routeOf(OpsApi.invite),
     schema: {
       tags: tag('operators'),
       summary: 'Invite an operator: created not activated; the activation link is e-mailed (72 h)',
-      body: opsInviteSchema,
-      response: { 200: envelope(z.object({ id: z.number() })) },
+      body: inputOf(OpsApi.invite)(opsInviteSchema),
+      response: { 200: envelope(answerOf(OpsApi.invite)(z.object({ id: z.number() }))) },
     },
     handler: async (req) => ok(await inviteOperator(deps, req.body, operatorOf(req), req.lang, meta(req))),
   });
-  r.post('/api/ops/operators/:id/resendActivation', {
-    schema: { tags: tag('operators'), summary: 'A new activation link for an operator not activated yet (older ones stop working)', params: idParam, response: { 200: envelope(z.null()) } },
+  r.route({
+    ...routeOf(OpsApi.resendActivation),
+    schema: {
+      tags: tag('operators'),
+      summary: 'A new activation link for an operator not activated yet (older ones stop working)',
+      params: inputOf(OpsApi.resendActivation)(idParam),
+      response: { 200: envelope(answerOf(OpsApi.resendActivation)(z.null())) },
+    },
     handler: async (req) => {
       await resendActivation(deps, req.params.id, operatorOf(req), req.lang, meta(req));
       return ok(null);
     },
   });
-  r.post('/api/ops/operators/:id/role', {
+  r.route({
+    ...routeOf(OpsApi.setRole),
     schema: {
       tags: tag('operators'),
       summary: "Change an operator's role (not one's own; never the last active administrator's)",
-      params: idParam,
-      body: opsRoleSchema,
-      response: { 200: envelope(z.null()) },
+      params: inputOf(OpsApi.setRole)(idParam),
+      body: inputOf(OpsApi.setRole)(opsRoleSchema),
+      response: { 200: envelope(answerOf(OpsApi.setRole)(z.null())) },
     },
     handler: async (req) => {
       await setRole(deps, req.params.id, req.body.role, operatorOf(req), meta(req));
       return ok(null);
     },
   });
-  r.post('/api/ops/operators/:id/disable', {
-    schema: { tags: tag('operators'), summary: 'Disable an operator: its sessions end at once', params: idParam, response: { 200: envelope(z.null()) } },
+  r.route({
+    ...routeOf(OpsApi.disable),
+    schema: {
+      tags: tag('operators'),
+      summary: 'Disable an operator: its sessions end at once',
+      params: inputOf(OpsApi.disable)(idParam),
+      response: { 200: envelope(answerOf(OpsApi.disable)(z.null())) },
+    },
     handler: async (req) => {
       await setEnabled(deps, req.params.id, false, operatorOf(req), meta(req));
       return ok(null);
     },
   });
-  r.post('/api/ops/operators/:id/enable', {
-    schema: { tags: tag('operators'), summary: 'Enable a disabled operator', params: idParam, response: { 200: envelope(z.null()) } },
+  r.route({
+    ...routeOf(OpsApi.enable),
+    schema: { tags: tag('operators'), summary: 'Enable a disabled operator', params: inputOf(OpsApi.enable)(idParam), response: { 200: envelope(answerOf(OpsApi.enable)(z.null())) } },
     handler: async (req) => {
       await setEnabled(deps, req.params.id, true, operatorOf(req), meta(req));
       return ok(null);
@@ -300,89 +331,107 @@ function routes(f: FastifyInstance, deps: Deps) {
     ),
     users: z.array(z.object({ username: z.string(), email: z.string(), status: z.string(), main: z.boolean() })),
   });
-  r.get('/api/ops/merchants', {
-    config: { opsRoles: ANY_OPS_ROLE },
+  r.route({
+    ...routeOf(OpsMerchantsApi.list),
     schema: {
       tags: tag('merchants'),
       summary: 'Every merchant, searched (id, name, company) and filtered (status, kind, group, channel, created)',
-      querystring: opsMerchantListQuerySchema,
-      response: { 200: envelope(z.object({ content: z.array(merchantRow), totalElements: z.number() })) },
+      querystring: inputOf(OpsMerchantsApi.list)(opsMerchantListQuerySchema),
+      response: { 200: envelope(answerOf(OpsMerchantsApi.list)(z.object({ content: z.array(merchantRow), totalElements: z.number() }))) },
     },
     handler: async (req) => ok(await listMerchants(deps, req.query)),
   });
-  r.get('/api/ops/merchants/:merId', {
-    config: { opsRoles: ANY_OPS_ROLE },
-    schema: { tags: tag('merchants'), summary: 'A merchant with its fee schedules, bank accounts (numbers masked) and users', params: merParam, response: { 200: envelope(merchantDetail) } },
+  r.route({
+    ...routeOf(OpsMerchantsApi.get),
+    schema: {
+      tags: tag('merchants'),
+      summary: 'A merchant with its fee schedules, bank accounts (numbers masked) and users',
+      params: inputOf(OpsMerchantsApi.get)(merParam),
+      response: { 200: envelope(answerOf(OpsMerchantsApi.get)(merchantDetail)) },
+    },
     handler: async (req) => ok(await getMerchant(deps, req.params.merId)),
   });
-  r.post('/api/ops/merchants', {
-    config: { opsRoles: ['onboarding'] },
+  r.route({
+    ...routeOf(OpsMerchantsApi.create),
     schema: {
       tags: tag('merchants'),
       summary: 'Create a group, sub-merchant or independent merchant: fields, channels, currencies, fee schedules (from today), bank account, main user (activation e-mail). JSON body.',
-      body: opsCreateMerchantSchema,
-      response: { 200: envelope(z.object({ merId: z.string(), mainUserId: z.number().nullable(), mailed: z.boolean() })) },
+      body: inputOf(OpsMerchantsApi.create)(opsCreateMerchantSchema),
+      response: { 200: envelope(answerOf(OpsMerchantsApi.create)(z.object({ merId: z.string(), mainUserId: z.number().nullable(), mailed: z.boolean() }))) },
     },
     handler: async (req) => ok(await createMerchant(deps, req.body, operatorOf(req), req.lang, meta(req))),
   });
-  r.post('/api/ops/merchants/:merId', {
-    config: { opsRoles: ['onboarding'] },
-    schema: { tags: tag('merchants'), summary: "Edit a merchant's fields (not its kind or group). JSON body.", params: merParam, body: opsMerchantFieldsSchema, response: { 200: envelope(z.null()) } },
+  r.route({
+    ...routeOf(OpsMerchantsApi.edit),
+    schema: {
+      tags: tag('merchants'),
+      summary: "Edit a merchant's fields (not its kind or group). JSON body.",
+      params: inputOf(OpsMerchantsApi.edit)(merParam),
+      body: inputOf(OpsMerchantsApi.edit)(opsMerchantFieldsSchema),
+      response: { 200: envelope(answerOf(OpsMerchantsApi.edit)(z.null())) },
+    },
     handler: async (req) => {
       await editMerchant(deps, req.params.merId, req.body, operatorOf(req), meta(req));
       return ok(null);
     },
   });
-  r.get('/api/ops/merchants/:merId/fees', {
-    config: { opsRoles: ANY_OPS_ROLE },
+  r.route({
+    ...routeOf(OpsMerchantsApi.fees),
     schema: {
       tags: tag('fees'),
       summary: 'Every dated fee schedule of the merchant (newest day first): in force, past or to come',
-      params: merParam,
-      response: { 200: envelope(z.array(feeRow.extend({ effectiveFrom: z.string(), enteredBy: s, enteredAt: z.string(), state: z.enum(['FUTURE', 'IN_FORCE', 'PAST']) }))) },
+      params: inputOf(OpsMerchantsApi.fees)(merParam),
+      response: {
+        200: envelope(answerOf(OpsMerchantsApi.fees)(z.array(feeRow.extend({ effectiveFrom: z.string(), enteredBy: s, enteredAt: z.string(), state: z.enum(['FUTURE', 'IN_FORCE', 'PAST']) })))),
+      },
     },
     handler: async (req) => ok(await feeHistory(deps, req.params.merId)),
   });
-  r.post('/api/ops/merchants/:merId/fees', {
-    config: { opsRoles: ['onboarding'] },
+  r.route({
+    ...routeOf(OpsMerchantsApi.addFees),
     schema: {
       tags: tag('fees'),
       summary:
         'New fee schedules for some business lines from a day on (today or later, after the last settlement run); the settlement run of each day reads the schedule in force that day. JSON body.',
-      params: merParam,
-      body: opsFeeScheduleSchema,
-      response: { 200: envelope(z.null()) },
+      params: inputOf(OpsMerchantsApi.addFees)(merParam),
+      body: inputOf(OpsMerchantsApi.addFees)(opsFeeScheduleSchema),
+      response: { 200: envelope(answerOf(OpsMerchantsApi.addFees)(z.null())) },
     },
     handler: async (req) => {
       await addFeeSchedule(deps, req.params.merId, req.body, operatorOf(req), meta(req));
       return ok(null);
     },
   });
-  r.post('/api/ops/merchants/:merId/resendActivation', {
-    config: { opsRoles: ['onboarding'] },
-    schema: { tags: tag('merchants'), summary: "E-mail a new activation link to the merchant's main user that has not activated yet", params: merParam, response: { 200: envelope(z.null()) } },
+  r.route({
+    ...routeOf(OpsMerchantsApi.resendActivation),
+    schema: {
+      tags: tag('merchants'),
+      summary: "E-mail a new activation link to the merchant's main user that has not activated yet",
+      params: inputOf(OpsMerchantsApi.resendActivation)(merParam),
+      response: { 200: envelope(answerOf(OpsMerchantsApi.resendActivation)(z.null())) },
+    },
     handler: async (req) => {
       await resendMainUserActivation(deps, req.params.merId, req.lang, meta(req));
       return ok(null);
     },
   });
-  r.post('/api/ops/merchants/:merId/lock', {
-    config: { opsRoles: ['risk'] },
+  r.route({
+    ...routeOf(OpsMerchantsApi.lock),
     schema: {
       tags: tag('merchants'),
       summary: 'Lock a merchant: it accepts no transactions; its users get a notice with the reason',
-      params: merParam,
-      body: opsLockSchema,
-      response: { 200: envelope(z.null()) },
+      params: inputOf(OpsMerchantsApi.lock)(merParam),
+      body: inputOf(OpsMerchantsApi.lock)(opsLockSchema),
+      response: { 200: envelope(answerOf(OpsMerchantsApi.lock)(z.null())) },
     },
     handler: async (req) => {
       await setLocked(deps, req.params.merId, { reason: req.body.reason }, operatorOf(req), meta(req));
       return ok(null);
     },
   });
-  r.post('/api/ops/merchants/:merId/unlock', {
-    config: { opsRoles: ['risk'] },
-    schema: { tags: tag('merchants'), summary: 'Unlock a merchant', params: merParam, response: { 200: envelope(z.null()) } },
+  r.route({
+    ...routeOf(OpsMerchantsApi.unlock),
+    schema: { tags: tag('merchants'), summary: 'Unlock a merchant', params: inputOf(OpsMerchantsApi.unlock)(merParam), response: { 200: envelope(answerOf(OpsMerchantsApi.unlock)(z.null())) } },
     handler: async (req) => {
       await setLocked(deps, req.params.merId, null, operatorOf(req), meta(req));
       return ok(null);
@@ -418,84 +467,90 @@ function routes(f: FastifyInstance, deps: Deps) {
     decidedAt: s,
     reason: s,
   });
-  r.get('/api/ops/bankChanges', {
-    config: { opsRoles: ANY_OPS_ROLE },
+  r.route({
+    ...routeOf(OpsMerchantsApi.bankChanges),
     schema: {
       tags: tag('approvals'),
       summary: 'Bank-account change requests of every merchant, pending first',
-      querystring: z.object({ status: z.enum(['PENDING', 'APPROVED', 'REJECTED']).optional() }),
-      response: { 200: envelope(z.array(bankChangeRow)) },
+      querystring: inputOf(OpsMerchantsApi.bankChanges)(z.object({ status: z.enum(['PENDING', 'APPROVED', 'REJECTED']).optional() })),
+      response: { 200: envelope(answerOf(OpsMerchantsApi.bankChanges)(z.array(bankChangeRow))) },
     },
     handler: async (req) => ok(await listBankChanges(deps, req.query.status)),
   });
-  r.post('/api/ops/bankChanges/:id', {
-    config: { opsRoles: ['onboarding'] },
+  r.route({
+    ...routeOf(OpsMerchantsApi.bankChange),
     schema: {
       tags: tag('approvals'),
       summary: 'Correct a pending request (the operator who does may not decide it). JSON body.',
-      params: idParam,
-      body: opsBankAccountSchema,
-      response: { 200: envelope(z.null()) },
+      params: inputOf(OpsMerchantsApi.bankChange)(idParam),
+      body: inputOf(OpsMerchantsApi.bankChange)(opsBankAccountSchema),
+      response: { 200: envelope(answerOf(OpsMerchantsApi.bankChange)(z.null())) },
     },
     handler: async (req) => {
       await editBankChange(deps, req.params.id, req.body, operatorOf(req), meta(req));
       return ok(null);
     },
   });
-  for (const [path, decision] of [
-    ['approve', 'APPROVED'],
-    ['reject', 'REJECTED'],
+  for (const [endpoint, decision] of [
+    [OpsMerchantsApi.approveBankChange, 'APPROVED'],
+    [OpsMerchantsApi.rejectBankChange, 'REJECTED'],
   ] as const) {
-    r.post(`/api/ops/bankChanges/:id/${path}`, {
-      config: { opsRoles: ['risk'] },
+    r.route({
+      ...routeOf(endpoint),
       schema: {
         tags: tag('approvals'),
         summary: `${decision === 'APPROVED' ? 'Approve' : 'Reject'} a pending request with a reason; the merchant gets a notice and the requester an e-mail`,
         params: idParam,
         body: reasonBody,
-        response: { 200: envelope(z.object({ id: z.number(), merId: z.string(), status: z.string(), accountId: z.number().nullable() })) },
+        response: { 200: envelope(answerOf(endpoint)(z.object({ id: z.number(), merId: z.string(), status: z.string(), accountId: z.number().nullable() }))) },
       },
       handler: async (req) => ok(await decideBankChange(deps, req.params.id, decision, req.body.reason, operatorOf(req), req.lang, meta(req))),
     });
   }
 
   // ——— The audit log across merchants (every role reads).
-  r.get('/api/ops/audit', {
-    config: { opsRoles: ANY_OPS_ROLE },
+  r.route({
+    ...routeOf(OpsMerchantsApi.audit),
     schema: {
       tags: tag('audit'),
       summary: "Audit entries of merchants' users and of operators, newest first: by merchant, action prefix, actor, platform days (at most 92)",
-      querystring: z
-        .object({
-          page: z.coerce.number().int().min(0).max(100000).default(0),
-          size: z.coerce.number().int().min(1).max(100).default(20),
-          merId: z
-            .string()
-            .regex(/^\d{15}$/, 'merchant id')
-            .optional(),
-          action: z
-            .string()
-            .trim()
-            .max(60)
-            .regex(/^[a-z0-9_.]*$/, 'action')
-            .optional(),
-          actor: z
-            .string()
-            .trim()
-            .max(128)
-            .regex(/^[A-Za-z0-9_.@:-]*$/, 'actor')
-            .optional(),
-          operatorsOnly: z.enum(['true', 'false']).optional(),
-          from: isoDate,
-          to: isoDate,
-        })
-        .refine((v) => v.from <= v.to && Date.parse(v.to) - Date.parse(v.from) <= 92 * 86400000, { path: ['to'], message: 'from ≤ to, at most 92 days' }),
+      querystring: inputOf(OpsMerchantsApi.audit)(
+        z
+          .object({
+            page: z.coerce.number().int().min(0).max(100000).default(0),
+            size: z.coerce.number().int().min(1).max(100).default(20),
+            merId: z
+              .string()
+              .regex(/^\d{15}$/, 'merchant id')
+              .optional(),
+            action: z
+              .string()
+              .trim()
+              .max(60)
+              .regex(/^[a-z0-9_.]*$/, 'action')
+              .optional(),
+            actor: z
+              .string()
+              .trim()
+              .max(128)
+              .regex(/^[A-Za-z0-9_.@:-]*$/, 'actor')
+              .optional(),
+            operatorsOnly: z.enum(['true', 'false']).optional(),
+            from: isoDate,
+            to: isoDate,
+          })
+          .refine((v) => v.from <= v.to && Date.parse(v.to) - Date.parse(v.from) <= 92 * 86400000, { path: ['to'], message: 'from ≤ to, at most 92 days' }),
+      ),
       response: {
         200: envelope(
-          z.object({
-            content: z.array(z.object({ id: z.number(), at: z.string(), actor: s, byOperator: z.boolean(), merId: s, action: z.string(), outcome: z.string(), target: s, detail: z.string(), ip: s })),
-            totalElements: z.number(),
-          }),
+          answerOf(OpsMerchantsApi.audit)(
+            z.object({
+              content: z.array(
+                z.object({ id: z.number(), at: z.string(), actor: s, byOperator: z.boolean(), merId: s, action: z.string(), outcome: z.string(), target: s, detail: z.string(), ip: s }),
+              ),
+              totalElements: z.number(),
+            }),
+          ),
         ),
       },
     },
@@ -509,13 +564,13 @@ function routes(f: FastifyInstance, deps: Deps) {
   // `npm run ops -- add-operator` does, for the e2e run whose embedded database the CLI cannot open
   // while the server holds it.
   if (deps.config.env !== 'production') {
-    r.post('/api/ops/dev/addOperator', {
-      config: { opsRoles: 'public' },
+    r.route({
+      ...routeOf(OpsApi.devAddOperator),
       schema: {
         tags: tag('development'),
         summary: 'Development only, loopback only: add-operator (prints the activation link)',
-        body: z.object({ username: opsUsername, email: opsEmail, role: z.enum(OPS_ROLES).default('administrator') }),
-        response: { 200: envelope(z.object({ id: z.number(), link: z.string() })) },
+        body: inputOf(OpsApi.devAddOperator)(z.object({ username: opsUsername, email: opsEmail, role: z.enum(OPS_ROLES).default('administrator') })),
+        response: { 200: envelope(answerOf(OpsApi.devAddOperator)(z.object({ id: z.number(), link: z.string() }))) },
       },
       handler: async (req) => {
         localOnly(req);

@@ -1,9 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { OPS_RATES_READ_ROLES, OPS_RATES_WRITE_ROLES, opsRateHistoryQuerySchema, opsRateProposeSchema, opsRatesQuerySchema } from '@portal/contract';
+import { opsRateHistoryQuerySchema, opsRateProposeSchema, opsRatesQuerySchema } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
 import { ok, envelope } from '../../lib/envelope';
+import { answerOf, inputOf, routeOf } from '../../lib/endpoint-route';
+import { OpsWorkApi } from '@portal/contract';
 import { operatorOf } from './ops.auth';
 import { decideRate, listOpsRates, opsRateHistory, proposeRate } from './rates.service';
 
@@ -53,49 +55,51 @@ const version = z.object({
 /** The exchange-rates screen's routes (issue 46), inside the ops API's context (registered by ops.routes.ts). */
 export function ratesRoutes(f: FastifyInstance, deps: Deps): void {
   const r = f.withTypeProvider<ZodTypeProvider>();
-  r.get('/api/ops/rates', {
-    config: { opsRoles: OPS_RATES_READ_ROLES },
+  r.route({
+    ...routeOf(OpsWorkApi.rates),
     schema: {
       tags: tag,
       summary: 'Exchange rates in force for the days from–to (at most 92 days; optionally one pair "USD>HKD"), newest first, and the entered rates waiting for a second operator',
-      querystring: opsRatesQuerySchema,
-      response: { 200: envelope(z.object({ rates: z.array(rate), pending: z.array(request) })) },
+      querystring: inputOf(OpsWorkApi.rates)(opsRatesQuerySchema),
+      response: { 200: envelope(answerOf(OpsWorkApi.rates)(z.object({ rates: z.array(rate), pending: z.array(request) }))) },
     },
     handler: async (req) => ok(await listOpsRates(deps, req.query)),
   });
-  r.get('/api/ops/rates/history', {
-    config: { opsRoles: OPS_RATES_READ_ROLES },
+  r.route({
+    ...routeOf(OpsWorkApi.rateHistory),
     schema: {
       tags: tag,
       summary: "Every version of one pair's rate of a day (the corrections, where each came from, how many settled transactions each converted) and every request made for it",
-      querystring: opsRateHistoryQuerySchema,
-      response: { 200: envelope(z.object({ date: z.string(), from: z.string(), to: z.string(), versions: z.array(version), requests: z.array(request) })) },
+      querystring: inputOf(OpsWorkApi.rateHistory)(opsRateHistoryQuerySchema),
+      response: { 200: envelope(answerOf(OpsWorkApi.rateHistory)(z.object({ date: z.string(), from: z.string(), to: z.string(), versions: z.array(version), requests: z.array(request) }))) },
     },
     handler: async (req) => ok(await opsRateHistory(deps, req.query.date, req.query.from, req.query.to)),
   });
-  r.post('/api/ops/rates/requests', {
-    config: { opsRoles: OPS_RATES_WRITE_ROLES },
+  r.route({
+    ...routeOf(OpsWorkApi.proposeRate),
     schema: {
       tags: tag,
       summary:
         'Enter a rate (four eyes: stored only when another operator approves). Another rate for a day and pair that has one must be a correction (409 otherwise); a correction never changes settled money (settledWithCurrent says how many settled transactions keep the rate in force). Audited.',
-      body: opsRateProposeSchema,
-      response: { 200: envelope(z.object({ id: z.number(), status: z.literal('PENDING'), currentRate: s, settledWithCurrent: z.number() })) },
+      body: inputOf(OpsWorkApi.proposeRate)(opsRateProposeSchema),
+      response: { 200: envelope(answerOf(OpsWorkApi.proposeRate)(z.object({ id: z.number(), status: z.literal('PENDING'), currentRate: s, settledWithCurrent: z.number() }))) },
     },
     handler: async (req) => ok(await proposeRate(deps, req.body, operatorOf(req), meta(req))),
   });
-  for (const [path, decision] of [
-    ['approve', 'APPROVED'],
-    ['reject', 'REJECTED'],
+  for (const [endpoint, decision] of [
+    [OpsWorkApi.approveRate, 'APPROVED'],
+    [OpsWorkApi.rejectRate, 'REJECTED'],
   ] as const) {
-    r.post(`/api/ops/rates/requests/:id/${path}`, {
-      config: { opsRoles: OPS_RATES_WRITE_ROLES },
+    r.route({
+      ...routeOf(endpoint),
       schema: {
         tags: tag,
         summary: `${decision === 'APPROVED' ? 'Approve (the rate is stored as a new version)' : 'Reject'} a pending rate with a reason; the operator who entered it may not (403). Audited.`,
         params: idParam,
         body: reasonBody,
-        response: { 200: envelope(z.object({ id: z.number(), status: z.enum(['APPROVED', 'REJECTED']), entryId: z.number().nullable(), msg: s, settledWithPrevious: z.number() })) },
+        response: {
+          200: envelope(answerOf(endpoint)(z.object({ id: z.number(), status: z.enum(['APPROVED', 'REJECTED']), entryId: z.number().nullable(), msg: s, settledWithPrevious: z.number() }))),
+        },
       },
       handler: async (req) => ok(await decideRate(deps, req.params.id, decision, req.body.reason, operatorOf(req), req.lang, meta(req))),
     });

@@ -1,9 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { EXPORT_STATUSES, JOB_STATUSES, OPS_RUNS_READ_ROLES, OPS_RUNS_WRITE_ROLES, opsRunDateParam, opsSettlementRunsQuerySchema } from '@portal/contract';
+import { EXPORT_STATUSES, JOB_STATUSES, opsRunDateParam, opsSettlementRunsQuerySchema } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
 import { ok, envelope } from '../../lib/envelope';
+import { answerOf, inputOf, routeOf } from '../../lib/endpoint-route';
+import { OpsWorkApi } from '@portal/contract';
 import { operatorOf } from './ops.auth';
 import { listExports, listGateways, listJobs, listSettlementRuns, rerunSettlement, retryJob } from './runs.service';
 
@@ -98,74 +100,80 @@ const gatewayRow = z.object({
  */
 export function runsRoutes(f: FastifyInstance, deps: Deps): void {
   const r = f.withTypeProvider<ZodTypeProvider>();
-  r.get('/api/ops/runs/settlement', {
-    config: { opsRoles: OPS_RUNS_READ_ROLES },
+  r.route({
+    ...routeOf(OpsWorkApi.settlementRuns),
     schema: {
       tags: tag('runs'),
       summary: 'Settlement runs per date (newest first, at most 92 days): state, counts, totals per settlement currency (minor units), every attempt and who started it',
-      querystring: opsSettlementRunsQuerySchema,
+      querystring: inputOf(OpsWorkApi.settlementRuns)(opsSettlementRunsQuerySchema),
       response: {
         200: envelope(
-          z.object({
-            lastRunDate: s,
-            yesterday: z.string(),
-            content: z.array(runRow),
-            waitingForRate: z
-              .object({ total: z.number(), pairs: z.array(z.object({ pair: z.string(), count: z.number(), since: s })) })
-              .describe('transactions a run left for want of an exchange rate, per pair (from>to) and since which settlement date; the next run after the rate arrives settles them'),
-          }),
+          answerOf(OpsWorkApi.settlementRuns)(
+            z.object({
+              lastRunDate: s,
+              yesterday: z.string(),
+              content: z.array(runRow),
+              waitingForRate: z
+                .object({ total: z.number(), pairs: z.array(z.object({ pair: z.string(), count: z.number(), since: s })) })
+                .describe('transactions a run left for want of an exchange rate, per pair (from>to) and since which settlement date; the next run after the rate arrives settles them'),
+            }),
+          ),
         ),
       },
     },
     handler: async (req) => ok(await listSettlementRuns(deps, req.query.from, req.query.to)),
   });
-  r.post('/api/ops/runs/settlement/:date/rerun', {
-    config: { opsRoles: OPS_RUNS_WRITE_ROLES },
+  r.route({
+    ...routeOf(OpsWorkApi.rerun),
     schema: {
       tags: tag('runs'),
       summary:
         'Run a settlement date again, idempotently: a completed date changes nothing (recorded as skipped; late transactions go to the next run); a failed one is run now, after any earlier date left behind. One at a time per date (409). Audited.',
-      params: opsRunDateParam,
-      response: { 200: envelope(z.object({ date: z.string(), skipped: z.boolean(), txnCount: z.number(), rowCount: z.number(), unconverted: z.number(), alsoRan: z.array(z.string()) })) },
+      params: inputOf(OpsWorkApi.rerun)(opsRunDateParam),
+      response: {
+        200: envelope(
+          answerOf(OpsWorkApi.rerun)(z.object({ date: z.string(), skipped: z.boolean(), txnCount: z.number(), rowCount: z.number(), unconverted: z.number(), alsoRan: z.array(z.string()) })),
+        ),
+      },
     },
     handler: async (req) => ok(await rerunSettlement(deps, req.params.date, operatorOf(req), meta(req))),
   });
-  r.get('/api/ops/runs/exports', {
-    config: { opsRoles: OPS_RUNS_READ_ROLES },
+  r.route({
+    ...routeOf(OpsWorkApi.exports),
     schema: {
       tags: tag('runs'),
       summary: "Merchants' exports and scheduled reports' files: queued and running first, then the newest (200)",
-      querystring: z.object({ status: z.enum(EXPORT_STATUSES).optional() }),
-      response: { 200: envelope(z.array(exportRow)) },
+      querystring: inputOf(OpsWorkApi.exports)(z.object({ status: z.enum(EXPORT_STATUSES).optional() })),
+      response: { 200: envelope(answerOf(OpsWorkApi.exports)(z.array(exportRow))) },
     },
     handler: async (req) => ok(await listExports(deps, req.query.status)),
   });
-  r.get('/api/ops/runs/jobs', {
-    config: { opsRoles: OPS_RUNS_READ_ROLES },
+  r.route({
+    ...routeOf(OpsWorkApi.jobs),
     schema: {
       tags: tag('runs'),
       summary: 'Durable jobs (settlement, mails, partitions…): failed first with their error, then the newest (200)',
-      querystring: z.object({ status: z.enum(JOB_STATUSES).optional() }),
-      response: { 200: envelope(z.array(jobRow)) },
+      querystring: inputOf(OpsWorkApi.jobs)(z.object({ status: z.enum(JOB_STATUSES).optional() })),
+      response: { 200: envelope(answerOf(OpsWorkApi.jobs)(z.array(jobRow))) },
     },
     handler: async (req) => ok(await listJobs(deps, req.query.status)),
   });
-  r.post('/api/ops/runs/jobs/:id/retry', {
-    config: { opsRoles: OPS_RUNS_WRITE_ROLES },
+  r.route({
+    ...routeOf(OpsWorkApi.retryJob),
     schema: {
       tags: tag('runs'),
       summary: 'Queue a failed job again: the same job (kind, payload, idempotency key) with fresh attempts. Only a failed job (409). Audited.',
-      params: idParam,
-      response: { 200: envelope(z.object({ id: z.number(), kind: z.string(), key: s, status: z.literal('queued') })) },
+      params: inputOf(OpsWorkApi.retryJob)(idParam),
+      response: { 200: envelope(answerOf(OpsWorkApi.retryJob)(z.object({ id: z.number(), kind: z.string(), key: s, status: z.literal('queued') }))) },
     },
     handler: async (req) => ok(await retryJob(deps, req.params.id, operatorOf(req), meta(req))),
   });
-  r.get('/api/ops/runs/gateways', {
-    config: { opsRoles: OPS_RUNS_READ_ROLES },
+  r.route({
+    ...routeOf(OpsWorkApi.gateways),
     schema: {
       tags: tag('runs'),
       summary: 'Gateway connections: merchants, active keys, transactions, reconciliation differences and the last file import’s report',
-      response: { 200: envelope(z.array(gatewayRow)) },
+      response: { 200: envelope(answerOf(OpsWorkApi.gateways)(z.array(gatewayRow))) },
     },
     handler: async () => ok(await listGateways(deps)),
   });

@@ -2,6 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import {
+  ReportApi,
+  type AnyEndpoint,
   billRowSchema,
   exportQueuedSchema,
   reportExportQuerySchema,
@@ -15,6 +17,7 @@ import {
 import type { Deps } from '../../plugins/context';
 import { scopeFor, userOf } from '../../plugins/auth';
 import { envelope, ok, pageOf } from '../../lib/envelope';
+import { answerOf, inputOf, routeOf } from '../../lib/endpoint-route';
 import { t } from '../../lib/messages';
 import { disposition, enqueueExport, streamExport } from '../export';
 import { REPORTS, type ReportDef, type ReportKind } from './report.defs';
@@ -67,35 +70,57 @@ export function reportRoutes(app: FastifyInstance, deps: Deps) {
   registerReportExports();
   const r = app.withTypeProvider<ZodTypeProvider>();
 
-  const pair = (kind: ReportKind, list: string, exp: string, row: z.ZodTypeAny, summary: string) => {
+  /** A list and its export, registered from their descriptors; the call site ties the schemas to them (inputOf, answerOf). */
+  const pair = (
+    kind: ReportKind,
+    list: { endpoint: AnyEndpoint; query: typeof reportQuerySchema; page: z.ZodTypeAny },
+    exp: { endpoint: AnyEndpoint; query: typeof reportExportQuerySchema },
+    summary: string,
+  ) => {
     const def = REPORTS[kind];
-    r.get(`/api/report/${list}`, {
-      config: { permission: def.permission },
-      schema: { tags: ['report'], summary, querystring: reportQuerySchema, response: { 200: envelope(pageOf(row)) } },
+    r.route({
+      ...routeOf(list.endpoint),
+      schema: { tags: ['report'], summary, querystring: list.query, response: { 200: envelope(list.page) } },
       handler: async (req) => ok(await listReport(deps, def, scopeFor(req, req.query.merId), req.query, req.lang)),
     });
-    r.get(`/api/report/${exp}`, {
-      config: { permission: def.permission },
-      schema: { tags: ['report'], summary: `${summary}: export`, description: EXPORT_DOC, querystring: reportExportQuerySchema, response: { 200: envelope(exportQueuedSchema) } },
+    r.route({
+      ...routeOf(exp.endpoint),
+      schema: { tags: ['report'], summary: `${summary}: export`, description: EXPORT_DOC, querystring: exp.query, response: { 200: envelope(exportQueuedSchema) } },
       handler: async (req, reply) => sendReportExport(deps, def, req, reply, req.query),
     });
   };
+  const listOf = (endpoint: AnyEndpoint, query: typeof reportQuerySchema, page: z.ZodTypeAny) => ({ endpoint, query, page });
+  const exportOf = (endpoint: AnyEndpoint, query: typeof reportExportQuerySchema) => ({ endpoint, query });
+  const { billList: bl, billExport: bx, transferList: tl, transferExport: tx, txnNewList: nl, txnNewExport: nx, txnList: ol, txnExport: ox, reserveList: rl, reserveExport: rx } = ReportApi;
 
-  pair('bill', 'bill/list', 'bill/export', billRowSchema, 'Bill report: one row per settlement date, merchant, business line and settlement currency (beginDate/endDate = settlement dates)');
-  pair('transfer', 'transfer/list', 'transfer/export', transferRowSchema, 'Settlement/transfer report (settlement range required; remitBeginDate/remitEndDate optional)');
+  pair(
+    'bill',
+    listOf(bl, inputOf(bl)(reportQuerySchema), answerOf(bl)(pageOf(billRowSchema))),
+    exportOf(bx, inputOf(bx)(reportExportQuerySchema)),
+    'Bill report: one row per settlement date, merchant, business line and settlement currency (beginDate/endDate = settlement dates)',
+  );
+  pair(
+    'transfer',
+    listOf(tl, inputOf(tl)(reportQuerySchema), answerOf(tl)(pageOf(transferRowSchema))),
+    exportOf(tx, inputOf(tx)(reportExportQuerySchema)),
+    'Settlement/transfer report (settlement range required; remitBeginDate/remitEndDate optional)',
+  );
   pair(
     'summary',
-    'txn/newList',
-    'txn/newExport',
-    summaryRowSchema,
+    listOf(nl, inputOf(nl)(reportQuerySchema), answerOf(nl)(pageOf(summaryRowSchema))),
+    exportOf(nx, inputOf(nx)(reportExportQuerySchema)),
     'Daily summary by payment brand (upgraded): per settlement date, merchant, acquirer, brand, type and currency; gwTranType, paymentBrand (comma-joined) filters',
   );
-  pair('summaryOld', 'txn/list', 'txn/export', summaryOldRowSchema, 'Daily summary, original version: the same query without the brand filter, summed over brands, no brand column');
+  pair(
+    'summaryOld',
+    listOf(ol, inputOf(ol)(reportQuerySchema), answerOf(ol)(pageOf(summaryOldRowSchema))),
+    exportOf(ox, inputOf(ox)(reportExportQuerySchema)),
+    'Daily summary, original version: the same query without the brand filter, summed over brands, no brand column',
+  );
   pair(
     'reserve',
-    'reserve/list',
-    'reserve/export',
-    reserveRowSchema,
+    listOf(rl, inputOf(rl)(reportQuerySchema), answerOf(rl)(pageOf(reserveRowSchema))),
+    exportOf(rx, inputOf(rx)(reportExportQuerySchema)),
     'Reserve release report: beginDate/endDate (settlement), releaseBeginDate/releaseEndDate, remitBeginDate/remitEndDate (transfer date); at least one range',
   );
 }

@@ -1,10 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { Code, Perm, cashierSchema, pageQuerySchema, payInStoreRowSchema } from '@portal/contract';
+import { Code, cashierSchema, pageQuerySchema, payInStoreRowSchema } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
 import { userOf } from '../../plugins/auth';
 import { envelope, ok, pageOf } from '../../lib/envelope';
+import { answerOf, inputOf, routeOf } from '../../lib/endpoint-route';
+import { CashierApi, PayInStoreApi } from '@portal/contract';
 import { AppError } from '../../lib/errors';
 import { linkBaseOf } from '../paybylink';
 import { countOrders, expireDue, listOrders } from '../paybylink';
@@ -45,41 +47,43 @@ export function cashierRoutes(app: FastifyInstance, deps: Deps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tz = deps.config.platformTz;
 
-  r.get('/api/payInStore/cashier/list', {
-    config: { permission: Perm.cashierManage },
+  r.route({
+    ...routeOf(PayInStoreApi.cashiers),
     schema: {
       tags,
       summary: "The bound cashiers of the caller's stores (one store with storeId): cashierId, WeChat name, binding date",
-      querystring: z.object({ storeId: z.string().trim().max(20).optional() }),
-      response: { 200: envelope(z.array(cashierSchema)) },
+      querystring: inputOf(PayInStoreApi.cashiers)(z.object({ storeId: z.string().trim().max(20).optional() })),
+      response: { 200: envelope(answerOf(PayInStoreApi.cashiers)(z.array(cashierSchema))) },
     },
     handler: async (req) => ok(await listCashiers(deps, userOf(req), req.query.storeId || undefined)),
   });
 
-  r.post('/api/payInStore/cashier/bindQr', {
-    config: { permission: Perm.cashierManage, rateLimit: { max: 30, timeWindow: '1 minute' } },
+  r.route({
+    ...routeOf(PayInStoreApi.bindQr, { rateLimit: { max: 30, timeWindow: '1 minute' } }),
     schema: {
       tags,
       summary: "Bind a cashier: the WeChat authorisation URL the QR shows (10 minutes). Whoever scans and agrees becomes the store's cashier",
       description: "Code 1401 when WeChat (WECHAT_*) is not configured; another merchant's store: 404.",
-      body: z.object({ storeId: z.string().trim().min(1).max(20) }),
-      response: { 200: envelope(z.object({ url: z.string(), expiresIn: z.number() })) },
+      body: inputOf(PayInStoreApi.bindQr)(z.object({ storeId: z.string().trim().min(1).max(20) })),
+      response: { 200: envelope(answerOf(PayInStoreApi.bindQr)(z.object({ url: z.string(), expiresIn: z.number() }))) },
     },
     handler: async (req) => ok(await bindQr(deps, userOf(req), req.body.storeId, linkBaseOf(deps, req))),
   });
 
-  r.post('/api/payInStore/cashier/unbind', {
-    config: { permission: Perm.cashierManage },
+  r.route({
+    ...routeOf(PayInStoreApi.unbind),
     schema: {
       tags,
       summary: 'Unbind a cashier (form: cashierId); its cashier sessions end at once',
-      body: z.object({
-        cashierId: z
-          .string()
-          .trim()
-          .regex(/^C\d{8}$/),
-      }),
-      response: { 200: envelope(z.null()) },
+      body: inputOf(PayInStoreApi.unbind)(
+        z.object({
+          cashierId: z
+            .string()
+            .trim()
+            .regex(/^C\d{8}$/),
+        }),
+      ),
+      response: { 200: envelope(answerOf(PayInStoreApi.unbind)(z.null())) },
     },
     handler: async (req) => {
       await unbindCashier(deps, userOf(req), req.body.cashierId, req.ip);
@@ -87,12 +91,12 @@ export function cashierRoutes(app: FastifyInstance, deps: Deps) {
     },
   });
 
-  r.get('/api/cashier/wechat/callback', {
-    config: { auth: 'public', rateLimit: { max: 60, timeWindow: '1 minute' } },
+  r.route({
+    ...routeOf(CashierApi.wechatCallback, { rateLimit: { max: 60, timeWindow: '1 minute' } }),
     schema: {
       tags,
       summary: "WeChat's redirect after the cashier agreed (code, state): binds or signs in, then goes to the cashier view",
-      querystring: z.object({ code: z.string().max(200).default(''), state: z.string().max(200).default('') }),
+      querystring: inputOf(CashierApi.wechatCallback)(z.object({ code: z.string().max(200).default(''), state: z.string().max(200).default('') })),
     },
     handler: async (req, reply) => {
       const res = await cashierCallback(deps, req.query.code, req.query.state, req.ip, cookieOf(req, CASHIER_BROWSER_COOKIE));
@@ -105,8 +109,8 @@ export function cashierRoutes(app: FastifyInstance, deps: Deps) {
     },
   });
 
-  r.get('/api/cashier/wechat/login', {
-    config: { auth: 'public', rateLimit: { max: 30, timeWindow: '1 minute' } },
+  r.route({
+    ...routeOf(CashierApi.wechatLogin, { rateLimit: { max: 30, timeWindow: '1 minute' } }),
     schema: { tags, summary: "The cashier view's 'Sign in with WeChat' (302 to WeChat)" },
     handler: async (req, reply) => {
       const { url, browser } = await loginUrl(deps, linkBaseOf(deps, req));
@@ -115,12 +119,14 @@ export function cashierRoutes(app: FastifyInstance, deps: Deps) {
     },
   });
 
-  r.get('/api/cashier/me', {
-    config: { auth: 'public' },
+  r.route({
+    ...routeOf(CashierApi.me),
     schema: {
       tags,
       summary: 'The signed-in cashier (cookie): cashierId, WeChat name, store and merchant; code -1 when not signed in',
-      response: { 200: envelope(z.object({ cashierId: z.string(), wechatName: z.string(), storeId: z.string(), storeName: z.string(), merId: z.string(), merName: z.string() })) },
+      response: {
+        200: envelope(answerOf(CashierApi.me)(z.object({ cashierId: z.string(), wechatName: z.string(), storeId: z.string(), storeName: z.string(), merId: z.string(), merName: z.string() }))),
+      },
     },
     handler: async (req) => {
       const c = await cashierOf(deps, cookieOf(req));
@@ -129,9 +135,14 @@ export function cashierRoutes(app: FastifyInstance, deps: Deps) {
     },
   });
 
-  r.get('/api/cashier/orders', {
-    config: { auth: 'public', rateLimit: { max: 120, timeWindow: '1 minute' } },
-    schema: { tags, summary: "The signed-in cashier's view: its store's in-store orders, newest first", querystring: pageQuerySchema, response: { 200: envelope(pageOf(payInStoreRowSchema)) } },
+  r.route({
+    ...routeOf(CashierApi.orders, { rateLimit: { max: 120, timeWindow: '1 minute' } }),
+    schema: {
+      tags,
+      summary: "The signed-in cashier's view: its store's in-store orders, newest first",
+      querystring: inputOf(CashierApi.orders)(pageQuerySchema),
+      response: { 200: envelope(answerOf(CashierApi.orders)(pageOf(payInStoreRowSchema))) },
+    },
     handler: async (req) => {
       const c = await cashierOf(deps, cookieOf(req));
       if (!c) throw signInFirst();
@@ -144,9 +155,9 @@ export function cashierRoutes(app: FastifyInstance, deps: Deps) {
     },
   });
 
-  r.post('/api/cashier/logout', {
-    config: { auth: 'public' },
-    schema: { tags, summary: 'Ends the cashier session (cookie)', response: { 200: envelope(z.null()) } },
+  r.route({
+    ...routeOf(CashierApi.logout),
+    schema: { tags, summary: 'Ends the cashier session (cookie)', response: { 200: envelope(answerOf(CashierApi.logout)(z.null())) } },
     handler: async (req, reply) => {
       const token = cookieOf(req);
       if (token) await endCashierSession(deps, token);

@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { Perm, brandName, exportFormatSchema, payInStoreExportQuerySchema, payInStoreFilterSchema, pblStateOf, toDecimal, type Language, type PayInStoreFilter } from '@portal/contract';
+import { PayInStoreApi, Perm, brandName, exportFormatSchema, payInStoreExportQuerySchema, payInStoreFilterSchema, pblStateOf, toDecimal, type Language, type PayInStoreFilter } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
 import { userOf } from '../../plugins/auth';
 import { badRequest } from '../../lib/errors';
+import { inputOf, routeOf } from '../../lib/endpoint-route';
 import type { ExportColumn, ExportContext, ExportSource } from '../export';
 import { disposition, registerExportSource, streamExport } from '../export';
 import { STATE_LABELS } from '../paybylink';
@@ -73,9 +74,13 @@ export function payInStoreExportRoutes(app: FastifyInstance, deps: Deps) {
     registered = true;
     registerExportSource('payinstore', source);
   }
-  app.withTypeProvider<ZodTypeProvider>().get('/api/payInStore/export', {
-    config: { permission: Perm.payInStoreList },
-    schema: { tags: ['payInStore'], summary: 'The filtered in-store orders as an XLSX (default) or CSV file, streamed', querystring: payInStoreExportQuerySchema(exportFormatSchema) },
+  app.withTypeProvider<ZodTypeProvider>().route({
+    ...routeOf(PayInStoreApi.export),
+    schema: {
+      tags: ['payInStore'],
+      summary: 'The filtered in-store orders as an XLSX (default) or CSV file, streamed',
+      querystring: inputOf(PayInStoreApi.export)(payInStoreExportQuerySchema(exportFormatSchema)),
+    },
     handler: async (req, reply) => {
       const u = userOf(req);
       const { format, ...params } = req.query;

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { APPROVAL_KINDS, APPROVAL_STATUSES, Perm, TeamApi, approvalDecisionSchema, approvalListQuerySchema, fourEyesPolicySchema, policyQuerySchema } from '@portal/contract';
+import { APPROVAL_KINDS, APPROVAL_STATUSES, TeamApi, approvalDecisionSchema, approvalListQuerySchema, fourEyesPolicySchema, policyQuerySchema } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
 import { userOf } from '../../plugins/auth';
 import { envelope, ok, pageOf } from '../../lib/envelope';
@@ -38,8 +38,6 @@ const approvalRowSchema = z.object({
   deciderGrants: z.array(grantSchema).describe('who created or raised the user that decided it (issue 47), newest first'),
   yourGrant: grantSchema.nullable().describe('set when you may not approve it: its requester created or raised you within the cool-down'),
 });
-/** Who may see and decide requests: refunders (refunds), user managers (permission raises), bank changers (bank changes, decision 049). */
-const deciders = [Perm.txnRefund, Perm.merchantUserManage, Perm.merchantBankChange];
 
 /** Four eyes (issue 28, decision 041): the merchant's policy and its approvals list. */
 export function approvalRoutes(app: FastifyInstance, deps: Deps) {
@@ -84,12 +82,12 @@ export function approvalRoutes(app: FastifyInstance, deps: Deps) {
     },
   });
 
-  for (const [path, approve] of [
-    ['approve', true],
-    ['reject', false],
+  for (const [endpoint, approve] of [
+    [TeamApi.approve, true],
+    [TeamApi.reject, false],
   ] as const) {
-    r.post(`/api/approval/${path}`, {
-      config: { permission: deciders },
+    r.route({
+      ...routeOf(endpoint),
       schema: {
         tags: ['team'],
         summary: approve
@@ -97,8 +95,8 @@ export function approvalRoutes(app: FastifyInstance, deps: Deps) {
           : 'Reject a request (note: optional reason)',
         description:
           'Not your own, nor one whose requester created or raised you within the cool-down (code 1233); already decided (1231); expired (1232); without its permission: 403; outside your scope: 404. Audited.',
-        body: approvalDecisionSchema,
-        response: { 200: envelope(approvalRowSchema) },
+        body: inputOf(endpoint)(approvalDecisionSchema),
+        response: { 200: envelope(answerOf(endpoint)(approvalRowSchema)) },
       },
       handler: async (req) => ok(await decide(deps, userOf(req), req.body.id, approve, req.body.note, req.lang, meta(req))),
     });

@@ -2,7 +2,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  Perm,
   exportQueuedSchema,
   queryResultQuerySchema,
   refundBodySchema,
@@ -21,6 +20,8 @@ import type { Deps } from '../../plugins/context';
 import { scopeFor, userOf } from '../../plugins/auth';
 import { fastSerializerCompiler } from '../../lib/fast-serializer';
 import { envelope, ok } from '../../lib/envelope';
+import { answerOf, inputOf, routeOf } from '../../lib/endpoint-route';
+import { TxnApi } from '@portal/contract';
 import { enqueueExport, disposition, streamExport } from '../export';
 import { listTransactions, txnDetail, txnTakings, txnTotals } from './txn.service';
 import { refund } from './refund.service';
@@ -67,36 +68,41 @@ export function txnRoutes(app: FastifyInstance, deps: Deps) {
   registerTxnExports();
   const r = app.withTypeProvider<ZodTypeProvider>();
 
-  r.get('/api/txn/list', {
-    config: { permission: Perm.txnList },
+  r.route({
+    ...routeOf(TxnApi.list),
     schema: {
       tags: ['txn'],
       summary: "Transactions of the caller's merchants (spec §3 query; times in the platform zone; page 0-based)",
       description:
         'totalElements is exact up to 1,000 matches; past that totalExact is false and totalElements is 1,000 ("more than 1,000") unless exactTotal=true asks for the exact count. Pages reach 10,000 rows deep (page × size < 10,000); deeper pages answer 400. after = the id of the last row of page − 1 (the pager\'s Next) reads the page by keyset from that row: the same rows, as cheap as page 1 however deep.',
-      querystring: txnQuerySchema,
-      response: { 200: envelope(txnPageSchema) },
+      querystring: inputOf(TxnApi.list)(txnQuerySchema),
+      response: { 200: envelope(answerOf(TxnApi.list)(txnPageSchema)) },
     },
     // Every list screen's load: serialized by fast-json-stringify from the same schema (decision 054).
     serializerCompiler: fastSerializerCompiler,
     handler: async (req) => ok(await listTransactions(deps, scopeFor(req, req.query.merId), req.query)),
   });
 
-  r.get('/api/txn/totals', {
-    config: { permission: Perm.txnList },
-    schema: { tags: ['txn'], summary: "Per-currency totals of the transactions matching the list's filter", querystring: txnFilterSchema, response: { 200: envelope(txnTotalsSchema) } },
+  r.route({
+    ...routeOf(TxnApi.totals),
+    schema: {
+      tags: ['txn'],
+      summary: "Per-currency totals of the transactions matching the list's filter",
+      querystring: inputOf(TxnApi.totals)(txnFilterSchema),
+      response: { 200: envelope(answerOf(TxnApi.totals)(txnTotalsSchema)) },
+    },
     handler: async (req) => ok(await txnTotals(deps, scopeFor(req, req.query.merId), req.query)),
   });
 
-  r.get('/api/txn/takings', {
-    config: { permission: Perm.txnList },
+  r.route({
+    ...routeOf(TxnApi.takings),
     schema: {
       tags: ['txn'],
       summary: 'Takings of a period per currency, store and payment brand (the phone home screen)',
       description:
         "Successful purchases less successful refunds and voids in [beginDate, endDate] (platform zone, both required, at most three months); count is the number of successful purchases. Rows of the caller's merchants only (merId narrows to one of them).",
-      querystring: takingsQuerySchema,
-      response: { 200: envelope(takingsSchema) },
+      querystring: inputOf(TxnApi.takings)(takingsQuerySchema),
+      response: { 200: envelope(answerOf(TxnApi.takings)(takingsSchema)) },
     },
     handler: async (req, reply) => {
       // Signed-in figures: never kept by a cache (the phone screen's service worker keeps none either).
@@ -105,15 +111,20 @@ export function txnRoutes(app: FastifyInstance, deps: Deps) {
     },
   });
 
-  r.get('/api/txn/queryResult', {
-    config: { permission: Perm.txnQueryResult },
-    schema: { tags: ['txn'], summary: "Ask the acquirer for a processing transaction's result and update it", querystring: queryResultQuerySchema, response: { 200: envelope(txnRowSchema) } },
+  r.route({
+    ...routeOf(TxnApi.queryResult),
+    schema: {
+      tags: ['txn'],
+      summary: "Ask the acquirer for a processing transaction's result and update it",
+      querystring: inputOf(TxnApi.queryResult)(queryResultQuerySchema),
+      response: { 200: envelope(answerOf(TxnApi.queryResult)(txnRowSchema)) },
+    },
     handler: async (req) => ok(await queryResult(deps, userOf(req).scope, req.query.id)),
   });
 
-  r.get('/api/txn/export', {
-    config: { permission: Perm.txnExport },
-    schema: { tags: ['txn'], summary: 'The filtered transactions as an XLSX or CSV file, streamed (3-month period rule)', querystring: txnExportQuerySchema },
+  r.route({
+    ...routeOf(TxnApi.export),
+    schema: { tags: ['txn'], summary: 'The filtered transactions as an XLSX or CSV file, streamed (3-month period rule)', querystring: inputOf(TxnApi.export)(txnExportQuerySchema) },
     handler: async (req, reply) => {
       const { format, ...params } = req.query;
       parseTxnExportParams(params);
@@ -121,31 +132,41 @@ export function txnRoutes(app: FastifyInstance, deps: Deps) {
     },
   });
 
-  r.get('/api/txn/exportBack', {
-    config: { permission: Perm.txnExport },
-    schema: { tags: ['txn'], summary: 'Queue the transactions export; the file appears in /report/file', querystring: txnExportQuerySchema, response: { 200: envelope(exportQueuedSchema) } },
+  r.route({
+    ...routeOf(TxnApi.exportBack),
+    schema: {
+      tags: ['txn'],
+      summary: 'Queue the transactions export; the file appears in /report/file',
+      querystring: inputOf(TxnApi.exportBack)(txnExportQuerySchema),
+      response: { 200: envelope(answerOf(TxnApi.exportBack)(exportQueuedSchema)) },
+    },
     handler: async (req) => {
       const { format, ...params } = req.query;
       return queueExport(deps, req, 'txn', params, format, scopeFor(req, params.merId));
     },
   });
 
-  r.post('/api/txn/refund', {
-    config: { permission: Perm.txnRefund, rateLimit: { max: 120, timeWindow: '1 minute' } },
+  r.route({
+    ...routeOf(TxnApi.refund, { rateLimit: { max: 120, timeWindow: '1 minute' } }),
     schema: {
       tags: ['txn'],
       summary: 'Refund a purchase (form: id = gateway transaction id, amount, txnschema, requestKey). Needs a password check within 5 minutes.',
       description:
         'data.code 0 = refunded (or processing); 1 not refundable, 2 over the refundable amount, 3 declined by the acquirer, 4 request key reused with another amount. A repeat with the same requestKey returns the first result.',
-      body: refundBodySchema,
-      response: { 200: envelope(refundResultSchema) },
+      body: inputOf(TxnApi.refund)(refundBodySchema),
+      response: { 200: envelope(answerOf(TxnApi.refund)(refundResultSchema)) },
     },
     handler: async (req) => ok(await refund(deps, userOf(req), req.lang, req.body, { ip: req.ip, userAgent: req.headers['user-agent'] })),
   });
 
-  r.get('/api/txn/:id', {
-    config: { permission: Perm.txnDetail },
-    schema: { tags: ['txn'], summary: 'Transaction detail with associated orders and shipping info (card number masked)', params: idParam, response: { 200: envelope(txnDetailSchema) } },
+  r.route({
+    ...routeOf(TxnApi.detail),
+    schema: {
+      tags: ['txn'],
+      summary: 'Transaction detail with associated orders and shipping info (card number masked)',
+      params: inputOf(TxnApi.detail)(idParam),
+      response: { 200: envelope(answerOf(TxnApi.detail)(txnDetailSchema)) },
+    },
     handler: async (req) => ok(await txnDetail(deps, userOf(req).scope, req.params.id)),
   });
 }

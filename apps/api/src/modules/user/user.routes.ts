@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { checkPasswordSchema, getEmailCodeSchema, loginSchema, refreshTokenSchema, routersFor } from '@portal/contract';
+import { AuthApi, checkPasswordSchema, getEmailCodeSchema, loginSchema, refreshTokenSchema, routersFor } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
 import { userOf } from '../../plugins/auth';
 import { ok, envelope } from '../../lib/envelope';
+import { answerOf, inputOf, routeOf } from '../../lib/endpoint-route';
 import { checkPassword, login, sendEmailCode } from './login.service';
 import { logout, refresh } from './session.service';
 
@@ -33,51 +34,58 @@ const userInfoSchema = z.object({
 export function userRoutes(app: FastifyInstance, deps: Deps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
-  r.post('/api/user/getEmailCode', {
-    config: { auth: 'public', ...authLimit },
+  r.route({
+    ...routeOf(AuthApi.getEmailCode, authLimit),
     schema: {
       tags: ['user'],
       summary:
         'Sign-in step 1. With `password` (checked first, counted toward the lockout; unknown names and wrong passwords answer alike): names the second factor — `totp`, a required `passkey`, or a 6-digit code e-mailed (valid 5 min; a new one after 60 s; 5 wrong tries). Without it every name answers alike (a code is e-mailed to e-mail accounts only)',
-      body: getEmailCodeSchema,
+      body: inputOf(AuthApi.getEmailCode)(getEmailCodeSchema),
       response: {
         200: envelope(
-          z
-            .object({
-              resendAfter: z.number(),
-              expiresIn: z.number(),
-              totp: z.boolean().describe("true (only after the right password): no mail, the code is the authenticator's"),
-              passkey: z.boolean().optional().describe("true (only after the right password): no mail, the merchant requires this user's passkey (decision 047)"),
-            })
-            .or(z.object({ wait: z.number() }))
-            .or(z.object({ remaining: z.number() }))
-            .or(z.object({ username: z.string() })),
+          answerOf(AuthApi.getEmailCode)(
+            z
+              .object({
+                resendAfter: z.number(),
+                expiresIn: z.number(),
+                totp: z.boolean().describe("true (only after the right password): no mail, the code is the authenticator's"),
+                passkey: z.boolean().optional().describe("true (only after the right password): no mail, the merchant requires this user's passkey (decision 047)"),
+              })
+              .or(z.object({ wait: z.number() }))
+              .or(z.object({ remaining: z.number() }))
+              .or(z.object({ username: z.string() })),
+          ),
         ),
       },
     },
     handler: async (req) => ok(await sendEmailCode(deps, req.lang, req.body.username, meta(req), req.body.password)),
   });
 
-  r.post('/api/user/login', {
-    config: { auth: 'public', ...authLimit },
+  r.route({
+    ...routeOf(AuthApi.login, authLimit),
     schema: {
       tags: ['user'],
       summary: 'Sign in with user name, password and e-mailed code (or authenticator / recovery code when TOTP is on)',
-      body: loginSchema,
-      response: { 200: envelope(tokenPair.or(z.object({ remaining: z.number() })).or(z.object({ username: z.string() }))) },
+      body: inputOf(AuthApi.login)(loginSchema),
+      response: { 200: envelope(answerOf(AuthApi.login)(tokenPair.or(z.object({ remaining: z.number() })).or(z.object({ username: z.string() })))) },
     },
     handler: async (req) => ok(await login(deps, req.body, meta(req))),
   });
 
-  r.post('/api/user/refreshToken', {
-    config: { auth: 'public', ...authLimit },
-    schema: { tags: ['user'], summary: 'Rotate the token pair; a refresh token reused after the grace window revokes the session', body: refreshTokenSchema, response: { 200: envelope(tokenPair) } },
+  r.route({
+    ...routeOf(AuthApi.refreshToken, authLimit),
+    schema: {
+      tags: ['user'],
+      summary: 'Rotate the token pair; a refresh token reused after the grace window revokes the session',
+      body: inputOf(AuthApi.refreshToken)(refreshTokenSchema),
+      response: { 200: envelope(answerOf(AuthApi.refreshToken)(tokenPair)) },
+    },
     handler: async (req) => ok(await refresh(deps, req.body.refreshToken, meta(req))),
   });
 
-  r.post('/api/user/logout', {
-    config: { auth: 'public' },
-    schema: { tags: ['user'], summary: 'End the session of X-Token (even an expired one)', response: { 200: envelope(z.null()) } },
+  r.route({
+    ...routeOf(AuthApi.logout),
+    schema: { tags: ['user'], summary: 'End the session of X-Token (even an expired one)', response: { 200: envelope(answerOf(AuthApi.logout)(z.null())) } },
     handler: async (req) => {
       const token = req.headers['x-token'];
       if (typeof token === 'string' && token) await logout(deps, token, meta(req));
@@ -85,12 +93,13 @@ export function userRoutes(app: FastifyInstance, deps: Deps) {
     },
   });
 
-  r.get('/api/user/info', {
+  r.route({
+    ...routeOf(AuthApi.info),
     schema: {
       tags: ['user'],
       summary: 'The signed-in user, the routers and permissions it holds',
-      querystring: z.object({ flag: z.string().optional() }),
-      response: { 200: envelope(userInfoSchema) },
+      querystring: inputOf(AuthApi.info)(z.object({ flag: z.string().optional() })),
+      response: { 200: envelope(answerOf(AuthApi.info)(userInfoSchema)) },
     },
     handler: async (req) => {
       const u = userOf(req);
@@ -109,13 +118,13 @@ export function userRoutes(app: FastifyInstance, deps: Deps) {
     },
   });
 
-  r.post('/api/user/checkPassword', {
-    config: authLimit,
+  r.route({
+    ...routeOf(AuthApi.checkPassword, authLimit),
     schema: {
       tags: ['user'],
       summary: 'Re-check the password: allows refunds for 5 minutes; wrong ones count toward lockout',
-      body: checkPasswordSchema,
-      response: { 200: envelope(z.boolean().or(z.object({ remaining: z.number() }))) },
+      body: inputOf(AuthApi.checkPassword)(checkPasswordSchema),
+      response: { 200: envelope(answerOf(AuthApi.checkPassword)(z.boolean().or(z.object({ remaining: z.number() })))) },
     },
     handler: async (req) => {
       const u = userOf(req);

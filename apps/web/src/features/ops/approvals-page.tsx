@@ -14,7 +14,7 @@ export default function ApprovalsPage() {
   const me = useOperator();
   const { message } = App.useApp();
   const qc = useQueryClient();
-  const [status, setStatus] = useState<string | undefined>('PENDING');
+  const [status, setStatus] = useState<'PENDING' | 'APPROVED' | 'REJECTED' | undefined>('PENDING');
   const [deciding, setDeciding] = useState<{ row: OpsBankChange; decision: 'approve' | 'reject' } | null>(null);
   const [form] = Form.useForm<{ reason: string }>();
   const list = useQuery({ queryKey: ['ops', 'bankChanges', status], queryFn: () => opsApprovalsApi.list(status) });

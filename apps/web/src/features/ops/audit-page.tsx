@@ -13,7 +13,7 @@ export default function AuditPage() {
   const [range, setRange] = useState<[dayjs.Dayjs, dayjs.Dayjs]>([dayjs().subtract(6, 'day'), dayjs()]);
   const [f, setF] = useState<{ merId?: string; action?: string; actor?: string; operatorsOnly?: boolean }>({});
   const [page, setPage] = useState(0);
-  const params = { ...f, operatorsOnly: f.operatorsOnly ? 'true' : undefined, from: range[0].format('YYYY-MM-DD'), to: range[1].format('YYYY-MM-DD'), page, size: PAGE };
+  const params = { ...f, operatorsOnly: f.operatorsOnly ? ('true' as const) : undefined, from: range[0].format('YYYY-MM-DD'), to: range[1].format('YYYY-MM-DD'), page, size: PAGE };
   const list = useQuery({ queryKey: ['ops', 'audit', params], queryFn: () => opsAuditApi.search(params) });
   const set = (k: keyof typeof f) => (v: string) => {
     setPage(0);

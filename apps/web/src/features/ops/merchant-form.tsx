@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Button, Col, Divider, Form, Input, InputNumber, Row, Select, Space } from 'antd';
-import { CURRENCY_EXPONENT, toDecimal, toMinor } from '@portal/contract';
+import { CURRENCY_EXPONENT, toDecimal, toMinor, type OpsMerchantFields } from '@portal/contract';
 import type { OpsFee, OpsMerchantDetail } from './api/ops-http';
 
 const CHANNELS = ['UP', 'APP', 'AP', 'APMP', 'WX', 'CARD', 'PPRO_IDEAL', 'PPRO_PAYPAY'];
@@ -66,8 +66,13 @@ const FIELDS = [
 ] as const;
 
 /** The editable fields of the form, as the API takes them. */
-export function fieldsOf(v: MerchantFormValues) {
-  return Object.fromEntries(FIELDS.map((f) => [f, v[f] === '' ? undefined : v[f]]));
+/**
+ * The form's fields as the route's body, '' left out. Typed as the body the route parses
+ * (OpsMerchantFields, decision 074): the form's rules require what the body requires, and the
+ * server's schema is the check of the values (a record built by field name cannot say so itself).
+ */
+export function fieldsOf(v: MerchantFormValues): OpsMerchantFields {
+  return Object.fromEntries(FIELDS.map((f) => [f, v[f] === '' ? undefined : v[f]])) as unknown as OpsMerchantFields;
 }
 
 export function feeToApi(f: FeeForm, currency: string): OpsFee {

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Form, Input, Modal, Select, Space, Table, Tag, Typography } from 'antd';
-import { OPS_ROLES } from '@portal/contract';
+import { OPS_ROLES, type OpsRole } from '@portal/contract';
 import { formatInstant } from '../../lib/time';
 import { opsApi, type OperatorRow } from './api/ops-http';
 import { useOperator } from './ops-me';
@@ -16,7 +16,7 @@ export default function OperatorsPage() {
   const { message } = App.useApp();
   const qc = useQueryClient();
   const [inviting, setInviting] = useState(false);
-  const [form] = Form.useForm<{ username: string; email: string; role: string }>();
+  const [form] = Form.useForm<{ username: string; email: string; role: OpsRole }>();
   const list = useQuery({ queryKey: ['ops', 'operators'], queryFn: opsApi.operators });
   const done = (text: string) => {
     void message.success(text);

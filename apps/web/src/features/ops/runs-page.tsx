@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, DatePicker, Popconfirm, Select, Table, Tabs, Tag, Typography } from 'antd';
-import { OPS_RUNS_WRITE_ROLES, toDecimal } from '@portal/contract';
+import { OPS_RUNS_WRITE_ROLES, toDecimal, type ExportStatus, type JOB_STATUSES } from '@portal/contract';
 import { dayjs, formatInstant } from '../../lib/time';
 import { opsRunsApi, type OpsExportRow, type OpsGatewayRow, type OpsJobRow, type OpsSettlementRun } from './api/ops-http';
 import { mayDo, useOperator } from './ops-me';
@@ -133,7 +133,7 @@ function SettlementTab({ canAct }: { canAct: boolean }) {
 
 function ExportsTab() {
   const { t } = useTranslation('opsRuns');
-  const [status, setStatus] = useState<string | undefined>();
+  const [status, setStatus] = useState<ExportStatus | undefined>();
   const list = useQuery({ queryKey: ['ops', 'runs', 'exports', status], queryFn: () => opsRunsApi.exports(status) });
   return (
     <>
@@ -214,7 +214,7 @@ function JobsTab({ canAct }: { canAct: boolean }) {
   const { t } = useTranslation('opsRuns');
   const { message } = App.useApp();
   const qc = useQueryClient();
-  const [status, setStatus] = useState<string | undefined>('failed');
+  const [status, setStatus] = useState<(typeof JOB_STATUSES)[number] | undefined>('failed');
   const list = useQuery({ queryKey: ['ops', 'runs', 'jobs', status], queryFn: () => opsRunsApi.jobs(status) });
   const retry = useMutation({
     mutationFn: (id: number) => opsRunsApi.retry(id),

@@ -1,17 +1,13 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { ReportApi, type Endpoint, type ExportStatus, type Page, type WireQuery } from '@portal/contract';
 import { http, RequestError, saveFile } from '../../../lib/http';
+import { apiQuery } from '../../../lib/api-query';
 
 /** The report query as sent (spec §3): dates 'YYYY-MM-DD', paymentBrand comma-joined, page 0-based. */
 export type ReportWireQuery = Record<string, string | number | undefined>;
 
-/** Query options of one report list call, kept per path (under /api/report/) and query. */
-export const reportListQuery = <R>(list: Endpoint<WireQuery, Page<R>>, q: ReportWireQuery) =>
-  queryOptions({
-    queryKey: ['report', list.path.slice('/api/report/'.length), q],
-    queryFn: ({ signal }) => http.call(list, q, { signal }),
-    placeholderData: keepPreviousData,
-  });
+/** Query options of one report list call, its key from the descriptor (['report', 'bill', 'list', q]): ['report'] is the area's prefix. */
+export const reportListQuery = <R>(list: Endpoint<WireQuery, Page<R>>, q: ReportWireQuery) => queryOptions({ ...apiQuery(list, q), placeholderData: keepPreviousData });
 
 export type ExportOutcome = { kind: 'file'; filename: string } | { kind: 'queued'; id: number; status: ExportStatus; msg: string };
 

@@ -1,11 +1,9 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { http } from '../../../lib/http';
-import type { TxnWireQuery } from './get-txn-list';
+import { useQuery } from '@tanstack/react-query';
 import { TxnApi } from '@portal/contract';
+import { apiQuery } from '../../../lib/api-query';
+import type { TxnWireQuery } from './get-txn-list';
 
-/** GET /txn/totals: per-currency totals of the rows matching the filter (page and size left out). */
-const getTxnTotals = (q: TxnWireQuery, signal?: AbortSignal) => http.call(TxnApi.totals, q, { signal });
-
-const txnTotalsQuery = (q: TxnWireQuery) => queryOptions({ queryKey: ['txn', 'totals', q], queryFn: ({ signal }) => getTxnTotals(q, signal) });
+/** GET /txn/totals: per-currency totals of the rows matching the filter (page and size left out); key ['txn', 'totals', q]. */
+export const txnTotalsQuery = (q: TxnWireQuery) => apiQuery(TxnApi.totals, q);
 
 export const useTxnTotals = (q: TxnWireQuery) => useQuery(txnTotalsQuery(q));
