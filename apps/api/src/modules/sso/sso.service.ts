@@ -1,12 +1,31 @@
 import { randomBytes } from 'node:crypto';
-import { Resolver } from 'node:dns/promises';
 import { Code, type SsoConfig, type SsoDomainRow, type SsoMapping, type SsoProvider, type SsoRole } from '@portal/contract';
 import type { Queryable } from '../../db/db';
 import type { Deps, SessionUser } from '../../plugins/context';
 import { AppError, notFound } from '../../lib/errors';
 import { audit } from '../../lib/audit';
-import { encryptSecret, encryptionKey, openSecret } from '../gateway';
-import type { Meta, SignInStep } from '../user';
+import { encryptSecret, encryptionKey } from '../gateway';
+import type { Meta } from '../user';
+import { callerGroup, iso, policyOf, providerCache, providerOf, recordName, recordValue, redirectUriOf, samlAcsOf, spEntityIdOf, SsoAudit, who, type ProviderRow } from './sso.provider';
+
+export {
+  callerGroup,
+  clientSecretOf,
+  domainVerifiedFor,
+  groupOf,
+  policyOf,
+  providerById,
+  providerCache,
+  providerForEmail,
+  providerOf,
+  redirectUriOf,
+  samlAcsOf,
+  spEntityIdOf,
+  SsoAudit,
+  type ProviderRow,
+} from './sso.provider';
+export { claimDomain, removeDomain, txtRecords, verifyDomain } from './sso.domains';
+export { breakGlassGuard, savePolicy, ssoRequiredGuard } from './sso.policy';
 
 /**
  * Enterprise sign-in's settings (issue 51, decision 064): a merchant group's identity provider, its
@@ -15,64 +34,6 @@ import type { Meta, SignInStep } from '../user';
  * caller whose scope does not hold the group is refused); another group's rows answer as absent.
  * The client secret is sealed with PROVIDER_KEY_ENCRYPTION_KEY and never returned. Audited.
  */
-
-export const SsoAudit = {
-  providerSaved: 'sso.provider.save',
-  providerRemoved: 'sso.provider.remove',
-  mappingSaved: 'sso.mapping.save',
-  mappingRemoved: 'sso.mapping.remove',
-  domainClaimed: 'sso.domain.claim',
-  domainVerified: 'sso.domain.verify',
-  domainRemoved: 'sso.domain.remove',
-  policySaved: 'sso.policy.save',
-  userCreated: 'sso.user.create',
-  userUpdated: 'sso.user.update',
-  refused: 'sso.login.refused',
-  /** A step-up confirmed (or refused) by a fresh re-authentication at the identity provider. */
-  stepUp: 'sso.step_up',
-  opsRequested: 'ops.sso.require_off.request',
-  opsDecided: 'ops.sso.require_off.decide',
-} as const;
-
-export interface ProviderRow {
-  id: number;
-  mer_id: string;
-  kind: 'oidc' | 'saml';
-  name: string;
-  enabled: boolean;
-  issuer: string | null;
-  client_id: string | null;
-  client_secret_enc: string | null;
-  secret_key_id: string | null;
-  groups_claim: string;
-  idp_entity_id: string | null;
-  idp_sso_url: string | null;
-  idp_certs: string[];
-  idp_metadata_url: string | null;
-  default_role: SsoRole | null;
-  default_role_id: number | null;
-  updated_at: Date;
-}
-
-const who = (u: SessionUser, meta: Meta) => ({ userId: u.id, username: u.username, ip: meta.ip, userAgent: meta.userAgent });
-const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
-
-/** The group a merchant belongs to (itself for a group or an independent merchant). */
-export async function groupOf(q: Queryable, merId: string): Promise<string | null> {
-  const { rows } = await q.query<{ g: string }>('SELECT COALESCE(parent_id, mer_id) AS g FROM merchant WHERE mer_id = $1', [merId]);
-  return rows[0]?.g ?? null;
-}
-
-/** The caller's group, which its scope must hold: SSO is set up for the whole group. */
-export async function callerGroup(deps: Deps, caller: SessionUser): Promise<string> {
-  const g = await groupOf(deps.db, caller.merId);
-  if (!g || !caller.scope.includes(g)) throw new AppError(Code.FORBIDDEN, 'ssoGroupOnly', {}, 403);
-  return g;
-}
-
-export const redirectUriOf = (deps: Deps) => `${deps.config.publicUrl}/api/sso/oidc/callback`;
-export const samlAcsOf = (deps: Deps) => `${deps.config.publicUrl}/api/sso/saml/acs`;
-export const spEntityIdOf = (deps: Deps, merId: string) => `${deps.config.publicUrl}/api/sso/saml/${merId}`;
 
 const toProvider = (deps: Deps, p: ProviderRow): SsoProvider => ({
   id: p.id,
@@ -92,24 +53,6 @@ const toProvider = (deps: Deps, p: ProviderRow): SsoProvider => ({
   spEntityId: spEntityIdOf(deps, p.mer_id),
   spMetadataUrl: `${deps.config.publicUrl}/api/sso/saml/${p.mer_id}/metadata`,
 });
-
-export async function providerOf(q: Queryable, merId: string): Promise<ProviderRow | null> {
-  const { rows } = await q.query<ProviderRow>('SELECT * FROM sso_provider WHERE mer_id = $1', [merId]);
-  return rows[0] ?? null;
-}
-
-export async function providerById(q: Queryable, id: number): Promise<ProviderRow | null> {
-  const { rows } = await q.query<ProviderRow>('SELECT * FROM sso_provider WHERE id = $1', [id]);
-  return rows[0] ?? null;
-}
-
-/** The client secret, opened with the server's key (a key that cannot open it: the 503 of gateway keys). */
-export function clientSecretOf(deps: Deps, p: ProviderRow): string | undefined {
-  return p.client_secret_enc && p.secret_key_id ? openSecret(deps.config, p.client_secret_enc, p.secret_key_id) : undefined;
-}
-
-const recordName = (domain: string) => `_portal-sso.${domain}`;
-const recordValue = (token: string) => `portal-sso-verification=${token}`;
 
 /** Everything the Team → Sign-in screen shows. */
 export async function getConfig(deps: Deps, caller: SessionUser): Promise<SsoConfig> {
@@ -304,188 +247,3 @@ export async function removeMapping(deps: Deps, caller: SessionUser, id: number,
     await audit(q, { action: SsoAudit.mappingRemoved, ...who(caller, meta), merId: g, target: `sso-mapping:${id}`, detail: { claimValue: rows[0].claim_value, role: rows[0].role } });
   });
 }
-
-// ---- verified domains ----
-
-/** Claims a domain: a token to publish as a TXT record; verified by `verifyDomain`. */
-export async function claimDomain(deps: Deps, caller: SessionUser, domain: string, meta: Meta): Promise<SsoDomainRow> {
-  const g = await callerGroup(deps, caller);
-  const now = deps.clock.now();
-  const taken = await deps.db.query('SELECT 1 FROM sso_domain WHERE domain = $1 AND verified_at IS NOT NULL AND mer_id <> $2', [domain, g]);
-  if (taken.rows[0]) throw new AppError(Code.CONFLICT, 'ssoDomainTaken', { domain }, 409);
-  const row = await deps.db.tx(async (q) => {
-    const { rows } = await q.query<{ id: number; domain: string; token: string; verified_at: Date | null; checked_at: Date | null }>(
-      `INSERT INTO sso_domain (mer_id, domain, token, created_at) VALUES ($1,$2,$3,$4)
-       ON CONFLICT (mer_id, domain) DO UPDATE SET domain = EXCLUDED.domain RETURNING id, domain, token, verified_at, checked_at`,
-      [g, domain, randomBytes(18).toString('base64url'), now],
-    );
-    await audit(q, { action: SsoAudit.domainClaimed, ...who(caller, meta), merId: g, target: domain });
-    return rows[0];
-  });
-  return {
-    id: row.id,
-    domain: row.domain,
-    recordName: recordName(row.domain),
-    recordValue: recordValue(row.token),
-    verified: !!row.verified_at,
-    verifiedAt: iso(row.verified_at),
-    checkedAt: iso(row.checked_at),
-  };
-}
-
-/** The TXT records at `name` (SSO_DNS_SERVERS, else the system's resolvers); none when the name does not exist. */
-export async function txtRecords(deps: Deps, name: string): Promise<string[]> {
-  const r = new Resolver({ timeout: 3000, tries: 2 });
-  if (deps.config.ssoDnsServers?.length) r.setServers(deps.config.ssoDnsServers);
-  try {
-    return (await r.resolveTxt(name)).map((chunks) => chunks.join(''));
-  } catch (err) {
-    const code = (err as { code?: string }).code;
-    if (code === 'ENOTFOUND' || code === 'ENODATA') return [];
-    throw err;
-  }
-}
-
-/** Looks the domain's TXT record up (no transaction open meanwhile) and marks it verified when it holds the token. */
-export async function verifyDomain(deps: Deps, caller: SessionUser, id: number, meta: Meta): Promise<SsoDomainRow> {
-  const g = await callerGroup(deps, caller);
-  const { rows } = await deps.db.query<{ id: number; domain: string; token: string; verified_at: Date | null }>('SELECT id, domain, token, verified_at FROM sso_domain WHERE id = $1 AND mer_id = $2', [
-    id,
-    g,
-  ]);
-  const d = rows[0];
-  if (!d) throw notFound();
-  const name = recordName(d.domain);
-  const value = recordValue(d.token);
-  let found: string[] = [];
-  try {
-    found = await txtRecords(deps, name);
-  } catch {
-    found = [];
-  }
-  const now = deps.clock.now();
-  const proved = found.includes(value);
-  const out = await deps.db.tx(async (q) => {
-    if (proved) {
-      const other = await q.query('SELECT 1 FROM sso_domain WHERE domain = $1 AND verified_at IS NOT NULL AND mer_id <> $2', [d.domain, g]);
-      if (other.rows[0]) throw new AppError(Code.CONFLICT, 'ssoDomainTaken', { domain: d.domain }, 409);
-    }
-    const { rows: r } = await q.query<{ verified_at: Date | null; checked_at: Date }>(
-      `UPDATE sso_domain SET checked_at = $2, verified_at = CASE WHEN $3::boolean THEN COALESCE(verified_at, $2) ELSE verified_at END WHERE id = $1 RETURNING verified_at, checked_at`,
-      [d.id, now, proved],
-    );
-    await audit(q, { action: SsoAudit.domainVerified, outcome: proved ? 'success' : 'failure', ...who(caller, meta), merId: g, target: d.domain, detail: { records: found.length } });
-    return r[0];
-  });
-  if (!out.verified_at) throw new AppError(Code.BAD_REQUEST, 'ssoDomainNotProved', { name, value }, 200);
-  return { id: d.id, domain: d.domain, recordName: name, recordValue: value, verified: true, verifiedAt: iso(out.verified_at), checkedAt: iso(out.checked_at) };
-}
-
-export async function removeDomain(deps: Deps, caller: SessionUser, id: number, meta: Meta): Promise<void> {
-  const g = await callerGroup(deps, caller);
-  await deps.db.tx(async (q) => {
-    const { rows } = await q.query<{ domain: string }>('DELETE FROM sso_domain WHERE id = $1 AND mer_id = $2 RETURNING domain', [id, g]);
-    if (!rows[0]) throw notFound();
-    await audit(q, { action: SsoAudit.domainRemoved, ...who(caller, meta), merId: g, target: rows[0].domain });
-  });
-}
-
-/** The provider (enabled) of the group that verified the e-mail's domain, if any. */
-export async function providerForEmail(q: Queryable, email: string): Promise<ProviderRow | null> {
-  const domain = email.split('@')[1]?.toLowerCase();
-  if (!domain) return null;
-  const { rows } = await q.query<ProviderRow>(`SELECT p.* FROM sso_domain d JOIN sso_provider p ON p.mer_id = d.mer_id WHERE d.domain = $1 AND d.verified_at IS NOT NULL AND p.enabled`, [domain]);
-  return rows[0] ?? null;
-}
-
-/** Is this e-mail's domain verified by the group? */
-export async function domainVerifiedFor(q: Queryable, group: string, email: string): Promise<boolean> {
-  const domain = email.split('@')[1]?.toLowerCase() ?? '';
-  const { rows } = await q.query('SELECT 1 FROM sso_domain WHERE mer_id = $1 AND domain = $2 AND verified_at IS NOT NULL', [group, domain]);
-  return !!rows[0];
-}
-
-// ---- policy ----
-
-export async function policyOf(q: Queryable, group: string): Promise<{ required: boolean; breakGlass: number[] }> {
-  const { rows } = await q.query<{ sso_required: boolean }>('SELECT sso_required FROM sso_policy WHERE mer_id = $1', [group]);
-  const bg = await q.query<{ user_id: number }>('SELECT user_id FROM sso_break_glass WHERE mer_id = $1 ORDER BY user_id', [group]);
-  return { required: !!rows[0]?.sso_required, breakGlass: bg.rows.map((r) => r.user_id) };
-}
-
-/**
- * "SSO required" and the break-glass administrators. Requiring SSO needs an enabled provider, a
- * verified domain and at least one break-glass administrator (active, of the group), so the
- * merchant cannot lock itself out.
- */
-export async function savePolicy(deps: Deps, caller: SessionUser, input: { ssoRequired: boolean; breakGlass: number[] }, meta: Meta): Promise<{ ssoRequired: boolean; breakGlass: number[] }> {
-  const g = await callerGroup(deps, caller);
-  const ids = [...new Set(input.breakGlass)].sort((a, b) => a - b);
-  const now = deps.clock.now();
-  return deps.db.tx(async (q) => {
-    if (ids.length) {
-      const { rows } = await q.query<{ id: number }>(`SELECT id FROM app_user WHERE id = ANY($1::int[]) AND mer_id = $2 AND user_admin AND status = 'ACTIVE' AND removed_at IS NULL`, [ids, g]);
-      if (rows.length !== ids.length) throw new AppError(Code.BAD_REQUEST, 'ssoBreakGlassNotAdmin', {}, 400);
-    }
-    if (input.ssoRequired) {
-      if (!ids.length) throw new AppError(Code.BAD_REQUEST, 'ssoBreakGlassNeeded', {}, 400);
-      const ready = await q.query(`SELECT 1 FROM sso_provider p WHERE p.mer_id = $1 AND p.enabled AND EXISTS (SELECT 1 FROM sso_domain d WHERE d.mer_id = $1 AND d.verified_at IS NOT NULL)`, [g]);
-      if (!ready.rows[0]) throw new AppError(Code.CONFLICT, 'ssoRequireNeedsDomain', {}, 409);
-    }
-    const before = await policyOf(q, g);
-    await q.query(
-      `INSERT INTO sso_policy (mer_id, sso_required, updated_at, updated_by) VALUES ($1,$2,$3,$4)
-       ON CONFLICT (mer_id) DO UPDATE SET sso_required = EXCLUDED.sso_required, updated_at = EXCLUDED.updated_at, updated_by = EXCLUDED.updated_by`,
-      [g, input.ssoRequired, now, caller.username],
-    );
-    await q.query('DELETE FROM sso_break_glass WHERE mer_id = $1', [g]);
-    if (ids.length) await q.query('INSERT INTO sso_break_glass (mer_id, user_id) SELECT $1, unnest($2::int[])', [g, ids]);
-    await audit(q, {
-      action: SsoAudit.policySaved,
-      ...who(caller, meta),
-      merId: g,
-      detail: { before: { ssoRequired: before.required, breakGlass: before.breakGlass }, after: { ssoRequired: input.ssoRequired, breakGlass: ids } },
-    });
-    return { ssoRequired: input.ssoRequired, breakGlass: ids };
-  });
-}
-
-/**
- * The sign-in guard of "SSO required" (user module's `addSignInGuard`): a user of a group that
- * requires SSO is refused passwords, e-mailed codes and resets unless named break-glass.
- */
-export async function ssoRequiredGuard(q: Queryable, user: { id: number; mer_id: string }, step?: SignInStep): Promise<void> {
-  const { rows } = await q.query<{ refused: boolean }>(
-    `SELECT EXISTS (
-       SELECT 1 FROM merchant m JOIN sso_policy p ON p.mer_id = COALESCE(m.parent_id, m.mer_id)
-        WHERE m.mer_id = $2 AND p.sso_required
-          AND NOT EXISTS (SELECT 1 FROM sso_break_glass b WHERE b.mer_id = p.mer_id AND b.user_id = $1)) AS refused`,
-    [user.id, user.mer_id],
-  );
-  if (!rows[0].refused) return;
-  // The refund password of a signed-in user: confirmed at the identity provider instead (sso.stepup.ts).
-  if (step === 'step-up') throw new AppError(Code.STEP_UP_USE_SSO, 'stepUpUseSso', {}, 200);
-  throw new AppError(Code.SSO_REQUIRED, 'ssoRequired', {}, 200);
-}
-
-/**
- * The access guard of "SSO required" (user module's `addAccessGuard`): while the merchant group
- * requires SSO, its last usable break-glass administrator (active, an administrator, not removed)
- * may not be disabled, removed or made a non-administrator — the merchant would lock itself out.
- * Name another break-glass administrator first, or turn "SSO required" off.
- */
-export async function breakGlassGuard(q: Queryable, user: { id: number; mer_id: string }): Promise<void> {
-  const { rows } = await q.query<{ last: boolean }>(
-    `SELECT EXISTS (
-       SELECT 1 FROM merchant m JOIN sso_policy p ON p.mer_id = COALESCE(m.parent_id, m.mer_id) AND p.sso_required
-         JOIN sso_break_glass b ON b.mer_id = p.mer_id AND b.user_id = $1
-        WHERE m.mer_id = $2
-          AND NOT EXISTS (SELECT 1 FROM sso_break_glass o JOIN app_user u ON u.id = o.user_id
-                           WHERE o.mer_id = p.mer_id AND o.user_id <> $1 AND u.user_admin AND u.status = 'ACTIVE' AND u.removed_at IS NULL)) AS last`,
-    [user.id, user.mer_id],
-  );
-  if (rows[0].last) throw new AppError(Code.LAST_ADMIN, 'ssoLastBreakGlass', {}, 200);
-}
-
-/** Discovered OIDC configurations by provider id (dropped when the provider is saved). */
-export const providerCache = new Map<number, { at: number; updated: number; config: unknown }>();
