@@ -5,6 +5,7 @@ import { pureContract } from './build/pure-contract.ts';
 import { lazyParts } from './build/lazy-parts.ts';
 import { antdStyles } from './build/antd-styles.ts';
 import { ssrDynamicImport } from './build/ssr-dynamic-import.ts';
+import { zeroRuntimeStyles } from './build/zero-runtime-styles.ts';
 
 /** antd and what it is built on: one chunk of what many screens share (below). */
 const ANTD_SHARED =
@@ -53,7 +54,8 @@ const clientBuild = defineConfig({
   root: import.meta.dirname,
   // pureContract: the contract's unused zod schemas (and zod) stay out of the bundle (issue 16).
   // lazyParts: parts of antd components our screens do not draw load only when drawn (issue 16).
-  plugins: [pureContract(), lazyParts(), antdStyles(), react(), precompress()],
+  // zeroRuntimeStyles: antd's style functions, never run in the browser (zero-runtime, decision 081).
+  plugins: [pureContract(), lazyParts(), zeroRuntimeStyles(), antdStyles(), react(), precompress()],
   server: {
     port: 5173,
     // The API (npm run dev:api) serves /api and the development mailbox.

@@ -1,6 +1,7 @@
 import { useCallback } from 'react';
 import { useSearchParams } from 'react-router';
 import type { TablePaginationConfig } from 'antd';
+import { pageItem } from './page-items';
 
 /** Spec §9: page sizes 5/10/30/50/100, default 10; the page index sent to the server is 0-based. */
 const PAGE_SIZES = [5, 10, 30, 50, 100] as const;
@@ -35,6 +36,8 @@ export function usePageParams() {
     pageSizeOptions: PAGE_SIZES.map(String),
     showSizeChanger: true,
     onChange: (p, s) => setPage(p - 1, s),
+    // The page numbers' anchors (no href) marked presentational: not links to a crawler (issue 52).
+    itemRender: pageItem,
     ...extra,
   });
 

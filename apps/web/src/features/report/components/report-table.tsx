@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Money } from '../../../components/money';
 import { useColumnChoice } from '../../../components/column-chooser';
 import { pageTotals } from '../report-money';
+import { pageItem } from '../../../lib/page-items';
 import '../report.css';
 
 /** One column of a report: plain (render) or money (a decimal string and its currency, right-aligned, totalled). */
@@ -91,10 +92,11 @@ export function ReportTable<R extends object>({
         pagination={pagination(total, {
           className: 'report-pager',
           showTotal: undefined,
-          itemRender: (_page, type, el) => {
-            if (type === 'prev') return <a className="report-pager__text">{t('pager.prev')}</a>;
-            if (type === 'next') return <a className="report-pager__text">{t('pager.next')}</a>;
-            return el;
+          // Anchors without href, as antd's own: presentational (lib/page-items.ts, issue 52).
+          itemRender: (page, type, el) => {
+            if (type === 'prev') return pageItem(page, type, <a className="report-pager__text">{t('pager.prev')}</a>);
+            if (type === 'next') return pageItem(page, type, <a className="report-pager__text">{t('pager.next')}</a>);
+            return pageItem(page, type, el);
           },
         })}
         summary={() =>
