@@ -24,7 +24,7 @@
  *   - The phone home screen /m (issue 29): its JS at 390 px (no antd) and its Lighthouse score with
  *     the demo data, printed with the load average; goal ≥ 90. WEB_PHONE_ONLY=1 measures only it.
  *
- * Needs the built SPA (`npm run build`). Env: CHROMIUM (default /usr/bin/chromium), WEB_RUNS (default 7),
+ * Builds the SPA first when it is missing or older than its sources (bench/web-build.ts). Env: CHROMIUM (default /usr/bin/chromium), WEB_RUNS (default 7),
  * WEB_LIGHTHOUSE=0 to skip Lighthouse. The server runs in its own process (bench/web-server.ts), on
  * BENCH_PORT when set. Checked calls (check.ts): every page load answers HTTP 200 and shows what it
  * waits for; every Lighthouse run records a score without a runtime error.
@@ -39,6 +39,8 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { check } from './check';
+
+import { ensureWebBuild } from './web-build';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const DIST = path.join(ROOT, 'apps/web/dist');
@@ -220,7 +222,7 @@ async function lighthouseOnce(url: string, token: string | null, name: string, p
 }
 
 export default async function run() {
-  if (!fs.existsSync(path.join(DIST, 'index.html'))) throw new Error('no built SPA: run `npm run build` first');
+  ensureWebBuild(log); // missing or older than its sources: built here, so the bench runs on a fresh clone (issue 52)
   const server = await startServer();
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
   const result: Record<string, unknown> = {};
