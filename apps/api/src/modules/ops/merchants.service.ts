@@ -7,7 +7,8 @@ import { AppError, notFound } from '../../lib/errors';
 import { audit } from '../../lib/audit';
 import { t, type MessageKey } from '../../lib/messages';
 import { LANGUAGES } from '@portal/contract';
-import { sendActivation, UNUSABLE_PASSWORD } from '../account';
+import { sendActivation } from '../account';
+import { UNUSABLE_PASSWORD } from '../../lib/crypto';
 import type { Meta } from '../user';
 import type { Operator } from './ops.auth';
 
