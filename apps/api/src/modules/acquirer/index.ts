@@ -14,7 +14,7 @@ export const manifest = defineModule({ name: 'acquirer', jobs: [setUpAcquirerJob
 export { acquirerOf, firstSendLeaseMs } from './acquirer';
 export type { OperationRequest } from './acquirer.types';
 // Issue 45 §2: the order a charge paid follows its result through this hook (the paybylink module registers it).
-export { registerChargeOrder, type ChargeOrderFollower, type SettledCharge } from './charge-orders';
+export { registerChargeOrder, type SettledCharge } from './charge-orders';
 export { insertOperation, operationOfTxn } from './operations.repo';
 export { OperationAudit, completeOperation, resolveOperation, sendOperation } from './operations.service';
 // A processing transaction made final by the gateway's answer (its feed): through its operation when the portal asked for it.

@@ -169,7 +169,7 @@ export async function recordControlTotals(db: Db, connectionId: string, date: st
 }
 
 /** Control totals sent by a connection for a day (POST /provider/v1/control-totals): replace that day's. */
-export async function saveControlTotals(q: Queryable, connectionId: string, date: string, totals: { currency: string; tranType: string; count: number; amount: number }[]): Promise<void> {
+async function saveControlTotals(q: Queryable, connectionId: string, date: string, totals: { currency: string; tranType: string; count: number; amount: number }[]): Promise<void> {
   await q.query('DELETE FROM gateway_control_total WHERE connection_id = $1 AND txn_date = $2', [connectionId, date]);
   if (!totals.length) return;
   await q.query(

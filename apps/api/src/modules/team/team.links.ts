@@ -3,7 +3,7 @@ import type { Queryable } from '../../db/db';
 import type { Deps } from '../../plugins/context';
 
 /** Who asked for a link and from where (the audit entry of the mail). */
-export interface LinkRequest {
+interface LinkRequest {
   ip?: string;
   userAgent?: string;
   byUserId?: number;

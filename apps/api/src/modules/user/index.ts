@@ -39,5 +39,5 @@ export { logout, refresh } from './session.service';
 // Issue 45 §2: a user's sessions end here, whoever ends them (a password change, the team, SCIM, the access job).
 export { endUserSessions } from './session.service';
 // Issue 45 §2: the second factor's secrets and the password's age are the sign-in's (the account module enrols and changes them).
-export { RECOVERY_RE, acceptTotp, newRecoveryCodes, newTotpSecret, recoveryCodesLeft, storeRecoveryCodes, totpCodeUsed, totpFor, useRecoveryCode } from './totp';
+export { acceptTotp, newRecoveryCodes, newTotpSecret, recoveryCodesLeft, storeRecoveryCodes, totpFor } from './totp';
 export { maxAgeDaysOf, passwordExpired } from './password-age';
