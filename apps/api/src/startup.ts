@@ -8,6 +8,7 @@ import { setUpDayCountJobs } from './jobs/day-counts.job';
 import { rebuildDeferredIndexes } from './db/bulk-load';
 import { MODULES } from './modules/index';
 import { enabledModules, moduleJobs } from './modules/contract';
+import { initModules } from './modules/registry';
 
 /**
  * First start on an empty database: the development seed (never in production). Returns whether
@@ -26,6 +27,9 @@ export async function firstStart(deps: Deps): Promise<boolean> {
     }
   }
   if (!deps.config.seedDemo || !(await isEmpty(deps.db))) return false;
+  // The seed runs module code (a pay-by-link order paid through the checkout settles through the
+  // acquirer's hook), in a process of its own that builds no app (decision 077): the modules' hooks first.
+  initModules(deps);
   await seedFoundation(deps.db, { env: deps.config.env });
   // Payment core: fee schedules, bank accounts, FX, config.seedDays of transactions, settled.
   await seedFirstStart(deps.db, { days: deps.config.seedDays, platformTz: deps.config.platformTz, now: deps.clock.now() });

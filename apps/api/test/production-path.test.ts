@@ -12,7 +12,7 @@ import { freePort, withDatabase } from './loopback';
 import { startSmtpReceiver } from './smtp-receiver';
 import { startFakeGateway, type FakeGateway } from './fake-gateway';
 import { signedHeaders } from '../src/modules/gateway/gateway.fixtures';
-import { totpFor } from '../src/modules/account/totp';
+import { totpFor } from '../src/modules/user/totp';
 import { BANK, FEE, merchantBody } from '../src/modules/ops/ops.fixtures';
 import { addDays, platformDate } from '../src/modules/payments/time';
 

@@ -5,8 +5,12 @@
  * Importing a file again adds nothing; an import cut short resumes where it stopped.
  */
 import { loadConfig } from '../config';
+import path from 'node:path';
 import { openDb } from '../db/db';
 import { migrate } from '../db/migrate';
+import { systemClock } from '../lib/clock';
+import { createMailer } from '../plugins/mail';
+import { initModules } from '../modules/registry';
 import { importFile, type ImportReport } from '../modules/gateway/import.service';
 import { parseArgs } from './args';
 
@@ -27,6 +31,8 @@ const config = loadConfig();
 const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
 try {
   await migrate(db);
+  // The feed settles operations (a charge's order follows it through the modules' hooks).
+  initModules({ config, db, clock: systemClock, mailer: createMailer({ smtpUrl: config.smtpUrl, outboxDir: path.join(config.dataDir, 'outbox'), from: config.mailFrom }) });
   const t0 = Date.now();
   const r = await importFile(db, file, { connectionId: args.connection, platformTz: config.platformTz, window: config.feedWindow });
   printReport(r, (Date.now() - t0) / 1000);

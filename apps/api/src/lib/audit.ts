@@ -28,6 +28,8 @@ export const AuditAction = {
   refresh: 'auth.refresh',
   refreshReuse: 'auth.refresh.reuse',
   passwordCheck: 'auth.password_check',
+  // A recovery code used as the second factor at sign-in (written by the sign-in; the account's list shows it).
+  recoveryCodeUsed: 'account.totp.recovery_used',
   refund: 'txn.refund',
   // Gateway operations (decision 033): money reserved, and settled by the gateway's answer.
   refundReserve: 'txn.refund.reserve',

@@ -14,6 +14,9 @@ export function safeEqual(a: string, b: string): boolean {
 }
 
 /** argon2id (the library's default algorithm), OWASP parameters (19 MiB, 2 iterations). */
+/** An unusable password hash: nothing verifies against it (a user not activated yet, or signed in by SSO only). */
+export const UNUSABLE_PASSWORD = '!unusable';
+
 export const hashPassword = (pw: string) => hash(pw, { memoryCost: 19456, timeCost: 2, parallelism: 1 });
 /** argon2 verifications done by this process (a test counts them: an unknown name must cost one too). */
 export const passwordWork = { verifications: 0 };

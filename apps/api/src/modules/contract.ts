@@ -61,8 +61,13 @@ export interface ModuleManifest {
    * routes of that face (`faceRoutes`) inside.
    */
   readonly face?: (app: FastifyInstance, deps: Deps, modules: readonly ModuleManifest[]) => Promise<void>;
-  /** Run once when the app is built, before routes (token kinds, hooks into infrastructure). */
-  readonly init?: (app: FastifyInstance, deps: Deps) => void;
+  /**
+   * Hooks into infrastructure and into the modules it serves (an approval kind, a sign-in check, the
+   * order a charge pays): run when the app is built, before routes, and by every other process that
+   * runs module code (the demo seed's, the import command) — `initModules`. Each run registers the
+   * same handlers again (kept once by name or kind).
+   */
+  readonly init?: (deps: Deps) => void;
   /** Background loops of the module's own, started by `startup.ts` with the job runner. */
   readonly workers?: readonly Worker[];
   /** Start-up checks (`startup.ts` firstStart): a problem is said once as a warning; null when none. */

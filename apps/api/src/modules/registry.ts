@@ -10,10 +10,20 @@ import { enabledModules, type ModuleManifest } from './contract';
  * after the provider face. Returns the modules this server runs (those `enabled` for its config).
  */
 export function registerModules(app: FastifyInstance, deps: Deps, modules: readonly ModuleManifest[] = MODULES): ModuleManifest[] {
-  const on = enabledModules(modules, deps.config);
-  for (const m of on) m.init?.(app, deps);
+  const on = initModules(deps, modules);
   for (const m of on) for (const source of m.metrics ?? []) addMetricSource(source);
   for (const m of on) m.routes?.(app, deps, on);
+  return on;
+}
+
+/**
+ * Runs the modules' `init` (their hooks into infrastructure and into each other) — what a process
+ * needs before it runs module code: the server (`registerModules`), the demo seed's own process
+ * (`firstStart`), the import command. Returns the modules this server runs.
+ */
+export function initModules(deps: Deps, modules: readonly ModuleManifest[] = MODULES): ModuleManifest[] {
+  const on = enabledModules(modules, deps.config);
+  for (const m of on) m.init?.(deps);
   return on;
 }
 

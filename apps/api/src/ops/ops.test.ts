@@ -13,7 +13,7 @@ import { seedFoundation } from '../seed/foundation.seed';
 import { startJobRunner } from '../jobs/start';
 import { enqueueJob } from '../jobs/queue';
 import { addTxn } from '../modules/txn/txn.fixtures';
-import { totpFor } from '../modules/account/totp';
+import { totpFor } from '../modules/user/totp';
 import { feedRow, makeConnection, signedHeaders } from '../modules/gateway/gateway.fixtures';
 import { beginShutdown, resetLifecycle } from './lifecycle';
 import { registry } from '../plugins/metrics';

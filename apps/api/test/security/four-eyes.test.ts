@@ -3,7 +3,7 @@ import { ALL_PERMISSIONS, Code, Perm, READ_ONLY_PERMISSIONS, RefundCode } from '
 import { createTestApp, DB_KINDS, DEMO, form, isConcurrent, type TestCtx } from '../helpers';
 import { readOutbox } from '../../src/plugins/mail';
 import { addTxn } from '../../src/modules/txn/txn.fixtures';
-import { totpFor } from '../../src/modules/account/totp';
+import { totpFor } from '../../src/modules/user/totp';
 
 /**
  * Issue 47, findings of an outside review of the team controls: every change that weakens a

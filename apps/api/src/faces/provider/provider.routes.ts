@@ -4,10 +4,9 @@ import { jsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider
 import { z } from 'zod';
 import { Code, CURRENCY_EXPONENT, TXN_TYPES, textInput, toMinor } from '@portal/contract';
 import { GW_TRANS_ID_RE, RESPONSE_RE } from '../../modules/payments/ingest.validate';
-import { audit } from '../../lib/audit';
 import { addDays, isDate } from '../../modules/payments/time';
-import { MAX_RATE_ROWS, listRates, parseRateRow, saveRates } from '../../modules/payments/rates.service';
-import { saveControlTotals } from '../../modules/gateway/recon.service';
+import { MAX_RATE_ROWS, listRates, parseRateRow, receiveRates } from '../../modules/payments/rates.service';
+import { recordControlTotals } from '../../modules/gateway/recon.service';
 import type { Deps } from '../../plugins/context';
 import { AppError } from '../../lib/errors';
 import { t } from '../../lib/messages';
@@ -192,10 +191,7 @@ export async function providerFace(app: FastifyInstance, deps: Deps, modules: re
         });
         const keys = new Set(totals.map((x) => `${x.currency}|${x.tranType}`));
         if (keys.size !== totals.length) throw new AppError(Code.BAD_REQUEST, 'gwRowInvalid', { field: 'totals', detail: 'one entry per currency and type' }, 400);
-        await deps.db.tx(async (q) => {
-          await saveControlTotals(q, c.id, req.body.date, totals);
-          await audit(q, { action: 'gateway.control_totals', username: `gateway:${c.id}`, target: c.id, detail: { date: req.body.date, totals: totals.length } });
-        });
+        await recordControlTotals(deps.db, c.id, req.body.date, totals);
         return { code: Code.OK, msg: t(req.lang, 'success'), data: { date: req.body.date, totals: totals.length } };
       },
     );
@@ -236,7 +232,7 @@ export async function providerFace(app: FastifyInstance, deps: Deps, modules: re
             throw e;
           }
         });
-        const data = await deps.db.tx((q) => saveRates(q, rows, { source: 'api', ref: `connection:${c.id} key:${c.keyId}`, actor: { username: `gateway:${c.id}` }, lang: req.lang }));
+        const data = await receiveRates(deps.db, rows, { source: 'api', ref: `connection:${c.id} key:${c.keyId}`, actor: { username: `gateway:${c.id}` }, lang: req.lang });
         return { code: Code.OK, msg: t(req.lang, 'success'), data };
       },
     );

@@ -1,3 +1,5 @@
+import { AuditAction } from '../../lib/audit';
+
 /** Audit actions of the account module (every one written with user, merchant, address and time). */
 export const AccountAudit = {
   activationSent: 'account.activation.sent',
@@ -13,7 +15,7 @@ export const AccountAudit = {
   wechatLogin: 'auth.login.wechat',
   totpEnabled: 'account.totp.enabled',
   totpDisabled: 'account.totp.disabled',
-  recoveryCodeUsed: 'account.totp.recovery_used',
+  recoveryCodeUsed: AuditAction.recoveryCodeUsed,
   sessionRevoked: 'account.session.revoked',
   requireTotp: 'merchant.require_totp',
   timeZoneChanged: 'account.timezone.changed',

@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Code } from '@portal/contract';
 import { readOutbox } from '../../plugins/mail';
 import { createTestApp, DB_KINDS, DEMO, type TestCtx } from '../../../test/helpers';
-import { sendActivation, UNUSABLE_PASSWORD } from './links.service';
+import { sendActivation } from './links.service';
+import { UNUSABLE_PASSWORD } from '../../lib/crypto';
 import { settleBackground } from './account.service';
 
 const tokenIn = (text: string, path: string) => new RegExp(`${path}\\?token=([A-Za-z0-9_-]+)`).exec(text)?.[1];

@@ -5,7 +5,7 @@ import { Code } from '@portal/contract';
 import { createTestApp, DB_KINDS, DEMO, type TestCtx } from '../../../test/helpers';
 import { startFakeWechat, type FakeWechat } from '../../../test/fake-wechat';
 import { readSmsOutbox, smsOutboxDir } from './sms';
-import { newTotpSecret, totpFor } from './totp';
+import { newTotpSecret, totpFor } from '../user/totp';
 import { readOutbox } from '../../plugins/mail';
 
 /** A small SMS provider: records what it gets; answers 500 while `fail` is set. */

@@ -4,9 +4,9 @@ import { AppError } from '../../lib/errors';
 import { audit } from '../../lib/audit';
 import { checkUsable, findUser, refuseUnusable, usableAccount, findUserById, verifyPasswordCounted, type Meta, type UserRow } from '../user';
 import { AccountAudit } from './account.audit';
-import { checkSignIn } from '../user';
-import { consumeLink, endUserSessions, findLink, linkUsable, sendPasswordReset } from './links.service';
-import { assertNotReused, checkPasswordRules, hashPassword, passwordExpired, storePassword } from './password.policy';
+import { checkSignIn, endUserSessions, passwordExpired } from '../user';
+import { consumeLink, findLink, linkUsable, sendPasswordReset } from './links.service';
+import { assertNotReused, checkPasswordRules, hashPassword, storePassword } from './password.policy';
 
 /** 'demo-sub@demo-group.example' → 'de*****b@demo-group.example'. */
 export function maskEmail(email: string): string {

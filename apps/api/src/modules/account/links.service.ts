@@ -5,13 +5,15 @@ import { AppError } from '../../lib/errors';
 import { newToken, sha256 } from '../../lib/crypto';
 import { audit } from '../../lib/audit';
 import { t } from '../../lib/messages';
+import { publicBase } from '../../lib/public-url';
 import { AccountAudit } from './account.audit';
 import { MERCHANT_REALM, type Realm } from '../user';
 
 /**
  * Single-use e-mailed links (activation, password reset). The token is 256 random bits; only its
  * SHA-256 is stored; a newer link of the same purpose supersedes the older ones. The team module
- * calls these when a main user creates a user or resets a user's password.
+ * mails them when a main user creates a user or resets a user's password (through `registerUserLinks`,
+ * from this module's manifest).
  */
 const LINK_TTL_SECONDS = { activate: 72 * 3600, reset: 30 * 60 } as const;
 export type LinkPurpose = keyof typeof LINK_TTL_SECONDS;
@@ -30,16 +32,6 @@ interface LinkUser {
   mer_id: string;
   mer_name: string;
   status: string;
-}
-
-/** An unusable password hash: nothing verifies against it (a user not activated yet). */
-export const UNUSABLE_PASSWORD = '!unusable';
-
-/** Base of links in e-mails: PUBLIC_URL, else this server's own address. */
-export function publicBase(deps: Deps): string {
-  if (deps.config.publicUrl) return deps.config.publicUrl.replace(/\/+$/, '');
-  const host = !deps.config.host || deps.config.host === '0.0.0.0' || deps.config.host === '::' ? 'localhost' : deps.config.host;
-  return `http://${host}:${deps.config.port}`;
 }
 
 const linkPath = { activate: '/user/active', reset: '/user/reset' } as const;
@@ -132,14 +124,4 @@ export async function consumeLink(q: Queryable, token: string, purpose: LinkPurp
     now,
   ]);
   return rows[0]?.user_id ?? null;
-}
-
-/** Ends every open session of the user (but `exceptSessionId`); returns how many ended. */
-export async function endUserSessions(q: Queryable, userId: number, reason: string, exceptSessionId?: number): Promise<number> {
-  const { rows } = await q.query<{ id: number }>(
-    `UPDATE user_session SET revoked_at = now(), revoke_reason = $2
-      WHERE user_id = $1 AND revoked_at IS NULL AND ($3::bigint IS NULL OR id <> $3::bigint) RETURNING id`,
-    [userId, reason, exceptSessionId ?? null],
-  );
-  return rows.length;
 }

@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readOutbox } from '../../plugins/mail';
 import { sha256 } from '../../lib/crypto';
 import { createTestApp, DB_KINDS, DEMO, type TestCtx } from '../../../test/helpers';
-import { consumeLink, endUserSessions, findLink, linkUsable, sendActivation, sendPasswordReset } from './links.service';
+import { consumeLink, findLink, linkUsable, sendActivation, sendPasswordReset } from './links.service';
+import { endUserSessions } from '../user';
 
 const tokenIn = (text: string, path: string) => new RegExp(`${path}\\?token=([A-Za-z0-9_-]+)`).exec(text)?.[1];
 

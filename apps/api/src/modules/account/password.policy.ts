@@ -3,13 +3,13 @@ import type { Queryable } from '../../db/db';
 import type { Deps } from '../../plugins/context';
 import { AppError } from '../../lib/errors';
 import { hashPassword, verifyPassword } from '../../lib/crypto';
+import { maxAgeDaysOf } from '../user';
 
 /** How many passwords back a new one may not repeat (the current one included). */
 export const PASSWORD_HISTORY = 4;
 const PASSWORD_MAX_LENGTH = 128;
 
 export const minLengthOf = (deps: Deps) => deps.config.passwordMinLength ?? 8;
-export const maxAgeDaysOf = (deps: Deps) => deps.config.passwordMaxAgeDays ?? 90;
 
 /**
  * Letters and digits (both), at least PASSWORD_MIN_LENGTH characters (counted as characters,
@@ -22,12 +22,6 @@ export function checkPasswordRules(deps: Deps, password: string, confirm: string
     throw new AppError(Code.PASSWORD_RULES, 'passwordRules', { n }, 200);
   }
   if (password !== confirm) throw new AppError(Code.PASSWORD_MISMATCH, 'passwordMismatch');
-}
-
-/** True when the password is older than PASSWORD_MAX_AGE_DAYS (0 = never expires). */
-export function passwordExpired(deps: Deps, changedAt: Date | string, now: Date): boolean {
-  const days = maxAgeDaysOf(deps);
-  return days > 0 && now.getTime() - new Date(changedAt).getTime() > days * 86_400_000;
 }
 
 /** Refuses a password equal to the current one or to the earlier ones kept (last 4 in all). */
@@ -47,3 +41,5 @@ export async function storePassword(q: Queryable, userId: number, oldHash: strin
 }
 
 export { hashPassword };
+// The password's age is the sign-in's (user/password-age.ts); the policy's answer (`/api/user/password/policy`) shows it.
+export { maxAgeDaysOf };

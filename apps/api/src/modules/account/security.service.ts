@@ -9,9 +9,9 @@ import { formatInZone, type Zone } from '../txn';
 import { checkSignIn, completeSecondFactor, findUserById, merchantRequiresSecondFactor, sendSecondFactor, verifyPasswordCounted, type Meta } from '../user';
 import type { TokenPair } from '../user';
 import { AccountAudit } from './account.audit';
-import { endUserSessions } from './links.service';
+import { endUserSessions } from '../user';
 import { smsSenderOf } from './sms';
-import { acceptTotp, newRecoveryCodes, newTotpSecret, recoveryCodesLeft, storeRecoveryCodes, totpFor } from './totp';
+import { acceptTotp, newRecoveryCodes, newTotpSecret, recoveryCodesLeft, storeRecoveryCodes, totpFor } from '../user';
 import { insertApproval, notifyApprovers } from '../team';
 import { consumeOAuthState, createOAuthState, peekOAuthState, wechatClientOf } from './wechat.client';
 

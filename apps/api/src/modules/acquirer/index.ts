@@ -13,7 +13,11 @@ export const manifest = defineModule({ name: 'acquirer', jobs: [setUpAcquirerJob
 // What other modules use of it (issue 45 §2: through this door only).
 export { acquirerOf, firstSendLeaseMs } from './acquirer';
 export type { OperationRequest } from './acquirer.types';
+// Issue 45 §2: the order a charge paid follows its result through this hook (the paybylink module registers it).
+export { registerChargeOrder, type SettledCharge } from './charge-orders';
 export { insertOperation, operationOfTxn } from './operations.repo';
 export { OperationAudit, completeOperation, resolveOperation, sendOperation } from './operations.service';
+// A processing transaction made final by the gateway's answer (its feed): through its operation when the portal asked for it.
+export { finishProcessing } from './processing.service';
 // Issue 48: the interface's types, for modules that send something outward (disputes).
 export type { Acquirer, AcquirerAnswer, DisputeRequest } from './acquirer.types';

@@ -4,9 +4,9 @@ import type { Deps } from '../../plugins/context';
 import { audit, AuditAction } from '../../lib/audit';
 import { t } from '../../lib/messages';
 import { queueLate } from '../payments';
-import { addEvent, settlePayment } from '../paybylink';
 import { acquirerOf } from './acquirer';
 import type { AcquirerAnswer, CardSecret } from './acquirer.types';
+import { chargeOrderFollower, type Actor } from './charge-orders';
 import { getOperation, markSettled, notePending, claimDue, type OperationRow } from './operations.repo';
 
 /** Audit actions of the money movements an operation settles (docs/acquirer-adapter.md). */
@@ -29,12 +29,7 @@ function backoffMs(attempts: number): number {
  */
 const CHARGE_LOST_AFTER_MS = 15 * 60_000;
 
-/** Who recorded an answer: the asker (its own request), the job, the query button, the feed. */
-export interface Actor {
-  kind: 'user' | 'system' | 'gateway' | 'buyer';
-  userId?: number | null;
-  username?: string | null;
-}
+export type { Actor } from './charge-orders';
 
 export interface Recorded {
   state: 'pending' | 'succeeded' | 'failed';
@@ -54,7 +49,7 @@ const isFinal = (gw: string | null) => gw !== null && gw !== '' && gw !== '04';
  * already final is left as it is (the operation takes its result: an answer that comes twice or
  * out of order moves no money). Success → '00' (and the late queue if its day was settled);
  * failure → the result code, and a refund's reservation goes back to the purchase's return
- * amount; a charge settles its pay-by-link / in-store order. Every settlement is audited.
+ * amount; a charge settles its pay-by-link / in-store order (through `registerChargeOrder`). Every settlement is audited.
  */
 export async function completeOperation(
   q: Queryable,
@@ -97,16 +92,16 @@ export async function completeOperation(
   await markSettled(q, op.id, { now, state: ok ? 'succeeded' : 'failed', gwResponse: result.gwResponse, respMsg: result.respMsg, counted });
   if (op.kind === 'refund') await storeFinalRefundResult(q, op, ok, result, returnAmount);
   if (op.kind === 'charge' && op.order_id !== null) {
-    const outcome = ok ? 'success' : 'failed';
-    if (await settlePayment(q, op.order_id, outcome, txn.id, now)) {
-      await addEvent(q, op.order_id, 'payment', actor.kind === 'buyer' ? 'buyer' : 'system', now, {
-        result: outcome,
-        gwResponse: result.gwResponse,
-        respMsg: result.respMsg,
-        gwTransId: txn.gw_trans_id,
-        ...(actor.kind === 'buyer' ? { brand: op.request.brand, channel: op.request.channel, card: op.request.maskedCard ? `****${op.request.maskedCard.slice(-4)}` : null } : { resolved: true }),
-      });
-    }
+    // The order it paid follows (the paybylink module's, registered from its manifest).
+    await chargeOrderFollower()(q, {
+      orderId: op.order_id,
+      outcome: ok ? 'success' : 'failed',
+      txn: { id: txn.id, gwTransId: txn.gw_trans_id },
+      result: { gwResponse: result.gwResponse, respMsg: result.respMsg },
+      actor,
+      request: op.request,
+      now,
+    });
   }
   await audit(q, {
     action: op.kind === 'charge' ? OperationAudit.chargeResult : op.kind === 'refund' ? OperationAudit.refundResult : OperationAudit.voidResult,

@@ -8,8 +8,7 @@ import { routeOf } from '../../lib/endpoint-route';
 import { DevApi } from '@portal/contract';
 import { notFound } from '../../lib/errors';
 import { readSmsOutbox, smsOutboxDir } from '../account';
-import { sendActivation, UNUSABLE_PASSWORD } from '../account';
-import { DEMO, DEMO_SUB_PERMISSIONS } from '../../seed/foundation.seed';
+import { inviteDemoUser, recordFailedJob } from './dev.service';
 import type { JobContext } from '../../jobs/runner';
 import { settlementJob } from '../payments';
 import { monthlyStatementJob } from '../files';
@@ -101,13 +100,7 @@ export function devRoutes(app: FastifyInstance, deps: Deps) {
     handler: async (req) => {
       const b = (req.body ?? {}) as { username?: string; email?: string };
       if (!b.username || !/^[a-z0-9-]{3,40}$/.test(b.username) || !b.email || !/^[^@\s]+@[^@\s]+$/.test(b.email)) return { code: 400, msg: 'username, email', data: null };
-      await deps.db.tx(async (q) => {
-        const { rows } = await q.query<{ id: number }>(
-          `INSERT INTO app_user (username, password_hash, email, mer_id, user_type, status, permissions) VALUES ($1,$2,$3,$4,'SUB','INACTIVE',$5) RETURNING id`,
-          [b.username, UNUSABLE_PASSWORD, b.email, DEMO.subA, DEMO_SUB_PERMISSIONS],
-        );
-        await sendActivation(deps, q, rows[0].id, req.lang, { ip: req.ip, userAgent: req.headers['user-agent'] });
-      });
+      await inviteDemoUser(deps, { username: b.username, email: b.email }, req.lang, { ip: req.ip, userAgent: req.headers['user-agent'] });
       return ok(null);
     },
   });
@@ -140,13 +133,7 @@ export function devRoutes(app: FastifyInstance, deps: Deps) {
     ...routeOf(DevApi.failedJob),
     onRequest: async (req) => localOnly(req),
     schema: { tags: ['dev'], summary: 'Record a failed job of kind dev.example (not in production)' },
-    handler: async () => {
-      const { rows } = await deps.db.query<{ id: string }>(
-        `INSERT INTO job (kind, unique_key, payload, status, attempts, error, finished_at)
-       VALUES ('dev.example', 'dev.example:' || gen_random_uuid()::text, '{}', 'failed', 3, 'Example failure: the mail server refused the connection', now()) RETURNING id`,
-      );
-      return ok({ id: Number(rows[0].id) });
-    },
+    handler: async () => ok({ id: await recordFailedJob(deps.db) }),
   });
   app.get(
     '/dev/mailbox',

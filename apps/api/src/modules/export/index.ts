@@ -15,6 +15,7 @@ export { csvCopy, textCellLiteral, textCellSql } from './export.copy';
 export type { ColumnSql } from './export.copy';
 export { insertExport, toExportFile } from './export.repo';
 export type { ExportFileRow } from './export.repo';
+export { keyExportFile } from './export.keys';
 export { contentTypeOf, contextOf, disposition, enqueueExport, exportDir, exportSource, registerExportSource, stamp, streamExport, writeExportRow } from './export.service';
 export type { ExportColumn, ExportContext, ExportSource } from './export.types';
 export { neutralise, writeExport } from './export.writer';

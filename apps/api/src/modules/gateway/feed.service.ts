@@ -3,7 +3,7 @@ import type { Db } from '../../db/db';
 import { audit } from '../../lib/audit';
 import { metrics } from '../../plugins/metrics';
 import { AppError } from '../../lib/errors';
-import { finishProcessing } from '../payments';
+import { finishProcessing } from '../acquirer';
 import type { Connection } from './gateway.service';
 import type { BatchAnswer, FeedOptions } from './feed.rows';
 import { receiveRows } from './feed.receive';

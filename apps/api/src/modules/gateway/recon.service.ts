@@ -160,8 +160,16 @@ export async function listDifferences(q: Queryable, date: string, merchants: str
   return rows.map((r) => ({ id: Number(r.id), connectionId: r.connection_id, date: r.txn_date, kind: r.kind, gwTransId: r.gw_trans_id, merId: r.mer_id, detail: r.detail }));
 }
 
+/** Control totals sent by a connection for a day, stored and audited in one transaction (POST /provider/v1/control-totals). */
+export async function recordControlTotals(db: Db, connectionId: string, date: string, totals: { currency: string; tranType: string; count: number; amount: number }[]): Promise<void> {
+  await db.tx(async (q) => {
+    await saveControlTotals(q, connectionId, date, totals);
+    await audit(q, { action: 'gateway.control_totals', username: `gateway:${connectionId}`, target: connectionId, detail: { date, totals: totals.length } });
+  });
+}
+
 /** Control totals sent by a connection for a day (POST /provider/v1/control-totals): replace that day's. */
-export async function saveControlTotals(q: Queryable, connectionId: string, date: string, totals: { currency: string; tranType: string; count: number; amount: number }[]): Promise<void> {
+async function saveControlTotals(q: Queryable, connectionId: string, date: string, totals: { currency: string; tranType: string; count: number; amount: number }[]): Promise<void> {
   await q.query('DELETE FROM gateway_control_total WHERE connection_id = $1 AND txn_date = $2', [connectionId, date]);
   if (!totals.length) return;
   await q.query(

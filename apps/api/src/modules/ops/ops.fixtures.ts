@@ -1,7 +1,7 @@
 import type { OpsRole } from '@portal/contract';
 import type { TestCtx } from '../../../test/helpers';
 import { createOperator } from './operators.service';
-import { totpFor } from '../account';
+import { totpFor } from '../user';
 
 export const OPS_PASSWORD = 'Ops-Passw0rd!long';
 

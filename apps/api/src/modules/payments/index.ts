@@ -25,7 +25,7 @@ export { ingestBatch, ingestEach } from './ingest.service';
 export type { IngestInput, TxnRow } from './ingest.service';
 export { shapeRow } from './ingest.validate';
 export { queueLate } from './late';
-export { finishProcessing, isProcessing } from './processing.service';
+export { isProcessing } from './processing';
 export { SANDBOX_MESSAGES, createSandboxAcquirer, sandboxOutcome, sandboxResolution } from './sandbox.acquirer';
 export type { SandboxAcquirer } from './sandbox.acquirer';
 export { assertDayOver, lastRunDate, lastSettleableDate, settleRange } from './settlement/settle.run';

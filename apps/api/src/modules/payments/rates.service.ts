@@ -1,5 +1,5 @@
 import { Code, CURRENCY_EXPONENT, type Language } from '@portal/contract';
-import type { Queryable } from '../../db/db';
+import type { Db, Queryable } from '../../db/db';
 import { audit } from '../../lib/audit';
 import { AppError } from '../../lib/errors';
 import { t } from '../../lib/messages';
@@ -79,6 +79,11 @@ export function parseRateRow(raw: unknown, o: { now: Date; platformTz: string })
 interface Stored {
   rate: string;
   entry_id: string;
+}
+
+/** `saveRates` in a transaction of its own (the provider API's batch: its rows stored together). */
+export function receiveRates(db: Db, rows: (RateRow | AppError)[], o: Parameters<typeof saveRates>[2]): ReturnType<typeof saveRates> {
+  return db.tx((q) => saveRates(q, rows, o));
 }
 
 /**

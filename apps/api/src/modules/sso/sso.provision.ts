@@ -5,7 +5,7 @@ import type { Queryable } from '../../db/db';
 import type { Deps } from '../../plugins/context';
 import { AppError } from '../../lib/errors';
 import { audit } from '../../lib/audit';
-import { UNUSABLE_PASSWORD } from '../account';
+import { UNUSABLE_PASSWORD } from '../../lib/crypto';
 import type { Meta } from '../user';
 import { domainVerifiedFor, SsoAudit, type ProviderRow } from './sso.provider';
 

@@ -8,7 +8,8 @@ import { t } from '../../lib/messages';
 import { platformDate, zonedInstant } from '../../lib/zone';
 import { addDays } from '../../lib/dates';
 import { formatInZone } from '../../lib/zone';
-import { endUserSessions, publicBase } from '../account';
+import { endUserSessions } from '../user';
+import { publicBase } from '../../lib/public-url';
 
 /**
  * Access that expires (issue 28 item 3, decision 048): the daily job. What holds:

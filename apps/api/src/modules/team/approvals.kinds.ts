@@ -34,6 +34,28 @@ export function approvalKind(kind: string): ApprovalKind {
   return k;
 }
 
+/**
+ * A change another module owns that goes through one of the team's own request kinds — a
+ * `policy_change` whose payload is `{ requireTotp }` (the account module's merchant setting): the
+ * payload's key names its handler, which runs the approved change as the approver. Registered from
+ * the owning module's manifest `init`, as a kind is.
+ */
+const changes = new Map<string, NonNullable<ApprovalKind['execute']>>();
+
+export function registerApprovalChange(payloadKey: string, execute: NonNullable<ApprovalKind['execute']>): void {
+  changes.set(payloadKey, execute);
+}
+
+/** The handler of a payload another module registered (by its key), or undefined for the team's own. */
+export function approvalChangeOf(payload: unknown): NonNullable<ApprovalKind['execute']> | undefined {
+  if (!payload || typeof payload !== 'object') return undefined;
+  for (const key of Object.keys(payload)) {
+    const execute = changes.get(key);
+    if (execute) return execute;
+  }
+  return undefined;
+}
+
 /** Every kind's `close`: an expired request closes whatever it held, of any kind. */
 export function closers(): NonNullable<ApprovalKind['close']>[] {
   return [...kinds.values()].flatMap((k) => (k.close ? [k.close] : []));

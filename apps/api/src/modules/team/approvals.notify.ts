@@ -1,7 +1,7 @@
 import type { Language } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
 import { t } from '../../lib/messages';
-import { publicBase } from '../account';
+import { publicBase } from '../../lib/public-url';
 
 /**
  * E-mails a request's possible approvers (issue 28): the active users who hold its permission and

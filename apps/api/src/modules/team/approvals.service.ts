@@ -23,10 +23,9 @@ import { formatInZone } from '../../lib/zone';
 import { hasStepUp } from '../user';
 import type { Queryable } from '../../db/db';
 import { ApprovalAudit, effectivePolicy, grantsOf, insertApproval, loosenedRules, policyRows, stricter, type PolicyRow } from './approvals.repo';
-import { approvalKind, closers } from './approvals.kinds';
+import { approvalChangeOf, approvalKind, closers } from './approvals.kinds';
 import { notifyApprovers, notifyRequesterOfRejection } from './approvals.notify';
 import { addUser, assertMainUser, updateUser, updateUserStatus, type Meta } from './team.service';
-import { setRequireTotp } from '../account';
 import { saveAccessPolicy } from './access.service';
 import { saveRole } from './roles.service';
 
@@ -354,6 +353,9 @@ export async function decide(deps: Deps, caller: SessionUser, id: number, approv
 async function execute(deps: Deps, approver: SessionUser, r: ApprovalDbRow, lang: Language, meta: Meta): Promise<Record<string, unknown>> {
   // A kind another module owns (the refund: the transactions module) runs through its handler.
   if (r.kind === 'refund') return approvalKind('refund').execute!(deps, approver, { id: r.id, payload: r.payload, requestedBy: r.requested_by }, lang, meta);
+  // A change another module owns on a team kind (the account's `requireTotp` policy change): its registered handler.
+  const change = approvalChangeOf(r.payload);
+  if (change) return change(deps, approver, { id: r.id, payload: r.payload, requestedBy: r.requested_by }, lang, meta);
   const p = r.payload as {
     user?: UpdateUserInput;
     role?: RoleSaveInput;
@@ -362,7 +364,6 @@ async function execute(deps: Deps, approver: SessionUser, r: ApprovalDbRow, lang
     policy?: FourEyesPolicyInput;
     access?: AccessPolicyInput;
     enable?: { userId: number };
-    requireTotp?: { merId: string; require: boolean };
   };
   const opts = { approvalId: r.id, requestedBy: r.requested_by };
   if (p.user) {
@@ -385,10 +386,6 @@ async function execute(deps: Deps, approver: SessionUser, r: ApprovalDbRow, lang
   if (p.enable) {
     const u = await updateUserStatus(deps, approver, p.enable.userId, 'ACTIVE', meta, opts);
     return { code: 0, userId: u.id, userName: u.userName, status: u.status };
-  }
-  if (p.requireTotp) {
-    const done = await setRequireTotp(deps, approver, p.requireTotp.require, meta, { approvalId: r.id, merId: p.requireTotp.merId });
-    return { code: 0, merId: p.requireTotp.merId, require: done.require };
   }
   const role = await saveRole(deps, approver, p.role!, meta, opts);
   return { code: 0, roleId: role.id, name: role.name, permissions: role.permissions };

@@ -10,7 +10,10 @@ import { setUpAccessJobs } from './access.job';
 export { ApprovalAudit } from './approvals.repo';
 export { insertApproval } from './approvals.repo';
 export { notifyApprovers } from './approvals.notify';
-export { registerApprovalKind, type ApprovalKind } from './approvals.kinds';
+export { refundApprovalOf } from './approvals.refund';
+export { registerApprovalChange, registerApprovalKind, type ApprovalKind } from './approvals.kinds';
+// Issue 45 §2: the links user management mails are the account module's, registered from its manifest.
+export { registerUserLinks } from './team.links';
 
 /** Team: users, roles and scope, four eyes, access reviews, the audit log. */
 export const manifest = defineModule({ name: 'team', routes: teamModule, jobs: [setUpTeamJobs, setUpAccessJobs] });

@@ -16,8 +16,9 @@ import { AppError, notFound } from '../../lib/errors';
 import { audit } from '../../lib/audit';
 import { formatInZone } from '../../lib/zone';
 import { platformDate } from '../../lib/zone';
-import { endUserSessions, sendActivation, sendPasswordReset, UNUSABLE_PASSWORD } from '../account';
-import { checkAccessChange } from '../user';
+import { UNUSABLE_PASSWORD } from '../../lib/crypto';
+import { checkAccessChange, endUserSessions } from '../user';
+import { userLinks } from './team.links';
 import { capsLoosened, lockRole } from './roles.service';
 import { assertMainUser, type Meta } from './team.rules';
 import { effectivePolicy, insertApproval, recordGrant } from './approvals.repo';
@@ -228,7 +229,7 @@ export async function addUser(deps: Deps, caller: SessionUser, input: AddUserInp
       ip: meta.ip,
       userAgent: meta.userAgent,
     });
-    await sendActivation(deps, q, newId, lang, { ...meta, byUserId: caller.id });
+    await userLinks().sendActivation(deps, q, newId, lang, { ...meta, byUserId: caller.id });
     return newId;
   });
   if (approval !== null) {
@@ -474,8 +475,8 @@ export async function resetPassword(deps: Deps, caller: SessionUser, userId: num
       ip: meta.ip,
       userAgent: meta.userAgent,
     });
-    if (activation) await sendActivation(deps, q, u.id, lang, { ...meta, byUserId: caller.id });
-    else await sendPasswordReset(deps, q, u.id, lang, { ...meta, byUserId: caller.id });
+    if (activation) await userLinks().sendActivation(deps, q, u.id, lang, { ...meta, byUserId: caller.id });
+    else await userLinks().sendPasswordReset(deps, q, u.id, lang, { ...meta, byUserId: caller.id });
     return { sent: activation ? ('activation' as const) : ('reset' as const) };
   });
 }

@@ -36,7 +36,7 @@ export { STATEMENT_LABELS, statementTypeLabel } from './settle-statement.labels'
 export { daysBetween, formatInZone, offsetLabel, zoneOffsetMinutes, zonedToUtc } from './time';
 export type { Zone } from './time';
 export { registerTxnExports } from './txn.exports';
-export { findDetail, listTxn, txnKey, txnWhere } from './txn.repo';
+export { findDetail, gwTransIdOf, listTxn, txnKey, txnWhere } from './txn.repo';
 export { money } from './txn.row';
 export type { TxnDbRow } from './txn.row';
 export { checkRange } from './txn.service';

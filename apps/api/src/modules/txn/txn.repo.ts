@@ -94,6 +94,12 @@ export async function txnKey(q: Queryable, id: number, scope: string[]): Promise
   return rows[0] ? { time: rows[0].txn_time, id: Number(rows[0].id) } : null;
 }
 
+/** The gateway id of transaction `id` if it is one of `scope`'s (null otherwise: another merchant's answers as unknown). */
+export async function gwTransIdOf(q: Queryable, id: number, scope: string[]): Promise<string | null> {
+  const { rows } = await q.query<{ gw_trans_id: string }>('SELECT gw_trans_id FROM txn_key WHERE id = $1 AND mer_id = ANY($2::text[])', [id, scope]);
+  return rows[0]?.gw_trans_id ?? null;
+}
+
 /**
  * A page of the list, newest first. With `after` (the key of the last row of the page before) it
  * is read by keyset — it costs what page 1 costs however deep. Otherwise by offset, as a deferred

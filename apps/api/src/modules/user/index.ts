@@ -36,3 +36,8 @@ export type { UserRow } from './login.service';
 export { MERCHANT_REALM, OPERATOR_REALM } from './realm';
 export type { Realm } from './realm';
 export { logout, refresh } from './session.service';
+// Issue 45 §2: a user's sessions end here, whoever ends them (a password change, the team, SCIM, the access job).
+export { endUserSessions } from './session.service';
+// Issue 45 §2: the second factor's secrets and the password's age are the sign-in's (the account module enrols and changes them).
+export { acceptTotp, newRecoveryCodes, newTotpSecret, recoveryCodesLeft, storeRecoveryCodes, totpFor } from './totp';
+export { maxAgeDaysOf, passwordExpired } from './password-age';

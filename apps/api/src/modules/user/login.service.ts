@@ -8,9 +8,8 @@ import type { Language } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
 import { startSession, type TokenPair } from './session.service';
 import { randomBytes } from 'node:crypto';
-import { passwordExpired } from '../account';
-import { acceptTotp, totpCodeUsed, useRecoveryCode, RECOVERY_RE } from '../account';
-import { AccountAudit } from '../account';
+import { passwordExpired } from './password-age';
+import { acceptTotp, totpCodeUsed, useRecoveryCode, RECOVERY_RE } from './totp';
 import { MERCHANT_REALM, type Realm } from './realm';
 import { checkSignIn, signInRefused } from './sign-in-guard';
 // Issue 51: the checks modules add to every sign-in (the IP allow-list).
@@ -463,7 +462,7 @@ async function loginWithTotp(deps: Deps, user: UserRow, code: string, now: Date,
       // Wrong authenticator codes count toward the lockout like wrong passwords.
       return { left: await countWrongPassword(q, user, now, meta, 'totp', realm), used };
     }
-    if (how === 'recovery') await audit(q, { action: AccountAudit.recoveryCodeUsed, ...realm.actor(user), ...meta });
+    if (how === 'recovery') await audit(q, { action: AuditAction.recoveryCodeUsed, ...realm.actor(user), ...meta });
     await opts.onSuccess?.(q);
     await q.query(`UPDATE ${realm.users} SET failed_logins = 0, locked_until = NULL WHERE id = $1`, [user.id]);
     const issued = await startSession(q, now, user.id, meta, deps.config.accessTokenSeconds, realm);

@@ -3,7 +3,7 @@ import { Code } from '@portal/contract';
 import { createTestApp, DB_KINDS, DEMO, form, isConcurrent, type TestCtx } from '../../../test/helpers';
 import { passwordWork } from '../../lib/crypto';
 import { checkPassword, completeSecondFactor, findUser, hasStepUp, sendEmailCode, verifyPasswordCounted } from './login.service';
-import { totpFor } from '../account/totp';
+import { totpFor } from './totp';
 
 describe.each(DB_KINDS)('sign-in on %s', (kind) => {
   let ctx: TestCtx;

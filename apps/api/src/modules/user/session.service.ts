@@ -117,3 +117,13 @@ export async function logout(deps: Deps, token: string, meta: { ip?: string; use
     await audit(q, { action: AuditAction.logout, ...realm.actor({ id: r.user_id, username: r.username, mer_id: r.mer_id }), ip: meta.ip, userAgent: meta.userAgent });
   });
 }
+
+/** Ends every open session of the user (but `exceptSessionId`); returns how many ended. */
+export async function endUserSessions(q: Queryable, userId: number, reason: string, exceptSessionId?: number): Promise<number> {
+  const { rows } = await q.query<{ id: number }>(
+    `UPDATE user_session SET revoked_at = now(), revoke_reason = $2
+      WHERE user_id = $1 AND revoked_at IS NULL AND ($3::bigint IS NULL OR id <> $3::bigint) RETURNING id`,
+    [userId, reason, exceptSessionId ?? null],
+  );
+  return rows.length;
+}

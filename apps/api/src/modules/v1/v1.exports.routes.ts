@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { EXPORT_STATUSES, Perm } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
 import { contentTypeOf, disposition, enqueueExport, exportDir, exportSource } from '../export';
-import { toExportFile, type ExportFileRow } from '../export';
+import { keyExportFile, toExportFile, type ExportFileRow } from '../export';
 import { registerTxnExports } from '../txn';
 import { registerReportExports } from '../report';
 import { zoneOffsetMinutes } from '../../lib/zone';
@@ -62,12 +62,9 @@ export function v1ExportRoutes(f: FastifyInstance, deps: Deps) {
     };
   };
   const own = async (req: FastifyRequest, id: number) => {
-    const { rows } = await deps.db.query<ExportFileRow>('SELECT e.* FROM export_file e JOIN api_key_export k ON k.export_id = e.id WHERE e.id = $1 AND k.key_id = $2 AND e.deleted_at IS NULL', [
-      id,
-      keyOf(req).keyId,
-    ]);
-    if (!rows[0]) throw new V1Error(404, 'not_found_error', 'resource_missing', 'notFound', {}, 'id');
-    return rows[0];
+    const file = await keyExportFile(deps.db, id, keyOf(req).keyId);
+    if (!file) throw new V1Error(404, 'not_found_error', 'resource_missing', 'notFound', {}, 'id');
+    return file;
   };
 
   r.post('/exports', {

@@ -7,14 +7,13 @@ import { sha256 } from '../../lib/crypto';
 import { findDetail, listTxn, metadataOf, txnKey, txnWhere } from '../txn';
 import { type TxnDbRow } from '../txn';
 import { checkRange } from '../txn';
-import { refund } from '../txn';
+import { gwTransIdOf, refund } from '../txn';
 import { keyAsUser } from '../apikey';
 import { V1Error } from './v1.errors';
 import { listOf, toV1Transaction, v1RefundApprovalSchema, v1RefundSchema, v1TransactionSchema, type V1RefundApproval, type V1Transaction } from './v1.schemas';
 import { metadataInput, metadataToStore } from './v1.metadata';
 import { expandQuery, expandsOf } from './v1.expand';
-import { audit } from '../../lib/audit';
-import { ApprovalAudit } from '../team';
+import { refundApprovalOf } from '../team';
 
 /** The key of the request (set by the face's hook before any handler runs). */
 export const keyOf = (req: FastifyRequest) => {
@@ -122,41 +121,13 @@ async function refundView(deps: Deps, scope: string[], id: number, expand: Set<s
   return r;
 }
 
-interface ApprovalDbRow {
-  id: number;
-  mer_id: string;
-  status: 'PENDING' | 'APPROVED' | 'REJECTED' | 'EXPIRED';
-  payload: { amount: string };
-  summary: { currency: string; gwTransId: string };
-  requested_at: Date;
-  expires_at: Date;
-  decided_at: Date | null;
-  result: { code?: number; refundId?: number; msg?: string } | null;
-  txn_id: number | null;
-}
-
 /**
  * A refund's four-eyes request of the key's merchants (another's answers 404). One past its expiry
- * is marked EXPIRED as it is read (audited; its webhook event goes out), as the portal's list does.
+ * is marked EXPIRED as it is read (the team's `refundApprovalOf`), as the portal's list does.
  */
 async function refundApproval(deps: Deps, scope: string[], id: number): Promise<V1RefundApproval> {
-  const now = deps.clock.now();
-  const row = await deps.db.tx(async (q) => {
-    const { rows } = await q.query<ApprovalDbRow>(
-      `SELECT r.id, r.mer_id, r.status, r.payload, r.summary, r.requested_at, r.expires_at, r.decided_at, r.result, k.id AS txn_id
-         FROM approval_request r LEFT JOIN txn_key k ON k.gw_trans_id = r.summary->>'gwTransId' AND k.mer_id = r.mer_id
-        WHERE r.id = $1 AND r.kind = 'refund' AND r.mer_id = ANY($2::text[])`,
-      [id, scope],
-    );
-    const r = rows[0];
-    if (!r) throw new V1Error(404, 'not_found_error', 'resource_missing', 'notFound', {}, 'id');
-    if (r.status === 'PENDING' && new Date(r.expires_at) <= now) {
-      const up = await q.query(`UPDATE approval_request SET status = 'EXPIRED' WHERE id = $1 AND status = 'PENDING'`, [r.id]);
-      if (up.rowCount) await audit(q, { action: ApprovalAudit.expired, merId: r.mer_id, target: `approval #${r.id}`, detail: { approvalId: r.id } });
-      r.status = 'EXPIRED';
-    }
-    return r;
-  });
+  const row = await refundApprovalOf(deps, scope, id);
+  if (!row) throw new V1Error(404, 'not_found_error', 'resource_missing', 'notFound', {}, 'id');
   const ok = row.status === 'APPROVED' && row.result?.code === RefundCode.OK;
   return {
     id: Number(row.id),
@@ -225,14 +196,14 @@ export function v1TxnRoutes(f: FastifyInstance, deps: Deps) {
     handler: async (req, reply) => {
       const key = keyOf(req);
       const idem = req.idempotency?.key ?? '';
-      const { rows } = await deps.db.query<{ gw_trans_id: string }>('SELECT gw_trans_id FROM txn_key WHERE id = $1 AND mer_id = ANY($2::text[])', [req.body.transaction_id, key.scope]);
-      if (!rows[0]) throw new V1Error(404, 'not_found_error', 'resource_missing', 'notFound', {}, 'transaction_id');
+      const gwTransId = await gwTransIdOf(deps.db, req.body.transaction_id, key.scope);
+      if (gwTransId === null) throw new V1Error(404, 'not_found_error', 'resource_missing', 'notFound', {}, 'transaction_id');
       const now = deps.clock.now();
       const result = await refund(
         deps,
         keyAsUser(key, now),
         key.lang,
-        { id: rows[0].gw_trans_id, amount: req.body.amount, requestKey: `v1${sha256(`${key.keyId}:${idem}`).slice(0, 40)}`, metadata: metadataToStore(req.body.metadata) },
+        { id: gwTransId, amount: req.body.amount, requestKey: `v1${sha256(`${key.keyId}:${idem}`).slice(0, 40)}`, metadata: metadataToStore(req.body.metadata) },
         { ip: req.ip, userAgent: req.headers['user-agent'] },
       );
       const fail = REFUND_ERRORS[result.code];

@@ -2,7 +2,13 @@ import { randomInt } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import type { Queryable } from '../../db/db';
 import { sha256 } from '../../lib/crypto';
-import { MERCHANT_REALM, type Realm } from '../user';
+import { MERCHANT_REALM, type Realm } from './realm';
+
+/**
+ * The second factor's secrets and codes, per realm (merchant users, operators): made at enrolment
+ * (the account module, the back office), checked at sign-in (this module) — issue 45 §2: the sign-in
+ * owns them, so it needs nothing of the account module.
+ */
 
 /** RFC 6238 with the authenticator apps' defaults: SHA-1, 6 digits, 30 s; one step either side. */
 const TOTP_ISSUER = 'Merchant Portal';

@@ -1,14 +1,11 @@
 import { Code, SETTLING_TYPES } from '@portal/contract';
 import type { Queryable } from '../../db/db';
 import { AppError } from '../../lib/errors';
-import { queueLate } from './late';
 import type { Clock } from '../../lib/clock';
 import { systemClock } from '../../lib/clock';
-import { operationOfTxn } from '../acquirer';
-import { completeOperation } from '../acquirer';
-
-/** '04' or empty: the gateway has not decided yet (domain.md, "Transactions"). */
-export const isProcessing = (gw: string | null | undefined) => gw === null || gw === undefined || gw === '' || gw === '04';
+import { isProcessing, queueLate } from '../payments';
+import { operationOfTxn } from './operations.repo';
+import { completeOperation } from './operations.service';
 
 export interface Finished {
   id: number;
