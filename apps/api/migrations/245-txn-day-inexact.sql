@@ -10,11 +10,23 @@ CREATE TABLE txn_day_inexact (
   marked_at timestamptz NOT NULL DEFAULT now()
 );
 
--- A month detached before this migration left its edge days unmarked: the counts are rebuilt from
--- the ledger once (as migration 086 filled them). The writers' triggers wait on the two locks until
--- this commits, so no row is counted twice or lost meanwhile.
+-- A month detached before this migration left its edge days unmarked: the counts are set to the
+-- ledger's once. The writers' triggers wait on the two locks until this commits, so no row is
+-- counted twice or lost meanwhile. Only the days that differ are written (none where no month was
+-- ever detached): a rebuild would leave every row of the sums dead, and PGlite has no autovacuum
+-- to clear them for the list's index-only sums.
 LOCK TABLE txn_day_count, txn_day_delta IN EXCLUSIVE MODE;
-DELETE FROM txn_day_delta;
-DELETE FROM txn_day_count;
-INSERT INTO txn_day_count (mer_id, day, n)
-SELECT mer_id, (txn_time AT TIME ZONE 'UTC')::date, count(*) FROM txn GROUP BY 1, 2;
+-- The deltas into the sums first, as the job `txn.day-counts` does.
+WITH moved AS (DELETE FROM txn_day_delta RETURNING mer_id, day, n)
+INSERT INTO txn_day_count AS c (mer_id, day, n)
+SELECT mer_id, day, sum(n) FROM moved GROUP BY 1, 2 ORDER BY 1, 2
+ON CONFLICT (mer_id, day) DO UPDATE SET n = c.n + EXCLUDED.n;
+-- Then each day to the ledger's count where it differs.
+INSERT INTO txn_day_count AS c (mer_id, day, n)
+SELECT mer_id, (txn_time AT TIME ZONE 'UTC')::date, count(*) FROM txn GROUP BY 1, 2 ORDER BY 1, 2
+ON CONFLICT (mer_id, day) DO UPDATE SET n = EXCLUDED.n WHERE c.n <> EXCLUDED.n;
+-- A day left with a count but no row in the ledger.
+UPDATE txn_day_count c SET n = 0
+ WHERE c.n <> 0
+   AND NOT EXISTS (SELECT 1 FROM txn t WHERE t.mer_id = c.mer_id
+                      AND t.txn_time >= (c.day::timestamp AT TIME ZONE 'UTC') AND t.txn_time < ((c.day + 1)::timestamp AT TIME ZONE 'UTC'));
