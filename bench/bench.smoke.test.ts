@@ -87,7 +87,14 @@ describe.concurrent('benches at a tiny size (npm run bench -- <name>)', () => {
   it(
     'memory: idle and after a short load, on each engine, and /metrics reports the process',
     async () => {
-      const r = await bench('memory', { MEMORY_SEED_DAYS: '1', MEMORY_SETTLE_SECONDS: '1', MEMORY_LOAD_SECONDS: '2', MEMORY_LOAD_CONC: '2', MEMORY_DB: pg ? 'postgres,pglite' : 'pglite' });
+      const r = await bench('memory', {
+        MEMORY_SEED_DAYS: '1',
+        MEMORY_SETTLE_SECONDS: '1',
+        MEMORY_LOAD_SECONDS: '2',
+        MEMORY_LOAD_CONC: '2',
+        MEMORY_REST_SECONDS: '2',
+        MEMORY_DB: pg ? 'postgres,pglite' : 'pglite',
+      });
       expectChecked(r, 'memory');
       expect(r.out).toMatch(/pglite: idle RSS after a full GC: \d+ MB {2}goal ≤ 400 MB/);
       if (pg) expect(r.out).toMatch(/postgres: idle RSS after a full GC: \d+ MB {2}goal ≤ 250 MB/);

@@ -31,7 +31,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { apiBundleIsFresh, buildApi } from '../apps/api/build-api';
+import { API_NODE_FLAGS, apiBundleIsFresh, buildApi } from '../apps/api/build-api';
 import { ensureWebBuild } from './web-build';
 import { MESSAGES } from '../apps/api/src/lib/messages';
 import { readOutbox } from '../apps/api/src/plugins/mail';
@@ -79,7 +79,8 @@ async function startServer(kind: Kind, databaseUrl?: string): Promise<Server> {
   const port = benchPort() || (await freePort());
   if (!apiBundleIsFresh()) await buildApi();
   ensureWebBuild(); // the server-rendered lists of the load need the built SPA
-  const nodeArgs = env.MEMORY_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  // The flags `npm run serve` runs the bundle with, unless MEMORY_NODE_ARGS names others (then only those).
+  const nodeArgs = env.MEMORY_NODE_ARGS !== undefined ? env.MEMORY_NODE_ARGS.split(' ').filter(Boolean) : API_NODE_FLAGS;
   const child = spawn(process.execPath, ['--expose-gc', ...nodeArgs, path.join(import.meta.dirname, 'memory-server.ts')], {
     cwd: ROOT,
     env: serverEnv(port, dataDir, kind === 'postgres' ? databaseUrl : undefined),

@@ -13,6 +13,15 @@ import { build } from 'esbuild';
 
 const root = import.meta.dirname;
 export const API_BUNDLE = path.join(root, 'dist/server.mjs');
+
+/**
+ * The Node options the bundle is served with — by `npm run serve` (package.json, the same flags; a
+ * test compares), the e2e suites and the memory bench. `--max-semi-space-size=4` (MB): V8's young
+ * generation grows to 16 MB a semi-space under load and its pages stay resident after; capped at 4,
+ * the RSS after the memory bench's mixed load was 322 MB instead of 519 (idle 193 / 212 MB), with no
+ * loss of requests/s in wrk (docs/performance-journal.md, session twenty-six; issue 52).
+ */
+export const API_NODE_FLAGS = ['--max-semi-space-size=4'];
 const SOURCES = [path.join(root, 'src'), path.resolve(root, '../../packages/contract/src')];
 
 export async function buildApi(): Promise<{ bytes: number; sources: number; ms: number }> {

@@ -11,7 +11,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { API_BUNDLE, apiBundleIsFresh, buildApi } from '../../api/build-api';
+import { API_BUNDLE, API_NODE_FLAGS, apiBundleIsFresh, buildApi } from '../../api/build-api';
 import { freePort, scratchDatabase } from '../../api/test/loopback';
 
 const root = path.resolve(import.meta.dirname, '../../..');
@@ -112,7 +112,7 @@ async function main(): Promise<number> {
   console.log(`e2e: server on ${base}, DATA_DIR ${dataDir}, database ${db ? new URL(db.url).pathname.slice(1) + ' (PostgreSQL)' : 'PGlite'}`);
   const started = Date.now();
   if (!apiBundleIsFresh()) console.log(`e2e: API bundle built (${(await buildApi()).ms} ms)`);
-  const server = spawn(process.execPath, ['--enable-source-maps', API_BUNDLE], {
+  const server = spawn(process.execPath, [...API_NODE_FLAGS, '--enable-source-maps', API_BUNDLE], {
     cwd: root,
     env,
     stdio: ['ignore', log, log],

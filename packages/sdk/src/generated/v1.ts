@@ -900,6 +900,246 @@ export interface components {
                 transferDate: string | null;
             };
         };
+        /** @description A transaction of the ledger: a purchase, a refund or another kind */
+        TransactionInput: {
+            id: number;
+            gateway_id: string;
+            merchant_id: string;
+            order_no: string;
+            origin_order_no: string | null;
+            origin_transaction_id: number | null;
+            type: string;
+            /** @enum {string} */
+            status: "succeeded" | "failed" | "processing";
+            response_code: string | null;
+            response_message: string | null;
+            amount: string;
+            currency: string;
+            refunded_amount: string;
+            payment_schema: string | null;
+            payment_brand: string | null;
+            merchant_reference: string | null;
+            created_at: string;
+            settlement: {
+                /** @enum {string} */
+                state: "N" | "W" | "T" | "";
+                date: string | null;
+                currency: string | null;
+                amount: string | null;
+                fee: string | null;
+            };
+            metadata: components["schemas"]["MetadataInput"];
+        };
+        /** @description A refund: a transaction of type REFD; purchase (origin_transaction_id) is its purchase; expandable */
+        RefundInput: {
+            id: number;
+            gateway_id: string;
+            merchant_id: string;
+            order_no: string;
+            origin_order_no: string | null;
+            origin_transaction_id: number | null;
+            type: string;
+            /** @enum {string} */
+            status: "succeeded" | "failed" | "processing";
+            response_code: string | null;
+            response_message: string | null;
+            amount: string;
+            currency: string;
+            refunded_amount: string;
+            payment_schema: string | null;
+            payment_brand: string | null;
+            merchant_reference: string | null;
+            created_at: string;
+            settlement: {
+                /** @enum {string} */
+                state: "N" | "W" | "T" | "";
+                date: string | null;
+                currency: string | null;
+                amount: string | null;
+                fee: string | null;
+            };
+            metadata: components["schemas"]["MetadataInput"];
+            purchase: (number | null) | components["schemas"]["TransactionInput"];
+        };
+        /** @description transaction.succeeded as endpoints before Portal-Version 2026-12-03 receive it */
+        TransactionSucceededEventV20261201Input: {
+            id: string;
+            /** @constant */
+            type: "transaction.succeeded";
+            merId: string;
+            created: number;
+            data: {
+                id: string;
+                merId: string;
+                orderNo: string;
+                type: string;
+                amount: string;
+                currency: string;
+                channel: string | null;
+                brand: string | null;
+                gwResponse: string;
+                respMsg: string | null;
+                time: string;
+                originalOrderNo: string | null;
+                storeId: string | null;
+                metadata: components["schemas"]["MetadataInput"];
+            };
+        };
+        /** @description transaction.succeeded: a purchase succeeded (final): the Transaction */
+        TransactionSucceededEventInput: {
+            id: string;
+            /** @constant */
+            type: "transaction.succeeded";
+            merId: string;
+            created_at: string;
+            data: components["schemas"]["TransactionInput"];
+        };
+        /** @description transaction.failed as endpoints before Portal-Version 2026-12-03 receive it */
+        TransactionFailedEventV20261201Input: {
+            id: string;
+            /** @constant */
+            type: "transaction.failed";
+            merId: string;
+            created: number;
+            data: {
+                id: string;
+                merId: string;
+                orderNo: string;
+                type: string;
+                amount: string;
+                currency: string;
+                channel: string | null;
+                brand: string | null;
+                gwResponse: string;
+                respMsg: string | null;
+                time: string;
+                originalOrderNo: string | null;
+                storeId: string | null;
+                metadata: components["schemas"]["MetadataInput"];
+            };
+        };
+        /** @description transaction.failed: a purchase failed (final): the Transaction */
+        TransactionFailedEventInput: {
+            id: string;
+            /** @constant */
+            type: "transaction.failed";
+            merId: string;
+            created_at: string;
+            data: components["schemas"]["TransactionInput"];
+        };
+        /** @description refund.succeeded as endpoints before Portal-Version 2026-12-03 receive it */
+        RefundSucceededEventV20261201Input: {
+            id: string;
+            /** @constant */
+            type: "refund.succeeded";
+            merId: string;
+            created: number;
+            data: {
+                id: string;
+                merId: string;
+                orderNo: string;
+                type: string;
+                amount: string;
+                currency: string;
+                channel: string | null;
+                brand: string | null;
+                gwResponse: string;
+                respMsg: string | null;
+                time: string;
+                originalOrderNo: string | null;
+                storeId: string | null;
+                metadata: components["schemas"]["MetadataInput"];
+            };
+        };
+        /** @description refund.succeeded: a refund succeeded (final): the Refund */
+        RefundSucceededEventInput: {
+            id: string;
+            /** @constant */
+            type: "refund.succeeded";
+            merId: string;
+            created_at: string;
+            data: components["schemas"]["RefundInput"];
+        };
+        /** @description refund.failed as endpoints before Portal-Version 2026-12-03 receive it */
+        RefundFailedEventV20261201Input: {
+            id: string;
+            /** @constant */
+            type: "refund.failed";
+            merId: string;
+            created: number;
+            data: {
+                id: string;
+                merId: string;
+                orderNo: string;
+                type: string;
+                amount: string;
+                currency: string;
+                channel: string | null;
+                brand: string | null;
+                gwResponse: string;
+                respMsg: string | null;
+                time: string;
+                originalOrderNo: string | null;
+                storeId: string | null;
+                metadata: components["schemas"]["MetadataInput"];
+            };
+        };
+        /** @description refund.failed: a refund failed (final): the Refund */
+        RefundFailedEventInput: {
+            id: string;
+            /** @constant */
+            type: "refund.failed";
+            merId: string;
+            created_at: string;
+            data: components["schemas"]["RefundInput"];
+        };
+        /** @description refund_approval.decided as endpoints before Portal-Version 2026-12-03 receive it */
+        RefundApprovalDecidedEventV20261201Input: {
+            id: string;
+            /** @constant */
+            type: "refund_approval.decided";
+            merId: string;
+            created: number;
+            data: {
+                approvalId: number;
+                /** @enum {string} */
+                status: "approved" | "rejected" | "expired";
+                transactionId: number | null;
+                gatewayId: string | null;
+                orderNo: string | null;
+                amount: string | null;
+                currency: string | null;
+                refundId: number | null;
+                refundCode: number | null;
+                requestedAt: string;
+                decidedAt: string;
+                expiresAt: string;
+            };
+        };
+        /** @description refund_approval.decided: a refund that waited for four eyes was approved (with the refund made), rejected or expired */
+        RefundApprovalDecidedEventInput: {
+            id: string;
+            /** @constant */
+            type: "refund_approval.decided";
+            merId: string;
+            created_at: string;
+            data: {
+                approvalId: number;
+                /** @enum {string} */
+                status: "approved" | "rejected" | "expired";
+                transactionId: number | null;
+                gatewayId: string | null;
+                orderNo: string | null;
+                amount: string | null;
+                currency: string | null;
+                refundId: number | null;
+                refundCode: number | null;
+                requestedAt: string;
+                decidedAt: string;
+                expiresAt: string;
+                id: number;
+            };
+        };
         /** @description dispute.created as endpoints before Portal-Version 2026-12-03 receive it */
         DisputeCreatedEventV20261201Input: {
             id: string;
@@ -1451,246 +1691,6 @@ export interface components {
                 gatewayId: string | null;
             };
         };
-        /** @description A transaction of the ledger: a purchase, a refund or another kind */
-        TransactionInput: {
-            id: number;
-            gateway_id: string;
-            merchant_id: string;
-            order_no: string;
-            origin_order_no: string | null;
-            origin_transaction_id: number | null;
-            type: string;
-            /** @enum {string} */
-            status: "succeeded" | "failed" | "processing";
-            response_code: string | null;
-            response_message: string | null;
-            amount: string;
-            currency: string;
-            refunded_amount: string;
-            payment_schema: string | null;
-            payment_brand: string | null;
-            merchant_reference: string | null;
-            created_at: string;
-            settlement: {
-                /** @enum {string} */
-                state: "N" | "W" | "T" | "";
-                date: string | null;
-                currency: string | null;
-                amount: string | null;
-                fee: string | null;
-            };
-            metadata: components["schemas"]["MetadataInput"];
-        };
-        /** @description A refund: a transaction of type REFD; purchase (origin_transaction_id) is its purchase; expandable */
-        RefundInput: {
-            id: number;
-            gateway_id: string;
-            merchant_id: string;
-            order_no: string;
-            origin_order_no: string | null;
-            origin_transaction_id: number | null;
-            type: string;
-            /** @enum {string} */
-            status: "succeeded" | "failed" | "processing";
-            response_code: string | null;
-            response_message: string | null;
-            amount: string;
-            currency: string;
-            refunded_amount: string;
-            payment_schema: string | null;
-            payment_brand: string | null;
-            merchant_reference: string | null;
-            created_at: string;
-            settlement: {
-                /** @enum {string} */
-                state: "N" | "W" | "T" | "";
-                date: string | null;
-                currency: string | null;
-                amount: string | null;
-                fee: string | null;
-            };
-            metadata: components["schemas"]["MetadataInput"];
-            purchase: (number | null) | components["schemas"]["TransactionInput"];
-        };
-        /** @description transaction.succeeded as endpoints before Portal-Version 2026-12-03 receive it */
-        TransactionSucceededEventV20261201Input: {
-            id: string;
-            /** @constant */
-            type: "transaction.succeeded";
-            merId: string;
-            created: number;
-            data: {
-                id: string;
-                merId: string;
-                orderNo: string;
-                type: string;
-                amount: string;
-                currency: string;
-                channel: string | null;
-                brand: string | null;
-                gwResponse: string;
-                respMsg: string | null;
-                time: string;
-                originalOrderNo: string | null;
-                storeId: string | null;
-                metadata: components["schemas"]["MetadataInput"];
-            };
-        };
-        /** @description transaction.succeeded: a purchase succeeded (final): the Transaction */
-        TransactionSucceededEventInput: {
-            id: string;
-            /** @constant */
-            type: "transaction.succeeded";
-            merId: string;
-            created_at: string;
-            data: components["schemas"]["TransactionInput"];
-        };
-        /** @description transaction.failed as endpoints before Portal-Version 2026-12-03 receive it */
-        TransactionFailedEventV20261201Input: {
-            id: string;
-            /** @constant */
-            type: "transaction.failed";
-            merId: string;
-            created: number;
-            data: {
-                id: string;
-                merId: string;
-                orderNo: string;
-                type: string;
-                amount: string;
-                currency: string;
-                channel: string | null;
-                brand: string | null;
-                gwResponse: string;
-                respMsg: string | null;
-                time: string;
-                originalOrderNo: string | null;
-                storeId: string | null;
-                metadata: components["schemas"]["MetadataInput"];
-            };
-        };
-        /** @description transaction.failed: a purchase failed (final): the Transaction */
-        TransactionFailedEventInput: {
-            id: string;
-            /** @constant */
-            type: "transaction.failed";
-            merId: string;
-            created_at: string;
-            data: components["schemas"]["TransactionInput"];
-        };
-        /** @description refund.succeeded as endpoints before Portal-Version 2026-12-03 receive it */
-        RefundSucceededEventV20261201Input: {
-            id: string;
-            /** @constant */
-            type: "refund.succeeded";
-            merId: string;
-            created: number;
-            data: {
-                id: string;
-                merId: string;
-                orderNo: string;
-                type: string;
-                amount: string;
-                currency: string;
-                channel: string | null;
-                brand: string | null;
-                gwResponse: string;
-                respMsg: string | null;
-                time: string;
-                originalOrderNo: string | null;
-                storeId: string | null;
-                metadata: components["schemas"]["MetadataInput"];
-            };
-        };
-        /** @description refund.succeeded: a refund succeeded (final): the Refund */
-        RefundSucceededEventInput: {
-            id: string;
-            /** @constant */
-            type: "refund.succeeded";
-            merId: string;
-            created_at: string;
-            data: components["schemas"]["RefundInput"];
-        };
-        /** @description refund.failed as endpoints before Portal-Version 2026-12-03 receive it */
-        RefundFailedEventV20261201Input: {
-            id: string;
-            /** @constant */
-            type: "refund.failed";
-            merId: string;
-            created: number;
-            data: {
-                id: string;
-                merId: string;
-                orderNo: string;
-                type: string;
-                amount: string;
-                currency: string;
-                channel: string | null;
-                brand: string | null;
-                gwResponse: string;
-                respMsg: string | null;
-                time: string;
-                originalOrderNo: string | null;
-                storeId: string | null;
-                metadata: components["schemas"]["MetadataInput"];
-            };
-        };
-        /** @description refund.failed: a refund failed (final): the Refund */
-        RefundFailedEventInput: {
-            id: string;
-            /** @constant */
-            type: "refund.failed";
-            merId: string;
-            created_at: string;
-            data: components["schemas"]["RefundInput"];
-        };
-        /** @description refund_approval.decided as endpoints before Portal-Version 2026-12-03 receive it */
-        RefundApprovalDecidedEventV20261201Input: {
-            id: string;
-            /** @constant */
-            type: "refund_approval.decided";
-            merId: string;
-            created: number;
-            data: {
-                approvalId: number;
-                /** @enum {string} */
-                status: "approved" | "rejected" | "expired";
-                transactionId: number | null;
-                gatewayId: string | null;
-                orderNo: string | null;
-                amount: string | null;
-                currency: string | null;
-                refundId: number | null;
-                refundCode: number | null;
-                requestedAt: string;
-                decidedAt: string;
-                expiresAt: string;
-            };
-        };
-        /** @description refund_approval.decided: a refund that waited for four eyes was approved (with the refund made), rejected or expired */
-        RefundApprovalDecidedEventInput: {
-            id: string;
-            /** @constant */
-            type: "refund_approval.decided";
-            merId: string;
-            created_at: string;
-            data: {
-                approvalId: number;
-                /** @enum {string} */
-                status: "approved" | "rejected" | "expired";
-                transactionId: number | null;
-                gatewayId: string | null;
-                orderNo: string | null;
-                amount: string | null;
-                currency: string | null;
-                refundId: number | null;
-                refundCode: number | null;
-                requestedAt: string;
-                decidedAt: string;
-                expiresAt: string;
-                id: number;
-            };
-        };
         TransactionListInput: {
             data: components["schemas"]["TransactionInput"][];
             has_more: boolean;
@@ -1774,6 +1774,246 @@ export interface components {
                 heldOn: string;
                 releaseDate: string | null;
                 transferDate: string | null;
+            };
+        };
+        /** @description A transaction of the ledger: a purchase, a refund or another kind */
+        Transaction: {
+            id: number;
+            gateway_id: string;
+            merchant_id: string;
+            order_no: string;
+            origin_order_no: string | null;
+            origin_transaction_id: number | null;
+            type: string;
+            /** @enum {string} */
+            status: "succeeded" | "failed" | "processing";
+            response_code: string | null;
+            response_message: string | null;
+            amount: string;
+            currency: string;
+            refunded_amount: string;
+            payment_schema: string | null;
+            payment_brand: string | null;
+            merchant_reference: string | null;
+            created_at: string;
+            settlement: {
+                /** @enum {string} */
+                state: "N" | "W" | "T" | "";
+                date: string | null;
+                currency: string | null;
+                amount: string | null;
+                fee: string | null;
+            };
+            metadata: components["schemas"]["Metadata"];
+        };
+        /** @description A refund: a transaction of type REFD; purchase (origin_transaction_id) is its purchase; expandable */
+        Refund: {
+            id: number;
+            gateway_id: string;
+            merchant_id: string;
+            order_no: string;
+            origin_order_no: string | null;
+            origin_transaction_id: number | null;
+            type: string;
+            /** @enum {string} */
+            status: "succeeded" | "failed" | "processing";
+            response_code: string | null;
+            response_message: string | null;
+            amount: string;
+            currency: string;
+            refunded_amount: string;
+            payment_schema: string | null;
+            payment_brand: string | null;
+            merchant_reference: string | null;
+            created_at: string;
+            settlement: {
+                /** @enum {string} */
+                state: "N" | "W" | "T" | "";
+                date: string | null;
+                currency: string | null;
+                amount: string | null;
+                fee: string | null;
+            };
+            metadata: components["schemas"]["Metadata"];
+            purchase: (number | null) | components["schemas"]["Transaction"];
+        };
+        /** @description transaction.succeeded as endpoints before Portal-Version 2026-12-03 receive it */
+        TransactionSucceededEventV20261201: {
+            id: string;
+            /** @constant */
+            type: "transaction.succeeded";
+            merId: string;
+            created: number;
+            data: {
+                id: string;
+                merId: string;
+                orderNo: string;
+                type: string;
+                amount: string;
+                currency: string;
+                channel: string | null;
+                brand: string | null;
+                gwResponse: string;
+                respMsg: string | null;
+                time: string;
+                originalOrderNo: string | null;
+                storeId: string | null;
+                metadata: components["schemas"]["Metadata"];
+            };
+        };
+        /** @description transaction.succeeded: a purchase succeeded (final): the Transaction */
+        TransactionSucceededEvent: {
+            id: string;
+            /** @constant */
+            type: "transaction.succeeded";
+            merId: string;
+            created_at: string;
+            data: components["schemas"]["Transaction"];
+        };
+        /** @description transaction.failed as endpoints before Portal-Version 2026-12-03 receive it */
+        TransactionFailedEventV20261201: {
+            id: string;
+            /** @constant */
+            type: "transaction.failed";
+            merId: string;
+            created: number;
+            data: {
+                id: string;
+                merId: string;
+                orderNo: string;
+                type: string;
+                amount: string;
+                currency: string;
+                channel: string | null;
+                brand: string | null;
+                gwResponse: string;
+                respMsg: string | null;
+                time: string;
+                originalOrderNo: string | null;
+                storeId: string | null;
+                metadata: components["schemas"]["Metadata"];
+            };
+        };
+        /** @description transaction.failed: a purchase failed (final): the Transaction */
+        TransactionFailedEvent: {
+            id: string;
+            /** @constant */
+            type: "transaction.failed";
+            merId: string;
+            created_at: string;
+            data: components["schemas"]["Transaction"];
+        };
+        /** @description refund.succeeded as endpoints before Portal-Version 2026-12-03 receive it */
+        RefundSucceededEventV20261201: {
+            id: string;
+            /** @constant */
+            type: "refund.succeeded";
+            merId: string;
+            created: number;
+            data: {
+                id: string;
+                merId: string;
+                orderNo: string;
+                type: string;
+                amount: string;
+                currency: string;
+                channel: string | null;
+                brand: string | null;
+                gwResponse: string;
+                respMsg: string | null;
+                time: string;
+                originalOrderNo: string | null;
+                storeId: string | null;
+                metadata: components["schemas"]["Metadata"];
+            };
+        };
+        /** @description refund.succeeded: a refund succeeded (final): the Refund */
+        RefundSucceededEvent: {
+            id: string;
+            /** @constant */
+            type: "refund.succeeded";
+            merId: string;
+            created_at: string;
+            data: components["schemas"]["Refund"];
+        };
+        /** @description refund.failed as endpoints before Portal-Version 2026-12-03 receive it */
+        RefundFailedEventV20261201: {
+            id: string;
+            /** @constant */
+            type: "refund.failed";
+            merId: string;
+            created: number;
+            data: {
+                id: string;
+                merId: string;
+                orderNo: string;
+                type: string;
+                amount: string;
+                currency: string;
+                channel: string | null;
+                brand: string | null;
+                gwResponse: string;
+                respMsg: string | null;
+                time: string;
+                originalOrderNo: string | null;
+                storeId: string | null;
+                metadata: components["schemas"]["Metadata"];
+            };
+        };
+        /** @description refund.failed: a refund failed (final): the Refund */
+        RefundFailedEvent: {
+            id: string;
+            /** @constant */
+            type: "refund.failed";
+            merId: string;
+            created_at: string;
+            data: components["schemas"]["Refund"];
+        };
+        /** @description refund_approval.decided as endpoints before Portal-Version 2026-12-03 receive it */
+        RefundApprovalDecidedEventV20261201: {
+            id: string;
+            /** @constant */
+            type: "refund_approval.decided";
+            merId: string;
+            created: number;
+            data: {
+                approvalId: number;
+                /** @enum {string} */
+                status: "approved" | "rejected" | "expired";
+                transactionId: number | null;
+                gatewayId: string | null;
+                orderNo: string | null;
+                amount: string | null;
+                currency: string | null;
+                refundId: number | null;
+                refundCode: number | null;
+                requestedAt: string;
+                decidedAt: string;
+                expiresAt: string;
+            };
+        };
+        /** @description refund_approval.decided: a refund that waited for four eyes was approved (with the refund made), rejected or expired */
+        RefundApprovalDecidedEvent: {
+            id: string;
+            /** @constant */
+            type: "refund_approval.decided";
+            merId: string;
+            created_at: string;
+            data: {
+                approvalId: number;
+                /** @enum {string} */
+                status: "approved" | "rejected" | "expired";
+                transactionId: number | null;
+                gatewayId: string | null;
+                orderNo: string | null;
+                amount: string | null;
+                currency: string | null;
+                refundId: number | null;
+                refundCode: number | null;
+                requestedAt: string;
+                decidedAt: string;
+                expiresAt: string;
+                id: number;
             };
         };
         /** @description dispute.created as endpoints before Portal-Version 2026-12-03 receive it */
@@ -2325,246 +2565,6 @@ export interface components {
                 metadata: components["schemas"]["Metadata"] | null;
                 id: number | null;
                 gatewayId: string | null;
-            };
-        };
-        /** @description A transaction of the ledger: a purchase, a refund or another kind */
-        Transaction: {
-            id: number;
-            gateway_id: string;
-            merchant_id: string;
-            order_no: string;
-            origin_order_no: string | null;
-            origin_transaction_id: number | null;
-            type: string;
-            /** @enum {string} */
-            status: "succeeded" | "failed" | "processing";
-            response_code: string | null;
-            response_message: string | null;
-            amount: string;
-            currency: string;
-            refunded_amount: string;
-            payment_schema: string | null;
-            payment_brand: string | null;
-            merchant_reference: string | null;
-            created_at: string;
-            settlement: {
-                /** @enum {string} */
-                state: "N" | "W" | "T" | "";
-                date: string | null;
-                currency: string | null;
-                amount: string | null;
-                fee: string | null;
-            };
-            metadata: components["schemas"]["Metadata"];
-        };
-        /** @description A refund: a transaction of type REFD; purchase (origin_transaction_id) is its purchase; expandable */
-        Refund: {
-            id: number;
-            gateway_id: string;
-            merchant_id: string;
-            order_no: string;
-            origin_order_no: string | null;
-            origin_transaction_id: number | null;
-            type: string;
-            /** @enum {string} */
-            status: "succeeded" | "failed" | "processing";
-            response_code: string | null;
-            response_message: string | null;
-            amount: string;
-            currency: string;
-            refunded_amount: string;
-            payment_schema: string | null;
-            payment_brand: string | null;
-            merchant_reference: string | null;
-            created_at: string;
-            settlement: {
-                /** @enum {string} */
-                state: "N" | "W" | "T" | "";
-                date: string | null;
-                currency: string | null;
-                amount: string | null;
-                fee: string | null;
-            };
-            metadata: components["schemas"]["Metadata"];
-            purchase: (number | null) | components["schemas"]["Transaction"];
-        };
-        /** @description transaction.succeeded as endpoints before Portal-Version 2026-12-03 receive it */
-        TransactionSucceededEventV20261201: {
-            id: string;
-            /** @constant */
-            type: "transaction.succeeded";
-            merId: string;
-            created: number;
-            data: {
-                id: string;
-                merId: string;
-                orderNo: string;
-                type: string;
-                amount: string;
-                currency: string;
-                channel: string | null;
-                brand: string | null;
-                gwResponse: string;
-                respMsg: string | null;
-                time: string;
-                originalOrderNo: string | null;
-                storeId: string | null;
-                metadata: components["schemas"]["Metadata"];
-            };
-        };
-        /** @description transaction.succeeded: a purchase succeeded (final): the Transaction */
-        TransactionSucceededEvent: {
-            id: string;
-            /** @constant */
-            type: "transaction.succeeded";
-            merId: string;
-            created_at: string;
-            data: components["schemas"]["Transaction"];
-        };
-        /** @description transaction.failed as endpoints before Portal-Version 2026-12-03 receive it */
-        TransactionFailedEventV20261201: {
-            id: string;
-            /** @constant */
-            type: "transaction.failed";
-            merId: string;
-            created: number;
-            data: {
-                id: string;
-                merId: string;
-                orderNo: string;
-                type: string;
-                amount: string;
-                currency: string;
-                channel: string | null;
-                brand: string | null;
-                gwResponse: string;
-                respMsg: string | null;
-                time: string;
-                originalOrderNo: string | null;
-                storeId: string | null;
-                metadata: components["schemas"]["Metadata"];
-            };
-        };
-        /** @description transaction.failed: a purchase failed (final): the Transaction */
-        TransactionFailedEvent: {
-            id: string;
-            /** @constant */
-            type: "transaction.failed";
-            merId: string;
-            created_at: string;
-            data: components["schemas"]["Transaction"];
-        };
-        /** @description refund.succeeded as endpoints before Portal-Version 2026-12-03 receive it */
-        RefundSucceededEventV20261201: {
-            id: string;
-            /** @constant */
-            type: "refund.succeeded";
-            merId: string;
-            created: number;
-            data: {
-                id: string;
-                merId: string;
-                orderNo: string;
-                type: string;
-                amount: string;
-                currency: string;
-                channel: string | null;
-                brand: string | null;
-                gwResponse: string;
-                respMsg: string | null;
-                time: string;
-                originalOrderNo: string | null;
-                storeId: string | null;
-                metadata: components["schemas"]["Metadata"];
-            };
-        };
-        /** @description refund.succeeded: a refund succeeded (final): the Refund */
-        RefundSucceededEvent: {
-            id: string;
-            /** @constant */
-            type: "refund.succeeded";
-            merId: string;
-            created_at: string;
-            data: components["schemas"]["Refund"];
-        };
-        /** @description refund.failed as endpoints before Portal-Version 2026-12-03 receive it */
-        RefundFailedEventV20261201: {
-            id: string;
-            /** @constant */
-            type: "refund.failed";
-            merId: string;
-            created: number;
-            data: {
-                id: string;
-                merId: string;
-                orderNo: string;
-                type: string;
-                amount: string;
-                currency: string;
-                channel: string | null;
-                brand: string | null;
-                gwResponse: string;
-                respMsg: string | null;
-                time: string;
-                originalOrderNo: string | null;
-                storeId: string | null;
-                metadata: components["schemas"]["Metadata"];
-            };
-        };
-        /** @description refund.failed: a refund failed (final): the Refund */
-        RefundFailedEvent: {
-            id: string;
-            /** @constant */
-            type: "refund.failed";
-            merId: string;
-            created_at: string;
-            data: components["schemas"]["Refund"];
-        };
-        /** @description refund_approval.decided as endpoints before Portal-Version 2026-12-03 receive it */
-        RefundApprovalDecidedEventV20261201: {
-            id: string;
-            /** @constant */
-            type: "refund_approval.decided";
-            merId: string;
-            created: number;
-            data: {
-                approvalId: number;
-                /** @enum {string} */
-                status: "approved" | "rejected" | "expired";
-                transactionId: number | null;
-                gatewayId: string | null;
-                orderNo: string | null;
-                amount: string | null;
-                currency: string | null;
-                refundId: number | null;
-                refundCode: number | null;
-                requestedAt: string;
-                decidedAt: string;
-                expiresAt: string;
-            };
-        };
-        /** @description refund_approval.decided: a refund that waited for four eyes was approved (with the refund made), rejected or expired */
-        RefundApprovalDecidedEvent: {
-            id: string;
-            /** @constant */
-            type: "refund_approval.decided";
-            merId: string;
-            created_at: string;
-            data: {
-                approvalId: number;
-                /** @enum {string} */
-                status: "approved" | "rejected" | "expired";
-                transactionId: number | null;
-                gatewayId: string | null;
-                orderNo: string | null;
-                amount: string | null;
-                currency: string | null;
-                refundId: number | null;
-                refundCode: number | null;
-                requestedAt: string;
-                decidedAt: string;
-                expiresAt: string;
-                id: number;
             };
         };
         TransactionList: {

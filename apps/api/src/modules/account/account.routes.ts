@@ -3,7 +3,6 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   AccountApi,
-  AuthApi,
   activeInfoQuerySchema,
   activeSchema,
   bindPhoneSchema,
@@ -17,13 +16,6 @@ import {
   totpEnableSchema,
   updatePasswordSchema,
   updateTimeZoneSchema,
-  passkeyLoginOptionsSchema,
-  passkeyLoginSchema,
-  passkeyRegisterSchema,
-  passkeyRemoveSchema,
-  passkeyRenameSchema,
-  wechatCallbackQuerySchema,
-  wechatTicketSchema,
 } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
 import { resolveSession, userOf } from '../../plugins/auth';
@@ -33,43 +25,16 @@ import { AppError } from '../../lib/errors';
 import { t } from '../../lib/messages';
 import { maxAgeDaysOf, minLengthOf, PASSWORD_HISTORY } from './password.policy';
 import { updateTimeZone } from './preferences.service';
-import { listPasskeys, loginOptions, loginWithPasskey, registerPasskey, registrationOptions, removePasskey, renamePasskey } from './passkey.service';
 import { activate, activeInfo, forgotPassword, resetByLink, resetInfo, updatePassword } from './account.service';
-import {
-  bindPhone,
-  listSessions,
-  loginHistory,
-  revokeOtherSessions,
-  revokeSession,
-  securityOverview,
-  sendPhoneCode,
-  setRequireTotp,
-  totpDisable,
-  totpEnable,
-  totpSetup,
-  WECHAT_BIND,
-  WECHAT_LOGIN,
-  wechatAuthorize,
-  wechatCallback,
-  wechatLogin,
-  wechatUnbind,
-  wechatBrowserCookie,
-  wechatBrowserOf,
-} from './security.service';
+import { bindPhone, listSessions, loginHistory, revokeOtherSessions, revokeSession, securityOverview, sendPhoneCode, setRequireTotp, totpDisable, totpEnable, totpSetup } from './security.service';
+
+import { wechatRoutes } from './wechat.routes';
+import { passkeyRoutes } from './passkey.routes';
 
 const meta = (req: FastifyRequest) => ({ ip: req.ip, userAgent: req.headers['user-agent'] });
 /** 30 calls a minute (the routes' access comes from their descriptors, decision 074). */
 const limit30 = { rateLimit: { max: 30, timeWindow: '1 minute' } };
-const tokenPair = z.object({ token: z.string(), refreshToken: z.string(), expiresIn: z.number() });
-/** Where WeChat sends the browser back: always PUBLIC_URL (development default http://localhost:PORT) — never the request's Host (issue 10, finding 3). */
-const origin = (deps: Deps) => deps.config.publicUrl.replace(/\/+$/, '');
-const callbackUrl = (deps: Deps) => `${origin(deps)}/api/user/wechat/callback`;
 
-const passkeyItem = z.object({ id: z.number(), name: z.string(), createdAt: z.string(), lastUsedAt: z.string().nullable() });
-/** WebAuthn options (PublicKeyCredentialCreationOptionsJSON / RequestOptionsJSON) as @simplewebauthn/server makes them. */
-const webauthnOptions = z
-  .looseObject({ challenge: z.string() })
-  .describe('WebAuthn options JSON: challenge, rp / rpId, user, pubKeyCredParams, allow- / excludeCredentials, timeout, authenticatorSelection');
 const sessionItem = z.object({ id: z.number(), device: z.string(), ip: z.string(), startedAt: z.string(), lastSeenAt: z.string(), current: z.boolean() });
 const historyItem = z.object({ id: z.number(), at: z.string(), event: z.enum(['login', 'logout', 'lockout', 'failure']), method: z.string(), reason: z.string(), ip: z.string(), device: z.string() });
 const overview = z.object({
@@ -222,76 +187,7 @@ export function accountRoutes(app: FastifyInstance, deps: Deps) {
     handler: async (req) => ok(await bindPhone(deps, userOf(req), req.body.phone, req.body.code, meta(req))),
   });
 
-  // ---- WeChat ----
-  r.route({
-    ...routeOf(AuthApi.wechatAvailable),
-    schema: {
-      tags: ['account'],
-      summary: 'Whether WeChat (WECHAT_*) is configured: the buttons are hidden otherwise',
-      response: { 200: envelope(answerOf(AuthApi.wechatAvailable)(z.object({ available: z.boolean() }))) },
-    },
-    handler: async () => ok({ available: !!deps.config.wechat }),
-  });
-  r.route({
-    ...routeOf(AccountApi.wechatBindUrl, limit30),
-    schema: {
-      tags: ['account'],
-      summary: 'Authorize URL to bind the signed-in user to a WeChat account',
-      response: { 200: envelope(answerOf(AccountApi.wechatBindUrl)(z.object({ url: z.string() }).nullable())) },
-    },
-    handler: async (req, reply) => {
-      const { url, browser } = await wechatAuthorize(deps, WECHAT_BIND, callbackUrl(deps), userOf(req).id);
-      reply.header('set-cookie', wechatBrowserCookie(browser, origin(deps).startsWith('https:')));
-      return ok({ url });
-    },
-  });
-  r.route({
-    ...routeOf(AuthApi.wechatLoginUrl, limit30),
-    schema: { tags: ['account'], summary: 'Authorize URL to sign in with WeChat', response: { 200: envelope(answerOf(AuthApi.wechatLoginUrl)(z.object({ url: z.string() }).nullable())) } },
-    handler: async (req, reply) => {
-      const { url, browser } = await wechatAuthorize(deps, WECHAT_LOGIN, callbackUrl(deps));
-      reply.header('set-cookie', wechatBrowserCookie(browser, origin(deps).startsWith('https:')));
-      return ok({ url });
-    },
-  });
-  r.route({
-    ...routeOf(AuthApi.wechatCallback, limit30),
-    schema: { tags: ['account'], summary: 'WeChat redirects here with code and state; answers a redirect to the portal', querystring: inputOf(AuthApi.wechatCallback)(wechatCallbackQuerySchema) },
-    handler: async (req, reply) => {
-      const { code, state } = req.query;
-      const to = code && state ? await wechatCallback(deps, code, state, wechatBrowserOf(req.headers.cookie), meta(req)) : '/login?wechat=failed';
-      // The browser's half is used once: cleared on the way back.
-      reply.header('set-cookie', wechatBrowserCookie('', origin(deps).startsWith('https:'), 0));
-      return reply.redirect(to, 302);
-    },
-  });
-  r.route({
-    ...routeOf(AuthApi.wechatLogin, limit30),
-    schema: {
-      tags: ['account'],
-      summary: 'Trade the one-time ticket of a WeChat sign-in for tokens, after the second factor: without verifyCode, answers which one is asked (the e-mailed code is sent then)',
-      body: inputOf(AuthApi.wechatLogin)(wechatTicketSchema),
-      response: {
-        200: envelope(
-          answerOf(AuthApi.wechatLogin)(
-            tokenPair
-              .or(z.object({ secondFactor: z.enum(['totp', 'email']), resendAfter: z.number() }))
-              .or(z.object({ remaining: z.number() }))
-              .nullable(),
-          ),
-        ),
-      },
-    },
-    handler: async (req) => ok(await wechatLogin(deps, req.body.ticket, req.body.verifyCode || undefined, req.lang, meta(req))),
-  });
-  r.route({
-    ...routeOf(AccountApi.wechatUnbind, limit30),
-    schema: { tags: ['account'], summary: 'Remove the WeChat binding', response: { 200: envelope(answerOf(AccountApi.wechatUnbind)(z.null())) } },
-    handler: async (req) => {
-      await wechatUnbind(deps, userOf(req), meta(req));
-      return ok(null);
-    },
-  });
+  wechatRoutes(app, deps);
 
   // ---- TOTP ----
   r.route({
@@ -338,88 +234,7 @@ export function accountRoutes(app: FastifyInstance, deps: Deps) {
     handler: async (req) => ok(await setRequireTotp(deps, userOf(req), req.body.require, meta(req))),
   });
 
-  // ---- passkeys (decision 047) ----
-  r.route({
-    ...routeOf(AccountApi.passkeys),
-    schema: {
-      tags: ['account'],
-      summary: "The user's passkeys (name, added, last used), times in the caller's offset",
-      response: { 200: envelope(answerOf(AccountApi.passkeys)(z.array(passkeyItem))) },
-    },
-    handler: async (req) => ok(await listPasskeys(deps, userOf(req), req.tzOffset)),
-  });
-  r.route({
-    ...routeOf(AccountApi.passkeyRegisterOptions, limit30),
-    schema: {
-      tags: ['account'],
-      summary: 'Options for navigator.credentials.create(): needs a password check within 5 minutes (step-up, 403 otherwise); the challenge is kept for this session, 2 minutes, once',
-      response: { 200: envelope(answerOf(AccountApi.passkeyRegisterOptions)(webauthnOptions)) },
-    },
-    handler: async (req) => ok({ ...(await registrationOptions(deps, userOf(req), meta(req))) }),
-  });
-  r.route({
-    ...routeOf(AccountApi.passkeyRegister, limit30),
-    schema: {
-      tags: ['account'],
-      summary: "Store a passkey under a name: the authenticator's answer (JSON text) to this session's challenge; needs a password check within 5 minutes (step-up); audited",
-      body: inputOf(AccountApi.passkeyRegister)(passkeyRegisterSchema),
-      response: { 200: envelope(answerOf(AccountApi.passkeyRegister)(z.object({ id: z.number(), name: z.string() }).nullable())) },
-    },
-    handler: async (req) => ok(await registerPasskey(deps, userOf(req), req.body.name, req.body.credential, meta(req))),
-  });
-  r.route({
-    ...routeOf(AccountApi.passkeyRename, limit30),
-    schema: {
-      tags: ['account'],
-      summary: "Rename one of the user's passkeys (another user's answers 404); audited",
-      body: inputOf(AccountApi.passkeyRename)(passkeyRenameSchema),
-      response: { 200: envelope(answerOf(AccountApi.passkeyRename)(z.object({ id: z.number(), name: z.string() }))) },
-    },
-    handler: async (req) => ok(await renamePasskey(deps, userOf(req), req.body.id, req.body.name, meta(req))),
-  });
-  r.route({
-    ...routeOf(AccountApi.passkeyRemove, limit30),
-    schema: {
-      tags: ['account'],
-      summary: 'Remove a passkey: needs a password check within 5 minutes (step-up); the last strong factor a merchant requires stays; audited',
-      body: inputOf(AccountApi.passkeyRemove)(passkeyRemoveSchema),
-      response: { 200: envelope(answerOf(AccountApi.passkeyRemove)(z.null())) },
-    },
-    handler: async (req) => {
-      await removePasskey(deps, userOf(req), req.body.id, meta(req));
-      return ok(null);
-    },
-  });
-  r.route({
-    ...routeOf(AuthApi.passkeyLoginOptions, limit30),
-    schema: {
-      tags: ['account'],
-      summary: "Sign-in with a passkey as the second factor: user name and password (counted toward the lockout), then a challenge bound to this attempt and the user's passkeys",
-      body: inputOf(AuthApi.passkeyLoginOptions)(passkeyLoginOptionsSchema),
-      response: {
-        200: envelope(
-          answerOf(AuthApi.passkeyLoginOptions)(
-            z
-              .object({ attempt: z.string(), options: webauthnOptions })
-              .or(z.object({ remaining: z.number() }))
-              .or(z.object({ username: z.string() }))
-              .nullable(),
-          ),
-        ),
-      },
-    },
-    handler: async (req) => ok(await loginOptions(deps, req.body, meta(req))),
-  });
-  r.route({
-    ...routeOf(AuthApi.passkeyLogin, limit30),
-    schema: {
-      tags: ['account'],
-      summary: "The authenticator's answer (JSON text) to the attempt's challenge, used once: the session starts; audited",
-      body: inputOf(AuthApi.passkeyLogin)(passkeyLoginSchema),
-      response: { 200: envelope(answerOf(AuthApi.passkeyLogin)(tokenPair.nullable())) },
-    },
-    handler: async (req) => ok(await loginWithPasskey(deps, req.body.attempt, req.body.credential, meta(req))),
-  });
+  passkeyRoutes(app, deps);
 
   // ---- sessions ----
   r.route({

@@ -4,26 +4,11 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import {
-  isoDate,
-  opsBankAccountSchema,
-  opsFeeScheduleSchema,
-  OPS_ROLES,
-  opsCreateMerchantSchema,
-  opsLockSchema,
-  opsMerchantFieldsSchema,
-  opsMerchantListQuerySchema,
-  opsActivateSchema,
-  opsInviteSchema,
-  opsLinkToken,
-  opsLoginSchema,
-  opsRefreshSchema,
-  opsRoleSchema,
-} from '@portal/contract';
+import { OPS_ROLES, opsActivateSchema, opsInviteSchema, opsLinkToken, opsLoginSchema, opsRefreshSchema, opsRoleSchema } from '@portal/contract';
 import type { Deps } from '../../plugins/context';
 import { ok, envelope } from '../../lib/envelope';
 import { answerOf, inputOf, routeOf } from '../../lib/endpoint-route';
-import { OpsApi, OpsMerchantsApi } from '@portal/contract';
+import { OpsApi } from '@portal/contract';
 import { login } from '../user';
 import { logout, refresh } from '../user';
 import { OPERATOR_REALM } from '../user';
@@ -32,14 +17,13 @@ import { localOnly } from '../dev';
 import { portalDocTransform } from '../../lib/openapi';
 import { createOperator } from './operators.service';
 import { opsEmail, opsUsername } from '@portal/contract';
-import { searchAudit } from './audit.service';
 import { viewAsRoutes } from './view-as.routes';
 import { endExpiredViewAs } from './view-as.service';
 import { runsRoutes } from './runs.routes';
 import { ratesRoutes } from './rates.routes';
 import { opsNoticeRoutes } from './notices.routes';
-import { decideBankChange, editBankChange, listBankChanges } from './approvals.service';
-import { addFeeSchedule, feeHistory, createMerchant, editMerchant, getMerchant, listMerchants, resendMainUserActivation, setLocked } from './merchants.service';
+import { merchantsRoutes } from './merchants.routes';
+import { approvalsRoutes } from './approvals.routes';
 import { activateOperator, activationInfo, inviteOperator, listOperators, listSessions, resendActivation, revokeSession, setEnabled, setRole } from './operators.service';
 
 const meta = (req: FastifyRequest) => ({ ip: req.ip, userAgent: req.headers['user-agent'] });
@@ -272,291 +256,8 @@ function routes(f: FastifyInstance, deps: Deps) {
     },
   });
 
-  // ——— Merchants: every role reads; onboarding creates and edits; risk locks.
-  const merParam = z.object({ merId: z.string().regex(/^\d{15}$/, 'merchant id') });
-  const s = z.string().nullable();
-  const merchantRow = z.object({
-    merId: z.string(),
-    attribute: z.enum(['GROUP', 'SUB', 'INDEPENDENT']),
-    parentId: s,
-    parentName: s,
-    locked: z.boolean(),
-    lockReason: s,
-    createdAt: z.string(),
-    name: z.string(),
-    webStoreName: s,
-    corporationName: s,
-    companyAddress: s,
-    country: s,
-    city: s,
-    postcode: s,
-    mcc: s,
-    legalRegNo: s,
-    merchantUrl: s,
-    defaultCurrency: z.string(),
-    settleCurrency: z.string(),
-    channels: z.array(z.string()),
-    currencies: z.array(z.string()),
-    principalName: s,
-    principalEmail: s,
-    principalTel: s,
-    dailyLimit: z.number().nullable(),
-  });
-  const feeRow = z.object({
-    busLine: z.string(),
-    mdrBp: z.number(),
-    fixedFee: z.number(),
-    cycleDays: z.number(),
-    reserveBp: z.number(),
-    reserveHoldDays: z.number(),
-    tranThreshold: z.number(),
-    tranFee: z.number(),
-    transferPeriod: z.string(),
-    disputeFee: z.number(),
-    effectiveFrom: s,
-  });
-  const merchantDetail = merchantRow.extend({
-    fees: z.array(feeRow),
-    bankAccounts: z.array(
-      z.object({
-        id: z.number(),
-        beneficiaryBank: z.string(),
-        swiftCode: z.string(),
-        accountName: z.string(),
-        accountNumber: z.string(),
-        country: z.string(),
-        currency: z.string(),
-        isDefault: z.boolean(),
-      }),
-    ),
-    users: z.array(z.object({ username: z.string(), email: z.string(), status: z.string(), main: z.boolean() })),
-  });
-  r.route({
-    ...routeOf(OpsMerchantsApi.list),
-    schema: {
-      tags: tag('merchants'),
-      summary: 'Every merchant, searched (id, name, company) and filtered (status, kind, group, channel, created)',
-      querystring: inputOf(OpsMerchantsApi.list)(opsMerchantListQuerySchema),
-      response: { 200: envelope(answerOf(OpsMerchantsApi.list)(z.object({ content: z.array(merchantRow), totalElements: z.number() }))) },
-    },
-    handler: async (req) => ok(await listMerchants(deps, req.query)),
-  });
-  r.route({
-    ...routeOf(OpsMerchantsApi.get),
-    schema: {
-      tags: tag('merchants'),
-      summary: 'A merchant with its fee schedules, bank accounts (numbers masked) and users',
-      params: inputOf(OpsMerchantsApi.get)(merParam),
-      response: { 200: envelope(answerOf(OpsMerchantsApi.get)(merchantDetail)) },
-    },
-    handler: async (req) => ok(await getMerchant(deps, req.params.merId)),
-  });
-  r.route({
-    ...routeOf(OpsMerchantsApi.create),
-    schema: {
-      tags: tag('merchants'),
-      summary: 'Create a group, sub-merchant or independent merchant: fields, channels, currencies, fee schedules (from today), bank account, main user (activation e-mail). JSON body.',
-      body: inputOf(OpsMerchantsApi.create)(opsCreateMerchantSchema),
-      response: { 200: envelope(answerOf(OpsMerchantsApi.create)(z.object({ merId: z.string(), mainUserId: z.number().nullable(), mailed: z.boolean() }))) },
-    },
-    handler: async (req) => ok(await createMerchant(deps, req.body, operatorOf(req), req.lang, meta(req))),
-  });
-  r.route({
-    ...routeOf(OpsMerchantsApi.edit),
-    schema: {
-      tags: tag('merchants'),
-      summary: "Edit a merchant's fields (not its kind or group). JSON body.",
-      params: inputOf(OpsMerchantsApi.edit)(merParam),
-      body: inputOf(OpsMerchantsApi.edit)(opsMerchantFieldsSchema),
-      response: { 200: envelope(answerOf(OpsMerchantsApi.edit)(z.null())) },
-    },
-    handler: async (req) => {
-      await editMerchant(deps, req.params.merId, req.body, operatorOf(req), meta(req));
-      return ok(null);
-    },
-  });
-  r.route({
-    ...routeOf(OpsMerchantsApi.fees),
-    schema: {
-      tags: tag('fees'),
-      summary: 'Every dated fee schedule of the merchant (newest day first): in force, past or to come',
-      params: inputOf(OpsMerchantsApi.fees)(merParam),
-      response: {
-        200: envelope(answerOf(OpsMerchantsApi.fees)(z.array(feeRow.extend({ effectiveFrom: z.string(), enteredBy: s, enteredAt: z.string(), state: z.enum(['FUTURE', 'IN_FORCE', 'PAST']) })))),
-      },
-    },
-    handler: async (req) => ok(await feeHistory(deps, req.params.merId)),
-  });
-  r.route({
-    ...routeOf(OpsMerchantsApi.addFees),
-    schema: {
-      tags: tag('fees'),
-      summary:
-        'New fee schedules for some business lines from a day on (today or later, after the last settlement run); the settlement run of each day reads the schedule in force that day. JSON body.',
-      params: inputOf(OpsMerchantsApi.addFees)(merParam),
-      body: inputOf(OpsMerchantsApi.addFees)(opsFeeScheduleSchema),
-      response: { 200: envelope(answerOf(OpsMerchantsApi.addFees)(z.null())) },
-    },
-    handler: async (req) => {
-      await addFeeSchedule(deps, req.params.merId, req.body, operatorOf(req), meta(req));
-      return ok(null);
-    },
-  });
-  r.route({
-    ...routeOf(OpsMerchantsApi.resendActivation),
-    schema: {
-      tags: tag('merchants'),
-      summary: "E-mail a new activation link to the merchant's main user that has not activated yet",
-      params: inputOf(OpsMerchantsApi.resendActivation)(merParam),
-      response: { 200: envelope(answerOf(OpsMerchantsApi.resendActivation)(z.null())) },
-    },
-    handler: async (req) => {
-      await resendMainUserActivation(deps, req.params.merId, req.lang, meta(req));
-      return ok(null);
-    },
-  });
-  r.route({
-    ...routeOf(OpsMerchantsApi.lock),
-    schema: {
-      tags: tag('merchants'),
-      summary: 'Lock a merchant: it accepts no transactions; its users get a notice with the reason',
-      params: inputOf(OpsMerchantsApi.lock)(merParam),
-      body: inputOf(OpsMerchantsApi.lock)(opsLockSchema),
-      response: { 200: envelope(answerOf(OpsMerchantsApi.lock)(z.null())) },
-    },
-    handler: async (req) => {
-      await setLocked(deps, req.params.merId, { reason: req.body.reason }, operatorOf(req), meta(req));
-      return ok(null);
-    },
-  });
-  r.route({
-    ...routeOf(OpsMerchantsApi.unlock),
-    schema: { tags: tag('merchants'), summary: 'Unlock a merchant', params: inputOf(OpsMerchantsApi.unlock)(merParam), response: { 200: envelope(answerOf(OpsMerchantsApi.unlock)(z.null())) } },
-    handler: async (req) => {
-      await setLocked(deps, req.params.merId, null, operatorOf(req), meta(req));
-      return ok(null);
-    },
-  });
-
-  // ——— Approvals: bank-account change requests of every merchant (four eyes: who changed one may not decide it).
-  const reasonBody = z.object({
-    reason: z
-      .string()
-      .trim()
-      .min(3)
-      .max(500)
-      .refine((v) => !/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/.test(v), 'control characters'),
-  });
-  const bankChangeRow = z.object({
-    id: z.number(),
-    merId: z.string(),
-    merName: z.string(),
-    status: z.enum(['PENDING', 'APPROVED', 'REJECTED']),
-    beneficiaryBank: z.string(),
-    swiftCode: z.string(),
-    bankAddress: s,
-    accountName: z.string(),
-    accountNumber: z.string(),
-    country: z.string(),
-    currency: z.string(),
-    documentName: z.string(),
-    requestedBy: z.string(),
-    requestedAt: z.string(),
-    changedBy: s,
-    decidedBy: s,
-    decidedAt: s,
-    reason: s,
-  });
-  r.route({
-    ...routeOf(OpsMerchantsApi.bankChanges),
-    schema: {
-      tags: tag('approvals'),
-      summary: 'Bank-account change requests of every merchant, pending first',
-      querystring: inputOf(OpsMerchantsApi.bankChanges)(z.object({ status: z.enum(['PENDING', 'APPROVED', 'REJECTED']).optional() })),
-      response: { 200: envelope(answerOf(OpsMerchantsApi.bankChanges)(z.array(bankChangeRow))) },
-    },
-    handler: async (req) => ok(await listBankChanges(deps, req.query.status)),
-  });
-  r.route({
-    ...routeOf(OpsMerchantsApi.bankChange),
-    schema: {
-      tags: tag('approvals'),
-      summary: 'Correct a pending request (the operator who does may not decide it). JSON body.',
-      params: inputOf(OpsMerchantsApi.bankChange)(idParam),
-      body: inputOf(OpsMerchantsApi.bankChange)(opsBankAccountSchema),
-      response: { 200: envelope(answerOf(OpsMerchantsApi.bankChange)(z.null())) },
-    },
-    handler: async (req) => {
-      await editBankChange(deps, req.params.id, req.body, operatorOf(req), meta(req));
-      return ok(null);
-    },
-  });
-  for (const [endpoint, decision] of [
-    [OpsMerchantsApi.approveBankChange, 'APPROVED'],
-    [OpsMerchantsApi.rejectBankChange, 'REJECTED'],
-  ] as const) {
-    r.route({
-      ...routeOf(endpoint),
-      schema: {
-        tags: tag('approvals'),
-        summary: `${decision === 'APPROVED' ? 'Approve' : 'Reject'} a pending request with a reason; the merchant gets a notice and the requester an e-mail`,
-        params: idParam,
-        body: reasonBody,
-        response: { 200: envelope(answerOf(endpoint)(z.object({ id: z.number(), merId: z.string(), status: z.string(), accountId: z.number().nullable() }))) },
-      },
-      handler: async (req) => ok(await decideBankChange(deps, req.params.id, decision, req.body.reason, operatorOf(req), req.lang, meta(req))),
-    });
-  }
-
-  // ——— The audit log across merchants (every role reads).
-  r.route({
-    ...routeOf(OpsMerchantsApi.audit),
-    schema: {
-      tags: tag('audit'),
-      summary: "Audit entries of merchants' users and of operators, newest first: by merchant, action prefix, actor, platform days (at most 92)",
-      querystring: inputOf(OpsMerchantsApi.audit)(
-        z
-          .object({
-            page: z.coerce.number().int().min(0).max(100000).default(0),
-            size: z.coerce.number().int().min(1).max(100).default(20),
-            merId: z
-              .string()
-              .regex(/^\d{15}$/, 'merchant id')
-              .optional(),
-            action: z
-              .string()
-              .trim()
-              .max(60)
-              .regex(/^[a-z0-9_.]*$/, 'action')
-              .optional(),
-            actor: z
-              .string()
-              .trim()
-              .max(128)
-              .regex(/^[A-Za-z0-9_.@:-]*$/, 'actor')
-              .optional(),
-            operatorsOnly: z.enum(['true', 'false']).optional(),
-            from: isoDate,
-            to: isoDate,
-          })
-          .refine((v) => v.from <= v.to && Date.parse(v.to) - Date.parse(v.from) <= 92 * 86400000, { path: ['to'], message: 'from ≤ to, at most 92 days' }),
-      ),
-      response: {
-        200: envelope(
-          answerOf(OpsMerchantsApi.audit)(
-            z.object({
-              content: z.array(
-                z.object({ id: z.number(), at: z.string(), actor: s, byOperator: z.boolean(), merId: s, action: z.string(), outcome: z.string(), target: s, detail: z.string(), ip: s }),
-              ),
-              totalElements: z.number(),
-            }),
-          ),
-        ),
-      },
-    },
-    handler: async (req) =>
-      ok(await searchAudit(deps, { ...req.query, operatorsOnly: req.query.operatorsOnly === 'true', action: req.query.action || undefined, actor: req.query.actor || undefined })),
-  });
+  merchantsRoutes(f, deps);
+  approvalsRoutes(f, deps);
 
   opsNoticeRoutes(f, deps);
 
