@@ -23,10 +23,8 @@ export const downloadProof = async (id: string, format: 'csv' | 'pdf', timeZone:
 export const proofPath = (r: { txnSetDate: string; clientid: string; reconBusiness: string; merTxnSet: string }) =>
   `/report/transfer/proof/${r.txnSetDate}.${r.clientid}.${r.reconBusiness}.${r.merTxnSet}`;
 
-export const useOrderSearch = (q: Record<string, string> | null) =>
-  useQuery({ ...apiQuery(TrailApi.orderSearch, q!), enabled: !!q });
+export const useOrderSearch = (q: Record<string, string> | null) => useQuery({ ...apiQuery(TrailApi.orderSearch, q!), enabled: !!q });
 
-export const useTimeline = (merId: string | null, no: string | null) =>
-  useQuery({ ...apiQuery(TrailApi.orderTimeline, { merId: merId!, no: no! }), enabled: !!merId && !!no });
+export const useTimeline = (merId: string | null, no: string | null) => useQuery({ ...apiQuery(TrailApi.orderTimeline, { merId: merId!, no: no! }), enabled: !!merId && !!no });
 
 export const timelinePath = (merId: string, orderNo: string) => `/trail/order?merId=${merId}&no=${encodeURIComponent(orderNo)}`;

@@ -18,8 +18,9 @@ export const downloadFile = async (id: number) => saveFile(await http.call(Files
 
 /** POST /report/file/delete (form id). */
 const deleteFile = (id: number) => http.call(FilesApi.delete, { id });
-/** After a deletion: the export files and the published documents, as the hand-named ['files'] prefix covered both. */
+/** What a deletion refreshes: the export files and the published documents, as the hand-named ['files'] prefix covered both. */
+export const fileQueries = ofEndpoints(FilesApi.list, NoticeApi.documents);
 export function useDeleteFile() {
   const qc = useQueryClient();
-  return useMutation({ mutationFn: deleteFile, onSuccess: () => qc.invalidateQueries({ predicate: ofEndpoints(FilesApi.list, NoticeApi.documents) }) });
+  return useMutation({ mutationFn: deleteFile, onSuccess: () => qc.invalidateQueries({ predicate: fileQueries }) });
 }

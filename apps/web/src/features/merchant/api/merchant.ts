@@ -12,17 +12,14 @@ export const useMerchantList = (q: MerchantListParams) => useQuery(merchantListQ
 export const useMerchantDetail = (id: string) => useQuery(apiQuery(MerchantApi.detail, { id }));
 
 /** GET /merchant/listMerchantFee */
-export const useMerchantFees = (merId: string, enabled: boolean) =>
-  useQuery({ ...apiQuery(MerchantApi.fees, { merId }), enabled });
+export const useMerchantFees = (merId: string, enabled: boolean) => useQuery({ ...apiQuery(MerchantApi.fees, { merId }), enabled });
 
 /** GET /merchant/listMerchantBank: a bank change request invalidates this merchant's. */
 export const merchantBanksQuery = (merId: string) => apiQuery(MerchantApi.banks, { merId });
-export const useMerchantBanks = (merId: string, enabled: boolean) =>
-  useQuery({ ...merchantBanksQuery(merId), enabled });
+export const useMerchantBanks = (merId: string, enabled: boolean) => useQuery({ ...merchantBanksQuery(merId), enabled });
 
 /** GET /merchant/detailDeposit/{id} */
-export const useMerchantDeposit = (merId: string, enabled: boolean) =>
-  useQuery({ ...apiQuery(MerchantApi.deposit, { id: merId }), enabled });
+export const useMerchantDeposit = (merId: string, enabled: boolean) => useQuery({ ...apiQuery(MerchantApi.deposit, { id: merId }), enabled });
 
 /** POST /merchant/bankChangeRequest (multipart: the new details and a document). */
 export function useBankChangeRequest(merId: string) {

@@ -22,8 +22,7 @@ export const exportPbl = async (q: Record<string, string | number | undefined>):
 };
 
 /** POST /payByLink/qrList (form link, orderCurrency): the payment methods and their logos. */
-const qrListQuery = (link: string, orderCurrency: string) =>
-  queryOptions({ ...apiQuery(PayByLinkApi.qrList, { link, orderCurrency }), staleTime: 60_000 });
+const qrListQuery = (link: string, orderCurrency: string) => queryOptions({ ...apiQuery(PayByLinkApi.qrList, { link, orderCurrency }), staleTime: 60_000 });
 export const useQrList = (link: string, orderCurrency: string) => useQuery({ ...qrListQuery(link, orderCurrency), enabled: !!link && !!orderCurrency });
 
 /** GET /payByLink/options: the merchant's currencies (default first) and the form's choices. */

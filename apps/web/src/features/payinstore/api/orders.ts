@@ -6,8 +6,7 @@ import { apiQuery, areaKey } from '../../../lib/api-query';
 export type PisWireQuery = Record<string, string | number | undefined>;
 
 /** GET /payInStore/list */
-export const usePisList = (q: PisWireQuery) =>
-  useQuery({ ...apiQuery(PayInStoreApi.list, q), placeholderData: keepPreviousData });
+export const usePisList = (q: PisWireQuery) => useQuery({ ...apiQuery(PayInStoreApi.list, q), placeholderData: keepPreviousData });
 
 /** GET /payInStore/{id} */
 export const getPisDetail = (id: string | number, signal?: AbortSignal) => http.call(PayInStoreApi.detail, { id }, { signal });

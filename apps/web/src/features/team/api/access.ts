@@ -14,8 +14,7 @@ export const useReview = (merId: string, enabled = true) => useQuery({ ...review
 export const decideReview = (merId: string, userId: number, decision: 'CONFIRM' | 'DISABLE' | 'REMOVE') => http.call(TeamApi.reviewDecide, { merId, userId, decision }, { quiet: true });
 export const completeReview = (merId: string) => http.call(TeamApi.reviewComplete, { merId }, { quiet: true });
 
-export const useReviewHistory = (merId: string, page: number) =>
-  useQuery(apiQuery(TeamApi.reviewHistory, { merId, page, size: 10 }));
+export const useReviewHistory = (merId: string, page: number) => useQuery(apiQuery(TeamApi.reviewHistory, { merId, page, size: 10 }));
 export const useReviewDetail = (id: number | null) =>
   useQuery({
     ...apiQuery(TeamApi.reviewRecord, { id: id! }),

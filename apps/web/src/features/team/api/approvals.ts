@@ -4,8 +4,7 @@ import { TeamApi } from '@portal/contract';
 import { apiQuery } from '../../../lib/api-query';
 
 /** GET /approval/list: requests the caller may decide or asked itself (issue 28). */
-export const approvalListQuery = (q: Record<string, string | number | undefined>) =>
-  queryOptions({ ...apiQuery(TeamApi.approvals, q), placeholderData: keepPreviousData });
+export const approvalListQuery = (q: Record<string, string | number | undefined>) => queryOptions({ ...apiQuery(TeamApi.approvals, q), placeholderData: keepPreviousData });
 export const useApprovalList = (q: Record<string, string | number | undefined>) => useQuery(approvalListQuery(q));
 
 /** POST /approval/approve or /approval/reject. */
