@@ -4,7 +4,7 @@ import { KeyOutlined, LockOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { PasskeyItem } from '@portal/contract';
-import { checkPassword, passkeyRegister, passkeyRegisterOptions, passkeyRemove, passkeyRename, usePasskeys } from './api/account';
+import { accountQueries, checkPassword, passkeyRegister, passkeyRegisterOptions, passkeyRemove, passkeyRename, usePasskeys } from './api/account';
 import { passwordIcon } from '../../components/password-icon';
 import { useApp } from '../../app/lazy-app';
 
@@ -25,7 +25,7 @@ export function PasskeyCard({ required, totpOn }: { required: boolean; totpOn: b
   const [renameForm] = Form.useForm<{ name: string }>();
   const [removeForm] = Form.useForm<{ password: string }>();
   const supported = typeof window !== 'undefined' && !!window.PublicKeyCredential;
-  const refresh = () => qc.invalidateQueries({ queryKey: ['account'] });
+  const refresh = () => qc.invalidateQueries({ predicate: accountQueries });
   const nameRules = [
     { required: true, whitespace: true, message: t('required') },
     { max: 40, message: t('security.passkeyNameLong') },

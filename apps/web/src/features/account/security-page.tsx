@@ -9,6 +9,7 @@ import { RequestError } from '../../lib/http';
 import { PageContainer } from '../../components/page-container';
 import { currentLanguage } from '../../lib/i18n';
 import {
+  accountQueries,
   bindPhone,
   revokeOtherSessions,
   revokeSession,
@@ -53,7 +54,7 @@ const COUNTRIES: [string, string][] = [
 
 function useInvalidate() {
   const qc = useQueryClient();
-  return () => qc.invalidateQueries({ queryKey: ['account'] });
+  return () => qc.invalidateQueries({ predicate: accountQueries });
 }
 
 function PhoneCard({ phone }: { phone: string | null }) {

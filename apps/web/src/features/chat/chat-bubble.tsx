@@ -1,7 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { http } from '../../lib/http';
 import { HomeApi } from '@portal/contract';
+import { apiQuery } from '../../lib/api-query';
 
 // FloatButton (with Badge) and Drawer: loaded only when the server has a chat (issue 16, target 6).
 const ChatWidget = lazy(() => import('./chat-widget').then((m) => ({ default: m.ChatWidget })));
@@ -9,8 +9,7 @@ const ChatWidget = lazy(() => import('./chat-widget').then((m) => ({ default: m.
 /** GET /chat/token: the widget URL (locale + a chat-only token signed by the server), or null when chat is off. */
 const useChat = () =>
   useQuery({
-    queryKey: ['chat', 'token'],
-    queryFn: ({ signal }) => http.call(HomeApi.chatToken, undefined, { signal, quiet: true }),
+    ...apiQuery(HomeApi.chatToken, undefined, { quiet: true }),
     // The token lives 10 minutes: take a fresh one before it ends.
     refetchInterval: 8 * 60_000,
     staleTime: 8 * 60_000,

@@ -4,7 +4,7 @@ import { DeleteOutlined, DownloadOutlined, UploadOutlined } from '@ant-design/ic
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { Perm, brandName } from '@portal/contract';
+import { DisputesApi, Perm, brandName } from '@portal/contract';
 import { PageContainer } from '../../components/page-container';
 import { Money } from '../../components/money';
 import { useCan } from '../../components/can';
@@ -26,6 +26,7 @@ import {
 } from './api/disputes-api';
 import { DaysLeft, StateTag, tagText } from './disputes-list-page';
 import './disputes.css';
+import { areaKey } from '../../lib/api-query';
 
 /** /disputes/detail/{id} (issue 48): the dispute, its purchase and refunds, reason, timeline, settlement lines, and the answer. */
 export function DisputeDetailPage() {
@@ -168,7 +169,7 @@ function Respond({ d }: { d: DisputeDetail }) {
   const [category, setCategory] = useState<string>(d.evidenceHelps[0] ?? 'receipt');
   const [statement, setStatement] = useState(d.statement ?? '');
   const [busy, setBusy] = useState(false);
-  const refresh = () => qc.invalidateQueries({ queryKey: ['disputes'] });
+  const refresh = () => qc.invalidateQueries({ queryKey: areaKey(DisputesApi.list) });
   const open = d.canRespond && canRespond;
   const run = async (f: () => Promise<unknown>, done: string) => {
     setBusy(true);

@@ -5,6 +5,9 @@ import { App, Button, Form, Input, Modal, Select, Space, Table, Tag, Typography 
 import { formatInstant } from '../../lib/time';
 import { opsApprovalsApi, type OpsBankChange } from './api/ops-http';
 import { mayDo, useOperator } from './ops-me';
+import { opsQuery } from './api/ops-query';
+import { apiKey } from '../../lib/api-query';
+import { OpsMerchantsApi } from '@portal/contract';
 
 const COLOR = { PENDING: 'warning', APPROVED: 'success', REJECTED: 'error' } as const;
 
@@ -17,14 +20,14 @@ export default function ApprovalsPage() {
   const [status, setStatus] = useState<'PENDING' | 'APPROVED' | 'REJECTED' | undefined>('PENDING');
   const [deciding, setDeciding] = useState<{ row: OpsBankChange; decision: 'approve' | 'reject' } | null>(null);
   const [form] = Form.useForm<{ reason: string }>();
-  const list = useQuery({ queryKey: ['ops', 'bankChanges', status], queryFn: () => opsApprovalsApi.list(status) });
+  const list = useQuery(opsQuery(OpsMerchantsApi.bankChanges, { status }));
   const decide = useMutation({
     mutationFn: (reason: string) => opsApprovalsApi.decide(deciding!.row.id, deciding!.decision, reason),
     onSuccess: () => {
       void message.success(t('approvals.done'));
       setDeciding(null);
       form.resetFields();
-      void qc.invalidateQueries({ queryKey: ['ops', 'bankChanges'] });
+      void qc.invalidateQueries({ queryKey: apiKey(OpsMerchantsApi.bankChanges) });
     },
   });
   const canDecide = mayDo(me, ['risk']);

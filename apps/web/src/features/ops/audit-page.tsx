@@ -3,7 +3,9 @@ import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import { Checkbox, DatePicker, Input, Table, Tag, Typography } from 'antd';
 import { dayjs, formatInstant } from '../../lib/time';
-import { opsAuditApi, type OpsAuditRow } from './api/ops-http';
+import type { OpsAuditRow } from './api/ops-http';
+import { opsQuery } from './api/ops-query';
+import { OpsMerchantsApi } from '@portal/contract';
 
 const PAGE = 20;
 
@@ -14,7 +16,7 @@ export default function AuditPage() {
   const [f, setF] = useState<{ merId?: string; action?: string; actor?: string; operatorsOnly?: boolean }>({});
   const [page, setPage] = useState(0);
   const params = { ...f, operatorsOnly: f.operatorsOnly ? ('true' as const) : undefined, from: range[0].format('YYYY-MM-DD'), to: range[1].format('YYYY-MM-DD'), page, size: PAGE };
-  const list = useQuery({ queryKey: ['ops', 'audit', params], queryFn: () => opsAuditApi.search(params) });
+  const list = useQuery(opsQuery(OpsMerchantsApi.audit, params));
   const set = (k: keyof typeof f) => (v: string) => {
     setPage(0);
     setF((x) => ({ ...x, [k]: v.trim() || undefined }));

@@ -4,13 +4,15 @@ import { useTranslation } from 'react-i18next';
 import { useMutation, useQuery, useQueryClient, keepPreviousData } from '@tanstack/react-query';
 import { Alert, App, Button, DatePicker, Descriptions, Drawer, Form, Input, Select, Skeleton, Space, Table, Tag, Timeline, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { BRANDS, OPS_DISPUTE_OUTCOMES, OPS_DISPUTES_WRITE_ROLES } from '@portal/contract';
+import { BRANDS, OPS_DISPUTE_OUTCOMES, OPS_DISPUTES_WRITE_ROLES, OpsWorkApi } from '@portal/contract';
 import { dayjs, formatInstantLabelled } from '../../lib/time';
 import { formatAmount, Money } from '../../components/money';
 import { DISPUTE_KINDS, DISPUTE_STATES, type DisputeDetail, type DisputeRow, type DisputeState } from '../disputes/api/disputes-api';
 import { DaysLeft, StateTag } from '../disputes/disputes-list-page';
 import { opsDisputesApi } from './api/ops-disputes-http';
 import { mayDo, useOperator } from './ops-me';
+import { opsQuery } from './api/ops-query';
+import { areaKey } from '../../lib/api-query';
 
 type Outcome = (typeof OPS_DISPUTE_OUTCOMES)[number];
 /** An amount inside a line of text (Money is a right-aligned cell of its own). */
@@ -34,13 +36,13 @@ function DisputeDrawer({ id, onClose }: { id: number | null; onClose: () => void
   const { message } = App.useApp();
   const qc = useQueryClient();
   const [form] = Form.useForm<{ outcome: Outcome; note?: string }>();
-  const q = useQuery({ queryKey: ['ops', 'disputes', 'detail', id], queryFn: () => opsDisputesApi.detail(id!), enabled: id !== null });
+  const q = useQuery({ ...opsQuery(OpsWorkApi.dispute, { id: id! }), enabled: id !== null });
   const enter = useMutation({
     mutationFn: (v: { outcome: Outcome; note?: string }) => opsDisputesApi.outcome(id!, v.outcome, v.note?.trim() || null),
     onSuccess: (_, v) => {
       void message.success(t('outcome.saved', { state: td(`state.${v.outcome}`) }));
       form.resetFields();
-      void qc.invalidateQueries({ queryKey: ['ops', 'disputes'] });
+      void qc.invalidateQueries({ queryKey: areaKey(OpsWorkApi.disputes, 2) });
     },
   });
   const d: DisputeDetail | undefined = q.data;
@@ -197,7 +199,7 @@ export default function DisputesPage() {
     page,
     size,
   };
-  const list = useQuery({ queryKey: ['ops', 'disputes', 'list', query], queryFn: () => opsDisputesApi.list(query), placeholderData: keepPreviousData });
+  const list = useQuery({ ...opsQuery(OpsWorkApi.disputes, query), placeholderData: keepPreviousData });
   const reset =
     <T,>(set: (v: T) => void) =>
     (v: T) => {

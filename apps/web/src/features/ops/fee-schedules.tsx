@@ -2,10 +2,12 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, DatePicker, Form, Modal, Table, Tag, Typography } from 'antd';
-import { toDecimal } from '@portal/contract';
+import { OpsMerchantsApi, toDecimal } from '@portal/contract';
 import { dayjs } from '../../lib/time';
 import { opsFeesApi, type OpsFeeHistoryRow, type OpsMerchantDetail } from './api/ops-http';
 import { feeFromApi, feeToApi, FeeLinesField, type FeeForm } from './merchant-form';
+import { opsQuery } from './api/ops-query';
+import { areaKey } from '../../lib/api-query';
 
 const STATE_COLOR = { FUTURE: 'processing', IN_FORCE: 'success', PAST: 'default' } as const;
 
@@ -17,14 +19,14 @@ export function FeeSchedules({ merchant, canEdit }: { merchant: OpsMerchantDetai
   const [open, setOpen] = useState(false);
   const [form] = Form.useForm<{ effectiveFrom: dayjs.Dayjs; fees: FeeForm[] }>();
   const cur = merchant.settleCurrency;
-  const history = useQuery({ queryKey: ['ops', 'fees', merchant.merId], queryFn: () => opsFeesApi.history(merchant.merId) });
+  const history = useQuery(opsQuery(OpsMerchantsApi.fees, { merId: merchant.merId }));
   const add = useMutation({
     mutationFn: (v: { effectiveFrom: dayjs.Dayjs; fees: FeeForm[] }) =>
       opsFeesApi.add(merchant.merId, { effectiveFrom: v.effectiveFrom.format('YYYY-MM-DD'), fees: v.fees.map((f) => feeToApi(f, cur)) }),
     onSuccess: () => {
       setOpen(false);
       void message.success(t('operators.saved'));
-      void qc.invalidateQueries({ queryKey: ['ops'] });
+      void qc.invalidateQueries({ queryKey: areaKey(OpsMerchantsApi.fees) });
     },
   });
   const pct = (bp: number) => `${(bp / 100).toFixed(2)}%`;

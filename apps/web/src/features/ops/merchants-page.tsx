@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Descriptions, Drawer, Form, Input, Modal, Select, Table, Tag, Typography } from 'antd';
-import { toDecimal } from '@portal/contract';
+import { OpsMerchantsApi, toDecimal } from '@portal/contract';
 import { formatInstant } from '../../lib/time';
 import { opsMerchantsApi, type OpsMerchant } from './api/ops-http';
 import { feeToApi, fieldsOf, MerchantFormFields, valuesOf, type MerchantFormValues } from './merchant-form';
@@ -12,6 +12,8 @@ import { FeeSchedules } from './fee-schedules';
 const PAGE = 20;
 
 import { ViewAsButton } from './view-as-button';
+import { opsQuery } from './api/ops-query';
+import { areaKey } from '../../lib/api-query';
 /** Merchants (every role reads; onboarding creates and edits; risk locks): list, search, filters, detail. */
 export default function MerchantsPage() {
   const { t } = useTranslation('ops');
@@ -26,10 +28,10 @@ export default function MerchantsPage() {
   const [locking, setLocking] = useState(false);
   const [form] = Form.useForm<MerchantFormValues>();
   const [lockForm] = Form.useForm<{ reason: string }>();
-  const list = useQuery({ queryKey: ['ops', 'merchants', filters, page], queryFn: () => opsMerchantsApi.list({ ...filters, page, size: PAGE }) });
-  const groups = useQuery({ queryKey: ['ops', 'groups'], queryFn: () => opsMerchantsApi.list({ attribute: 'GROUP', size: 100 }) });
-  const detail = useQuery({ queryKey: ['ops', 'merchant', openId], queryFn: () => opsMerchantsApi.get(openId!), enabled: !!openId });
-  const refresh = () => void qc.invalidateQueries({ queryKey: ['ops'] });
+  const list = useQuery(opsQuery(OpsMerchantsApi.list, { ...filters, page, size: PAGE }));
+  const groups = useQuery(opsQuery(OpsMerchantsApi.list, { attribute: 'GROUP', size: 100 }));
+  const detail = useQuery({ ...opsQuery(OpsMerchantsApi.get, { merId: openId! }), enabled: !!openId });
+  const refresh = () => void qc.invalidateQueries({ queryKey: areaKey(OpsMerchantsApi.list) });
   const canOnboard = mayDo(me, ['onboarding']);
   const canLock = mayDo(me, ['risk']);
 

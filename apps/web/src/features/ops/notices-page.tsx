@@ -3,11 +3,12 @@ import { useTranslation } from 'react-i18next';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, DatePicker, Drawer, Form, Input, Popconfirm, Radio, Select, Space, Table, Tag, Typography, Upload, type UploadFile } from 'antd';
 import type { Dayjs } from 'dayjs';
-import type { OpsNoticeRow, OpsNoticeStatus } from '@portal/contract';
+import { OpsMerchantsApi, type OpsNoticeRow, type OpsNoticeStatus } from '@portal/contract';
 import { dayjs, displayZone, formatInstant, WIRE_DATETIME, zoneOffsetLabel } from '../../lib/time';
-import { opsMerchantsApi } from './api/ops-http';
 import { fileToBase64, opsNoticesApi, type OpsNoticeBody } from './api/ops-notices-http';
 import { mayDo, useOperator } from './ops-me';
+import { opsQuery } from './api/ops-query';
+import { ofEndpoints } from '../../lib/api-query';
 
 const STATUS_COLOR = { scheduled: 'processing', published: 'success', withdrawn: 'default' } as const;
 /** Who writes notices (as the server's NOTICE_WRITERS). */
@@ -40,14 +41,14 @@ export default function NoticesPage() {
   const target = Form.useWatch('target', form);
   const zone = displayZone();
   const canWrite = mayDo(me, WRITERS);
-  const list = useQuery({ queryKey: ['ops', 'notices', status, page], queryFn: () => opsNoticesApi.list({ status, page, size: 20 }) });
+  const list = useQuery(opsQuery(OpsMerchantsApi.notices, { status, page, size: 20 }));
   // The merchant pickers search the server (id, name, company), 100 at a time.
   const merchants = useQuery({
-    queryKey: ['ops', 'notices', 'merchants', merchantSearch],
-    queryFn: () => opsMerchantsApi.list({ size: 100, search: merchantSearch || undefined }),
+    ...opsQuery(OpsMerchantsApi.list, { size: 100, search: merchantSearch || undefined }),
     enabled: editing !== null,
   });
-  const refresh = () => void qc.invalidateQueries({ queryKey: ['ops', 'notices'] });
+  // The notices and the merchant pickers' search (both were under ['ops', 'notices'] before their keys came from the descriptors).
+  const refresh = () => void qc.invalidateQueries({ predicate: ofEndpoints(OpsMerchantsApi.notices, OpsMerchantsApi.list) });
   const save = useMutation({
     mutationFn: async (v: FormValues) => {
       const files = await Promise.all((v.files ?? []).map(async (f) => ({ name: f.name, contentBase64: await fileToBase64(f.originFileObj as Blob) })));

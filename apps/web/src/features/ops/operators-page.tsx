@@ -2,10 +2,12 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Form, Input, Modal, Select, Space, Table, Tag, Typography } from 'antd';
-import { OPS_ROLES, type OpsRole } from '@portal/contract';
+import { OPS_ROLES, OpsApi, type OpsRole } from '@portal/contract';
 import { formatInstant } from '../../lib/time';
 import { opsApi, type OperatorRow } from './api/ops-http';
 import { useOperator } from './ops-me';
+import { opsQuery } from './api/ops-query';
+import { apiKey } from '../../lib/api-query';
 
 const STATUS_COLOR = { ACTIVE: 'success', INACTIVE: 'warning', DISABLED: 'default' } as const;
 
@@ -17,10 +19,10 @@ export default function OperatorsPage() {
   const qc = useQueryClient();
   const [inviting, setInviting] = useState(false);
   const [form] = Form.useForm<{ username: string; email: string; role: OpsRole }>();
-  const list = useQuery({ queryKey: ['ops', 'operators'], queryFn: opsApi.operators });
+  const list = useQuery(opsQuery(OpsApi.operators, undefined));
   const done = (text: string) => {
     void message.success(text);
-    void qc.invalidateQueries({ queryKey: ['ops', 'operators'] });
+    void qc.invalidateQueries({ queryKey: apiKey(OpsApi.operators) });
   };
   const invite = useMutation({
     mutationFn: opsApi.invite,

@@ -2,10 +2,12 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Checkbox, DatePicker, Drawer, Form, Input, Modal, Select, Space, Table, Tag, Typography } from 'antd';
-import { CURRENCY_EXPONENT, OPS_RATES_WRITE_ROLES } from '@portal/contract';
+import { CURRENCY_EXPONENT, OPS_RATES_WRITE_ROLES, OpsWorkApi } from '@portal/contract';
 import { dayjs, formatInstant } from '../../lib/time';
 import { opsRatesApi, type OpsRate, type OpsRateRequest, type OpsRateVersion } from './api/ops-rates-http';
 import { mayDo, useOperator } from './ops-me';
+import { opsQuery } from './api/ops-query';
+import { apiKey } from '../../lib/api-query';
 
 const CURRENCIES = Object.keys(CURRENCY_EXPONENT)
   .sort()
@@ -25,7 +27,7 @@ interface EntryForm {
 /** Every version of one pair's rate of a day, and the requests made for it. */
 function HistoryDrawer({ at, onClose }: { at: { date: string; from: string; to: string } | null; onClose: () => void }) {
   const { t } = useTranslation('opsRates');
-  const h = useQuery({ queryKey: ['ops', 'rates', 'history', at], queryFn: () => opsRatesApi.history(at!.date, at!.from, at!.to), enabled: !!at });
+  const h = useQuery({ ...opsQuery(OpsWorkApi.rateHistory, { date: at?.date ?? '', from: at?.from ?? '', to: at?.to ?? '' }), enabled: !!at });
   return (
     <Drawer open={!!at} onClose={onClose} width={720} title={at ? t('history.title', { pair: `${at.from} → ${at.to}`, date: at.date }) : ''} destroyOnHidden>
       <Typography.Paragraph type="secondary">{t('history.explain')}</Typography.Paragraph>
@@ -136,8 +138,8 @@ export default function RatesPage() {
   const [decision] = Form.useForm<{ reason: string }>();
   const from = range[0].format('YYYY-MM-DD');
   const to = range[1].format('YYYY-MM-DD');
-  const list = useQuery({ queryKey: ['ops', 'rates', from, to, pair], queryFn: () => opsRatesApi.list(from, to, pair) });
-  const refresh = () => void qc.invalidateQueries({ queryKey: ['ops', 'rates'] });
+  const list = useQuery(opsQuery(OpsWorkApi.rates, { from, to, pair }));
+  const refresh = () => void qc.invalidateQueries({ queryKey: apiKey(OpsWorkApi.rates) });
   const propose = useMutation({
     mutationFn: (v: EntryForm) =>
       opsRatesApi.propose({ date: v.date.format('YYYY-MM-DD'), from: v.from, to: v.to, rate: v.rate.trim(), correction: !!v.correction, note: v.note?.trim() || undefined }),

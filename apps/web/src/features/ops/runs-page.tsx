@@ -2,12 +2,14 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, DatePicker, Popconfirm, Select, Table, Tabs, Tag, Typography } from 'antd';
-import { OPS_RUNS_WRITE_ROLES, toDecimal, type ExportStatus, type JOB_STATUSES } from '@portal/contract';
+import { OPS_RUNS_WRITE_ROLES, OpsWorkApi, toDecimal, type ExportStatus, type JOB_STATUSES } from '@portal/contract';
 import { dayjs, formatInstant } from '../../lib/time';
 import { opsRunsApi, type OpsExportRow, type OpsGatewayRow, type OpsJobRow, type OpsSettlementRun } from './api/ops-http';
 import { mayDo, useOperator } from './ops-me';
 import { FxWaitingAlert } from './fx-waiting-alert';
 import type { OpsFxWaiting } from './api/ops-rates-http';
+import { opsQuery } from './api/ops-query';
+import { apiKey, areaKey } from '../../lib/api-query';
 
 const STATE_COLOR: Record<string, string> = { done: 'success', ready: 'success', skipped: 'default', running: 'processing', queued: 'processing', failed: 'error', pending: 'warning' };
 const when = (s: string | null) => (s ? formatInstant(s) : '—');
@@ -22,12 +24,12 @@ function SettlementTab({ canAct }: { canAct: boolean }) {
   const [date, setDate] = useState<dayjs.Dayjs | null>(null);
   const from = range[0].format('YYYY-MM-DD');
   const to = range[1].format('YYYY-MM-DD');
-  const list = useQuery({ queryKey: ['ops', 'runs', 'settlement', from, to], queryFn: () => opsRunsApi.settlement(from, to) });
+  const list = useQuery(opsQuery(OpsWorkApi.settlementRuns, { from, to }));
   const rerun = useMutation({
     mutationFn: (d: string) => opsRunsApi.rerun(d),
     onSuccess: (r) => {
       void message.success(r.skipped ? t('settlement.skipped', { date: r.date }) : t('settlement.ran', { date: r.date, n: r.txnCount }));
-      void qc.invalidateQueries({ queryKey: ['ops', 'runs'] });
+      void qc.invalidateQueries({ queryKey: areaKey(OpsWorkApi.settlementRuns, 2) });
     },
   });
   const by = (r: OpsSettlementRun) => {
@@ -134,7 +136,7 @@ function SettlementTab({ canAct }: { canAct: boolean }) {
 function ExportsTab() {
   const { t } = useTranslation('opsRuns');
   const [status, setStatus] = useState<ExportStatus | undefined>();
-  const list = useQuery({ queryKey: ['ops', 'runs', 'exports', status], queryFn: () => opsRunsApi.exports(status) });
+  const list = useQuery(opsQuery(OpsWorkApi.exports, { status }));
   return (
     <>
       <div className="ops-toolbar">
@@ -215,12 +217,12 @@ function JobsTab({ canAct }: { canAct: boolean }) {
   const { message } = App.useApp();
   const qc = useQueryClient();
   const [status, setStatus] = useState<(typeof JOB_STATUSES)[number] | undefined>('failed');
-  const list = useQuery({ queryKey: ['ops', 'runs', 'jobs', status], queryFn: () => opsRunsApi.jobs(status) });
+  const list = useQuery(opsQuery(OpsWorkApi.jobs, { status }));
   const retry = useMutation({
     mutationFn: (id: number) => opsRunsApi.retry(id),
     onSuccess: () => {
       void message.success(t('jobs.retried'));
-      void qc.invalidateQueries({ queryKey: ['ops', 'runs', 'jobs'] });
+      void qc.invalidateQueries({ queryKey: apiKey(OpsWorkApi.jobs) });
     },
   });
   return (
@@ -279,7 +281,7 @@ function JobsTab({ canAct }: { canAct: boolean }) {
 
 function GatewaysTab() {
   const { t } = useTranslation('opsRuns');
-  const list = useQuery({ queryKey: ['ops', 'runs', 'gateways'], queryFn: () => opsRunsApi.gateways() });
+  const list = useQuery(opsQuery(OpsWorkApi.gateways, undefined));
   return (
     <Table<OpsGatewayRow>
       rowKey="id"

@@ -3,12 +3,15 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Table, Tag, Typography } from 'antd';
 import { formatInstant } from '../../lib/time';
 import { opsApi, type OpsSession } from './api/ops-http';
+import { opsQuery } from './api/ops-query';
+import { apiKey } from '../../lib/api-query';
+import { OpsApi } from '@portal/contract';
 
 /** The operator's own open sessions; any but this one can be ended. */
 export default function SessionsPage() {
   const { t } = useTranslation('ops');
   const qc = useQueryClient();
-  const list = useQuery({ queryKey: ['ops', 'sessions'], queryFn: opsApi.sessions });
+  const list = useQuery(opsQuery(OpsApi.sessions, undefined));
   return (
     <>
       <Typography.Title level={1} className="ops-page-title">
@@ -42,7 +45,7 @@ export default function SessionsPage() {
                   size="small"
                   onClick={() =>
                     void opsApi.revokeSession(row.id).then(
-                      () => qc.invalidateQueries({ queryKey: ['ops', 'sessions'] }),
+                      () => qc.invalidateQueries({ queryKey: apiKey(OpsApi.sessions) }),
                       () => undefined,
                     )
                   }

@@ -1,12 +1,15 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { http } from '../../lib/http';
 import { ScimApi } from '@portal/contract';
+import { apiQuery, ofEndpoints } from '../../lib/api-query';
 
 /** Team → Provisioning (issue 51): SCIM tokens, group → role mappings, the pushed groups; the sign-in IP allow-list. */
-export const scimTokensQuery = () => queryOptions({ queryKey: ['scim', 'tokens'], queryFn: ({ signal }) => http.call(ScimApi.tokens, undefined, { signal }) });
-export const scimMappingsQuery = () => queryOptions({ queryKey: ['scim', 'mappings'], queryFn: ({ signal }) => http.call(ScimApi.mappings, undefined, { signal }) });
-export const scimGroupsQuery = () => queryOptions({ queryKey: ['scim', 'groups'], queryFn: ({ signal }) => http.call(ScimApi.groups, undefined, { signal }) });
-export const signInIpQuery = () => queryOptions({ queryKey: ['scim', 'signin-ip'], queryFn: ({ signal }) => http.call(ScimApi.signInIp, undefined, { signal }) });
+/** Keys from the descriptors (['team', 'scim', 'tokens'], ['team', 'signin-ip']); `scimQueries` matches the four, as the hand-named ['scim'] prefix did. */
+export const scimTokensQuery = () => apiQuery(ScimApi.tokens, undefined);
+export const scimMappingsQuery = () => apiQuery(ScimApi.mappings, undefined);
+export const scimGroupsQuery = () => apiQuery(ScimApi.groups, undefined);
+export const signInIpQuery = () => apiQuery(ScimApi.signInIp, undefined);
+export const scimQueries = ofEndpoints(ScimApi.tokens, ScimApi.mappings, ScimApi.groups, ScimApi.signInIp);
 
 export const useScimTokens = () => useQuery(scimTokensQuery());
 export const useScimMappings = () => useQuery(scimMappingsQuery());

@@ -6,7 +6,8 @@ import type { ScimMappingRow, ScimTokenRow } from '@portal/contract';
 import { RequestError } from '../../lib/http';
 import { useApp } from '../../app/lazy-app';
 import { useRoleList } from '../team/api/roles';
-import { createScimToken, removeScimMapping, revokeScimToken, saveScimMapping, useScimGroups, useScimMappings, useScimTokens } from './api';
+import { createScimToken, removeScimMapping, revokeScimToken, saveScimMapping, scimQueries, useScimGroups, useScimMappings, useScimTokens } from './api';
+import { teamQueries } from '../team/api/team-queries';
 
 const errText = (e: unknown) => (e instanceof RequestError ? e.message : String(e));
 
@@ -26,7 +27,7 @@ export function ProvisioningPanel() {
   const [name, setName] = useState('');
   const [secret, setSecret] = useState<string | null>(null);
   const [form] = Form.useForm<{ groupName: string; roleId: number }>();
-  const refresh = () => qc.invalidateQueries({ queryKey: ['scim'] });
+  const refresh = () => qc.invalidateQueries({ predicate: scimQueries });
   const endpoint = `${window.location.origin}/scim/v2`;
 
   const make = async () => {
@@ -61,7 +62,7 @@ export function ProvisioningPanel() {
       message.success(t('mappings.saved'));
       form.resetFields();
       await refresh();
-      await qc.invalidateQueries({ queryKey: ['team'] });
+      await qc.invalidateQueries({ predicate: teamQueries });
     } catch (e) {
       message.error(errText(e));
     }

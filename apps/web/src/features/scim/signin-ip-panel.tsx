@@ -5,6 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { RequestError } from '../../lib/http';
 import { useApp } from '../../app/lazy-app';
 import { saveSignInIp, useSignInIp } from './api';
+import { apiKey } from '../../lib/api-query';
+import { ScimApi } from '@portal/contract';
 
 /**
  * The sign-in IP allow-list of the merchant group (issue 51): one address or CIDR range per line,
@@ -26,7 +28,7 @@ export function SignInIpPanel() {
     try {
       await saveSignInIp(text);
       message.success(t('ip.saved'));
-      await qc.invalidateQueries({ queryKey: ['scim', 'signin-ip'] });
+      await qc.invalidateQueries({ queryKey: apiKey(ScimApi.signInIp) });
     } catch (e) {
       setError(e instanceof RequestError ? e.message : String(e));
     }

@@ -4,8 +4,8 @@ import { useQuery } from '@tanstack/react-query';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { HomeApi, toDecimal, type FeedDifference } from '@portal/contract';
-import { http } from '../../lib/http';
 import { zoneNow } from '../../lib/time';
+import { apiQuery } from '../../lib/api-query';
 export type { FeedDifference } from '@portal/contract';
 
 const KIND_COLOR: Record<string, string> = { missing: 'red', extra: 'orange', amount: 'gold', status: 'blue', unreported: 'volcano' };
@@ -34,7 +34,7 @@ export function FeedDifferences() {
       el.setAttribute('aria-label', t('feed.title'));
     });
   });
-  const list = useQuery({ queryKey: ['gateway', 'differences', date], queryFn: () => http.call(HomeApi.feedDifferences, { date }) });
+  const list = useQuery(apiQuery(HomeApi.feedDifferences, { date }));
 
   const said = (d: FeedDifference) => {
     const x = d.detail as Record<string, unknown>;

@@ -5,10 +5,11 @@ import { App, Button, Form, Input, Modal, Space, Table, Tag, Typography } from '
 import { opsHttp } from '../ops/api/ops-http';
 import { mayDo, useOperator } from '../ops/ops-me';
 import { OpsWorkApi, type OpsSsoMerchant } from '@portal/contract';
+import { opsQuery } from '../ops/api/ops-query';
+import { apiKey } from '../../lib/api-query';
 export type { OpsSsoMerchant } from '@portal/contract';
 
 const api = {
-  list: () => opsHttp.call(OpsWorkApi.ssoMerchants),
   ask: (merId: string, reason: string) => opsHttp.call(OpsWorkApi.ssoRequireOff, { merId, reason }),
   decide: (id: number, how: 'approve' | 'reject') => opsHttp.call(how === 'approve' ? OpsWorkApi.approveSso : OpsWorkApi.rejectSso, { id }),
 };
@@ -24,10 +25,10 @@ export default function OpsSsoPage() {
   const me = useOperator();
   const { message } = App.useApp();
   const qc = useQueryClient();
-  const list = useQuery({ queryKey: ['ops', 'sso'], queryFn: api.list });
+  const list = useQuery(opsQuery(OpsWorkApi.ssoMerchants, undefined));
   const [asking, setAsking] = useState<OpsSsoMerchant | null>(null);
   const [form] = Form.useForm<{ reason: string }>();
-  const refresh = () => qc.invalidateQueries({ queryKey: ['ops', 'sso'] });
+  const refresh = () => qc.invalidateQueries({ queryKey: apiKey(OpsWorkApi.ssoMerchants) });
   const ask = useMutation({
     mutationFn: (reason: string) => api.ask(asking!.merId, reason),
     onSuccess: () => {

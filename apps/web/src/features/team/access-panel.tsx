@@ -3,11 +3,12 @@ import { Alert, Button, Form, InputNumber, Skeleton, Typography } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { INACTIVE_DAYS_MAX, INACTIVE_DAYS_MIN } from '@portal/contract';
+import { INACTIVE_DAYS_MAX, INACTIVE_DAYS_MIN, TeamApi } from '@portal/contract';
 import { RequestError } from '../../lib/http';
 import { useUser } from '../../lib/session';
 import { useApp } from '../../app/lazy-app';
 import { saveAccessPolicy, useAccessPolicy, useReview } from './api/access';
+import { areaKey } from '../../lib/api-query';
 
 const REVIEW_PATH = '/merchant/team/review';
 
@@ -46,7 +47,7 @@ export function AccessPanel({ canManage }: { canManage: boolean }) {
     try {
       await saveAccessPolicy({ merId: me.merId, inactiveDays: v.inactiveDays });
       message.success(t('policy.saved'));
-      await qc.invalidateQueries({ queryKey: ['team', 'access'] });
+      await qc.invalidateQueries({ queryKey: areaKey(TeamApi.accessPolicy) });
     } catch (e) {
       message.error(e instanceof RequestError ? e.message : t('failed'));
     } finally {

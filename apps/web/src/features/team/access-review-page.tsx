@@ -13,6 +13,7 @@ import { useApp } from '../../app/lazy-app';
 import { completeReview, decideReview, useReview, useReviewDetail, useReviewHistory } from './api/access';
 import { PermissionsByArea } from './components/permissions-by-area';
 import { STATUS_COLOR } from './user.columns';
+import { teamQueries } from './api/team-queries';
 
 const DECISION_COLOR = { CONFIRMED: 'success', DISABLED: 'warning', REMOVED: 'error' } as const;
 
@@ -32,7 +33,7 @@ function AccessReview() {
   const [historyPage, setHistoryPage] = useState(0);
   const history = useReviewHistory(me.merId, historyPage);
   const [viewing, setViewing] = useState<number | null>(null);
-  const refresh = () => qc.invalidateQueries({ queryKey: ['team'] });
+  const refresh = () => qc.invalidateQueries({ predicate: teamQueries });
   // Columns stay in place while the table scrolls sideways on a wide screen only (on a phone two fixed columns would fill it).
   const wide = !!Grid.useBreakpoint().md;
 

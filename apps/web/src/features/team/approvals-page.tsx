@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Button, Flex, Form, Grid, Input, Modal, Select, Space, Table, Tag, Typography } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { APPROVAL_STATUSES, type ApprovalGrant, type ApprovalRow } from '@portal/contract';
+import { APPROVAL_STATUSES, TeamApi, type ApprovalGrant, type ApprovalRow } from '@portal/contract';
 import { PageContainer } from '../../components/page-container';
 import { useFocusableScroll } from '../../components/focusable-scroll';
 import { formatAmount } from '../../components/money';
@@ -12,6 +12,7 @@ import { useApp } from '../../app/lazy-app';
 import { checkPassword } from '../txn/api/refund';
 import { decideApproval, useApprovalList } from './api/approvals';
 import { permKey } from './components/permission-picker';
+import { apiKey } from '../../lib/api-query';
 
 const STATUS_COLOR: Record<ApprovalRow['status'], string> = { PENDING: 'processing', APPROVED: 'success', REJECTED: 'error', EXPIRED: 'default' };
 
@@ -79,7 +80,7 @@ export function ApprovalsPage() {
       if (deciding.approve && res && res.code !== 0) message.warning(res.msg ?? t('failed'));
       else message.success(t(deciding.approve ? 'approved' : 'rejected', { id: done.id }));
       setDeciding(null);
-      await qc.invalidateQueries({ queryKey: ['team', 'approvals'] });
+      await qc.invalidateQueries({ queryKey: apiKey(TeamApi.approvals) });
     } catch (e) {
       message.error(e instanceof RequestError ? e.message : t('failed'));
     } finally {

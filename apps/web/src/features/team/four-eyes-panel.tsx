@@ -3,11 +3,12 @@ import { Alert, Button, Form, Input, InputNumber, Select, Skeleton, Space, Switc
 import { MinusCircleOutlined, PlusOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Code } from '@portal/contract';
+import { Code, TeamApi } from '@portal/contract';
 import { RequestError } from '../../lib/http';
 import { useUser } from '../../lib/session';
 import { useApp } from '../../app/lazy-app';
 import { savePolicy, usePolicy } from './api/approvals';
+import { apiKey } from '../../lib/api-query';
 
 const CURRENCIES = ['CNY', 'HKD', 'USD', 'EUR', 'GBP', 'JPY', 'KRW', 'SGD', 'AUD'];
 
@@ -41,13 +42,13 @@ export function FourEyesPanel({ canManage }: { canManage: boolean }) {
         approverCooldownDays: v.approverCooldownDays,
       });
       message.success(t('policy.saved'));
-      await qc.invalidateQueries({ queryKey: ['team', 'policy'] });
+      await qc.invalidateQueries({ queryKey: apiKey(TeamApi.approvalPolicy) });
     } catch (e) {
       // Issue 47: loosening a rule waits for a second administrator — the form goes back to what holds.
       if (e instanceof RequestError && e.code === Code.APPROVAL_REQUIRED) {
         message.info(e.message);
         form.resetFields();
-        await qc.invalidateQueries({ queryKey: ['team', 'approvals'] });
+        await qc.invalidateQueries({ queryKey: apiKey(TeamApi.approvals) });
         return;
       }
       message.error(e instanceof RequestError ? e.message : t('failed'));

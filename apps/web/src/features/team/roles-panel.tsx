@@ -11,6 +11,7 @@ import { useApp } from '../../app/lazy-app';
 import { removeRole, useRoleList } from './api/roles';
 import { RoleDialog } from './components/role-dialog';
 import { permKey } from './components/permission-picker';
+import { teamQueries } from './api/team-queries';
 
 /** The permissions of a role by menu area, in the user's language ("Transactions: List, Refund"). */
 function PermissionsByArea({ codes }: { codes: string[] }) {
@@ -54,7 +55,7 @@ export function RolesPanel({ canManage }: { canManage: boolean }) {
         } catch (e) {
           message.error(e instanceof RequestError ? e.message : t('saveError'));
         }
-        await qc.invalidateQueries({ queryKey: ['team'] });
+        await qc.invalidateQueries({ predicate: teamQueries });
       },
     });
 

@@ -24,6 +24,7 @@ import { AccessPanel, ReviewDueBanner } from './access-panel';
 // Issue 51: SCIM provisioning and the sign-in IP allow-list.
 import { ProvisioningPanel } from '../scim/provisioning-panel';
 import { SignInIpPanel } from '../scim/signin-ip-panel';
+import { teamQueries } from './api/team-queries';
 
 /** /merchant/user: the merchant's users (main users only), add, edit, enable/disable, reset password, remove. */
 export function TeamUserPage() {
@@ -43,7 +44,7 @@ function TeamUsers() {
   const canScim = useCan(Perm.teamScimManage); // issue 51
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<TeamUserRow | null>(null);
-  const refresh = () => qc.invalidateQueries({ queryKey: ['team'] });
+  const refresh = () => qc.invalidateQueries({ predicate: teamQueries });
 
   const columns = useMemo(
     () =>

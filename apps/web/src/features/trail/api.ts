@@ -3,15 +3,15 @@ import { http, saveFile } from '../../lib/http';
 export type { Timeline, TimelineEvent } from '@portal/contract';
 
 import { TrailApi } from '@portal/contract';
+import { apiQuery } from '../../lib/api-query';
 
 export type { ProofLine, ProofRow } from '@portal/contract';
 
-export const useProof = (id: string) => useQuery({ queryKey: ['trail', 'proof', id], queryFn: ({ signal }) => http.call(TrailApi.proof, { id }, { signal }) });
+export const useProof = (id: string) => useQuery(apiQuery(TrailApi.proof, { id }));
 
 export const useProofRows = (id: string, line: string | null, page: number, size: number) =>
   useQuery({
-    queryKey: ['trail', 'proofRows', id, line, page, size],
-    queryFn: ({ signal }) => http.call(TrailApi.proofRows, { id, line: line!, page, size }, { signal }),
+    ...apiQuery(TrailApi.proofRows, { id, line: line!, page, size }),
     enabled: !!line,
     placeholderData: keepPreviousData,
   });
@@ -23,10 +23,8 @@ export const downloadProof = async (id: string, format: 'csv' | 'pdf', timeZone:
 export const proofPath = (r: { txnSetDate: string; clientid: string; reconBusiness: string; merTxnSet: string }) =>
   `/report/transfer/proof/${r.txnSetDate}.${r.clientid}.${r.reconBusiness}.${r.merTxnSet}`;
 
-export const useOrderSearch = (q: Record<string, string> | null) =>
-  useQuery({ queryKey: ['trail', 'orders', q], queryFn: ({ signal }) => http.call(TrailApi.orderSearch, q!, { signal }), enabled: !!q });
+export const useOrderSearch = (q: Record<string, string> | null) => useQuery({ ...apiQuery(TrailApi.orderSearch, q!), enabled: !!q });
 
-export const useTimeline = (merId: string | null, no: string | null) =>
-  useQuery({ queryKey: ['trail', 'timeline', merId, no], queryFn: ({ signal }) => http.call(TrailApi.orderTimeline, { merId: merId!, no: no! }, { signal }), enabled: !!merId && !!no });
+export const useTimeline = (merId: string | null, no: string | null) => useQuery({ ...apiQuery(TrailApi.orderTimeline, { merId: merId!, no: no! }), enabled: !!merId && !!no });
 
 export const timelinePath = (merId: string, orderNo: string) => `/trail/order?merId=${merId}&no=${encodeURIComponent(orderNo)}`;

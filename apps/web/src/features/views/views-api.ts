@@ -1,19 +1,20 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ViewsApi, type ViewScreenKey } from '@portal/contract';
 import { http } from '../../lib/http';
+import { apiQuery } from '../../lib/api-query';
 
 /** Saved views (issue 13): /views calls, one hook each. */
-const key = (screen: ViewScreenKey) => ['views', screen] as const;
+/** One screen's views; key from the descriptor (['views', { screen }]), which a change to that screen's views invalidates. */
+export const viewsQuery = (screen: ViewScreenKey) => apiQuery(ViewsApi.list, { screen });
 
-export const useViews = (screen: ViewScreenKey | undefined, enabled: boolean) =>
-  useQuery({ queryKey: key(screen!), queryFn: ({ signal }) => http.call(ViewsApi.list, { screen: screen! }, { signal }), enabled: enabled && !!screen, staleTime: 30_000 });
+export const useViews = (screen: ViewScreenKey | undefined, enabled: boolean) => useQuery({ ...viewsQuery(screen!), enabled: enabled && !!screen, staleTime: 30_000 });
 
 /** GET /views/{id} — the link of a shared view. */
 export const getView = (id: string) => http.call(ViewsApi.get, { id });
 
 function useInvalidate(screen: ViewScreenKey) {
   const qc = useQueryClient();
-  return () => qc.invalidateQueries({ queryKey: key(screen) });
+  return () => qc.invalidateQueries({ queryKey: viewsQuery(screen).queryKey });
 }
 
 export function useAddView(screen: ViewScreenKey) {

@@ -2,6 +2,7 @@ import type { PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/bro
 import { useQuery } from '@tanstack/react-query';
 import { http } from '../../../lib/http';
 import { AccountApi, AuthApi } from '@portal/contract';
+import { apiQuery, ofEndpoints } from '../../../lib/api-query';
 
 /** GET /user/activeInfo?token: who is activating (quiet: the page shows 'link expired' itself). */
 export const activeInfo = (token: string) => http.call(AccountApi.activeInfo, { token }, { quiet: true });
@@ -17,9 +18,11 @@ export const resetByLink = (input: { token: string; newPassword: string; confirm
 export const wechatBindUrl = () => http.call(AccountApi.wechatBindUrl);
 export const wechatUnbind = () => http.call(AccountApi.wechatUnbind);
 
-export const useSecurity = () => useQuery({ queryKey: ['account', 'security'], queryFn: () => http.call(AccountApi.security) });
-export const useSessions = () => useQuery({ queryKey: ['account', 'sessions'], queryFn: () => http.call(AccountApi.sessions) });
-export const useLoginHistory = () => useQuery({ queryKey: ['account', 'history'], queryFn: () => http.call(AccountApi.loginHistory) });
+/** Keys from the descriptors (['user', 'security'], …): `accountQueries` matches the security screen's five, as the hand-named ['account'] prefix did. */
+export const useSecurity = () => useQuery(apiQuery(AccountApi.security, undefined));
+export const useSessions = () => useQuery(apiQuery(AccountApi.sessions, undefined));
+export const useLoginHistory = () => useQuery(apiQuery(AccountApi.loginHistory, undefined));
+export const accountQueries = ofEndpoints(AccountApi.security, AccountApi.sessions, AccountApi.loginHistory, AccountApi.passwordPolicy, AccountApi.passkeys);
 
 export const sendPhoneCode = (phone: string) => http.call(AccountApi.phoneCode, { phone });
 export const bindPhone = (phone: string, code: string) => http.call(AccountApi.phoneBind, { phone, code });
@@ -34,13 +37,12 @@ export const revokeOtherSessions = () => http.call(AccountApi.revokeOtherSession
 /** GET /user/passwordPolicy: minimum length and history of the password rules. */
 export const usePasswordPolicy = () =>
   useQuery({
-    queryKey: ['account', 'policy'],
-    queryFn: () => http.call(AccountApi.passwordPolicy, undefined, { quiet: true }),
+    ...apiQuery(AccountApi.passwordPolicy, undefined, { quiet: true }),
     staleTime: Infinity,
   });
 
 /** Passkeys (decision 047): the list, registration (options, then the authenticator's answer as JSON text), rename, remove (after a step-up). */
-export const usePasskeys = () => useQuery({ queryKey: ['account', 'passkeys'], queryFn: () => http.call(AccountApi.passkeys) });
+export const usePasskeys = () => useQuery(apiQuery(AccountApi.passkeys, undefined));
 /** The server's WebAuthn options are the browser library's JSON shape (the contract does not depend on that library). */
 export const passkeyRegisterOptions = async () => (await http.call(AccountApi.passkeyRegisterOptions)) as unknown as PublicKeyCredentialCreationOptionsJSON;
 export const passkeyRegister = (name: string, credential: string) => http.call(AccountApi.passkeyRegister, { name, credential });

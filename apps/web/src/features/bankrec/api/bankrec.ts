@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { BankrecApi, type BankCsvMapping } from '@portal/contract';
 import { http } from '../../../lib/http';
-import { apiQuery } from '../../../lib/api-query';
+import { apiQuery, areaKey } from '../../../lib/api-query';
 
 /** Bank statements and matching (issue 49 §2): /api/bankrec/*. */
 
@@ -20,7 +20,7 @@ export const useMatching = (q: { merId?: string; beginDate: string; endDate: str
 
 export const useCsvMapping = (merId: string | undefined, enabled: boolean) => useQuery({ ...apiQuery(BankrecApi.csvMapping, { merId }), enabled });
 
-const invalidate = (qc: ReturnType<typeof useQueryClient>) => qc.invalidateQueries({ queryKey: ['bankrec'] });
+const invalidate = (qc: ReturnType<typeof useQueryClient>) => qc.invalidateQueries({ queryKey: areaKey(BankrecApi.statements) });
 
 /** POST /bankrec/statements (multipart; quiet: the dialog shows the refusal, which names the line or element). */
 export function useUploadStatement() {

@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { http, saveFile } from '../../../lib/http';
 import { DisputesApi, type Evidence } from '@portal/contract';
+import { apiQuery } from '../../../lib/api-query';
 export type { DisputeRow, DisputeDetail, Evidence, DisputeState } from '@portal/contract';
 
 export { DISPUTE_STATES, DISPUTE_KINDS, EVIDENCE_CATEGORIES, EVIDENCE_MAX_BYTES, EVIDENCE_MAX_FILES, STATEMENT_MAX } from '@portal/contract';
@@ -9,16 +10,16 @@ export type DisputeQuery = Record<string, string | number | undefined>;
 
 export const disputesQuery = (q: DisputeQuery) =>
   queryOptions({
-    queryKey: ['disputes', 'list', q],
-    queryFn: ({ signal }) => http.call(DisputesApi.list, q, { signal }),
+    ...apiQuery(DisputesApi.list, q),
     placeholderData: keepPreviousData,
   });
+/** Keys from the descriptors (['disputes', 'list', q], ['disputes', ':id', { id }], ['disputes', 'counts']): ['disputes'] invalidates the three. */
 export const useDisputes = (q: DisputeQuery) => useQuery(disputesQuery(q));
 
-export const disputeQuery = (id: string) => queryOptions({ queryKey: ['disputes', 'detail', id], queryFn: ({ signal }) => http.call(DisputesApi.detail, { id }, { signal }) });
+export const disputeQuery = (id: string) => apiQuery(DisputesApi.detail, { id });
 export const useDispute = (id: string) => useQuery(disputeQuery(id));
 
-export const useDisputeCounts = (enabled = true) => useQuery({ queryKey: ['disputes', 'counts'], queryFn: ({ signal }) => http.call(DisputesApi.counts, undefined, { signal }), enabled });
+export const useDisputeCounts = (enabled = true) => useQuery({ ...apiQuery(DisputesApi.counts, undefined), enabled });
 
 export function uploadEvidence(id: number, category: string, file: File): Promise<Evidence> {
   const fd = new FormData();

@@ -1,13 +1,13 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { NoticeApi, type DocumentParams, type MerchantDocument } from '@portal/contract';
 import { http, saveFile } from '../../../lib/http';
+import { apiQuery } from '../../../lib/api-query';
 export type { DocumentParams } from '@portal/contract';
 
 /** GET /files/list: documents the provider published to the caller's merchants. */
 export const useDocuments = (q: DocumentParams) =>
   useQuery({
-    queryKey: ['files', 'documents', q],
-    queryFn: ({ signal }) => http.call(NoticeApi.documents, { ...q }, { signal }),
+    ...apiQuery(NoticeApi.documents, q),
     placeholderData: keepPreviousData,
   });
 

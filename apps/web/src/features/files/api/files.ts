@@ -1,14 +1,12 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { http, saveFile } from '../../../lib/http';
-import { FilesApi } from '@portal/contract';
+import { FilesApi, NoticeApi } from '@portal/contract';
+import { apiQuery, ofEndpoints } from '../../../lib/api-query';
 
-/** GET /report/file/list: the user's export files, newest first. */
-const getFiles = (page: number, size: number, signal?: AbortSignal) => http.call(FilesApi.list, { page, size }, { signal });
-
-const filesQuery = (page: number, size: number) =>
+/** GET /report/file/list: the user's export files, newest first; key from the descriptor (['report', 'file', 'list', { page, size }]). */
+export const filesQuery = (page: number, size: number) =>
   queryOptions({
-    queryKey: ['files', 'list', { page, size }],
-    queryFn: ({ signal }) => getFiles(page, size, signal),
+    ...apiQuery(FilesApi.list, { page, size }),
     placeholderData: keepPreviousData,
     // While a file is queued or running, look again every 2 seconds.
     refetchInterval: (q) => (q.state.data?.content.some((f) => f.status === 'queued' || f.status === 'running') ? 2000 : false),
@@ -20,7 +18,9 @@ export const downloadFile = async (id: number) => saveFile(await http.call(Files
 
 /** POST /report/file/delete (form id). */
 const deleteFile = (id: number) => http.call(FilesApi.delete, { id });
+/** What a deletion refreshes: the export files and the published documents, as the hand-named ['files'] prefix covered both. */
+export const fileQueries = ofEndpoints(FilesApi.list, NoticeApi.documents);
 export function useDeleteFile() {
   const qc = useQueryClient();
-  return useMutation({ mutationFn: deleteFile, onSuccess: () => qc.invalidateQueries({ queryKey: ['files'] }) });
+  return useMutation({ mutationFn: deleteFile, onSuccess: () => qc.invalidateQueries({ predicate: fileQueries }) });
 }

@@ -1,10 +1,8 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { http } from '../../../lib/http';
+import { useQuery } from '@tanstack/react-query';
 import { NoticeApi } from '@portal/contract';
+import { apiQuery } from '../../../lib/api-query';
 
-/** GET /notice/detail/{id}. */
-const getNotice = (id: string, signal?: AbortSignal) => http.call(NoticeApi.detail, { id }, { signal });
-
-const noticeQuery = (id: string) => queryOptions({ queryKey: ['notice', 'detail', id], queryFn: ({ signal }) => getNotice(id, signal) });
+/** GET /notice/detail/{id}; key from the descriptor: ['notice', 'detail', ':id', { id }]. */
+const noticeQuery = (id: string) => apiQuery(NoticeApi.detail, { id });
 
 export const useNotice = (id: string) => useQuery(noticeQuery(id));

@@ -1,14 +1,11 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { http } from '../../../lib/http';
 import { NoticeApi } from '@portal/contract';
+import { apiQuery } from '../../../lib/api-query';
 
-/** GET /notice/list?page&size (page 0-based). */
-const getNotices = (page: number, size: number, signal?: AbortSignal) => http.call(NoticeApi.list, { page, size }, { signal });
-
+/** GET /notice/list?page&size (page 0-based); key from the descriptor: ['notice', 'list', { page, size }]. */
 const noticesQuery = (page: number, size: number) =>
   queryOptions({
-    queryKey: ['notice', 'list', { page, size }],
-    queryFn: ({ signal }) => getNotices(page, size, signal),
+    ...apiQuery(NoticeApi.list, { page, size }),
     placeholderData: keepPreviousData,
   });
 

@@ -1,4 +1,4 @@
-import { OpsApi, OpsMerchantsApi, OpsWorkApi, type EndpointIn, type OpsAuditQuery, type OpsFee, type OpsMerchantCreate, type OpsMerchantFields, type OpsRole } from '@portal/contract';
+import { OpsApi, OpsMerchantsApi, OpsWorkApi, type OpsFee, type OpsMerchantCreate, type OpsMerchantFields, type OpsRole } from '@portal/contract';
 import { createClient } from '../../../lib/request';
 import { getCookie, removeCookie, setCookie } from '../../../lib/cookies';
 import { currentLanguage } from '../../../lib/i18n';
@@ -63,9 +63,7 @@ export const opsApi = {
   activation: (token: string) => opsHttp.call(OpsApi.activation, { token }, { quiet: true }),
   activate: (form: { token: string; newPassword: string; confirmPassword: string; totpCode: string }) => opsHttp.call(OpsApi.activate, form, { quiet: true }),
   me: () => opsHttp.call(OpsApi.me),
-  sessions: () => opsHttp.call(OpsApi.sessions),
   revokeSession: (id: number) => opsHttp.call(OpsApi.revokeSession, { id }),
-  operators: () => opsHttp.call(OpsApi.operators),
   invite: (form: { username: string; email: string; role: OpsRole }) => opsHttp.call(OpsApi.invite, form),
   setRole: (id: number, role: OpsRole) => opsHttp.call(OpsApi.setRole, { id, role }),
   setEnabled: (id: number, enabled: boolean) => opsHttp.call(enabled ? OpsApi.enable : OpsApi.disable, { id }),
@@ -73,8 +71,6 @@ export const opsApi = {
 };
 
 export const opsMerchantsApi = {
-  list: (params: Record<string, unknown>) => opsHttp.call(OpsMerchantsApi.list, params),
-  get: (merId: string) => opsHttp.call(OpsMerchantsApi.get, { merId }),
   create: (json: OpsMerchantCreate) => opsHttp.call(OpsMerchantsApi.create, json),
   edit: (merId: string, json: OpsMerchantFields) => opsHttp.call(OpsMerchantsApi.edit, { ...json, merId }),
   lock: (merId: string, reason: string) => opsHttp.call(OpsMerchantsApi.lock, { merId, reason }),
@@ -83,24 +79,14 @@ export const opsMerchantsApi = {
 };
 
 export const opsFeesApi = {
-  history: (merId: string) => opsHttp.call(OpsMerchantsApi.fees, { merId }),
   add: (merId: string, json: { effectiveFrom: string; fees: OpsFee[] }) => opsHttp.call(OpsMerchantsApi.addFees, { ...json, merId }),
 };
 
 export const opsApprovalsApi = {
-  list: (status?: EndpointIn<typeof OpsMerchantsApi.bankChanges>['status']) => opsHttp.call(OpsMerchantsApi.bankChanges, { status }),
   decide: (id: number, decision: 'approve' | 'reject', reason: string) => opsHttp.call(decision === 'approve' ? OpsMerchantsApi.approveBankChange : OpsMerchantsApi.rejectBankChange, { id, reason }),
 };
 
-export const opsAuditApi = {
-  search: (params: OpsAuditQuery) => opsHttp.call(OpsMerchantsApi.audit, params),
-};
-
 export const opsRunsApi = {
-  settlement: (from: string, to: string) => opsHttp.call(OpsWorkApi.settlementRuns, { from, to }),
   rerun: (date: string) => opsHttp.call(OpsWorkApi.rerun, { date }),
-  exports: (status?: EndpointIn<typeof OpsWorkApi.exports>['status']) => opsHttp.call(OpsWorkApi.exports, { status }),
-  jobs: (status?: EndpointIn<typeof OpsWorkApi.jobs>['status']) => opsHttp.call(OpsWorkApi.jobs, { status }),
   retry: (id: number) => opsHttp.call(OpsWorkApi.retryJob, { id }),
-  gateways: () => opsHttp.call(OpsWorkApi.gateways),
 };

@@ -1,9 +1,8 @@
-import { OpsMerchantsApi, type OpsNoticeBody, type OpsNoticeStatus } from '@portal/contract';
+import { OpsMerchantsApi, type OpsNoticeBody } from '@portal/contract';
 import { opsHttp } from './ops-http';
 export type { OpsNoticeBody } from '@portal/contract';
 
 export const opsNoticesApi = {
-  list: (params: { status?: OpsNoticeStatus; page: number; size: number }) => opsHttp.call(OpsMerchantsApi.notices, params),
   create: (json: OpsNoticeBody) => opsHttp.call(OpsMerchantsApi.createNotice, json),
   edit: (id: number, json: OpsNoticeBody) => opsHttp.call(OpsMerchantsApi.editNotice, { ...json, id }),
   withdraw: (id: number) => opsHttp.call(OpsMerchantsApi.withdrawNotice, { id }),

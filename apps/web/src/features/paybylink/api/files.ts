@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { http, saveFile } from '../../../lib/http';
 import { PayByLinkApi, type UploadResult } from '@portal/contract';
+import { apiQuery } from '../../../lib/api-query';
 export type { UploadResult } from '@portal/contract';
 
 /** POST /payByLink/uploadFile (multipart `file`): msg 'success', data the stored attachment. */
@@ -21,10 +22,9 @@ export const exportPbl = async (q: Record<string, string | number | undefined>):
 };
 
 /** POST /payByLink/qrList (form link, orderCurrency): the payment methods and their logos. */
-const qrListQuery = (link: string, orderCurrency: string) =>
-  queryOptions({ queryKey: ['payByLink', 'qrList', link, orderCurrency], queryFn: () => http.call(PayByLinkApi.qrList, { link, orderCurrency }), staleTime: 60_000 });
+const qrListQuery = (link: string, orderCurrency: string) => queryOptions({ ...apiQuery(PayByLinkApi.qrList, { link, orderCurrency }), staleTime: 60_000 });
 export const useQrList = (link: string, orderCurrency: string) => useQuery({ ...qrListQuery(link, orderCurrency), enabled: !!link && !!orderCurrency });
 
 /** GET /payByLink/options: the merchant's currencies (default first) and the form's choices. */
 /** Asked only while `enabled` (the create/modify dialog is open): a user who cannot create never asks (issue 13, fix 2). */
-export const usePblOptions = (enabled = true) => useQuery({ queryKey: ['payByLink', 'options'], queryFn: () => http.call(PayByLinkApi.options), staleTime: 300_000, enabled });
+export const usePblOptions = (enabled = true) => useQuery({ ...apiQuery(PayByLinkApi.options, undefined), staleTime: 300_000, enabled });

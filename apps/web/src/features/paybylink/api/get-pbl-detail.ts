@@ -1,11 +1,13 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { LIMITS, PayByLinkApi, pblStateOf, type PayByLinkDetail } from '@portal/contract';
 import { http } from '../../../lib/http';
+import { apiQuery } from '../../../lib/api-query';
 
 /** GET /payByLink/{id}: the order with its activity timeline. */
 export const getPblDetail = (id: number | string, signal?: AbortSignal) => http.call(PayByLinkApi.detail, { id }, { signal });
 
-const pblDetailQuery = (id: number | string) => queryOptions({ queryKey: ['payByLink', 'detail', String(id)], queryFn: ({ signal }) => getPblDetail(id, signal) });
+/** Key from the descriptor (['payByLink', ':id', { id }], the id as a string whichever the caller has): ['payByLink'] invalidates it. */
+export const pblDetailQuery = (id: number | string) => apiQuery(PayByLinkApi.detail, { id: String(id) });
 
 /**
  * While the order can still change on its own (not paid, or payment processing), it is fetched

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { http } from '../../../lib/http';
 import { PayByLinkApi } from '@portal/contract';
+import { areaKey } from '../../../lib/api-query';
 
 export type PblFormBody = Record<string, string | undefined>;
 
@@ -16,7 +17,7 @@ export const closeOrder = (id: number) => http.call(PayByLinkApi.close, { id });
 /** After a change: every pay-by-link list and detail is fetched again. */
 export function useInvalidatePbl() {
   const qc = useQueryClient();
-  return () => qc.invalidateQueries({ queryKey: ['payByLink'] });
+  return () => qc.invalidateQueries({ queryKey: areaKey(PayByLinkApi.list) });
 }
 
 export function useAddOrder() {

@@ -1,12 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { http } from '../../../lib/http';
 import { PayInStoreApi } from '@portal/contract';
+import { apiQuery, areaKey } from '../../../lib/api-query';
 
 /** GET /payInStore/cashier/list?storeId */
 export const useCashiers = (storeId: string | undefined, refetchInterval?: number) =>
   useQuery({
-    queryKey: ['payInStore', 'cashiers', storeId ?? ''],
-    queryFn: ({ signal }) => http.call(PayInStoreApi.cashiers, { storeId: storeId || undefined }, { signal }),
+    ...apiQuery(PayInStoreApi.cashiers, { storeId: storeId || undefined }),
     refetchInterval,
   });
 
@@ -18,6 +18,6 @@ export function useUnbind() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (cashierId: string) => http.call(PayInStoreApi.unbind, { cashierId }),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['payInStore'] }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: areaKey(PayInStoreApi.cashiers) }),
   });
 }

@@ -1,15 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
-import { http } from '../../../lib/http';
 import { PayInStoreApi } from '@portal/contract';
+import { apiQuery } from '../../../lib/api-query';
 
 /** GET /payInStore/storeList: the stores of the caller's merchants (enabled false: pay in store not enabled). */
-export const useStores = () => useQuery({ queryKey: ['payInStore', 'stores'], queryFn: ({ signal }) => http.call(PayInStoreApi.stores, undefined, { signal }), staleTime: 60_000 });
+export const useStores = () => useQuery({ ...apiQuery(PayInStoreApi.stores, undefined), staleTime: 60_000 });
 
 /** GET /payInStore/logoList?storeId&orderCurrency: the logos under the QR. */
 export const useLogoList = (storeId: string, orderCurrency: string) =>
   useQuery({
-    queryKey: ['payInStore', 'logoList', storeId, orderCurrency],
-    queryFn: ({ signal }) => http.call(PayInStoreApi.logoList, { storeId, orderCurrency }, { signal }),
+    ...apiQuery(PayInStoreApi.logoList, { storeId, orderCurrency }),
     enabled: !!storeId && !!orderCurrency,
     staleTime: 60_000,
   });

@@ -1,12 +1,12 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { http } from '../../../lib/http';
 import { ScheduleApi } from '@portal/contract';
+import { apiQuery, areaKey } from '../../../lib/api-query';
 
-/** GET /report/schedule/list: the user's scheduled reports. */
-const schedulesQuery = (page: number, size: number) =>
+/** GET /report/schedule/list: the user's scheduled reports. Keys from the descriptors, under ['report', 'schedule'] (what a change invalidates). */
+export const schedulesQuery = (page: number, size: number) =>
   queryOptions({
-    queryKey: ['schedules', 'list', { page, size }],
-    queryFn: ({ signal }) => http.call(ScheduleApi.list, { page, size }, { signal }),
+    ...apiQuery(ScheduleApi.list, { page, size }),
     placeholderData: keepPreviousData,
   });
 export const useSchedules = (page: number, size: number) => useQuery(schedulesQuery(page, size));
@@ -14,8 +14,7 @@ export const useSchedules = (page: number, size: number) => useQuery(schedulesQu
 /** GET /report/schedule/recipients: the active users of the user's merchants. */
 export const useRecipients = (enabled: boolean) =>
   useQuery({
-    queryKey: ['schedules', 'recipients'],
-    queryFn: ({ signal }) => http.call(ScheduleApi.recipients, undefined, { signal }),
+    ...apiQuery(ScheduleApi.recipients, undefined),
     enabled,
     staleTime: 60_000,
   });
@@ -25,7 +24,7 @@ export type ScheduleForm = Record<string, string | number | undefined>;
 
 function useScheduleMutation<A>(fn: (a: A) => Promise<unknown>) {
   const qc = useQueryClient();
-  return useMutation({ mutationFn: fn, onSuccess: () => qc.invalidateQueries({ queryKey: ['schedules'] }) });
+  return useMutation({ mutationFn: fn, onSuccess: () => qc.invalidateQueries({ queryKey: areaKey(ScheduleApi.list, 2) }) });
 }
 
 /** POST /report/schedule/create or /update (quiet: the dialog shows the error). */

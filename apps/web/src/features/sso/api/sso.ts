@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { SsoApi, type OidcForm, type SamlForm, type SsoRole } from '@portal/contract';
 import { http } from '../../../lib/http';
-import { apiQuery } from '../../../lib/api-query';
+import { apiKey, apiQuery } from '../../../lib/api-query';
 export type { OidcForm, SamlForm } from '@portal/contract';
 
 /** Team → Sign-in (issue 51): the group's identity provider, mapping, domains and policy. */
@@ -9,7 +9,7 @@ export const useSsoConfig = () => useQuery(apiQuery(SsoApi.config, undefined));
 
 function useSsoMutation<A, R>(fn: (a: A) => Promise<R>) {
   const qc = useQueryClient();
-  return useMutation({ mutationFn: fn, onSuccess: () => qc.invalidateQueries({ queryKey: ['sso'] }) });
+  return useMutation({ mutationFn: fn, onSuccess: () => qc.invalidateQueries({ queryKey: apiKey(SsoApi.config) }) });
 }
 
 export const useSaveProvider = () => useSsoMutation((f: OidcForm) => http.call(SsoApi.saveProvider, { kind: 'oidc', ...f, clientSecret: f.clientSecret || undefined }, { quiet: true }));

@@ -1,10 +1,11 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { http } from '../../../lib/http';
 import { TeamApi, type SaveRoleBody } from '@portal/contract';
+import { apiQuery } from '../../../lib/api-query';
 export type { SaveRoleBody } from '@portal/contract';
 
 /** GET /role/list: the named roles of the merchant scope (issue 28). */
-const roleListQuery = () => queryOptions({ queryKey: ['team', 'roles'], queryFn: ({ signal }) => http.call(TeamApi.roles, undefined, { signal }) });
+export const roleListQuery = () => apiQuery(TeamApi.roles, undefined);
 export const useRoleList = (enabled = true) => useQuery({ ...roleListQuery(), enabled });
 
 /** POST /role/save: a new role (no roleId) or a change, which applies to every user holding it at once. */

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Button, Form, Input, Modal, Space, Typography } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Code, EMAIL_RE, PHONE_RE, USERNAME_RE } from '@portal/contract';
+import { Code, EMAIL_RE, PHONE_RE, TeamApi, USERNAME_RE } from '@portal/contract';
 import { useUser } from '../../../lib/session';
 import { RequestError } from '../../../lib/http';
 import { addUser } from '../api/add-user';
@@ -10,6 +10,8 @@ import { checkUserExist } from '../api/check-user-exist';
 import { generateUserName } from '../api/generate-user-name';
 import { grantBody, GrantFields, type GrantValues } from './grant-fields';
 import { useApp } from '../../../app/lazy-app';
+import { teamQueries } from '../api/team-queries';
+import { apiKey } from '../../../lib/api-query';
 
 interface Values extends GrantValues {
   userName: string;
@@ -51,14 +53,14 @@ export function AddUserDialog({ open, onClose }: { open: boolean; onClose: () =>
     try {
       const u = await addUser({ userName: v.userName, email: v.email, phone: v.phone?.trim() || undefined, ...grantBody(v) });
       message.success(t('added', { name: u.userName, email: u.email }));
-      await qc.invalidateQueries({ queryKey: ['team'] });
+      await qc.invalidateQueries({ predicate: teamQueries });
       form.resetFields();
       onClose();
     } catch (e) {
       // Issue 47: more than read-only waits for a second administrator — nothing is created yet.
       if (e instanceof RequestError && e.code === Code.APPROVAL_REQUIRED) {
         message.info(e.message);
-        await qc.invalidateQueries({ queryKey: ['team', 'approvals'] });
+        await qc.invalidateQueries({ queryKey: apiKey(TeamApi.approvals) });
         form.resetFields();
         onClose();
         return;

@@ -2,11 +2,13 @@ import { useState } from 'react';
 import { Form, Modal, Typography } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Code, type TeamUserRow } from '@portal/contract';
+import { Code, TeamApi, type TeamUserRow } from '@portal/contract';
 import { RequestError } from '../../../lib/http';
 import { updateUser } from '../api/update-user';
 import { accessEndOf, grantBody, GrantFields, roleChoiceOf, type GrantValues } from './grant-fields';
 import { useApp } from '../../../app/lazy-app';
+import { teamQueries } from '../api/team-queries';
+import { apiKey } from '../../../lib/api-query';
 
 /**
  * Edit a user (issue 28): its merchants, role and custom permissions, with the rules of adding —
@@ -26,13 +28,13 @@ export function EditUserDialog({ user, onClose }: { user: TeamUserRow | null; on
     try {
       await updateUser({ userId: user.id, ...grantBody(v) });
       message.success(t('edited', { name: user.userName }));
-      await qc.invalidateQueries({ queryKey: ['team'] });
+      await qc.invalidateQueries({ predicate: teamQueries });
       onClose();
     } catch (e) {
       // A raise (or looser refund caps) waits in the approvals list: told, not an error.
       if (e instanceof RequestError && e.code === Code.APPROVAL_REQUIRED) {
         message.info(e.message);
-        await qc.invalidateQueries({ queryKey: ['team', 'approvals'] });
+        await qc.invalidateQueries({ queryKey: apiKey(TeamApi.approvals) });
         onClose();
         return;
       }

@@ -8,6 +8,7 @@ import { RequestError } from '../../../lib/http';
 import { saveRole } from '../api/roles';
 import { PermissionPicker } from './permission-picker';
 import { useApp } from '../../../app/lazy-app';
+import { teamQueries } from '../api/team-queries';
 
 interface Values {
   name: string;
@@ -37,7 +38,7 @@ export function RoleDialog({ role, open, onClose }: { role: TeamRoleRow | null; 
       const refundCaps = (v.caps ?? []).map((c) => `${c.currency}:${c.perRefund?.trim() ?? ''}:${c.perDay?.trim() ?? ''}`);
       const saved = await saveRole({ roleId: role?.id, name: v.name.trim(), description: v.description?.trim() ?? '', permissions: v.permissions, refundCaps });
       message.success(t(role ? 'saved' : 'added', { name: saved.name, count: saved.users }));
-      await qc.invalidateQueries({ queryKey: ['team'] });
+      await qc.invalidateQueries({ predicate: teamQueries });
       onClose();
     } catch (e) {
       message.error(e instanceof RequestError ? e.message : t('saveError'));

@@ -1,11 +1,11 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { http, saveFile } from '../../../lib/http';
 import { TxnApi, type LogisticsQuery } from '@portal/contract';
+import { apiKey, apiQuery } from '../../../lib/api-query';
 export type { LogisticsQuery } from '@portal/contract';
 
-/** GET /txn/settleLogisticsList */
-const getLogistics = (q: LogisticsQuery, signal?: AbortSignal) => http.call(TxnApi.logisticsList, q, { signal });
-const logisticsQuery = (q: LogisticsQuery) => queryOptions({ queryKey: ['txn', 'logistics', q], queryFn: ({ signal }) => getLogistics(q, signal), placeholderData: keepPreviousData });
+/** GET /txn/settleLogisticsList; key from the descriptor (['txn', 'settleLogisticsList', q]): an upload invalidates that endpoint, a refund ['txn']. */
+export const logisticsQuery = (q: LogisticsQuery) => queryOptions({ ...apiQuery(TxnApi.logisticsList, q), placeholderData: keepPreviousData });
 export const useLogistics = (q: LogisticsQuery) => useQuery(logisticsQuery(q));
 
 /** GET /txn/logisticsTemplate (file). */
@@ -20,5 +20,5 @@ const uploadLogistics = (file: File) => {
 
 export function useUploadLogistics() {
   const qc = useQueryClient();
-  return useMutation({ mutationFn: uploadLogistics, onSuccess: () => qc.invalidateQueries({ queryKey: ['txn', 'logistics'] }) });
+  return useMutation({ mutationFn: uploadLogistics, onSuccess: () => qc.invalidateQueries({ queryKey: apiKey(TxnApi.logisticsList) }) });
 }

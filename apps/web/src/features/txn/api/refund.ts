@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { http } from '../../../lib/http';
 import { AuthApi, SsoApi, TxnApi } from '@portal/contract';
+import { areaKey } from '../../../lib/api-query';
 
 /** POST /user/checkPassword (form password): a successful check allows refunds for 5 minutes. */
 export const checkPassword = (password: string) => http.call(AuthApi.checkPassword, { password });
@@ -14,5 +15,5 @@ const refund = (input: { id: string; amount: string; txnschema: string; requestK
 
 export function useRefund() {
   const qc = useQueryClient();
-  return useMutation({ mutationFn: refund, onSettled: () => qc.invalidateQueries({ queryKey: ['txn'] }) });
+  return useMutation({ mutationFn: refund, onSettled: () => qc.invalidateQueries({ queryKey: areaKey(TxnApi.list) }) });
 }

@@ -1,13 +1,11 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { http } from '../../../lib/http';
 import { TxnApi, type SettleQuery } from '@portal/contract';
+import { apiQuery } from '../../../lib/api-query';
 export type { SettleQuery } from '@portal/contract';
 
-/** GET /txn/settleList */
-const getSettleList = (q: SettleQuery & { page: number; size: number }, signal?: AbortSignal) => http.call(TxnApi.settleList, { ...q }, { signal });
-
-const settleListQuery = (q: SettleQuery & { page: number; size: number }) =>
-  queryOptions({ queryKey: ['txn', 'settleList', q], queryFn: ({ signal }) => getSettleList(q, signal), placeholderData: keepPreviousData });
+/** GET /txn/settleList; key from the descriptor (['txn', 'settleList', q]): a refund's ['txn'] invalidates it. */
+export const settleListQuery = (q: SettleQuery & { page: number; size: number }) => queryOptions({ ...apiQuery(TxnApi.settleList, q), placeholderData: keepPreviousData });
 
 export const useSettleList = (q: SettleQuery & { page: number; size: number }, enabled: boolean) => useQuery({ ...settleListQuery(q), enabled });
 

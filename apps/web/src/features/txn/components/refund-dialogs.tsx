@@ -3,12 +3,13 @@ import { Alert, Button, Form, Input, InputNumber, Modal, Typography, type GetRef
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { exponentOf, toMinor, type TxnDetail } from '@portal/contract';
+import { exponentOf, SsoApi, toMinor, type TxnDetail } from '@portal/contract';
 import { formatAmount } from '../../../components/money';
 import { checkPassword, startSsoStepUp, stepUpOptions, useRefund } from '../api/refund';
 import { passwordIcon } from '../../../components/password-icon';
 import { useApp } from '../../../app/lazy-app';
 import { refundNotice } from './refund-outcome';
+import { apiQuery } from '../../../lib/api-query';
 
 type Step = 'closed' | 'amount' | 'password';
 
@@ -34,7 +35,7 @@ export function useRefundDialogs(txn: TxnDetail) {
   const [busy, setBusy] = useState(false);
   const [requestKey, setRequestKey] = useState(newKey);
   const [waitingSso, setWaitingSso] = useState(false);
-  const how = useQuery({ queryKey: ['sso-step-up'], queryFn: stepUpOptions, enabled: step === 'password', staleTime: 0, retry: false });
+  const how = useQuery({ ...apiQuery(SsoApi.stepUp, undefined, { quiet: true }), enabled: step === 'password', staleTime: 0, retry: false });
   const sso = !!how.data?.sso;
   const passwordAllowed = how.data?.password !== false;
   const refund = useRefund();

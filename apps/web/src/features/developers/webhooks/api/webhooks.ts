@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { http } from '../../../../lib/http';
-import { apiQuery } from '../../../../lib/api-query';
+import { apiQuery, areaKey } from '../../../../lib/api-query';
 import { WebhooksApi, type DeliveryFilter } from '@portal/contract';
 export type { DeliveryFilter } from '@portal/contract';
 
@@ -34,7 +34,7 @@ export const useDeliveryDetail = (id: number | null) =>
 
 function useWebhookMutation<A, R>(fn: (a: A) => Promise<R>) {
   const qc = useQueryClient();
-  return useMutation({ mutationFn: fn, onSuccess: () => qc.invalidateQueries({ queryKey: ['webhooks'] }) });
+  return useMutation({ mutationFn: fn, onSuccess: () => qc.invalidateQueries({ queryKey: areaKey(WebhooksApi.endpoints) }) });
 }
 
 export type EndpointForm = { id?: number; merId?: string; url: string; events: string[]; description?: string };
