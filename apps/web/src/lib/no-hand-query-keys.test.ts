@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles, WEB_SRC } from './source-files.test-helper';
 
 /**
  * Query keys come from the descriptors (issue 45 §3, decision 074): `apiQuery`/`opsQuery` give a
@@ -9,13 +10,8 @@ import { describe, expect, it } from 'vitest';
  * literal array, or a function of the screen's own (`queryKey: key(screen)`) — drifts from the
  * endpoint it caches and from the prefixes other screens invalidate by.
  */
-const SRC = path.resolve(import.meta.dirname, '..');
-const files = (dir: string): string[] =>
-  fs.readdirSync(dir, { withFileTypes: true }).flatMap((d) => {
-    const p = path.join(dir, d.name);
-    if (d.isDirectory()) return files(p);
-    return /\.(ts|tsx)$/.test(d.name) && !/\.test\.tsx?$/.test(d.name) ? [p] : [];
-  });
+const SRC = WEB_SRC;
+const files = sourceFiles;
 
 /**
  * `queryKey:` as a property (not `q.queryKey`), then a literal array, or a call of anything but the

@@ -1,18 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles, WEB_SRC } from './source-files.test-helper';
 
 /**
  * The web writes no API URL by hand (issue 45 §3, decision 074): every call goes through a
  * descriptor of packages/contract/src/endpoints (`http.call`, `opsHttp.call`, `callPublic`).
  */
-const SRC = path.resolve(import.meta.dirname, '..');
-const files = (dir: string): string[] =>
-  fs.readdirSync(dir, { withFileTypes: true }).flatMap((d) => {
-    const p = path.join(dir, d.name);
-    if (d.isDirectory()) return files(p);
-    return /\.(ts|tsx)$/.test(d.name) && !/\.test\.tsx?$/.test(d.name) ? [p] : [];
-  });
+const SRC = WEB_SRC;
+const files = sourceFiles;
 
 /** Lines that name an API base, not an endpoint: each says why. */
 const ALLOWED: Record<string, string> = {
